@@ -1,0 +1,187 @@
+// The state of one game under a Rules description: where every character
+// stands, hands, favourites, scores, whose turn it is. Apply an action and
+// get the events it caused, or a refusal that leaves the state untouched.
+// Pure: no I/O, clocks or globals; chance comes in as Deal and Reshuffle.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/action.hpp"
+#include "engine/event.hpp"
+#include "engine/refusal.hpp"
+#include "engine/rules.hpp"
+
+namespace vivaref::engine {
+
+enum class Phase : std::uint8_t {
+    AwaitDeal,       // chance: the next round's Deal
+    KeepAmbition,    // players keep one of their two Ambition cards
+    Placement,
+    Ascent,
+    Election,
+    AwaitReshuffle,  // chance: the Emissary's pile after a revealed Yes
+    GameOver,
+};
+std::string_view phaseName(Phase p);
+
+enum class ElectionOutcome : std::uint8_t { Crowned, Eliminated, Rejected, Cancelled };
+std::string_view electionOutcomeName(ElectionOutcome o);
+
+// An election's simultaneous reveal: public once it happened.
+struct Reveal {
+    CharacterId candidate{};
+    Seat crown{};  // the seat that moved the candidate to the throne
+    std::array<VoteCard, kMaxSeats> votes{};
+    std::optional<VoteCard> emissaryVote;  // with the Emissary
+    bool emissaryDrew = false;             // false: automatic Yes for a favourite
+    ElectionOutcome outcome = ElectionOutcome::Crowned;
+    Place sentTo = Place::Throne;  // where the candidate goes
+    friend bool operator==(const Reveal&, const Reveal&) = default;
+};
+
+struct RoundResult {
+    int round = 0;
+    std::vector<CharacterId> kings;  // one, or two for a royal couple
+    Seat crown{};                    // triggered the round's last coronation
+    std::vector<int> scores;         // by player, before clamping
+    int emissaryScore = 0;
+    friend bool operator==(const RoundResult&, const RoundResult&) = default;
+};
+
+class State {
+public:
+    explicit State(std::shared_ptr<const Rules> rules);
+
+    const Rules& rules() const { return *rules_; }
+    const std::shared_ptr<const Rules>& rulesPtr() const { return rules_; }
+    Phase phase() const { return phase_; }
+    bool isOver() const { return phase_ == Phase::GameOver; }
+    bool awaitsChance() const { return phase_ == Phase::AwaitDeal || phase_ == Phase::AwaitReshuffle; }
+    int round() const { return round_; }
+    Seat firstPlayer() const { return first_; }
+
+    // --- acting ---------------------------------------------------------
+    std::optional<Refusal> apply(const Action& a, EventList* events = nullptr);
+    std::optional<Refusal> applyDeal(const Deal& d, EventList* events = nullptr);
+    std::optional<Refusal> applyReshuffle(const Reshuffle& r, EventList* events = nullptr);
+    // Every legal player action now (empty while chance is awaited or over).
+    void legalActions(ActionList& out) const;
+    // GAME-RECORD `to_act`: the seat to place or move; during an election the
+    // seats that have not voted; while Ambition cards are kept the seats of
+    // players who have not kept; empty while chance is awaited or over.
+    std::vector<Seat> toAct() const;
+    Seat seatToAct() const { return toAct_; }  // placement and ascent
+
+    // --- the board --------------------------------------------------------
+    Place placeOf(CharacterId c) const { return place_[c.index]; }
+    // Where every character should stand now, by character index.
+    const std::array<Place, kMaxCharacters>& positions() const { return place_; }
+    int countAt(Place p) const;
+    int characterCount() const { return characters_; }
+
+    // --- an election ------------------------------------------------------
+    CharacterId candidate() const { return candidate_; }
+    Seat crownHolder() const { return crown_; }
+    bool hasVoted(Seat s) const { return votes_[s.index] != VoteCard::Unknown; }
+    const std::optional<Reveal>& lastReveal() const { return lastReveal_; }
+
+    // --- secrets (views decide who may see them) --------------------------
+    const Hand& hand(Seat s) const { return hands_[s.index]; }
+    const FavouritesCard& favourites(PlayerId p) const { return favourites_[p.index]; }
+    std::optional<VoteCard> voteOf(Seat s) const;  // before the reveal: secret
+    const std::array<AmbitionCard, 2>& ambitionChoices(PlayerId p) const { return ambitionDealt_[p.index]; }
+    AmbitionCard keptAmbition(PlayerId p) const { return ambitionKept_[p.index]; }
+    const FavouritesCard& emissaryFavourites() const { return emissaryFavourites_; }  // public
+    std::vector<VoteCard> emissaryPile() const;  // secret: top card first
+    // Royal couple: after the first coronation the cards stay face up.
+    bool favouritesRevealed() const { return favouritesRevealed_; }
+
+    // --- scores -----------------------------------------------------------
+    // Score track by player (single-pawn teams: both show the team's).
+    std::vector<int> totals() const;
+    int emissaryTotal() const { return emissaryTotal_; }
+    const std::vector<RoundResult>& finishedRounds() const { return history_; }
+    const RoundResult& currentRound() const { return current_; }
+    // Winners by player once the game is over (RULES §4); empty when the
+    // Emissary is strictly ahead of every player.
+    std::vector<PlayerId> winners() const;
+
+    // A full snapshot as text, and back: deserialize(serialize()) == *this.
+    std::string serialize() const;
+    static std::optional<State> deserialize(std::shared_ptr<const Rules> rules, std::string_view text);
+
+    friend bool operator==(const State& a, const State& b);
+
+private:
+    friend class StateCodec;
+
+    // ascent.cpp
+    std::optional<Refusal> checkPlace(const Action& a) const;
+    std::optional<Refusal> checkMove(const Action& a) const;
+    bool hasLegalMove() const;
+    void doPlace(const Action& a, EventList* ev);
+    void doMove(const Action& a, EventList* ev);
+    void doPass(const Action& a, EventList* ev);
+    void addLegalPlacements(ActionList& out) const;
+    void addLegalMoves(ActionList& out) const;
+    // election.cpp
+    std::optional<Refusal> checkVote(const Action& a) const;
+    void doVote(const Action& a, EventList* ev);
+    void resolveElection(EventList* ev);
+    void afterFailedElection(EventList* ev);
+    // scoring.cpp
+    void scoreCoronation(EventList* ev);
+    void endRound(Seat lastCrown, EventList* ev);
+    int favouritePoints(const FavouritesCard& card, bool jesterKing) const;
+    bool ambitionHolds(PlayerId p, AmbitionCard c, int favouritePoints) const;
+    // state.cpp
+    std::optional<Refusal> checkDeal(const Deal& d) const;
+    std::optional<Refusal> checkKeep(const Action& a) const;
+    void startPlay(EventList* ev);
+    void beginTurn(Seat s) { toAct_ = s; }
+    void addToTotal(PlayerId p, int change);
+    bool ended() const;
+
+    std::shared_ptr<const Rules> rules_;
+    int characters_ = 0;
+    Phase phase_ = Phase::AwaitDeal;
+    int round_ = 1;
+    Seat first_{};
+    Seat toAct_{};
+    int placed_ = 0;        // placements made this round
+    int passesInRow_ = 0;
+
+    std::array<Place, kMaxCharacters> place_{};
+    std::array<std::uint8_t, kPlaceCount> count_{};  // characters at each place
+
+    std::array<FavouritesCard, kMaxPlayers> favourites_{};
+    std::array<std::array<AmbitionCard, 2>, kMaxPlayers> ambitionDealt_{};
+    std::array<AmbitionCard, kMaxPlayers> ambitionKept_{};
+    std::array<Hand, kMaxSeats> hands_{};
+    std::array<int, kMaxPlayers> totals_{};
+    bool favouritesRevealed_ = false;
+
+    FavouritesCard emissaryFavourites_{};
+    std::array<VoteCard, 8> emissaryPile_{};  // top card first
+    std::uint8_t emissaryPileSize_ = 0;
+    int emissaryTotal_ = 0;
+
+    CharacterId candidate_{};
+    Seat crown_{};
+    std::array<VoteCard, kMaxSeats> votes_{};
+    int votesIn_ = 0;
+    int rejections_ = 0;  // non-Jester rejections this round: the dungeon order
+    CharacterId firstKing_{};
+    Seat firstKingMover_{};
+    std::optional<Reveal> lastReveal_;
+
+    RoundResult current_;
+    std::vector<RoundResult> history_;
+};
+
+}  // namespace vivaref::engine
