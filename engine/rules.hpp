@@ -38,6 +38,7 @@ struct RulesSpec {
     Variant variant = Variant::None;
     std::vector<std::vector<int>> teams;  // seat -> its players; empty without teams
     std::optional<Roster> roster;         // replaces the edition's
+    friend bool operator==(const RulesSpec&, const RulesSpec&) = default;
 };
 
 inline constexpr int kMaxRounds = 99;

@@ -120,32 +120,35 @@ public:
 private:
     friend class StateCodec;
 
-    // ascent.cpp
+    // ascent.cpp: placement, moves and passes (RULES §3.2-3.3)
     std::optional<Refusal> checkPlace(const Action& a) const;
     std::optional<Refusal> checkMove(const Action& a) const;
+    std::optional<Refusal> checkPass(const Action& a) const;
+    std::optional<Refusal> checkActor(const Action& a, Phase phase, std::string_view when) const;
     bool hasLegalMove() const;
     void doPlace(const Action& a, EventList* ev);
     void doMove(const Action& a, EventList* ev);
     void doPass(const Action& a, EventList* ev);
     void addLegalPlacements(ActionList& out) const;
     void addLegalMoves(ActionList& out) const;
-    // election.cpp
+    // election.cpp (RULES §3.4, §6 Emissary)
     std::optional<Refusal> checkVote(const Action& a) const;
     void doVote(const Action& a, EventList* ev);
     void resolveElection(EventList* ev);
-    void afterFailedElection(EventList* ev);
-    // scoring.cpp
+    void continueAfterElection(bool emissaryRevealedYes);
+    // scoring.cpp (RULES §3.5, §4, §5)
     void scoreCoronation(EventList* ev);
     void endRound(Seat lastCrown, EventList* ev);
     int favouritePoints(const FavouritesCard& card, bool jesterKing) const;
     bool ambitionHolds(PlayerId p, AmbitionCard c, int favouritePoints) const;
     // state.cpp
     std::optional<Refusal> checkDeal(const Deal& d) const;
+    std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card, const std::string& whose) const;
+    std::optional<Refusal> checkPile(const std::vector<VoteCard>& pile, const Hand& expected) const;
     std::optional<Refusal> checkKeep(const Action& a) const;
-    void startPlay(EventList* ev);
-    void beginTurn(Seat s) { toAct_ = s; }
+    void startPlay();
+    void putCharacter(CharacterId c, Place to);
     void addToTotal(PlayerId p, int change);
-    bool ended() const;
 
     std::shared_ptr<const Rules> rules_;
     int characters_ = 0;

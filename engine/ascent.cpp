@@ -1,0 +1,202 @@
+// Placement, ascent and passing (RULES §3.2 and §3.3). Checks run in the
+// order GAME-RECORD prescribes: phase, seat, turn, character, where the
+// character stands, adjacency, capacity.
+#include "engine/state.hpp"
+
+namespace vivaref::engine {
+namespace {
+
+Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
+
+Place wcOf(int floor) { return floor == 3 ? Place::Wc3 : Place::Wc4; }
+int floorOfWc(Place wc) { return wc == Place::Wc3 ? 3 : 4; }
+
+}  // namespace
+
+std::optional<Refusal> State::checkActor(const Action& a, Phase phase, std::string_view when) const {
+    if (phase_ != phase) {
+        if (phase_ == Phase::GameOver) return refuse(RefusalCode::WrongPhase, "The game is over.");
+        return refuse(RefusalCode::WrongPhase, std::string(when));
+    }
+    if (a.seat().index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, "There is no such seat.");
+    if (a.seat() != toAct_)
+        return refuse(RefusalCode::NotYourTurn, "It is seat " + std::to_string(toAct_.index) + "'s turn, not seat " +
+                                                    std::to_string(a.seat().index) + "'s.");
+    return std::nullopt;
+}
+
+// An unknown character or place in a line is reported before anything about
+// where it stands. WCs and dungeons do not exist outside the 2024 edition.
+static std::optional<Refusal> checkNames(const State& s, const Action& a) {
+    if (a.character().index >= s.characterCount())
+        return refuse(RefusalCode::UnknownCharacter, "That character is not in this game.");
+    Place to = a.to();
+    bool exists = to <= Place::Box && (s.rules().is2024() || !(isWc(to) || isDungeon(to)));
+    if (!exists) return refuse(RefusalCode::UnknownPlace, "That place does not exist in this edition.");
+    return std::nullopt;
+}
+
+std::optional<Refusal> State::checkPlace(const Action& a) const {
+    if (auto r = checkActor(a, Phase::Placement, "Characters are placed only at the start of a round.")) return r;
+    if (auto r = checkNames(*this, a)) return r;
+    const std::string& name = rules_->roster()[a.character()].name;
+    if (place_[a.character().index] != Place::Reserve)
+        return refuse(RefusalCode::AlreadyPlaced, name + " is already in the castle.");
+    Place to = a.to();
+    if (to < Place::Floor1 || to > Place::Floor4)
+        return refuse(RefusalCode::FloorNotAllowed, "Characters are placed on floors 1 to 4 only.");
+    if (count_[static_cast<int>(to)] >= rules_->floorLimit())
+        return refuse(RefusalCode::FloorFull, "Floor " + std::string(placeName(to)) + " already holds " +
+                                                  std::to_string(rules_->floorLimit()) + " characters.");
+    return std::nullopt;
+}
+
+void State::doPlace(const Action& a, EventList* ev) {
+    putCharacter(a.character(), a.to());
+    ++placed_;
+    if (ev) ev->push(Event{.kind = EventKind::Placed, .seat = a.seat(), .character = a.character(),
+                           .from = Place::Reserve, .to = a.to(), .round = round_});
+    if (placed_ < rules_->totalPlacements()) {
+        toAct_ = rules_->nextSeat(toAct_);
+        return;
+    }
+    // Every seat has placed its count: the leftovers start on floor 0.
+    if (ev) ev->push(Event{.kind = EventKind::PlacementEnded, .round = round_});
+    for (int c = 0; c < characters_; ++c) {
+        if (place_[c] != Place::Reserve) continue;
+        CharacterId id{static_cast<std::uint8_t>(c)};
+        putCharacter(id, Place::Floor0);
+        if (ev) ev->push(Event{.kind = EventKind::LeftToFloor0, .character = id, .from = Place::Reserve,
+                               .to = Place::Floor0, .round = round_});
+    }
+    phase_ = Phase::Ascent;
+    toAct_ = first_;
+}
+
+std::optional<Refusal> State::checkMove(const Action& a) const {
+    if (auto r = checkActor(a, Phase::Ascent, phase_ == Phase::Election ? "An election is under way: vote first."
+                                                                        : "Characters move only during the ascent."))
+        return r;
+    if (auto r = checkNames(*this, a)) return r;
+    const std::string& name = rules_->roster()[a.character()].name;
+    const Place from = place_[a.character().index];
+    const Place to = a.to();
+    if (from == Place::Reserve || from == Place::Box)
+        return refuse(RefusalCode::CharacterNotInCastle, name + " is out of the castle this round.");
+    if (isDungeon(from)) return refuse(RefusalCode::CannotMove, name + " is in a dungeon and never moves.");
+    if (from == Place::BesideThrone || from == Place::Throne)
+        return refuse(RefusalCode::CannotMove, name + " has been crowned and no longer moves.");
+
+    const int limit = rules_->floorLimit();
+    if (isWc(from)) {
+        // RULES §3.3: a character leaves a WC onto the same floor, nowhere else.
+        int floor = floorOfWc(from);
+        if (to != floorPlace(floor))
+            return refuse(RefusalCode::NotAdjacent, name + " can only leave the WC onto floor " +
+                                                        std::to_string(floor) + ".");
+        if (count_[floor] >= limit)
+            return refuse(RefusalCode::FloorFull, "Floor " + std::to_string(floor) + " is full: " + name +
+                                                      " must stay in the WC.");
+        return std::nullopt;
+    }
+    const int floor = floorOf(from);
+    const int up = floor + 1;
+    if (to == floorPlace(up)) {  // floor 6 is the throne
+        if (up < kFloors && count_[up] >= limit)
+            return refuse(RefusalCode::FloorFull, "Floor " + std::to_string(up) + " already holds " +
+                                                      std::to_string(limit) + " characters.");
+        if (up == kFloors && count_[static_cast<int>(Place::Throne)] > 0)
+            return refuse(RefusalCode::FloorFull, "The throne is taken.");
+        return std::nullopt;
+    }
+    if (rules_->is2024() && isWc(to) && floorOfWc(to) == up) {
+        if (count_[up] < limit)
+            return refuse(RefusalCode::FloorNotFull, "A character enters the WC of floor " + std::to_string(up) +
+                                                         " only when that floor is full.");
+        if (count_[static_cast<int>(to)] > 0)
+            return refuse(RefusalCode::WcOccupied, "The WC of floor " + std::to_string(up) + " is taken.");
+        return std::nullopt;
+    }
+    if (isFloor(to) && floorOf(to) <= floor)
+        return refuse(RefusalCode::NotAdjacent, "Characters never move down or sideways.");
+    return refuse(RefusalCode::NotAdjacent, name + " can only move up one floor, to floor " + std::to_string(up) +
+                                                (up == kFloors ? " (the throne)." : "."));
+}
+
+void State::doMove(const Action& a, EventList* ev) {
+    const Place from = place_[a.character().index];
+    putCharacter(a.character(), a.to());
+    passesInRow_ = 0;
+    if (ev) ev->push(Event{.kind = EventKind::Moved, .seat = a.seat(), .character = a.character(), .from = from,
+                           .to = a.to(), .round = round_});
+    if (a.to() != Place::Throne) {
+        toAct_ = rules_->nextSeat(toAct_);
+        return;
+    }
+    // RULES §3.4: reaching the throne opens an election; the mover holds the crown.
+    phase_ = Phase::Election;
+    candidate_ = a.character();
+    crown_ = a.seat();
+    votes_.fill(VoteCard::Unknown);
+    votesIn_ = 0;
+    if (ev) ev->push(Event{.kind = EventKind::ElectionOpened, .seat = a.seat(), .character = a.character(),
+                           .from = from, .to = Place::Throne, .round = round_});
+}
+
+std::optional<Refusal> State::checkPass(const Action& a) const {
+    if (auto r = checkActor(a, Phase::Ascent, "A seat passes only during the ascent, when it has no move."))
+        return r;
+    if (hasLegalMove()) return refuse(RefusalCode::MustMove, "A legal move exists: the seat must move.");
+    return std::nullopt;
+}
+
+void State::doPass(const Action& a, EventList* ev) {
+    if (ev) ev->push(Event{.kind = EventKind::Passed, .seat = a.seat(), .round = round_});
+    // Decision (RULES §3, termination): when every seat has passed in a row,
+    // the round ends with no further coronation.
+    if (++passesInRow_ >= rules_->seats()) {
+        Seat last = current_.kings.empty() ? first_ : current_.crown;
+        endRound(last, ev);
+        return;
+    }
+    toAct_ = rules_->nextSeat(toAct_);
+}
+
+void State::addLegalPlacements(ActionList& out) const {
+    const int limit = rules_->floorLimit();
+    for (int c = 0; c < characters_; ++c) {
+        if (place_[c] != Place::Reserve) continue;
+        for (int f = 1; f <= 4; ++f)
+            if (count_[f] < limit) out.push(Action::place(toAct_, CharacterId{static_cast<std::uint8_t>(c)}, floorPlace(f)));
+    }
+}
+
+void State::addLegalMoves(ActionList& out) const {
+    const int limit = rules_->floorLimit();
+    const bool wcs = rules_->is2024();
+    for (int c = 0; c < characters_; ++c) {
+        const Place from = place_[c];
+        const CharacterId id{static_cast<std::uint8_t>(c)};
+        if (isFloor(from)) {
+            const int up = floorOf(from) + 1;
+            if (up == kFloors) {
+                if (count_[static_cast<int>(Place::Throne)] == 0) out.push(Action::move(toAct_, id, Place::Throne));
+            } else if (count_[up] < limit) {
+                out.push(Action::move(toAct_, id, floorPlace(up)));
+            } else if (wcs && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0) {
+                out.push(Action::move(toAct_, id, wcOf(up)));
+            }
+        } else if (isWc(from)) {
+            const int floor = floorOfWc(from);
+            if (count_[floor] < limit) out.push(Action::move(toAct_, id, floorPlace(floor)));
+        }
+    }
+}
+
+bool State::hasLegalMove() const {
+    ActionList moves;
+    addLegalMoves(moves);
+    return !moves.empty();
+}
+
+}  // namespace vivaref::engine

@@ -1,0 +1,144 @@
+#include "engine/chance.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace vivaref::engine {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+    std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+template <typename T>
+void shuffle(std::vector<T>& v, Rng& rng) {
+    // Fisher-Yates with our own draws: the same order on every platform.
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
+}
+
+std::vector<CharacterId> eligibleFavourites(const Rules& rules) {
+    std::vector<CharacterId> ids;
+    for (int c = 0; c < rules.roster().size(); ++c) {
+        CharacterId id{static_cast<std::uint8_t>(c)};
+        if (!rules.roster().isJester(id)) ids.push_back(id);
+    }
+    return ids;
+}
+
+// Decision (RULES §3.1): a digital deal gives 6 distinct characters, never
+// the Jester, and no two cards (the Emissary's included) the same set.
+FavouritesCard drawCard(const Rules& rules, std::vector<CharacterId> pool, std::set<std::vector<int>>& used,
+                        Rng& rng) {
+    FavouritesCard card;
+    for (;;) {
+        for (int i = 0; i < kFavouritesPerCard; ++i) {
+            auto j = i + rng.below(static_cast<std::uint32_t>(pool.size() - i));
+            std::swap(pool[i], pool[j]);
+            card.characters[i] = pool[i];
+        }
+        std::vector<int> key;
+        for (auto c : card.characters) key.push_back(c.index);
+        std::sort(key.begin(), key.end());
+        if (used.insert(key).second) break;
+    }
+    if (rules.options().banished) card.banished = card.characters[rng.below(kFavouritesPerCard)];
+    return card;
+}
+
+std::vector<VoteCard> handAsPile(const Hand& h) {
+    std::vector<VoteCard> pile;
+    for (int i = 0; i < h.yes; ++i) pile.push_back(VoteCard::Yes);
+    for (int i = 0; i < h.no; ++i) pile.push_back(VoteCard::No);
+    for (int i = 0; i < h.stomachache; ++i) pile.push_back(VoteCard::Stomachache);
+    return pile;
+}
+
+}  // namespace
+
+Rng::Rng(std::uint64_t seed) {
+    for (auto& s : s_) s = splitmix64(seed);
+}
+
+std::uint64_t Rng::next() {
+    // xoshiro256** (Blackman and Vigna).
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+}
+
+std::uint32_t Rng::below(std::uint32_t bound) {
+    // Lemire's multiply-and-reject: unbiased, rarely divides.
+    std::uint64_t m = (next() >> 32) * bound;
+    auto low = static_cast<std::uint32_t>(m);
+    if (low < bound) {
+        const std::uint32_t threshold = (0u - bound) % bound;
+        while (low < threshold) {
+            m = (next() >> 32) * bound;
+            low = static_cast<std::uint32_t>(m);
+        }
+    }
+    return static_cast<std::uint32_t>(m >> 32);
+}
+
+Deal randomDeal(const State& state, Rng& rng) {
+    const Rules& rules = state.rules();
+    Deal deal;
+    deal.round = state.round();
+    const auto pool = eligibleFavourites(rules);
+    std::set<std::vector<int>> used;
+    for (int p = 0; p < rules.players(); ++p) deal.favourites.push_back(drawCard(rules, pool, used, rng));
+    if (rules.options().ambition) {
+        std::vector<AmbitionCard> deck;
+        for (int c = 0; c < kAmbitionCardCount; ++c) deck.push_back(static_cast<AmbitionCard>(c));
+        shuffle(deck, rng);
+        for (int p = 0; p < rules.players(); ++p) deal.ambitions.push_back({deck[2 * p], deck[2 * p + 1]});
+    }
+    if (rules.hasEmissary()) {
+        EmissaryDeal emissary;
+        emissary.favourites = drawCard(rules, pool, used, rng);
+        emissary.pile = handAsPile(rules.startingHand());
+        shuffle(emissary.pile, rng);
+        deal.emissary = std::move(emissary);
+    }
+    if (!rules.hasPlacementPhase()) {
+        // The online preset: every character at random on floors 0-3, at most 4 a floor.
+        std::array<int, 4> room{4, 4, 4, 4};
+        deal.placement.assign(rules.roster().size(), Place::Floor0);
+        for (auto& where : deal.placement) {
+            std::array<int, 4> open{};
+            std::uint32_t n = 0;
+            for (int f = 0; f < 4; ++f)
+                if (room[f] > 0) open[n++] = f;
+            int f = open[rng.below(n)];
+            --room[f];
+            where = floorPlace(f);
+        }
+    }
+    return deal;
+}
+
+Reshuffle randomReshuffle(const State& state, Rng& rng) {
+    Reshuffle r{state.emissaryPile()};
+    shuffle(r.pile, rng);
+    return r;
+}
+
+Action randomAction(const State& state, Rng& rng) {
+    ActionList legal;
+    state.legalActions(legal);
+    return legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
+}
+
+}  // namespace vivaref::engine

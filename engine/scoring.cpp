@@ -1,0 +1,183 @@
+// Scoring a coronation (RULES §3.5), Ambition cards (§5), the end of a round
+// (§3.6) and of the game with its tie-breaks (§4).
+#include <algorithm>
+
+#include "engine/state.hpp"
+
+namespace vivaref::engine {
+
+int State::favouritePoints(const FavouritesCard& card, bool jesterKing) const {
+    // RULES §3.5 table; when the Jester is crowned, floors and dungeons invert.
+    int sign = jesterKing ? -1 : 1;
+    int points = 0;
+    for (auto c : card.characters) {
+        if (!card.counts(c)) continue;  // the banished character
+        Place p = place_[c.index];
+        if (isFloor(p)) {
+            points += sign * floorOf(p);
+        } else if (p == Place::Throne) {
+            points += jesterKing ? 0 : 10;
+        } else if (isDungeon(p)) {
+            int depth = static_cast<int>(p) - static_cast<int>(Place::Dungeon1) + 1;  // Dungeon1..3
+            points -= sign * depth;
+        }
+        // WCs, the box and the royal couple's first King (at the second
+        // coronation) score 0.
+    }
+    return points;
+}
+
+bool State::ambitionHolds(PlayerId p, AmbitionCard card, int points) const {
+    // Decision (RULES §5): in a royal-couple round "the King" is either
+    // member of the couple, judged at the second coronation.
+    CharacterId kings[2] = {candidate_, firstKing_};
+    auto kingIs = [&](auto predicate) {
+        for (auto k : kings)
+            if (k.index < characters_ && predicate(k)) return true;
+        return false;
+    };
+    auto kindIs = [&](CharacterKind kind) {
+        return kingIs([&](CharacterId k) { return rules_->roster()[k].kind == kind; });
+    };
+    const FavouritesCard& fav = favourites_[p.index];
+    auto countWhere = [&](auto where) {
+        int n = 0;
+        for (auto c : fav.characters)
+            if (fav.counts(c) && where(place_[c.index])) ++n;
+        return n;
+    };
+    auto onFloors = [&](int a, int b) {
+        return countWhere([&](Place x) { return x == floorPlace(a) || x == floorPlace(b); });
+    };
+    const int inWc = countWhere(isWc);
+    const int inDungeon = countWhere(isDungeon);
+    const Seat seat = rules_->seatOf(p);
+    switch (card) {
+        case AmbitionCard::JesterKing: return kingIs([&](CharacterId k) { return rules_->roster().isJester(k); });
+        case AmbitionCard::ItsAQueen: return kindIs(CharacterKind::Woman);
+        case AmbitionCard::ItsAKing: return kindIs(CharacterKind::Man);
+        case AmbitionCard::Wc0: return inWc == 0;
+        case AmbitionCard::Wc1: return inWc == 1;
+        case AmbitionCard::Wc2: return inWc == 2;
+        case AmbitionCard::NoFloors01: return onFloors(0, 1) == 0;
+        case AmbitionCard::NoFloors23: return onFloors(2, 3) == 0;
+        case AmbitionCard::NoFloors45: return onFloors(4, 5) == 0;
+        case AmbitionCard::Dungeons1: return inDungeon == 1;
+        case AmbitionCard::Dungeons2: return inDungeon == 2;
+        case AmbitionCard::Dungeons3: return inDungeon == 3;
+        case AmbitionCard::NoWcNoDungeon: return inWc == 0 && inDungeon == 0;
+        case AmbitionCard::OnlyYes: return hands_[seat.index].no == 0 && hands_[seat.index].stomachache == 0;
+        case AmbitionCard::FriendOfTheKing: return crown_ == seat || (firstKing_.index < characters_ && firstKingMover_ == seat);
+        case AmbitionCard::Under11: return points < 11;
+        case AmbitionCard::Unknown: return false;
+    }
+    return false;
+}
+
+void State::scoreCoronation(EventList* ev) {
+    const bool jesterKing = rules_->roster().isJester(candidate_);
+    // RULES §6: in a royal-couple round Ambition scores at the second coronation only.
+    const bool ambition = rules_->options().ambition && (!rules_->isRoyalCouple() || !current_.kings.empty());
+    const int players = rules_->players();
+    std::array<int, kMaxPlayers> change{};
+    for (int p = 0; p < players; ++p) {
+        PlayerId id{static_cast<std::uint8_t>(p)};
+        int points = favouritePoints(favourites_[p], jesterKing);
+        change[p] = points;
+        if (ambition && ambitionHolds(id, ambitionKept_[p], points)) change[p] += ambitionCardPoints(ambitionKept_[p]);
+        // RULES §3.5: classic, third round only, exactly 0 scores 33.
+        if (rules_->hasRule33() && round_ == 3 && change[p] == 0) change[p] = 33;
+    }
+    if (rules_->isTeamPawn()) {
+        // RULES §6: the team's pawn advances by the lower of its players' scores.
+        for (int s = 0; s < rules_->seats(); ++s) {
+            Seat seat{static_cast<std::uint8_t>(s)};
+            int low = change[rules_->playerAt(seat, 0).index];
+            for (int i = 1; i < rules_->playersAt(seat); ++i) low = std::min(low, change[rules_->playerAt(seat, i).index]);
+            for (int i = 0; i < rules_->playersAt(seat); ++i) change[rules_->playerAt(seat, i).index] = low;
+        }
+    }
+    for (int p = 0; p < players; ++p) addToTotal(PlayerId{static_cast<std::uint8_t>(p)}, change[p]);
+    if (rules_->hasEmissary()) {
+        int points = favouritePoints(emissaryFavourites_, jesterKing);
+        current_.emissaryScore += points;
+        emissaryTotal_ = std::max(0, emissaryTotal_ + points);
+    }
+    current_.kings.push_back(candidate_);
+    current_.crown = crown_;
+    if (ev) ev->push(Event{.kind = EventKind::CoronationScored, .seat = crown_, .character = candidate_, .round = round_});
+}
+
+void State::endRound(Seat lastCrown, EventList* ev) {
+    current_.crown = lastCrown;
+    history_.push_back(current_);
+    if (ev) ev->push(Event{.kind = EventKind::RoundEnded, .seat = lastCrown, .round = round_});
+    if (round_ >= rules_->rounds()) {
+        phase_ = Phase::GameOver;
+        if (ev) ev->push(Event{.kind = EventKind::GameOver, .round = round_});
+        return;
+    }
+    // RULES §3.6: classic, the seat left of the crown holder starts; 2024, the crown holder.
+    first_ = rules_->is2024() ? lastCrown : rules_->nextSeat(lastCrown);
+    ++round_;
+    phase_ = Phase::AwaitDeal;
+}
+
+std::vector<PlayerId> State::winners() const {
+    std::vector<PlayerId> result;
+    if (phase_ != Phase::GameOver) return result;
+    const int seats = rules_->seats();
+    const bool byTeam = rules_->hasTeams();
+    const int units = byTeam ? seats : rules_->players();
+    auto membersOf = [&](int u) {
+        std::vector<PlayerId> m;
+        if (!byTeam) {
+            m.push_back(PlayerId{static_cast<std::uint8_t>(u)});
+        } else {
+            Seat s{static_cast<std::uint8_t>(u)};
+            for (int i = 0; i < rules_->playersAt(s); ++i) m.push_back(rules_->playerAt(s, i));
+        }
+        return m;
+    };
+    // RULES §6: a team's result is the lower of its scores (single-pawn teams share one).
+    std::vector<int> score(units);
+    for (int u = 0; u < units; ++u) {
+        int low = 0;
+        bool first = true;
+        for (auto p : membersOf(u)) {
+            low = first ? totals_[p.index] : std::min(low, totals_[p.index]);
+            first = false;
+        }
+        score[u] = low;
+    }
+    const int best = *std::max_element(score.begin(), score.end());
+    // RULES §6: the Emissary wins only when strictly ahead of every player.
+    if (rules_->hasEmissary() && emissaryTotal_ > best) return result;
+
+    // RULES §4 tie-break. Classic: most favourites still on floors 0-5 or the
+    // throne. 2024: the best-placed favourite stands highest (union of teammates).
+    auto tieBreak = [&](int u) {
+        int value = rules_->is2024() ? -1 : 0;
+        for (auto p : membersOf(u)) {
+            const FavouritesCard& fav = favourites_[p.index];
+            for (auto c : fav.characters) {
+                if (!fav.counts(c)) continue;
+                Place where = place_[c.index];
+                if (!isOnFloorsOrThrone(where)) continue;
+                int level = where == Place::BesideThrone ? kFloors : floorOf(where);
+                value = rules_->is2024() ? std::max(value, level) : value + 1;
+            }
+        }
+        return value;
+    };
+    int bestTie = -2;
+    for (int u = 0; u < units; ++u)
+        if (score[u] == best) bestTie = std::max(bestTie, tieBreak(u));
+    for (int u = 0; u < units; ++u)
+        if (score[u] == best && tieBreak(u) == bestTie)
+            for (auto p : membersOf(u)) result.push_back(p);
+    std::sort(result.begin(), result.end(), [](PlayerId a, PlayerId b) { return a.index < b.index; });
+    return result;
+}
+
+}  // namespace vivaref::engine

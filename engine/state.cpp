@@ -1,0 +1,394 @@
+// The state's life cycle: construction, the deal, Ambition choices, the
+// dispatch of actions by phase, and what the referee asks of it.
+#include "engine/state.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace vivaref::engine {
+namespace {
+
+Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
+
+std::string roundWord(int round) { return "round " + std::to_string(round); }
+
+}  // namespace
+
+std::string_view phaseName(Phase p) {
+    switch (p) {
+        case Phase::AwaitDeal: return "deal";
+        case Phase::KeepAmbition: return "ambition";
+        case Phase::Placement: return "placement";
+        case Phase::Ascent: return "ascent";
+        case Phase::Election: return "election";
+        case Phase::AwaitReshuffle: return "reshuffle";
+        case Phase::GameOver: return "game-over";
+    }
+    return "deal";
+}
+
+std::string_view electionOutcomeName(ElectionOutcome o) {
+    switch (o) {
+        case ElectionOutcome::Crowned: return "crowned";
+        case ElectionOutcome::Eliminated: return "eliminated";
+        case ElectionOutcome::Rejected: return "rejected";
+        case ElectionOutcome::Cancelled: return "cancelled";
+    }
+    return "crowned";
+}
+
+State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
+    characters_ = rules_->roster().size();
+    place_.fill(Place::Reserve);
+    count_[static_cast<int>(Place::Reserve)] = static_cast<std::uint8_t>(characters_);
+    first_ = rules_->firstSeat();
+    toAct_ = first_;
+    votes_.fill(VoteCard::Unknown);
+    ambitionKept_.fill(AmbitionCard::Unknown);
+    for (auto& pair : ambitionDealt_) pair.fill(AmbitionCard::Unknown);
+    for (int s = 0; s < rules_->seats(); ++s) hands_[s] = rules_->startingHand();
+    for (int p = 0; p < rules_->players(); ++p) totals_[p] = rules_->startingScore();
+    if (rules_->hasEmissary()) emissaryTotal_ = rules_->emissaryStartingScore();
+    current_.round = 1;
+    current_.scores.assign(rules_->players(), 0);
+}
+
+int State::countAt(Place p) const { return p < Place::Unknown ? count_[static_cast<int>(p)] : 0; }
+
+void State::putCharacter(CharacterId c, Place to) {
+    --count_[static_cast<int>(place_[c.index])];
+    ++count_[static_cast<int>(to)];
+    place_[c.index] = to;
+}
+
+// ---- the deal (RULES §3.1) -------------------------------------------------
+
+std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, const std::string& whose) const {
+    for (std::size_t i = 0; i < card.characters.size(); ++i) {
+        CharacterId c = card.characters[i];
+        if (c.index >= characters_)
+            return refuse(RefusalCode::UnknownCharacter, whose + " favourites name a character not in this game.");
+        if (rules_->roster().isJester(c))
+            return refuse(RefusalCode::BadDeal, "The Jester is on no Favourites card (" + whose + ").");
+        for (std::size_t j = 0; j < i; ++j)
+            if (card.characters[j] == c)
+                return refuse(RefusalCode::BadDeal, whose + " favourites name the same character twice.");
+    }
+    if (rules_->options().banished != card.banished.has_value())
+        return refuse(RefusalCode::BadDeal, rules_->options().banished
+                                                ? whose + " card needs its banished character (the black seal)."
+                                                : "The Banished option is not in play, so no card is sealed.");
+    if (card.banished) {
+        if (card.banished->index >= characters_)
+            return refuse(RefusalCode::UnknownCharacter, whose + " banished character is not in this game.");
+        bool onCard = std::find(card.characters.begin(), card.characters.end(), *card.banished) !=
+                      card.characters.end();
+        if (!onCard) return refuse(RefusalCode::BadDeal, whose + " banished character must be one of the card's six.");
+    }
+    return std::nullopt;
+}
+
+std::optional<Refusal> State::checkPile(const std::vector<VoteCard>& pile, const Hand& expected) const {
+    Hand got{0, 0, 0};
+    for (auto c : pile) {
+        switch (c) {
+            case VoteCard::Yes: ++got.yes; break;
+            case VoteCard::No: ++got.no; break;
+            case VoteCard::Stomachache: ++got.stomachache; break;
+            case VoteCard::Unknown:
+                return refuse(RefusalCode::BadPile, "The Emissary's pile holds only yes, no and stomachache cards.");
+        }
+    }
+    if (got != expected)
+        return refuse(RefusalCode::BadPile, "The Emissary's pile must hold " + std::to_string(expected.yes) +
+                                                " Yes, " + std::to_string(expected.no) + " No and " +
+                                                std::to_string(expected.stomachache) + " Stomachache.");
+    return std::nullopt;
+}
+
+std::optional<Refusal> State::checkDeal(const Deal& d) const {
+    if (phase_ != Phase::AwaitDeal)
+        return refuse(RefusalCode::WrongPhase, phase_ == Phase::GameOver ? "The game is over: nothing more is dealt."
+                                                                         : "Cards are dealt only between rounds.");
+    if (d.round != round_)
+        return refuse(RefusalCode::BadDeal, "This deal is for " + roundWord(d.round) + ", but " + roundWord(round_) +
+                                                " is next.");
+    const int players = rules_->players();
+    if (static_cast<int>(d.favourites.size()) != players)
+        return refuse(RefusalCode::BadDeal, "The deal needs one Favourites card for each of the " +
+                                                std::to_string(players) + " players.");
+    for (int p = 0; p < players; ++p)
+        if (auto r = checkFavouritesCard(d.favourites[p], "Player " + std::to_string(p) + "'s")) return r;
+
+    if (rules_->options().ambition) {
+        if (static_cast<int>(d.ambitions.size()) != players)
+            return refuse(RefusalCode::BadDeal, "With Ambition each player is dealt two Ambition cards.");
+        std::array<bool, kAmbitionCardCount> dealt{};
+        for (const auto& pair : d.ambitions)
+            for (auto c : pair) {
+                if (c >= AmbitionCard::Unknown)
+                    return refuse(RefusalCode::UnknownCard, "An Ambition card of the deal does not exist.");
+                if (dealt[static_cast<int>(c)])
+                    return refuse(RefusalCode::BadDeal, "The Ambition deck has one of each card: '" +
+                                                            std::string(ambitionCardName(c)) + "' is dealt twice.");
+                dealt[static_cast<int>(c)] = true;
+            }
+    } else if (!d.ambitions.empty()) {
+        return refuse(RefusalCode::BadDeal, "The Ambition option is not in play, so no Ambition card is dealt.");
+    }
+
+    if (rules_->hasEmissary() != d.emissary.has_value())
+        return refuse(RefusalCode::BadDeal, rules_->hasEmissary() ? "The deal needs the Emissary's card and pile."
+                                                                  : "There is no Emissary in this game.");
+    if (d.emissary) {
+        if (auto r = checkFavouritesCard(d.emissary->favourites, "The Emissary's")) return r;
+        if (auto r = checkPile(d.emissary->pile, rules_->startingHand())) return r;
+    }
+
+    if (rules_->hasPlacementPhase()) {
+        if (!d.placement.empty())
+            return refuse(RefusalCode::BadDeal, "Only the online preset places the characters at the deal.");
+    } else {
+        if (static_cast<int>(d.placement.size()) != characters_)
+            return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
+        std::array<int, kFloors> onFloor{};
+        for (auto p : d.placement) {
+            if (p == Place::Unknown) return refuse(RefusalCode::UnknownPlace, "The deal names a place that does not exist.");
+            if (p == Place::Reserve) return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
+            if (p > Place::Floor3)
+                return refuse(RefusalCode::FloorNotAllowed, "The online preset places characters on floors 0 to 3 only.");
+            if (++onFloor[floorOf(p)] > 4)
+                return refuse(RefusalCode::FloorFull, "The online preset puts at most 4 characters on a floor.");
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
+    if (auto r = checkDeal(d)) return r;
+    const int players = rules_->players();
+    for (int c = 0; c < characters_; ++c) putCharacter(CharacterId{static_cast<std::uint8_t>(c)}, Place::Reserve);
+    for (int s = 0; s < rules_->seats(); ++s) hands_[s] = rules_->startingHand();
+    votes_.fill(VoteCard::Unknown);
+    votesIn_ = 0;
+    candidate_ = CharacterId{};
+    crown_ = Seat{};
+    rejections_ = 0;
+    firstKing_ = CharacterId{};
+    firstKingMover_ = Seat{};
+    favouritesRevealed_ = false;
+    passesInRow_ = 0;
+    placed_ = 0;
+    lastReveal_.reset();
+    current_ = RoundResult{};
+    current_.round = round_;
+    current_.scores.assign(players, 0);
+
+    for (int p = 0; p < players; ++p) favourites_[p] = d.favourites[p];
+    for (int p = 0; p < players; ++p) {
+        ambitionKept_[p] = AmbitionCard::Unknown;
+        ambitionDealt_[p] = rules_->options().ambition ? d.ambitions[p]
+                                                       : std::array{AmbitionCard::Unknown, AmbitionCard::Unknown};
+    }
+    if (d.emissary) {
+        emissaryFavourites_ = d.emissary->favourites;
+        emissaryPileSize_ = static_cast<std::uint8_t>(d.emissary->pile.size());
+        std::copy(d.emissary->pile.begin(), d.emissary->pile.end(), emissaryPile_.begin());
+    }
+    if (ev) ev->push(Event{.kind = EventKind::RoundDealt, .round = round_});
+
+    // RULES §3.1: the 2024 Jester stands on floor 3 before anything else.
+    CharacterId jester = rules_->roster().jester();
+    if (rules_->is2024() && jester.index < characters_) {
+        putCharacter(jester, Place::Floor3);
+        if (ev) ev->push(Event{.kind = EventKind::JesterSetUp, .character = jester, .from = Place::Reserve,
+                               .to = Place::Floor3, .round = round_});
+    }
+    // RULES §2: with 7-8 seats, a seat that places only one character gains 3
+    // points at the deal, every round.
+    if (rules_->seats() >= 7) {
+        for (int order = 0; order < rules_->seats(); ++order) {
+            if (rules_->placementsFor(order) != 1) continue;
+            Seat s{static_cast<std::uint8_t>((first_.index + order) % rules_->seats())};
+            if (rules_->isTeamPawn()) {
+                for (int i = 0; i < rules_->playersAt(s); ++i) {
+                    PlayerId p = rules_->playerAt(s, i);
+                    totals_[p.index] += 3;
+                    current_.scores[p.index] += 3;
+                }
+            } else {
+                for (int i = 0; i < rules_->playersAt(s); ++i) addToTotal(rules_->playerAt(s, i), 3);
+            }
+            if (ev) ev->push(Event{.kind = EventKind::Compensated, .seat = s, .round = round_});
+        }
+    }
+    if (!rules_->hasPlacementPhase()) {
+        for (int c = 0; c < characters_; ++c) {
+            CharacterId id{static_cast<std::uint8_t>(c)};
+            putCharacter(id, d.placement[c]);
+            if (ev) ev->push(Event{.kind = EventKind::PlacedAtRandom, .character = id, .from = Place::Reserve,
+                                   .to = d.placement[c], .round = round_});
+        }
+    }
+    if (rules_->options().ambition) {
+        phase_ = Phase::KeepAmbition;
+    } else {
+        startPlay();
+    }
+    return std::nullopt;
+}
+
+void State::addToTotal(PlayerId p, int change) {
+    current_.scores[p.index] += change;
+    int total = totals_[p.index] + change;
+    totals_[p.index] = rules_->is2024() ? std::max(0, total) : total;  // RULES §3.5: clamp at 0
+}
+
+void State::startPlay() {
+    phase_ = rules_->hasPlacementPhase() ? Phase::Placement : Phase::Ascent;
+    toAct_ = first_;
+}
+
+// ---- Ambition (RULES §5) -----------------------------------------------------
+
+std::optional<Refusal> State::checkKeep(const Action& a) const {
+    if (phase_ != Phase::KeepAmbition)
+        return refuse(RefusalCode::WrongPhase, "Ambition cards are kept right after the deal, before placement.");
+    PlayerId p = a.player();
+    if (p.index >= rules_->players()) return refuse(RefusalCode::UnknownPlayer, "There is no such player.");
+    if (ambitionKept_[p.index] != AmbitionCard::Unknown)
+        return refuse(RefusalCode::AlreadyKept, "This player has already kept an Ambition card this round.");
+    if (a.ambition() >= AmbitionCard::Unknown) return refuse(RefusalCode::UnknownCard, "There is no such Ambition card.");
+    const auto& pair = ambitionDealt_[p.index];
+    if (pair[0] != a.ambition() && pair[1] != a.ambition())
+        return refuse(RefusalCode::CardNotHeld, "You can keep only one of the two Ambition cards you were dealt.");
+    return std::nullopt;
+}
+
+// ---- acting --------------------------------------------------------------------
+
+std::optional<Refusal> State::apply(const Action& a, EventList* ev) {
+    std::optional<Refusal> r;
+    switch (a.kind()) {
+        case ActionKind::Keep:
+            if ((r = checkKeep(a))) return r;
+            ambitionKept_[a.player().index] = a.ambition();
+            if (ev) ev->push(Event{.kind = EventKind::AmbitionKept, .player = a.player(), .round = round_});
+            for (int p = 0; p < rules_->players(); ++p)
+                if (ambitionKept_[p] == AmbitionCard::Unknown) return std::nullopt;
+            startPlay();
+            return std::nullopt;
+        case ActionKind::Place:
+            if ((r = checkPlace(a))) return r;
+            doPlace(a, ev);
+            return std::nullopt;
+        case ActionKind::Move:
+            if ((r = checkMove(a))) return r;
+            doMove(a, ev);
+            return std::nullopt;
+        case ActionKind::Pass:
+            if ((r = checkPass(a))) return r;
+            doPass(a, ev);
+            return std::nullopt;
+        case ActionKind::Vote:
+            if ((r = checkVote(a))) return r;
+            doVote(a, ev);
+            return std::nullopt;
+    }
+    return refuse(RefusalCode::BadRecord, "Unknown action.");
+}
+
+std::optional<Refusal> State::applyReshuffle(const Reshuffle& r, EventList* ev) {
+    if (phase_ != Phase::AwaitReshuffle)
+        return refuse(RefusalCode::WrongPhase, "The Emissary's pile is reshuffled only after it revealed a Yes.");
+    Hand now{0, 0, 0};
+    for (int i = 0; i < emissaryPileSize_; ++i) {
+        if (emissaryPile_[i] == VoteCard::Yes) ++now.yes;
+        if (emissaryPile_[i] == VoteCard::No) ++now.no;
+        if (emissaryPile_[i] == VoteCard::Stomachache) ++now.stomachache;
+    }
+    if (auto bad = checkPile(r.pile, now)) return bad;
+    std::copy(r.pile.begin(), r.pile.end(), emissaryPile_.begin());
+    if (ev) ev->push(Event{.kind = EventKind::PileReshuffled, .round = round_});
+    phase_ = Phase::Ascent;
+    toAct_ = rules_->nextSeat(crown_);
+    return std::nullopt;
+}
+
+void State::legalActions(ActionList& out) const {
+    out.clear();
+    switch (phase_) {
+        case Phase::KeepAmbition:
+            for (int p = 0; p < rules_->players(); ++p) {
+                if (ambitionKept_[p] != AmbitionCard::Unknown) continue;
+                for (auto c : ambitionDealt_[p]) out.push(Action::keep(PlayerId{static_cast<std::uint8_t>(p)}, c));
+            }
+            break;
+        case Phase::Placement: addLegalPlacements(out); break;
+        case Phase::Ascent:
+            addLegalMoves(out);
+            if (out.empty()) out.push(Action::pass(toAct_));
+            break;
+        case Phase::Election:
+            for (int s = 0; s < rules_->seats(); ++s) {
+                if (votes_[s] != VoteCard::Unknown) continue;
+                for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
+                    if (hands_[s].holds(c)) out.push(Action::vote(Seat{static_cast<std::uint8_t>(s)}, c));
+            }
+            break;
+        case Phase::AwaitDeal:
+        case Phase::AwaitReshuffle:
+        case Phase::GameOver: break;
+    }
+}
+
+std::vector<Seat> State::toAct() const {
+    std::vector<Seat> seats;
+    switch (phase_) {
+        case Phase::Placement:
+        case Phase::Ascent: seats.push_back(toAct_); break;
+        case Phase::Election:
+            for (int s = 0; s < rules_->seats(); ++s)
+                if (votes_[s] == VoteCard::Unknown) seats.push_back(Seat{static_cast<std::uint8_t>(s)});
+            break;
+        case Phase::KeepAmbition:
+            for (int s = 0; s < rules_->seats(); ++s) {
+                Seat seat{static_cast<std::uint8_t>(s)};
+                for (int i = 0; i < rules_->playersAt(seat); ++i)
+                    if (ambitionKept_[rules_->playerAt(seat, i).index] == AmbitionCard::Unknown) {
+                        seats.push_back(seat);
+                        break;
+                    }
+            }
+            break;
+        case Phase::AwaitDeal:
+        case Phase::AwaitReshuffle:
+        case Phase::GameOver: break;
+    }
+    return seats;
+}
+
+std::optional<VoteCard> State::voteOf(Seat s) const {
+    if (s.index >= rules_->seats() || votes_[s.index] == VoteCard::Unknown) return std::nullopt;
+    return votes_[s.index];
+}
+
+std::vector<VoteCard> State::emissaryPile() const {
+    return {emissaryPile_.begin(), emissaryPile_.begin() + emissaryPileSize_};
+}
+
+std::vector<int> State::totals() const { return {totals_.begin(), totals_.begin() + rules_->players()}; }
+
+bool operator==(const State& a, const State& b) {
+    auto fields = [](const State& s) {
+        return std::tie(s.characters_, s.phase_, s.round_, s.first_, s.toAct_, s.placed_, s.passesInRow_, s.place_,
+                        s.count_, s.favourites_, s.ambitionDealt_, s.ambitionKept_, s.hands_, s.totals_,
+                        s.favouritesRevealed_, s.emissaryFavourites_, s.emissaryPile_, s.emissaryPileSize_,
+                        s.emissaryTotal_, s.candidate_, s.crown_, s.votes_, s.votesIn_, s.rejections_,
+                        s.firstKing_, s.firstKingMover_, s.lastReveal_, s.current_, s.history_);
+    };
+    bool sameRules = a.rules_ == b.rules_ || a.rules_->spec() == b.rules_->spec();
+    return sameRules && fields(a) == fields(b);
+}
+
+}  // namespace vivaref::engine
