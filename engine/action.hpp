@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <new>
+#include <type_traits>
 #include <optional>
 #include <vector>
 
@@ -42,19 +44,25 @@ private:
 };
 
 // A list of actions with a fixed capacity (more than any state has legal).
+// Its storage is left uninitialised: random play fills one per action.
 class ActionList {
 public:
     static constexpr int kCapacity = 96;
-    void push(const Action& a) { items_[size_++] = a; }
+    ActionList() {}
+    void push(const Action& a) { new (&storage_.items[size_++]) Action(a); }
     int size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    const Action& operator[](int i) const { return items_[i]; }
-    const Action* begin() const { return items_.data(); }
-    const Action* end() const { return items_.data() + size_; }
+    const Action& operator[](int i) const { return storage_.items[i]; }
+    const Action* begin() const { return storage_.items; }
+    const Action* end() const { return storage_.items + size_; }
     void clear() { size_ = 0; }
 
 private:
-    std::array<Action, kCapacity> items_;
+    static_assert(std::is_trivially_copyable_v<Action> && std::is_trivially_destructible_v<Action>);
+    union Storage {
+        Storage() {}
+        Action items[kCapacity];
+    } storage_;
     int size_ = 0;
 };
 

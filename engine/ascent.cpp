@@ -172,24 +172,29 @@ void State::addLegalPlacements(ActionList& out) const {
 }
 
 void State::addLegalMoves(ActionList& out) const {
+    // Where a character standing at each place may go this turn (Unknown: it
+    // may not move), worked out once per place rather than per character.
+    std::array<Place, kPlaceCount> destination;
+    destination.fill(Place::Unknown);
     const int limit = rules_->floorLimit();
     const bool wcs = rules_->is2024();
-    for (int c = 0; c < characters_; ++c) {
-        const Place from = place_[c];
-        const CharacterId id{static_cast<std::uint8_t>(c)};
-        if (isFloor(from)) {
-            const int up = floorOf(from) + 1;
-            if (up == kFloors) {
-                if (count_[static_cast<int>(Place::Throne)] == 0) out.push(Action::move(toAct_, id, Place::Throne));
-            } else if (count_[up] < limit) {
-                out.push(Action::move(toAct_, id, floorPlace(up)));
-            } else if (wcs && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0) {
-                out.push(Action::move(toAct_, id, wcOf(up)));
-            }
-        } else if (isWc(from)) {
-            const int floor = floorOfWc(from);
-            if (count_[floor] < limit) out.push(Action::move(toAct_, id, floorPlace(floor)));
+    for (int f = 0; f < kFloors; ++f) {
+        const int up = f + 1;
+        if (up == kFloors) {
+            if (count_[static_cast<int>(Place::Throne)] == 0) destination[f] = Place::Throne;
+        } else if (count_[up] < limit) {
+            destination[f] = floorPlace(up);
+        } else if (wcs && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0) {
+            destination[f] = wcOf(up);
         }
+    }
+    if (wcs) {
+        if (count_[3] < limit) destination[static_cast<int>(Place::Wc3)] = Place::Floor3;
+        if (count_[4] < limit) destination[static_cast<int>(Place::Wc4)] = Place::Floor4;
+    }
+    for (int c = 0; c < characters_; ++c) {
+        const Place to = destination[static_cast<int>(place_[c])];
+        if (to != Place::Unknown) out.push(Action::move(toAct_, CharacterId{static_cast<std::uint8_t>(c)}, to));
     }
 }
 

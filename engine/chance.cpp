@@ -1,7 +1,6 @@
 #include "engine/chance.hpp"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 namespace vivaref::engine {
@@ -22,30 +21,37 @@ void shuffle(std::vector<T>& v, Rng& rng) {
     for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
 }
 
-std::vector<CharacterId> eligibleFavourites(const Rules& rules) {
-    std::vector<CharacterId> ids;
+struct FavouritesPool {
+    std::array<CharacterId, kMaxCharacters> ids{};
+    std::uint32_t size = 0;
+};
+
+FavouritesPool eligibleFavourites(const Rules& rules) {
+    FavouritesPool pool;
     for (int c = 0; c < rules.roster().size(); ++c) {
         CharacterId id{static_cast<std::uint8_t>(c)};
-        if (!rules.roster().isJester(id)) ids.push_back(id);
+        if (!rules.roster().isJester(id)) pool.ids[pool.size++] = id;
     }
-    return ids;
+    return pool;
 }
 
 // Decision (RULES §3.1): a digital deal gives 6 distinct characters, never
-// the Jester, and no two cards (the Emissary's included) the same set.
-FavouritesCard drawCard(const Rules& rules, std::vector<CharacterId> pool, std::set<std::vector<int>>& used,
-                        Rng& rng) {
+// the Jester, and no two cards (the Emissary's included) the same set. A
+// card's set is a bit mask over character indices.
+FavouritesCard drawCard(const Rules& rules, FavouritesPool pool, std::vector<std::uint32_t>& used, Rng& rng) {
     FavouritesCard card;
     for (;;) {
-        for (int i = 0; i < kFavouritesPerCard; ++i) {
-            auto j = i + rng.below(static_cast<std::uint32_t>(pool.size() - i));
-            std::swap(pool[i], pool[j]);
-            card.characters[i] = pool[i];
+        std::uint32_t mask = 0;
+        for (std::uint32_t i = 0; i < kFavouritesPerCard; ++i) {
+            auto j = i + rng.below(pool.size - i);
+            std::swap(pool.ids[i], pool.ids[j]);
+            card.characters[i] = pool.ids[i];
+            mask |= 1u << pool.ids[i].index;
         }
-        std::vector<int> key;
-        for (auto c : card.characters) key.push_back(c.index);
-        std::sort(key.begin(), key.end());
-        if (used.insert(key).second) break;
+        if (std::find(used.begin(), used.end(), mask) == used.end()) {
+            used.push_back(mask);
+            break;
+        }
     }
     if (rules.options().banished) card.banished = card.characters[rng.below(kFavouritesPerCard)];
     return card;
@@ -97,7 +103,8 @@ Deal randomDeal(const State& state, Rng& rng) {
     Deal deal;
     deal.round = state.round();
     const auto pool = eligibleFavourites(rules);
-    std::set<std::vector<int>> used;
+    std::vector<std::uint32_t> used;
+    used.reserve(kMaxPlayers + 1);
     for (int p = 0; p < rules.players(); ++p) deal.favourites.push_back(drawCard(rules, pool, used, rng));
     if (rules.options().ambition) {
         std::vector<AmbitionCard> deck;
@@ -136,6 +143,35 @@ Reshuffle randomReshuffle(const State& state, Rng& rng) {
 }
 
 Action randomAction(const State& state, Rng& rng) {
+    if (state.phase() == Phase::Placement) {
+        // The same uniform choice over (character, floor) pairs as the legal
+        // list, without building its up to 52 entries.
+        std::array<CharacterId, kMaxCharacters> waiting{};
+        std::array<Place, 4> open{};
+        std::uint32_t nWaiting = 0, nOpen = 0;
+        for (int c = 0; c < state.characterCount(); ++c)
+            if (state.positions()[c] == Place::Reserve) waiting[nWaiting++] = CharacterId{static_cast<std::uint8_t>(c)};
+        for (int f = 1; f <= 4; ++f)
+            if (state.countAt(floorPlace(f)) < state.rules().floorLimit()) open[nOpen++] = floorPlace(f);
+        std::uint32_t k = rng.below(nWaiting * nOpen);
+        return Action::place(state.seatToAct(), waiting[k / nOpen], open[k % nOpen]);
+    }
+    if (state.phase() == Phase::Election) {
+        // Uniform over every (seat, card) vote still open, without a list.
+        const int seats = state.rules().seats();
+        std::uint32_t total = 0;
+        for (int i = 0; i < seats; ++i) {
+            Seat s{static_cast<std::uint8_t>(i)};
+            if (!state.hasVoted(s)) total += (state.hand(s).yes > 0) + (state.hand(s).no > 0) + (state.hand(s).stomachache > 0);
+        }
+        std::uint32_t k = rng.below(total);
+        for (int i = 0; i < seats; ++i) {
+            Seat s{static_cast<std::uint8_t>(i)};
+            if (state.hasVoted(s)) continue;
+            for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
+                if (state.hand(s).holds(c) && k-- == 0) return Action::vote(s, c);
+        }
+    }
     ActionList legal;
     state.legalActions(legal);
     return legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];

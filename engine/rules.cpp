@@ -91,18 +91,6 @@ std::optional<Variant> parseVariant(std::string_view name) {
     return std::nullopt;
 }
 
-bool Hand::holds(VoteCard c) const { return count(c) > 0; }
-
-int Hand::count(VoteCard c) const {
-    switch (c) {
-        case VoteCard::Yes: return yes;
-        case VoteCard::No: return no;
-        case VoteCard::Stomachache: return stomachache;
-        case VoteCard::Unknown: return 0;
-    }
-    return 0;
-}
-
 std::optional<Refusal> Rules::validate(const RulesSpec& spec) {
     bool v2024 = spec.edition == Edition::Vive2024;
     int minSeats = v2024 ? 2 : 3;

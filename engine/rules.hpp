@@ -48,8 +48,10 @@ struct Hand {
     std::uint8_t yes = 1;
     std::uint8_t no = 0;
     std::uint8_t stomachache = 0;
-    bool holds(VoteCard c) const;
-    int count(VoteCard c) const;
+    bool holds(VoteCard c) const { return count(c) > 0; }
+    int count(VoteCard c) const {
+        return c == VoteCard::Yes ? yes : c == VoteCard::No ? no : c == VoteCard::Stomachache ? stomachache : 0;
+    }
     friend bool operator==(const Hand&, const Hand&) = default;
 };
 
