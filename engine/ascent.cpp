@@ -13,10 +13,10 @@ int floorOfWc(Place wc) { return wc == Place::Wc3 ? 3 : 4; }
 
 }  // namespace
 
-std::optional<Refusal> State::checkActor(const Action& a, Phase phase, std::string_view when) const {
+std::optional<Refusal> State::checkActor(const Action& a, Phase phase, const char* when) const {
     if (phase_ != phase) {
         if (phase_ == Phase::GameOver) return refuse(RefusalCode::WrongPhase, "The game is over.");
-        return refuse(RefusalCode::WrongPhase, std::string(when));
+        return refuse(RefusalCode::WrongPhase, when);
     }
     if (a.seat().index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, "There is no such seat.");
     if (a.seat() != toAct_)

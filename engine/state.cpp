@@ -51,6 +51,7 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
     if (rules_->hasEmissary()) emissaryTotal_ = rules_->emissaryStartingScore();
     current_.round = 1;
     current_.scores.assign(rules_->players(), 0);
+    history_.reserve(static_cast<std::size_t>(rules_->rounds()));
 }
 
 int State::countAt(Place p) const { return p < Place::Unknown ? count_[static_cast<int>(p)] : 0; }
@@ -63,27 +64,31 @@ void State::putCharacter(CharacterId c, Place to) {
 
 // ---- the deal (RULES §3.1) -------------------------------------------------
 
-std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, const std::string& whose) const {
+std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, int player) const {
+    // The owner's name is only spelled out on a refusal: deals are hot in random play.
+    auto whose = [player] {
+        return player < 0 ? std::string("The Emissary's") : "Player " + std::to_string(player) + "'s";
+    };
     for (std::size_t i = 0; i < card.characters.size(); ++i) {
         CharacterId c = card.characters[i];
         if (c.index >= characters_)
-            return refuse(RefusalCode::UnknownCharacter, whose + " favourites name a character not in this game.");
+            return refuse(RefusalCode::UnknownCharacter, whose() + " favourites name a character not in this game.");
         if (rules_->roster().isJester(c))
-            return refuse(RefusalCode::BadDeal, "The Jester is on no Favourites card (" + whose + ").");
+            return refuse(RefusalCode::BadDeal, "The Jester is on no Favourites card (" + whose() + ").");
         for (std::size_t j = 0; j < i; ++j)
             if (card.characters[j] == c)
-                return refuse(RefusalCode::BadDeal, whose + " favourites name the same character twice.");
+                return refuse(RefusalCode::BadDeal, whose() + " favourites name the same character twice.");
     }
     if (rules_->options().banished != card.banished.has_value())
         return refuse(RefusalCode::BadDeal, rules_->options().banished
-                                                ? whose + " card needs its banished character (the black seal)."
+                                                ? whose() + " card needs its banished character (the black seal)."
                                                 : "The Banished option is not in play, so no card is sealed.");
     if (card.banished) {
         if (card.banished->index >= characters_)
-            return refuse(RefusalCode::UnknownCharacter, whose + " banished character is not in this game.");
+            return refuse(RefusalCode::UnknownCharacter, whose() + " banished character is not in this game.");
         bool onCard = std::find(card.characters.begin(), card.characters.end(), *card.banished) !=
                       card.characters.end();
-        if (!onCard) return refuse(RefusalCode::BadDeal, whose + " banished character must be one of the card's six.");
+        if (!onCard) return refuse(RefusalCode::BadDeal, whose() + " banished character must be one of the card's six.");
     }
     return std::nullopt;
 }
@@ -118,7 +123,7 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
         return refuse(RefusalCode::BadDeal, "The deal needs one Favourites card for each of the " +
                                                 std::to_string(players) + " players.");
     for (int p = 0; p < players; ++p)
-        if (auto r = checkFavouritesCard(d.favourites[p], "Player " + std::to_string(p) + "'s")) return r;
+        if (auto r = checkFavouritesCard(d.favourites[p], p)) return r;
 
     if (rules_->options().ambition) {
         if (static_cast<int>(d.ambitions.size()) != players)
@@ -141,7 +146,7 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
         return refuse(RefusalCode::BadDeal, rules_->hasEmissary() ? "The deal needs the Emissary's card and pile."
                                                                   : "There is no Emissary in this game.");
     if (d.emissary) {
-        if (auto r = checkFavouritesCard(d.emissary->favourites, "The Emissary's")) return r;
+        if (auto r = checkFavouritesCard(d.emissary->favourites, -1)) return r;
         if (auto r = checkPile(d.emissary->pile, rules_->startingHand())) return r;
     }
 

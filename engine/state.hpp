@@ -124,7 +124,7 @@ private:
     std::optional<Refusal> checkPlace(const Action& a) const;
     std::optional<Refusal> checkMove(const Action& a) const;
     std::optional<Refusal> checkPass(const Action& a) const;
-    std::optional<Refusal> checkActor(const Action& a, Phase phase, std::string_view when) const;
+    std::optional<Refusal> checkActor(const Action& a, Phase phase, const char* when) const;
     bool hasLegalMove() const;
     void doPlace(const Action& a, EventList* ev);
     void doMove(const Action& a, EventList* ev);
@@ -143,7 +143,7 @@ private:
     bool ambitionHolds(PlayerId p, AmbitionCard c, int favouritePoints) const;
     // state.cpp
     std::optional<Refusal> checkDeal(const Deal& d) const;
-    std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card, const std::string& whose) const;
+    std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card, int player) const;  // -1: the Emissary
     std::optional<Refusal> checkPile(const std::vector<VoteCard>& pile, const Hand& expected) const;
     std::optional<Refusal> checkKeep(const Action& a) const;
     void startPlay();
