@@ -161,9 +161,9 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
             if (p == Place::Unknown) return refuse(RefusalCode::UnknownPlace, "The deal names a place that does not exist.");
             if (p == Place::Reserve) return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
             if (p > Place::Floor3)
-                return refuse(RefusalCode::FloorNotAllowed, "The online preset places characters on floors 0 to 3 only.");
+                return refuse(RefusalCode::BadDeal, "The online preset places characters on floors 0 to 3 only.");
             if (++onFloor[floorOf(p)] > 4)
-                return refuse(RefusalCode::FloorFull, "The online preset puts at most 4 characters on a floor.");
+                return refuse(RefusalCode::BadDeal, "The online preset puts at most 4 characters on a floor.");
         }
     }
     return std::nullopt;
