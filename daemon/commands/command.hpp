@@ -1,0 +1,34 @@
+// A subcommand of `vivaref`: its name, a one-sentence summary for
+// `vivaref --help`, and what runs it. Every command parses its own options
+// and answers `--help`; it returns the process's exit status.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vivaref::daemon {
+
+// Exit statuses shared by the commands.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRefused = 1;  // the input broke a rule (replay)
+inline constexpr int kExitUsage = 2;    // bad command line or unreadable file
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;
+    // `args` are the words after the command's name.
+    int (*run)(const std::vector<std::string>& args);
+};
+
+// Every command, in the order `vivaref --help` lists them.
+std::span<const Command> commands();
+const Command* findCommand(std::string_view name);
+
+// The commands' entry points, one per file.
+int runReplay(const std::vector<std::string>& args);
+int runBench(const std::vector<std::string>& args);
+int runRandomRecord(const std::vector<std::string>& args);
+
+}  // namespace vivaref::daemon

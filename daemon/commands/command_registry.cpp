@@ -1,0 +1,28 @@
+#include <array>
+
+#include "daemon/commands/command.hpp"
+
+namespace vivaref::daemon {
+namespace {
+
+// A new command (serve, simulate, games, show, export, verify, enrol,
+// check-config) is one file under commands/ and one line here.
+constexpr std::array kCommands = {
+    Command{"replay", "Replay a game record (a file, or - for stdin) and print its result as JSON.",
+            runReplay},
+    Command{"bench", "Play random complete games on one core and print how fast the engine runs.", runBench},
+    Command{"random-record", "Play one random game and print it as a game record (for tests and examples).",
+            runRandomRecord},
+};
+
+}  // namespace
+
+std::span<const Command> commands() { return kCommands; }
+
+const Command* findCommand(std::string_view name) {
+    for (const auto& c : kCommands)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+}  // namespace vivaref::daemon
