@@ -132,11 +132,12 @@ Deal Table::makeDeal(const std::vector<std::vector<std::string>>& favourites) co
     d.round = state.round();
     const auto cast = ordinaryCharacters(roster());
     std::set<std::set<int>> used;
-    for (const auto& f : favourites) used.insert(asSet(card(f).characters));
+    for (const auto& f : favourites)
+        if (!f.empty()) used.insert(asSet(card(f).characters));
     int nextDefault = 0;
     for (int p = 0; p < players(); ++p) {
         FavouritesCard fc;
-        if (p < static_cast<int>(favourites.size())) {
+        if (p < static_cast<int>(favourites.size()) && !favourites[p].empty()) {
             fc = card(favourites[p]);
         } else {
             do {
@@ -252,6 +253,56 @@ void place2024Ladder(Table& t) {
     t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"jeanne", 3}, {"merlin", 3},
                 {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
     REQUIRE(t.state.phase() == Phase::Ascent);
+}
+
+std::vector<std::vector<std::string>> richFavourites() {
+    return {{"leonardo", "jeanne", "ouaf", "agathe", "blanche", "merlin"},
+            {"victoria", "eloise", "merlin", "foidvo", "caius", "romeo"},
+            {"bridget", "gontran", "blanche", "romeo", "jeanne", "agathe"},
+            {"leonardo", "victoria", "ouaf", "foidvo", "merlin", "bridget"}};
+}
+
+void playRichRound(Table& t) {
+    REQUIRE(t.seats() == 4);
+    // Seats counted from the round's first player.
+    const int first = t.state.firstPlayer().index;
+    const auto rel = [first](int k) { return (first + k) % 4; };
+    t.placeAll({{"merlin", 4}, {"foidvo", 4}, {"caius", 4}, {"romeo", 4}, {"victoria", 3}, {"leonardo", 3},
+                {"jeanne", 3}, {"eloise", 2}, {"ouaf", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    REQUIRE(t.toAct() == seat(first));
+    t.move("eloise", Place::Wc3);
+    t.move("victoria", Place::Wc4);
+    t.climb("merlin", Place::Throne);
+    t.voteAllYesBut({{rel(3), VoteCard::No}});
+    t.climb("foidvo", Place::Throne);
+    t.voteAllYesBut({{rel(3), VoteCard::No}});
+    t.climb("caius", Place::Throne);
+    t.voteAllYesBut({{rel(3), VoteCard::No}});
+    t.climb("romeo", Place::Throne);
+    t.voteAllYesBut({{rel(0), VoteCard::No}});
+    t.move("leonardo", Place::Floor4);
+    t.move("jeanne", Place::Floor4);
+    t.climb("jeanne", Place::Throne);
+    t.voteAllYesBut({{rel(3), VoteCard::Stomachache}});
+    REQUIRE(t.at("jeanne") == Place::Floor5);
+    t.move("leonardo", Place::Floor5);
+    REQUIRE(t.toAct() == seat(rel(3)));
+    t.move("leonardo", Place::Throne);
+    t.vote({VoteCard::Yes, VoteCard::Yes, VoteCard::Yes, VoteCard::Yes});
+}
+
+void playJesterRound(Table& t) {
+    REQUIRE(t.seats() == 4);
+    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 3}, {"jeanne", 3}, {"merlin", 3},
+                {"victoria", 2}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.move("jester", Place::Floor4);
+    t.move("jester", Place::Floor5);
+    t.move("eloise", Place::Floor5);
+    t.move("ouaf", Place::Floor5);
+    t.move("foidvo", Place::Floor4);
+    t.move("jeanne", Place::Floor4);
+    t.move("jester", Place::Throne);
+    t.vote({VoteCard::Yes, VoteCard::Yes, VoteCard::Yes, VoteCard::Yes});
 }
 
 std::vector<int> Table::roundScores() const {

@@ -85,7 +85,7 @@ public:
     int players() const { return rules->players(); }
 
     // A deal for the current round. Players without a card in `favourites`
-    // get a default one, distinct from every other card.
+    // (or with an empty one) get a default one, distinct from every other.
     Deal makeDeal(const std::vector<std::vector<std::string>>& favourites = {}) const;
     FavouritesCard card(const std::vector<std::string>& slugs) const;
     void deal(const Deal& d);
@@ -125,6 +125,25 @@ void placeClassicLadder(Table& t);
 // floor 3: jeanne merlin victoria and the Jester; floor 2: leonardo romeo
 // bridget; floor 1: agathe gontran; blanche is left on floor 0.
 void place2024Ladder(Table& t);
+
+// A 2024 round for 4 seats that fills every kind of place. The favourites
+// it is scored with (richFavourites) give 15, -6, 9 and 9 points. Placement
+// then: eloise to WC3, victoria to WC4; merlin, foidvo, caius rejected to
+// Dungeon3, 2, 1 and romeo to the box; jeanne's election cancelled by a
+// Stomachache (seat 3); leonardo crowned, moved by seat 3 (seats counted
+// from the round's first player). The end:
+// throne leonardo; floor 5 jeanne; floor 3 the Jester; WC3 eloise; WC4
+// victoria; floor 2 ouaf bridget; floor 1 agathe gontran; floor 0 blanche;
+// Dungeon3 merlin, Dungeon2 foidvo, Dungeon1 caius; box romeo. Seat 3 then
+// holds only its Yes; seat 0 has played one No.
+std::vector<std::vector<std::string>> richFavourites();
+void playRichRound(Table& t);  // from the deal's end (placement) to the coronation
+
+// A 2024 round for 4 seats in which seat 2 crowns the Jester. The end:
+// throne the Jester; floor 5 eloise ouaf; floor 4 caius foidvo jeanne;
+// floor 3 merlin; floor 2 victoria leonardo romeo bridget; floor 1 agathe
+// gontran; floor 0 blanche.
+void playJesterRound(Table& t);
 
 // All characters of the roster but the Jester, in roster order.
 std::vector<CharacterId> ordinaryCharacters(const Roster& r);
