@@ -170,17 +170,16 @@ TEST_CASE("RULES 3.2 online preset: no placement phase, the deal places every ch
     CHECK_REFUSED(t.state, Action::place(seat(0), t.id("odessa"), Place::Floor1), RefusalCode::WrongPhase);
 }
 
-TEST_CASE("RULES 3.2 online preset: a deal's placement outside floors 0-3 or above 4 a floor is refused") {
-    // The codes name the fault, as for a seat's placement; a placement that
-    // is not one place per character is a bad deal.
+TEST_CASE("RULES 3.2 online preset: a deal's placement outside floors 0-3 or above 4 a floor is bad-deal") {
+    // Chance placed these characters, no seat: a wrong placement is a bad deal.
     Table t(onlineSpec(4));
     Deal onFloor4 = t.makeDeal();
     onFloor4.placement[0] = Place::Floor4;
-    CHECK(outcome(t.state.applyDeal(onFloor4)) == "floor-not-allowed");
+    CHECK(outcome(t.state.applyDeal(onFloor4)) == "bad-deal");
     Deal crowded = t.makeDeal();
     for (int c = 0; c < 5; ++c) crowded.placement[c] = Place::Floor2;
     for (int c = 5; c < 13; ++c) crowded.placement[c] = floorPlace(c % 2 == 0 ? 0 : 1);
-    CHECK(outcome(t.state.applyDeal(crowded)) == "floor-full");
+    CHECK(outcome(t.state.applyDeal(crowded)) == "bad-deal");
     Deal missing = t.makeDeal();
     missing.placement.pop_back();
     CHECK(outcome(t.state.applyDeal(missing)) == "bad-deal");

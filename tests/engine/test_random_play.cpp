@@ -1,0 +1,95 @@
+// Random play over every edition, seat count, option and variant, with the
+// invariants of random_play.cpp checked after every action. Games run on two
+// threads; failures are reported here with their seed and configuration.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+
+#include "random_play.hpp"
+
+using namespace vivaref::test;
+
+namespace {
+
+constexpr int kGamesPerConfig = 57;
+constexpr std::uint64_t kBaseSeed = 0x7669766172656600ULL;  // "vivaref"
+
+struct Failure {
+    std::string config;
+    std::uint64_t seed;
+    int first;
+    std::string what;
+};
+
+}  // namespace
+
+TEST_CASE("Random play: 10,000+ complete games keep every invariant at every step") {
+    const auto configs = randomPlayConfigs();
+    const int total = static_cast<int>(configs.size()) * kGamesPerConfig;
+    std::atomic<int> next{0};
+    std::mutex mutex;
+    std::vector<Failure> failures;
+    GameStats sum;
+    const auto worker = [&] {
+        GameStats local;
+        for (int job = next++; job < total; job = next++) {
+            const PlayConfig& config = configs[job / kGamesPerConfig];
+            const std::uint64_t seed = kBaseSeed + static_cast<std::uint64_t>(job);
+            auto spec = config.spec;
+            spec.first = static_cast<int>(seed % static_cast<std::uint64_t>(spec.seats));
+            if (auto broken = playCheckedGame(spec, seed, local)) {
+                const std::lock_guard lock(mutex);
+                failures.push_back({config.name, seed, spec.first, *broken});
+            }
+        }
+        const std::lock_guard lock(mutex);
+        sum.actions += local.actions;
+        sum.rounds += local.rounds;
+        sum.coronations += local.coronations;
+        sum.failedElections += local.failedElections;
+        sum.passes += local.passes;
+        sum.reshuffles += local.reshuffles;
+        sum.allPassRounds += local.allPassRounds;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    std::thread other(worker);
+    worker();
+    other.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MESSAGE(total << " games in " << configs.size() << " configurations, " << sum.actions << " actions, " << sum.rounds
+                  << " rounds, " << sum.coronations << " coronations, " << sum.failedElections << " failed elections, "
+                  << sum.reshuffles << " reshuffles, " << sum.passes << " passes, " << sum.allPassRounds
+                  << " all-pass rounds, in " << seconds << " s");
+    CHECK(total >= 10000);
+    CHECK(sum.failedElections > 0);
+    CHECK(sum.reshuffles > 0);
+    // One line per configuration and kind of failure, each with a seed to replay.
+    std::sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) { return a.seed < b.seed; });
+    std::vector<std::string> seen;
+    for (const Failure& f : failures) {
+        const std::string key = f.config + "|" + f.what.substr(0, f.what.find_first_of("0123456789"));
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(key);
+        INFO("configuration: " << f.config << ", first seat " << f.first);
+        INFO("seed: " << f.seed);
+        CHECK_MESSAGE(false, f.what);
+    }
+    CHECK_MESSAGE(failures.empty(), failures.size() << " of " << total << " games broke an invariant");
+}
+
+TEST_CASE("Random play: a seed replays to the same game") {
+    const auto configs = randomPlayConfigs();
+    REQUIRE(!configs.empty());
+    for (const PlayConfig& config : {configs.front(), configs.back()}) {
+        GameStats a, b;
+        CHECK_FALSE(playCheckedGame(config.spec, 42, a).has_value());
+        CHECK_FALSE(playCheckedGame(config.spec, 42, b).has_value());
+        CHECK(a.actions == b.actions);
+        CHECK(a.coronations == b.coronations);
+    }
+}
