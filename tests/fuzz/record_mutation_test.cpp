@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
     const int mutations = argc > 2 ? std::atoi(argv[2]) : kDefaultMutations;
     const std::uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : kDefaultSeed;
 
+    // A missing or empty folder is only a warning: the edge cases still run.
     std::error_code error;
     std::vector<Seed> records;
     for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
@@ -90,10 +91,7 @@ int main(int argc, char** argv) {
             records.push_back({entry.path().filename().string(), readFile(entry.path())});
         }
     }
-    if (error) {
-        std::cerr << "cannot read the records folder " << dir << ": " << error.message() << "\n";
-        return 1;
-    }
+    if (error) std::cout << "warning: cannot read " << dir.string() << ": " << error.message() << "\n";
     if (records.empty()) std::cout << "warning: no .jsonl record in " << dir.string() << "\n";
     std::sort(records.begin(), records.end(), [](const Seed& a, const Seed& b) { return a.name < b.name; });
     std::cout << "record_mutation_test: " << records.size() << " records in " << dir.string() << ", "
