@@ -112,6 +112,13 @@ private:
 }  // namespace
 
 StrictJson parseStrictJson(std::string_view text) {
+    // nlohmann takes a NUL byte for the end of input (for C strings) and
+    // would ignore whatever follows it: JSON has no raw NUL anywhere.
+    if (text.find('\0') != std::string_view::npos) {
+        StrictJson refused;
+        refused.error = "The line holds a NUL byte, which JSON does not allow.";
+        return refused;
+    }
     StrictBuilder builder;
     bool parsed = false;
     try {
