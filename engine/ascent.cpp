@@ -171,11 +171,15 @@ void State::addLegalPlacements(ActionList& out) const {
     }
 }
 
-void State::addLegalMoves(ActionList& out) const {
-    // Where a character standing at each place may go this turn (Unknown: it
-    // may not move), worked out once per place rather than per character.
-    std::array<Place, kPlaceCount> destination;
-    destination.fill(Place::Unknown);
+std::array<Place, kPlaceCount> State::moveDestinations() const {
+    // A character has at most one legal move: up one floor, into the WC of a
+    // full floor above, or out of a WC. Worked out per place, not per character.
+    static constexpr auto kNowhere = [] {
+        std::array<Place, kPlaceCount> a{};
+        for (auto& p : a) p = Place::Unknown;
+        return a;
+    }();
+    std::array<Place, kPlaceCount> destination = kNowhere;
     const int limit = rules_->floorLimit();
     const bool wcs = rules_->is2024();
     for (int f = 0; f < kFloors; ++f) {
@@ -192,6 +196,11 @@ void State::addLegalMoves(ActionList& out) const {
         if (count_[3] < limit) destination[static_cast<int>(Place::Wc3)] = Place::Floor3;
         if (count_[4] < limit) destination[static_cast<int>(Place::Wc4)] = Place::Floor4;
     }
+    return destination;
+}
+
+void State::addLegalMoves(ActionList& out) const {
+    const auto destination = moveDestinations();
     for (int c = 0; c < characters_; ++c) {
         const Place to = destination[static_cast<int>(place_[c])];
         if (to != Place::Unknown) out.push(Action::move(toAct_, CharacterId{static_cast<std::uint8_t>(c)}, to));
@@ -199,9 +208,10 @@ void State::addLegalMoves(ActionList& out) const {
 }
 
 bool State::hasLegalMove() const {
-    ActionList moves;
-    addLegalMoves(moves);
-    return !moves.empty();
+    const auto destination = moveDestinations();
+    for (int p = 0; p < kPlaceCount; ++p)
+        if (count_[p] > 0 && destination[p] != Place::Unknown) return true;
+    return false;
 }
 
 }  // namespace vivaref::engine

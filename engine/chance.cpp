@@ -13,8 +13,6 @@ std::uint64_t splitmix64(std::uint64_t& x) {
     return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 template <typename T>
 void shuffle(std::vector<T>& v, Rng& rng) {
     // Fisher-Yates with our own draws: the same order on every platform.
@@ -69,33 +67,6 @@ std::vector<VoteCard> handAsPile(const Hand& h) {
 
 Rng::Rng(std::uint64_t seed) {
     for (auto& s : s_) s = splitmix64(seed);
-}
-
-std::uint64_t Rng::next() {
-    // xoshiro256** (Blackman and Vigna).
-    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-}
-
-std::uint32_t Rng::below(std::uint32_t bound) {
-    // Lemire's multiply-and-reject: unbiased, rarely divides.
-    std::uint64_t m = (next() >> 32) * bound;
-    auto low = static_cast<std::uint32_t>(m);
-    if (low < bound) {
-        const std::uint32_t threshold = (0u - bound) % bound;
-        while (low < threshold) {
-            m = (next() >> 32) * bound;
-            low = static_cast<std::uint32_t>(m);
-        }
-    }
-    return static_cast<std::uint32_t>(m >> 32);
 }
 
 Deal randomDeal(const State& state, Rng& rng) {
@@ -170,6 +141,22 @@ Action randomAction(const State& state, Rng& rng) {
             if (state.hasVoted(s)) continue;
             for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
                 if (state.hand(s).holds(c) && k-- == 0) return Action::vote(s, c);
+        }
+    }
+    if (state.phase() == Phase::Ascent) {
+        // Rejection sampling over characters: each has at most one legal
+        // move, so accepting the first movable one drawn is uniform over the
+        // legal moves, without building their list.
+        const auto destination = state.moveDestinations();
+        bool any = false;
+        for (int p = 0; p < kPlaceCount && !any; ++p)
+            any = destination[p] != Place::Unknown && state.countAt(static_cast<Place>(p)) > 0;
+        if (!any) return Action::pass(state.seatToAct());
+        const auto n = static_cast<std::uint32_t>(state.characterCount());
+        for (;;) {
+            CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
+            Place to = destination[static_cast<int>(state.placeOf(c))];
+            if (to != Place::Unknown) return Action::move(state.seatToAct(), c, to);
         }
     }
     ActionList legal;

@@ -13,12 +13,39 @@ namespace vivaref::engine {
 class Rng {
 public:
     explicit Rng(std::uint64_t seed);
-    std::uint64_t next();
-    // Uniform in [0, bound), bound > 0, without modulo bias.
-    std::uint32_t below(std::uint32_t bound);
+
+    std::uint64_t next() {
+        // xoshiro256** (Blackman and Vigna, 2018).
+        const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+        const std::uint64_t t = s_[1] << 17;
+        s_[2] ^= s_[0];
+        s_[3] ^= s_[1];
+        s_[1] ^= s_[2];
+        s_[0] ^= s_[3];
+        s_[2] ^= t;
+        s_[3] = rotl(s_[3], 45);
+        return result;
+    }
+
+    // Uniform in [0, bound), bound > 0, without modulo bias (Lemire's
+    // multiply-and-reject: it rarely divides).
+    std::uint32_t below(std::uint32_t bound) {
+        std::uint64_t m = (next() >> 32) * bound;
+        auto low = static_cast<std::uint32_t>(m);
+        if (low < bound) {
+            const std::uint32_t threshold = (0u - bound) % bound;
+            while (low < threshold) {
+                m = (next() >> 32) * bound;
+                low = static_cast<std::uint32_t>(m);
+            }
+        }
+        return static_cast<std::uint32_t>(m >> 32);
+    }
+
     friend bool operator==(const Rng&, const Rng&) = default;
 
 private:
+    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     std::uint64_t s_[4];
 };
 

@@ -273,10 +273,9 @@ std::optional<Refusal> State::checkKeep(const Action& a) const {
 // ---- acting --------------------------------------------------------------------
 
 std::optional<Refusal> State::apply(const Action& a, EventList* ev) {
-    std::optional<Refusal> r;
     switch (a.kind()) {
         case ActionKind::Keep:
-            if ((r = checkKeep(a))) return r;
+            if (auto r = checkKeep(a)) return r;
             ambitionKept_[a.player().index] = a.ambition();
             if (ev) ev->push(Event{.kind = EventKind::AmbitionKept, .player = a.player(), .round = round_});
             for (int p = 0; p < rules_->players(); ++p)
@@ -284,19 +283,19 @@ std::optional<Refusal> State::apply(const Action& a, EventList* ev) {
             startPlay();
             return std::nullopt;
         case ActionKind::Place:
-            if ((r = checkPlace(a))) return r;
+            if (auto r = checkPlace(a)) return r;
             doPlace(a, ev);
             return std::nullopt;
         case ActionKind::Move:
-            if ((r = checkMove(a))) return r;
+            if (auto r = checkMove(a)) return r;
             doMove(a, ev);
             return std::nullopt;
         case ActionKind::Pass:
-            if ((r = checkPass(a))) return r;
+            if (auto r = checkPass(a)) return r;
             doPass(a, ev);
             return std::nullopt;
         case ActionKind::Vote:
-            if ((r = checkVote(a))) return r;
+            if (auto r = checkVote(a)) return r;
             doVote(a, ev);
             return std::nullopt;
     }

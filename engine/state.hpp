@@ -83,6 +83,9 @@ public:
     const std::array<Place, kMaxCharacters>& positions() const { return place_; }
     int countAt(Place p) const;
     int characterCount() const { return characters_; }
+    // For each place, where a character standing there may move this turn
+    // (Place::Unknown: nowhere). Each character has at most one legal move.
+    std::array<Place, kPlaceCount> moveDestinations() const;
 
     // --- an election ------------------------------------------------------
     CharacterId candidate() const { return candidate_; }
