@@ -233,3 +233,18 @@ TEST_CASE("RULES 3.3: the legal moves are exactly the moves apply() accepts") {
         checkLegalListMatchesApply(t.state);
     }
 }
+
+TEST_CASE("RULES 3.3 (2024): with 2 seats a floor of 3 is full, so its WC opens") {
+    Table t(spec2024(2, Variant::Emissary));
+    t.start();
+    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 3}, {"jeanne", 2}, {"merlin", 2},
+                {"victoria", 2}, {"leonardo", 1}, {"romeo", 1}, {"bridget", 1}});
+    t.move("foidvo", Place::Wc4);  // floor 4 holds its limit of 3
+    CHECK(t.at("foidvo") == Place::Wc4);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("foidvo"), Place::Floor4), RefusalCode::FloorFull);
+    t.move("jeanne", Place::Floor3);  // floor 3: the Jester and jeanne
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("merlin"), Place::Wc3), RefusalCode::FloorNotFull);
+    t.move("eloise", Place::Floor5);
+    t.move("foidvo", Place::Floor4);
+    CHECK(t.at("foidvo") == Place::Floor4);
+}

@@ -124,6 +124,18 @@ TEST_CASE("RULES 3.5 classic: in the third round a round score of exactly 0 beco
     CHECK(t.state.finishedRounds().size() == 3);
 }
 
+TEST_CASE("RULES 3.5 classic: the 33 rule is the third round's only, in a longer game too") {
+    RulesSpec spec = classicSpec(5);
+    spec.rounds = 4;
+    Table t(spec);
+    for (int round = 1; round <= 4; ++round) {
+        CAPTURE(round);
+        playZeroRound(t);
+        CHECK(t.roundScores()[0] == (round == 3 ? 33 : 0));
+    }
+    CHECK(t.state.isOver());
+}
+
 TEST_CASE("Decision: the online preset set to 3 rounds has the 33 rule too") {
     RulesSpec spec = onlineSpec(4);
     spec.rounds = 3;
