@@ -231,6 +231,15 @@ private:
         for (auto p : actual) a.push_back(p.index);
         std::sort(a.begin(), a.end());
         if (a != e) fail("winners ", list(a), ", expected ", list(e), " (totals ", list(state_.totals()), ")");
+        if (publicView(state_).winners != actual) fail("the public view names other winners");
+        // Without a floor at 0 a total is the sum of the rounds.
+        if (!rules_->is2024()) {
+            for (int p = 0; p < rules_->players(); ++p) {
+                int sum = 0;
+                for (const RoundResult& r : state_.finishedRounds()) sum += r.scores[p];
+                if (state_.totals()[p] != sum) fail("player ", p, "'s total is not the sum of the rounds");
+            }
+        }
     }
 
     void checkInvariants();
