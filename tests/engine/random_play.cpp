@@ -213,6 +213,8 @@ private:
         ++stats_.rounds;
         endPositions_ = before.positions();
         const RoundResult& r = state_.finishedRounds().back();
+        if (r.round != before.round() || static_cast<int>(state_.finishedRounds().size()) != before.round())
+            fail("the finished round is numbered ", r.round, ", expected ", before.round());
         if (r.scores != roundScores_)
             fail("round ", r.round, " scores ", list(r.scores), ", a recount from the positions gives ", list(roundScores_));
         if (rules_->hasEmissary() && r.emissaryScore != emissaryRound_)
