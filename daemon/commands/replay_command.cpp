@@ -2,6 +2,7 @@
 // stdout as one line of JSON (GAME-RECORD, "Result").
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -29,6 +30,11 @@ std::optional<std::string> readAll(const std::string& path, std::string& why) {
             return std::nullopt;
         }
         return std::move(text).str();
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        why = "cannot read '" + path + "': it is a directory";
+        return std::nullopt;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
