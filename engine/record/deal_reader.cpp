@@ -93,7 +93,9 @@ void readPlacement(FieldReader& in, const json& value, const engine::Roster& ros
         in.fail("\"placement\" must be an object from character to place.");
         return;
     }
-    deal.placement.assign(static_cast<std::size_t>(roster.size()), engine::Place::Unknown);
+    // A character the placement leaves out stays beside the board, which
+    // the engine refuses as a deal that does not place everyone.
+    deal.placement.assign(static_cast<std::size_t>(roster.size()), engine::Place::Reserve);
     for (const auto& [slug, place] : value.items()) {
         engine::CharacterId c = roster.find(slug);
         if (c.index == engine::kInvalidIndex) {

@@ -90,9 +90,11 @@ ordered_json dealJson(const engine::Deal& deal, const engine::Rules& rules) {
     }
     if (!deal.placement.empty()) {
         ordered_json placement = ordered_json::object();
+        // A character left beside the board is left out, as the reader expects.
         for (std::size_t i = 0; i < deal.placement.size() && i < static_cast<std::size_t>(roster.size()); ++i)
-            placement[slug(engine::CharacterId{static_cast<std::uint8_t>(i)}, roster)] =
-                engine::placeName(deal.placement[i]);
+            if (deal.placement[i] != engine::Place::Reserve)
+                placement[slug(engine::CharacterId{static_cast<std::uint8_t>(i)}, roster)] =
+                    engine::placeName(deal.placement[i]);
         out["placement"] = std::move(placement);
     }
     return out;

@@ -145,7 +145,7 @@ TEST_SUITE("record: deal line") {
         CHECK(deal.placement[rules->roster().find("alighiero").index] == Place::Floor3);
         CHECK(deal.placement[rules->roster().find("piero").index] == Place::Floor0);
         CHECK(deal.placement[rules->roster().find("odessa").index] == Place::Unknown);
-        CHECK(deal.placement[rules->roster().find("beatrice").index] == Place::Unknown);  // not given
+        CHECK(deal.placement[rules->roster().find("beatrice").index] == Place::Reserve);  // not given
         CHECK(outcome(classicDeal(kCard0, R"(, "placement": {"vladimiro": "3"})"), rules.get()) ==
               "bad-deal");
         CHECK(outcome(classicDeal(kCard0, R"(, "placement": {"piero": 3})"), rules.get()) == "bad-deal");

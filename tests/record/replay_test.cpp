@@ -182,6 +182,20 @@ TEST_SUITE("record: replay") {
               failure(2, "unknown-character"));
     }
 
+    TEST_CASE("an online placement that leaves a character out is bad-deal, an unknown place unknown-place") {
+        std::string deal(kOnlineDeal);
+        std::string missing = deal;
+        missing.replace(missing.find(R"("piero": "0")"), 12, R"("odessa": "1")");
+        // The duplicate "odessa" key is caught first; leave piero out instead.
+        std::string withoutPiero = deal;
+        withoutPiero.replace(withoutPiero.find(R"(, "piero": "0")"), 14, "");
+        CHECK(errorOf(replayRecord(lines({kOnlineSetup, missing}))) == failure(2, "bad-deal"));
+        CHECK(errorOf(replayRecord(lines({kOnlineSetup, withoutPiero}))) == failure(2, "bad-deal"));
+        std::string attic = deal;
+        attic.replace(attic.find(R"("piero": "0")"), 12, R"("piero": "attic")");
+        CHECK(errorOf(replayRecord(lines({kOnlineSetup, attic}))) == failure(2, "unknown-place"));
+    }
+
     TEST_CASE("any input gets an answer that prints as JSON") {
         std::string deep(200000, '{');
         std::string noise;
