@@ -12,9 +12,13 @@ class TextWriter {
 public:
     static constexpr bool kReading = false;
     void integer(long long& v, long long, long long) {
-        out_ += std::to_string(v);
-        out_ += ' ';
+        char buffer[24];
+        auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer - 1, v);
+        (void)ec;  // 24 characters hold any long long
+        *end++ = ' ';
+        out_.append(buffer, end);
     }
+    TextWriter() { out_.reserve(1024); }
     std::string take() { return std::move(out_); }
     bool ok() const { return true; }
 
@@ -27,6 +31,7 @@ public:
     static constexpr bool kReading = true;
     explicit TextReader(std::string_view in) : in_(in) {}
     void integer(long long& v, long long lo, long long hi) {
+        if (!ok_) return;
         while (!in_.empty() && in_.front() == ' ') in_.remove_prefix(1);
         auto [end, ec] = std::from_chars(in_.data(), in_.data() + in_.size(), v);
         if (ec != std::errc{} || v < lo || v > hi) {
