@@ -1,0 +1,77 @@
+// One MFRC522 as a set of operations: reset, version, antenna, and the
+// commands the tag protocol needs (Transceive, Transmit, CalcCRC), each
+// bounded in time by the chip's own timer and in bus polls by a counter so
+// that a dead or confused chip can never hang the loop. What the frames mean
+// is Mfrc522Reader's business.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "drivers/rfid/mfrc522_bus.hpp"
+#include "drivers/rfid/tag_reader.hpp"
+
+namespace vivaref::drivers::mfrc522 {
+
+// No value means success.
+using Status = std::optional<ScanError>;
+
+struct ChipTiming {
+    // How long the chip waits for a tag's answer after each frame it sends.
+    // ISO/IEC 14443-3 §6.2.1.1 makes tags answer within about 91 us; more is margin.
+    std::chrono::microseconds responseTimeout{500};
+    // Status polls per command before we give up on the chip: far more than its
+    // timer needs at any SPI clock the Pi offers, so only a dead chip reaches it.
+    int maxPolls = 5000;
+};
+
+struct Reply {
+    enum class Outcome { NoReply, Received, Collision };
+    Outcome outcome = Outcome::NoReply;
+    std::array<std::uint8_t, Mfrc522Bus::kFifoSize> bytes{};
+    std::size_t size = 0;
+    std::uint8_t lastBits = 0;      // valid bits in the last byte, 0 = all eight (ControlReg RxLastBits)
+    int collisionPosition = 0;      // 1-based, counting RxAlign (CollReg CollPos, 0 read as 32)
+
+    std::span<const std::uint8_t> data() const { return {bytes.data(), size}; }
+};
+
+class Mfrc522Chip {
+public:
+    Mfrc522Chip(SpiTransport& spi, std::string name, ChipTiming timing);
+
+    const std::string& name() const { return name_; }
+    const BusCounters& counters() const { return bus_.counters(); }
+
+    Status softReset();
+    // Reads VersionReg; NoAnswer for 0x00/0xFF, WrongVersion for anything else unknown.
+    Status checkVersion(std::uint8_t& version);
+    // Timer, 100 % ASK, CRC preset 0x6363 and cleared bits after a collision.
+    Status configureForIso14443A();
+    std::error_code setAntenna(bool on);
+
+    // Sends `frame` (its last byte holding `txLastBits` bits, 0 = 8) and
+    // receives the answer aligned at bit `rxAlign` of the first FIFO byte.
+    Status transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits, std::uint8_t rxAlign,
+                      Reply& reply);
+    // Sends `frame` and expects no answer (HLTA).
+    Status transmit(std::span<const std::uint8_t> frame);
+    // CRC_A of `data` by the chip's coprocessor (§10.3.1.4), low byte first as sent.
+    Status calculateCrc(std::span<const std::uint8_t> data, std::array<std::uint8_t, 2>& crc);
+
+private:
+    Status busFailure(std::error_code ec, const char* doing) const;
+    Status failure(ScanErrorKind kind, const std::string& what) const;
+    Status loadFifo(std::span<const std::uint8_t> frame);
+    Status waitFor(Register r, std::uint8_t anyOf, std::uint8_t& value, const char* doing);
+
+    Mfrc522Bus bus_;
+    std::string name_;
+    ChipTiming timing_;
+};
+
+}  // namespace vivaref::drivers::mfrc522

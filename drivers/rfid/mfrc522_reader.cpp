@@ -1,0 +1,222 @@
+#include "drivers/rfid/mfrc522_reader.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace vivaref::drivers {
+namespace {
+
+using mfrc522::Reply;
+using mfrc522::Status;
+
+// ISO/IEC 14443-3 §6.4: the commands of the select sequence.
+constexpr std::uint8_t kReqa = 0x26;  // a short frame of 7 bits
+constexpr std::uint8_t kHlta[] = {0x50, 0x00};
+constexpr std::uint8_t kSelectCodes[] = {0x93, 0x95, 0x97};  // cascade levels 1, 2, 3
+constexpr std::uint8_t kCascadeTag = 0x88;                   // §6.5.4: "more UID bytes follow"
+constexpr std::uint8_t kSelectNvb = 0x70;                    // 7 bytes: SEL, NVB, 4 UID bytes, BCC
+constexpr std::uint8_t kSakCascadeBit = 0x04;                // §6.5.3.4
+// The CRC_A of HLTA, known from the standard: checks the chip's coprocessor at start-up.
+constexpr std::uint8_t kHltaCrc[] = {0x57, 0xCD};
+
+std::uint8_t bitsBelow(int n) { return static_cast<std::uint8_t>((1u << n) - 1u); }
+
+}  // namespace
+
+Mfrc522Reader::Mfrc522Reader(SpiTransport& spi, Mfrc522ReaderConfig config)
+    : chip_(spi, config.name, config.timing), config_(std::move(config)) {}
+
+Status Mfrc522Reader::protocolError(const std::string& what) const {
+    return ScanError{ScanErrorKind::Protocol, "reader " + config_.name + ": " + what};
+}
+
+Status Mfrc522Reader::initialize() {
+    antennaOn_ = false;  // a soft reset switches the field off
+    if (auto f = chip_.softReset()) return f;
+    if (auto f = chip_.checkVersion(version_)) return f;
+    if (auto f = chip_.configureForIso14443A()) return f;
+    if (auto f = chip_.calculateCrc(kHlta, hltaCrc_)) return f;
+    if (!std::equal(hltaCrc_.begin(), hltaCrc_.end(), std::begin(kHltaCrc))) {
+        return protocolError("the CRC coprocessor gets HLTA's CRC_A wrong");
+    }
+    return std::nullopt;
+}
+
+std::error_code Mfrc522Reader::antennaOn() {
+    auto ec = chip_.setAntenna(true);
+    antennaOn_ = !ec;
+    return ec;
+}
+
+std::error_code Mfrc522Reader::antennaOff() {
+    antennaOn_ = false;
+    return chip_.setAntenna(false);
+}
+
+ScanResult Mfrc522Reader::scan() {
+    const mfrc522::BusCounters before = chip_.counters();
+    cost_ = ScanCost{};
+    auto finish = [&](ScanResult result) {
+        cost_.spiTransfers = chip_.counters().transfers - before.transfers;
+        cost_.spiBytes = chip_.counters().bytes - before.bytes;
+        return result;
+    };
+    if (!antennaOn_) {
+        return finish(ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"});
+    }
+    // Two bytes that tell a dead or swapped chip from an empty field.
+    if (auto f = chip_.checkVersion(version_)) return finish(*f);
+
+    TagSet found;
+    const int maxRounds = config_.maxTagsPerScan + config_.maxFailedRounds + 1;
+    for (int round = 0; round < maxRounds; ++round) {
+        RoundEnd end = RoundEnd::FieldEmpty;
+        if (auto f = inventoryRound(found, end)) {
+            // A garbled frame may be a tag at the edge of the field: try again a few times.
+            if (f->kind != ScanErrorKind::Protocol || ++cost_.failedRounds > config_.maxFailedRounds) return finish(*f);
+            continue;
+        }
+        if (end == RoundEnd::FieldEmpty) return finish(found);
+        if (end == RoundEnd::TagLost) ++cost_.failedRounds;
+        if (static_cast<int>(found.size()) > config_.maxTagsPerScan || cost_.failedRounds > config_.maxFailedRounds) {
+            break;
+        }
+    }
+    return finish(*protocolError("inventory did not end after " + std::to_string(found.size()) + " tags and " +
+                                  std::to_string(cost_.failedRounds) + " failed rounds"));
+}
+
+Status Mfrc522Reader::inventoryRound(TagSet& found, RoundEnd& end) {
+    Reply atqa;
+    ++cost_.requests;
+    const std::uint8_t reqa[] = {kReqa};
+    if (auto f = chip_.transceive(reqa, 7, 0, atqa)) return f;
+    if (atqa.outcome == Reply::Outcome::NoReply) {
+        ++cost_.noReplies;
+        end = RoundEnd::FieldEmpty;
+        return std::nullopt;
+    }
+    // ATQAs of tags with different UID sizes collide; that only says several tags are there.
+
+    std::uint8_t uid[TagUid::kMaxSize];
+    std::size_t uidSize = 0;
+    for (std::uint8_t selectCode : kSelectCodes) {
+        std::array<std::uint8_t, 5> level{};
+        bool lost = false;
+        std::uint8_t sak = 0;
+        if (auto f = resolveCascadeLevel(selectCode, level, lost)) return f;
+        if (!lost) {
+            if (auto f = selectLevel(selectCode, level, sak, lost)) return f;
+        }
+        if (lost) {
+            end = RoundEnd::TagLost;  // it left the field mid-sequence: the next REQA tells
+            return std::nullopt;
+        }
+        const bool more = (sak & kSakCascadeBit) != 0;
+        const bool lastLevel = selectCode == kSelectCodes[2];
+        if (more != (!lastLevel && level[0] == kCascadeTag)) {
+            return protocolError("SAK and cascade tag disagree on whether the UID goes on");
+        }
+        const std::size_t skip = more ? 1 : 0;  // the cascade tag is not part of the UID
+        std::copy(level.begin() + static_cast<std::ptrdiff_t>(skip), level.begin() + 4, uid + uidSize);
+        uidSize += 4 - skip;
+        if (!more) {
+            if (auto f = halt()) return f;
+            found.insert(TagUid(std::span<const std::uint8_t>(uid, uidSize)));
+            end = RoundEnd::TagRead;
+            return std::nullopt;
+        }
+    }
+    return protocolError("SAK still announces more UID bytes after cascade level 3");
+}
+
+Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level, bool& lost) {
+    // ISO/IEC 14443-3 §6.5.3.1: send the bits known so far, the tags whose UID
+    // starts with them answer with the rest; where their bits differ the chip
+    // sees a collision, we pick the 1 branch and ask again. Each round fixes at
+    // least one more of the 32 UID bits, hence the bound.
+    int knownBits = 0;
+    for (int attempt = 0; attempt <= 32; ++attempt) {
+        const int fullBytes = knownBits / 8;
+        const int partialBits = knownBits % 8;
+        const int sentUidBytes = fullBytes + (partialBits ? 1 : 0);
+        std::array<std::uint8_t, 7> frame{selectCode, static_cast<std::uint8_t>(((2 + fullBytes) << 4) | partialBits)};
+        std::copy_n(level.begin(), sentUidBytes, frame.begin() + 2);
+
+        Reply reply;
+        ++cost_.anticollisions;
+        const auto bits = static_cast<std::uint8_t>(partialBits);
+        if (auto f = chip_.transceive(std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)), bits, bits,
+                                      reply)) {
+            return f;
+        }
+        if (reply.outcome == Reply::Outcome::NoReply) {
+            ++cost_.noReplies;
+            lost = true;
+            return std::nullopt;
+        }
+        if (fullBytes + reply.size > level.size()) return protocolError("anticollision answer too long");
+        // The first answer byte continues the partial byte we sent (RxAlign).
+        level[fullBytes] = static_cast<std::uint8_t>((level[fullBytes] & bitsBelow(partialBits)) |
+                                                     (reply.bytes[0] & ~bitsBelow(partialBits)));
+        std::copy_n(reply.bytes.begin() + 1, reply.size - 1, level.begin() + fullBytes + 1);
+
+        if (reply.outcome == Reply::Outcome::Collision) {
+            ++cost_.collisions;
+            // CollPos counts from bit 0 of the first FIFO byte, RxAlign included.
+            const int collidedBit = fullBytes * 8 + reply.collisionPosition - 1;
+            if (collidedBit < knownBits || collidedBit >= 32) {
+                return protocolError("collision at UID bit " + std::to_string(collidedBit) + " with " +
+                                     std::to_string(knownBits) + " bits known");
+            }
+            const int byte = collidedBit / 8;
+            level[byte] = static_cast<std::uint8_t>((level[byte] & bitsBelow(collidedBit % 8)) | (1u << (collidedBit % 8)));
+            std::fill(level.begin() + byte + 1, level.end(), 0);
+            knownBits = collidedBit + 1;
+            continue;
+        }
+        const std::size_t receivedBits = reply.size * 8 - static_cast<std::size_t>(partialBits) -
+                                         (reply.lastBits ? 8u - reply.lastBits : 0u);
+        if (receivedBits != static_cast<std::size_t>(40 - knownBits)) {
+            return protocolError("anticollision answer of " + std::to_string(receivedBits) + " bits, expected " +
+                                 std::to_string(40 - knownBits));
+        }
+        if ((level[0] ^ level[1] ^ level[2] ^ level[3]) != level[4]) return protocolError("UID check byte (BCC) wrong");
+        return std::nullopt;
+    }
+    return protocolError("anticollision did not converge");
+}
+
+Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std::uint8_t, 5>& level,
+                                  std::uint8_t& sak, bool& lost) {
+    std::array<std::uint8_t, 9> frame{selectCode, kSelectNvb, level[0], level[1], level[2], level[3], level[4]};
+    std::array<std::uint8_t, 2> crc{};
+    if (auto f = chip_.calculateCrc(std::span(frame.data(), 7), crc)) return f;
+    frame[7] = crc[0];
+    frame[8] = crc[1];
+
+    Reply reply;
+    ++cost_.selects;
+    if (auto f = chip_.transceive(frame, 0, 0, reply)) return f;
+    if (reply.outcome == Reply::Outcome::NoReply) {
+        ++cost_.noReplies;
+        lost = true;
+        return std::nullopt;
+    }
+    if (reply.outcome == Reply::Outcome::Collision) return protocolError("collision on SAK: two tags selected");
+    if (reply.size != 3 || reply.lastBits != 0) return protocolError("SAK is not one byte and a CRC_A");
+    sak = reply.bytes[0];
+    std::array<std::uint8_t, 2> sakCrc{};
+    if (auto f = chip_.calculateCrc(std::span(reply.bytes.data(), 1), sakCrc)) return f;
+    if (sakCrc[0] != reply.bytes[1] || sakCrc[1] != reply.bytes[2]) return protocolError("SAK's CRC_A wrong");
+    return std::nullopt;
+}
+
+Status Mfrc522Reader::halt() {
+    // §6.4.3: a tag that understood HLTA stays silent, so nothing to wait for but the end of sending.
+    ++cost_.halts;
+    const std::uint8_t frame[] = {kHlta[0], kHlta[1], hltaCrc_[0], hltaCrc_[1]};
+    return chip_.transmit(frame);
+}
+
+}  // namespace vivaref::drivers
