@@ -111,7 +111,7 @@ void readPlacement(FieldReader& in, const json& value, const engine::Roster& ros
 std::variant<engine::Deal, engine::Refusal> readDeal(const json& payload, const engine::Rules& rules) {
     FieldReader in(RefusalCode::BadDeal, "deal");
     engine::Deal deal;
-    const json* fields = in.object(payload, "The deal",
+    const json* fields = in.object(payload, "The deal line",
                                    {"round", "favourites", "banished", "ambitions", "emissary", "placement"});
     deal.round = in.integer(in.required(fields, "round"), "\"round\"");
     readFavourites(in, in.required(fields, "favourites"), rules.roster(), deal);

@@ -48,26 +48,26 @@ LineRead readAction(std::string_view kind, const json& payload, const Rules& rul
         if (!rules.options().ambition)
             return refused(RefusalCode::BadRecord,
                            "A keep line needs the Ambition option, which is not in play.");
-        const json* fields = in.object(payload, "The keep", {"player", "ambition"});
+        const json* fields = in.object(payload, "The keep line", {"player", "ambition"});
         engine::PlayerId player{in.index(in.required(fields, "player"), "\"player\"")};
         auto card = engine::parseAmbitionCard(in.text(in.required(fields, "ambition"), "\"ambition\""));
         return fromReader(in, Action::keep(player, card));
     }
     if (kind == "place" || kind == "move") {
-        const json* fields =
-            in.object(payload, kind == "place" ? "The place" : "The move", {"seat", "character", "to"});
+        const json* fields = in.object(payload, kind == "place" ? "The place line" : "The move line",
+                                       {"seat", "character", "to"});
         engine::Seat s = seat(in, fields);
         engine::CharacterId c = character(in, fields, rules);
         engine::Place to = destination(in, fields);
         return fromReader(in, kind == "place" ? Action::place(s, c, to) : Action::move(s, c, to));
     }
     if (kind == "vote") {
-        const json* fields = in.object(payload, "The vote", {"seat", "card"});
+        const json* fields = in.object(payload, "The vote line", {"seat", "card"});
         engine::Seat s = seat(in, fields);
         auto card = engine::parseVoteCard(in.text(in.required(fields, "card"), "\"card\""));
         return fromReader(in, Action::vote(s, card));
     }
-    const json* fields = in.object(payload, "The pass", {"seat"});
+    const json* fields = in.object(payload, "The pass line", {"seat"});
     engine::Seat s = seat(in, fields);
     return fromReader(in, Action::pass(s));
 }
@@ -77,7 +77,7 @@ LineRead readReshuffle(const json& payload, const Rules& rules) {
         return refused(RefusalCode::BadRecord,
                        "A reshuffle line needs the Emissary variant, which is not in play.");
     FieldReader in(RefusalCode::BadRecord, "reshuffle");
-    const json* fields = in.object(payload, "The reshuffle", {"pile"});
+    const json* fields = in.object(payload, "The reshuffle line", {"pile"});
     engine::Reshuffle reshuffle;
     if (const auto* cards = in.list(in.required(fields, "pile"), "\"pile\""))
         for (const json& card : *cards)

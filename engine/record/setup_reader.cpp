@@ -49,7 +49,7 @@ std::variant<engine::RulesSpec, engine::Refusal> readSetup(const json& payload) 
     FieldReader in(RefusalCode::BadSetup, "setup");
     engine::RulesSpec spec;
     const json* fields =
-        in.object(payload, "The setup",
+        in.object(payload, "The setup line",
                   {"edition", "seats", "rounds", "first", "options", "variant", "teams", "roster"});
     std::string edition = in.text(in.required(fields, "edition"), "\"edition\"");
     spec.seats = in.integer(in.required(fields, "seats"), "\"seats\"");
