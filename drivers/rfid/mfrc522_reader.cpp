@@ -68,15 +68,24 @@ ScanResult Mfrc522Reader::scan() {
     if (auto f = chip_.checkVersion(version_)) return finish(*f);
 
     TagSet found;
-    const int maxRounds = config_.maxTagsPerScan + config_.maxFailedRounds + 1;
+    const int maxRounds = config_.maxTagsPerScan + 2 * config_.maxFailedRounds + 1;
+    bool previousRoundFailed = false;
     for (int round = 0; round < maxRounds; ++round) {
         RoundEnd end = RoundEnd::FieldEmpty;
         if (auto f = inventoryRound(found, end)) {
             // A garbled frame may be a tag at the edge of the field: try again a few times.
             if (f->kind != ScanErrorKind::Protocol || ++cost_.failedRounds > config_.maxFailedRounds) return finish(*f);
+            previousRoundFailed = true;
             continue;
         }
-        if (end == RoundEnd::FieldEmpty) return finish(found);
+        if (end == RoundEnd::FieldEmpty) {
+            // After a failed round the tags left in READY take that REQA as an
+            // error and fall back to IDLE in silence (ISO/IEC 14443-3 §6.3.3): ask again.
+            if (!previousRoundFailed) return finish(found);
+            previousRoundFailed = false;
+            continue;
+        }
+        previousRoundFailed = end == RoundEnd::TagLost;
         if (end == RoundEnd::TagLost) ++cost_.failedRounds;
         if (static_cast<int>(found.size()) > config_.maxTagsPerScan || cost_.failedRounds > config_.maxFailedRounds) {
             break;

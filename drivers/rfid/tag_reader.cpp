@@ -2,7 +2,7 @@
 
 namespace vivaref::drivers {
 
-const char* toString(ScanErrorKind kind) {
+const char* errorKindName(ScanErrorKind kind) {
     switch (kind) {
         case ScanErrorKind::NoAnswer: return "no-answer";
         case ScanErrorKind::WrongVersion: return "wrong-version";

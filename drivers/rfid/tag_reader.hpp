@@ -22,7 +22,7 @@ enum class ScanErrorKind {
     AntennaOff,    // scan() with the field off: the caller forgot antennaOn()
 };
 
-const char* toString(ScanErrorKind kind);
+const char* errorKindName(ScanErrorKind kind);
 
 struct ScanError {
     ScanErrorKind kind;

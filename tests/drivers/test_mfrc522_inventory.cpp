@@ -1,0 +1,107 @@
+// One MFRC522 reader inventories every tag in its field.
+#include <doctest/doctest.h>
+
+#include "tests/drivers/emulated_reader.hpp"
+
+using namespace vivaref::drivers;
+using namespace vivaref::drivers::emulation;
+
+namespace {
+
+ScanResult initializeAndCycle(EmulatedReader& r) {
+    REQUIRE_FALSE(r.reader.initialize());
+    return r.cycle();
+}
+
+}  // namespace
+
+TEST_CASE("Mfrc522Reader: initialize resets, checks the version and the CRC coprocessor") {
+    EmulatedReader r;
+    const auto failure = r.reader.initialize();
+    CHECK_FALSE(failure);
+    CHECK(r.reader.version() == 0x92);
+    CHECK(r.chip.peekRegister(0x11) == 0x3D);  // CRC preset 0x6363
+    CHECK((r.chip.peekRegister(0x2A) & 0x80) != 0);   // TAuto
+}
+
+TEST_CASE("Mfrc522Reader: an empty field is an empty set, after one REQA") {
+    EmulatedReader r;
+    const ScanResult result = initializeAndCycle(r);
+    REQUIRE(result.ok());
+    CHECK(result.tags().empty());
+    CHECK(r.reader.lastScanCost().requests == 1);
+    CHECK(r.reader.lastScanCost().noReplies == 1);
+}
+
+TEST_CASE("Mfrc522Reader: one tag of each UID size") {
+    for (const char* uid : {"DEADBEEF", "04A1B2C3D4E5F6", "04A1B2C3D4E5F6071829"}) {
+        CAPTURE(uid);
+        EmulatedReader r;
+        r.place(uid);
+        const ScanResult result = initializeAndCycle(r);
+        REQUIRE_MESSAGE(result.ok(), describe(result));
+        CHECK(result.tags() == tagSet({uid}));
+        CHECK(r.reader.lastScanCost().halts == 1);
+        CHECK(r.chip.field().tags()[0].state() == TagState::Halt);
+    }
+}
+
+TEST_CASE("Mfrc522Reader: 2, 3 and 4 tags of mixed UID sizes, all of them") {
+    const std::vector<const char*> uids = {"DEADBEEF", "04A1B2C3D4E5F6", "04A1B2C3D4E5F6071829", "1A2B3C4D"};
+    for (std::size_t n = 2; n <= uids.size(); ++n) {
+        CAPTURE(n);
+        EmulatedReader r;
+        TagSet expected;
+        for (std::size_t i = 0; i < n; ++i) {
+            r.place(uids[i]);
+            expected.insert(TagUid::fromHex(uids[i]));
+        }
+        const ScanResult result = initializeAndCycle(r);
+        REQUIRE_MESSAGE(result.ok(), describe(result));
+        CHECK(result.tags() == expected);
+        CHECK(r.reader.lastScanCost().collisions >= 1);
+        CHECK(r.reader.lastScanCost().halts == static_cast<int>(n));
+    }
+}
+
+TEST_CASE("Mfrc522Reader: collisions deep in the UID are resolved bit by bit") {
+    EmulatedReader r;
+    // Differ only in the last bit; in bit 8; two 7-byte tags sharing all of cascade level 1.
+    for (const char* uid : {"01020304", "01020305", "01030304", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"}) r.place(uid);
+    const ScanResult result = initializeAndCycle(r);
+    REQUIRE_MESSAGE(result.ok(), describe(result));
+    CHECK(result.tags() == tagSet({"01020304", "01020305", "01030304", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"}));
+    CHECK(r.reader.lastScanCost().collisions >= 4);
+}
+
+TEST_CASE("Mfrc522Reader: once per field power-up; the next cycle finds them again") {
+    EmulatedReader r;
+    r.place("DEADBEEF");
+    r.place("04A1B2C3D4E5F6");
+    REQUIRE(initializeAndCycle(r).tags().size() == 2);
+    CHECK(r.reader.scan().tags().empty());  // still powered: all halted
+    r.place("CAFEF00D");                    // a tag put down since is still IDLE
+    CHECK(r.reader.scan().tags() == tagSet({"CAFEF00D"}));
+    CHECK(r.cycle().tags().size() == 3);
+}
+
+TEST_CASE("Mfrc522Reader: scan with the antenna off is an error, not an empty floor") {
+    EmulatedReader r;
+    r.place("DEADBEEF");
+    REQUIRE_FALSE(r.reader.initialize());
+    const ScanResult result = r.reader.scan();
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().kind == ScanErrorKind::AntennaOff);
+}
+
+TEST_CASE("Mfrc522Reader: counts its bus transfers and bytes per scan") {
+    EmulatedReader r;
+    r.place("DEADBEEF");
+    const ScanResult result = initializeAndCycle(r);
+    REQUIRE(result.ok());
+    const ScanCost& cost = r.reader.lastScanCost();
+    CHECK(cost.spiTransfers > 0);
+    CHECK(cost.spiBytes >= 2 * cost.spiTransfers);
+    CHECK(cost.requests == 2);
+    CHECK(cost.selects == 1);
+}
