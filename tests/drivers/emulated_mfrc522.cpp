@@ -254,6 +254,14 @@ void EmulatedMfrc522::startTransmission(bool receive) {
         const std::int64_t expiry = ex.txEndNs + timerPeriodNs();
         if (!answerStart || expiry < *answerStart) ex.timerExpiryNs = expiry;
     }
+    ++radio_.frames;
+    radio_.airNs += ex.txEndNs - nowNs_;
+    if (answerStart) {
+        radio_.frameDelayNs += kFrameDelayNs;
+        radio_.airNs += ex.rxEndNs - *answerStart;
+    } else if (receive && ex.timerExpiryNs) {
+        radio_.timeoutNs += *ex.timerExpiryNs - ex.txEndNs;
+    }
     exchange_ = std::move(ex);
 }
 

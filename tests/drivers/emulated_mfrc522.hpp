@@ -51,6 +51,15 @@ public:
 
     std::uint64_t transfers() const { return transfers_; }
 
+    // Where the radio's time went, for the benchmark.
+    struct RadioTime {
+        int frames = 0;
+        std::int64_t airNs = 0;         // reader frames and tag answers on air
+        std::int64_t frameDelayNs = 0;  // tags' reaction time before answering
+        std::int64_t timeoutNs = 0;     // the timer running out with no answer
+    };
+    const RadioTime& radioTime() const { return radio_; }
+
 private:
     struct Exchange {
         bool receive = false;  // Transceive waits for an answer, Transmit does not
@@ -90,6 +99,7 @@ private:
     std::optional<std::mt19937> misoNoise_;
     int misoOneIn_ = 0;
     std::error_code failure_;
+    RadioTime radio_;
 };
 
 }  // namespace vivaref::drivers::emulation
