@@ -5,7 +5,7 @@
 // `valgrind --tool=callgrind` to count our code's instructions per scan.
 //
 //   mfrc522_bench [--spi-hz N] [--transfer-overhead-us N] [--timeout-us N]
-//                 [--power-up-us N] [--seed N] [--repeat N]
+//                 [--power-up-us N] [--seed N] [--repeat N] [--tags N]
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -29,6 +29,7 @@ struct Options {
     int powerUpUs = 5100;
     std::uint64_t seed = 1;
     int repeat = 1;  // scans per tag count, to make callgrind's figures per scan
+    int onlyTags = -1;  // one tag count only, and no castle: for callgrind
 };
 
 Options parse(int argc, char** argv) {
@@ -42,6 +43,7 @@ Options parse(int argc, char** argv) {
         else if (key == "--power-up-us") o.powerUpUs = static_cast<int>(value);
         else if (key == "--seed") o.seed = static_cast<std::uint64_t>(value);
         else if (key == "--repeat") o.repeat = static_cast<int>(value);
+        else if (key == "--tags") o.onlyTags = static_cast<int>(value);
         else {
             std::cerr << "mfrc522_bench: unknown option " << key << "\n";
             std::exit(2);
@@ -148,13 +150,18 @@ int main(int argc, char** argv) {
               << ",\"response_timeout_us\":" << o.timeoutUs << ",\"power_up_us\":" << o.powerUpUs
               << ",\"seed\":" << o.seed << ",\"per_scan\":[";
     for (int tags = 0; tags <= 4; ++tags) {
+        if (o.onlyTags >= 0 && tags != o.onlyTags) continue;
         auto readerOnChip = makeReader(o, "bench");
         EmulatedReader& r = *readerOnChip;
         for (int t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, kMixed[t])));
         if (r.reader.initialize()) return 1;
         ScanFigures f;
         for (int i = 0; i < o.repeat; ++i) f = cycle(r);
-        std::cout << (tags ? "," : "") << scanJson(o, tags, f);
+        std::cout << (tags && o.onlyTags < 0 ? "," : "") << scanJson(o, tags, f);
+    }
+    if (o.onlyTags >= 0) {
+        std::cout << "]}\n";
+        return 0;
     }
     std::cout << "],\"castle\":[" << castleJson(o, {7}, "7-byte (NTAG)") << ","
               << castleJson(o, {4}, "4-byte (MIFARE Classic)") << "," << castleJson(o, {4, 7, 10, 7}, "mixed")
