@@ -8,7 +8,8 @@ namespace vivaref::drivers::mfrc522 {
 std::error_code Mfrc522Bus::transfer(std::size_t size) {
     ++counters_.transfers;
     counters_.bytes += size;
-    return spi_.transfer(std::span<const std::uint8_t>(tx_.data(), size), std::span<std::uint8_t>(rx_.data(), size));
+    return spi_.transfer(std::span<const std::uint8_t>(tx_.data(), size),
+                         std::span<std::uint8_t>(rx_.data(), size));
 }
 
 std::error_code Mfrc522Bus::write(Register r, std::uint8_t value) {

@@ -34,7 +34,8 @@ Status Mfrc522Chip::failure(ScanErrorKind kind, const std::string& what) const {
 
 Status Mfrc522Chip::busFailure(std::error_code ec, const char* doing) const {
     if (!ec) return std::nullopt;
-    return failure(ScanErrorKind::Bus, std::string("SPI transfer failed while ") + doing + ": " + ec.message());
+    return failure(ScanErrorKind::Bus,
+                   std::string("SPI transfer failed while ") + doing + ": " + ec.message());
 }
 
 Status Mfrc522Chip::waitFor(Register r, std::uint8_t anyOf, std::uint8_t& value, const char* doing) {
@@ -54,7 +55,8 @@ Status Mfrc522Chip::softReset() {
     // §10.3.1.10: PowerDown stays set until the oscillator runs again.
     for (int poll = 0; poll < timing_.maxPolls; ++poll) {
         std::uint8_t command = 0;
-        if (auto f = busFailure(bus_.read(Register::Command, command), "waiting for the soft reset")) return f;
+        if (auto f = busFailure(bus_.read(Register::Command, command), "waiting for the soft reset"))
+            return f;
         if (!(command & bits::kPowerDown)) return std::nullopt;
     }
     return failure(ScanErrorKind::NoAnswer, "chip stays powered down after a soft reset");
@@ -63,12 +65,13 @@ Status Mfrc522Chip::softReset() {
 Status Mfrc522Chip::checkVersion(std::uint8_t& version) {
     if (auto f = busFailure(bus_.read(Register::Version, version), "reading VersionReg")) return f;
     if (version == 0x00 || version == 0xFF) {
-        return failure(ScanErrorKind::NoAnswer, "VersionReg reads " + hexByte(version) +
-                                                    ": no chip on the bus (unpowered, unplugged, MISO stuck)");
+        return failure(ScanErrorKind::NoAnswer,
+                       "VersionReg reads " + hexByte(version) +
+                           ": no chip on the bus (unpowered, unplugged, MISO stuck)");
     }
     if (!isKnownVersion(version)) {
-        return failure(ScanErrorKind::WrongVersion,
-                       "VersionReg reads " + hexByte(version) + ", not an MFRC522 (0x91, 0x92) or a known clone");
+        return failure(ScanErrorKind::WrongVersion, "VersionReg reads " + hexByte(version) +
+                                                        ", not an MFRC522 (0x91, 0x92) or a known clone");
     }
     return std::nullopt;
 }
@@ -97,16 +100,18 @@ std::error_code Mfrc522Chip::setAntenna(bool on) {
 
 Status Mfrc522Chip::loadFifo(std::span<const std::uint8_t> frame) {
     // Stop whatever runs (a Transceive never stops by itself, §10.3.1.8), then start clean.
-    if (auto f = busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Idle)), "idling")) {
+    if (auto f =
+            busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Idle)), "idling")) {
         return f;
     }
     if (auto f = busFailure(bus_.write(Register::ComIrq, bits::kAllComIrqs), "clearing interrupts")) return f;
-    if (auto f = busFailure(bus_.write(Register::FifoLevel, bits::kFlushBuffer), "flushing the FIFO")) return f;
+    if (auto f = busFailure(bus_.write(Register::FifoLevel, bits::kFlushBuffer), "flushing the FIFO"))
+        return f;
     return busFailure(bus_.writeFifo(frame), "filling the FIFO");
 }
 
-Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits, std::uint8_t rxAlign,
-                               Reply& reply) {
+Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits,
+                               std::uint8_t rxAlign, Reply& reply) {
     reply = Reply{};
     if (auto f = loadFifo(frame)) return f;
     const auto framing = static_cast<std::uint8_t>((rxAlign << 4) | txLastBits);
@@ -115,7 +120,8 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
                             "starting Transceive")) {
         return f;
     }
-    if (auto f = busFailure(bus_.write(Register::BitFraming, framing | bits::kStartSend), "sending")) return f;
+    if (auto f = busFailure(bus_.write(Register::BitFraming, framing | bits::kStartSend), "sending"))
+        return f;
 
     std::uint8_t irq = 0;
     if (auto f = waitFor(Register::ComIrq, bits::kRxIrq | bits::kIdleIrq | bits::kTimerIrq, irq,
@@ -131,9 +137,10 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
     if (!(irq & bits::kRxIrq)) return std::nullopt;  // the timer ran out: no tag answered
     const bool collision = (error & bits::kCollErr) != 0;
     // A collision garbles parity too; any other error means the frame is not to be trusted.
-    const std::uint8_t fatal = bits::kTempErr | bits::kBufferOvfl | bits::kProtocolErr |
-                               (collision ? 0 : bits::kParityErr);
-    if (error & fatal) return failure(ScanErrorKind::Protocol, "ErrorReg " + hexByte(error) + " after a frame");
+    const std::uint8_t fatal =
+        bits::kTempErr | bits::kBufferOvfl | bits::kProtocolErr | (collision ? 0 : bits::kParityErr);
+    if (error & fatal)
+        return failure(ScanErrorKind::Protocol, "ErrorReg " + hexByte(error) + " after a frame");
     if (collision) {
         if (coll & bits::kCollPosNotValid) return failure(ScanErrorKind::Protocol, "collision out of range");
         reply.outcome = Reply::Outcome::Collision;
@@ -143,7 +150,8 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
     }
     reply.size = fifoLevel & 0x7F;
     if (reply.size == 0 || reply.size > Mfrc522Bus::kFifoSize) {
-        return failure(ScanErrorKind::Protocol, "FIFO level " + std::to_string(reply.size) + " after a frame");
+        return failure(ScanErrorKind::Protocol,
+                       "FIFO level " + std::to_string(reply.size) + " after a frame");
     }
     reply.lastBits = control & 0x07;
     return busFailure(bus_.readFifo(std::span<std::uint8_t>(reply.bytes.data(), reply.size)),
@@ -162,11 +170,13 @@ Status Mfrc522Chip::transmit(std::span<const std::uint8_t> frame) {
 }
 
 Status Mfrc522Chip::calculateCrc(std::span<const std::uint8_t> data, std::array<std::uint8_t, 2>& crc) {
-    if (auto f = busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Idle)), "idling")) {
+    if (auto f =
+            busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Idle)), "idling")) {
         return f;
     }
     if (auto f = busFailure(bus_.write(Register::DivIrq, bits::kCrcIrq), "clearing CRCIRq")) return f;
-    if (auto f = busFailure(bus_.write(Register::FifoLevel, bits::kFlushBuffer), "flushing the FIFO")) return f;
+    if (auto f = busFailure(bus_.write(Register::FifoLevel, bits::kFlushBuffer), "flushing the FIFO"))
+        return f;
     if (auto f = busFailure(bus_.writeFifo(data), "filling the FIFO")) return f;
     if (auto f = busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::CalcCrc)),
                             "starting CalcCRC")) {

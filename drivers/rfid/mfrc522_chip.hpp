@@ -34,8 +34,8 @@ struct Reply {
     Outcome outcome = Outcome::NoReply;
     std::array<std::uint8_t, Mfrc522Bus::kFifoSize> bytes{};
     std::size_t size = 0;
-    std::uint8_t lastBits = 0;      // valid bits in the last byte, 0 = all eight (ControlReg RxLastBits)
-    int collisionPosition = 0;      // 1-based, counting RxAlign (CollReg CollPos, 0 read as 32)
+    std::uint8_t lastBits = 0;  // valid bits in the last byte, 0 = all eight (ControlReg RxLastBits)
+    int collisionPosition = 0;  // 1-based, counting RxAlign (CollReg CollPos, 0 read as 32)
 
     std::span<const std::uint8_t> data() const { return {bytes.data(), size}; }
 };

@@ -62,7 +62,8 @@ ScanResult Mfrc522Reader::scan() {
         return result;
     };
     if (!antennaOn_) {
-        return finish(ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"});
+        return finish(
+            ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"});
     }
     // Two bytes that tell a dead or swapped chip from an empty field.
     if (auto f = chip_.checkVersion(version_)) return finish(*f);
@@ -74,7 +75,8 @@ ScanResult Mfrc522Reader::scan() {
         RoundEnd end = RoundEnd::FieldEmpty;
         if (auto f = inventoryRound(found, end)) {
             // A garbled frame may be a tag at the edge of the field: try again a few times.
-            if (f->kind != ScanErrorKind::Protocol || ++cost_.failedRounds > config_.maxFailedRounds) return finish(*f);
+            if (f->kind != ScanErrorKind::Protocol || ++cost_.failedRounds > config_.maxFailedRounds)
+                return finish(*f);
             previousRoundFailed = true;
             continue;
         }
@@ -87,12 +89,13 @@ ScanResult Mfrc522Reader::scan() {
         }
         previousRoundFailed = end == RoundEnd::TagLost;
         if (end == RoundEnd::TagLost) ++cost_.failedRounds;
-        if (static_cast<int>(found.size()) > config_.maxTagsPerScan || cost_.failedRounds > config_.maxFailedRounds) {
+        if (static_cast<int>(found.size()) > config_.maxTagsPerScan ||
+            cost_.failedRounds > config_.maxFailedRounds) {
             break;
         }
     }
-    return finish(*protocolError("inventory did not end after " + std::to_string(found.size()) + " tags and " +
-                                  std::to_string(cost_.failedRounds) + " failed rounds"));
+    return finish(*protocolError("inventory did not end after " + std::to_string(found.size()) +
+                                 " tags and " + std::to_string(cost_.failedRounds) + " failed rounds"));
 }
 
 Status Mfrc522Reader::inventoryRound(TagSet& found, RoundEnd& end) {
@@ -139,7 +142,8 @@ Status Mfrc522Reader::inventoryRound(TagSet& found, RoundEnd& end) {
     return protocolError("SAK still announces more UID bytes after cascade level 3");
 }
 
-Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level, bool& lost) {
+Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
+                                          bool& lost) {
     // ISO/IEC 14443-3 §6.5.3.1: send the bits known so far, the tags whose UID
     // starts with them answer with the rest; where their bits differ the chip
     // sees a collision, we pick the 1 branch and ask again. Each round fixes at
@@ -149,14 +153,15 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
         const int fullBytes = knownBits / 8;
         const int partialBits = knownBits % 8;
         const int sentUidBytes = fullBytes + (partialBits ? 1 : 0);
-        std::array<std::uint8_t, 7> frame{selectCode, static_cast<std::uint8_t>(((2 + fullBytes) << 4) | partialBits)};
+        std::array<std::uint8_t, 7> frame{selectCode,
+                                          static_cast<std::uint8_t>(((2 + fullBytes) << 4) | partialBits)};
         std::copy_n(level.begin(), sentUidBytes, frame.begin() + 2);
 
         Reply reply;
         ++cost_.anticollisions;
         const auto bits = static_cast<std::uint8_t>(partialBits);
-        if (auto f = chip_.transceive(std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)), bits, bits,
-                                      reply)) {
+        if (auto f = chip_.transceive(std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)),
+                                      bits, bits, reply)) {
             return f;
         }
         if (reply.outcome == Reply::Outcome::NoReply) {
@@ -179,7 +184,8 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
                                      std::to_string(knownBits) + " bits known");
             }
             const int byte = collidedBit / 8;
-            level[byte] = static_cast<std::uint8_t>((level[byte] & bitsBelow(collidedBit % 8)) | (1u << (collidedBit % 8)));
+            level[byte] = static_cast<std::uint8_t>((level[byte] & bitsBelow(collidedBit % 8)) |
+                                                    (1u << (collidedBit % 8)));
             std::fill(level.begin() + byte + 1, level.end(), 0);
             knownBits = collidedBit + 1;
             continue;
@@ -187,10 +193,11 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
         const std::size_t receivedBits = reply.size * 8 - static_cast<std::size_t>(partialBits) -
                                          (reply.lastBits ? 8u - reply.lastBits : 0u);
         if (receivedBits != static_cast<std::size_t>(40 - knownBits)) {
-            return protocolError("anticollision answer of " + std::to_string(receivedBits) + " bits, expected " +
-                                 std::to_string(40 - knownBits));
+            return protocolError("anticollision answer of " + std::to_string(receivedBits) +
+                                 " bits, expected " + std::to_string(40 - knownBits));
         }
-        if ((level[0] ^ level[1] ^ level[2] ^ level[3]) != level[4]) return protocolError("UID check byte (BCC) wrong");
+        if ((level[0] ^ level[1] ^ level[2] ^ level[3]) != level[4])
+            return protocolError("UID check byte (BCC) wrong");
         return std::nullopt;
     }
     return protocolError("anticollision did not converge");
@@ -198,7 +205,8 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
 
 Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std::uint8_t, 5>& level,
                                   std::uint8_t& sak, bool& lost) {
-    std::array<std::uint8_t, 9> frame{selectCode, kSelectNvb, level[0], level[1], level[2], level[3], level[4]};
+    std::array<std::uint8_t, 9> frame{selectCode, kSelectNvb, level[0], level[1],
+                                      level[2],   level[3],   level[4]};
     std::array<std::uint8_t, 2> crc{};
     if (auto f = chip_.calculateCrc(std::span(frame.data(), 7), crc)) return f;
     frame[7] = crc[0];
@@ -212,7 +220,8 @@ Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std:
         lost = true;
         return std::nullopt;
     }
-    if (reply.outcome == Reply::Outcome::Collision) return protocolError("collision on SAK: two tags selected");
+    if (reply.outcome == Reply::Outcome::Collision)
+        return protocolError("collision on SAK: two tags selected");
     if (reply.size != 3 || reply.lastBits != 0) return protocolError("SAK is not one byte and a CRC_A");
     sak = reply.bytes[0];
     std::array<std::uint8_t, 2> sakCrc{};

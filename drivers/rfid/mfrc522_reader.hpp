@@ -28,7 +28,7 @@ struct ScanCost {
     int anticollisions = 0;  // ANTICOLLISION frames, one per cascade level plus one per collision
     int selects = 0;
     int halts = 0;
-    int noReplies = 0;       // frames the chip's timer closed
+    int noReplies = 0;  // frames the chip's timer closed
     int collisions = 0;
     int failedRounds = 0;
 };
@@ -54,9 +54,10 @@ private:
     enum class RoundEnd { FieldEmpty, TagRead, TagLost };
     mfrc522::Status inventoryRound(TagSet& found, RoundEnd& end);
     // One cascade level's ANTICOLLISION loop: the 4 UID bytes and BCC of one tag.
-    mfrc522::Status resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level, bool& lost);
-    mfrc522::Status selectLevel(std::uint8_t selectCode, const std::array<std::uint8_t, 5>& level, std::uint8_t& sak,
-                                bool& lost);
+    mfrc522::Status resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
+                                        bool& lost);
+    mfrc522::Status selectLevel(std::uint8_t selectCode, const std::array<std::uint8_t, 5>& level,
+                                std::uint8_t& sak, bool& lost);
     mfrc522::Status halt();
     mfrc522::Status protocolError(const std::string& what) const;
 

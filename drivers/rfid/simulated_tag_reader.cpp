@@ -15,7 +15,8 @@ std::error_code SimulatedTagReader::antennaOff() {
 
 ScanResult SimulatedTagReader::scan() {
     if (fault_) return *fault_;
-    if (!antennaOn_) return ScanError{ScanErrorKind::AntennaOff, "reader " + name_ + ": scan with the antenna off"};
+    if (!antennaOn_)
+        return ScanError{ScanErrorKind::AntennaOff, "reader " + name_ + ": scan with the antenna off"};
     TagSet found;
     for (const TagUid& uid : field_) {
         if (halted_.insert(uid).second) found.insert(uid);

@@ -14,8 +14,14 @@ public:
     explicit SimulatedTagReader(std::string name) : name_(std::move(name)) {}
 
     void place(const TagUid& uid) { field_.insert(uid); }
-    void remove(const TagUid& uid) { field_.erase(uid); halted_.erase(uid); }
-    void setField(TagSet tags) { field_ = std::move(tags); halted_.clear(); }
+    void remove(const TagUid& uid) {
+        field_.erase(uid);
+        halted_.erase(uid);
+    }
+    void setField(TagSet tags) {
+        field_ = std::move(tags);
+        halted_.clear();
+    }
     // The next scans fail with this error until clearFault().
     void injectFault(ScanError error) { fault_ = std::move(error); }
     void clearFault() { fault_.reset(); }

@@ -1,11 +1,12 @@
 #include "drivers/rfid/spidev_transport.hpp"
 
 #include <fcntl.h>
-#include <linux/spi/spidev.h>
-#include <sys/ioctl.h>
 
 #include <cerrno>
 #include <system_error>
+
+#include <linux/spi/spidev.h>
+#include <sys/ioctl.h>
 
 namespace vivaref::drivers {
 namespace {
@@ -25,7 +26,8 @@ SpidevTransport::SpidevTransport(SpidevConfig config, ChipSelect* chipSelect)
     std::uint32_t mode = SPI_MODE_0;
     if (chipSelect_ && chipSelect_->replacesBusChipSelect()) mode |= SPI_NO_CS;
     const std::uint8_t bitsPerWord = 8;
-    if (::ioctl(fd_.get(), SPI_IOC_WR_MODE32, &mode) < 0) throwFor(config_.devicePath, "cannot set SPI mode 0");
+    if (::ioctl(fd_.get(), SPI_IOC_WR_MODE32, &mode) < 0)
+        throwFor(config_.devicePath, "cannot set SPI mode 0");
     if (::ioctl(fd_.get(), SPI_IOC_WR_BITS_PER_WORD, &bitsPerWord) < 0) {
         throwFor(config_.devicePath, "cannot set 8-bit words");
     }
@@ -46,7 +48,8 @@ std::error_code SpidevTransport::transfer(std::span<const std::uint8_t> tx, std:
     transfer.speed_hz = config_.clockHz;
     transfer.bits_per_word = 8;
     std::error_code result;
-    if (::ioctl(fd_.get(), SPI_IOC_MESSAGE(1), &transfer) < 0) result = std::error_code(errno, std::generic_category());
+    if (::ioctl(fd_.get(), SPI_IOC_MESSAGE(1), &transfer) < 0)
+        result = std::error_code(errno, std::generic_category());
     if (chipSelect_) {
         if (auto ec = chipSelect_->deselect(); ec && !result) result = ec;
     }

@@ -13,8 +13,8 @@
 namespace vivaref::drivers {
 
 struct SpidevConfig {
-    std::string devicePath;               // "/dev/spidev0.0"
-    std::uint32_t clockHz = 4'000'000;    // the MFRC522 takes up to 10 MHz; 4 MHz forgives long wires
+    std::string devicePath;             // "/dev/spidev0.0"
+    std::uint32_t clockHz = 4'000'000;  // the MFRC522 takes up to 10 MHz; 4 MHz forgives long wires
 };
 
 class SpidevTransport final : public SpiTransport {

@@ -33,8 +33,8 @@ std::optional<TagUid> TagUid::tryFromHex(std::string_view text, std::string& why
     for (std::size_t i = 0; i < text.size(); ++i) {
         const int value = hexDigitValue(text[i]);
         if (value < 0) {
-            why = "tag UID \"" + std::string(text) + "\" has a character that is not a hex digit at position " +
-                  std::to_string(i + 1);
+            why = "tag UID \"" + std::string(text) +
+                  "\" has a character that is not a hex digit at position " + std::to_string(i + 1);
             return std::nullopt;
         }
         bytes[i / 2] = static_cast<std::uint8_t>((bytes[i / 2] << 4) | value);

@@ -12,7 +12,8 @@ inline std::uint16_t crcA(std::span<const std::uint8_t> data, std::uint16_t pres
     std::uint16_t crc = preset;
     for (std::uint8_t byte : data) {
         crc ^= byte;
-        for (int bit = 0; bit < 8; ++bit) crc = (crc & 1) ? static_cast<std::uint16_t>((crc >> 1) ^ 0x8408) : crc >> 1;
+        for (int bit = 0; bit < 8; ++bit)
+            crc = (crc & 1) ? static_cast<std::uint16_t>((crc >> 1) ^ 0x8408) : crc >> 1;
     }
     return crc;
 }

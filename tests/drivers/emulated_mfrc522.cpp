@@ -9,17 +9,48 @@ namespace {
 
 // Register addresses, data sheet §9.2.
 enum : std::uint8_t {
-    kCommandReg = 0x01, kComIEnReg = 0x02, kComIrqReg = 0x04, kDivIrqReg = 0x05, kErrorReg = 0x06,
-    kStatus1Reg = 0x07, kFifoDataReg = 0x09, kFifoLevelReg = 0x0A, kWaterLevelReg = 0x0B, kControlReg = 0x0C,
-    kBitFramingReg = 0x0D, kCollReg = 0x0E, kModeReg = 0x11, kTxControlReg = 0x14, kTxSelReg = 0x16,
-    kRxSelReg = 0x17, kRxThresholdReg = 0x18, kDemodReg = 0x19, kMfTxReg = 0x1C, kSerialSpeedReg = 0x1F,
-    kCrcResultMsbReg = 0x21, kCrcResultLsbReg = 0x22, kModWidthReg = 0x24, kRfCfgReg = 0x26, kGsNReg = 0x27,
-    kCwGsPReg = 0x28, kModGsPReg = 0x29, kTModeReg = 0x2A, kTPrescalerReg = 0x2B, kTReloadHiReg = 0x2C,
-    kTReloadLoReg = 0x2D, kVersionReg = 0x37,
+    kCommandReg = 0x01,
+    kComIEnReg = 0x02,
+    kComIrqReg = 0x04,
+    kDivIrqReg = 0x05,
+    kErrorReg = 0x06,
+    kStatus1Reg = 0x07,
+    kFifoDataReg = 0x09,
+    kFifoLevelReg = 0x0A,
+    kWaterLevelReg = 0x0B,
+    kControlReg = 0x0C,
+    kBitFramingReg = 0x0D,
+    kCollReg = 0x0E,
+    kModeReg = 0x11,
+    kTxControlReg = 0x14,
+    kTxSelReg = 0x16,
+    kRxSelReg = 0x17,
+    kRxThresholdReg = 0x18,
+    kDemodReg = 0x19,
+    kMfTxReg = 0x1C,
+    kSerialSpeedReg = 0x1F,
+    kCrcResultMsbReg = 0x21,
+    kCrcResultLsbReg = 0x22,
+    kModWidthReg = 0x24,
+    kRfCfgReg = 0x26,
+    kGsNReg = 0x27,
+    kCwGsPReg = 0x28,
+    kModGsPReg = 0x29,
+    kTModeReg = 0x2A,
+    kTPrescalerReg = 0x2B,
+    kTReloadHiReg = 0x2C,
+    kTReloadLoReg = 0x2D,
+    kVersionReg = 0x37,
 };
 // Commands, §10.3.
 enum : std::uint8_t {
-    kIdle = 0x0, kMem = 0x1, kCalcCrc = 0x3, kTransmit = 0x4, kReceive = 0x8, kTransceive = 0xC, kSoftReset = 0xF,
+    kIdle = 0x0,
+    kMem = 0x1,
+    kCalcCrc = 0x3,
+    kTransmit = 0x4,
+    kReceive = 0x8,
+    kTransceive = 0xC,
+    kSoftReset = 0xF,
 };
 // ComIrqReg, DivIrqReg, ErrorReg bits, §9.3.1.5-7.
 constexpr std::uint8_t kTxIrq = 0x40, kRxIrq = 0x20, kIdleIrq = 0x10, kErrIrq = 0x02, kTimerIrq = 0x01;
@@ -121,17 +152,22 @@ std::error_code EmulatedMfrc522::transfer(std::span<const std::uint8_t> tx, std:
 std::uint8_t EmulatedMfrc522::readRegister(std::uint8_t address) {
     if (nowNs_ < resetDoneNs_) return address == kCommandReg ? 0x30 | kSoftReset : 0x00;
     switch (address) {
-        case kComIrqReg: return regs_[address] & 0x7F;
-        case kDivIrqReg: return regs_[address] & 0x14;
+        case kComIrqReg:
+            return regs_[address] & 0x7F;
+        case kDivIrqReg:
+            return regs_[address] & 0x14;
         case kFifoDataReg: {
             if (fifo_.empty()) return 0x00;
             const std::uint8_t b = fifo_.front();
             fifo_.pop_front();
             return b;
         }
-        case kFifoLevelReg: return static_cast<std::uint8_t>(fifo_.size());
-        case kVersionReg: return version_;
-        default: return regs_[address];
+        case kFifoLevelReg:
+            return static_cast<std::uint8_t>(fifo_.size());
+        case kVersionReg:
+            return version_;
+        default:
+            return regs_[address];
     }
 }
 
@@ -153,8 +189,10 @@ void EmulatedMfrc522::writeRegister(std::uint8_t address, std::uint8_t value) {
         case kComIrqReg:
         case kDivIrqReg:
             // Bit 7 (Set1/Set2) says whether the marked bits are set or cleared (§9.3.1.5).
-            if (value & 0x80) regs_[address] |= value & 0x7F;
-            else regs_[address] &= static_cast<std::uint8_t>(~value);
+            if (value & 0x80)
+                regs_[address] |= value & 0x7F;
+            else
+                regs_[address] &= static_cast<std::uint8_t>(~value);
             break;
         case kErrorReg:
         case kStatus1Reg:
@@ -162,7 +200,9 @@ void EmulatedMfrc522::writeRegister(std::uint8_t address, std::uint8_t value) {
         case kCrcResultMsbReg:
         case kCrcResultLsbReg:
             break;  // read only
-        case kFifoDataReg: pushFifo(value); break;
+        case kFifoDataReg:
+            pushFifo(value);
+            break;
         case kFifoLevelReg:
             if (value & 0x80) {
                 fifo_.clear();
@@ -173,18 +213,24 @@ void EmulatedMfrc522::writeRegister(std::uint8_t address, std::uint8_t value) {
             regs_[kBitFramingReg] = value & 0x7F;
             if ((value & 0x80) && (regs_[kCommandReg] & 0x0F) == kTransceive) startTransmission(true);
             break;
-        case kCollReg: regs_[kCollReg] = static_cast<std::uint8_t>((regs_[kCollReg] & 0x7F) | (value & 0x80)); break;
+        case kCollReg:
+            regs_[kCollReg] = static_cast<std::uint8_t>((regs_[kCollReg] & 0x7F) | (value & 0x80));
+            break;
         case kTxControlReg:
             regs_[kTxControlReg] = value;
             field_.setPowered((value & 0x03) != 0);  // Tx1RFEn, Tx2RFEn
             break;
-        default: regs_[address] = value; break;
+        default:
+            regs_[address] = value;
+            break;
     }
 }
 
 void EmulatedMfrc522::startCommand(std::uint8_t command) {
     exchange_.reset();  // any new command ends what ran (§10.3)
-    auto setCommand = [&](std::uint8_t c) { regs_[kCommandReg] = static_cast<std::uint8_t>((regs_[kCommandReg] & 0xF0) | c); };
+    auto setCommand = [&](std::uint8_t c) {
+        regs_[kCommandReg] = static_cast<std::uint8_t>((regs_[kCommandReg] & 0xF0) | c);
+    };
     setCommand(command);
     switch (command) {
         case kMem:
@@ -211,15 +257,20 @@ void EmulatedMfrc522::startCommand(std::uint8_t command) {
             regs_[kDivIrqReg] |= kCrcIrq;
             break;
         }
-        case kTransmit: startTransmission(false); break;
+        case kTransmit:
+            startTransmission(false);
+            break;
         case kReceive:
         case kTransceive:
-        case kIdle: break;  // Transceive sends on StartSend; Receive hears nothing no tag was asked for
+        case kIdle:
+            break;  // Transceive sends on StartSend; Receive hears nothing no tag was asked for
         case kSoftReset:
             reset();
             resetDoneNs_ = nowNs_ + kSoftResetNs;
             break;
-        default: setCommand(kIdle); break;  // GenerateRandomID, MFAuthent: not modelled
+        default:
+            setCommand(kIdle);
+            break;  // GenerateRandomID, MFAuthent: not modelled
     }
 }
 
@@ -233,7 +284,8 @@ std::int64_t EmulatedMfrc522::timerPeriodNs() const {
 void EmulatedMfrc522::startTransmission(bool receive) {
     const std::size_t bytes = fifo_.size();
     const int lastBits = regs_[kBitFramingReg] & 0x07;  // TxLastBits, 0 = whole byte
-    const std::size_t bitCount = bytes == 0 ? 0 : (bytes - 1) * 8 + static_cast<std::size_t>(lastBits ? lastBits : 8);
+    const std::size_t bitCount =
+        bytes == 0 ? 0 : (bytes - 1) * 8 + static_cast<std::size_t>(lastBits ? lastBits : 8);
     std::vector<std::uint8_t> data(fifo_.begin(), fifo_.end());
     fifo_.clear();
     regs_[kErrorReg] &= kBufferOvfl;
@@ -281,12 +333,14 @@ void EmulatedMfrc522::deliverAnswer(const Exchange& ex) {
     }
     if (ex.answer->firstCollision) {
         const std::size_t first = *ex.answer->firstCollision;
-        if (!(regs_[kCollReg] & kValuesAfterColl)) std::fill(bits.begin() + static_cast<std::ptrdiff_t>(first), bits.end(), 0);
+        if (!(regs_[kCollReg] & kValuesAfterColl))
+            std::fill(bits.begin() + static_cast<std::ptrdiff_t>(first), bits.end(), 0);
         regs_[kErrorReg] |= kCollErr;
         // CollPos counts from the first FIFO bit, RxAlign included; 32 reads 0 (§9.3.1.15).
         const std::size_t position = ex.rxAlign + first + 1;
         const std::uint8_t keep = regs_[kCollReg] & kValuesAfterColl;
-        regs_[kCollReg] = static_cast<std::uint8_t>(keep | (position <= 32 ? (position & 0x1F) : kCollPosNotValid));
+        regs_[kCollReg] =
+            static_cast<std::uint8_t>(keep | (position <= 32 ? (position & 0x1F) : kCollPosNotValid));
     }
     const std::size_t total = ex.rxAlign + bits.size();
     std::vector<std::uint8_t> bytes((total + 7) / 8, 0);

@@ -14,13 +14,16 @@ inline std::vector<std::uint8_t> uidBytes(std::string_view hex) {
 }
 
 struct EmulatedReader {
-    explicit EmulatedReader(EmulatedBusTiming timing = {}, Mfrc522ReaderConfig config = {"floor-test", {}, 16, 4})
+    explicit EmulatedReader(EmulatedBusTiming timing = {},
+                            Mfrc522ReaderConfig config = {"floor-test", {}, 16, 4})
         : chip(timing), reader(chip, std::move(config)) {}
     // The reader holds on to the chip: neither may move.
     EmulatedReader(const EmulatedReader&) = delete;
     EmulatedReader& operator=(const EmulatedReader&) = delete;
 
-    void place(std::string_view hex, std::uint8_t sak = 0x00) { chip.field().add(EmulatedTag(uidBytes(hex), sak)); }
+    void place(std::string_view hex, std::uint8_t sak = 0x00) {
+        chip.field().add(EmulatedTag(uidBytes(hex), sak));
+    }
 
     // One cycle as the sensing pipeline runs it: field off and on, then scan.
     ScanResult cycle() {

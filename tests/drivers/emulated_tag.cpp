@@ -25,7 +25,8 @@ bool crcOk(const Bits& frame, std::size_t bytes) {
 
 EmulatedTag::EmulatedTag(std::vector<std::uint8_t> uid, std::uint8_t finalSak)
     : uid_(std::move(uid)), finalSak_(finalSak) {
-    if (uid_.size() != 4 && uid_.size() != 7 && uid_.size() != 10) throw std::invalid_argument("UID of 4, 7 or 10 bytes");
+    if (uid_.size() != 4 && uid_.size() != 7 && uid_.size() != 10)
+        throw std::invalid_argument("UID of 4, 7 or 10 bytes");
 }
 
 void EmulatedTag::powerOff() {
@@ -63,7 +64,8 @@ Bits EmulatedTag::atqa() const {
 
 Bits EmulatedTag::sakFrame(std::uint8_t sak) const {
     const std::uint16_t crc = crcA(std::span(&sak, 1));
-    const std::uint8_t bytes[] = {sak, static_cast<std::uint8_t>(crc & 0xFF), static_cast<std::uint8_t>(crc >> 8)};
+    const std::uint8_t bytes[] = {sak, static_cast<std::uint8_t>(crc & 0xFF),
+                                  static_cast<std::uint8_t>(crc >> 8)};
     return bitsOf(bytes);
 }
 
@@ -81,7 +83,8 @@ std::optional<Bits> EmulatedTag::hear(const Bits& frame) {
         if (state_ == TagState::Ready || state_ == TagState::Active) leaveOnError();
         return std::nullopt;
     }
-    if (state_ == TagState::Idle || state_ == TagState::Halt) return std::nullopt;  // asleep: only REQA/WUPA wake it
+    if (state_ == TagState::Idle || state_ == TagState::Halt)
+        return std::nullopt;  // asleep: only REQA/WUPA wake it
 
     if (frame.size() == 32 && byteAt(frame, 0) == kHltaFirst && byteAt(frame, 8) == 0x00 && crcOk(frame, 2)) {
         if (state_ == TagState::Active) {
@@ -128,7 +131,8 @@ std::optional<Bits> EmulatedTag::hearSelectCommand(const Bits& frame) {
         leaveOnError();
         return std::nullopt;
     }
-    if (!std::equal(frame.begin() + 16, frame.end(), clBits.begin())) return std::nullopt;  // not my prefix: silent
+    if (!std::equal(frame.begin() + 16, frame.end(), clBits.begin()))
+        return std::nullopt;  // not my prefix: silent
     return Bits(clBits.begin() + knownBits, clBits.end());
 }
 

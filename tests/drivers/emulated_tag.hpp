@@ -36,14 +36,15 @@ public:
 
 private:
     std::optional<Bits> hearSelectCommand(const Bits& frame);
-    void leaveOnError();  // any unexpected frame: back to IDLE, or to HALT when woken from it (READY*, ACTIVE*)
+    void
+    leaveOnError();  // any unexpected frame: back to IDLE, or to HALT when woken from it (READY*, ACTIVE*)
     Bits atqa() const;
     Bits sakFrame(std::uint8_t sak) const;
 
     std::vector<std::uint8_t> uid_;
     std::uint8_t finalSak_;
     TagState state_ = TagState::Idle;
-    int level_ = 0;          // the cascade level the tag is at in READY
+    int level_ = 0;  // the cascade level the tag is at in READY
     bool wokenFromHalt_ = false;
 };
 

@@ -28,7 +28,7 @@ struct Options {
     // ISO/IEC 14443-3 §5.2.4: a tag must take REQA within 5 ms of field; the reader waits 5.1 ms.
     int powerUpUs = 5100;
     std::uint64_t seed = 1;
-    int repeat = 1;  // scans per tag count, to make callgrind's figures per scan
+    int repeat = 1;     // scans per tag count, to make callgrind's figures per scan
     int onlyTags = -1;  // one tag count only, and no castle: for callgrind
 };
 
@@ -37,13 +37,20 @@ Options parse(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         const long long value = std::strtoll(argv[i + 1], nullptr, 10);
-        if (key == "--spi-hz") o.spiHz = static_cast<std::uint32_t>(value);
-        else if (key == "--transfer-overhead-us") o.transferOverheadUs = value;
-        else if (key == "--timeout-us") o.timeoutUs = static_cast<int>(value);
-        else if (key == "--power-up-us") o.powerUpUs = static_cast<int>(value);
-        else if (key == "--seed") o.seed = static_cast<std::uint64_t>(value);
-        else if (key == "--repeat") o.repeat = static_cast<int>(value);
-        else if (key == "--tags") o.onlyTags = static_cast<int>(value);
+        if (key == "--spi-hz")
+            o.spiHz = static_cast<std::uint32_t>(value);
+        else if (key == "--transfer-overhead-us")
+            o.transferOverheadUs = value;
+        else if (key == "--timeout-us")
+            o.timeoutUs = static_cast<int>(value);
+        else if (key == "--power-up-us")
+            o.powerUpUs = static_cast<int>(value);
+        else if (key == "--seed")
+            o.seed = static_cast<std::uint64_t>(value);
+        else if (key == "--repeat")
+            o.repeat = static_cast<int>(value);
+        else if (key == "--tags")
+            o.onlyTags = static_cast<int>(value);
         else {
             std::cerr << "mfrc522_bench: unknown option " << key << "\n";
             std::exit(2);
@@ -91,17 +98,20 @@ std::unique_ptr<EmulatedReader> makeReader(const Options& o, std::string name) {
 }
 
 double busUs(const Options& o, const ScanCost& c) {
-    return static_cast<double>(c.spiBytes) * 8e6 / o.spiHz + static_cast<double>(c.spiTransfers * o.transferOverheadUs);
+    return static_cast<double>(c.spiBytes) * 8e6 / o.spiHz +
+           static_cast<double>(c.spiTransfers * o.transferOverheadUs);
 }
 
 std::string scanJson(const Options& o, int tags, const ScanFigures& f) {
     std::ostringstream out;
     const double rfUs = static_cast<double>(f.radio.airNs + f.radio.frameDelayNs + f.radio.timeoutNs) / 1e3;
-    out << "{\"tags\":" << tags << ",\"ok\":" << (f.ok ? "true" : "false") << ",\"spi_transfers\":" << f.cost.spiTransfers
-        << ",\"spi_bytes\":" << f.cost.spiBytes << ",\"rf_frames\":" << f.radio.frames
-        << ",\"collisions\":" << f.cost.collisions << ",\"bus_us\":" << busUs(o, f.cost)
-        << ",\"rf_air_us\":" << f.radio.airNs / 1e3 << ",\"rf_frame_delay_us\":" << f.radio.frameDelayNs / 1e3
-        << ",\"rf_timeout_us\":" << f.radio.timeoutNs / 1e3 << ",\"bus_plus_rf_us\":" << busUs(o, f.cost) + rfUs
+    out << "{\"tags\":" << tags << ",\"ok\":" << (f.ok ? "true" : "false")
+        << ",\"spi_transfers\":" << f.cost.spiTransfers << ",\"spi_bytes\":" << f.cost.spiBytes
+        << ",\"rf_frames\":" << f.radio.frames << ",\"collisions\":" << f.cost.collisions
+        << ",\"bus_us\":" << busUs(o, f.cost) << ",\"rf_air_us\":" << f.radio.airNs / 1e3
+        << ",\"rf_frame_delay_us\":" << f.radio.frameDelayNs / 1e3
+        << ",\"rf_timeout_us\":" << f.radio.timeoutNs / 1e3
+        << ",\"bus_plus_rf_us\":" << busUs(o, f.cost) + rfUs
         << ",\"emulated_elapsed_us\":" << f.elapsedNs / 1e3 << "}";
     return out.str();
 }
@@ -116,7 +126,8 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
         if (readers.back()->reader.initialize()) return "null";
     }
     for (int t = 0; t < kTags; ++t) {
-        readers[rng() % kReaders]->chip.field().add(EmulatedTag(uidOfSize(rng, sizes[static_cast<std::size_t>(t) % sizes.size()])));
+        readers[rng() % kReaders]->chip.field().add(
+            EmulatedTag(uidOfSize(rng, sizes[static_cast<std::size_t>(t) % sizes.size()])));
     }
     double scanUs = 0, boundUs = 0;
     std::uint64_t bytes = 0, transfers = 0;
@@ -126,7 +137,8 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
         const ScanFigures f = cycle(r);
         ok = ok && f.ok && f.cost.halts == static_cast<int>(r.chip.field().tags().size());
         scanUs += static_cast<double>(f.elapsedNs) / 1e3;
-        boundUs += busUs(o, f.cost) + static_cast<double>(f.radio.airNs + f.radio.frameDelayNs + f.radio.timeoutNs) / 1e3;
+        boundUs += busUs(o, f.cost) +
+                   static_cast<double>(f.radio.airNs + f.radio.frameDelayNs + f.radio.timeoutNs) / 1e3;
         bytes += f.cost.spiBytes;
         transfers += f.cost.spiTransfers;
     }
@@ -134,9 +146,10 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
     std::ostringstream out;
     out << "{\"uids\":\"" << label << "\",\"readers\":" << kReaders << ",\"tags\":" << kTags
         << ",\"all_found\":" << (ok ? "true" : "false") << ",\"spi_transfers\":" << transfers
-        << ",\"spi_bytes\":" << bytes << ",\"scans_ms\":" << scanUs / 1e3 << ",\"scans_bus_plus_rf_ms\":" << boundUs / 1e3
-        << ",\"power_up_waits_ms\":" << powerUpUs / 1e3 << ",\"cycle_ms\":" << (scanUs + powerUpUs) / 1e3
-        << ",\"cycle_without_power_up_ms\":" << scanUs / 1e3 << ",\"target_ms\":50}";
+        << ",\"spi_bytes\":" << bytes << ",\"scans_ms\":" << scanUs / 1e3
+        << ",\"scans_bus_plus_rf_ms\":" << boundUs / 1e3 << ",\"power_up_waits_ms\":" << powerUpUs / 1e3
+        << ",\"cycle_ms\":" << (scanUs + powerUpUs) / 1e3 << ",\"cycle_without_power_up_ms\":" << scanUs / 1e3
+        << ",\"target_ms\":50}";
     return out.str();
 }
 

@@ -24,7 +24,8 @@ inline Bits bitsOf(std::span<const std::uint8_t> bytes) { return bitsOf(bytes, b
 // The value of bits [first, first + 8) as a byte (missing bits read 0).
 inline std::uint8_t byteAt(const Bits& bits, std::size_t first) {
     std::uint8_t value = 0;
-    for (std::size_t i = 0; i < 8 && first + i < bits.size(); ++i) value |= static_cast<std::uint8_t>(bits[first + i] << i);
+    for (std::size_t i = 0; i < 8 && first + i < bits.size(); ++i)
+        value |= static_cast<std::uint8_t>(bits[first + i] << i);
     return value;
 }
 

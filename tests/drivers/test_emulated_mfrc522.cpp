@@ -1,8 +1,8 @@
 // The emulated chip checked on its own, register by register, from the data
 // sheet, so that the driver tests stand on a model we trust.
-#include <doctest/doctest.h>
-
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "drivers/rfid/mfrc522_chip.hpp"
 #include "tests/drivers/crc_a.hpp"
@@ -87,16 +87,16 @@ TEST_CASE("Emulated MFRC522: ComIrqReg bits are set and cleared through Set1") {
 
 TEST_CASE("Emulated MFRC522: with no tag, TimerIRq comes after the programmed time") {
     EmulatedMfrc522 chip;
-    writeReg(chip, 0x14, {0x83});                    // antenna on
-    writeReg(chip, 0x2A, {0x80});                    // TAuto, prescaler 0x0A9 -> 25 us ticks
+    writeReg(chip, 0x14, {0x83});  // antenna on
+    writeReg(chip, 0x2A, {0x80});  // TAuto, prescaler 0x0A9 -> 25 us ticks
     writeReg(chip, 0x2B, {0xA9});
     writeReg(chip, 0x2C, {0x00});
-    writeReg(chip, 0x2D, {39});                      // 40 ticks: 1 ms
+    writeReg(chip, 0x2D, {39});  // 40 ticks: 1 ms
     writeReg(chip, 0x04, {0x7F});
-    writeReg(chip, 0x09, {0x26});                    // REQA
-    writeReg(chip, 0x0D, {0x07});                    // 7 bits
-    writeReg(chip, 0x01, {0x0C});                    // Transceive
-    writeReg(chip, 0x0D, {0x87});                    // StartSend
+    writeReg(chip, 0x09, {0x26});  // REQA
+    writeReg(chip, 0x0D, {0x07});  // 7 bits
+    writeReg(chip, 0x01, {0x0C});  // Transceive
+    writeReg(chip, 0x0D, {0x87});  // StartSend
     const std::int64_t sent = chip.nowNs();
     std::int64_t fired = 0;
     for (int poll = 0; poll < 10'000 && !fired; ++poll) {
@@ -111,7 +111,8 @@ TEST_CASE("Emulated MFRC522: with no tag, TimerIRq comes after the programmed ti
 
 TEST_CASE("Emulated tag: REQA, anticollision, SELECT, HLTA through its states") {
     EmulatedTag tag(uidBytes("04A1B2C3D4E5F6"));
-    CHECK(tag.hear(bitsOf(std::vector<std::uint8_t>{0x26}, 7)) == bitsOf(std::vector<std::uint8_t>{0x44, 0x00}));
+    CHECK(tag.hear(bitsOf(std::vector<std::uint8_t>{0x26}, 7)) ==
+          bitsOf(std::vector<std::uint8_t>{0x44, 0x00}));
     CHECK(tag.state() == TagState::Ready);
     const auto cl1 = tag.cascadeLevelBytes(0);
     CHECK(cl1 == std::array<std::uint8_t, 5>{0x88, 0x04, 0xA1, 0xB2, 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2});

@@ -57,8 +57,8 @@ TEST_CASE("Faults: a chip dying mid-scan ends the scan, bounded") {
             const ScanResult result = r.reader.scan();
             INFO(describe(result));
             REQUIRE_FALSE(result.ok());
-            const bool noAnswerOrGarbage =
-                result.error().kind == ScanErrorKind::NoAnswer || result.error().kind == ScanErrorKind::Protocol;
+            const bool noAnswerOrGarbage = result.error().kind == ScanErrorKind::NoAnswer ||
+                                           result.error().kind == ScanErrorKind::Protocol;
             CHECK(noAnswerOrGarbage);
             CHECK(r.reader.lastScanCost().spiTransfers < 6000);
         }
@@ -132,5 +132,6 @@ TEST_CASE("Faults: a failing SPI transfer is a bus error carrying the system's m
     const ScanResult result = r.reader.scan();
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().kind == ScanErrorKind::Bus);
-    CHECK(result.error().message.find(std::make_error_code(std::errc::io_error).message()) != std::string::npos);
+    CHECK(result.error().message.find(std::make_error_code(std::errc::io_error).message()) !=
+          std::string::npos);
 }

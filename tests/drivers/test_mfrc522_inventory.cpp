@@ -20,8 +20,8 @@ TEST_CASE("Mfrc522Reader: initialize resets, checks the version and the CRC copr
     const auto failure = r.reader.initialize();
     CHECK_FALSE(failure);
     CHECK(r.reader.version() == 0x92);
-    CHECK(r.chip.peekRegister(0x11) == 0x3D);  // CRC preset 0x6363
-    CHECK((r.chip.peekRegister(0x2A) & 0x80) != 0);   // TAuto
+    CHECK(r.chip.peekRegister(0x11) == 0x3D);        // CRC preset 0x6363
+    CHECK((r.chip.peekRegister(0x2A) & 0x80) != 0);  // TAuto
 }
 
 TEST_CASE("Mfrc522Reader: an empty field is an empty set, after one REQA") {
@@ -67,7 +67,8 @@ TEST_CASE("Mfrc522Reader: 2, 3 and 4 tags of mixed UID sizes, all of them") {
 TEST_CASE("Mfrc522Reader: collisions deep in the UID are resolved bit by bit") {
     EmulatedReader r;
     // Differ only in the last bit; in bit 8; two 7-byte tags sharing all of cascade level 1.
-    for (const char* uid : {"01020304", "01020305", "01030304", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"}) r.place(uid);
+    for (const char* uid : {"01020304", "01020305", "01030304", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"})
+        r.place(uid);
     const ScanResult result = initializeAndCycle(r);
     REQUIRE_MESSAGE(result.ok(), describe(result));
     CHECK(result.tags() == tagSet({"01020304", "01020305", "01030304", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"}));

@@ -2,11 +2,11 @@
 // some with noise on MISO. Whatever happens, the scan ends; when it reports
 // tags, they are tags that were on the floor, and every tag that stayed and
 // answered cleanly is among them.
-#include <doctest/doctest.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <random>
+
+#include <doctest/doctest.h>
 
 #include "tests/drivers/emulated_reader.hpp"
 
@@ -93,9 +93,11 @@ TEST_CASE("Random fields with departures and MISO noise: the scan ends and inven
             ++errors;
             continue;
         }
-        for (const TagUid& uid : result.tags()) CHECK_MESSAGE(placed.count(uid) == 1, "invented " << uid.toHex());
+        for (const TagUid& uid : result.tags())
+            CHECK_MESSAGE(placed.count(uid) == 1, "invented " << uid.toHex());
         if (!noisy) {
-            for (const TagUid& uid : mustFind) CHECK_MESSAGE(result.tags().count(uid) == 1, "missed " << uid.toHex());
+            for (const TagUid& uid : mustFind)
+                CHECK_MESSAGE(result.tags().count(uid) == 1, "missed " << uid.toHex());
         }
     }
     MESSAGE(errors << " of 300 noisy or departing scans ended in an error");

@@ -1,7 +1,7 @@
-#include <doctest/doctest.h>
-
 #include <filesystem>
 #include <system_error>
+
+#include <doctest/doctest.h>
 
 #include "drivers/rfid/spidev_transport.hpp"
 
@@ -14,8 +14,8 @@ TEST_CASE("SpidevTransport: a device that cannot be opened throws, naming it") {
 
 TEST_CASE("SpidevTransport: a file that is not an SPI device is refused at start-up") {
     // spidev ioctls on /dev/null fail: the configuration step must say so with the path.
-    CHECK_THROWS_WITH_AS(SpidevTransport(SpidevConfig{"/dev/null", 4'000'000}), doctest::Contains("/dev/null"),
-                         std::system_error);
+    CHECK_THROWS_WITH_AS(SpidevTransport(SpidevConfig{"/dev/null", 4'000'000}),
+                         doctest::Contains("/dev/null"), std::system_error);
 }
 
 TEST_CASE("SpidevTransport: a real bus, where the machine has one") {

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include <stdexcept>
+
+#include <doctest/doctest.h>
 
 #include "drivers/rfid/tag_uid.hpp"
 
@@ -21,7 +21,8 @@ TEST_CASE("TagUid: a wrong length is refused with a message") {
         CHECK_FALSE(TagUid::tryFromHex(text, why));
         CHECK(why.find("hex digits") != std::string::npos);
     }
-    CHECK_THROWS_WITH_AS(TagUid::fromHex("ABC"), doctest::Contains("\"ABC\" has 3 hex digits"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(TagUid::fromHex("ABC"), doctest::Contains("\"ABC\" has 3 hex digits"),
+                         std::invalid_argument);
     const std::uint8_t five[] = {1, 2, 3, 4, 5};
     CHECK_THROWS_AS(TagUid{std::span<const std::uint8_t>(five)}, std::invalid_argument);
 }
