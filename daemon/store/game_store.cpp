@@ -1,0 +1,338 @@
+// Opening the game log and writing into it.
+#include "daemon/store/game_store.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "daemon/store/schema.hpp"
+#include "engine/record/line_reader.hpp"
+#include "engine/record/line_writer.hpp"
+#include "engine/record/result_json.hpp"
+
+namespace vivaref::store {
+
+namespace {
+
+constexpr std::string_view kDecisionKinds[] = {"setup", "keep", "place", "move",
+                                               "vote",  "pass", "deal",  "reshuffle"};
+
+std::string describe(const SqliteError& e) { return std::string(e.what()); }
+
+// The one sentence a user needs for each way opening can fail.
+[[noreturn]] void throwOpenError(const std::filesystem::path& file, const SqliteError& e) {
+    if (e.isCorrupt())
+        throw StoreError(file, "is damaged or is not a vivaref database (" + describe(e) +
+                                   "); restore it from a backup, or move it aside and a new one is made");
+    if (e.isTransient())
+        throw StoreError(file, "cannot be opened for writing (" + describe(e) +
+                                   "); check that it and its directory are writable by this user (the "
+                                   "log needs its -wal and -shm files beside it), or pass --db with "
+                                   "another file");
+    throw StoreError(file, "cannot be used (" + describe(e) + ")");
+}
+
+void checkWritable(const std::filesystem::path& file) {
+    std::error_code ec;
+    auto dir = file.parent_path();
+    if (dir.empty()) dir = ".";
+    if (!std::filesystem::is_directory(dir, ec))
+        throw StoreError(file, "cannot be made: its directory '" + dir.string() +
+                                   "' does not exist; create it, or pass --db with another file");
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw StoreError(file, "cannot be written: its directory '" + dir.string() +
+                                   "' is read-only for this user (the log needs its -wal and -shm "
+                                   "files beside it); make it writable, or pass --db with another file");
+    if (std::filesystem::exists(file, ec) && ::access(file.c_str(), W_OK) != 0)
+        throw StoreError(file, "is read-only for this user; make it writable, or pass --db with another file");
+}
+
+Database openDatabase(const std::filesystem::path& file, GameStore::Access access) {
+    std::error_code ec;
+    if (access == GameStore::Access::MustExist && !std::filesystem::exists(file, ec))
+        throw StoreError(file, "does not exist; pass --db with the daemon's database");
+    if (std::filesystem::is_directory(file, ec))
+        throw StoreError(file, "is a directory; pass --db with a database file");
+    checkWritable(file);
+    try {
+        return Database(file, access == GameStore::Access::MustExist ? Database::Mode::ReadWrite
+                                                                     : Database::Mode::ReadWriteCreate);
+    } catch (const SqliteError& e) {
+        throwOpenError(file, e);
+    }
+}
+
+std::int64_t toMs(WallTime t) { return t.time_since_epoch().count(); }
+
+}  // namespace
+
+bool isDecisionKind(std::string_view kind) {
+    return std::find(std::begin(kDecisionKinds), std::end(kDecisionKinds), kind) != std::end(kDecisionKinds);
+}
+
+GameStore::GameStore(const std::filesystem::path& file, Access access, Durability durability)
+    : db_(openDatabase(file, access)) {
+    try {
+        if (db_.queryText("PRAGMA journal_mode = WAL") != "wal")
+            throw StoreError(file, "cannot be switched to write-ahead logging; check that its directory "
+                                   "is writable, or pass --db with another file");
+        db_.exec(durability == Durability::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+        db_.exec("PRAGMA foreign_keys = ON");
+        migrate(db_);
+    } catch (const SqliteError& e) {
+        throwOpenError(file, e);
+    }
+}
+
+void GameStore::unknownGame(GameId id) const {
+    throw StoreError(file(), "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
+}
+
+GameStore::OpenGame& GameStore::openGame(GameId id) {
+    if (auto it = open_.find(id); it != open_.end()) return it->second;
+    auto s = db_.prepare("SELECT setup FROM games WHERE id = ?");
+    s.bind(1, id.value);
+    if (!s.step()) unknownGame(id);
+    auto read = record::readLine(s.text(0), nullptr);
+    if (!read.line || !std::holds_alternative<engine::RulesSpec>(*read.line))
+        throw StoreError(file(), "holds game " + std::to_string(id.value) + " with an unreadable setup line");
+    const auto& spec = std::get<engine::RulesSpec>(*read.line);
+    if (engine::Rules::validate(spec))
+        throw StoreError(file(), "holds game " + std::to_string(id.value) + " with setup rules that are not valid");
+    OpenGame game;
+    game.rules = std::make_shared<const engine::Rules>(spec);
+    auto e = db_.prepare("SELECT COALESCE(MAX(seq) + 1, 0), COALESCE(MAX(round), 0) FROM events WHERE game_id = ?");
+    e.bind(1, id.value);
+    e.step();
+    game.nextSeq = e.integer(0);
+    game.round = static_cast<int>(e.integer(1));
+    auto t = db_.prepare("SELECT COALESCE(MAX(seq) + 1, 0) FROM trace WHERE game_id = ?");
+    t.bind(1, id.value);
+    t.step();
+    game.nextTraceSeq = t.integer(0);
+    return open_.emplace(id, std::move(game)).first->second;
+}
+
+GameId GameStore::createGame(const NewGame& game) {
+    if (auto refusal = engine::Rules::validate(game.spec))
+        throw std::invalid_argument("a game with rules that are not valid: " + refusal->message);
+    auto rules = std::make_shared<const engine::Rules>(game.spec);
+    if (!game.players.empty() && static_cast<int>(game.players.size()) != rules->players())
+        throw std::invalid_argument("a game of " + std::to_string(rules->players()) + " players given " +
+                                    std::to_string(game.players.size()) + " names");
+    flush();  // what waits goes first; if it cannot, neither can the new game
+    const std::string setup = record::writeSetup(game.spec);
+    GameId id;
+    try {
+        Transaction tx(db_);
+        auto g = db_.prepare("INSERT INTO games (started_ms, edition, setup, seed) VALUES (?, ?, ?, ?)");
+        g.bind(1, toMs(game.at)).bind(2, engine::editionName(game.spec.edition)).bind(3, setup);
+        if (game.seed) g.bind(4, static_cast<std::int64_t>(*game.seed)); else g.bindNull(4);
+        g.run();
+        id.value = db_.lastInsertRowid();
+        auto p = db_.prepare("INSERT INTO players (game_id, player, seat, name) VALUES (?, ?, ?, ?)");
+        for (int i = 0; i < rules->players(); ++i) {
+            const auto name = game.players.empty() ? "Player " + std::to_string(i + 1)
+                                                   : game.players[static_cast<std::size_t>(i)];
+            p.reset();
+            p.bind(1, id.value).bind(2, std::int64_t{i})
+                .bind(3, std::int64_t{rules->seatOf(engine::PlayerId{static_cast<std::uint8_t>(i)}).index})
+                .bind(4, name);
+            p.run();
+        }
+        auto e = db_.prepare(
+            "INSERT INTO events (game_id, seq, at_ms, round, seat, kind, payload) VALUES (?, 0, ?, 0, NULL, 'setup', ?)");
+        e.bind(1, id.value).bind(2, toMs(game.at)).bind(3, setup);
+        e.run();
+        tx.commit();
+    } catch (const SqliteError& e) {
+        throw StoreError(file(), "cannot record a new game (" + describe(e) +
+                                     "); free some space or fix the file's permissions, then start again");
+    }
+    open_[id] = OpenGame{rules, 1, 0, 0};
+    return id;
+}
+
+WriteStatus GameStore::appendEvent(GameId game, std::string kind, std::optional<int> seat, std::string payload,
+                                   WallTime at) {
+    auto& g = openGame(game);
+    PendingRow row;
+    row.kind = PendingRow::Kind::Event;
+    row.game = game;
+    row.seq = g.nextSeq++;
+    row.atMs = toMs(at);
+    row.round = g.round;
+    if (seat) row.seat = *seat;
+    row.what = std::move(kind);
+    row.text = std::move(payload);
+    return enqueue(std::move(row));
+}
+
+WriteStatus GameStore::appendDeal(GameId game, const engine::Deal& deal, WallTime at) {
+    auto& g = openGame(game);
+    g.round = deal.round;
+    return appendEvent(game, "deal", std::nullopt, record::writeDeal(deal, *g.rules), at);
+}
+
+WriteStatus GameStore::appendAction(GameId game, const engine::Action& action, WallTime at) {
+    auto& g = openGame(game);
+    std::string kind;
+    std::optional<int> seat = action.seat().index;
+    switch (action.kind()) {
+        case engine::ActionKind::Keep:
+            kind = "keep";
+            seat = std::nullopt;
+            if (action.player().index < g.rules->players()) seat = g.rules->seatOf(action.player()).index;
+            break;
+        case engine::ActionKind::Place: kind = "place"; break;
+        case engine::ActionKind::Move: kind = "move"; break;
+        case engine::ActionKind::Vote: kind = "vote"; break;
+        case engine::ActionKind::Pass: kind = "pass"; break;
+    }
+    return appendEvent(game, std::move(kind), seat, record::writeAction(action, *g.rules), at);
+}
+
+WriteStatus GameStore::appendReshuffle(GameId game, const engine::Reshuffle& reshuffle, WallTime at) {
+    return appendEvent(game, "reshuffle", std::nullopt, record::writeReshuffle(reshuffle), at);
+}
+
+WriteStatus GameStore::appendUndo(GameId game, WallTime at) {
+    return appendEvent(game, "undo", std::nullopt, "{}", at);
+}
+
+WriteStatus GameStore::appendRefereeEvent(GameId game, std::string_view kind, std::string_view payload,
+                                          WallTime at) {
+    if (isDecisionKind(kind) || kind == "undo")
+        throw std::invalid_argument("a referee event named like a decision: " + std::string(kind));
+    return appendEvent(game, std::string(kind), std::nullopt, std::string(payload), at);
+}
+
+WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_view line) {
+    auto& g = openGame(game);
+    PendingRow row;
+    row.kind = PendingRow::Kind::Trace;
+    row.game = game;
+    row.seq = g.nextTraceSeq++;
+    row.atMs = tMs;
+    row.text = std::string(line);
+    return enqueue(std::move(row));
+}
+
+WriteStatus GameStore::finishGame(GameId game, const nlohmann::json& result, WallTime at) {
+    openGame(game);
+    PendingRow row;
+    row.kind = PendingRow::Kind::Finish;
+    row.game = game;
+    row.atMs = toMs(at);
+    row.text = record::resultText(result);
+    row.complete = result.value("complete", false);
+    return enqueue(std::move(row));
+}
+
+WriteStatus GameStore::abandonGame(GameId game, WallTime at) {
+    appendEvent(game, "abandon", std::nullopt, "{}", at);
+    PendingRow row;
+    row.kind = PendingRow::Kind::Finish;
+    row.game = game;
+    row.atMs = toMs(at);
+    row.abandoned = true;
+    return enqueue(std::move(row));
+}
+
+WriteStatus GameStore::enqueue(PendingRow row) {
+    pending_.push_back(std::move(row));
+    return flush();
+}
+
+void GameStore::writeRow(const PendingRow& row) {
+    switch (row.kind) {
+        case PendingRow::Kind::Event: {
+            auto s = db_.prepare(
+                "INSERT INTO events (game_id, seq, at_ms, round, seat, kind, payload) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            s.bind(1, row.game.value).bind(2, row.seq).bind(3, row.atMs).bind(4, std::int64_t{row.round});
+            s.bind(5, row.seat).bind(6, row.what).bind(7, row.text);
+            s.run();
+            break;
+        }
+        case PendingRow::Kind::Trace: {
+            auto s = db_.prepare("INSERT INTO trace (game_id, seq, t_ms, line) VALUES (?, ?, ?, ?)");
+            s.bind(1, row.game.value).bind(2, row.seq).bind(3, row.atMs).bind(4, row.text);
+            s.run();
+            break;
+        }
+        case PendingRow::Kind::Finish: {
+            auto s = db_.prepare("UPDATE games SET ended_ms = ?, result = ?, complete = ?, abandoned = ? WHERE id = ?");
+            s.bind(1, row.atMs);
+            if (row.abandoned) s.bindNull(2); else s.bind(2, row.text);
+            s.bind(3, std::int64_t{row.complete}).bind(4, std::int64_t{row.abandoned}).bind(5, row.game.value);
+            s.run();
+            break;
+        }
+    }
+}
+
+WriteStatus GameStore::flush() {
+    if (pending_.empty()) return {};
+    try {
+        Transaction tx(db_);
+        for (const auto& row : pending_) writeRow(row);
+        tx.commit();
+        pending_.clear();
+        return {};
+    } catch (const SqliteError& e) {
+        if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
+        return {false,
+                "the game log '" + file().string() + "' cannot be written (" + describe(e) + "); " +
+                    std::to_string(pending_.size()) +
+                    " rows wait in memory: free some disk space, they are written as soon as it can",
+                pending_.size()};
+    }
+}
+
+WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tagsJson, WallTime at) {
+    try {
+        Transaction tx(db_);
+        auto h = db_.prepare("INSERT INTO reader_health (reader, scans) VALUES (?, 1) "
+                             "ON CONFLICT(reader) DO UPDATE SET scans = scans + 1");
+        h.bind(1, reader);
+        h.run();
+        auto s = db_.prepare("INSERT INTO raw_scans (at_ms, reader, tags) VALUES (?, ?, ?)");
+        s.bind(1, toMs(at)).bind(2, reader).bind(3, tagsJson);
+        s.run();
+        if (++scansSinceTrim_ >= 1000) {
+            auto trim = db_.prepare("DELETE FROM raw_scans WHERE id <= (SELECT MAX(id) FROM raw_scans) - ?");
+            trim.bind(1, kRawScansKept);
+            trim.run();
+            scansSinceTrim_ = 0;
+        }
+        tx.commit();
+        return {};
+    } catch (const SqliteError& e) {
+        if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
+        return {false, "a scan of " + std::string(reader) + " was not logged: " + describe(e), pending_.size()};
+    }
+}
+
+WriteStatus GameStore::recordReaderFault(std::string_view reader, std::string_view what, WallTime at) {
+    try {
+        auto h = db_.prepare(
+            "INSERT INTO reader_health (reader, faults, last_fault_ms, last_fault) VALUES (?, 1, ?, ?) "
+            "ON CONFLICT(reader) DO UPDATE SET faults = faults + 1, last_fault_ms = excluded.last_fault_ms, "
+            "last_fault = excluded.last_fault");
+        h.bind(1, reader).bind(2, toMs(at)).bind(3, what);
+        h.run();
+        return {};
+    } catch (const SqliteError& e) {
+        if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
+        return {false, "a fault of " + std::string(reader) + " was not logged: " + describe(e), pending_.size()};
+    }
+}
+
+void GameStore::limitPagesForTesting(std::int64_t pages) {
+    db_.queryInteger("PRAGMA max_page_count = " + std::to_string(pages));
+}
+
+std::string GameStore::integrityCheck() { return db_.queryText("PRAGMA integrity_check"); }
+
+}  // namespace vivaref::store

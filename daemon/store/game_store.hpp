@@ -1,0 +1,184 @@
+// The game log: one SQLite database (WAL) holding every game, every event
+// of it in order, its referee trace, and the readers' health. The referee
+// writes into it as a game goes; the `vivaref games/show/export/verify/stats`
+// commands read it.
+//
+// Promises: an append returns only once its row is committed (synchronous
+// FULL by default), so an acknowledged action survives a crash or a power
+// cut. When the disk is full or the file cannot be written, the append
+// keeps the row in memory, says so in its WriteStatus, and every later call
+// writes what is waiting first, in order: nothing accepted is lost while the
+// process lives. Nothing is ever deleted but old raw scans; an undo is an
+// event of its own.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/store/sqlite.hpp"
+#include "daemon/store/store_error.hpp"
+#include "engine/action.hpp"
+#include "engine/rules.hpp"
+
+namespace vivaref::store {
+
+// Wall-clock time, given by the caller (time is an input).
+using WallTime = std::chrono::sys_time<std::chrono::milliseconds>;
+
+struct GameId {
+    std::int64_t value = 0;
+    friend auto operator<=>(GameId, GameId) = default;
+};
+
+// How hard a commit waits for the disk (PRAGMA synchronous).
+enum class Durability {
+    Full,    // survives power loss: every commit syncs the WAL
+    Normal,  // survives a crash of the process; a power cut may lose the last commits
+};
+
+struct WriteStatus {
+    bool durable = true;    // everything so far is on disk
+    std::string problem;    // why not, as a sentence naming the file
+    std::size_t waiting = 0;  // rows held in memory until the disk takes them
+};
+
+struct NewGame {
+    engine::RulesSpec spec;
+    std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
+    std::optional<std::uint64_t> seed; // when the referee deals from its generator
+    WallTime at;
+};
+
+struct SeatedPlayer {
+    int player = 0;
+    int seat = 0;
+    std::string name;
+};
+
+struct GameSummary {
+    GameId id;
+    WallTime started;
+    std::optional<WallTime> ended;
+    std::string edition;
+    std::string setupLine;  // GAME-RECORD
+    std::optional<std::uint64_t> seed;
+    std::vector<SeatedPlayer> players;
+    std::optional<nlohmann::json> result;  // GAME-RECORD result, once finished
+    bool complete = false;
+    bool abandoned = false;
+};
+
+struct StoredEvent {
+    std::int64_t seq = 0;
+    WallTime at;
+    int round = 0;
+    std::optional<int> seat;
+    std::string kind;     // setup, deal, keep, place, move, vote, pass, reshuffle, undo, ...
+    std::string payload;  // the GAME-RECORD line for a decision; JSON otherwise
+};
+
+// True for the kinds that are GAME-RECORD lines.
+bool isDecisionKind(std::string_view kind);
+
+class GameStore {
+public:
+    enum class Access {
+        CreateIfMissing,  // the daemon
+        MustExist,        // the reading commands: a wrong --db is an error, not a new file
+    };
+    static constexpr std::int64_t kRawScansKept = 100'000;
+
+    // Opens (or makes) the log and brings its schema up to date. Throws
+    // StoreError naming the file and what to do: missing, damaged, from a
+    // newer vivaref, or not writable.
+    GameStore(const std::filesystem::path& file, Access access, Durability durability = Durability::Full);
+    GameStore(const GameStore&) = delete;
+    GameStore& operator=(const GameStore&) = delete;
+
+    const std::filesystem::path& file() const { return db_.file(); }
+
+    // --- writing (the referee) ---------------------------------------------
+    // A new game with its setup line as event 0. The spec must be valid.
+    // Throws StoreError when it cannot be written: a game starts on disk.
+    GameId createGame(const NewGame& game);
+    WriteStatus appendDeal(GameId game, const engine::Deal& deal, WallTime at);
+    WriteStatus appendAction(GameId game, const engine::Action& action, WallTime at);
+    WriteStatus appendReshuffle(GameId game, const engine::Reshuffle& reshuffle, WallTime at);
+    // Takes back the last decision still in effect (export and verify skip it).
+    WriteStatus appendUndo(GameId game, WallTime at);
+    // A referee event that is not a decision (pause, resume, a refusal, ...):
+    // `payload` is a JSON object's text.
+    WriteStatus appendRefereeEvent(GameId game, std::string_view kind, std::string_view payload, WallTime at);
+    WriteStatus appendTrace(GameId game, std::int64_t tMs, std::string_view line);
+    // The game's GAME-RECORD result (record::resultJson).
+    WriteStatus finishGame(GameId game, const nlohmann::json& result, WallTime at);
+    WriteStatus abandonGame(GameId game, WallTime at);
+    // Writes what is waiting in memory.
+    WriteStatus flush();
+    std::size_t waiting() const { return pending_.size(); }
+
+    // Reader health and raw scans: counters, not history, so a failure to
+    // write them is reported and the row dropped.
+    WriteStatus recordScan(std::string_view reader, std::string_view tagsJson, WallTime at);
+    WriteStatus recordReaderFault(std::string_view reader, std::string_view what, WallTime at);
+
+    // --- reading (the commands) --------------------------------------------
+    std::vector<GameSummary> games();
+    std::optional<GameSummary> game(GameId id);
+    std::vector<StoredEvent> events(GameId id);
+    // The decision lines still in effect (undos applied), setup first: the
+    // game's GAME-RECORD.
+    std::vector<std::string> recordLines(GameId id);
+    std::string exportRecord(GameId id);  // recordLines joined, one a line
+    std::vector<std::string> traceLines(GameId id);
+    std::vector<GameId> unfinishedGames();
+
+    // For tests: cap the file at `pages` pages (PRAGMA max_page_count), the
+    // way a full disk behaves.
+    void limitPagesForTesting(std::int64_t pages);
+    // PRAGMA integrity_check's answer ("ok" when sound).
+    std::string integrityCheck();
+
+private:
+    struct OpenGame {
+        std::shared_ptr<const engine::Rules> rules;
+        std::int64_t nextSeq = 0;
+        std::int64_t nextTraceSeq = 0;
+        int round = 0;
+    };
+    struct PendingRow {
+        enum class Kind { Event, Trace, Finish } kind = Kind::Event;
+        GameId game;
+        std::int64_t seq = 0;  // event or trace
+        std::int64_t atMs = 0; // event time, trace t, or end time
+        int round = 0;
+        std::optional<std::int64_t> seat;
+        std::string what;      // event kind; unused for trace
+        std::string text;      // payload, trace line, or result
+        bool complete = false;
+        bool abandoned = false;
+    };
+
+    OpenGame& openGame(GameId id);
+    WriteStatus appendEvent(GameId game, std::string kind, std::optional<int> seat, std::string payload,
+                            WallTime at);
+    WriteStatus enqueue(PendingRow row);
+    void writeRow(const PendingRow& row);
+    [[noreturn]] void unknownGame(GameId id) const;
+
+    Database db_;
+    std::map<GameId, OpenGame> open_;
+    std::deque<PendingRow> pending_;
+    std::int64_t scansSinceTrim_ = 0;
+};
+
+}  // namespace vivaref::store

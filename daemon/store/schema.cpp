@@ -1,0 +1,90 @@
+// Every table of the game log, as migrations. Never edit a migration that
+// has shipped: add the next one. Games, their events and traces are kept
+// forever; only raw_scans is trimmed (GameStore::kRawScansKept).
+#include "daemon/store/schema.hpp"
+
+#include <array>
+#include <string>
+
+#include "daemon/store/store_error.hpp"
+
+namespace vivaref::store {
+
+namespace {
+
+constexpr std::array<const char*, 1> kMigrations = {
+    // 1: the first schema.
+    R"sql(
+CREATE TABLE games (
+    id          INTEGER PRIMARY KEY,
+    started_ms  INTEGER NOT NULL,          -- wall clock, ms since the epoch
+    ended_ms    INTEGER,                   -- set when the game ends or is abandoned
+    edition     TEXT NOT NULL,             -- classic, online, 2024
+    setup       TEXT NOT NULL,             -- the GAME-RECORD setup line
+    seed        INTEGER,                   -- the referee's generator seed, if it dealt
+    result      TEXT,                      -- GAME-RECORD result object, once finished
+    complete    INTEGER NOT NULL DEFAULT 0,
+    abandoned   INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE players (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    player      INTEGER NOT NULL,
+    seat        INTEGER NOT NULL,
+    name        TEXT NOT NULL,
+    PRIMARY KEY (game_id, player)
+) WITHOUT ROWID;
+-- Every event of a game in order: the GAME-RECORD decision lines (setup,
+-- deal, keep, place, move, vote, pass, reshuffle) and the referee's own
+-- (undo, pause, resume, abandon, ...). An undo is an event: nothing is deleted.
+CREATE TABLE events (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    seq         INTEGER NOT NULL,
+    at_ms       INTEGER NOT NULL,
+    round       INTEGER NOT NULL,
+    seat        INTEGER,
+    kind        TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+-- The referee trace (REFEREE-TRACE lines) of every game.
+CREATE TABLE trace (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    seq         INTEGER NOT NULL,
+    t_ms        INTEGER NOT NULL,
+    line        TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE reader_health (
+    reader      TEXT PRIMARY KEY,
+    scans       INTEGER NOT NULL DEFAULT 0,
+    faults      INTEGER NOT NULL DEFAULT 0,
+    last_fault_ms INTEGER,
+    last_fault  TEXT
+);
+-- Raw scans, for debugging a reader: bounded retention.
+CREATE TABLE raw_scans (
+    id          INTEGER PRIMARY KEY,
+    at_ms       INTEGER NOT NULL,
+    reader      TEXT NOT NULL,
+    tags        TEXT NOT NULL
+);
+)sql",
+};
+
+}  // namespace
+
+int schemaVersion() { return static_cast<int>(kMigrations.size()); }
+
+void migrate(Database& db) {
+    Transaction tx(db);
+    const auto version = static_cast<int>(db.queryInteger("PRAGMA user_version"));
+    if (version > schemaVersion())
+        throw StoreError(db.file(), "was written by a newer vivaref (schema " + std::to_string(version) +
+                                        ", this one knows up to " + std::to_string(schemaVersion()) +
+                                        "); upgrade vivaref, or pass --db with another file");
+    for (int v = version; v < schemaVersion(); ++v) db.exec(kMigrations[static_cast<std::size_t>(v)]);
+    if (version != schemaVersion()) db.exec("PRAGMA user_version = " + std::to_string(schemaVersion()));
+    tx.commit();
+}
+
+}  // namespace vivaref::store
