@@ -1,6 +1,8 @@
 // Placement, ascent and passing (RULES §3.2 and §3.3). Checks run in the
 // order GAME-RECORD prescribes: phase, seat, turn, character, where the
 // character stands, adjacency, capacity.
+#include <bit>
+
 #include "engine/state.hpp"
 
 namespace vivaref::engine {
@@ -199,19 +201,21 @@ std::array<Place, kPlaceCount> State::moveDestinations() const {
     return destination;
 }
 
+std::uint16_t State::movableCharacters(const std::array<Place, kPlaceCount>& destination) const {
+    std::uint16_t movable = 0;
+    for (int p = 0; p < kPlaceCount; ++p)
+        if (destination[p] != Place::Unknown) movable |= at_[p];
+    return movable;
+}
+
 void State::addLegalMoves(ActionList& out) const {
     const auto destination = moveDestinations();
-    for (int c = 0; c < characters_; ++c) {
-        const Place to = destination[static_cast<int>(place_[c])];
-        if (to != Place::Unknown) out.push(Action::move(toAct_, CharacterId{static_cast<std::uint8_t>(c)}, to));
+    for (unsigned movable = movableCharacters(destination); movable != 0; movable &= movable - 1) {
+        const auto c = static_cast<std::uint8_t>(std::countr_zero(movable));
+        out.push(Action::move(toAct_, CharacterId{c}, destination[static_cast<int>(place_[c])]));
     }
 }
 
-bool State::hasLegalMove() const {
-    const auto destination = moveDestinations();
-    for (int p = 0; p < kPlaceCount; ++p)
-        if (count_[p] > 0 && destination[p] != Place::Unknown) return true;
-    return false;
-}
+bool State::hasLegalMove() const { return movableCharacters(moveDestinations()) != 0; }
 
 }  // namespace vivaref::engine

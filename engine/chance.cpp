@@ -1,6 +1,7 @@
 #include "engine/chance.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 
 namespace vivaref::engine {
@@ -113,19 +114,51 @@ Reshuffle randomReshuffle(const State& state, Rng& rng) {
     return r;
 }
 
+namespace {
+
+// Bits set in a 16-bit mask. std::popcount is a library call on baseline
+// x86-64 (no POPCNT instruction assumed); this is a few instructions.
+std::uint32_t bitCount(unsigned x) {
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
+// The index of the k-th set bit of a mask (k below its bit count).
+std::uint8_t nthBit(unsigned mask, std::uint32_t k) {
+    for (; k > 0; --k) mask &= mask - 1;
+    return static_cast<std::uint8_t>(std::countr_zero(mask));
+}
+
+}  // namespace
+
 Action randomAction(const State& state, Rng& rng) {
+    // Placements and moves are drawn directly: the same uniform choice as
+    // the legal list, without building it.
     if (state.phase() == Phase::Placement) {
-        // The same uniform choice over (character, floor) pairs as the legal
-        // list, without building its up to 52 entries.
-        std::array<CharacterId, kMaxCharacters> waiting{};
+        const unsigned waiting = state.charactersAt(Place::Reserve);
         std::array<Place, 4> open{};
-        std::uint32_t nWaiting = 0, nOpen = 0;
-        for (int c = 0; c < state.characterCount(); ++c)
-            if (state.positions()[c] == Place::Reserve) waiting[nWaiting++] = CharacterId{static_cast<std::uint8_t>(c)};
+        std::uint32_t nOpen = 0;
         for (int f = 1; f <= 4; ++f)
             if (state.countAt(floorPlace(f)) < state.rules().floorLimit()) open[nOpen++] = floorPlace(f);
-        std::uint32_t k = rng.below(nWaiting * nOpen);
-        return Action::place(state.seatToAct(), waiting[k / nOpen], open[k % nOpen]);
+        const std::uint32_t k = rng.below(bitCount(waiting) * nOpen);
+        return Action::place(state.seatToAct(), CharacterId{nthBit(waiting, k / nOpen)}, open[k % nOpen]);
+    }
+    if (state.phase() == Phase::Ascent) {
+        // Each character has at most one legal move, so drawing characters
+        // until one can move is uniform over the legal moves.
+        const auto destination = state.moveDestinations();
+        bool any = false;
+        for (int p = 0; p < kPlaceCount && !any; ++p)
+            any = destination[p] != Place::Unknown && state.charactersAt(static_cast<Place>(p)) != 0;
+        if (!any) return Action::pass(state.seatToAct());
+        const auto n = static_cast<std::uint32_t>(state.characterCount());
+        for (;;) {
+            const CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
+            const Place to = destination[static_cast<int>(state.placeOf(c))];
+            if (to != Place::Unknown) return Action::move(state.seatToAct(), c, to);
+        }
     }
     if (state.phase() == Phase::Election) {
         // Uniform over every (seat, card) vote still open, without a list.
@@ -141,22 +174,6 @@ Action randomAction(const State& state, Rng& rng) {
             if (state.hasVoted(s)) continue;
             for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
                 if (state.hand(s).holds(c) && k-- == 0) return Action::vote(s, c);
-        }
-    }
-    if (state.phase() == Phase::Ascent) {
-        // Rejection sampling over characters: each has at most one legal
-        // move, so accepting the first movable one drawn is uniform over the
-        // legal moves, without building their list.
-        const auto destination = state.moveDestinations();
-        bool any = false;
-        for (int p = 0; p < kPlaceCount && !any; ++p)
-            any = destination[p] != Place::Unknown && state.countAt(static_cast<Place>(p)) > 0;
-        if (!any) return Action::pass(state.seatToAct());
-        const auto n = static_cast<std::uint32_t>(state.characterCount());
-        for (;;) {
-            CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
-            Place to = destination[static_cast<int>(state.placeOf(c))];
-            if (to != Place::Unknown) return Action::move(state.seatToAct(), c, to);
         }
     }
     ActionList legal;

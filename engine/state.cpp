@@ -41,6 +41,7 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
     characters_ = rules_->roster().size();
     place_.fill(Place::Reserve);
     count_[static_cast<int>(Place::Reserve)] = static_cast<std::uint8_t>(characters_);
+    at_[static_cast<int>(Place::Reserve)] = static_cast<std::uint16_t>((1u << characters_) - 1);
     first_ = rules_->firstSeat();
     toAct_ = first_;
     votes_.fill(VoteCard::Unknown);
@@ -57,8 +58,12 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
 int State::countAt(Place p) const { return p < Place::Unknown ? count_[static_cast<int>(p)] : 0; }
 
 void State::putCharacter(CharacterId c, Place to) {
-    --count_[static_cast<int>(place_[c.index])];
+    const auto from = static_cast<int>(place_[c.index]);
+    const auto bit = static_cast<std::uint16_t>(1u << c.index);
+    --count_[from];
+    at_[from] = static_cast<std::uint16_t>(at_[from] & ~bit);
     ++count_[static_cast<int>(to)];
+    at_[static_cast<int>(to)] |= bit;
     place_[c.index] = to;
 }
 
@@ -185,9 +190,12 @@ std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
     passesInRow_ = 0;
     placed_ = 0;
     lastReveal_.reset();
-    current_ = RoundResult{};
+    // Reset in place: the round's buffers are reused from round to round.
     current_.round = round_;
+    current_.kings.clear();
+    current_.crown = Seat{};
     current_.scores.assign(players, 0);
+    current_.emissaryScore = 0;
 
     for (int p = 0; p < players; ++p) favourites_[p] = d.favourites[p];
     for (int p = 0; p < players; ++p) {

@@ -83,6 +83,8 @@ public:
     const std::array<Place, kMaxCharacters>& positions() const { return place_; }
     int countAt(Place p) const;
     int characterCount() const { return characters_; }
+    // The characters at a place as a bit mask over character indices.
+    std::uint16_t charactersAt(Place p) const { return p < Place::Unknown ? at_[static_cast<int>(p)] : 0; }
     // For each place, where a character standing there may move this turn
     // (Place::Unknown: nowhere). Each character has at most one legal move.
     std::array<Place, kPlaceCount> moveDestinations() const;
@@ -129,6 +131,7 @@ private:
     std::optional<Refusal> checkPass(const Action& a) const;
     std::optional<Refusal> checkActor(const Action& a, Phase phase, const char* when) const;
     bool hasLegalMove() const;
+    std::uint16_t movableCharacters(const std::array<Place, kPlaceCount>& destination) const;
     void doPlace(const Action& a, EventList* ev);
     void doMove(const Action& a, EventList* ev);
     void doPass(const Action& a, EventList* ev);
@@ -164,6 +167,7 @@ private:
 
     std::array<Place, kMaxCharacters> place_{};
     std::array<std::uint8_t, kPlaceCount> count_{};  // characters at each place
+    std::array<std::uint16_t, kPlaceCount> at_{};    // the same as bit masks (derived from place_)
 
     std::array<FavouritesCard, kMaxPlayers> favourites_{};
     std::array<std::array<AmbitionCard, 2>, kMaxPlayers> ambitionDealt_{};

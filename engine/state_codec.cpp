@@ -156,6 +156,12 @@ public:
         io(a, s.history_, kMaxRounds);
     }
 
+    static void deriveMasks(State& s) {
+        s.at_.fill(0);
+        for (int c = 0; c < s.characters_; ++c)
+            s.at_[static_cast<int>(s.place_[c])] |= static_cast<std::uint16_t>(1u << c);
+    }
+
     // What a reader must hold for the state to be safe to use.
     static bool consistent(const State& s) {
         if (s.characters_ != s.rules_->roster().size()) return false;
@@ -182,6 +188,7 @@ std::optional<State> State::deserialize(std::shared_ptr<const Rules> rules, std:
     TextReader r(text);
     StateCodec::fields(r, s);
     if (!r.ok() || !r.atEnd() || !StateCodec::consistent(s)) return std::nullopt;
+    StateCodec::deriveMasks(s);
     return s;
 }
 
