@@ -1,0 +1,52 @@
+#include "drivers/sensing/reader_window.hpp"
+
+#include <algorithm>
+
+namespace vivaref::drivers {
+
+ReaderWindow::ReaderWindow(std::size_t majorityScans, std::size_t tagCount)
+    : ring_(majorityScans), hits_(tagCount, 0) {}
+
+void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> unknown, Timestamp at) {
+    Scan& slot = ring_[next_];
+    if (filled_ == ring_.size()) {
+        for (TagIndex old : slot.tags) --hits_[old];
+    } else {
+        ++filled_;
+    }
+    slot.tags.assign(tags.begin(), tags.end());  // reuses the slot's capacity: no allocation once warm
+    slot.unknown = std::move(unknown);
+    slot.at = at;
+    for (TagIndex tag : tags) ++hits_[tag];
+    next_ = (next_ + 1) % ring_.size();
+}
+
+void ReaderWindow::clear() {
+    for (Scan& scan : ring_) {
+        scan.tags.clear();
+        scan.unknown.clear();
+    }
+    std::fill(hits_.begin(), hits_.end(), 0);
+    next_ = 0;
+    filled_ = 0;
+}
+
+std::vector<ReaderWindow::Unknown> ReaderWindow::unknownTags() const {
+    std::vector<Unknown> found;
+    for (std::size_t i = 0; i < filled_; ++i) {
+        const Scan& scan = ring_[i];
+        for (const TagUid& uid : scan.unknown) {
+            auto it =
+                std::find_if(found.begin(), found.end(), [&](const Unknown& u) { return u.uid == uid; });
+            if (it == found.end()) {
+                found.push_back({uid, scan.at});
+            } else {
+                it->at = std::max(it->at, scan.at);
+            }
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const Unknown& a, const Unknown& b) { return a.uid < b.uid; });
+    return found;
+}
+
+}  // namespace vivaref::drivers

@@ -1,0 +1,57 @@
+// One reader's last K successful scans, and which enrolled tags it sees by
+// majority over them. Failed scans are not evidence either way: they count
+// against the reader's quality, not against its tags.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "drivers/rfid/tag_uid.hpp"
+#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/sensing/tag_registry.hpp"
+
+namespace vivaref::drivers {
+
+class ReaderWindow {
+public:
+    ReaderWindow(std::size_t majorityScans, std::size_t tagCount);
+
+    // One successful scan, already split into enrolled tags (sorted, no
+    // duplicates) and unknown UIDs.
+    void add(const std::vector<TagIndex>& tags, std::vector<TagUid> unknown, Timestamp at);
+    // Forget everything: the old scans say nothing about a board that may
+    // have changed while the reader was down.
+    void clear();
+
+    bool sees(TagIndex tag) const { return 2 * hits_[tag] > filled_; }
+    // How consistently it reads `tag`: hits over scans, as a fraction compared
+    // by cross-multiplication (see readsBetter).
+    std::uint32_t hits(TagIndex tag) const { return hits_[tag]; }
+    std::size_t scansHeld() const { return filled_; }
+
+    struct Unknown {
+        TagUid uid;
+        Timestamp at;
+    };
+    // Every unknown UID in the scans held, each once with its latest sighting.
+    std::vector<Unknown> unknownTags() const;
+
+private:
+    struct Scan {
+        std::vector<TagIndex> tags;
+        std::vector<TagUid> unknown;
+        Timestamp at{0};
+    };
+    std::vector<Scan> ring_;
+    std::size_t next_ = 0;
+    std::size_t filled_ = 0;
+    std::vector<std::uint32_t> hits_;
+};
+
+// True when `a` (hitsA of scansA) reads more consistently than `b`.
+inline bool readsBetter(std::uint32_t hitsA, std::size_t scansA, std::uint32_t hitsB, std::size_t scansB) {
+    return static_cast<std::uint64_t>(hitsA) * scansB > static_cast<std::uint64_t>(hitsB) * scansA;
+}
+
+}  // namespace vivaref::drivers

@@ -1,0 +1,254 @@
+#include "drivers/sensing/sensing_pipeline.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace vivaref::drivers {
+
+using Kind = TagLocation::Kind;
+
+SensingPipeline::SensingPipeline(BoardLayout layout, TagRegistry registry, SensingConfig config)
+    : layout_(std::move(layout)), registry_(std::move(registry)), config_(config) {
+    config_.validate();
+    if (layout_.readerCount() == 0) throw std::invalid_argument("sensing: the board layout has no reader");
+    readers_.reserve(layout_.readerCount());
+    for (std::size_t i = 0; i < layout_.readerCount(); ++i) {
+        readers_.push_back({ReaderWindow(config_.majorityScans, registry_.size()), {}});
+    }
+    tags_.resize(registry_.size());
+    touched_.assign(registry_.size(), 0);
+}
+
+bool SensingPipeline::addScan(const ReaderId& reader, const ScanResult& result, Timestamp at) {
+    const auto index = layout_.findReader(reader);
+    if (!index) return false;
+    addScan(*index, result, at);
+    return true;
+}
+
+void SensingPipeline::addScan(ReaderIndex reader, const ScanResult& result, Timestamp at) {
+    now_ = std::max(now_, at);
+    ReaderQuality& quality = readers_[reader].quality;
+    ++quality.scans;
+    if (result.ok()) {
+        recordSuccess(reader, result.tags(), now_);
+    } else {
+        recordFailure(reader, result.error(), now_);
+    }
+}
+
+void SensingPipeline::recordFailure(ReaderIndex reader, const ScanError& error, Timestamp at) {
+    ReaderQuality& quality = readers_[reader].quality;
+    ++quality.consecutiveFailures;
+    quality.lastError = error;
+    quality.lastErrorAt = at;
+    if (!quality.faulty && quality.consecutiveFailures >= config_.faultyAfterFailures) {
+        quality.faulty = true;
+        // Its tags are now held where they were; every tag may be affected.
+        for (TagIndex tag = 0; tag < tags_.size(); ++tag) refreshSeen(tag, at);
+    }
+}
+
+void SensingPipeline::recordSuccess(ReaderIndex reader, const TagSet& tags, Timestamp at) {
+    ReaderState& state = readers_[reader];
+    ++state.quality.successes;
+    state.quality.consecutiveFailures = 0;
+    state.quality.lastSuccessAt = at;
+    const bool recovering = state.quality.faulty;
+    if (recovering) {
+        state.quality.faulty = false;
+        state.window.clear();
+    }
+
+    scanTags_.clear();
+    std::vector<TagUid> unknown;
+    for (const TagUid& uid : tags) {
+        if (auto tag = registry_.find(uid)) {
+            scanTags_.push_back(*tag);
+        } else {
+            unknown.push_back(uid);
+            ++state.quality.unknownTagReads;
+        }
+    }
+    std::sort(scanTags_.begin(), scanTags_.end());
+
+    // Which tags' votes may change: those this reader held before or holds
+    // now (the majority threshold moves with the number of scans held).
+    for (TagIndex tag = 0; tag < tags_.size(); ++tag) touched_[tag] = state.window.hits(tag) > 0;
+    state.window.add(scanTags_, std::move(unknown), at);
+    for (TagIndex tag : scanTags_) touched_[tag] = 1;
+    for (TagIndex tag = 0; tag < tags_.size(); ++tag) {
+        if (touched_[tag] || recovering) refreshSeen(tag, at);
+    }
+}
+
+bool SensingPipeline::placeHasFaultyReader(PlaceIndex place) const {
+    const auto& readers = layout_.readersOf(place);
+    return std::any_of(readers.begin(), readers.end(),
+                       [&](ReaderIndex r) { return readers_[r].quality.faulty; });
+}
+
+void SensingPipeline::computeSeen(TagIndex tag, Spot& spot, bool& uncertain) const {
+    spot.kind = Kind::Absent;
+    spot.place.reset();
+    spot.candidates.clear();
+    uncertain = false;
+
+    // The best read of this tag on each place, and which place reads it best.
+    std::uint32_t bestHits = 0;
+    std::size_t bestScans = 1;
+    for (ReaderIndex r = 0; r < readers_.size(); ++r) {
+        const ReaderState& state = readers_[r];
+        if (state.quality.faulty || !state.window.sees(tag)) continue;
+        const std::uint32_t hits = state.window.hits(tag);
+        const std::size_t scans = state.window.scansHeld();
+        const PlaceIndex place = layout_.placeOf(r);
+        if (spot.candidates.empty() || readsBetter(hits, scans, bestHits, bestScans)) {
+            spot.candidates.assign(1, place);
+            bestHits = hits;
+            bestScans = scans;
+        } else if (!readsBetter(bestHits, bestScans, hits, scans) &&
+                   std::find(spot.candidates.begin(), spot.candidates.end(), place) ==
+                       spot.candidates.end()) {
+            spot.candidates.push_back(place);  // a tie with another place
+        }
+    }
+
+    if (spot.candidates.size() == 1) {
+        spot.kind = Kind::OnPlace;
+        spot.place = spot.candidates.front();
+        spot.candidates.clear();
+    } else if (spot.candidates.size() > 1) {
+        spot.kind = Kind::Ambiguous;
+        std::sort(spot.candidates.begin(), spot.candidates.end());
+    } else {
+        // Nobody healthy sees it. If its place's reader is down, that says
+        // nothing about the tag: hold it where it was, uncertain.
+        const Spot& stable = tags_[tag].stable;
+        if (stable.kind == Kind::OnPlace && placeHasFaultyReader(*stable.place)) {
+            spot.kind = Kind::OnPlace;
+            spot.place = stable.place;
+            uncertain = true;
+        }
+    }
+}
+
+void SensingPipeline::refreshSeen(TagIndex tag, Timestamp at) {
+    TagTrack& track = tags_[tag];
+    // Bring the stable location up to `at` first: the old reading may have
+    // held long enough, and computeSeen() holds a faulty reader's tags where
+    // they stably are.
+    settle(tag, at);
+    bool uncertain = false;
+    computeSeen(tag, scratchSpot_, uncertain);
+    track.seenUncertain = uncertain;
+    if (scratchSpot_ == track.seen) return;
+    std::swap(track.seen, scratchSpot_);
+    track.seenSince = at;
+}
+
+SensingPipeline::Spot SensingPipeline::target(const TagTrack& track) const {
+    if (track.seen.kind != Kind::Absent) return track.seen;
+    switch (track.stable.kind) {
+        case Kind::OnPlace:
+            return {Kind::InHand, track.stable.place, {}};
+        case Kind::Ambiguous:
+            return {Kind::InHand, std::nullopt, {}};
+        case Kind::InHand:
+        case Kind::Absent:
+            break;
+    }
+    return track.stable;
+}
+
+void SensingPipeline::settle(TagIndex tag, Timestamp now) {
+    TagTrack& track = tags_[tag];
+    if (now - track.seenSince >= config_.stabilityWindow) {
+        Spot to = target(track);
+        if (to != track.stable) {
+            if (to.kind == Kind::InHand) track.inHandSince = track.seenSince;
+            commit(tag, std::move(to), track.seenSince, track.seenSince + config_.stabilityWindow);
+        }
+    }
+    if (track.stable.kind == Kind::InHand && track.seen.kind == Kind::Absent &&
+        now - track.inHandSince >= config_.inHandGrace) {
+        // Seen again within the grace and lost again: it is gone from its last loss, not before.
+        const Timestamp goneAt = std::max(track.inHandSince + config_.inHandGrace, track.seenSince);
+        commit(tag, Spot{}, track.inHandSince, goneAt);
+    }
+}
+
+void SensingPipeline::commit(TagIndex tag, Spot to, Timestamp seenAt, Timestamp stableAt) {
+    TagTrack& track = tags_[tag];
+    pending_.push_back({registry_.character(tag), registry_.uid(tag), toLocation(track.stable),
+                        toLocation(to), seenAt, stableAt});
+    track.stable = std::move(to);
+}
+
+TagLocation SensingPipeline::toLocation(const Spot& spot) const {
+    TagLocation location;
+    location.kind = spot.kind;
+    if (spot.place) location.place = layout_.place(*spot.place);
+    for (PlaceIndex p : spot.candidates) location.candidates.push_back(layout_.place(p));
+    std::sort(location.candidates.begin(), location.candidates.end());
+    return location;
+}
+
+SensingUpdate SensingPipeline::update(Timestamp now) {
+    now_ = std::max(now_, now);
+    for (TagIndex tag = 0; tag < tags_.size(); ++tag) settle(tag, now_);
+    SensingUpdate result{observe(now_), std::move(pending_)};
+    pending_.clear();
+    std::stable_sort(
+        result.changes.begin(), result.changes.end(),
+        [](const ObservationChange& a, const ObservationChange& b) { return a.stableAt < b.stableAt; });
+    return result;
+}
+
+BoardObservation SensingPipeline::observe(Timestamp now) const {
+    BoardObservation observation;
+    observation.at = now;
+    for (TagIndex tag = 0; tag < tags_.size(); ++tag) {
+        const TagTrack& track = tags_[tag];
+        const CharacterSlug& character = registry_.character(tag);
+        switch (track.stable.kind) {
+            case Kind::OnPlace: {
+                const bool held = track.seenUncertain && track.seen.place == track.stable.place;
+                observation.onBoard.emplace(character,
+                                            PlacedCharacter{layout_.place(*track.stable.place), held});
+                break;
+            }
+            case Kind::InHand: {
+                std::optional<PlaceName> from;
+                if (track.stable.place) from = layout_.place(*track.stable.place);
+                observation.inHand.emplace(character, CharacterInHand{std::move(from), track.inHandSince});
+                break;
+            }
+            case Kind::Ambiguous:
+                observation.ambiguous.emplace(character, toLocation(track.stable).candidates);
+                break;
+            case Kind::Absent:
+                break;
+        }
+    }
+    for (ReaderIndex r = 0; r < readers_.size(); ++r) {
+        if (readers_[r].quality.faulty) {
+            observation.faultyReaders.push_back(layout_.reader(r));
+            continue;  // its held scans are stale
+        }
+        for (const auto& unknown : readers_[r].window.unknownTags()) {
+            observation.unknownTags.push_back({unknown.uid, layout_.reader(r), unknown.at});
+        }
+    }
+    return observation;
+}
+
+std::vector<ReaderStatus> SensingPipeline::readerStatus() const {
+    std::vector<ReaderStatus> status;
+    for (ReaderIndex r = 0; r < readers_.size(); ++r) {
+        status.push_back({layout_.reader(r), layout_.place(layout_.placeOf(r)), readers_[r].quality});
+    }
+    return status;
+}
+
+}  // namespace vivaref::drivers

@@ -1,0 +1,34 @@
+// The names the sensing pipeline deals in. The drivers do not interpret any
+// of them: a place is whatever the castle's configuration calls it ("3",
+// "wc3", "dungeon1"), a character whatever the enrolment calls it ("odessa").
+#pragma once
+
+#include <chrono>
+#include <compare>
+#include <string>
+
+namespace vivaref::drivers {
+
+// Time on the caller's clock (for `vivaref simulate`, milliseconds since the
+// trace's start). The pipeline never reads a clock itself.
+using Timestamp = std::chrono::milliseconds;
+
+// A reader's name in the configuration and the logs: "floor3", "throne".
+struct ReaderId {
+    std::string name;
+    friend auto operator<=>(const ReaderId&, const ReaderId&) = default;
+};
+
+// Where a tag can stand, as the configuration names it.
+struct PlaceName {
+    std::string name;
+    friend auto operator<=>(const PlaceName&, const PlaceName&) = default;
+};
+
+// The character an enrolled tag belongs to.
+struct CharacterSlug {
+    std::string name;
+    friend auto operator<=>(const CharacterSlug&, const CharacterSlug&) = default;
+};
+
+}  // namespace vivaref::drivers

@@ -1,0 +1,35 @@
+// The enrolment: which tag UID belongs to which character. Only enrolled UIDs
+// count; anything else a reader reports (a stray card, a UID mangled by a
+// collision the chip did not catch) is an unknown tag, reported and never used.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "drivers/rfid/tag_uid.hpp"
+#include "drivers/sensing/sensing_types.hpp"
+
+namespace vivaref::drivers {
+
+using TagIndex = std::size_t;
+
+class TagRegistry {
+public:
+    // Throws std::invalid_argument when the UID or the character is already enrolled.
+    void enrol(const TagUid& uid, CharacterSlug character);
+
+    std::size_t size() const { return uids_.size(); }
+    std::optional<TagIndex> find(const TagUid& uid) const;
+    const TagUid& uid(TagIndex index) const { return uids_[index]; }
+    const CharacterSlug& character(TagIndex index) const { return characters_[index]; }
+
+private:
+    std::vector<TagUid> uids_;
+    std::vector<CharacterSlug> characters_;
+    std::map<TagUid, TagIndex> indexByUid_;
+    std::map<CharacterSlug, TagIndex> indexByCharacter_;
+};
+
+}  // namespace vivaref::drivers

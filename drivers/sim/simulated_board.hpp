@@ -1,0 +1,100 @@
+// An in-memory castle: tests, the web UI and `vivaref simulate` put tags on
+// places and lift them, and the board answers scans as the readers under it
+// would, at the configured rate on the caller's clock, so it runs in virtual
+// time. Faults can be injected: a reader that stops answering or fails now
+// and then, garbage UIDs, a tag that flaps, a tag a neighbouring reader also
+// picks up. All randomness comes from one seeded generator: the same seed and
+// the same calls give the same scans.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "drivers/rfid/simulated_tag_reader.hpp"
+#include "drivers/sensing/board_layout.hpp"
+
+namespace vivaref::drivers {
+
+// The default castle: one reader per place, named as in a referee trace
+// (floor0..floor5, throne, wc3, wc4, dungeon1..dungeon3) over the
+// GAME-RECORD places "0".."5", "6", "wc3", "wc4", "dungeon1".."dungeon3".
+BoardLayout standardBoardLayout();
+
+// A character's tag in simulation when the enrolment names no UID: a 7-byte
+// UID derived from the slug (NXP's manufacturer byte 0x04, then a hash), the
+// same on every run.
+TagUid simulatedTagUid(std::string_view slug);
+
+struct SimulatedBoardConfig {
+    // One reader is scanned every interval, round robin: a castle of 12
+    // readers at 10 ms is a full cycle every 120 ms.
+    Timestamp scanInterval{10};
+    std::uint64_t seed = 1;
+};
+
+struct SimulatedScan {
+    ReaderIndex reader;
+    ScanResult result;
+    Timestamp at;
+};
+
+class SimulatedBoard {
+public:
+    explicit SimulatedBoard(BoardLayout layout = standardBoardLayout(), SimulatedBoardConfig config = {});
+
+    const BoardLayout& layout() const { return layout_; }
+
+    // The castle. put() on a place with several readers puts the tag over the
+    // first one; putOver() chooses. A tag put again moves. False when there is
+    // no such place or reader.
+    [[nodiscard]] bool put(const TagUid& tag, const PlaceName& place);
+    [[nodiscard]] bool putOver(const TagUid& tag, const ReaderId& reader);
+    void lift(const TagUid& tag);
+    void clear();
+    std::optional<PlaceName> placeOf(const TagUid& tag) const;
+    std::vector<TagUid> tagsOn(const PlaceName& place) const;
+
+    // Faults, by reader index (layout().findReader() for a name).
+    void silence(ReaderIndex reader, ScanErrorKind kind = ScanErrorKind::NoAnswer);
+    void restore(ReaderIndex reader);
+    void setFailureRate(ReaderIndex reader, double probability);  // fails now and then
+    void setGarbageRate(ReaderIndex reader, double probability);  // adds a mangled UID to a scan
+    // Faults, by tag.
+    void setMissRate(const TagUid& tag, double probability);  // its reader misses it now and then
+    void setCrosstalk(const TagUid& tag, ReaderIndex alsoSeenBy, double probability);
+    void clearTagFaults(const TagUid& tag);
+
+    // Every scan due after the previous call up to and including `now`.
+    std::vector<SimulatedScan> advanceTo(Timestamp now);
+    // One scan of one reader, outside the round robin (for a caller with its own scheduler).
+    ScanResult scan(ReaderIndex reader);
+
+private:
+    struct TagFaults {
+        double missRate = 0;
+        std::optional<ReaderIndex> crosstalkReader;
+        double crosstalkRate = 0;
+    };
+    struct ReaderFaults {
+        double failureRate = 0;
+        double garbageRate = 0;
+    };
+
+    bool chance(double probability);
+    TagUid mangled(const TagSet& field);
+
+    BoardLayout layout_;
+    SimulatedBoardConfig config_;
+    std::vector<SimulatedTagReader> readers_;
+    std::vector<ReaderFaults> readerFaults_;
+    std::map<TagUid, ReaderIndex> tagOver_;
+    std::map<TagUid, TagFaults> tagFaults_;
+    std::mt19937_64 random_;
+    Timestamp nextScanAt_{0};
+    ReaderIndex nextReader_ = 0;
+};
+
+}  // namespace vivaref::drivers

@@ -1,0 +1,267 @@
+// The sensing pipeline against scripted scans: every reader of the small
+// castle is scanned every 40 ms, in layout order, unless a case says otherwise.
+#include <doctest/doctest.h>
+
+#include "tests/drivers/sensing_script.hpp"
+
+using namespace vivaref::drivers;
+using namespace vivaref::drivers::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr Timestamp kTick = 40ms;
+
+// Scans every reader at every tick in [from, to): `floor` sees `slugs`, the others nothing.
+void holdOn(Script& s, const std::string& floor, std::initializer_list<const char*> slugs, Timestamp from,
+            Timestamp to) {
+    for (Timestamp t = from; t < to; t += kTick) {
+        for (const char* reader : {"floor2", "floor3", "floor4", "floor5a", "floor5b"}) {
+            if (reader == floor) {
+                s.scan(reader, slugs, t);
+            } else {
+                s.scan(reader, {}, t);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Sensing: a tag put on a floor becomes stable after the window, carrying when") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 149ms);
+    // odessa is first seen at 0 (one scan held, one hit: a majority).
+    s.update(149ms);
+    CHECK(s.changes.empty());
+    holdOn(s, "floor3", {"odessa"}, 160ms, 400ms);
+    const BoardObservation observation = s.update(400ms);
+    REQUIRE(s.changes.size() == 1);
+    CHECK(s.changes[0].character.name == "odessa");
+    CHECK(s.changes[0].uid == uidOf("odessa"));
+    CHECK(s.changes[0].from == TagLocation::absent());
+    CHECK(s.changes[0].to == TagLocation::onPlace({"3"}));
+    CHECK(s.changes[0].seenAt == 0ms);
+    CHECK(s.changes[0].stableAt == 150ms);
+    CHECK(placeIn(observation, "odessa") == "3");
+    CHECK_FALSE(observation.onBoard.at({"odessa"}).uncertain);
+    CHECK(observation.inHand.empty());
+    CHECK(observation.at == 400ms);
+}
+
+TEST_CASE("Sensing: a move between floors is stable a window after the readers agree on it") {
+    Script s;
+    holdOn(s, "floor2", {"odessa"}, 0ms, 440ms);
+    holdOn(s, "floor4", {"odessa"}, 440ms, 629ms);
+    // Majority of three: floor2 still holds it at 440 (two of three) and
+    // loses it at 480, when floor4 gets its second read.
+    s.update(629ms);
+    REQUIRE(s.changes.size() == 1);
+    s.update(630ms);
+    REQUIRE(s.changes.size() == 2);
+    holdOn(s, "floor4", {"odessa"}, 640ms, 1000ms);
+    s.update(1000ms);
+    REQUIRE(s.changes.size() == 2);
+    CAPTURE(describe(s.changes[1]));
+    CHECK(s.changes[1].from == TagLocation::onPlace({"2"}));
+    CHECK(s.changes[1].to == TagLocation::onPlace({"4"}));
+    CHECK(s.changes[1].seenAt == 480ms);
+    CHECK(s.changes[1].stableAt == 630ms);
+}
+
+TEST_CASE("Sensing: a flapping tag stays put") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
+    SUBCASE("missed one scan in three: the majority never loses it") {
+        for (Timestamp t = 200ms; t < 2000ms; t += kTick) {
+            const bool missed = (t / kTick) % 3 == 0;
+            missed ? s.scan("floor3", {}, t) : s.scan("floor3", {"odessa"}, t);
+        }
+    }
+    SUBCASE("missed every other scan: the majority flickers, the window absorbs it") {
+        for (Timestamp t = 200ms; t < 2000ms; t += kTick) {
+            const bool missed = (t / kTick) % 2 == 0;
+            missed ? s.scan("floor3", {}, t) : s.scan("floor3", {"odessa"}, t);
+        }
+    }
+    const BoardObservation observation = s.update(2000ms);
+    CAPTURE(s.log());
+    CHECK(s.described() == std::vector<std::string>{"odessa: absent -> on 3 (seen 0 ms, stable 150 ms)"});
+    CHECK(placeIn(observation, "odessa") == "3");
+}
+
+TEST_CASE("Sensing: a tag two floors read goes where it reads most consistently") {
+    Script s;
+    SUBCASE("floor2 reads it two scans in three, floor3 every scan: floor 3") {
+        for (Timestamp t = 0ms; t < 1000ms; t += kTick) {
+            s.scan("floor3", {"odessa"}, t);
+            (t / kTick) % 3 == 0 ? s.scan("floor2", {}, t) : s.scan("floor2", {"odessa"}, t);
+        }
+        const BoardObservation observation = s.update(1000ms);
+        CHECK(placeIn(observation, "odessa") == "3");
+        CHECK(observation.ambiguous.empty());
+        for (const auto& change : s.changes) CHECK(change.to.kind != TagLocation::Kind::Ambiguous);
+    }
+    SUBCASE("both read it every scan: ambiguous, until one stops") {
+        for (Timestamp t = 0ms; t < 1000ms; t += kTick) {
+            s.scan("floor2", {"odessa"}, t);
+            s.scan("floor3", {"odessa"}, t);
+        }
+        BoardObservation observation = s.update(1000ms);
+        CHECK(observation.onBoard.empty());
+        CHECK(observation.ambiguous.at({"odessa"}) == std::vector<PlaceName>{{"2"}, {"3"}});
+        holdOn(s, "floor3", {"odessa"}, 1000ms, 1400ms);
+        observation = s.update(1400ms);
+        CHECK(placeIn(observation, "odessa") == "3");
+        CAPTURE(s.log());
+        CHECK(s.described() ==
+              std::vector<std::string>{"odessa: absent -> ambiguous 2|3 (seen 0 ms, stable 150 ms)",
+                                       "odessa: ambiguous 2|3 -> on 3 (seen 1000 ms, stable 1150 ms)"});
+    }
+    SUBCASE("two readers of the same floor: one place, not ambiguous") {
+        for (Timestamp t = 0ms; t < 400ms; t += kTick) {
+            s.scan("floor5a", {"odessa"}, t);
+            s.scan("floor5b", {"odessa"}, t);
+        }
+        CHECK(placeIn(s.update(400ms), "odessa") == "5");
+    }
+}
+
+TEST_CASE("Sensing: unknown or mangled UIDs are reported, never placed") {
+    Script s;
+    const TagUid mangled = TagUid::fromHex(
+        "04"
+        "6F646573736B");  // odessa's UID with its last bit changed
+    for (Timestamp t = 0ms; t < 400ms; t += kTick) {
+        s.scan("floor3", {"odessa"}, t, {kGarbage});
+        s.scan("floor4", {}, t, {mangled});
+    }
+    const BoardObservation observation = s.update(400ms);
+    CHECK(observation.onBoard.size() == 1);
+    CHECK(placeIn(observation, "odessa") == "3");
+    REQUIRE(observation.unknownTags.size() == 2);
+    CHECK(observation.unknownTags[0].uid == kGarbage);
+    CHECK(observation.unknownTags[0].reader.name == "floor3");
+    CHECK(observation.unknownTags[0].lastSeen == 360ms);
+    CHECK(observation.unknownTags[1].uid == mangled);
+    CHECK(observation.unknownTags[1].reader.name == "floor4");
+    CHECK(s.pipeline.quality(*s.pipeline.layout().findReader({"floor3"})).unknownTagReads == 10);
+    // Once out of the last K scans, a stray UID is no longer reported.
+    holdOn(s, "floor3", {"odessa"}, 400ms, 600ms);
+    CHECK(s.update(600ms).unknownTags.empty());
+}
+
+TEST_CASE("Sensing: a reader that drops out holds its tags, uncertain, and is reported faulty") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
+    s.fail("floor3", 200ms);
+    s.fail("floor3", 240ms);
+    const ReaderIndex floor3 = *s.pipeline.layout().findReader({"floor3"});
+    CHECK_FALSE(s.pipeline.quality(floor3).faulty);  // two failures: not yet
+    s.fail("floor3", 280ms);
+    for (Timestamp t = 320ms; t < 2000ms; t += kTick) s.fail("floor3", t);
+    BoardObservation observation = s.update(2000ms);
+    CHECK(placeIn(observation, "odessa") == "3");
+    CHECK(observation.onBoard.at({"odessa"}).uncertain);
+    CHECK(observation.faultyReaders == std::vector<ReaderId>{{"floor3"}});
+    const ReaderQuality& quality = s.pipeline.quality(floor3);
+    CHECK(quality.faulty);
+    CHECK(quality.scans == 5 + 45);
+    CHECK(quality.successes == 5);
+    CHECK(quality.consecutiveFailures == 45);
+    CHECK(quality.successRate() == doctest::Approx(0.1));
+    REQUIRE(quality.lastError);
+    CHECK(quality.lastError->kind == ScanErrorKind::NoAnswer);
+    CHECK(quality.lastErrorAt == 1960ms);
+    CHECK(s.changes.size() == 1);  // only the first placement: nothing dropped
+
+    SUBCASE("it comes back with the tag: certain again, no change") {
+        holdOn(s, "floor3", {"odessa"}, 2000ms, 2400ms);
+        observation = s.update(2400ms);
+        CHECK_FALSE(observation.onBoard.at({"odessa"}).uncertain);
+        CHECK(observation.faultyReaders.empty());
+        CHECK(s.changes.size() == 1);
+    }
+    SUBCASE("it comes back without the tag: lifted while it was down, so in hand from then on") {
+        holdOn(s, "floor3", {}, 2000ms, 2400ms);
+        observation = s.update(2400ms);
+        REQUIRE(s.changes.size() == 2);
+        CHECK(describe(s.changes[1]) == "odessa: on 3 -> in hand from 3 (seen 2000 ms, stable 2150 ms)");
+    }
+    SUBCASE("another floor sees the tag meanwhile: it moved, and healthy readers say where") {
+        for (Timestamp t = 2000ms; t < 2400ms; t += kTick) {
+            s.fail("floor3", t);
+            s.scan("floor4", {"odessa"}, t);
+        }
+        observation = s.update(2400ms);
+        CHECK(placeIn(observation, "odessa") == "4");
+        CHECK_FALSE(observation.onBoard.at({"odessa"}).uncertain);
+    }
+}
+
+TEST_CASE("Sensing: a tag lifted is in hand for the grace, then gone") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 400ms);
+    holdOn(s, "floor3", {}, 400ms, 1000ms);
+    // floor3 loses the majority at 440.
+    BoardObservation observation = s.update(1000ms);
+    CHECK(observation.onBoard.empty());
+    REQUIRE(observation.inHand.contains({"odessa"}));
+    CHECK(observation.inHand.at({"odessa"}).liftedFrom == PlaceName{"3"});
+    CHECK(observation.inHand.at({"odessa"}).since == 440ms);
+
+    SUBCASE("put back within the grace: back on its place") {
+        holdOn(s, "floor3", {"odessa"}, 1000ms, 1400ms);
+        observation = s.update(5000ms);
+        CHECK(placeIn(observation, "odessa") == "3");
+        CHECK(observation.inHand.empty());
+        CAPTURE(s.log());
+        CHECK(s.described() ==
+              std::vector<std::string>{"odessa: absent -> on 3 (seen 0 ms, stable 150 ms)",
+                                       "odessa: on 3 -> in hand from 3 (seen 440 ms, stable 590 ms)",
+                                       "odessa: in hand from 3 -> on 3 (seen 1040 ms, stable 1190 ms)"});
+    }
+    SUBCASE("never put back: gone when the grace ends") {
+        s.update(3439ms);
+        CHECK(s.changes.size() == 2);
+        observation = s.update(3440ms);
+        CHECK(observation.inHand.empty());
+        CHECK(observation.onBoard.empty());
+        REQUIRE(s.changes.size() == 3);
+        CHECK(describe(s.changes[2]) == "odessa: in hand from 3 -> absent (seen 440 ms, stable 3440 ms)");
+    }
+}
+
+TEST_CASE("Sensing: changes come out in the order they became stable") {
+    Script s;
+    for (Timestamp t = 0ms; t < 400ms; t += kTick) {
+        s.scan("floor2",
+               t >= 80ms ? std::initializer_list<const char*>{"cecco"} : std::initializer_list<const char*>{},
+               t);
+        s.scan("floor4", {"beatrice"}, t);
+    }
+    s.update(400ms);
+    REQUIRE(s.changes.size() == 2);
+    CHECK(s.changes[0].character.name == "beatrice");
+    CHECK(s.changes[1].character.name == "cecco");
+    CHECK(s.changes[1].stableAt == 270ms);  // floor2's second read of cecco, at 120, plus the window
+}
+
+TEST_CASE("Sensing: bad configuration and unknown readers") {
+    SensingConfig config;
+    config.inHandGrace = config.stabilityWindow;
+    CHECK_THROWS_AS(SensingPipeline(smallCastle(), someCharacters(), config), std::invalid_argument);
+    config = {};
+    config.majorityScans = 0;
+    CHECK_THROWS_AS(SensingPipeline(smallCastle(), someCharacters(), config), std::invalid_argument);
+    CHECK_THROWS_AS(SensingPipeline(BoardLayout{}, someCharacters()), std::invalid_argument);
+
+    TagRegistry registry = someCharacters();
+    CHECK_THROWS_AS(registry.enrol(uidOf("odessa"), {"someone"}), std::invalid_argument);
+    CHECK_THROWS_AS(registry.enrol(kGarbage, {"odessa"}), std::invalid_argument);
+    BoardLayout layout = smallCastle();
+    CHECK_THROWS_AS(layout.addReader({"floor2"}, {"3"}), std::invalid_argument);
+
+    SensingPipeline pipeline(smallCastle(), someCharacters());
+    CHECK_FALSE(pipeline.addScan(ReaderId{"floor9"}, ScanResult(TagSet{}), 0ms));
+}
