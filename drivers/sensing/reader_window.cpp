@@ -4,8 +4,8 @@
 
 namespace vivaref::drivers {
 
-ReaderWindow::ReaderWindow(std::size_t majorityScans, std::size_t tagCount)
-    : ring_(majorityScans), hits_(tagCount, 0) {}
+ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t tagCount)
+    : ring_(majorityScans), hits_(tagCount, 0), seen_(tagCount, 0), sticky_(sticky) {}
 
 void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> unknown, Timestamp at) {
     Scan& slot = ring_[next_];
@@ -19,6 +19,10 @@ void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> un
     slot.at = at;
     for (TagIndex tag : tags) ++hits_[tag];
     next_ = (next_ + 1) % ring_.size();
+    for (std::size_t tag = 0; tag < hits_.size(); ++tag) {
+        const bool majority = 2 * hits_[tag] > filled_;
+        seen_[tag] = majority || (sticky_ && seen_[tag] && hits_[tag] > 0);
+    }
 }
 
 void ReaderWindow::clear() {
@@ -27,6 +31,7 @@ void ReaderWindow::clear() {
         scan.unknown.clear();
     }
     std::fill(hits_.begin(), hits_.end(), 0);
+    std::fill(seen_.begin(), seen_.end(), 0);
     next_ = 0;
     filled_ = 0;
 }

@@ -1,6 +1,10 @@
 // One reader's last K successful scans, and which enrolled tags it sees by
 // majority over them. Failed scans are not evidence either way: they count
 // against the reader's quality, not against its tags.
+// With `sticky`, a tag once seen stays seen until it is missing from all K
+// scans: entering takes a majority, leaving takes silence. A still tag that
+// is missed now and then then never looks lifted, at the price of one more
+// scan before a real lift shows.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +19,7 @@ namespace vivaref::drivers {
 
 class ReaderWindow {
 public:
-    ReaderWindow(std::size_t majorityScans, std::size_t tagCount);
+    ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t tagCount);
 
     // One successful scan, already split into enrolled tags (sorted, no
     // duplicates) and unknown UIDs.
@@ -24,7 +28,7 @@ public:
     // have changed while the reader was down.
     void clear();
 
-    bool sees(TagIndex tag) const { return 2 * hits_[tag] > filled_; }
+    bool sees(TagIndex tag) const { return seen_[tag] != 0; }
     // How consistently it reads `tag`: hits over scans, as a fraction compared
     // by cross-multiplication (see readsBetter).
     std::uint32_t hits(TagIndex tag) const { return hits_[tag]; }
@@ -47,6 +51,8 @@ private:
     std::size_t next_ = 0;
     std::size_t filled_ = 0;
     std::vector<std::uint32_t> hits_;
+    std::vector<char> seen_;
+    bool sticky_;
 };
 
 // True when `a` (hitsA of scansA) reads more consistently than `b`.

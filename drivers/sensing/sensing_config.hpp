@@ -15,6 +15,8 @@ struct SensingConfig {
     // `majorityScans` successful scans: one missed or one phantom read
     // changes nothing.
     std::size_t majorityScans = 3;
+    // ...and, once seen, until it is missing from all of them (see ReaderWindow).
+    bool stickyPresence = true;
     // A new position must hold this long before it becomes part of the
     // stable observation. Well under the 300 ms a player notices as lag.
     Timestamp stabilityWindow{150};

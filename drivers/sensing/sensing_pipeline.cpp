@@ -13,7 +13,8 @@ SensingPipeline::SensingPipeline(BoardLayout layout, TagRegistry registry, Sensi
     if (layout_.readerCount() == 0) throw std::invalid_argument("sensing: the board layout has no reader");
     readers_.reserve(layout_.readerCount());
     for (std::size_t i = 0; i < layout_.readerCount(); ++i) {
-        readers_.push_back({ReaderWindow(config_.majorityScans, registry_.size()), {}});
+        readers_.push_back(
+            {ReaderWindow(config_.majorityScans, config_.stickyPresence, registry_.size()), {}});
     }
     tags_.resize(registry_.size());
     touched_.assign(registry_.size(), 0);
@@ -94,15 +95,21 @@ void SensingPipeline::computeSeen(TagIndex tag, Spot& spot, bool& uncertain) con
     spot.candidates.clear();
     uncertain = false;
 
+    const std::optional<PlaceIndex> stablePlace =
+        tags_[tag].stable.kind == Kind::OnPlace ? tags_[tag].stable.place : std::nullopt;
+    bool stableStillSees = false;
     // The best read of this tag on each place, and which place reads it best.
     std::uint32_t bestHits = 0;
     std::size_t bestScans = 1;
     for (ReaderIndex r = 0; r < readers_.size(); ++r) {
         const ReaderState& state = readers_[r];
-        if (state.quality.faulty || !state.window.sees(tag)) continue;
+        if (state.quality.faulty) continue;
         const std::uint32_t hits = state.window.hits(tag);
-        const std::size_t scans = state.window.scansHeld();
         const PlaceIndex place = layout_.placeOf(r);
+        // One read in the last K is enough for the place it stably is on.
+        if (stablePlace && place == *stablePlace && hits > 0) stableStillSees = true;
+        if (!state.window.sees(tag)) continue;
+        const std::size_t scans = state.window.scansHeld();
         if (spot.candidates.empty() || readsBetter(hits, scans, bestHits, bestScans)) {
             spot.candidates.assign(1, place);
             bestHits = hits;
@@ -114,6 +121,12 @@ void SensingPipeline::computeSeen(TagIndex tag, Spot& spot, bool& uncertain) con
         }
     }
 
+    // Where the tag stably is keeps it while any of that place's readers
+    // still reads it now and then: a neighbour picking it up for a few scans, while its own
+    // reader misses a few, is not a move. A real move shows a scan cycle or
+    // two later, when the old reader has lost it.
+    if (stableStillSees) spot.candidates.assign(1, *stablePlace);
+
     if (spot.candidates.size() == 1) {
         spot.kind = Kind::OnPlace;
         spot.place = spot.candidates.front();
@@ -124,10 +137,9 @@ void SensingPipeline::computeSeen(TagIndex tag, Spot& spot, bool& uncertain) con
     } else {
         // Nobody healthy sees it. If its place's reader is down, that says
         // nothing about the tag: hold it where it was, uncertain.
-        const Spot& stable = tags_[tag].stable;
-        if (stable.kind == Kind::OnPlace && placeHasFaultyReader(*stable.place)) {
+        if (stablePlace && placeHasFaultyReader(*stablePlace)) {
             spot.kind = Kind::OnPlace;
-            spot.place = stable.place;
+            spot.place = stablePlace;
             uncertain = true;
         }
     }

@@ -52,21 +52,21 @@ TEST_CASE("Sensing: a tag put on a floor becomes stable after the window, carryi
 TEST_CASE("Sensing: a move between floors is stable a window after the readers agree on it") {
     Script s;
     holdOn(s, "floor2", {"odessa"}, 0ms, 440ms);
-    holdOn(s, "floor4", {"odessa"}, 440ms, 629ms);
-    // Majority of three: floor2 still holds it at 440 (two of three) and
-    // loses it at 480, when floor4 gets its second read.
-    s.update(629ms);
+    holdOn(s, "floor4", {"odessa"}, 440ms, 669ms);
+    // floor4 has two reads of three at 480, but floor 2 keeps the tag while
+    // its reader still has it in one of its last three scans: until 520.
+    s.update(669ms);
     REQUIRE(s.changes.size() == 1);
-    s.update(630ms);
+    s.update(670ms);
     REQUIRE(s.changes.size() == 2);
-    holdOn(s, "floor4", {"odessa"}, 640ms, 1000ms);
+    holdOn(s, "floor4", {"odessa"}, 680ms, 1000ms);
     s.update(1000ms);
     REQUIRE(s.changes.size() == 2);
     CAPTURE(describe(s.changes[1]));
     CHECK(s.changes[1].from == TagLocation::onPlace({"2"}));
     CHECK(s.changes[1].to == TagLocation::onPlace({"4"}));
-    CHECK(s.changes[1].seenAt == 480ms);
-    CHECK(s.changes[1].stableAt == 630ms);
+    CHECK(s.changes[1].seenAt == 520ms);
+    CHECK(s.changes[1].stableAt == 670ms);
 }
 
 TEST_CASE("Sensing: a flapping tag stays put") {
@@ -203,12 +203,12 @@ TEST_CASE("Sensing: a tag lifted is in hand for the grace, then gone") {
     Script s;
     holdOn(s, "floor3", {"odessa"}, 0ms, 400ms);
     holdOn(s, "floor3", {}, 400ms, 1000ms);
-    // floor3 loses the majority at 440.
+    // floor3 loses it at 480, the first time none of its last three scans has it.
     BoardObservation observation = s.update(1000ms);
     CHECK(observation.onBoard.empty());
     REQUIRE(observation.inHand.contains({"odessa"}));
     CHECK(observation.inHand.at({"odessa"}).liftedFrom == PlaceName{"3"});
-    CHECK(observation.inHand.at({"odessa"}).since == 440ms);
+    CHECK(observation.inHand.at({"odessa"}).since == 480ms);
 
     SUBCASE("put back within the grace: back on its place") {
         holdOn(s, "floor3", {"odessa"}, 1000ms, 1400ms);
@@ -218,17 +218,17 @@ TEST_CASE("Sensing: a tag lifted is in hand for the grace, then gone") {
         CAPTURE(s.log());
         CHECK(s.described() ==
               std::vector<std::string>{"odessa: absent -> on 3 (seen 0 ms, stable 150 ms)",
-                                       "odessa: on 3 -> in hand from 3 (seen 440 ms, stable 590 ms)",
+                                       "odessa: on 3 -> in hand from 3 (seen 480 ms, stable 630 ms)",
                                        "odessa: in hand from 3 -> on 3 (seen 1040 ms, stable 1190 ms)"});
     }
     SUBCASE("never put back: gone when the grace ends") {
-        s.update(3439ms);
+        s.update(3479ms);
         CHECK(s.changes.size() == 2);
-        observation = s.update(3440ms);
+        observation = s.update(3480ms);
         CHECK(observation.inHand.empty());
         CHECK(observation.onBoard.empty());
         REQUIRE(s.changes.size() == 3);
-        CHECK(describe(s.changes[2]) == "odessa: in hand from 3 -> absent (seen 440 ms, stable 3440 ms)");
+        CHECK(describe(s.changes[2]) == "odessa: in hand from 3 -> absent (seen 480 ms, stable 3480 ms)");
     }
 }
 
