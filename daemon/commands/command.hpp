@@ -30,5 +30,10 @@ const Command* findCommand(std::string_view name);
 int runReplay(const std::vector<std::string>& args);
 int runBench(const std::vector<std::string>& args);
 int runRandomRecord(const std::vector<std::string>& args);
+int runGames(const std::vector<std::string>& args);
+int runShow(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
+int runVerify(const std::vector<std::string>& args);
+int runStats(const std::vector<std::string>& args);
 
 }  // namespace vivaref::daemon

@@ -13,6 +13,12 @@ constexpr std::array kCommands = {
     Command{"bench", "Play random complete games on one core and print how fast the engine runs.", runBench},
     Command{"random-record", "Play one random game and print it as a game record (for tests and examples).",
             runRandomRecord},
+    Command{"games", "List the games in the game log (id, date, edition, players, winners, status).", runGames},
+    Command{"show", "Tell one logged game as a story: moves, elections, votes, scores, winners.", runShow},
+    Command{"export", "Write one logged game as a game record that 'vivaref replay' reads.", runExport},
+    Command{"verify", "Replay logged games through the rules and report any difference from the log.", runVerify},
+    Command{"stats", "Figures over every logged game: wins, round scores, crowned and rejected characters.",
+            runStats},
 };
 
 }  // namespace

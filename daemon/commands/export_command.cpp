@@ -1,0 +1,33 @@
+// `vivaref export GAME`: a logged game as the GAME-RECORD that
+// `vivaref replay` reads (undone decisions left out).
+#include <iostream>
+
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+#include "daemon/commands/game_log_options.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+int runExport(const std::vector<std::string>& args) {
+    std::string db;
+    CommandLine line("export", "vivaref export [options] GAME",
+                     "Writes game GAME of the game log to standard output as a game record (JSON Lines):\n"
+                     "its setup line and every decision still in effect, undone ones left out.\n"
+                     "'vivaref replay' reads it and gives the game's result.");
+    addDatabaseOption(line.visible, db);
+    line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
+    line.positional.add("game", 1);
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    if (!vm.count("game")) return usageError("export", "name the GAME to export ('vivaref games' lists them)");
+    auto id = parseGameId(vm["game"].as<std::string>());
+    if (!id) return usageError("export", "GAME is a game's id, a number 'vivaref games' lists");
+
+    store::GameStore log(db, store::GameStore::Access::MustExist);
+    std::cout << log.exportRecord(*id);
+    return kExitOk;
+}
+
+}  // namespace vivaref::daemon

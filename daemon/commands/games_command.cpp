@@ -1,0 +1,78 @@
+// `vivaref games`: the logged games, one a line (or a JSON array): nothing
+// secret, only who played, when, and who won.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+#include "daemon/commands/game_log_options.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::string statusOf(const store::GameSummary& g) {
+    if (g.abandoned) return "abandoned";
+    if (g.complete) return "complete";
+    if (g.ended) return "incomplete";
+    return "in progress";
+}
+
+std::vector<std::string> winnerNames(const store::GameSummary& g) {
+    std::vector<std::string> names;
+    if (!g.result || !g.complete || !g.result->contains("winners")) return names;
+    for (const auto& w : (*g.result)["winners"]) {
+        const int p = w.get<int>();
+        for (const auto& sp : g.players)
+            if (sp.player == p) names.push_back(sp.name);
+    }
+    if (names.empty() && g.result->contains("emissary_total")) names.push_back("the Emissary");
+    return names;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+    return out;
+}
+
+}  // namespace
+
+int runGames(const std::vector<std::string>& args) {
+    std::string db;
+    bool json = false;
+    CommandLine line("games", "vivaref games [options]",
+                     "Lists the games in the game log: id, start time, edition, players, winners, and whether\n"
+                     "the game is complete, incomplete, abandoned or still in progress.");
+    addDatabaseOption(line.visible, db);
+    line.visible.add_options()("json", po::bool_switch(&json), "print a JSON array");
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+
+    store::GameStore log(db, store::GameStore::Access::MustExist);
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& g : log.games()) {
+        std::vector<std::string> players;
+        for (const auto& p : g.players) players.push_back(p.name);
+        const auto winners = winnerNames(g);
+        if (json) {
+            list.push_back({{"id", g.id.value},
+                            {"started_ms", g.started.time_since_epoch().count()},
+                            {"edition", g.edition},
+                            {"players", players},
+                            {"winners", winners},
+                            {"status", statusOf(g)}});
+        } else {
+            std::cout << g.id.value << "  " << localTimeText(g.started) << "  " << g.edition << "  "
+                      << joined(players) << "  " << (winners.empty() ? "-" : "won by " + joined(winners)) << "  "
+                      << statusOf(g) << "\n";
+        }
+    }
+    if (json) std::cout << list.dump() << "\n";
+    return kExitOk;
+}
+
+}  // namespace vivaref::daemon

@@ -1,0 +1,33 @@
+// `vivaref show GAME`: a logged game as a story, for after the game.
+#include <iostream>
+
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+#include "daemon/commands/game_log_options.hpp"
+#include "daemon/store/game_story.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+int runShow(const std::vector<std::string>& args) {
+    std::string db;
+    CommandLine line("show", "vivaref show [options] GAME",
+                     "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
+                     "placements and moves, every election with its revealed votes and outcome, the scores\n"
+                     "of each round and the winners. It shows everyone's favourites: it is for after the game.");
+    addDatabaseOption(line.visible, db);
+    line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
+    line.positional.add("game", 1);
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    if (!vm.count("game")) return usageError("show", "name the GAME to show ('vivaref games' lists them)");
+    auto id = parseGameId(vm["game"].as<std::string>());
+    if (!id) return usageError("show", "GAME is a game's id, a number 'vivaref games' lists");
+
+    store::GameStore log(db, store::GameStore::Access::MustExist);
+    store::writeStory(log, *id, std::cout);
+    return kExitOk;
+}
+
+}  // namespace vivaref::daemon

@@ -1,0 +1,217 @@
+#include "daemon/store/game_story.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <string>
+
+#include "daemon/store/record_walk.hpp"
+
+namespace vivaref::store {
+
+namespace {
+
+std::string timeText(WallTime t) {
+    const std::time_t seconds = std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+    std::tm tm{};
+    localtime_r(&seconds, &tm);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
+    return buffer;
+}
+
+std::string placeText(engine::Place p) {
+    using engine::Place;
+    if (p == Place::Throne) return "the throne";
+    if (engine::isFloor(p)) return "floor " + std::to_string(engine::floorOf(p));
+    if (p == Place::Wc3) return "the WC of floor 3";
+    if (p == Place::Wc4) return "the WC of floor 4";
+    if (engine::isDungeon(p)) return "dungeon " + std::string(engine::placeName(p).substr(7));
+    if (p == Place::Box) return "the box";
+    if (p == Place::BesideThrone) return "beside the throne";
+    return std::string(engine::placeName(p));
+}
+
+class Storyteller {
+public:
+    Storyteller(const GameSummary& game, std::ostream& out) : game_(game), out_(out) {}
+
+    void step(const WalkStep& s) {
+        const auto& rules = s.state.rules();
+        for (const auto& e : s.events) event(e, s.state, rules);
+    }
+
+    std::string seatName(const engine::Rules& rules, engine::Seat seat) const {
+        std::string names;
+        for (int i = 0; i < rules.playersAt(seat); ++i)
+            names += (i ? " & " : "") + playerName(rules.playerAt(seat, i).index);
+        return names.empty() ? "seat " + std::to_string(seat.index) : names;
+    }
+    std::string playerName(int player) const {
+        for (const auto& p : game_.players)
+            if (p.player == player) return p.name;
+        return "player " + std::to_string(player);
+    }
+
+private:
+    static std::string name(const engine::Rules& rules, engine::CharacterId c) {
+        return c.index < rules.roster().size() ? rules.roster()[c].name : "?";
+    }
+
+    void event(const engine::Event& e, const engine::State& state, const engine::Rules& rules) {
+        using engine::EventKind;
+        switch (e.kind) {
+            case EventKind::RoundDealt:
+                out_ << "\nRound " << e.round << "\n  Favourites:\n";
+                for (int p = 0; p < rules.players(); ++p) {
+                    const auto& card = state.favourites(engine::PlayerId{static_cast<std::uint8_t>(p)});
+                    out_ << "    " << playerName(p) << ":";
+                    for (std::size_t i = 0; i < card.characters.size(); ++i)
+                        out_ << (i ? ", " : " ") << name(rules, card.characters[i]);
+                    if (card.banished) out_ << " (banished: " << name(rules, *card.banished) << ")";
+                    out_ << "\n";
+                }
+                break;
+            case EventKind::JesterSetUp:
+                out_ << "  " << name(rules, e.character) << " starts on floor 3.\n";
+                break;
+            case EventKind::Compensated:
+                out_ << "  " << seatName(rules, e.seat) << " gains 3 points (one character to place).\n";
+                break;
+            case EventKind::AmbitionKept:
+                out_ << "  " << playerName(e.player.index) << " keeps the Ambition card "
+                     << engine::ambitionCardName(state.keptAmbition(e.player)) << ".\n";
+                break;
+            case EventKind::Placed:
+                out_ << "  " << seatName(rules, e.seat) << " places " << name(rules, e.character) << " on "
+                     << placeText(e.to) << ".\n";
+                break;
+            case EventKind::PlacementEnded:
+                out_ << "  Placement is over; the ascent begins.\n";
+                break;
+            case EventKind::LeftToFloor0:
+                out_ << "  " << name(rules, e.character) << " was left over: floor 0.\n";
+                break;
+            case EventKind::PlacedAtRandom:
+                out_ << "  " << name(rules, e.character) << " starts on " << placeText(e.to) << ".\n";
+                break;
+            case EventKind::Moved:
+                out_ << "  " << seatName(rules, e.seat) << " moves " << name(rules, e.character) << " from "
+                     << placeText(e.from) << " to " << placeText(e.to) << ".\n";
+                break;
+            case EventKind::Passed:
+                out_ << "  " << seatName(rules, e.seat) << " passes: no legal move.\n";
+                break;
+            case EventKind::ElectionOpened:
+                out_ << "  Election of " << name(rules, e.character) << ".\n";
+                break;
+            case EventKind::VoteCast:
+                break;
+            case EventKind::VotesRevealed:
+                if (const auto& reveal = state.lastReveal()) {
+                    out_ << "    Votes:";
+                    for (int s = 0; s < rules.seats(); ++s)
+                        out_ << (s ? ", " : " ") << seatName(rules, engine::Seat{static_cast<std::uint8_t>(s)})
+                             << " " << engine::voteCardName(reveal->votes[static_cast<std::size_t>(s)]);
+                    if (reveal->emissaryVote)
+                        out_ << ", the Emissary " << engine::voteCardName(*reveal->emissaryVote)
+                             << (reveal->emissaryDrew ? "" : " (a favourite)");
+                    out_ << ".\n";
+                }
+                break;
+            case EventKind::Crowned:
+                out_ << "    " << name(rules, e.character) << " is crowned King, brought to the throne by "
+                     << seatName(rules, e.seat) << ".\n";
+                break;
+            case EventKind::Rejected:
+                out_ << "    " << name(rules, e.character) << " is rejected: to " << placeText(e.to) << ".\n";
+                break;
+            case EventKind::Eliminated:
+                out_ << "    " << name(rules, e.character) << " is eliminated: to the box.\n";
+                break;
+            case EventKind::Cancelled:
+                out_ << "    Stomachache: " << name(rules, e.character) << " goes back to floor 5.\n";
+                break;
+            case EventKind::PileReshuffled:
+                out_ << "    The Emissary's pile is reshuffled.\n";
+                break;
+            case EventKind::CoronationScored:
+                break;
+            case EventKind::RoundEnded:
+                if (!state.finishedRounds().empty()) {
+                    const auto& r = state.finishedRounds().back();
+                    out_ << "  Scores of round " << r.round << ":";
+                    for (std::size_t p = 0; p < r.scores.size(); ++p)
+                        out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << r.scores[p];
+                    if (rules.hasEmissary()) out_ << ", the Emissary " << r.emissaryScore;
+                    out_ << ".\n  Score track:";
+                    const auto totals = state.totals();
+                    for (std::size_t p = 0; p < totals.size(); ++p)
+                        out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << totals[p];
+                    if (rules.hasEmissary()) out_ << ", the Emissary " << state.emissaryTotal();
+                    out_ << ".\n";
+                }
+                break;
+            case EventKind::GameOver: {
+                const auto winners = state.winners();
+                out_ << "\nThe game is over. ";
+                if (winners.empty()) {
+                    out_ << "The Emissary wins; every player loses.\n";
+                } else {
+                    out_ << (winners.size() == 1 ? "Winner: " : "Winners (a shared win): ");
+                    for (std::size_t i = 0; i < winners.size(); ++i)
+                        out_ << (i ? ", " : "") << playerName(winners[i].index) << " with "
+                             << state.totals()[winners[i].index];
+                    out_ << ".\n";
+                }
+                break;
+            }
+        }
+    }
+
+    const GameSummary& game_;
+    std::ostream& out_;
+};
+
+}  // namespace
+
+void writeStory(GameStore& log, GameId id, std::ostream& out) {
+    auto game = log.game(id);
+    if (!game) throw StoreError(log.file(), "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
+    const auto events = log.events(id);
+    int undos = 0;
+    for (const auto& e : events) undos += e.kind == "undo";
+
+    Storyteller teller(*game, out);
+    out << "Game " << id.value << ", started " << timeText(game->started);
+    if (game->ended) out << ", ended " << timeText(*game->ended);
+    out << ".\n";
+    auto walk = walkRecord(log.recordLines(id), [&](const WalkStep& s) {
+        if (std::holds_alternative<engine::RulesSpec>(s.decision)) {
+            const auto& rules = s.state.rules();
+            out << "Edition " << engine::editionName(rules.edition()) << ", " << rules.seats() << " seats, "
+                << rules.rounds() << (rules.rounds() == 1 ? " round" : " rounds");
+            if (rules.options().ambition) out << ", Ambition";
+            if (rules.options().banished) out << ", Banished";
+            if (rules.variant() != engine::Variant::None) out << ", variant " << engine::variantName(rules.variant());
+            out << ".\nSeats:";
+            for (int seat = 0; seat < rules.seats(); ++seat)
+                out << (seat ? "," : "") << " " << seat << " "
+                    << teller.seatName(rules, engine::Seat{static_cast<std::uint8_t>(seat)});
+            out << ".\n";
+            if (game->seed) out << "The referee dealt with seed " << *game->seed << ".\n";
+            if (undos) out << "Decisions taken back during the game: " << undos << " (left out below).\n";
+            return;
+        }
+        teller.step(s);
+    });
+    if (walk.failure)
+        out << "\nThe log's decision " << walk.failure->line << " is refused by the rules ("
+            << engine::refusalCodeName(walk.failure->refusal.code) << ": " << walk.failure->refusal.message
+            << "); 'vivaref verify " << id.value << "' says more.\n";
+    else if (game->abandoned)
+        out << "\nThe game was abandoned here.\n";
+    else if (walk.state && !walk.state->isOver())
+        out << "\nThe log stops here: the game is " << (game->ended ? "incomplete" : "still in progress") << ".\n";
+}
+
+}  // namespace vivaref::store

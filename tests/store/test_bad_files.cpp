@@ -1,0 +1,146 @@
+// A log that cannot be used is refused with a sentence naming the file and
+// what to do, never a crash and never a silently new database.
+#include <unistd.h>
+
+#include <fstream>
+
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include "daemon/store/game_verifier.hpp"
+#include "daemon/store/schema.hpp"
+#include "tests/store/random_game_writer.hpp"
+
+using namespace vivaref;
+using namespace vivaref::store;
+using namespace vivaref::store::testing;
+
+namespace {
+
+// The message opening `file` gives, or "" if it opens.
+std::string openError(const std::filesystem::path& file, GameStore::Access access) {
+    try {
+        GameStore log(file, access);
+    } catch (const StoreError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a missing log is an error for the reading commands, a new log for the daemon") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    const auto error = openError(file, GameStore::Access::MustExist);
+    CHECK(contains(error, file.string()));
+    CHECK(contains(error, "does not exist"));
+    CHECK_FALSE(std::filesystem::exists(file));
+    CHECK(openError(file, GameStore::Access::CreateIfMissing).empty());
+    CHECK(openError(file, GameStore::Access::MustExist).empty());
+}
+
+TEST_CASE("a file that is not a database is refused as damaged") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    {
+        std::ofstream out(file, std::ios::binary);
+        for (int i = 0; i < 4096; ++i) out << static_cast<char>(i * 31 + 7);
+    }
+    const auto error = openError(file, GameStore::Access::MustExist);
+    CAPTURE(error);
+    CHECK(contains(error, file.string()));
+    CHECK(contains(error, "damaged"));
+    CHECK(contains(error, "backup"));
+}
+
+TEST_CASE("a log with damaged pages fails its integrity check or refuses to open") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    {
+        GameStore log(file, GameStore::Access::CreateIfMissing);
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) writeRandomGame(log, randomSpec(seed), seed);
+    }  // closing checkpoints the WAL into the file
+    {
+        std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+        io.seekp(4096 + 100);
+        for (int i = 0; i < 3000; ++i) io.put(static_cast<char>(0xA5));
+    }
+    try {
+        GameStore log(file, GameStore::Access::MustExist);
+        std::string check;
+        try {
+            check = log.integrityCheck();
+        } catch (const SqliteError& e) {
+            check = e.what();
+        }
+        CHECK(check != "ok");
+    } catch (const StoreError& e) {
+        CHECK(contains(e.what(), "damaged"));
+    }
+}
+
+TEST_CASE("a log from a newer vivaref is refused and left untouched") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    { GameStore log(file, GameStore::Access::CreateIfMissing); }
+    {
+        Database db(file, Database::Mode::ReadWrite);
+        db.exec("PRAGMA user_version = " + std::to_string(schemaVersion() + 1));
+    }
+    const auto error = openError(file, GameStore::Access::MustExist);
+    CAPTURE(error);
+    CHECK(contains(error, file.string()));
+    CHECK(contains(error, "newer vivaref"));
+    Database db(file, Database::Mode::ReadWrite);
+    CHECK(db.queryInteger("PRAGMA user_version") == schemaVersion() + 1);
+}
+
+TEST_CASE("an older log is migrated forward at start-up") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    { Database db(file, Database::Mode::ReadWriteCreate); }  // version 0: empty
+    GameStore log(file, GameStore::Access::MustExist);
+    CHECK(log.games().empty());
+    Database db(file, Database::Mode::ReadWrite);
+    CHECK(db.queryInteger("PRAGMA user_version") == schemaVersion());
+}
+
+TEST_CASE("an unknown game id is an error naming the log") {
+    ScratchDir dir;
+    GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
+    writeRandomGame(log, randomSpec(1), 1);
+    CHECK_FALSE(log.game(GameId{42}));
+    CHECK_THROWS_WITH_AS(log.events(GameId{42}), doctest::Contains("no game 42"), StoreError);
+    CHECK_THROWS_AS(log.exportRecord(GameId{42}), StoreError);
+    CHECK_THROWS_AS(verifyGame(log, GameId{42}), StoreError);
+    CHECK_THROWS_AS(log.appendUndo(GameId{42}, WallTime{}), StoreError);
+}
+
+TEST_CASE("a directory given as the log is refused") {
+    ScratchDir dir;
+    const auto error = openError(dir.path(), GameStore::Access::CreateIfMissing);
+    CHECK(contains(error, "is a directory"));
+}
+
+TEST_CASE("a read-only directory is refused with what to do") {
+    if (geteuid() == 0) {
+        MESSAGE("skipped: root writes into read-only directories");
+        return;
+    }
+    ScratchDir dir;
+    const auto sub = dir.path() / "state";
+    std::filesystem::create_directory(sub);
+    { GameStore log(sub / "games.sqlite", GameStore::Access::CreateIfMissing); }
+    std::filesystem::permissions(sub, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    const auto existing = openError(sub / "games.sqlite", GameStore::Access::MustExist);
+    const auto fresh = openError(sub / "other.sqlite", GameStore::Access::CreateIfMissing);
+    std::filesystem::permissions(sub, std::filesystem::perms::owner_all);
+    CAPTURE(existing);
+    CAPTURE(fresh);
+    CHECK(contains(existing, "read-only"));
+    CHECK(contains(existing, "--db"));
+    CHECK(contains(fresh, "read-only"));
+}
