@@ -1,8 +1,10 @@
 // From per-reader scans to a stable board observation. Four filters, in order:
-//   1. per reader, a tag counts as seen by majority over its last K scans
-//      (flapping reads and one-off phantom reads vanish here);
-//   2. per tag, the readers that see it vote for a place: the place where it
-//      reads most consistently wins, a tie is "ambiguous";
+//   1. per reader, a tag is seen once it is in a majority of the reader's last
+//      K scans, and stays seen until it is in none of them (one missed or one
+//      phantom read changes nothing);
+//   2. per tag, the readers that see it vote for a place: the place it stably
+//      stands on keeps it while one of its readers still reads it; otherwise
+//      the place where it reads most consistently wins, and a tie is "ambiguous";
 //   3. a new location must hold for the stability window before it is stable;
 //   4. a tag that vanishes from its place is "in hand" for a grace time, then gone.
 // Unknown UIDs are reported, never placed. A faulty reader's tags stay where

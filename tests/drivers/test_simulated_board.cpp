@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "drivers/sensing/scan_scheduler.hpp"
 #include "drivers/sensing/sensing_pipeline.hpp"
 #include "drivers/sim/simulated_board.hpp"
 
@@ -131,4 +132,40 @@ TEST_CASE("Simulated board: the pipeline follows a game's moves in virtual time"
         CHECK(update.observation.onBoard.size() == 2);
         CHECK(changes.size() == 4);
     }
+}
+
+TEST_CASE("Simulated board driven by the scan scheduler: a silent reader is backed off, then found again") {
+    SimulatedBoard board;
+    const BoardLayout& layout = board.layout();
+    SensingPipeline pipeline(layout, simulatedCharacters({"odessa"}));
+    ScanScheduler scheduler(layout.readerCount(),
+                            {.failuresBeforeBackoff = 2, .firstBackoff = 200ms, .maxBackoff = 2000ms});
+    REQUIRE(board.put(simulatedTagUid("odessa"), {"3"}));
+    const ReaderIndex floor3 = *layout.findReader({"floor3"});
+    std::size_t floor3Scans = 0;
+    // One scan every 10 ms, the reader the scheduler names; nothing when all back off.
+    auto run = [&](Timestamp from, Timestamp to) {
+        for (Timestamp t = from; t < to; t += 10ms) {
+            const auto reader = scheduler.next(t);
+            if (!reader) continue;
+            if (*reader == floor3) ++floor3Scans;
+            const ScanResult result = board.scan(*reader);
+            result.ok() ? scheduler.reportSuccess(*reader) : scheduler.reportFailure(*reader, t);
+            pipeline.addScan(*reader, result, t);
+        }
+        return pipeline.update(to);
+    };
+    run(0ms, 1000ms);
+    board.silence(floor3);
+    floor3Scans = 0;
+    SensingUpdate update = run(1000ms, 11000ms);
+    // Every turn would be 10 s / 120 ms = 83 scans; backing off to 2 s, a handful.
+    CHECK(floor3Scans <= 12);
+    CHECK(floor3Scans >= 5);
+    CHECK(update.observation.onBoard.at({"odessa"}).uncertain);
+    board.restore(floor3);
+    update = run(11000ms, 14000ms);  // within one capped back-off it is tried again
+    CHECK(update.observation.faultyReaders.empty());
+    CHECK_FALSE(update.observation.onBoard.at({"odessa"}).uncertain);
+    CHECK(scheduler.failuresInARow(floor3) == 0);
 }
