@@ -15,7 +15,9 @@ struct SensingConfig {
     // `majorityScans` successful scans: one missed or one phantom read
     // changes nothing.
     std::size_t majorityScans = 3;
-    // ...and, once seen, until it is missing from all of them (see ReaderWindow).
+    // ...and, once seen, until it is missing from all of them (see
+    // ReaderWindow). Without it, a tag just put down that is missed twice
+    // before it is stable starts its window again.
     bool stickyPresence = true;
     // A new position must hold this long before it becomes part of the
     // stable observation. Well under the 300 ms a player notices as lag.

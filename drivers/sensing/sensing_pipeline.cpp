@@ -1,6 +1,7 @@
 #include "drivers/sensing/sensing_pipeline.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 
 namespace vivaref::drivers {
@@ -28,6 +29,7 @@ bool SensingPipeline::addScan(const ReaderId& reader, const ScanResult& result, 
 }
 
 void SensingPipeline::addScan(ReaderIndex reader, const ScanResult& result, Timestamp at) {
+    assert(reader < readers_.size() && "a reader index from another layout");
     now_ = std::max(now_, at);
     ReaderQuality& quality = readers_[reader].quality;
     ++quality.scans;

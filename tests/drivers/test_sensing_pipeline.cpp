@@ -265,3 +265,34 @@ TEST_CASE("Sensing: bad configuration and unknown readers") {
     SensingPipeline pipeline(smallCastle(), someCharacters());
     CHECK_FALSE(pipeline.addScan(ReaderId{"floor9"}, ScanResult(TagSet{}), 0ms));
 }
+
+TEST_CASE("Sensing: a placed tag stays while its own reader still reads it, however well a neighbour does") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 400ms);
+    // Its own reader now gets it one scan in three; floor 2's reader every scan.
+    for (Timestamp t = 400ms; t < 2000ms; t += kTick) {
+        (t / kTick) % 3 == 0 ? s.scan("floor3", {"odessa"}, t) : s.scan("floor3", {}, t);
+        s.scan("floor2", {"odessa"}, t);
+    }
+    BoardObservation observation = s.update(2000ms);
+    CAPTURE(s.log());
+    CHECK(placeIn(observation, "odessa") == "3");
+    CHECK(s.changes.size() == 1);
+    // Once floor 3 has not read it for three scans, floor 2 has it.
+    holdOn(s, "floor2", {"odessa"}, 2000ms, 2400ms);
+    observation = s.update(2400ms);
+    CHECK(placeIn(observation, "odessa") == "2");
+}
+
+TEST_CASE("Sensing: a scan stamped earlier than the last one counts as now") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 400ms);
+    s.scan("floor4", {"beatrice"}, 100ms);  // late: taken at 360, the latest time seen
+    CHECK(s.pipeline.quality(*s.pipeline.layout().findReader({"floor4"})).lastSuccessAt == 360ms);
+    s.scan("floor4", {"beatrice"}, 400ms);
+    const ReaderIndex floor4 = *s.pipeline.layout().findReader({"floor4"});
+    CHECK(s.pipeline.quality(floor4).lastSuccessAt == 400ms);
+    s.update(100ms);  // an update in the past is an update now
+    REQUIRE(s.changes.size() == 1);
+    CHECK(s.changes[0].stableAt == 150ms);
+}
