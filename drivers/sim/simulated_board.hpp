@@ -59,6 +59,7 @@ public:
 
     // Faults, by reader index (layout().findReader() for a name).
     void silence(ReaderIndex reader, ScanErrorKind kind = ScanErrorKind::NoAnswer);
+    // Answers again, and forgets its failure and garbage rates.
     void restore(ReaderIndex reader);
     void setFailureRate(ReaderIndex reader, double probability);  // fails now and then
     void setGarbageRate(ReaderIndex reader, double probability);  // adds a mangled UID to a scan
