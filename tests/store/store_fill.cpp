@@ -1,0 +1,25 @@
+// Test tool: fills a game log with random games for the command-line
+// tests: GAMES complete ones, then one cut short and one abandoned.
+// Usage: store_fill DB GAMES
+#include <cstdlib>
+#include <iostream>
+
+#include "tests/store/random_game_writer.hpp"
+
+using namespace vivaref::store;
+using namespace vivaref::store::testing;
+
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        std::cerr << "usage: store_fill DB GAMES\n";
+        return 2;
+    }
+    GameStore log(argv[1], GameStore::Access::CreateIfMissing, Durability::Normal);
+    const auto games = static_cast<std::uint64_t>(std::atol(argv[2]));
+    for (std::uint64_t seed = 1; seed <= games; ++seed) writeRandomGame(log, randomSpec(seed), seed);
+    auto cut = [](const WriteStatus&, GameId, std::int64_t lines) { return lines < 20; };
+    writeRandomGame(log, randomSpec(games + 1), games + 1, cut);
+    auto abandoned = writeRandomGame(log, randomSpec(games + 2), games + 2, cut);
+    log.abandonGame(abandoned.id, WallTime{});
+    return 0;
+}
