@@ -21,7 +21,8 @@ int runExport(const std::vector<std::string>& args) {
     line.positional.add("game", 1);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
-    if (!vm.count("game")) return usageError("export", "name the GAME to export ('vivaref games' lists them)");
+    if (!vm.count("game"))
+        return usageError("export", "name the GAME to export ('vivaref games' lists them)");
     auto id = parseGameId(vm["game"].as<std::string>());
     if (!id) return usageError("export", "GAME is a game's id, a number 'vivaref games' lists");
 

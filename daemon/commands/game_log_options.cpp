@@ -10,7 +10,8 @@ namespace po = boost::program_options;
 
 std::string defaultDatabasePath() {
     if (const char* db = std::getenv("VIVAREF_DB"); db && *db) return db;
-    if (const char* dir = std::getenv("STATE_DIRECTORY"); dir && *dir) return std::string(dir) + "/games.sqlite";
+    if (const char* dir = std::getenv("STATE_DIRECTORY"); dir && *dir)
+        return std::string(dir) + "/games.sqlite";
     if (const char* dir = std::getenv("XDG_STATE_HOME"); dir && *dir)
         return std::string(dir) + "/vivaref/games.sqlite";
     if (const char* home = std::getenv("HOME"); home && *home)
@@ -32,7 +33,8 @@ std::optional<store::GameId> parseGameId(const std::string& text) {
 }
 
 std::string localTimeText(store::WallTime t) {
-    const std::time_t seconds = std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+    const std::time_t seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
     std::tm tm{};
     localtime_r(&seconds, &tm);
     char buffer[32];

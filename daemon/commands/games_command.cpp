@@ -44,9 +44,10 @@ std::string joined(const std::vector<std::string>& words) {
 int runGames(const std::vector<std::string>& args) {
     std::string db;
     bool json = false;
-    CommandLine line("games", "vivaref games [options]",
-                     "Lists the games in the game log: id, start time, edition, players, winners, and whether\n"
-                     "the game is complete, incomplete, abandoned or still in progress.");
+    CommandLine line(
+        "games", "vivaref games [options]",
+        "Lists the games in the game log: id, start time, edition, players, winners, and whether\n"
+        "the game is complete, incomplete, abandoned or still in progress.");
     addDatabaseOption(line.visible, db);
     line.visible.add_options()("json", po::bool_switch(&json), "print a JSON array");
     po::variables_map vm;
@@ -67,8 +68,8 @@ int runGames(const std::vector<std::string>& args) {
                             {"status", statusOf(g)}});
         } else {
             std::cout << g.id.value << "  " << localTimeText(g.started) << "  " << g.edition << "  "
-                      << joined(players) << "  " << (winners.empty() ? "-" : "won by " + joined(winners)) << "  "
-                      << statusOf(g) << "\n";
+                      << joined(players) << "  " << (winners.empty() ? "-" : "won by " + joined(winners))
+                      << "  " << statusOf(g) << "\n";
         }
     }
     if (json) std::cout << list.dump() << "\n";

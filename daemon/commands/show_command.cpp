@@ -12,10 +12,11 @@ namespace po = boost::program_options;
 
 int runShow(const std::vector<std::string>& args) {
     std::string db;
-    CommandLine line("show", "vivaref show [options] GAME",
-                     "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
-                     "placements and moves, every election with its revealed votes and outcome, the scores\n"
-                     "of each round and the winners. It shows everyone's favourites: it is for after the game.");
+    CommandLine line(
+        "show", "vivaref show [options] GAME",
+        "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
+        "placements and moves, every election with its revealed votes and outcome, the scores\n"
+        "of each round and the winners. It shows everyone's favourites: it is for after the game.");
     addDatabaseOption(line.visible, db);
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);

@@ -27,12 +27,13 @@ void printEdition(const std::string& name, const store::EditionStats& e) {
                   << std::setw(5) << p.wins << std::setw(8) << std::fixed << std::setprecision(1)
                   << p.averageRoundScore() << "\n";
     std::cout << "  Characters (elections, crowned, rejected), most crowned first:\n";
-    std::vector<std::pair<std::string, store::CharacterStats>> characters(e.characters.begin(), e.characters.end());
+    std::vector<std::pair<std::string, store::CharacterStats>> characters(e.characters.begin(),
+                                                                          e.characters.end());
     std::stable_sort(characters.begin(), characters.end(),
                      [](const auto& a, const auto& b) { return a.second.crowned > b.second.crowned; });
     for (const auto& [character, c] : characters)
-        std::cout << "    " << std::left << std::setw(16) << character << std::right << std::setw(5) << c.elections
-                  << std::setw(5) << c.crowned << std::setw(5) << c.rejected << "\n";
+        std::cout << "    " << std::left << std::setw(16) << character << std::right << std::setw(5)
+                  << c.elections << std::setw(5) << c.crowned << std::setw(5) << c.rejected << "\n";
 }
 
 }  // namespace
@@ -40,10 +41,11 @@ void printEdition(const std::string& name, const store::EditionStats& e) {
 int runStats(const std::vector<std::string>& args) {
     std::string db;
     bool json = false;
-    CommandLine line("stats", "vivaref stats [options]",
-                     "Prints figures over every game in the game log, by edition: wins and the average round\n"
-                     "score per player name, and how often each character was elected, crowned and rejected.\n"
-                     "Abandoned games are left out; incomplete ones count for their rounds, not for wins.");
+    CommandLine line(
+        "stats", "vivaref stats [options]",
+        "Prints figures over every game in the game log, by edition: wins and the average round\n"
+        "score per player name, and how often each character was elected, crowned and rejected.\n"
+        "Abandoned games are left out; incomplete ones count for their rounds, not for wins.");
     addDatabaseOption(line.visible, db);
     line.visible.add_options()("json", po::bool_switch(&json), "print one JSON object");
     po::variables_map vm;

@@ -17,10 +17,11 @@ int runVerify(const std::vector<std::string>& args) {
     std::string db;
     bool all = false;
     bool json = false;
-    CommandLine line("verify", "vivaref verify [options] GAME | --all",
-                     "Replays game GAME (or every game) of the game log through the rules engine and reports\n"
-                     "any difference from what was logged: a decision the engine refuses, or a result other\n"
-                     "than the logged one. Exit status 0 when every game agrees, 1 otherwise.");
+    CommandLine line(
+        "verify", "vivaref verify [options] GAME | --all",
+        "Replays game GAME (or every game) of the game log through the rules engine and reports\n"
+        "any difference from what was logged: a decision the engine refuses, or a result other\n"
+        "than the logged one. Exit status 0 when every game agrees, 1 otherwise.");
     addDatabaseOption(line.visible, db);
     line.visible.add_options()("all", po::bool_switch(&all), "verify every game")(
         "json", po::bool_switch(&json), "print one JSON object per game");
@@ -28,8 +29,7 @@ int runVerify(const std::vector<std::string>& args) {
     line.positional.add("game", 1);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
-    if (all == static_cast<bool>(vm.count("game")))
-        return usageError("verify", "name one GAME, or --all");
+    if (all == static_cast<bool>(vm.count("game"))) return usageError("verify", "name one GAME, or --all");
     std::optional<store::GameId> id;
     if (!all && !(id = parseGameId(vm["game"].as<std::string>())))
         return usageError("verify", "GAME is a game's id, a number 'vivaref games' lists");
@@ -46,11 +46,14 @@ int runVerify(const std::vector<std::string>& args) {
         const auto check = store::verifyGame(log, gameId);
         if (!check.agrees) ++differ;
         if (json)
-            std::cout << nlohmann::ordered_json{{"game", gameId.value}, {"ok", check.agrees}, {"what", check.what}}.dump()
+            std::cout << nlohmann::ordered_json{{"game", gameId.value},
+                                                {"ok", check.agrees},
+                                                {"what", check.what}}
+                             .dump()
                       << "\n";
         else
-            std::cout << "game " << gameId.value << ": " << (check.agrees ? "ok" : "DIFFERS") << ", " << check.what
-                      << "\n";
+            std::cout << "game " << gameId.value << ": " << (check.agrees ? "ok" : "DIFFERS") << ", "
+                      << check.what << "\n";
     }
     if (!json)
         std::cout << ids.size() << (ids.size() == 1 ? " game" : " games") << " verified, " << differ

@@ -21,12 +21,19 @@ GameLogStats gatherStats(GameStore& log) {
                 if (e.character.index >= roster.size()) continue;
                 auto& c = edition.characters[roster[e.character].name];
                 switch (e.kind) {
-                    case engine::EventKind::ElectionOpened: ++c.elections; break;
-                    case engine::EventKind::Crowned: ++c.crowned; break;
+                    case engine::EventKind::ElectionOpened:
+                        ++c.elections;
+                        break;
+                    case engine::EventKind::Crowned:
+                        ++c.crowned;
+                        break;
                     case engine::EventKind::Rejected:
                     case engine::EventKind::Eliminated:
-                    case engine::EventKind::Cancelled: ++c.rejected; break;
-                    default: break;
+                    case engine::EventKind::Cancelled:
+                        ++c.rejected;
+                        break;
+                    default:
+                        break;
                 }
             }
         });

@@ -37,7 +37,7 @@ struct EditionStats {
 
 struct GameLogStats {
     std::map<std::string, EditionStats> editions;  // "classic", "online", "2024"
-    int unreadable = 0;  // games whose record the engine refuses (see verify)
+    int unreadable = 0;                            // games whose record the engine refuses (see verify)
 };
 
 // Abandoned games are left out; incomplete ones count for their rounds and

@@ -45,7 +45,8 @@ void checkWritable(const std::filesystem::path& file) {
                                    "' is read-only for this user (the log needs its -wal and -shm "
                                    "files beside it); make it writable, or pass --db with another file");
     if (std::filesystem::exists(file, ec) && ::access(file.c_str(), W_OK) != 0)
-        throw StoreError(file, "is read-only for this user; make it writable, or pass --db with another file");
+        throw StoreError(file,
+                         "is read-only for this user; make it writable, or pass --db with another file");
 }
 
 Database openDatabase(const std::filesystem::path& file, GameStore::Access access) {
@@ -75,9 +76,11 @@ GameStore::GameStore(const std::filesystem::path& file, Access access, Durabilit
     : db_(openDatabase(file, access)) {
     try {
         if (db_.queryText("PRAGMA journal_mode = WAL") != "wal")
-            throw StoreError(file, "cannot be switched to write-ahead logging; check that its directory "
-                                   "is writable, or pass --db with another file");
-        db_.exec(durability == Durability::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+            throw StoreError(file,
+                             "cannot be switched to write-ahead logging; check that its directory "
+                             "is writable, or pass --db with another file");
+        db_.exec(durability == Durability::Full ? "PRAGMA synchronous = FULL"
+                                                : "PRAGMA synchronous = NORMAL");
         db_.exec("PRAGMA foreign_keys = ON");
         migrate(db_);
     } catch (const SqliteError& e) {
@@ -99,10 +102,12 @@ GameStore::OpenGame& GameStore::openGame(GameId id) {
         throw StoreError(file(), "holds game " + std::to_string(id.value) + " with an unreadable setup line");
     const auto& spec = std::get<engine::RulesSpec>(*read.line);
     if (engine::Rules::validate(spec))
-        throw StoreError(file(), "holds game " + std::to_string(id.value) + " with setup rules that are not valid");
+        throw StoreError(file(),
+                         "holds game " + std::to_string(id.value) + " with setup rules that are not valid");
     OpenGame game;
     game.rules = std::make_shared<const engine::Rules>(spec);
-    auto e = db_.prepare("SELECT COALESCE(MAX(seq) + 1, 0), COALESCE(MAX(round), 0) FROM events WHERE game_id = ?");
+    auto e = db_.prepare(
+        "SELECT COALESCE(MAX(seq) + 1, 0), COALESCE(MAX(round), 0) FROM events WHERE game_id = ?");
     e.bind(1, id.value);
     e.step();
     game.nextSeq = e.integer(0);
@@ -128,7 +133,10 @@ GameId GameStore::createGame(const NewGame& game) {
         Transaction tx(db_);
         auto g = db_.prepare("INSERT INTO games (started_ms, edition, setup, seed) VALUES (?, ?, ?, ?)");
         g.bind(1, toMs(game.at)).bind(2, engine::editionName(game.spec.edition)).bind(3, setup);
-        if (game.seed) g.bind(4, static_cast<std::int64_t>(*game.seed)); else g.bindNull(4);
+        if (game.seed)
+            g.bind(4, static_cast<std::int64_t>(*game.seed));
+        else
+            g.bindNull(4);
         g.run();
         id.value = db_.lastInsertRowid();
         auto p = db_.prepare("INSERT INTO players (game_id, player, seat, name) VALUES (?, ?, ?, ?)");
@@ -136,13 +144,15 @@ GameId GameStore::createGame(const NewGame& game) {
             const auto name = game.players.empty() ? "Player " + std::to_string(i + 1)
                                                    : game.players[static_cast<std::size_t>(i)];
             p.reset();
-            p.bind(1, id.value).bind(2, std::int64_t{i})
+            p.bind(1, id.value)
+                .bind(2, std::int64_t{i})
                 .bind(3, std::int64_t{rules->seatOf(engine::PlayerId{static_cast<std::uint8_t>(i)}).index})
                 .bind(4, name);
             p.run();
         }
         auto e = db_.prepare(
-            "INSERT INTO events (game_id, seq, at_ms, round, seat, kind, payload) VALUES (?, 0, ?, 0, NULL, 'setup', ?)");
+            "INSERT INTO events (game_id, seq, at_ms, round, seat, kind, payload) VALUES (?, 0, ?, 0, NULL, "
+            "'setup', ?)");
         e.bind(1, id.value).bind(2, toMs(game.at)).bind(3, setup);
         e.run();
         tx.commit();
@@ -154,8 +164,8 @@ GameId GameStore::createGame(const NewGame& game) {
     return id;
 }
 
-WriteStatus GameStore::appendEvent(GameId game, std::string kind, std::optional<int> seat, std::string payload,
-                                   WallTime at) {
+WriteStatus GameStore::appendEvent(GameId game, std::string kind, std::optional<int> seat,
+                                   std::string payload, WallTime at) {
     auto& g = openGame(game);
     PendingRow row;
     row.kind = PendingRow::Kind::Event;
@@ -185,10 +195,18 @@ WriteStatus GameStore::appendAction(GameId game, const engine::Action& action, W
             seat = std::nullopt;
             if (action.player().index < g.rules->players()) seat = g.rules->seatOf(action.player()).index;
             break;
-        case engine::ActionKind::Place: kind = "place"; break;
-        case engine::ActionKind::Move: kind = "move"; break;
-        case engine::ActionKind::Vote: kind = "vote"; break;
-        case engine::ActionKind::Pass: kind = "pass"; break;
+        case engine::ActionKind::Place:
+            kind = "place";
+            break;
+        case engine::ActionKind::Move:
+            kind = "move";
+            break;
+        case engine::ActionKind::Vote:
+            kind = "vote";
+            break;
+        case engine::ActionKind::Pass:
+            kind = "pass";
+            break;
     }
     return appendEvent(game, std::move(kind), seat, record::writeAction(action, *g.rules), at);
 }
@@ -249,7 +267,8 @@ void GameStore::writeRow(const PendingRow& row) {
     switch (row.kind) {
         case PendingRow::Kind::Event: {
             auto s = db_.prepare(
-                "INSERT INTO events (game_id, seq, at_ms, round, seat, kind, payload) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                "INSERT INTO events (game_id, seq, at_ms, round, seat, kind, payload) VALUES (?, ?, ?, ?, ?, "
+                "?, ?)");
             s.bind(1, row.game.value).bind(2, row.seq).bind(3, row.atMs).bind(4, std::int64_t{row.round});
             s.bind(5, row.seat).bind(6, row.what).bind(7, row.text);
             s.run();
@@ -262,10 +281,16 @@ void GameStore::writeRow(const PendingRow& row) {
             break;
         }
         case PendingRow::Kind::Finish: {
-            auto s = db_.prepare("UPDATE games SET ended_ms = ?, result = ?, complete = ?, abandoned = ? WHERE id = ?");
+            auto s = db_.prepare(
+                "UPDATE games SET ended_ms = ?, result = ?, complete = ?, abandoned = ? WHERE id = ?");
             s.bind(1, row.atMs);
-            if (row.abandoned) s.bindNull(2); else s.bind(2, row.text);
-            s.bind(3, std::int64_t{row.complete}).bind(4, std::int64_t{row.abandoned}).bind(5, row.game.value);
+            if (row.abandoned)
+                s.bindNull(2);
+            else
+                s.bind(2, row.text);
+            s.bind(3, std::int64_t{row.complete})
+                .bind(4, std::int64_t{row.abandoned})
+                .bind(5, row.game.value);
             s.run();
             break;
         }
@@ -293,16 +318,17 @@ WriteStatus GameStore::flush() {
 WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tagsJson, WallTime at) {
     try {
         Transaction tx(db_);
-        auto h = db_.prepare("INSERT INTO reader_health (reader, scans) VALUES (?, 1) "
-                             "ON CONFLICT(reader) DO UPDATE SET scans = scans + 1");
+        auto h = db_.prepare(
+            "INSERT INTO reader_health (reader, scans) VALUES (?, 1) "
+            "ON CONFLICT(reader) DO UPDATE SET scans = scans + 1");
         h.bind(1, reader);
         h.run();
         auto s = db_.prepare("INSERT INTO raw_scans (at_ms, reader, tags) VALUES (?, ?, ?)");
         s.bind(1, toMs(at)).bind(2, reader).bind(3, tagsJson);
         s.run();
-        if (++scansSinceTrim_ >= 1000) {
+        if (++scansSinceTrim_ >= kRawScanTrimEvery) {
             auto trim = db_.prepare("DELETE FROM raw_scans WHERE id <= (SELECT MAX(id) FROM raw_scans) - ?");
-            trim.bind(1, kRawScansKept);
+            trim.bind(1, rawScansKept_);
             trim.run();
             scansSinceTrim_ = 0;
         }
@@ -310,7 +336,8 @@ WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tags
         return {};
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
-        return {false, "a scan of " + std::string(reader) + " was not logged: " + describe(e), pending_.size()};
+        return {false, "a scan of " + std::string(reader) + " was not logged: " + describe(e),
+                pending_.size()};
     }
 }
 
@@ -325,7 +352,8 @@ WriteStatus GameStore::recordReaderFault(std::string_view reader, std::string_vi
         return {};
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
-        return {false, "a fault of " + std::string(reader) + " was not logged: " + describe(e), pending_.size()};
+        return {false, "a fault of " + std::string(reader) + " was not logged: " + describe(e),
+                pending_.size()};
     }
 }
 

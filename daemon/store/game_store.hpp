@@ -46,15 +46,15 @@ enum class Durability {
 };
 
 struct WriteStatus {
-    bool durable = true;    // everything so far is on disk
-    std::string problem;    // why not, as a sentence naming the file
+    bool durable = true;      // everything so far is on disk
+    std::string problem;      // why not, as a sentence naming the file
     std::size_t waiting = 0;  // rows held in memory until the disk takes them
 };
 
 struct NewGame {
     engine::RulesSpec spec;
-    std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
-    std::optional<std::uint64_t> seed; // when the referee deals from its generator
+    std::vector<std::string> players;   // one name per player; empty: "Player 1", ...
+    std::optional<std::uint64_t> seed;  // when the referee deals from its generator
     WallTime at;
 };
 
@@ -77,6 +77,14 @@ struct GameSummary {
     bool abandoned = false;
 };
 
+struct ReaderHealth {
+    std::string reader;
+    std::int64_t scans = 0;
+    std::int64_t faults = 0;
+    std::optional<WallTime> lastFaultAt;
+    std::string lastFault;
+};
+
 struct StoredEvent {
     std::int64_t seq = 0;
     WallTime at;
@@ -96,6 +104,8 @@ public:
         MustExist,        // the reading commands: a wrong --db is an error, not a new file
     };
     static constexpr std::int64_t kRawScansKept = 100'000;
+    // Old raw scans are trimmed every this many new ones.
+    static constexpr std::int64_t kRawScanTrimEvery = 1'000;
 
     // Opens (or makes) the log and brings its schema up to date. Throws
     // StoreError naming the file and what to do: missing, damaged, from a
@@ -130,6 +140,8 @@ public:
     // write them is reported and the row dropped.
     WriteStatus recordScan(std::string_view reader, std::string_view tagsJson, WallTime at);
     WriteStatus recordReaderFault(std::string_view reader, std::string_view what, WallTime at);
+    // How many raw scans to keep (kRawScansKept unless configured).
+    void setRawScansKept(std::int64_t kept) { rawScansKept_ = kept; }
 
     // --- reading (the commands) --------------------------------------------
     std::vector<GameSummary> games();
@@ -141,6 +153,8 @@ public:
     std::string exportRecord(GameId id);  // recordLines joined, one a line
     std::vector<std::string> traceLines(GameId id);
     std::vector<GameId> unfinishedGames();
+    std::vector<ReaderHealth> readerHealth();  // by reader name
+    std::int64_t rawScanCount();
 
     // For tests: cap the file at `pages` pages (PRAGMA max_page_count), the
     // way a full disk behaves.
@@ -158,12 +172,12 @@ private:
     struct PendingRow {
         enum class Kind { Event, Trace, Finish } kind = Kind::Event;
         GameId game;
-        std::int64_t seq = 0;  // event or trace
-        std::int64_t atMs = 0; // event time, trace t, or end time
+        std::int64_t seq = 0;   // event or trace
+        std::int64_t atMs = 0;  // event time, trace t, or end time
         int round = 0;
         std::optional<std::int64_t> seat;
-        std::string what;      // event kind; unused for trace
-        std::string text;      // payload, trace line, or result
+        std::string what;  // event kind; unused for trace
+        std::string text;  // payload, trace line, or result
         bool complete = false;
         bool abandoned = false;
     };
@@ -179,6 +193,7 @@ private:
     std::map<GameId, OpenGame> open_;
     std::deque<PendingRow> pending_;
     std::int64_t scansSinceTrim_ = 0;
+    std::int64_t rawScansKept_ = kRawScansKept;
 };
 
 }  // namespace vivaref::store

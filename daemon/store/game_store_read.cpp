@@ -38,7 +38,8 @@ std::vector<GameSummary> GameStore::games() {
         const std::int64_t id = p.integer(0);
         while (i < out.size() && out[i].id.value < id) ++i;
         if (i < out.size() && out[i].id.value == id)
-            out[i].players.push_back({static_cast<int>(p.integer(1)), static_cast<int>(p.integer(2)), p.text(3)});
+            out[i].players.push_back(
+                {static_cast<int>(p.integer(1)), static_cast<int>(p.integer(2)), p.text(3)});
     }
     return out;
 }
@@ -50,7 +51,8 @@ std::optional<GameSummary> GameStore::game(GameId id) {
     GameSummary g = readSummary(s);
     auto p = db_.prepare("SELECT player, seat, name FROM players WHERE game_id = ? ORDER BY player");
     p.bind(1, id.value);
-    while (p.step()) g.players.push_back({static_cast<int>(p.integer(0)), static_cast<int>(p.integer(1)), p.text(2)});
+    while (p.step())
+        g.players.push_back({static_cast<int>(p.integer(0)), static_cast<int>(p.integer(1)), p.text(2)});
     return g;
 }
 
@@ -108,5 +110,23 @@ std::vector<GameId> GameStore::unfinishedGames() {
     while (s.step()) out.push_back(GameId{s.integer(0)});
     return out;
 }
+
+std::vector<ReaderHealth> GameStore::readerHealth() {
+    std::vector<ReaderHealth> out;
+    auto s = db_.prepare(
+        "SELECT reader, scans, faults, last_fault_ms, last_fault FROM reader_health ORDER BY reader");
+    while (s.step()) {
+        ReaderHealth h;
+        h.reader = s.text(0);
+        h.scans = s.integer(1);
+        h.faults = s.integer(2);
+        if (auto at = s.optionalInteger(3)) h.lastFaultAt = fromMs(*at);
+        h.lastFault = s.text(4);
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+std::int64_t GameStore::rawScanCount() { return db_.queryInteger("SELECT COUNT(*) FROM raw_scans"); }
 
 }  // namespace vivaref::store

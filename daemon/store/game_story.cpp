@@ -11,7 +11,8 @@ namespace vivaref::store {
 namespace {
 
 std::string timeText(WallTime t) {
-    const std::time_t seconds = std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+    const std::time_t seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
     std::tm tm{};
     localtime_r(&seconds, &tm);
     char buffer[32];
@@ -110,8 +111,9 @@ private:
                 if (const auto& reveal = state.lastReveal()) {
                     out_ << "    Votes:";
                     for (int s = 0; s < rules.seats(); ++s)
-                        out_ << (s ? ", " : " ") << seatName(rules, engine::Seat{static_cast<std::uint8_t>(s)})
-                             << " " << engine::voteCardName(reveal->votes[static_cast<std::size_t>(s)]);
+                        out_ << (s ? ", " : " ")
+                             << seatName(rules, engine::Seat{static_cast<std::uint8_t>(s)}) << " "
+                             << engine::voteCardName(reveal->votes[static_cast<std::size_t>(s)]);
                     if (reveal->emissaryVote)
                         out_ << ", the Emissary " << engine::voteCardName(*reveal->emissaryVote)
                              << (reveal->emissaryDrew ? "" : " (a favourite)");
@@ -176,7 +178,9 @@ private:
 
 void writeStory(GameStore& log, GameId id, std::ostream& out) {
     auto game = log.game(id);
-    if (!game) throw StoreError(log.file(), "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
+    if (!game)
+        throw StoreError(log.file(),
+                         "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
     const auto events = log.events(id);
     int undos = 0;
     for (const auto& e : events) undos += e.kind == "undo";
@@ -192,7 +196,8 @@ void writeStory(GameStore& log, GameId id, std::ostream& out) {
                 << rules.rounds() << (rules.rounds() == 1 ? " round" : " rounds");
             if (rules.options().ambition) out << ", Ambition";
             if (rules.options().banished) out << ", Banished";
-            if (rules.variant() != engine::Variant::None) out << ", variant " << engine::variantName(rules.variant());
+            if (rules.variant() != engine::Variant::None)
+                out << ", variant " << engine::variantName(rules.variant());
             out << ".\nSeats:";
             for (int seat = 0; seat < rules.seats(); ++seat)
                 out << (seat ? "," : "") << " " << seat << " "
@@ -211,7 +216,8 @@ void writeStory(GameStore& log, GameId id, std::ostream& out) {
     else if (game->abandoned)
         out << "\nThe game was abandoned here.\n";
     else if (walk.state && !walk.state->isOver())
-        out << "\nThe log stops here: the game is " << (game->ended ? "incomplete" : "still in progress") << ".\n";
+        out << "\nThe log stops here: the game is " << (game->ended ? "incomplete" : "still in progress")
+            << ".\n";
 }
 
 }  // namespace vivaref::store

@@ -26,7 +26,8 @@ Walk walkRecord(const std::vector<std::string>& lines, const std::function<void(
                 walk.state.emplace(std::make_shared<const engine::Rules>(*spec));
             }
         } else if (!walk.state) {
-            refusal = engine::Refusal{engine::RefusalCode::BadRecord, "The record does not start with a setup line."};
+            refusal = engine::Refusal{engine::RefusalCode::BadRecord,
+                                      "The record does not start with a setup line."};
         } else if (const auto* deal = std::get_if<engine::Deal>(&*read.line)) {
             refusal = walk.state->applyDeal(*deal, &events);
         } else if (const auto* action = std::get_if<engine::Action>(&*read.line)) {

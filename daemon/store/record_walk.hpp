@@ -30,12 +30,13 @@ struct WalkFailure {
 };
 
 struct Walk {
-    std::optional<engine::State> state;    // after the last line read
-    std::optional<WalkFailure> failure;    // the first line that was refused
+    std::optional<engine::State> state;  // after the last line read
+    std::optional<WalkFailure> failure;  // the first line that was refused
 };
 
 // Plays `lines` (a setup line first); `onStep` sees each line after it was
 // applied (the setup line too, with no events).
-Walk walkRecord(const std::vector<std::string>& lines, const std::function<void(const WalkStep&)>& onStep = {});
+Walk walkRecord(const std::vector<std::string>& lines,
+                const std::function<void(const WalkStep&)>& onStep = {});
 
 }  // namespace vivaref::store

@@ -47,7 +47,8 @@ namespace {
 class LogWriter {
 public:
     LogWriter(GameStore& log, GameId id, const engine::Rules& rules,
-              const std::function<bool(const WriteStatus&, GameId, std::int64_t)>& afterWrite, WrittenGame& game)
+              const std::function<bool(const WriteStatus&, GameId, std::int64_t)>& afterWrite,
+              WrittenGame& game)
         : log_(log), id_(id), rules_(rules), afterWrite_(afterWrite), game_(game) {}
     bool deal(const engine::Deal& d) {
         game_.record.push_back(record::writeDeal(d, rules_));
@@ -66,7 +67,8 @@ public:
 private:
     WallTime now() { return WallTime(std::chrono::milliseconds(1'700'000'000'000 + 1000 * ++steps_)); }
     bool after(const WriteStatus& status) {
-        if (afterWrite_ && !afterWrite_(status, id_, static_cast<std::int64_t>(game_.record.size()))) stopped = true;
+        if (afterWrite_ && !afterWrite_(status, id_, static_cast<std::int64_t>(game_.record.size())))
+            stopped = true;
         return !stopped;
     }
     GameStore& log_;
@@ -83,7 +85,8 @@ WrittenGame writeRandomGame(GameStore& log, const engine::RulesSpec& spec, std::
                             const std::function<bool(const WriteStatus&, GameId, std::int64_t)>& afterWrite) {
     auto rules = std::make_shared<const engine::Rules>(spec);
     std::vector<std::string> names;
-    for (int p = 0; p < rules->players(); ++p) names.push_back(std::string(1, static_cast<char>('A' + p)) + "nn");
+    for (int p = 0; p < rules->players(); ++p)
+        names.push_back(std::string(1, static_cast<char>('A' + p)) + "nn");
     WrittenGame game;
     const WallTime start(std::chrono::milliseconds(1'700'000'000'000));
     game.id = log.createGame(NewGame{spec, names, seed, start});

@@ -43,8 +43,9 @@ struct WrittenGame {
 // Plays one random game into `log`. `afterWrite` sees each append's status
 // and the number of lines written so far (the setup line counts), and may
 // stop the game early by returning false; the result is then not written.
-WrittenGame writeRandomGame(GameStore& log, const engine::RulesSpec& spec, std::uint64_t seed,
-                            const std::function<bool(const WriteStatus&, GameId, std::int64_t lines)>& afterWrite = {});
+WrittenGame writeRandomGame(
+    GameStore& log, const engine::RulesSpec& spec, std::uint64_t seed,
+    const std::function<bool(const WriteStatus&, GameId, std::int64_t lines)>& afterWrite = {});
 
 // Plays a logged game that was cut short on to its end at random, writing
 // into the log as it goes, and finishes it.

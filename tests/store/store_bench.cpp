@@ -15,7 +15,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+double seconds(Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
 
 // Appends random games' lines, each its own commit, until `appends` are in.
 double appendsPerSecond(const std::filesystem::path& file, Durability durability, std::int64_t appends) {
@@ -23,9 +25,8 @@ double appendsPerSecond(const std::filesystem::path& file, Durability durability
     std::int64_t done = 0;
     const auto start = Clock::now();
     for (std::uint64_t seed = 1; done < appends; ++seed)
-        writeRandomGame(log, randomSpec(seed), seed, [&](const WriteStatus&, GameId, std::int64_t) {
-            return ++done < appends;
-        });
+        writeRandomGame(log, randomSpec(seed), seed,
+                        [&](const WriteStatus&, GameId, std::int64_t) { return ++done < appends; });
     return static_cast<double>(done) / seconds(start);
 }
 
@@ -37,8 +38,10 @@ int main(int argc, char** argv) {
     ScratchDir scratch;
     const std::filesystem::path dir = argc > 3 ? std::filesystem::path(argv[3]) : scratch.path();
 
-    std::cout << "{\"durable_appends_per_s\": {\"full\": " << appendsPerSecond(dir / "full.sqlite", Durability::Full, appends)
-              << ", \"normal\": " << appendsPerSecond(dir / "normal.sqlite", Durability::Normal, appends) << "}";
+    std::cout << "{\"durable_appends_per_s\": {\"full\": "
+              << appendsPerSecond(dir / "full.sqlite", Durability::Full, appends)
+              << ", \"normal\": " << appendsPerSecond(dir / "normal.sqlite", Durability::Normal, appends)
+              << "}";
     std::cout.flush();
 
     const auto file = dir / "verify.sqlite";
@@ -49,7 +52,8 @@ int main(int argc, char** argv) {
         GameStore log(file, GameStore::Access::CreateIfMissing, Durability::Normal);
         for (long g = 1; g <= games; ++g)
             lines += static_cast<std::int64_t>(
-                writeRandomGame(log, randomSpec(static_cast<std::uint64_t>(g)), static_cast<std::uint64_t>(g)).record.size());
+                writeRandomGame(log, randomSpec(static_cast<std::uint64_t>(g)), static_cast<std::uint64_t>(g))
+                    .record.size());
     }
     const double fill = seconds(start);
     GameStore log(file, GameStore::Access::MustExist);

@@ -27,7 +27,9 @@ std::string openError(const std::filesystem::path& file, GameStore::Access acces
     return "";
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -134,7 +136,8 @@ TEST_CASE("a read-only directory is refused with what to do") {
     const auto sub = dir.path() / "state";
     std::filesystem::create_directory(sub);
     { GameStore log(sub / "games.sqlite", GameStore::Access::CreateIfMissing); }
-    std::filesystem::permissions(sub, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(sub,
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     const auto existing = openError(sub / "games.sqlite", GameStore::Access::MustExist);
     const auto fresh = openError(sub / "other.sqlite", GameStore::Access::CreateIfMissing);
     std::filesystem::permissions(sub, std::filesystem::perms::owner_all);

@@ -3,13 +3,13 @@
 // had acknowledged, and take the unfinished games on to their end.
 // VIVAREF_STORE_KILL_ROUNDS=N runs N rounds (default 15, a few seconds).
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <map>
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include "daemon/store/game_verifier.hpp"
 #include "engine/chance.hpp"
@@ -32,13 +32,14 @@ struct Ack {
     try {
         GameStore log(file, GameStore::Access::CreateIfMissing);
         for (std::uint64_t s = seed;; ++s)
-            writeRandomGame(log, randomSpec(s), s, [&](const WriteStatus& status, GameId id, std::int64_t lines) {
-                if (status.durable) {
-                    const Ack ack{id.value, lines};
-                    if (write(ackFd, &ack, sizeof ack) != sizeof ack) _exit(3);
-                }
-                return true;
-            });
+            writeRandomGame(log, randomSpec(s), s,
+                            [&](const WriteStatus& status, GameId id, std::int64_t lines) {
+                                if (status.durable) {
+                                    const Ack ack{id.value, lines};
+                                    if (write(ackFd, &ack, sizeof ack) != sizeof ack) _exit(3);
+                                }
+                                return true;
+                            });
     } catch (...) {
         _exit(2);
     }

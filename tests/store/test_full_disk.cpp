@@ -16,15 +16,16 @@ TEST_CASE("a full disk mid-game loses nothing accepted") {
     int refused = 0;
     std::string problem;
     // The file may not grow from the 10th line on (max_page_count).
-    auto game = writeRandomGame(log, randomSpec(12), 12, [&](const WriteStatus& status, GameId, std::int64_t lines) {
-        if (lines == 10) log.limitPagesForTesting(1);
-        if (!status.durable) {
-            ++refused;
-            problem = status.problem;
-            CHECK(status.waiting == log.waiting());
-        }
-        return true;
-    });
+    auto game =
+        writeRandomGame(log, randomSpec(12), 12, [&](const WriteStatus& status, GameId, std::int64_t lines) {
+            if (lines == 10) log.limitPagesForTesting(1);
+            if (!status.durable) {
+                ++refused;
+                problem = status.problem;
+                CHECK(status.waiting == log.waiting());
+            }
+            return true;
+        });
     CAPTURE(problem);
     REQUIRE(refused > 0);
     CHECK(problem.find("games.sqlite") != std::string::npos);
