@@ -55,7 +55,8 @@ int runGames(const std::vector<std::string>& args) {
 
     store::GameStore log(db, store::GameStore::Access::MustExist);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const auto& g : log.games()) {
+    const auto games = log.games();
+    for (const auto& g : games) {
         std::vector<std::string> players;
         for (const auto& p : g.players) players.push_back(p.name);
         const auto winners = winnerNames(g);
@@ -72,7 +73,10 @@ int runGames(const std::vector<std::string>& args) {
                       << "  " << statusOf(g) << "\n";
         }
     }
-    if (json) std::cout << list.dump() << "\n";
+    if (json)
+        std::cout << list.dump() << "\n";
+    else if (games.empty())
+        std::cout << "No games in the log yet.\n";
     return kExitOk;
 }
 
