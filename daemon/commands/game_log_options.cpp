@@ -32,14 +32,5 @@ std::optional<store::GameId> parseGameId(const std::string& text) {
     return store::GameId{id};
 }
 
-std::string localTimeText(store::WallTime t) {
-    const std::time_t seconds =
-        std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-    std::tm tm{};
-    localtime_r(&seconds, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
-    return buffer;
-}
 
 }  // namespace vivaref::daemon

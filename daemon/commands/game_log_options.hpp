@@ -1,6 +1,5 @@
 // What the game log commands (games, show, export, verify, stats) share:
-// the --db option and its default, a game id on the command line, and the
-// wall-clock text they print.
+// the --db option and its default, and a game id on the command line.
 #pragma once
 
 #include <optional>
@@ -22,8 +21,5 @@ void addDatabaseOption(boost::program_options::options_description& options, std
 
 // "12" -> game 12; nothing for anything else.
 std::optional<store::GameId> parseGameId(const std::string& text);
-
-// Local time as "2026-11-21 18:40".
-std::string localTimeText(store::WallTime t);
 
 }  // namespace vivaref::daemon

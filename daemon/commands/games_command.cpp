@@ -7,6 +7,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_log_options.hpp"
+#include "daemon/store/game_story.hpp"
 
 namespace vivaref::daemon {
 
@@ -68,7 +69,7 @@ int runGames(const std::vector<std::string>& args) {
                             {"winners", winners},
                             {"status", statusOf(g)}});
         } else {
-            std::cout << g.id.value << "  " << localTimeText(g.started) << "  " << g.edition << "  "
+            std::cout << g.id.value << "  " << store::localTimeText(g.started) << "  " << g.edition << "  "
                       << joined(players) << "  " << (winners.empty() ? "-" : "won by " + joined(winners))
                       << "  " << statusOf(g) << "\n";
         }

@@ -10,16 +10,6 @@ namespace vivaref::store {
 
 namespace {
 
-std::string timeText(WallTime t) {
-    const std::time_t seconds =
-        std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-    std::tm tm{};
-    localtime_r(&seconds, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
-    return buffer;
-}
-
 std::string placeText(engine::Place p) {
     using engine::Place;
     if (p == Place::Throne) return "the throne";
@@ -186,8 +176,8 @@ void writeStory(GameStore& log, GameId id, std::ostream& out) {
     for (const auto& e : events) undos += e.kind == "undo";
 
     Storyteller teller(*game, out);
-    out << "Game " << id.value << ", started " << timeText(game->started);
-    if (game->ended) out << ", ended " << timeText(*game->ended);
+    out << "Game " << id.value << ", started " << localTimeText(game->started);
+    if (game->ended) out << ", ended " << localTimeText(*game->ended);
     out << ".\n";
     auto walk = walkRecord(log.recordLines(id), [&](const WalkStep& s) {
         if (std::holds_alternative<engine::RulesSpec>(s.decision)) {
@@ -218,6 +208,16 @@ void writeStory(GameStore& log, GameId id, std::ostream& out) {
     else if (walk.state && !walk.state->isOver())
         out << "\nThe log stops here: the game is " << (game->ended ? "incomplete" : "still in progress")
             << ".\n";
+}
+
+std::string localTimeText(WallTime t) {
+    const std::time_t seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+    std::tm tm{};
+    localtime_r(&seconds, &tm);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M", &tm);
+    return buffer;
 }
 
 }  // namespace vivaref::store

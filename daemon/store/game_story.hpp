@@ -5,10 +5,14 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include "daemon/store/game_store.hpp"
 
 namespace vivaref::store {
+
+// Local time as "2026-11-21 18:40", as the review commands print it.
+std::string localTimeText(WallTime t);
 
 // Throws StoreError for an unknown game.
 void writeStory(GameStore& log, GameId id, std::ostream& out);
