@@ -109,13 +109,24 @@ TEST_CASE("2024 example: WCs, entered from below a full floor and left onto the 
     CHECK(t.at("foidvo") == Place::Floor4);
 }
 
-TEST_CASE("2024 example: Jeanne, the round's first rejected, goes to Dungeon3; the No is lost") {
+namespace {
+
+// The 2024 coronation examples' table: Charles has just brought Jeanne up to
+// the throne room and everyone is about to vote.
+Table jeanneOnTheThrone() {
     Table t(spec2024(4));
     t.deal();
     t.placeAll({{"jeanne", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"eloise", 3}, {"merlin", 3},
                 {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
     t.move("jeanne", Place::Floor5);
     t.move("jeanne", Place::Throne);  // Charles
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("2024 example: Jeanne, the round's first rejected, goes to Dungeon3; the No is lost") {
+    Table t = jeanneOnTheThrone();
     t.vote({kYes, kYes, kYes, kNo});
     CHECK(t.at("jeanne") == Place::Dungeon3);
     CHECK(t.state.hand(seat(3)) == Hand{1, 2, 1});
@@ -123,12 +134,7 @@ TEST_CASE("2024 example: Jeanne, the round's first rejected, goes to Dungeon3; t
 }
 
 TEST_CASE("2024 example: a Stomachache cancels Jeanne's coronation; No and Stomachache are lost") {
-    Table t(spec2024(4));
-    t.deal();
-    t.placeAll({{"jeanne", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"eloise", 3}, {"merlin", 3},
-                {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
-    t.move("jeanne", Place::Floor5);
-    t.move("jeanne", Place::Throne);  // Charles
+    Table t = jeanneOnTheThrone();
     t.vote({kStomachache, kYes, kNo, kYes});
     CHECK(t.at("jeanne") == Place::Floor5);
     CHECK(t.state.hand(seat(0)) == Hand{1, 3, 0});
