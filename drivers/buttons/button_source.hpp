@@ -14,7 +14,8 @@
 
 namespace vivaref::drivers {
 
-// A vote station, numbered from 1 as printed on the box.
+// A vote station: one per seat, numbered as the seat is (0-based, as in a
+// referee trace's `button` lines and every interchange format).
 struct StationId {
     int number = 0;
     friend auto operator<=>(const StationId&, const StationId&) = default;
