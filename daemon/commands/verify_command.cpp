@@ -1,5 +1,6 @@
 // `vivaref verify GAME | --all`: each logged game replayed through the
-// engine, its result compared with the one logged when it ended.
+// engine: each decision's logged round and seat, and its result, compared
+// with what the engine says.
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -20,8 +21,9 @@ int runVerify(const std::vector<std::string>& args) {
     CommandLine line(
         "verify", "vivaref verify [options] GAME | --all",
         "Replays game GAME (or every game) of the game log through the rules engine and reports\n"
-        "any difference from what was logged: a decision the engine refuses, or a result other\n"
-        "than the logged one. Exit status 0 when every game agrees, 1 otherwise.");
+        "any difference from what was logged: a decision the engine refuses, a decision logged\n"
+        "with a round or seat other than the engine's, or a result other than the logged one.\n"
+        "Exit status 0 when every game agrees, 1 otherwise.");
     addDatabaseOption(line.visible, db);
     line.visible.add_options()("all", po::bool_switch(&all), "verify every game")(
         "json", po::bool_switch(&json), "print one JSON object per game");

@@ -1,9 +1,71 @@
 #include "daemon/store/game_verifier.hpp"
 
+#include <variant>
+
+#include "engine/record/line_reader.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 
 namespace vivaref::store {
+
+namespace {
+
+std::string seatText(const std::optional<int>& seat) { return seat ? std::to_string(*seat) : "none"; }
+
+// The round and seat columns the engine would log for `decision` taken in
+// `state` (before it is applied).
+std::pair<int, std::optional<int>> expectedColumns(const record::RecordLine& decision, const engine::State& state) {
+    if (const auto* deal = std::get_if<engine::Deal>(&decision)) return {deal->round, std::nullopt};
+    if (const auto* action = std::get_if<engine::Action>(&decision)) {
+        if (action->kind() == engine::ActionKind::Keep)
+            return {state.round(), state.rules().seatOf(action->player()).index};
+        return {state.round(), action->seat().index};
+    }
+    return {state.round(), std::nullopt};  // a reshuffle
+}
+
+// Each logged decision's round and seat columns against the engine's, undos
+// applied as the log applies them. A decision the engine refuses stops the
+// walk quietly: the replay check names it.
+std::optional<std::string> checkEventColumns(GameStore& log, GameId id) {
+    std::optional<engine::State> state;
+    std::vector<engine::State> before;  // the state before each decision still in effect
+    for (const auto& event : log.events(id)) {
+        if (event.kind == "undo") {
+            if (!before.empty()) {
+                state = std::move(before.back());
+                before.pop_back();
+            }
+            continue;
+        }
+        if (event.kind != "setup" && !isDecisionKind(event.kind)) continue;
+        auto read = record::readLine(event.payload, state ? &state->rules() : nullptr);
+        if (!read.line) return std::nullopt;
+        if (const auto* spec = std::get_if<engine::RulesSpec>(&*read.line)) {
+            if (state || engine::Rules::validate(*spec)) return std::nullopt;
+            state.emplace(std::make_shared<const engine::Rules>(*spec));
+            continue;
+        }
+        if (!state) return std::nullopt;
+        const auto [round, seat] = expectedColumns(*read.line, *state);
+        if (event.round != round || event.seat != seat)
+            return "event " + std::to_string(event.seq) + " (" + event.kind + ") is logged in round " +
+                   std::to_string(event.round) + " for seat " + seatText(event.seat) + ", the engine says round " +
+                   std::to_string(round) + " for seat " + seatText(seat);
+        before.push_back(*state);
+        std::optional<engine::Refusal> refusal;
+        if (const auto* deal = std::get_if<engine::Deal>(&*read.line))
+            refusal = state->applyDeal(*deal);
+        else if (const auto* action = std::get_if<engine::Action>(&*read.line))
+            refusal = state->apply(*action);
+        else
+            refusal = state->applyReshuffle(std::get<engine::Reshuffle>(*read.line));
+        if (refusal) return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 GameCheck verifyGame(GameStore& log, GameId id) {
     auto summary = log.game(id);
@@ -17,6 +79,7 @@ GameCheck verifyGame(GameStore& log, GameId id) {
         return {false, "decision " + std::to_string(result.value("line", 0)) +
                            " of its record is refused: " + result.value("error", std::string()) + " (" +
                            result.value("message", std::string()) + ")"};
+    if (auto wrong = checkEventColumns(log, id)) return {false, *wrong};
     const std::string decisions = std::to_string(lines.size()) + " decisions";
     if (summary->result) {
         const auto logged = record::resultText(*summary->result);

@@ -117,3 +117,39 @@ TEST_CASE("show tells a classic game round by round; stats count it") {
     CHECK(rounds == 3 * 3 * 4);
     CHECK(statsJson(stats)["editions"]["classic"]["games"] == 3);
 }
+
+TEST_CASE("verify checks each logged decision's round and seat against the engine") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    GameId id;
+    {
+        GameStore log(file, GameStore::Access::CreateIfMissing);
+        id = writeRandomGame(log, randomSpec(7), 7).id;
+        REQUIRE(verifyGame(log, id).agrees);
+    }
+    // Tamper with the columns only: the decisions themselves still replay.
+    auto tamper = [&](const char* sql) {
+        Database db(file, Database::Mode::ReadWrite);
+        db.exec(sql);
+    };
+    const char* seated = "(SELECT MIN(seq) FROM events WHERE seat IS NOT NULL)";
+    tamper((std::string("UPDATE events SET seat = seat + 1 WHERE seq = ") + seated).c_str());
+    {
+        GameStore log(file, GameStore::Access::MustExist);
+        const auto check = verifyGame(log, id);
+        CHECK_FALSE(check.agrees);
+        CHECK_MESSAGE(check.what.find("for seat") != std::string::npos, check.what);
+        CHECK_MESSAGE(check.what.find("the engine says") != std::string::npos, check.what);
+    }
+    tamper((std::string("UPDATE events SET seat = seat - 1 WHERE seq = ") + seated).c_str());
+    tamper("UPDATE events SET round = round + 1 WHERE seq = (SELECT MAX(seq) FROM events WHERE kind = 'place')");
+    {
+        GameStore log(file, GameStore::Access::MustExist);
+        const auto check = verifyGame(log, id);
+        CHECK_FALSE(check.agrees);
+        CHECK_MESSAGE(check.what.find("(place) is logged in round") != std::string::npos, check.what);
+    }
+    tamper("UPDATE events SET round = round - 1 WHERE seq = (SELECT MAX(seq) FROM events WHERE kind = 'place')");
+    GameStore log(file, GameStore::Access::MustExist);
+    CHECK(verifyGame(log, id).agrees);
+}
