@@ -1,5 +1,6 @@
 // A log that cannot be used is refused with a sentence naming the file and
 // what to do, never a crash and never a silently new database.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -127,20 +128,64 @@ TEST_CASE("a directory given as the log is refused") {
     CHECK(contains(error, "is a directory"));
 }
 
-TEST_CASE("a read-only directory is refused with what to do") {
-    if (geteuid() == 0) {
-        MESSAGE("skipped: root writes into read-only directories");
-        return;
-    }
-    ScratchDir dir;
-    const auto sub = dir.path() / "state";
-    std::filesystem::create_directory(sub);
+namespace {
+
+// The errors opening an existing log and making a new one in `sub` once it is
+// read-only, separated by a NUL.
+std::string readOnlyErrors(const std::filesystem::path& sub) {
     { GameStore log(sub / "games.sqlite", GameStore::Access::CreateIfMissing); }
     std::filesystem::permissions(sub,
                                  std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-    const auto existing = openError(sub / "games.sqlite", GameStore::Access::MustExist);
-    const auto fresh = openError(sub / "other.sqlite", GameStore::Access::CreateIfMissing);
+    auto errors = openError(sub / "games.sqlite", GameStore::Access::MustExist);
+    errors += '\0';
+    errors += openError(sub / "other.sqlite", GameStore::Access::CreateIfMissing);
     std::filesystem::permissions(sub, std::filesystem::perms::owner_all);
+    return errors;
+}
+
+// Root writes into read-only directories, so as root the check runs in a
+// child process that has become the unprivileged user "nobody".
+std::string readOnlyErrorsAsNonRoot(const std::filesystem::path& scratch, const std::filesystem::path& sub) {
+    if (geteuid() != 0) return readOnlyErrors(sub);
+    constexpr uid_t kNobody = 65534;
+    std::filesystem::permissions(scratch, std::filesystem::perms::owner_all | std::filesystem::perms::others_exec);
+    REQUIRE(chown(sub.c_str(), kNobody, kNobody) == 0);
+    int out[2];
+    REQUIRE(pipe(out) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        close(out[0]);
+        int status = 3;
+        if (setgid(kNobody) == 0 && setuid(kNobody) == 0) {
+            const auto errors = readOnlyErrors(sub);
+            status = write(out[1], errors.data(), errors.size()) == static_cast<ssize_t>(errors.size()) ? 0 : 4;
+        }
+        _exit(status);
+    }
+    close(out[1]);
+    std::string errors;
+    char buffer[512];
+    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) errors.append(buffer, static_cast<std::size_t>(n));
+    close(out[0]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK_MESSAGE(WIFEXITED(status), "the child running as nobody did not exit normally");
+    CHECK_MESSAGE(WEXITSTATUS(status) == 0, "the child could not become nobody or report (status " << status << ")");
+    return errors;
+}
+
+}  // namespace
+
+TEST_CASE("a read-only directory is refused with what to do") {
+    ScratchDir dir;
+    const auto sub = dir.path() / "state";
+    std::filesystem::create_directory(sub);
+    const auto errors = readOnlyErrorsAsNonRoot(dir.path(), sub);
+    const auto split = errors.find('\0');
+    REQUIRE(split != std::string::npos);
+    const auto existing = errors.substr(0, split);
+    const auto fresh = errors.substr(split + 1);
     CAPTURE(existing);
     CAPTURE(fresh);
     CHECK(contains(existing, "read-only"));
