@@ -1,0 +1,96 @@
+#include "daemon/referee/host_request.hpp"
+
+#include <type_traits>
+
+namespace vivaref::referee {
+
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+constexpr const char* nameOf() {
+    if constexpr (std::is_same_v<T, NewGameRequest>) return "new-game";
+    if constexpr (std::is_same_v<T, DealRequest>) return "deal";
+    if constexpr (std::is_same_v<T, KeepRequest>) return "keep";
+    if constexpr (std::is_same_v<T, ReshuffleRequest>) return "reshuffle";
+    if constexpr (std::is_same_v<T, UndoRequest>) return "undo";
+    if constexpr (std::is_same_v<T, PauseRequest>) return "pause";
+    if constexpr (std::is_same_v<T, ResumeRequest>) return "resume";
+    if constexpr (std::is_same_v<T, AbandonRequest>) return "abandon";
+}
+
+HostRequestParse failed(std::string why) { return {std::move(why)}; }
+
+HostRequestParse readNewGame(const json& v) {
+    if (!v.is_object()) return failed("the new-game request is not a JSON object");
+    NewGameRequest r;
+    for (const auto& [key, value] : v.items()) {
+        if (key == "setup") {
+            if (!value.is_object()) return failed("the new-game setup is not a JSON object");
+            r.setup = value;
+        } else if (key == "players") {
+            if (!value.is_array()) return failed("the new-game players are not a list of names");
+            for (const auto& name : value) {
+                if (!name.is_string()) return failed("a new-game player name is not a string");
+                r.players.push_back(name.get<std::string>());
+            }
+        } else {
+            return failed("the new-game request has an unknown key '" + key + "' (setup, players)");
+        }
+    }
+    if (r.setup.is_null()) return failed("the new-game request has no setup");
+    return {HostRequest{std::move(r)}};
+}
+
+HostRequestParse readEmpty(const json& v, const std::string& name, HostRequest request) {
+    if (!v.is_object() || !v.empty()) return failed("the " + name + " request takes an empty object {}");
+    return {std::move(request)};
+}
+
+}  // namespace
+
+std::string hostRequestName(const HostRequest& request) {
+    return std::visit([](const auto& r) { return std::string(nameOf<std::decay_t<decltype(r)>>()); }, request);
+}
+
+HostRequestParse parseHostRequest(const json& host) {
+    if (!host.is_object()) return failed("a host request is not a JSON object");
+    if (host.size() != 1) return failed("a host request has exactly one key naming it");
+    const auto& [name, value] = *host.items().begin();
+    if (name == "new-game") return readNewGame(value);
+    if (name == "deal" || name == "keep" || name == "reshuffle") {
+        if (!value.is_object()) return failed("the " + name + " request is not a JSON object");
+        if (name == "deal") return {HostRequest{DealRequest{value}}};
+        if (name == "keep") return {HostRequest{KeepRequest{value}}};
+        return {HostRequest{ReshuffleRequest{value}}};
+    }
+    if (name == "undo") return readEmpty(value, name, UndoRequest{});
+    if (name == "pause") return readEmpty(value, name, PauseRequest{});
+    if (name == "resume") return readEmpty(value, name, ResumeRequest{});
+    if (name == "abandon") return readEmpty(value, name, AbandonRequest{});
+    return failed("unknown host request '" + name +
+                  "' (new-game, deal, keep, reshuffle, undo, pause, resume, abandon)");
+}
+
+json hostRequestJson(const HostRequest& request) {
+    return std::visit(
+        [](const auto& r) -> json {
+            using T = std::decay_t<decltype(r)>;
+            json payload = json::object();
+            if constexpr (std::is_same_v<T, NewGameRequest>) {
+                payload["setup"] = r.setup;
+                payload["players"] = r.players;
+            } else if constexpr (std::is_same_v<T, DealRequest>) {
+                payload = r.deal;
+            } else if constexpr (std::is_same_v<T, KeepRequest>) {
+                payload = r.keep;
+            } else if constexpr (std::is_same_v<T, ReshuffleRequest>) {
+                payload = r.reshuffle;
+            }
+            return json{{nameOf<T>(), std::move(payload)}};
+        },
+        request);
+}
+
+}  // namespace vivaref::referee

@@ -1,0 +1,55 @@
+// What the host asks of the referee (the host's page, `vivaref new`, or a
+// referee trace's `host` line): start a game, enter chance (a deal, the
+// Emissary's pile), an Ambition choice, take back, pause, resume, abandon.
+// Payloads that need the game's rules to be read (a deal, a keep, a pile)
+// stay JSON here; the referee reads them with the game's rules.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vivaref::referee {
+
+struct NewGameRequest {
+    nlohmann::json setup;              // a GAME-RECORD setup object
+    std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
+};
+struct DealRequest {
+    nlohmann::json deal;  // a GAME-RECORD deal object
+};
+struct KeepRequest {
+    nlohmann::json keep;  // a GAME-RECORD keep object
+};
+struct ReshuffleRequest {
+    nlohmann::json reshuffle;  // a GAME-RECORD reshuffle object
+};
+struct UndoRequest {};
+struct PauseRequest {};
+struct ResumeRequest {};
+struct AbandonRequest {};
+
+using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest,
+                                 PauseRequest, ResumeRequest, AbandonRequest>;
+
+// The trace's spelling: "new-game", "deal", "keep", "reshuffle", "undo",
+// "pause", "resume", "abandon".
+std::string hostRequestName(const HostRequest& request);
+
+struct HostRequestParse {
+    std::variant<HostRequest, std::string> value;  // the request, or why it is not one (a sentence)
+    bool ok() const { return value.index() == 0; }
+};
+
+// Reads the value of a trace line's "host" key: an object with exactly one
+// key naming the request. Only the form is checked (an object where one is
+// due, the new-game's keys and players' names); the payloads are the
+// game's to judge. Never throws but std::bad_alloc.
+HostRequestParse parseHostRequest(const nlohmann::json& host);
+
+// The inverse: what a trace's "host" key holds for this request.
+nlohmann::json hostRequestJson(const HostRequest& request);
+
+}  // namespace vivaref::referee

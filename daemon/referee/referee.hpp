@@ -1,0 +1,170 @@
+// The referee: one game at a time, judged against the engine. It reads the
+// stable board observation (drivers/sensing), the vote keys and the host's
+// requests; it decides what the LEDs show, what the table's screens and each
+// player's private page say, and writes every decision durably to the game
+// log before acknowledging it. No clock, no threads, no I/O but the log:
+// every call carries the time on the caller's clock (virtual in tests and
+// `vivaref simulate`), so the same inputs give the same game.
+//
+// How a call flows: any input at time t first runs what fell due strictly
+// before t (the referee's own deal after its grace, ...), then the input;
+// tick(t) runs what is due at or before t. So an input and a deadline at the
+// same t: the input wins (a host deal recorded at the very moment the
+// referee would have dealt replays as the same game).
+//
+// The rules of the table (when the referee deals, the refusal codes it adds,
+// station numbering, guidance, undo) are in daemon/referee/REFEREE-NOTES.md.
+//
+// API changes since the first commit (compatible additions only):
+//   (none yet)
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/referee/host_request.hpp"
+#include "daemon/store/game_store.hpp"
+#include "drivers/buttons/button_source.hpp"
+#include "drivers/leds/led_sink.hpp"
+#include "drivers/sensing/board_layout.hpp"
+#include "drivers/sensing/board_observation.hpp"
+#include "engine/state.hpp"
+
+namespace vivaref::referee {
+
+using Timestamp = drivers::Timestamp;
+
+struct RefereeOptions {
+    // The referee's own generator, for the deals and piles the host does not
+    // enter: the k-th game this referee starts (k from 0) uses seed + k, and
+    // the log keeps that game's seed.
+    std::uint64_t seed = 1;
+    // A due deal or reshuffle waits this long for the host's before the
+    // referee makes its own (on the referee's clock).
+    Timestamp chanceGrace{1000};
+    // An accepted action's destination LED is lit this long.
+    Timestamp flashFor{600};
+    // A station's LED blinks this long after a private refusal there.
+    Timestamp privateBlinkFor{1500};
+    // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
+    // `simulate` passes a fixed one, `serve` its start time).
+    store::WallTime wallAtZero{};
+    // Which reader lies under which place, to know which places a faulty
+    // reader blinds. nullopt: drivers::standardBoardLayout().
+    std::optional<drivers::BoardLayout> layout;
+};
+
+// The referee's answer to a host request.
+struct HostAnswer {
+    bool ok = true;
+    std::string code;     // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
+    std::string message;  // a sentence for the host
+    std::optional<store::GameId> game;  // the game it concerned, if any
+
+    static HostAnswer accepted(std::optional<store::GameId> game, std::string message = {});
+    static HostAnswer refused(std::string code, std::string message, std::optional<store::GameId> game = {});
+};
+
+// Something to tell the table or one station, in the order it happened.
+struct Notice {
+    enum class Audience {
+        Public,   // any screen, the table log
+        Station,  // only `station`'s own display (a private refusal)
+    };
+    Timestamp at{0};
+    // "game-started", "dealt", "accepted", "passed", "refused", "recovered",
+    // "guidance", "guided", "election-opened", "vote-cast", "revealed",
+    // "round-ended", "game-over", "paused", "resumed", "undone", "abandoned",
+    // "log-problem", "reader-fault", "private-refusal", "ignored-key".
+    std::string kind;
+    Audience audience = Audience::Public;
+    std::optional<int> station;  // Audience::Station only
+    std::string text;            // a sentence
+    nlohmann::json detail;       // machine-readable; never a secret in a public notice
+};
+
+// A chance decision the referee made itself, as the host request that would
+// have made it ({"deal": {...}} or {"reshuffle": {...}}). SECRET (hands,
+// piles): for the stored trace only, so that the exported trace replays the
+// same game without the seed. Never display it.
+struct OwnChance {
+    Timestamp at{0};
+    nlohmann::json host;
+};
+
+// Counters for a summary (`vivaref simulate`).
+struct RefereeCounters {
+    int gamesStarted = 0;
+    int gamesFinished = 0;
+    int gamesAbandoned = 0;
+    int actionsAccepted = 0;  // keeps, placements, moves and votes the referee accepted
+    int automaticPasses = 0;
+    int undos = 0;            // host undo requests accepted
+    std::map<std::string, int> refusals;  // public refusals by code (one per episode)
+    int privateRefusals = 0;  // station refusals: their codes could hint at a hand
+    std::vector<nlohmann::json> results;  // GAME-RECORD result of each finished game
+};
+nlohmann::json countersJson(const RefereeCounters& counters);
+
+class Referee {
+public:
+    // `store` may be null: no log (tests, a dry run); otherwise it must
+    // outlive the referee.
+    Referee(RefereeOptions options, store::GameStore* store);
+    ~Referee();
+    Referee(const Referee&) = delete;
+    Referee& operator=(const Referee&) = delete;
+
+    // --- inputs -----------------------------------------------------------
+    HostAnswer host(const HostRequest& request, Timestamp now);
+    // The sensing pipeline's latest stable observation (every update, even
+    // unchanged: cheap when nothing changed).
+    void observe(const drivers::SensingUpdate& update, Timestamp now);
+    void observe(const drivers::BoardObservation& observation, Timestamp now);
+    // A vote key; station s is seat s (0-based). event.at is the time.
+    void press(const drivers::ButtonEvent& event);
+    // Time passed: the referee's own chance after its grace, LED expiries.
+    void tick(Timestamp now);
+    // When tick() is next due, if anything waits for time.
+    std::optional<Timestamp> nextDeadline() const;
+    // After a crash: the unfinished game `game` rebuilt from the log (the
+    // referee's store); the board is then guided back to the logged position.
+    HostAnswer resume(store::GameId game, Timestamp now);
+
+    // --- outputs ----------------------------------------------------------
+    // The LEDs as they should be now: "place-3", "place-6", "place-wc3",
+    // "place-dungeon1" (blink: put something back or where guided; on: an
+    // accepted action's destination, briefly; pulse: its reader is faulty),
+    // "turn-S" (on: seat S is to act), "station-S" (on: seat S must still
+    // vote; blink: a private refusal there). A pure function of the referee's
+    // state and `now`.
+    drivers::LedStates leds(Timestamp now) const;
+    // What any screen may show: never a hand, a favourites card before it is
+    // revealed, an Ambition card or a vote before the reveal.
+    nlohmann::json publicStatus() const;
+    // One player's private page: the public status's game, plus that
+    // player's own secrets only. An error object for an unknown player.
+    nlohmann::json playerStatus(engine::PlayerId player) const;
+    std::vector<Notice> takeNotices();
+    std::vector<OwnChance> takeOwnChance();
+
+    // --- inspection -------------------------------------------------------
+    std::optional<store::GameId> game() const;
+    const engine::State* state() const;  // null before the first game
+    bool paused() const;
+    const RefereeCounters& counters() const;
+    // The log's health: durable=false while rows wait in memory.
+    const store::WriteStatus& logHealth() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vivaref::referee
