@@ -2,7 +2,8 @@
 // drive: the referee computes the whole desired state from the game; a sink
 // applies only what differs from what it last applied, so an unchanged LED is
 // never rewritten and a blinking one never restarts its rhythm. The libgpiod
-// sink comes later; the in-memory twin is SimulatedLeds.
+// sink is GpioLedSink (drivers/gpio/), the in-memory twin SimulatedLeds; the
+// blink and pulse rhythms both follow are in led_pattern.hpp.
 #pragma once
 
 #include <compare>

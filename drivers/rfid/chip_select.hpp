@@ -1,7 +1,7 @@
 // Who drives a chip's select line. With a handful of readers the SPI bus's own
 // CE lines do (BusChipSelect, nothing to do). The castle has 28 readers, more
-// than the Pi has CE lines, so a GPIO line per reader will drive it: that
-// implementation (libgpiod) comes with the GPIO drivers and plugs in here.
+// than the Pi has CE lines, so a GPIO line per reader drives it: that
+// implementation is GpioChipSelect (drivers/gpio/, libgpiod).
 #pragma once
 
 #include <system_error>

@@ -1,9 +1,12 @@
 // The simulated LEDs: remembers what is lit, and every write it was asked to
-// make, so a test can check that only differences reach the hardware.
+// make, so a test can check that only differences reach the hardware. A
+// blinking or pulsing LED's phase at a time is the libgpiod sink's
+// (drivers/leds/led_pattern.hpp).
 #pragma once
 
 #include <vector>
 
+#include "drivers/leds/led_pattern.hpp"
 #include "drivers/leds/led_sink.hpp"
 
 namespace vivaref::drivers {
@@ -25,6 +28,8 @@ public:
         auto it = lit_.find(led);
         return it == lit_.end() ? LedMode::Off : it->second;
     }
+    // Whether the LED is lit at `now`, as GpioLedSink would drive it.
+    bool litAt(const LedId& led, Timestamp now) const { return ledPhaseAt(mode(led), now).lit; }
     const LedStates& lit() const { return lit_; }
     const std::vector<LedChange>& writes() const { return writes_; }
 
