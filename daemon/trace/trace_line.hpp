@@ -1,0 +1,97 @@
+// One line of a referee trace (REFEREE-TRACE): a time `t`, in milliseconds
+// since the trace's start, and exactly one input: a host request, a reader's
+// scan or fault, a tag put on or lifted off the simulated board, or a vote
+// station's key press. Values only: reading and writing them is
+// trace_reader / trace_writer, acting on them the simulation rig.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "drivers/buttons/button_source.hpp"
+#include "drivers/rfid/tag_uid.hpp"
+#include "drivers/sensing/sensing_types.hpp"
+
+namespace vivaref::trace {
+
+enum class HostKind : std::uint8_t { NewGame, Deal, Keep, Reshuffle, Undo, Pause, Resume, Abandon };
+
+// "new-game", "deal", ...: the key inside a `host` object.
+std::string_view hostKindName(HostKind kind);
+bool parseHostKind(std::string_view name, HostKind& kind);
+
+// A request from the host's page or the command line. The payloads of
+// new-game (its setup), deal, keep and reshuffle stay JSON: reading them
+// needs the game's rules, which only the referee knows (engine/record
+// readers). Undo, pause, resume and abandon carry nothing.
+struct HostLine {
+    HostKind kind = HostKind::Undo;
+    // new-game: the GAME-RECORD setup object; deal, keep, reshuffle: the
+    // GAME-RECORD object of that line; otherwise an empty object.
+    nlohmann::json payload = nlohmann::json::object();
+    std::vector<std::string> players;  // new-game only: one name per player (may be empty)
+    friend bool operator==(const HostLine&, const HostLine&) = default;
+};
+
+// One inventory of one reader: the tags it saw, in the order written.
+struct ScanLine {
+    drivers::ReaderId reader;
+    std::vector<drivers::TagUid> tags;
+    friend bool operator==(const ScanLine&, const ScanLine&) = default;
+};
+
+struct ReaderFaultLine {
+    drivers::ReaderId reader;
+    std::string what;
+    friend bool operator==(const ReaderFaultLine&, const ReaderFaultLine&) = default;
+};
+
+// A tag as a put or lift names it: a UID in uppercase hex when the text is
+// made of 0-9 and A-F only, otherwise a character's slug ("odessa"; in
+// simulation its tag is simulatedTagUid(slug)).
+struct TagName {
+    std::string text;
+    bool isUid() const;
+    friend bool operator==(const TagName&, const TagName&) = default;
+};
+
+struct PutLine {
+    TagName tag;
+    drivers::PlaceName place;  // a GAME-RECORD place name on the board ("3", "wc3", "dungeon1")
+    friend bool operator==(const PutLine&, const PutLine&) = default;
+};
+
+struct LiftLine {
+    TagName tag;
+    friend bool operator==(const LiftLine&, const LiftLine&) = default;
+};
+
+// A vote station's key, after debouncing. Stations are numbered as the
+// seats, from 0 (our decision: every index in the interchange formats is 0-based).
+struct ButtonLine {
+    drivers::StationId station;
+    drivers::VoteKey key = drivers::VoteKey::Yes;
+    friend bool operator==(const ButtonLine&, const ButtonLine&) = default;
+};
+
+using TraceInput = std::variant<HostLine, ScanLine, ReaderFaultLine, PutLine, LiftLine, ButtonLine>;
+
+struct TraceLine {
+    std::int64_t t = 0;  // milliseconds since the trace's start
+    TraceInput input;
+    friend bool operator==(const TraceLine&, const TraceLine&) = default;
+};
+
+// The largest `t` a trace may hold: about 285 years, far beyond any game,
+// and small enough that sums of times never overflow.
+inline constexpr std::int64_t kMaxTraceTime = std::int64_t{1} << 53;
+
+// The vote stations a trace may name: more than any castle has.
+inline constexpr int kMaxStations = 64;
+
+}  // namespace vivaref::trace
