@@ -51,7 +51,8 @@ HostRequestParse readEmpty(const json& v, const std::string& name, HostRequest r
 }  // namespace
 
 std::string hostRequestName(const HostRequest& request) {
-    return std::visit([](const auto& r) { return std::string(nameOf<std::decay_t<decltype(r)>>()); }, request);
+    return std::visit([](const auto& r) { return std::string(nameOf<std::decay_t<decltype(r)>>()); },
+                      request);
 }
 
 HostRequestParse parseHostRequest(const json& host) {

@@ -63,8 +63,8 @@ struct RefereeOptions {
 // The referee's answer to a host request.
 struct HostAnswer {
     bool ok = true;
-    std::string code;     // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
-    std::string message;  // a sentence for the host
+    std::string code;                   // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
+    std::string message;                // a sentence for the host
     std::optional<store::GameId> game;  // the game it concerned, if any
 
     static HostAnswer accepted(std::optional<store::GameId> game, std::string message = {});
@@ -105,9 +105,9 @@ struct RefereeCounters {
     int gamesAbandoned = 0;
     int actionsAccepted = 0;  // keeps, placements, moves and votes the referee accepted
     int automaticPasses = 0;
-    int undos = 0;            // host undo requests accepted
+    int undos = 0;                        // host undo requests accepted
     std::map<std::string, int> refusals;  // public refusals by code (one per episode)
-    int privateRefusals = 0;  // station refusals: their codes could hint at a hand
+    int privateRefusals = 0;              // station refusals: their codes could hint at a hand
     std::vector<nlohmann::json> results;  // GAME-RECORD result of each finished game
 };
 nlohmann::json countersJson(const RefereeCounters& counters);

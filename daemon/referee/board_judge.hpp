@@ -1,0 +1,60 @@
+// The board as seen against the board as the engine expects it: which
+// characters stand somewhere else, are in a hand, or cannot be told apart.
+// Pure: the referee decides what a difference means (an action, a refusal,
+// guidance); this only lists them.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "drivers/sensing/board_observation.hpp"
+#include "engine/state.hpp"
+
+namespace vivaref::referee {
+
+// Where the readers put one character.
+struct Sighting {
+    enum class Kind { Absent, OnPlace, InHand, Ambiguous };
+    Kind kind = Kind::Absent;
+    std::string place;                    // OnPlace: where; InHand: lifted from ("" when unknown)
+    std::vector<std::string> candidates;  // Ambiguous: the places it reads on
+    bool uncertain = false;               // OnPlace on a faulty reader's place
+    friend bool operator==(const Sighting&, const Sighting&) = default;
+};
+
+// "on 3", "in hand (from 3)", "off the board", "unclear (2 or 3)".
+std::string describe(const Sighting& seen);
+
+struct Difference {
+    std::string character;                // the slug
+    engine::CharacterId id;               // kInvalidIndex: not a character of this game
+    std::optional<std::string> expected;  // board place; nullopt: off the board
+    Sighting seen;
+    friend bool operator==(const Difference&, const Difference&) = default;
+};
+
+struct BoardComparison {
+    std::vector<Difference> differences;  // by slug
+    bool unsettled = false;               // one of them is in a hand or unclear: a move is under way
+    std::set<std::string> blindPlaces;    // faulty places a difference touches
+    bool matches() const { return differences.empty(); }
+};
+
+Sighting sightingOf(const drivers::BoardObservation& observation, const std::string& slug);
+
+// Every character of the state's roster, and every other tag the readers
+// place, compared with State::positions(). `faultyPlaces`: places a faulty
+// reader serves.
+BoardComparison compareBoard(const engine::State& state, const drivers::BoardObservation& observation,
+                             const std::set<std::string>& faultyPlaces);
+
+// What to do to remove a difference, as a sentence. After a refusal the
+// expected place is where the character was: "put odessa back on 3", "take
+// dario off the board". After the engine moved it (guidance): "move odessa
+// from 6 to dungeon3", "put dario on 0".
+std::string restoreSentence(const Difference& d);
+std::string guidanceSentence(const Difference& d);
+
+}  // namespace vivaref::referee

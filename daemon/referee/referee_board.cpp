@@ -1,0 +1,208 @@
+// Judging the board and the vote keys. The board as seen is compared with
+// the engine's expected position after every change; what a difference
+// means depends on where the game is:
+//   - guiding (the engine moved characters: an election's outcome, the
+//     leftovers to floor 0, a new round, an undo, a resume): nothing is
+//     accepted until the whole board matches; the differences are guidance;
+//   - a difference touching a faulty reader's place, or a character in a
+//     hand: wait;
+//   - one character elsewhere: the action of the seat to act, applied if the
+//     engine allows it, refused with the engine's code and sentence if not;
+//   - more than one, a character gone, a piece of no character of this
+//     game: refused with our own codes (REFEREE-NOTES.md);
+//   - the board matches: a refusal is lifted; a seat with no legal move
+//     passes.
+#include <algorithm>
+
+#include "daemon/referee/board_places.hpp"
+#include "daemon/referee/referee_impl.hpp"
+
+namespace vivaref::referee {
+
+using engine::Phase;
+using nlohmann::json;
+
+namespace {
+
+bool sameBoard(const drivers::BoardObservation& a, const drivers::BoardObservation& b) {
+    auto samePlaced = [](const auto& x, const auto& y) {
+        return x.first == y.first && x.second.place == y.second.place &&
+               x.second.uncertain == y.second.uncertain;
+    };
+    auto sameHand = [](const auto& x, const auto& y) {
+        return x.first == y.first && x.second.liftedFrom == y.second.liftedFrom;
+    };
+    return std::equal(a.onBoard.begin(), a.onBoard.end(), b.onBoard.begin(), b.onBoard.end(), samePlaced) &&
+           std::equal(a.inHand.begin(), a.inHand.end(), b.inHand.begin(), b.inHand.end(), sameHand) &&
+           a.ambiguous == b.ambiguous && a.faultyReaders == b.faultyReaders;
+}
+
+json differenceJson(const Difference& d) {
+    return json{{"character", d.character},
+                {"expected", d.expected ? json(*d.expected) : json(nullptr)},
+                {"seen", describe(d.seen)}};
+}
+
+std::string joinSentences(const std::vector<std::string>& parts) {
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? "; " : "") + parts[i];
+    if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    return text + ".";
+}
+
+}  // namespace
+
+void Referee::observe(const drivers::SensingUpdate& update, Timestamp now) {
+    observe(update.observation, now);
+}
+
+void Referee::observe(const drivers::BoardObservation& observation, Timestamp now) {
+    auto& m = *impl_;
+    m.runDue(now, false);
+    if (sameBoard(observation, m.seen)) return;
+    const auto before = m.faultyReaders;
+    m.seen = observation;
+    m.faultyReaders.clear();
+    m.faultyPlaces.clear();
+    for (const auto& reader : observation.faultyReaders) {
+        m.faultyReaders.push_back(reader.name);
+        if (auto index = m.layout.findReader(reader))
+            m.faultyPlaces.insert(m.layout.place(m.layout.placeOf(*index)).name);
+    }
+    if (m.faultyReaders != before) {
+        if (m.faultyReaders.empty())
+            m.notice("reader-fault", "Every reader answers again.", json{{"faulty", json::array()}});
+        else
+            m.notice("reader-fault",
+                     "A reader does not answer: moves touching its place wait until it is back.",
+                     json{{"faulty", m.faultyReaders}});
+    }
+    m.settle();
+}
+
+void Referee::Impl::compare() {
+    if (state)
+        comparison = compareBoard(*state, seen, faultyPlaces);
+    else
+        comparison = {};
+}
+
+void Referee::Impl::settle() {
+    // Each round of the loop accepts at most one decision; a game has far
+    // fewer automatic decisions in a row than this.
+    for (int guard = 0; guard < 64; ++guard) {
+        compare();
+        if (!state || status != GameStatus::Playing) return;
+        if (guiding) {
+            if (!comparison.matches()) return;
+            guiding = false;
+            notice("guided", "The board matches the game: play on.");
+        }
+        if (comparison.matches()) {
+            if (refusal) clearRefusal("The board is back as it was: play on.");
+            if (autoPass()) continue;
+            return;
+        }
+        if (!comparison.blindPlaces.empty() || comparison.unsettled) return;
+        if (state->phase() == Phase::AwaitDeal || state->phase() == Phase::AwaitReshuffle) return;
+        const auto& diffs = comparison.differences;
+        if (diffs.size() > 1) {
+            std::vector<std::string> names;
+            for (const auto& d : diffs) names.push_back(d.character);
+            std::string list;
+            for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+            refuse("several-moved", "Several characters are out of place (" + list + "): move one at a time.",
+                   diffs);
+            return;
+        }
+        const Difference d = diffs.front();
+        if (d.id.index >= state->rules().roster().size()) {
+            refuse("not-in-game", d.character + " is not a character of this game.", diffs);
+            return;
+        }
+        if (d.seen.kind == Sighting::Kind::Absent) {
+            refuse("character-gone", d.character + " has left the board.", diffs);
+            return;
+        }
+        const engine::Place to = enginePlace(d.seen.place);
+        const engine::Seat seat = state->seatToAct();
+        const engine::Place from = state->placeOf(d.id);
+        const auto action = from == engine::Place::Reserve ? engine::Action::place(seat, d.id, to)
+                                                           : engine::Action::move(seat, d.id, to);
+        const bool hadRefusal = refusal.has_value();
+        if (auto refused = decide(action, false)) {
+            refuse(std::string(engine::refusalCodeName(refused->code)), refused->message, diffs);
+            return;
+        }
+        flashPlace = d.seen.place;
+        flashUntil = now + options.flashFor;
+        if (hadRefusal) clearRefusal("A legal action was completed: play on.");
+    }
+}
+
+void Referee::Impl::refuse(std::string code, std::string message, std::vector<Difference> restore) {
+    const bool fresh = !refusal;
+    if (!fresh && refusal->code == code && refusal->restore == restore) return;
+    std::vector<std::string> steps;
+    json restoreJson = json::array();
+    for (const auto& d : restore) {
+        steps.push_back(restoreSentence(d));
+        auto entry = differenceJson(d);
+        entry["do"] = steps.back();
+        restoreJson.push_back(std::move(entry));
+    }
+    refusal = BoardRefusal{code, message, std::move(restore)};
+    json detail{{"code", code}, {"message", message}, {"restore", restoreJson}};
+    if (fresh) {
+        ++counters.refusals[code];
+        refereeEvent("refusal", detail);
+    }
+    notice("refused", message + " " + joinSentences(steps), std::move(detail));
+}
+
+void Referee::Impl::clearRefusal(const char* why) {
+    refusal.reset();
+    notice("recovered", why);
+}
+
+bool Referee::Impl::autoPass() {
+    if (state->phase() != Phase::Placement && state->phase() != Phase::Ascent) return false;
+    engine::ActionList legal;
+    state->legalActions(legal);
+    if (legal.size() != 1 || legal[0].kind() != engine::ActionKind::Pass) return false;
+    return !decide(legal[0], true);
+}
+
+void Referee::Impl::privateNotice(int station, std::string kind, std::string text, json detail) {
+    notices.push_back(
+        Notice{now, std::move(kind), Notice::Audience::Station, station, std::move(text), std::move(detail)});
+}
+
+void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
+    runDue(e.at, false);
+    const int station = e.station.number;
+    if (!state || (status != GameStatus::Playing && status != GameStatus::Paused))
+        return privateNotice(station, "ignored-key", "No game is being played.", json::object());
+    if (station < 0 || station >= state->rules().seats())
+        return privateNotice(station, "ignored-key", "This game has no seat " + std::to_string(station) + ".",
+                             json::object());
+    if (status == GameStatus::Paused)
+        return privateNotice(station, "ignored-key", "The game is paused: vote once it goes on.",
+                             json::object());
+    if (state->phase() != Phase::Election)
+        return privateNotice(station, "ignored-key", "No vote is open.", json::object());
+    engine::VoteCard card = e.key == drivers::VoteKey::Yes  ? engine::VoteCard::Yes
+                            : e.key == drivers::VoteKey::No ? engine::VoteCard::No
+                                                            : engine::VoteCard::Stomachache;
+    const auto vote = engine::Action::vote(engine::Seat{static_cast<std::uint8_t>(station)}, card);
+    if (auto refused = decide(vote, false)) {
+        // Only this station learns of it: a card not held tells about a hand.
+        ++counters.privateRefusals;
+        stationBlinkUntil[station] = now + options.privateBlinkFor;
+        return privateNotice(station, "private-refusal", refused->message,
+                             json{{"code", engine::refusalCodeName(refused->code)}});
+    }
+    settle();
+}
+
+}  // namespace vivaref::referee

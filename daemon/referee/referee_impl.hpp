@@ -1,0 +1,126 @@
+// The referee's insides, shared by its source files (referee.cpp: host
+// requests and time; referee_board.cpp: judging the board and the vote keys;
+// referee_log.cpp: decisions, the log and resuming from it;
+// referee_status.cpp: the JSON pages and the LEDs). Not part of the API.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "daemon/referee/board_judge.hpp"
+#include "daemon/referee/referee.hpp"
+#include "engine/chance.hpp"
+#include "engine/event.hpp"
+
+namespace vivaref::referee {
+
+enum class GameStatus { None, Playing, Paused, Finished, Abandoned };
+const char* gameStatusName(GameStatus s);
+
+// One decision in effect, with the state before it (for undo).
+struct Decision {
+    enum class Kind { Deal, Action, Reshuffle } kind = Kind::Action;
+    // Made by the referee itself (an automatic pass, its own deal or pile):
+    // an undo takes these back together with the decision before them.
+    bool automatic = false;
+    engine::State before;
+};
+
+// A refusal on the board: shown until the board is back at the last legal
+// position or a legal action is completed.
+struct BoardRefusal {
+    std::string code;
+    std::string message;              // the engine's sentence, or ours
+    std::vector<Difference> restore;  // what to put back
+};
+
+}  // namespace vivaref::referee
+
+struct vivaref::referee::Referee::Impl {
+    RefereeOptions options;
+    store::GameStore* store = nullptr;
+    drivers::BoardLayout layout;
+    RefereeCounters counters;
+    store::WriteStatus log;
+    std::vector<Notice> notices;
+    std::vector<OwnChance> ownChance;
+    Timestamp now{0};
+    std::uint64_t gamesMade = 0;
+    std::int64_t localGameIds = 0;  // without a store
+
+    // --- the game -----------------------------------------------------------
+    GameStatus status = GameStatus::None;
+    std::optional<store::GameId> gameId;
+    std::optional<engine::State> state;
+    std::vector<std::string> players;
+    std::uint64_t seed = 0;
+    std::optional<engine::Rng> rng;
+    std::vector<Decision> history;
+    std::optional<Timestamp> chanceDueSince;  // a deal or pile awaited since then
+    std::string lastAction;                   // a public sentence
+
+    // --- the board ----------------------------------------------------------
+    drivers::BoardObservation seen;
+    std::set<std::string> faultyPlaces;
+    std::vector<std::string> faultyReaders;
+    BoardComparison comparison;
+    bool guiding = false;  // the engine moved characters: guide until the board matches
+    std::optional<BoardRefusal> refusal;
+    std::optional<std::string> flashPlace;
+    Timestamp flashUntil{0};
+    std::map<int, Timestamp> stationBlinkUntil;
+
+    explicit Impl(RefereeOptions o, store::GameStore* s);
+
+    // referee.cpp
+    HostAnswer newGame(const NewGameRequest& r);
+    HostAnswer deal(const DealRequest& r);
+    HostAnswer keep(const KeepRequest& r);
+    HostAnswer reshuffle(const ReshuffleRequest& r);
+    HostAnswer undo();
+    HostAnswer pause();
+    HostAnswer resumePlay();
+    HostAnswer abandon();
+    void runDue(Timestamp until, bool inclusive);
+    void makeOwnChance();
+    std::optional<HostAnswer> needPlaying() const;
+
+    // referee_board.cpp
+    void settle();
+    void judgeDifferences();
+    void refuse(std::string code, std::string message, std::vector<Difference> restore);
+    void clearRefusal(const char* why);
+    bool autoPass();
+    void acceptBoardAction(const engine::Action& a, const Difference& d);
+    void pressKey(const drivers::ButtonEvent& e);
+    void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
+    void compare();
+
+    // referee_log.cpp
+    // Applies a decision to the state; on success logs it durably, keeps the
+    // state before for undo, and reacts to its events. The refusal otherwise.
+    std::optional<engine::Refusal> decide(const engine::Action& a, bool automatic);
+    std::optional<engine::Refusal> decide(const engine::Deal& d, bool automatic);
+    std::optional<engine::Refusal> decide(const engine::Reshuffle& r, bool automatic);
+    void afterDecision(Decision::Kind kind, const engine::EventList& events, bool automatic);
+    void writeLog(const std::function<store::WriteStatus(store::GameStore&, store::GameId)>& write);
+    void refereeEvent(std::string_view kind, const nlohmann::json& payload);
+    void noteLog(const store::WriteStatus& status);
+    void finishIfOver();
+    HostAnswer resumeFromLog(store::GameId id);
+    store::WallTime wallTime() const { return options.wallAtZero + now; }
+
+    // referee_status.cpp
+    nlohmann::json publicStatus() const;
+    nlohmann::json playerStatus(engine::PlayerId p) const;
+    drivers::LedStates leds(Timestamp at) const;
+
+    // notices
+    void notice(std::string kind, std::string text, nlohmann::json detail = nlohmann::json::object());
+    std::string seatName(engine::Seat s) const;
+    std::string slug(engine::CharacterId c) const;
+};
