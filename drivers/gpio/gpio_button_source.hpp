@@ -6,7 +6,9 @@
 // which watches it (Boost.Asio posix::stream_descriptor, async_wait) and
 // calls readReady() when it is readable, and runs a timer to nextDeadline(),
 // calling advance(). Both only read what is queued: a spurious call reads
-// nothing and does nothing. Times are steady_clock's (gpio_chip.hpp).
+// nothing and does nothing. Times are steady_clock's (gpio_chip.hpp). The
+// descriptors stay the lines': a stream_descriptor wrapping one must
+// release() it rather than close it.
 #pragma once
 
 #include <chrono>
