@@ -5,17 +5,24 @@
 
 namespace vivaref::drivers::mfrc522 {
 
-std::error_code Mfrc522Bus::transfer(std::size_t size) {
+std::error_code Mfrc522Bus::transfer(std::size_t size, std::chrono::microseconds settle) {
     ++counters_.transfers;
     counters_.bytes += size;
+    counters_.waited += settle;
     return spi_.transfer(std::span<const std::uint8_t>(tx_.data(), size),
-                         std::span<std::uint8_t>(rx_.data(), size));
+                         std::span<std::uint8_t>(rx_.data(), size), settle);
 }
 
-std::error_code Mfrc522Bus::write(Register r, std::uint8_t value) {
+std::error_code Mfrc522Bus::write(Register r, std::uint8_t value, std::chrono::microseconds settle) {
     tx_[0] = writeAddress(r);
     tx_[1] = value;
-    return transfer(2);
+    return transfer(2, settle);
+}
+
+std::error_code Mfrc522Bus::pause(std::chrono::microseconds duration) {
+    ++counters_.waits;
+    counters_.waited += duration;
+    return spi_.transfer({}, {}, duration);
 }
 
 std::error_code Mfrc522Bus::writeFifo(std::span<const std::uint8_t> data) {

@@ -17,6 +17,22 @@ std::uint16_t timerReloadFor(std::chrono::microseconds timeout) {
     return static_cast<std::uint16_t>(std::clamp(ticks, 1.0, 65535.0));
 }
 
+// ISO/IEC 14443-2 §8.1 and 14443-3 §6.1: one bit (etu) lasts 128/fc at 106 kbit/s; a
+// frame is a start bit, each byte with its parity bit, and the end of frame.
+constexpr std::chrono::nanoseconds kEtu{static_cast<std::int64_t>(128.0 / kCarrierHz * 1e9)};
+// §6.2.1.1: a tag answers REQA, ANTICOLLISION and SELECT 1236/fc after the reader's last bit.
+constexpr std::chrono::nanoseconds kFrameDelay{static_cast<std::int64_t>(1236.0 / kCarrierHz * 1e9)};
+// Between polls of an answer that takes longer than expected: about one byte on air.
+constexpr std::chrono::microseconds kByteTime{10};
+
+std::chrono::nanoseconds frameAirTime(std::size_t bits) {
+    return kEtu * static_cast<std::int64_t>(2 + bits + bits / 8);
+}
+
+std::chrono::microseconds ceilMicroseconds(std::chrono::nanoseconds t) {
+    return std::chrono::ceil<std::chrono::microseconds>(t);
+}
+
 std::string hexByte(std::uint8_t v) {
     char text[8];
     std::snprintf(text, sizeof text, "0x%02X", v);
@@ -48,6 +64,8 @@ Status Mfrc522Chip::waitFor(Register r, std::uint8_t anyOf, std::uint8_t& value,
 }
 
 Status Mfrc522Chip::softReset() {
+    armed_ = false;
+    framing_ = -1;
     if (auto f = busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::SoftReset)),
                             "starting a soft reset")) {
         return f;
@@ -98,40 +116,61 @@ std::error_code Mfrc522Chip::setAntenna(bool on) {
                       static_cast<std::uint8_t>(bits::kTxControlReset | (on ? bits::kAntennaBothPins : 0)));
 }
 
-Status Mfrc522Chip::loadFifo(std::span<const std::uint8_t> frame) {
-    // Stop whatever runs (a Transceive never stops by itself, §10.3.1.8), then start clean.
-    if (auto f =
-            busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Idle)), "idling")) {
-        return f;
-    }
-    if (auto f = busFailure(bus_.write(Register::ComIrq, bits::kAllComIrqs), "clearing interrupts")) return f;
-    if (auto f = busFailure(bus_.write(Register::FifoLevel, bits::kFlushBuffer), "flushing the FIFO"))
-        return f;
-    return busFailure(bus_.writeFifo(frame), "filling the FIFO");
+Status Mfrc522Chip::setFraming(std::uint8_t framing) {
+    if (framing_ == framing) return std::nullopt;
+    if (auto f = busFailure(bus_.write(Register::BitFraming, framing), "setting the bit framing")) return f;
+    framing_ = framing;
+    return std::nullopt;
 }
 
 Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits,
-                               std::uint8_t rxAlign, Reply& reply) {
+                               std::uint8_t rxAlign, std::size_t replyBits, Reply& reply) {
     reply = Reply{};
-    if (auto f = loadFifo(frame)) return f;
-    const auto framing = static_cast<std::uint8_t>((rxAlign << 4) | txLastBits);
-    if (auto f = busFailure(bus_.write(Register::BitFraming, framing), "setting the bit framing")) return f;
-    if (auto f = busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Transceive)),
-                            "starting Transceive")) {
-        return f;
+    if (!armed_) {
+        // Stop whatever runs (a Transceive still listening after a silence never stops by itself),
+        // empty the FIFO, and start Transceive: it waits for StartSend.
+        const std::pair<Register, std::uint8_t> restart[] = {
+            {Register::Command, static_cast<std::uint8_t>(Command::Idle)},
+            {Register::FifoLevel, bits::kFlushBuffer},
+            {Register::Command, static_cast<std::uint8_t>(Command::Transceive)},
+        };
+        for (const auto& [r, value] : restart) {
+            if (auto f = busFailure(bus_.write(r, value), "starting Transceive")) return f;
+        }
+        armed_ = true;
     }
-    if (auto f = busFailure(bus_.write(Register::BitFraming, framing | bits::kStartSend), "sending"))
+    if (auto f = busFailure(bus_.write(Register::ComIrq, bits::kAllComIrqs), "clearing interrupts")) return f;
+    if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) return f;
+    const auto framing = static_cast<std::uint8_t>((rxAlign << 4) | txLastBits);
+    const std::size_t txBits = (frame.size() - 1) * 8 + (txLastBits ? txLastBits : 8);
+    // The first moment the chip can tell: its timer ran out, or an answer has begun and stopped it.
+    const auto decideAt = ceilMicroseconds(frameAirTime(txBits) + timing_.responseTimeout);
+    armed_ = false;  // until the exchange ends cleanly
+    framing_ = framing;
+    if (auto f =
+            busFailure(bus_.write(Register::BitFraming, framing | bits::kStartSend, decideAt), "sending"))
         return f;
 
-    std::uint8_t irq = 0;
-    if (auto f = waitFor(Register::ComIrq, bits::kRxIrq | bits::kIdleIrq | bits::kTimerIrq, irq,
-                         "waiting for a tag's answer")) {
-        return f;
+    // ComIrq first, then what a finished reception leaves, all in one transfer.
+    const Register statusRegs[] = {Register::ComIrq, Register::Error, Register::FifoLevel, Register::Control,
+                                   Register::Coll};
+    std::array<std::uint8_t, 5> status{};
+    const std::uint8_t done = bits::kRxIrq | bits::kIdleIrq | bits::kTimerIrq;
+    for (int poll = 0;; ++poll) {
+        if (poll == timing_.maxPolls) {
+            return failure(ScanErrorKind::NoAnswer, "chip never finished waiting for a tag's answer (" +
+                                                        std::to_string(timing_.maxPolls) + " polls)");
+        }
+        if (auto f = busFailure(bus_.readMany(statusRegs, status), "waiting for a tag's answer")) return f;
+        if (status[0] & done) break;
+        // An answer is on air: wait for its expected end, then a byte at a time.
+        const auto rest =
+            poll == 0 ? ceilMicroseconds(kFrameDelay + frameAirTime(replyBits)) - timing_.responseTimeout
+                      : std::chrono::microseconds(0);
+        if (auto f = busFailure(bus_.pause(std::max(rest, kByteTime)), "waiting for a tag's answer"))
+            return f;
     }
-    const Register statusRegs[] = {Register::Error, Register::FifoLevel, Register::Control, Register::Coll};
-    std::array<std::uint8_t, 4> status{};
-    if (auto f = busFailure(bus_.readMany(statusRegs, status), "reading the reception status")) return f;
-    const auto [error, fifoLevel, control, coll] = status;
+    const auto [irq, error, fifoLevel, control, coll] = status;
 
     if (irq == 0xFF && error == 0xFF) return failure(ScanErrorKind::NoAnswer, "chip reads all ones");
     if (!(irq & bits::kRxIrq)) return std::nullopt;  // the timer ran out: no tag answered
@@ -154,15 +193,30 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
                        "FIFO level " + std::to_string(reply.size) + " after a frame");
     }
     reply.lastBits = control & 0x07;
-    return busFailure(bus_.readFifo(std::span<std::uint8_t>(reply.bytes.data(), reply.size)),
-                      "reading a tag's answer");
+    if (auto f = busFailure(bus_.readFifo(std::span<std::uint8_t>(reply.bytes.data(), reply.size)),
+                            "reading a tag's answer")) {
+        return f;
+    }
+    armed_ = true;  // the FIFO is empty again and Transceive waits for the next StartSend
+    return std::nullopt;
 }
 
 Status Mfrc522Chip::transmit(std::span<const std::uint8_t> frame) {
-    if (auto f = loadFifo(frame)) return f;
-    if (auto f = busFailure(bus_.write(Register::BitFraming, 0x00), "setting the bit framing")) return f;
-    if (auto f = busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Transmit)),
-                            "starting Transmit")) {
+    armed_ = false;
+    const std::pair<Register, std::uint8_t> prepare[] = {
+        {Register::Command, static_cast<std::uint8_t>(Command::Idle)},
+        {Register::ComIrq, bits::kAllComIrqs},
+    };
+    for (const auto& [r, value] : prepare) {
+        if (auto f = busFailure(bus_.write(r, value), "preparing Transmit")) return f;
+    }
+    if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) return f;
+    if (auto f = setFraming(0x00)) return f;
+    // Transmit starts at once and ends by itself (§10.3.1.5): wait for the frame to be on air.
+    const auto airTime = ceilMicroseconds(frameAirTime(frame.size() * 8));
+    if (auto f =
+            busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Transmit), airTime),
+                       "starting Transmit")) {
         return f;
     }
     std::uint8_t irq = 0;
@@ -170,6 +224,7 @@ Status Mfrc522Chip::transmit(std::span<const std::uint8_t> frame) {
 }
 
 Status Mfrc522Chip::calculateCrc(std::span<const std::uint8_t> data, std::array<std::uint8_t, 2>& crc) {
+    armed_ = false;
     if (auto f =
             busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Idle)), "idling")) {
         return f;

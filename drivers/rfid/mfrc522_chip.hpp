@@ -3,6 +3,13 @@
 // bounded in time by the chip's own timer and in bus polls by a counter so
 // that a dead or confused chip can never hang the loop. What the frames mean
 // is Mfrc522Reader's business.
+//
+// Few bus transfers per frame: Transceive stays the chip's command between
+// frames (it sends again on each StartSend, §10.3.1.8) and is only restarted
+// after a silence or an error; the radio's timing is known (frames at 106
+// kbit/s, the tag's fixed frame delay), so instead of polling the chip while
+// the frames are on air we wait, in the same system call as the StartSend
+// write, until the chip can tell, then read all its status registers at once.
 #pragma once
 
 #include <array>
@@ -21,9 +28,13 @@ namespace vivaref::drivers::mfrc522 {
 using Status = std::optional<ScanError>;
 
 struct ChipTiming {
-    // How long the chip waits for a tag's answer after each frame it sends.
-    // ISO/IEC 14443-3 §6.2.1.1 makes tags answer within about 91 us; more is margin.
-    std::chrono::microseconds responseTimeout{500};
+    // How long the chip's timer waits for a tag's answer after each frame it
+    // sends. Every frame the driver sends (REQA, ANTICOLLISION, SELECT) has the
+    // fixed frame delay of ISO/IEC 14443-3 §6.2.1.1, 1236/fc = 91 us, and the
+    // timer stops once the answer's first 5 bits are in (47 us more, TModeReg
+    // TAuto): 138 us. 200 us leaves margin for the tag's and the receiver's
+    // tolerances; an empty field costs this much per REQA.
+    std::chrono::microseconds responseTimeout{200};
     // Status polls per command before we give up on the chip: far more than its
     // timer needs at any SPI clock the Pi offers, so only a dead chip reaches it.
     int maxPolls = 5000;
@@ -56,8 +67,9 @@ public:
 
     // Sends `frame` (its last byte holding `txLastBits` bits, 0 = 8) and
     // receives the answer aligned at bit `rxAlign` of the first FIFO byte.
+    // `replyBits`, the answer's expected length, tells when to look.
     Status transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits, std::uint8_t rxAlign,
-                      Reply& reply);
+                      std::size_t replyBits, Reply& reply);
     // Sends `frame` and expects no answer (HLTA).
     Status transmit(std::span<const std::uint8_t> frame);
     // CRC_A of `data` by the chip's coprocessor (§10.3.1.4), low byte first as sent.
@@ -66,12 +78,16 @@ public:
 private:
     Status busFailure(std::error_code ec, const char* doing) const;
     Status failure(ScanErrorKind kind, const std::string& what) const;
-    Status loadFifo(std::span<const std::uint8_t> frame);
     Status waitFor(Register r, std::uint8_t anyOf, std::uint8_t& value, const char* doing);
+    Status setFraming(std::uint8_t framing);
 
     Mfrc522Bus bus_;
     std::string name_;
     ChipTiming timing_;
+    // Transceive is the chip's command, waiting for StartSend, with the FIFO empty.
+    bool armed_ = false;
+    // BitFramingReg's TxLastBits and RxAlign as last written; -1 unknown.
+    int framing_ = -1;
 };
 
 }  // namespace vivaref::drivers::mfrc522

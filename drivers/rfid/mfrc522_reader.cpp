@@ -1,7 +1,8 @@
 #include "drivers/rfid/mfrc522_reader.hpp"
 
 #include <algorithm>
-#include <vector>
+#include <array>
+#include <span>
 
 namespace vivaref::drivers {
 namespace {
@@ -18,8 +19,25 @@ constexpr std::uint8_t kSelectNvb = 0x70;                    // 7 bytes: SEL, NV
 constexpr std::uint8_t kSakCascadeBit = 0x04;                // §6.5.3.4
 // The CRC_A of HLTA, known from the standard: checks the chip's coprocessor at start-up.
 constexpr std::uint8_t kHltaCrc[] = {0x57, 0xCD};
+// Answer lengths in bits, for the chip to know when to look (§6.4: ATQA, SAK and its CRC_A).
+constexpr std::size_t kAtqaBits = 16, kSakBits = 24, kCascadeLevelBits = 40;
 
 std::uint8_t bitsBelow(int n) { return static_cast<std::uint8_t>((1u << n) - 1u); }
+
+// CRC_A, ISO/IEC 14443-3 §6.2.4 and Annex B: the byte-wise form of the CCITT
+// polynomial taken LSB first, preset 0x6363. Computed here rather than by the
+// chip's coprocessor, which costs a command and a dozen bus transfers per frame.
+constexpr std::uint16_t crcA(std::span<const std::uint8_t> data) {
+    std::uint16_t crc = 0x6363;
+    for (std::uint8_t byte : data) {
+        auto b = static_cast<std::uint8_t>(byte ^ (crc & 0xFF));
+        b = static_cast<std::uint8_t>(b ^ (b << 4));
+        crc = static_cast<std::uint16_t>((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4));
+    }
+    return crc;
+}
+static_assert(crcA(std::array<std::uint8_t, 2>{kHlta[0], kHlta[1]}) == (kHltaCrc[0] | kHltaCrc[1] << 8));
+static_assert(crcA(std::array<std::uint8_t, 2>{0x00, 0x00}) == 0x1EA0);  // Annex B's example
 
 }  // namespace
 
@@ -35,8 +53,10 @@ Status Mfrc522Reader::initialize() {
     if (auto f = chip_.softReset()) return f;
     if (auto f = chip_.checkVersion(version_)) return f;
     if (auto f = chip_.configureForIso14443A()) return f;
-    if (auto f = chip_.calculateCrc(kHlta, hltaCrc_)) return f;
-    if (!std::equal(hltaCrc_.begin(), hltaCrc_.end(), std::begin(kHltaCrc))) {
+    // The coprocessor is not used for frames, but a chip that gets it wrong is broken.
+    std::array<std::uint8_t, 2> hltaCrc{};
+    if (auto f = chip_.calculateCrc(kHlta, hltaCrc)) return f;
+    if (!std::equal(hltaCrc.begin(), hltaCrc.end(), std::begin(kHltaCrc))) {
         return protocolError("the CRC coprocessor gets HLTA's CRC_A wrong");
     }
     return std::nullopt;
@@ -69,11 +89,19 @@ ScanResult Mfrc522Reader::scan() {
     if (auto f = chip_.checkVersion(version_)) return finish(*f);
 
     TagSet found;
+    // The answers just read came from a live chip: one that died during the
+    // last transfer reads all zeros, which would pass for a UID and its BCC.
+    auto finishFound = [&]() -> ScanResult {
+        const Status alive = chip_.checkVersion(version_);
+        return finish(alive ? ScanResult(*alive) : ScanResult(found));
+    };
     const int maxRounds = config_.maxTagsPerScan + 2 * config_.maxFailedRounds + 1;
     bool previousRoundFailed = false;
     for (int round = 0; round < maxRounds; ++round) {
         RoundEnd end = RoundEnd::FieldEmpty;
-        if (auto f = inventoryRound(found, end)) {
+        const bool mayStopAtLoneTag =
+            config_.stopAtLoneTag && cost_.failedRounds == 0 && !previousRoundFailed;
+        if (auto f = inventoryRound(found, mayStopAtLoneTag, end)) {
             // A garbled frame may be a tag at the edge of the field: try again a few times.
             if (f->kind != ScanErrorKind::Protocol || ++cost_.failedRounds > config_.maxFailedRounds)
                 return finish(*f);
@@ -83,9 +111,13 @@ ScanResult Mfrc522Reader::scan() {
         if (end == RoundEnd::FieldEmpty) {
             // After a failed round the tags left in READY take that REQA as an
             // error and fall back to IDLE in silence (ISO/IEC 14443-3 §6.3.3): ask again.
-            if (!previousRoundFailed) return finish(found);
+            if (!previousRoundFailed) return finishFound();
             previousRoundFailed = false;
             continue;
+        }
+        if (end == RoundEnd::LoneTagRead) {
+            cost_.stoppedAtLoneTag = true;
+            return finishFound();
         }
         previousRoundFailed = end == RoundEnd::TagLost;
         if (end == RoundEnd::TagLost) ++cost_.failedRounds;
@@ -98,17 +130,19 @@ ScanResult Mfrc522Reader::scan() {
                                  " tags and " + std::to_string(cost_.failedRounds) + " failed rounds"));
 }
 
-Status Mfrc522Reader::inventoryRound(TagSet& found, RoundEnd& end) {
+Status Mfrc522Reader::inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end) {
     Reply atqa;
     ++cost_.requests;
+    const int collisionsBefore = cost_.collisions;
     const std::uint8_t reqa[] = {kReqa};
-    if (auto f = chip_.transceive(reqa, 7, 0, atqa)) return f;
+    if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, atqa)) return f;
     if (atqa.outcome == Reply::Outcome::NoReply) {
         ++cost_.noReplies;
         end = RoundEnd::FieldEmpty;
         return std::nullopt;
     }
     // ATQAs of tags with different UID sizes collide; that only says several tags are there.
+    if (atqa.outcome == Reply::Outcome::Collision) mayStopAtLoneTag = false;
 
     std::uint8_t uid[TagUid::kMaxSize];
     std::size_t uidSize = 0;
@@ -117,6 +151,15 @@ Status Mfrc522Reader::inventoryRound(TagSet& found, RoundEnd& end) {
         bool lost = false;
         std::uint8_t sak = 0;
         if (auto f = resolveCascadeLevel(selectCode, level, lost)) return f;
+        const bool lastLevel = selectCode == kSelectCodes[2];
+        if (!lost && mayStopAtLoneTag && cost_.collisions == collisionsBefore &&
+            (lastLevel || level[0] != kCascadeTag)) {
+            // No collision anywhere in this round: this was the only tag left, and its UID is complete.
+            std::copy(level.begin(), level.begin() + 4, uid + uidSize);
+            found.insert(TagUid(std::span<const std::uint8_t>(uid, uidSize + 4)));
+            end = RoundEnd::LoneTagRead;
+            return std::nullopt;
+        }
         if (!lost) {
             if (auto f = selectLevel(selectCode, level, sak, lost)) return f;
         }
@@ -125,7 +168,6 @@ Status Mfrc522Reader::inventoryRound(TagSet& found, RoundEnd& end) {
             return std::nullopt;
         }
         const bool more = (sak & kSakCascadeBit) != 0;
-        const bool lastLevel = selectCode == kSelectCodes[2];
         if (more != (!lastLevel && level[0] == kCascadeTag)) {
             return protocolError("SAK and cascade tag disagree on whether the UID goes on");
         }
@@ -160,8 +202,9 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
         Reply reply;
         ++cost_.anticollisions;
         const auto bits = static_cast<std::uint8_t>(partialBits);
-        if (auto f = chip_.transceive(std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)),
-                                      bits, bits, reply)) {
+        if (auto f =
+                chip_.transceive(std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)), bits,
+                                 bits, kCascadeLevelBits - static_cast<std::size_t>(knownBits), reply)) {
             return f;
         }
         if (reply.outcome == Reply::Outcome::NoReply) {
@@ -207,14 +250,13 @@ Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std:
                                   std::uint8_t& sak, bool& lost) {
     std::array<std::uint8_t, 9> frame{selectCode, kSelectNvb, level[0], level[1],
                                       level[2],   level[3],   level[4]};
-    std::array<std::uint8_t, 2> crc{};
-    if (auto f = chip_.calculateCrc(std::span(frame.data(), 7), crc)) return f;
-    frame[7] = crc[0];
-    frame[8] = crc[1];
+    const std::uint16_t crc = crcA(std::span(frame.data(), 7));
+    frame[7] = static_cast<std::uint8_t>(crc & 0xFF);
+    frame[8] = static_cast<std::uint8_t>(crc >> 8);
 
     Reply reply;
     ++cost_.selects;
-    if (auto f = chip_.transceive(frame, 0, 0, reply)) return f;
+    if (auto f = chip_.transceive(frame, 0, 0, kSakBits, reply)) return f;
     if (reply.outcome == Reply::Outcome::NoReply) {
         ++cost_.noReplies;
         lost = true;
@@ -224,16 +266,16 @@ Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std:
         return protocolError("collision on SAK: two tags selected");
     if (reply.size != 3 || reply.lastBits != 0) return protocolError("SAK is not one byte and a CRC_A");
     sak = reply.bytes[0];
-    std::array<std::uint8_t, 2> sakCrc{};
-    if (auto f = chip_.calculateCrc(std::span(reply.bytes.data(), 1), sakCrc)) return f;
-    if (sakCrc[0] != reply.bytes[1] || sakCrc[1] != reply.bytes[2]) return protocolError("SAK's CRC_A wrong");
+    const std::uint16_t sakCrc = crcA(std::span(reply.bytes.data(), 1));
+    if ((sakCrc & 0xFF) != reply.bytes[1] || (sakCrc >> 8) != reply.bytes[2])
+        return protocolError("SAK's CRC_A wrong");
     return std::nullopt;
 }
 
 Status Mfrc522Reader::halt() {
     // §6.4.3: a tag that understood HLTA stays silent, so nothing to wait for but the end of sending.
     ++cost_.halts;
-    const std::uint8_t frame[] = {kHlta[0], kHlta[1], hltaCrc_[0], hltaCrc_[1]};
+    const std::uint8_t frame[] = {kHlta[0], kHlta[1], kHltaCrc[0], kHltaCrc[1]};
     return chip_.transmit(frame);
 }
 

@@ -1,9 +1,11 @@
 // A TagReader on an MFRC522: it inventories every ISO/IEC 14443-A tag in its
 // field, one at a time (REQA, anticollision and SELECT through the cascade
 // levels, then HLTA so that the next REQA finds the others), until no tag
-// answers. Every wait is bounded; every failure comes back as a ScanError.
+// answers, or until a round shows that the tag it read was the only one left
+// (stopAtLoneTag). Every wait is bounded; every failure comes back as a ScanError.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 #include "drivers/rfid/mfrc522_chip.hpp"
@@ -18,6 +20,23 @@ struct Mfrc522ReaderConfig {
     int maxTagsPerScan = 16;
     // Rounds that may fail (a tag leaving, a garbled frame) before the scan gives up.
     int maxFailedRounds = 4;
+    // A round whose ANTICOLLISION frames met no collision at any cascade level
+    // read every tag that answered its REQA, so one tag: once the last level's
+    // ANTICOLLISION brought the rest of the UID (checked by its BCC), the scan
+    // ends without that level's SELECT, the HLTA and a closing REQA. Only when
+    // no round of the scan failed: a failed round may leave tags silent for one
+    // REQA (§6.3.3). That tag is not halted, so a second scan in the same field
+    // may read it again (TagReader: scan once per antennaOn()); its UID is
+    // checked by the parity bits and BCC only, not by the tag's answer to SELECT
+    // (the sensing pipeline drops unknown UIDs and votes over K scans).
+    bool stopAtLoneTag = true;
+    // How long the tags need between antennaOn() and scan() to power up, for
+    // the caller to wait (on its timer, not in the reader). ISO/IEC 14443-3
+    // §5.2.4 gives a tag 5 ms in the field before it must take a command and
+    // NFC Forum readers wait 5.1 ms; only that figure has a written source.
+    // Shorter is a bet on the castle's own tags: measure them first (a reader
+    // that finds a tag at 5.1 ms and misses it at the shorter wait says no).
+    std::chrono::microseconds powerUpTime{5100};
 };
 
 // What one scan cost, for the benchmark and the logs.
@@ -28,6 +47,7 @@ struct ScanCost {
     int anticollisions = 0;  // ANTICOLLISION frames, one per cascade level plus one per collision
     int selects = 0;
     int halts = 0;
+    bool stoppedAtLoneTag = false;
     int noReplies = 0;  // frames the chip's timer closed
     int collisions = 0;
     int failedRounds = 0;
@@ -41,6 +61,7 @@ public:
     // at start-up, and again after the chip stopped answering.
     mfrc522::Status initialize();
     std::uint8_t version() const { return version_; }
+    std::chrono::microseconds powerUpTime() const { return config_.powerUpTime; }
 
     const std::string& name() const override { return config_.name; }
     std::error_code antennaOn() override;
@@ -51,8 +72,8 @@ public:
     const mfrc522::BusCounters& busCounters() const { return chip_.counters(); }
 
 private:
-    enum class RoundEnd { FieldEmpty, TagRead, TagLost };
-    mfrc522::Status inventoryRound(TagSet& found, RoundEnd& end);
+    enum class RoundEnd { FieldEmpty, TagRead, LoneTagRead, TagLost };
+    mfrc522::Status inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end);
     // One cascade level's ANTICOLLISION loop: the 4 UID bytes and BCC of one tag.
     mfrc522::Status resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
                                         bool& lost);
@@ -64,7 +85,6 @@ private:
     mfrc522::Mfrc522Chip chip_;
     Mfrc522ReaderConfig config_;
     std::uint8_t version_ = 0;
-    std::array<std::uint8_t, 2> hltaCrc_{};
     bool antennaOn_ = false;
     ScanCost cost_;
 };

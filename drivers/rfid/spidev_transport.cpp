@@ -36,10 +36,15 @@ SpidevTransport::SpidevTransport(SpidevConfig config, ChipSelect* chipSelect)
     }
 }
 
-std::error_code SpidevTransport::transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx) {
+std::error_code SpidevTransport::transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
+                                          std::chrono::microseconds settle) {
     if (tx.size() != rx.size()) return std::make_error_code(std::errc::invalid_argument);
-    if (chipSelect_) {
-        if (auto ec = chipSelect_->select()) return ec;
+    if (settle.count() < 0 || settle.count() > 0xFFFF)
+        return std::make_error_code(std::errc::invalid_argument);
+    // A pure wait clocks nothing, so the chip need not be selected for it.
+    ChipSelect* chipSelect = tx.empty() ? nullptr : chipSelect_;
+    if (chipSelect) {
+        if (auto ec = chipSelect->select()) return ec;
     }
     spi_ioc_transfer transfer{};
     transfer.tx_buf = reinterpret_cast<std::uintptr_t>(tx.data());
@@ -47,11 +52,13 @@ std::error_code SpidevTransport::transfer(std::span<const std::uint8_t> tx, std:
     transfer.len = static_cast<std::uint32_t>(tx.size());
     transfer.speed_hz = config_.clockHz;
     transfer.bits_per_word = 8;
+    // The kernel waits this long after the last bit, before the call returns.
+    transfer.delay_usecs = static_cast<std::uint16_t>(settle.count());
     std::error_code result;
     if (::ioctl(fd_.get(), SPI_IOC_MESSAGE(1), &transfer) < 0)
         result = std::error_code(errno, std::generic_category());
-    if (chipSelect_) {
-        if (auto ec = chipSelect_->deselect(); ec && !result) result = ec;
+    if (chipSelect) {
+        if (auto ec = chipSelect->deselect(); ec && !result) result = ec;
     }
     return result;
 }

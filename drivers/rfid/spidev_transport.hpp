@@ -28,7 +28,9 @@ public:
     SpidevTransport& operator=(SpidevTransport&&) noexcept = default;
 
     const std::string& devicePath() const { return config_.devicePath; }
-    std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx) override;
+    using SpiTransport::transfer;
+    std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
+                             std::chrono::microseconds settle) override;
 
 private:
     SpidevConfig config_;

@@ -62,6 +62,7 @@ constexpr double kCarrierHz = 13.56e6;
 constexpr double kEtuNs = 128.0 / kCarrierHz * 1e9;  // one bit at 106 kbit/s
 // ISO/IEC 14443-3 §6.2.1.1: a tag answers 1236/fc after the reader's last (1) bit.
 constexpr std::int64_t kFrameDelayNs = static_cast<std::int64_t>(1236.0 / kCarrierHz * 1e9);
+constexpr std::int64_t kTimerStopNs = static_cast<std::int64_t>(5 * kEtuNs);
 constexpr std::int64_t kSoftResetNs = 50'000;  // the oscillator restarting, §8.8.2
 
 // A frame on air: start of frame, each byte with its parity bit, end of frame.
@@ -118,9 +119,14 @@ void EmulatedMfrc522::garbleMiso(std::uint32_t seed, int oneIn) {
     misoOneIn_ = oneIn;
 }
 
-std::error_code EmulatedMfrc522::transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx) {
+std::error_code EmulatedMfrc522::transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
+                                          std::chrono::microseconds settle) {
     if (failure_) return failure_;
     if (tx.size() != rx.size()) return std::make_error_code(std::errc::invalid_argument);
+    if (tx.empty()) {  // only a wait
+        advanceTo(nowNs_ + settle.count() * 1000 + timing_.perTransferOverheadNs);
+        return {};
+    }
     ++transfers_;
     advanceTo(nowNs_);
     if (deathAt_ && transfers_ > *deathAt_) {
@@ -146,6 +152,7 @@ std::error_code EmulatedMfrc522::transfer(std::span<const std::uint8_t> tx, std:
     }
     const auto busNs = static_cast<std::int64_t>(tx.size()) * 8 * 1'000'000'000 / timing_.spiClockHz;
     advanceTo(nowNs_ + busNs + timing_.perTransferOverheadNs);
+    if (settle.count() > 0) advanceTo(nowNs_ + settle.count() * 1000);
     return {};
 }
 
@@ -301,10 +308,11 @@ void EmulatedMfrc522::startTransmission(bool receive) {
         answerStart = ex.txEndNs + kFrameDelayNs;
         ex.rxEndNs = *answerStart + airTimeNs(ex.answer->bits.size());
     }
-    // TAuto (§9.3.3.10): the timer starts when sending ends and stops when an answer begins.
+    // TAuto (§9.3.3.10): the timer starts when sending ends and stops once an
+    // answer's first five bits (start bit and four data bits) have arrived.
     if (regs_[kTModeReg] & 0x80) {
         const std::int64_t expiry = ex.txEndNs + timerPeriodNs();
-        if (!answerStart || expiry < *answerStart) ex.timerExpiryNs = expiry;
+        if (!answerStart || expiry < *answerStart + kTimerStopNs) ex.timerExpiryNs = expiry;
     }
     ++radio_.frames;
     radio_.airNs += ex.txEndNs - nowNs_;

@@ -4,7 +4,8 @@
 // SoftReset (§10.3), bit-oriented framing (BitFramingReg), interrupts
 // (ComIrqReg, DivIrqReg), errors and collision position (ErrorReg, CollReg),
 // and the timer (§8.5), all in virtual time: each SPI transfer takes its bytes
-// at the configured clock, radio frames take their ISO/IEC 14443-A duration.
+// at the configured clock and then the wait the driver asked for, radio frames
+// take their ISO/IEC 14443-A duration.
 // Its field holds emulated tags. Faults can be injected: a dead chip, another
 // version, garbled answers, garbage on MISO.
 //
@@ -32,7 +33,9 @@ class EmulatedMfrc522 final : public SpiTransport {
 public:
     explicit EmulatedMfrc522(EmulatedBusTiming timing = {});
 
-    std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx) override;
+    using SpiTransport::transfer;
+    std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
+                             std::chrono::microseconds settle) override;
 
     EmulatedField& field() { return field_; }
     std::int64_t nowNs() const { return nowNs_; }
@@ -49,6 +52,7 @@ public:
     void garbleMiso(std::uint32_t seed, int oneIn);
     void failTransfers(std::error_code ec) { failure_ = ec; }
 
+    // Transfers that clocked bytes (a pure wait is not one).
     std::uint64_t transfers() const { return transfers_; }
 
     // Where the radio's time went, for the benchmark.

@@ -1,13 +1,12 @@
-// What one MFRC522 scan costs and what a whole castle's scan cycle takes.
+// What one MFRC522 scan costs and what a whole castle's scan cycle takes:
+// 28 readers, 14 tags dealt at random over them, one antenna on at a time.
 // Prints one JSON object. Not a test: timings come from the emulated chip's
-// virtual clock (SPI bytes at the configured clock, ISO/IEC 14443-A frames at
-// 106 kbit/s, the chip's timer), not from this machine's speed. Run it under
-// `valgrind --tool=callgrind` to count our code's instructions per scan.
-//
-//   mfrc522_bench [--spi-hz N] [--transfer-overhead-us N] [--timeout-us N]
-//                 [--power-up-us N] [--seed N] [--repeat N] [--tags N]
+// virtual clock (SPI bytes at the configured clock plus a per-system-call
+// cost, ISO/IEC 14443-A frames at 106 kbit/s, the chip's timer, the waits the
+// driver asks for), not from this machine's speed. Run with --help for the
+// options and for how to count our code's instructions under callgrind.
+#include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -21,22 +20,70 @@ using namespace vivaref::drivers::emulation;
 
 namespace {
 
+constexpr const char* kHelp =
+    R"(mfrc522_bench: the MFRC522 driver's scan cost and a 28-reader castle's scan cycle.
+
+  --spi-hz N                SPI clock (default 4000000; the MFRC522 takes up to 10 MHz)
+  --transfer-overhead-us N  host cost of each SPI system call, chip-select included
+                            (default 0: measure it on the Pi; GPIO chip-selects add two
+                            line writes to every transfer)
+  --timeout-us N            the chip's answer timeout (default: the driver's, 200)
+  --power-up-us N           the wait after field-on before scanning (default 5100, the
+                            ISO/IEC 14443-3 / NFC Forum guard time)
+  --full-protocol           SELECT and HLTA every tag (no stopping at a lone tag)
+  --seed N                  how the castle's tags are dealt (default 1)
+  --repeat N                cycles per measurement (default 1; for callgrind)
+  --tags N                  one reader with N tags only, no castle (for callgrind)
+
+Per castle: spi_bus_ms (bytes at the clock plus system-call overheads), rf_ms
+(frames on air, tags' frame delays, timeouts with no answer), power_up_ms,
+cycle_ms (the emulated clock over field-on, wait, scan, field-off for every
+reader: bus and radio overlap, the driver waits for the radio instead of
+polling) and cycles_per_second. what_if_* show the same castle with several
+far-apart readers' fields on at once (not allowed by the one-antenna rule).
+
+Instructions of our code per cycle (callgrind): run twice with different
+--repeat and take the difference, e.g.
+  valgrind --tool=callgrind --callgrind-out-file=cg.1 mfrc522_bench --castle-only --repeat 10
+  valgrind --tool=callgrind --callgrind-out-file=cg.2 mfrc522_bench --castle-only --repeat 20
+  callgrind_annotate --inclusive=yes cg.N | grep -E 'Mfrc522Reader::(scan|antenna)|EmulatedMfrc522::transfer'
+our code = inclusive(Mfrc522Reader::scan, antennaOn, antennaOff) minus the emulated chip
+(EmulatedMfrc522::transfer), divided by the 10 extra cycles x 5 castles.
+)";
+
 struct Options {
     std::uint32_t spiHz = 4'000'000;
-    std::int64_t transferOverheadUs = 0;  // per-ioctl cost on the Pi: measure it there
-    int timeoutUs = 500;
-    // ISO/IEC 14443-3 §5.2.4: a tag must take REQA within 5 ms of field; the reader waits 5.1 ms.
-    int powerUpUs = 5100;
+    std::int64_t transferOverheadUs = 0;
+    int timeoutUs = static_cast<int>(mfrc522::ChipTiming{}.responseTimeout.count());
+    int powerUpUs = static_cast<int>(Mfrc522ReaderConfig{}.powerUpTime.count());
+    bool fullProtocol = false;
     std::uint64_t seed = 1;
-    int repeat = 1;     // scans per tag count, to make callgrind's figures per scan
-    int onlyTags = -1;  // one tag count only, and no castle: for callgrind
+    int repeat = 1;
+    int onlyTags = -1;
+    bool castleOnly = false;
 };
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; ++i) {
         const std::string key = argv[i];
-        const long long value = std::strtoll(argv[i + 1], nullptr, 10);
+        if (key == "--help" || key == "-h") {
+            std::cout << kHelp;
+            std::exit(0);
+        }
+        if (key == "--full-protocol") {
+            o.fullProtocol = true;
+            continue;
+        }
+        if (key == "--castle-only") {
+            o.castleOnly = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::cerr << "mfrc522_bench: " << key << " needs a value (--help)\n";
+            std::exit(2);
+        }
+        const long long value = std::strtoll(argv[++i], nullptr, 10);
         if (key == "--spi-hz")
             o.spiHz = static_cast<std::uint32_t>(value);
         else if (key == "--transfer-overhead-us")
@@ -52,9 +99,13 @@ Options parse(int argc, char** argv) {
         else if (key == "--tags")
             o.onlyTags = static_cast<int>(value);
         else {
-            std::cerr << "mfrc522_bench: unknown option " << key << "\n";
+            std::cerr << "mfrc522_bench: unknown option " << key << " (--help)\n";
             std::exit(2);
         }
+    }
+    if (o.spiHz == 0 || o.repeat < 1 || o.timeoutUs < 1 || o.powerUpUs < 0) {
+        std::cerr << "mfrc522_bench: bad value (--help)\n";
+        std::exit(2);
     }
     return o;
 }
@@ -67,24 +118,32 @@ std::vector<std::uint8_t> uidOfSize(std::mt19937_64& rng, std::size_t size) {
     return uid;
 }
 
-struct ScanFigures {
+struct CycleFigures {
     ScanCost cost;
-    std::int64_t elapsedNs = 0;  // the emulated clock across the scan: bus and radio, overlapped
+    mfrc522::BusCounters bus;    // the whole reader cycle: field on, scan, field off
+    std::int64_t elapsedNs = 0;  // the emulated clock over the same
     EmulatedMfrc522::RadioTime radio;
     bool ok = true;
 };
 
-// One reader cycle as the castle runs it: field on, wait for tags to power up, scan, field off.
-ScanFigures cycle(EmulatedReader& r) {
-    ScanFigures f;
+// One reader cycle as the castle runs it: field on, wait for the tags to power up, scan, field off.
+CycleFigures cycle(EmulatedReader& r, const Options& o) {
+    CycleFigures f;
     const auto radioBefore = r.chip.radioTime();
-    r.reader.antennaOn();
+    const auto busBefore = r.reader.busCounters();
     const std::int64_t start = r.chip.nowNs();
+    r.reader.antennaOn();
+    r.chip.transfer({}, {},
+                    std::chrono::microseconds(o.powerUpUs));  // the scheduler's timer, in virtual time
     const ScanResult result = r.reader.scan();
-    f.elapsedNs = r.chip.nowNs() - start;
     r.reader.antennaOff();
+    f.elapsedNs = r.chip.nowNs() - start - static_cast<std::int64_t>(o.powerUpUs) * 1000 -
+                  o.transferOverheadUs * 1000;  // the power-up wait is counted apart
     f.ok = result.ok();
     f.cost = r.reader.lastScanCost();
+    const auto& bus = r.reader.busCounters();
+    f.bus = {bus.transfers - busBefore.transfers, bus.bytes - busBefore.bytes, bus.waits - busBefore.waits,
+             bus.waited - busBefore.waited};
     const auto& radio = r.chip.radioTime();
     f.radio = {radio.frames - radioBefore.frames, radio.airNs - radioBefore.airNs,
                radio.frameDelayNs - radioBefore.frameDelayNs, radio.timeoutNs - radioBefore.timeoutNs};
@@ -94,30 +153,37 @@ ScanFigures cycle(EmulatedReader& r) {
 std::unique_ptr<EmulatedReader> makeReader(const Options& o, std::string name) {
     EmulatedBusTiming timing{o.spiHz, o.transferOverheadUs * 1000};
     Mfrc522ReaderConfig config{std::move(name), {std::chrono::microseconds(o.timeoutUs), 5000}, 16, 4};
+    config.stopAtLoneTag = !o.fullProtocol;
+    config.powerUpTime = std::chrono::microseconds(o.powerUpUs);
     return std::make_unique<EmulatedReader>(timing, config);
 }
 
-double busUs(const Options& o, const ScanCost& c) {
-    return static_cast<double>(c.spiBytes) * 8e6 / o.spiHz +
-           static_cast<double>(c.spiTransfers * o.transferOverheadUs);
+double busUs(const Options& o, const mfrc522::BusCounters& b) {
+    return static_cast<double>(b.bytes) * 8e6 / o.spiHz +
+           static_cast<double>((b.transfers + b.waits) * static_cast<std::uint64_t>(o.transferOverheadUs));
 }
 
-std::string scanJson(const Options& o, int tags, const ScanFigures& f) {
+double rfUs(const EmulatedMfrc522::RadioTime& r) {
+    return static_cast<double>(r.airNs + r.frameDelayNs + r.timeoutNs) / 1e3;
+}
+
+std::string scanJson(const Options& o, int tags, const CycleFigures& f) {
     std::ostringstream out;
-    const double rfUs = static_cast<double>(f.radio.airNs + f.radio.frameDelayNs + f.radio.timeoutNs) / 1e3;
     out << "{\"tags\":" << tags << ",\"ok\":" << (f.ok ? "true" : "false")
-        << ",\"spi_transfers\":" << f.cost.spiTransfers << ",\"spi_bytes\":" << f.cost.spiBytes
-        << ",\"rf_frames\":" << f.radio.frames << ",\"collisions\":" << f.cost.collisions
-        << ",\"bus_us\":" << busUs(o, f.cost) << ",\"rf_air_us\":" << f.radio.airNs / 1e3
-        << ",\"rf_frame_delay_us\":" << f.radio.frameDelayNs / 1e3
-        << ",\"rf_timeout_us\":" << f.radio.timeoutNs / 1e3
-        << ",\"bus_plus_rf_us\":" << busUs(o, f.cost) + rfUs
-        << ",\"emulated_elapsed_us\":" << f.elapsedNs / 1e3 << "}";
+        << ",\"spi_transfers\":" << f.bus.transfers << ",\"spi_bytes\":" << f.bus.bytes
+        << ",\"waits\":" << f.bus.waits << ",\"rf_frames\":" << f.radio.frames
+        << ",\"collisions\":" << f.cost.collisions << ",\"selects\":" << f.cost.selects
+        << ",\"halts\":" << f.cost.halts << ",\"spi_bus_us\":" << busUs(o, f.bus)
+        << ",\"rf_air_us\":" << f.radio.airNs / 1e3 << ",\"rf_frame_delay_us\":" << f.radio.frameDelayNs / 1e3
+        << ",\"rf_timeout_us\":" << f.radio.timeoutNs / 1e3 << ",\"elapsed_us\":" << f.elapsedNs / 1e3 << "}";
     return out.str();
 }
 
-// 28 readers, 14 tags dealt at random over them, one antenna on at a time.
-std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, const char* label) {
+// 28 readers, one antenna on at a time, 14 tags: one each on 14 readers (a
+// character stands on one spot, over one reader), or dealt at random (some
+// readers then see two or three: the anticollision's worst case).
+std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, const char* label,
+                       bool spread) {
     constexpr int kReaders = 28, kTags = 14;
     std::mt19937_64 rng(o.seed);
     std::vector<std::unique_ptr<EmulatedReader>> readers;
@@ -125,31 +191,55 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
         readers.push_back(makeReader(o, "floor-" + std::to_string(i)));
         if (readers.back()->reader.initialize()) return "null";
     }
+    std::vector<int> spots(kReaders);
+    for (int i = 0; i < kReaders; ++i) spots[static_cast<std::size_t>(i)] = i;
+    std::shuffle(spots.begin(), spots.end(), rng);
     for (int t = 0; t < kTags; ++t) {
-        readers[rng() % kReaders]->chip.field().add(
+        const auto at =
+            static_cast<std::size_t>(spread ? spots[static_cast<std::size_t>(t)] : rng() % kReaders);
+        readers[at]->chip.field().add(
             EmulatedTag(uidOfSize(rng, sizes[static_cast<std::size_t>(t) % sizes.size()])));
     }
-    double scanUs = 0, boundUs = 0;
-    std::uint64_t bytes = 0, transfers = 0;
+    double scansUs = 0, spiUs = 0, radioUs = 0, waitedUs = 0;
+    std::uint64_t bytes = 0, transfers = 0, waits = 0;
+    int occupied = 0;
     bool ok = true;
-    for (auto& reader : readers) {
-        EmulatedReader& r = *reader;
-        const ScanFigures f = cycle(r);
-        ok = ok && f.ok && f.cost.halts == static_cast<int>(r.chip.field().tags().size());
-        scanUs += static_cast<double>(f.elapsedNs) / 1e3;
-        boundUs += busUs(o, f.cost) +
-                   static_cast<double>(f.radio.airNs + f.radio.frameDelayNs + f.radio.timeoutNs) / 1e3;
-        bytes += f.cost.spiBytes;
-        transfers += f.cost.spiTransfers;
+    for (int rep = 0; rep < o.repeat; ++rep) {
+        scansUs = spiUs = radioUs = waitedUs = 0;
+        bytes = transfers = waits = 0;
+        occupied = 0;
+        for (auto& reader : readers) {
+            EmulatedReader& r = *reader;
+            const CycleFigures f = cycle(r, o);
+            const auto& field = r.chip.field().tags();
+            ok = ok && f.ok &&
+                 f.cost.halts + (f.cost.stoppedAtLoneTag ? 1 : 0) == static_cast<int>(field.size());
+            occupied += field.empty() ? 0 : 1;
+            scansUs += static_cast<double>(f.elapsedNs) / 1e3;
+            spiUs += busUs(o, f.bus);
+            radioUs += rfUs(f.radio);
+            waitedUs += static_cast<double>(f.bus.waited.count());
+            bytes += f.bus.bytes;
+            transfers += f.bus.transfers;
+            waits += f.bus.waits;
+        }
     }
     const double powerUpUs = static_cast<double>(kReaders) * o.powerUpUs;
+    const double cycleUs = scansUs + powerUpUs;
+    // Several far-apart readers' fields on at once, on the same bus: each reader
+    // holds a field slot for its power-up and scan, the bus does one scan at a time.
+    auto withFields = [&](int fields) { return std::max(scansUs, (scansUs + powerUpUs) / fields) / 1e3; };
     std::ostringstream out;
-    out << "{\"uids\":\"" << label << "\",\"readers\":" << kReaders << ",\"tags\":" << kTags
+    out << "{\"uids\":\"" << label << "\",\"tags_per_reader\":\"" << (spread ? "one" : "random")
+        << "\",\"readers\":" << kReaders << ",\"tags\":" << kTags << ",\"occupied_readers\":" << occupied
         << ",\"all_found\":" << (ok ? "true" : "false") << ",\"spi_transfers\":" << transfers
-        << ",\"spi_bytes\":" << bytes << ",\"scans_ms\":" << scanUs / 1e3
-        << ",\"scans_bus_plus_rf_ms\":" << boundUs / 1e3 << ",\"power_up_waits_ms\":" << powerUpUs / 1e3
-        << ",\"cycle_ms\":" << (scanUs + powerUpUs) / 1e3 << ",\"cycle_without_power_up_ms\":" << scanUs / 1e3
-        << ",\"target_ms\":50}";
+        << ",\"spi_bytes\":" << bytes << ",\"waits\":" << waits << ",\"spi_bus_ms\":" << spiUs / 1e3
+        << ",\"rf_ms\":" << radioUs / 1e3 << ",\"driver_waits_ms\":" << waitedUs / 1e3
+        << ",\"scans_ms\":" << scansUs / 1e3 << ",\"power_up_ms\":" << powerUpUs / 1e3
+        << ",\"cycle_ms\":" << cycleUs / 1e3 << ",\"cycles_per_second\":" << 1e6 / cycleUs
+        << ",\"target_ms\":50"
+        << ",\"what_if_2_fields_ms\":" << withFields(2) << ",\"what_if_4_fields_ms\":" << withFields(4)
+        << "}";
     return out.str();
 }
 
@@ -161,23 +251,29 @@ int main(int argc, char** argv) {
     static constexpr std::size_t kMixed[] = {4, 7, 10, 7};
     std::cout << "{\"spi_hz\":" << o.spiHz << ",\"transfer_overhead_us\":" << o.transferOverheadUs
               << ",\"response_timeout_us\":" << o.timeoutUs << ",\"power_up_us\":" << o.powerUpUs
-              << ",\"seed\":" << o.seed << ",\"per_scan\":[";
-    for (int tags = 0; tags <= 4; ++tags) {
-        if (o.onlyTags >= 0 && tags != o.onlyTags) continue;
-        auto readerOnChip = makeReader(o, "bench");
-        EmulatedReader& r = *readerOnChip;
-        for (int t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, kMixed[t])));
-        if (r.reader.initialize()) return 1;
-        ScanFigures f;
-        for (int i = 0; i < o.repeat; ++i) f = cycle(r);
-        std::cout << (tags && o.onlyTags < 0 ? "," : "") << scanJson(o, tags, f);
+              << ",\"stop_at_lone_tag\":" << (o.fullProtocol ? "false" : "true") << ",\"seed\":" << o.seed;
+    if (!o.castleOnly) {
+        std::cout << ",\"per_reader_cycle\":[";
+        for (int tags = 0; tags <= 4; ++tags) {
+            if (o.onlyTags >= 0 && tags != o.onlyTags) continue;
+            auto readerOnChip = makeReader(o, "bench");
+            EmulatedReader& r = *readerOnChip;
+            for (int t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, kMixed[t])));
+            if (r.reader.initialize()) return 1;
+            CycleFigures f;
+            for (int i = 0; i < o.repeat; ++i) f = cycle(r, o);
+            std::cout << (tags && o.onlyTags < 0 ? "," : "") << scanJson(o, tags, f);
+        }
+        std::cout << "]";
     }
     if (o.onlyTags >= 0) {
-        std::cout << "]}\n";
+        std::cout << "}\n";
         return 0;
     }
-    std::cout << "],\"castle\":[" << castleJson(o, {7}, "7-byte (NTAG)") << ","
-              << castleJson(o, {4}, "4-byte (MIFARE Classic)") << "," << castleJson(o, {4, 7, 10, 7}, "mixed")
-              << "]}\n";
+    std::cout << ",\"castle\":[" << castleJson(o, {7}, "7-byte (NTAG)", true) << ","
+              << castleJson(o, {4}, "4-byte (MIFARE Classic)", true) << ","
+              << castleJson(o, {7}, "7-byte (NTAG)", false) << ","
+              << castleJson(o, {4}, "4-byte (MIFARE Classic)", false) << ","
+              << castleJson(o, {4, 7, 10, 7}, "mixed", false) << "]}\n";
     return 0;
 }

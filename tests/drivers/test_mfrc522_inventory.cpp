@@ -13,6 +13,13 @@ ScanResult initializeAndCycle(EmulatedReader& r) {
     return r.cycle();
 }
 
+// The full protocol for every tag: SELECT and HLTA for the last one too.
+Mfrc522ReaderConfig haltingEveryTag() {
+    Mfrc522ReaderConfig config{"floor-test", {}, 16, 4};
+    config.stopAtLoneTag = false;
+    return config;
+}
+
 }  // namespace
 
 TEST_CASE("Mfrc522Reader: initialize resets, checks the version and the CRC coprocessor") {
@@ -34,15 +41,36 @@ TEST_CASE("Mfrc522Reader: an empty field is an empty set, after one REQA") {
 }
 
 TEST_CASE("Mfrc522Reader: one tag of each UID size") {
+    int levels = 1;
     for (const char* uid : {"DEADBEEF", "04A1B2C3D4E5F6", "04A1B2C3D4E5F6071829"}) {
         CAPTURE(uid);
-        EmulatedReader r;
-        r.place(uid);
-        const ScanResult result = initializeAndCycle(r);
-        REQUIRE_MESSAGE(result.ok(), describe(result));
-        CHECK(result.tags() == tagSet({uid}));
-        CHECK(r.reader.lastScanCost().halts == 1);
-        CHECK(r.chip.field().tags()[0].state() == TagState::Halt);
+        SUBCASE("a lone tag: REQA and the cascade up to its last ANTICOLLISION, nothing more") {
+            EmulatedReader r;
+            r.place(uid);
+            const ScanResult result = initializeAndCycle(r);
+            REQUIRE_MESSAGE(result.ok(), describe(result));
+            CHECK(result.tags() == tagSet({uid}));
+            const ScanCost& cost = r.reader.lastScanCost();
+            CHECK(cost.stoppedAtLoneTag);
+            CHECK(cost.requests == 1);
+            CHECK(cost.anticollisions == levels);
+            CHECK(cost.selects == levels - 1);
+            CHECK(cost.halts == 0);
+            CHECK(cost.noReplies == 0);
+            CHECK(r.chip.field().tags()[0].state() != TagState::Halt);
+        }
+        SUBCASE("the full protocol: SELECT, HLTA and a closing REQA") {
+            EmulatedReader r({}, haltingEveryTag());
+            r.place(uid);
+            const ScanResult result = initializeAndCycle(r);
+            REQUIRE_MESSAGE(result.ok(), describe(result));
+            CHECK(result.tags() == tagSet({uid}));
+            CHECK_FALSE(r.reader.lastScanCost().stoppedAtLoneTag);
+            CHECK(r.reader.lastScanCost().halts == 1);
+            CHECK(r.reader.lastScanCost().requests == 2);
+            CHECK(r.chip.field().tags()[0].state() == TagState::Halt);
+        }
+        ++levels;
     }
 }
 
@@ -60,7 +88,10 @@ TEST_CASE("Mfrc522Reader: 2, 3 and 4 tags of mixed UID sizes, all of them") {
         REQUIRE_MESSAGE(result.ok(), describe(result));
         CHECK(result.tags() == expected);
         CHECK(r.reader.lastScanCost().collisions >= 1);
-        CHECK(r.reader.lastScanCost().halts == static_cast<int>(n));
+        // Each tag but the last is halted so that the next REQA finds the others;
+        // the last one answers alone, so the scan ends with it.
+        CHECK(r.reader.lastScanCost().halts == static_cast<int>(n) - 1);
+        CHECK(r.reader.lastScanCost().stoppedAtLoneTag);
     }
 }
 
@@ -75,8 +106,8 @@ TEST_CASE("Mfrc522Reader: collisions deep in the UID are resolved bit by bit") {
     CHECK(r.reader.lastScanCost().collisions >= 4);
 }
 
-TEST_CASE("Mfrc522Reader: once per field power-up; the next cycle finds them again") {
-    EmulatedReader r;
+TEST_CASE("Mfrc522Reader: halting every tag, once per field power-up; the next cycle finds them again") {
+    EmulatedReader r({}, haltingEveryTag());
     r.place("DEADBEEF");
     r.place("04A1B2C3D4E5F6");
     REQUIRE(initializeAndCycle(r).tags().size() == 2);
@@ -84,6 +115,33 @@ TEST_CASE("Mfrc522Reader: once per field power-up; the next cycle finds them aga
     r.place("CAFEF00D");                    // a tag put down since is still IDLE
     CHECK(r.reader.scan().tags() == tagSet({"CAFEF00D"}));
     CHECK(r.cycle().tags().size() == 3);
+}
+
+TEST_CASE("Mfrc522Reader: stopping at the lone tag leaves it unhalted, so scan once per field cycle") {
+    EmulatedReader r;
+    r.place("DEADBEEF");
+    r.place("04A1B2C3D4E5F6");
+    REQUIRE(initializeAndCycle(r).tags().size() == 2);
+    // One was halted; the other, read alone in the last round, was left READY:
+    // the next REQA sends it back to IDLE without an answer (§6.3), the one after finds it.
+    CHECK(r.reader.scan().tags().empty());
+    CHECK(r.reader.scan().tags().size() == 1);
+    CHECK(r.cycle().tags().size() == 2);
+}
+
+TEST_CASE("Mfrc522Reader: after a failed round the scan does not stop at a lone tag") {
+    // A garbled answer fails round one; in round two a tag left in READY may sit out a REQA (§6.3.3).
+    EmulatedReader r;
+    r.place("DEADBEEF");
+    r.place("CAFEF00D");
+    REQUIRE_FALSE(r.reader.initialize());
+    r.chip.garbleAnswers(1, true);
+    const ScanResult result = r.cycle();
+    REQUIRE_MESSAGE(result.ok(), describe(result));
+    CHECK(result.tags() == tagSet({"DEADBEEF", "CAFEF00D"}));
+    CHECK(r.reader.lastScanCost().failedRounds == 1);
+    CHECK_FALSE(r.reader.lastScanCost().stoppedAtLoneTag);
+    CHECK(r.reader.lastScanCost().halts == 2);
 }
 
 TEST_CASE("Mfrc522Reader: scan with the antenna off is an error, not an empty floor") {
@@ -103,6 +161,6 @@ TEST_CASE("Mfrc522Reader: counts its bus transfers and bytes per scan") {
     const ScanCost& cost = r.reader.lastScanCost();
     CHECK(cost.spiTransfers > 0);
     CHECK(cost.spiBytes >= 2 * cost.spiTransfers);
-    CHECK(cost.requests == 2);
-    CHECK(cost.selects == 1);
+    CHECK(cost.requests == 1);
+    CHECK(cost.selects == 0);
 }
