@@ -164,3 +164,31 @@ TEST_CASE("Mfrc522Reader: counts its bus transfers and bytes per scan") {
     CHECK(cost.requests == 1);
     CHECK(cost.selects == 0);
 }
+
+TEST_CASE("Mfrc522Reader: the answer timeout must cover the frame delay and the timer's five bits") {
+    // ISO/IEC 14443-3 §6.2.1.1: 91 us to the answer; the timer stops after its 5th bit, 47 us later.
+    const std::pair<int, bool> timeouts[] = {{80, false}, {120, false}, {150, true}, {200, true}};
+    for (const auto& [microseconds, finds] : timeouts) {
+        CAPTURE(microseconds);
+        Mfrc522ReaderConfig config{"floor-test", {std::chrono::microseconds(microseconds), 5000}, 16, 4};
+        EmulatedReader r({}, config);
+        r.place("04A1B2C3D4E5F6");
+        const ScanResult result = initializeAndCycle(r);
+        REQUIRE_MESSAGE(result.ok(), describe(result));
+        CHECK(result.tags().size() == (finds ? 1u : 0u));
+    }
+}
+
+TEST_CASE("Mfrc522Reader: the driver waits for the radio instead of polling the bus") {
+    EmulatedReader r;
+    r.place("04A1B2C3D4E5F6");
+    REQUIRE(initializeAndCycle(r).ok());
+    const ScanCost& cost = r.reader.lastScanCost();
+    // Version check, Transceive started once (3), then for each of the 4 frames: clear
+    // IRQs, FIFO, StartSend with the wait, a status read when the timer would have run
+    // out and one when the answer should be over, the FIFO read; the closing version check.
+    CHECK(cost.spiTransfers <= 30);
+    EmulatedReader empty;
+    REQUIRE(initializeAndCycle(empty).ok());
+    CHECK(empty.reader.lastScanCost().spiTransfers <= 10);
+}
