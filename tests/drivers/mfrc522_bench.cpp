@@ -193,7 +193,8 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
     }
     std::vector<int> spots(kReaders);
     for (int i = 0; i < kReaders; ++i) spots[static_cast<std::size_t>(i)] = i;
-    std::shuffle(spots.begin(), spots.end(), rng);
+    if (spread)
+        std::shuffle(spots.begin(), spots.end(), rng);  // random: the same deal as before spread existed
     for (int t = 0; t < kTags; ++t) {
         const auto at =
             static_cast<std::size_t>(spread ? spots[static_cast<std::size_t>(t)] : rng() % kReaders);
