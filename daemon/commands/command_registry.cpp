@@ -19,6 +19,9 @@ constexpr std::array kCommands = {
     Command{"verify", "Replay logged games through the rules and report any difference from the log.", runVerify},
     Command{"stats", "Figures over every logged game: wins, round scores, crowned and rejected characters.",
             runStats},
+    Command{"check-config", "Check a castle configuration file (readers, stations, LEDs) without touching hardware.",
+            runCheckConfig},
+    Command{"enrol", "Record which RFID tag belongs to which character, one character at a time.", runEnrol},
 };
 
 }  // namespace

@@ -23,4 +23,9 @@ std::optional<TagIndex> TagRegistry::find(const TagUid& uid) const {
     return std::nullopt;
 }
 
+std::optional<TagIndex> TagRegistry::findCharacter(const CharacterSlug& character) const {
+    if (auto it = indexByCharacter_.find(character); it != indexByCharacter_.end()) return it->second;
+    return std::nullopt;
+}
+
 }  // namespace vivaref::drivers

@@ -22,6 +22,7 @@ public:
 
     std::size_t size() const { return uids_.size(); }
     std::optional<TagIndex> find(const TagUid& uid) const;
+    std::optional<TagIndex> findCharacter(const CharacterSlug& character) const;
     const TagUid& uid(TagIndex index) const { return uids_[index]; }
     const CharacterSlug& character(TagIndex index) const { return characters_[index]; }
 

@@ -1,0 +1,134 @@
+// `vivaref enrol`: which RFID tag belongs to which character. Asks for each
+// character of the edition in turn and records the tag that appears on the
+// castle; saves the tag registry after each one.
+#include <iostream>
+#include <set>
+
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+#include "daemon/config/config_check.hpp"
+#include "daemon/enrol/enrol_session.hpp"
+#include "daemon/enrol/real_readers.hpp"
+#include "drivers/sensing/tag_registry_file.hpp"
+#include "engine/roster.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::set<std::string> splitSlugs(const std::vector<std::string>& lists) {
+    std::set<std::string> slugs;
+    for (const auto& list : lists) {
+        std::size_t start = 0;
+        while (start <= list.size()) {
+            const auto comma = std::min(list.find(',', start), list.size());
+            if (comma > start) slugs.insert(list.substr(start, comma - start));
+            start = comma + 1;
+        }
+    }
+    return slugs;
+}
+
+}  // namespace
+
+int runEnrol(const std::vector<std::string>& args) {
+    std::string configFile, edition, hardware, tagsFile;
+    std::vector<std::string> skipLists;
+    bool onlyMissing = false;
+    CommandLine line(
+        "enrol", "vivaref enrol [options]",
+        "Asks for each character of the edition in turn (\"Put Odessa la Contessa on ...\") and records\n"
+        "the tag that appears, alone, on the enrolment reader or any floor. A tag already enrolled to\n"
+        "another character is refused (it says whose); two new tags at once are refused; a character's\n"
+        "new tag replaces its old one. Enter skips the character asked for, q then Enter stops. The tag\n"
+        "registry (tags.json in the state directory) is saved after each tag.\n\n"
+        "With --hardware=sim (the default when the configuration names no real reader) there is\n"
+        "nobody to put tags down, so a demo player does: each character's simulated tag (or the tag\n"
+        "it already has) is put on the castle and enrolled, in virtual time.");
+    line.visible.add_options()                                                                              //
+        ("config", po::value(&configFile), "the castle configuration (default: the simulated castle)")      //
+        ("edition", po::value(&edition), "classic or 2024 (default: the castle's edition)")                 //
+        ("hardware", po::value(&hardware), "sim or real (default: the configuration's)")                    //
+        ("tags", po::value(&tagsFile), "the tag registry (default: tags.json in the state directory)")      //
+        ("skip", po::value(&skipLists)->composing(), "characters not to ask for (slugs, comma separated)")  //
+        ("missing", po::bool_switch(&onlyMissing), "ask only for characters without a tag");
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+
+    config::CastleConfig castle;
+    castle.daemon.stateDirectory = config::defaultStateDirectory();
+    castle.daemon.database = "games.sqlite";
+    if (!configFile.empty()) castle = config::loadCastleConfig(configFile);
+    if (!hardware.empty() && hardware != "sim" && hardware != "real")
+        return usageError("enrol", "--hardware is sim or real, not '" + hardware + "'");
+    const bool simulated =
+        hardware.empty() ? castle.daemon.hardware == config::Hardware::Sim : hardware == "sim";
+    if (!simulated && castle.readers.empty())
+        return usageError("enrol",
+                          "real hardware needs a castle configuration naming its readers (--config FILE)");
+
+    if (edition.empty()) edition = std::string(config::castleEditionName(castle.edition));
+    if (edition != "classic" && edition != "2024")
+        return usageError("enrol", "--edition is classic or 2024, not '" + edition + "'");
+    const engine::Roster& roster = edition == "2024" ? engine::roster2024() : engine::classicRoster();
+
+    const std::filesystem::path tagsPath =
+        tagsFile.empty() ? castle.tagRegistryPath() : std::filesystem::path(tagsFile);
+    drivers::TagRegistries registries = drivers::loadTagRegistriesIfPresent(tagsPath);
+    const drivers::TagRegistry existing = registries[edition];
+
+    std::set<std::string> skipped = splitSlugs(skipLists);
+    std::vector<enrol::EnrolCharacter> asked;
+    for (const auto& c : roster.characters()) {
+        const drivers::CharacterSlug slug{c.id};
+        if (skipped.erase(c.id) || (onlyMissing && existing.findCharacter(slug))) continue;
+        asked.push_back({slug, c.name});
+    }
+    if (!skipped.empty())
+        return usageError("enrol", "--skip names '" + *skipped.begin() + "', not a character of the " +
+                                       edition + " edition");
+
+    enrol::EnrolmentConfig settings;
+    const auto layout = castle.layout();
+    settings.where = layout.findPlace({std::string(config::kEnrolmentPlace)})
+                         ? "on the enrolment reader or any floor"
+                         : "on any floor of the castle";
+    enrol::Enrolment enrolment(asked, existing, settings);
+    int kept = 0;
+    auto save = [&] {
+        registries[edition] = enrolment.registry();
+        drivers::saveTagRegistries(tagsPath, registries);
+    };
+    auto print = [&](const enrol::EnrolmentEvent& e) {
+        std::cout << (e.kind == enrol::EnrolmentEventKind::Asking ? "" : "  ") << e.message << "\n"
+                  << std::flush;
+        if (e.kind == enrol::EnrolmentEventKind::Kept) ++kept;
+        if (e.kind == enrol::EnrolmentEventKind::Enrolled) save();
+    };
+
+    std::cout << "Enrolling the " << edition << " edition's characters on the "
+              << (simulated ? "simulated castle (a demo player puts each tag)" : "castle")
+              << "; the registry is " << tagsPath.string() << ".\n";
+    bool finished = false;
+    if (simulated) {
+        finished = enrol::runSimulated(enrolment, castle, existing, print);
+        if (!finished) {
+            std::cerr << "vivaref enrol: the simulated castle never showed the demo player's tag\n";
+            return kExitRefused;
+        }
+    } else {
+        enrol::RealReaders readers(castle);
+        std::cout << "Press Enter to skip a character, q then Enter to stop.\n";
+        finished = enrol::runReal(enrolment, readers, print);
+    }
+    save();
+    std::cout << enrolment.enrolledCount() << " enrolled, " << kept << " kept, " << enrolment.skippedCount()
+              << " skipped" << (finished ? "" : " (stopped before the end)") << "; "
+              << registries[edition].size() << " tags of the " << edition << " edition are in "
+              << tagsPath.string() << ".\n";
+    return kExitOk;
+}
+
+}  // namespace vivaref::daemon

@@ -1,0 +1,79 @@
+#include "daemon/config/castle_config.hpp"
+
+#include <cstdlib>
+
+#include "drivers/sim/simulated_board.hpp"
+
+namespace vivaref::config {
+
+std::string_view castleEditionName(CastleEdition edition) {
+    return edition == CastleEdition::Vive2024 ? "2024" : "classic";
+}
+
+std::string_view hardwareName(Hardware hardware) { return hardware == Hardware::Real ? "real" : "sim"; }
+
+std::string_view readerTypeName(ReaderType type) {
+    switch (type) {
+        case ReaderType::Mfrc522:
+            return "mfrc522";
+        case ReaderType::Pn532:
+            return "pn532";
+        case ReaderType::Sim:
+            return "sim";
+    }
+    return "?";
+}
+
+std::string_view biasName(Bias bias) {
+    switch (bias) {
+        case Bias::AsIs:
+            return "as-is";
+        case Bias::PullUp:
+            return "pull-up";
+        case Bias::PullDown:
+            return "pull-down";
+        case Bias::Disabled:
+            return "disabled";
+    }
+    return "?";
+}
+
+std::string GpioLine::text() const { return chip + ":" + std::to_string(line); }
+
+std::vector<std::string> castlePlaces(CastleEdition edition) {
+    std::vector<std::string> places = {"0", "1", "2", "3", "4", "5", "6"};
+    if (edition == CastleEdition::Vive2024) {
+        for (const char* p : {"wc3", "wc4", "dungeon1", "dungeon2", "dungeon3"}) places.emplace_back(p);
+    }
+    return places;
+}
+
+int CastleConfig::lineOf(const std::string& key) const {
+    auto it = keyLines.find(key);
+    return it == keyLines.end() ? 0 : it->second;
+}
+
+drivers::BoardLayout CastleConfig::layout() const {
+    if (readers.empty()) return drivers::standardBoardLayout();
+    drivers::BoardLayout board;
+    for (const auto& r : readers) board.addReader({r.name}, {r.place});
+    return board;
+}
+
+std::filesystem::path CastleConfig::databasePath() const {
+    if (daemon.database.is_absolute()) return daemon.database;
+    return daemon.stateDirectory / daemon.database;
+}
+
+std::filesystem::path CastleConfig::tagRegistryPath() const { return daemon.stateDirectory / "tags.json"; }
+
+std::filesystem::path defaultStateDirectory() {
+    if (const char* dir = std::getenv("STATE_DIRECTORY"); dir && *dir) return dir;
+    if (const char* dir = std::getenv("XDG_STATE_HOME"); dir && *dir)
+        return std::filesystem::path(dir) / "vivaref";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".local/state/vivaref";
+    return "/var/lib/vivaref";
+}
+
+}  // namespace vivaref::config

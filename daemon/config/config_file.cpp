@@ -1,0 +1,427 @@
+#include "daemon/config/config_file.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "daemon/config/config_values.hpp"
+#include "daemon/config/ini_reader.hpp"
+
+namespace vivaref::config {
+namespace {
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+    return out;
+}
+
+// The entries of one section: hands out the keys its reader knows, and at
+// the end reports the ones nobody asked for.
+class SectionReader {
+public:
+    SectionReader(std::string name, int line, std::vector<const IniEntry*> entries, const std::string& file,
+                  ConfigProblems& problems)
+        : name_(std::move(name)),
+          line_(line),
+          entries_(std::move(entries)),
+          file_(file),
+          problems_(problems) {}
+
+    const std::string& name() const { return name_; }
+    int line() const { return line_; }
+
+    const IniEntry* take(std::string_view key) {
+        if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.emplace_back(key);
+        for (const IniEntry* e : entries_) {
+            if (e->key == key) {
+                taken_.insert(e);
+                return e;
+            }
+        }
+        return nullptr;
+    }
+
+    // Every entry whose key starts with `prefix` ("place.").
+    std::vector<const IniEntry*> takePrefixed(std::string_view prefix) {
+        known_.push_back(std::string(prefix) + "...");
+        std::vector<const IniEntry*> out;
+        for (const IniEntry* e : entries_) {
+            if (e->key.starts_with(prefix)) {
+                taken_.insert(e);
+                out.push_back(e);
+            }
+        }
+        return out;
+    }
+
+    void problem(const IniEntry& e, std::string reason) {
+        problems_.push_back({file_, e.line, e.fullKey(), std::move(reason)});
+    }
+    // About a key the section lacks: at the section's header.
+    void missing(std::string_view key, std::string reason) {
+        problems_.push_back({file_, line_, name_ + "." + std::string(key), std::move(reason)});
+    }
+
+    void integer(std::string_view key, std::int64_t min, std::int64_t max, auto& target) {
+        if (const IniEntry* e = take(key)) {
+            std::string why;
+            if (auto v = parseInteger(e->value, min, max, why))
+                target = static_cast<std::remove_reference_t<decltype(target)>>(*v);
+            else
+                problem(*e, why);
+        }
+    }
+    void millis(std::string_view key, std::int64_t min, std::int64_t max, Timestamp& target) {
+        std::int64_t ms = target.count();
+        integer(key, min, max, ms);
+        target = Timestamp(ms);
+    }
+    void boolean(std::string_view key, bool& target) {
+        if (const IniEntry* e = take(key)) {
+            std::string why;
+            if (auto v = parseBoolean(e->value, why))
+                target = *v;
+            else
+                problem(*e, why);
+        }
+    }
+
+    void reportUnknown() {
+        for (const IniEntry* e : entries_) {
+            if (taken_.contains(e)) continue;
+            problem(*e, "unknown key in [" + name_ + "]; its keys are " + joined(known_));
+        }
+    }
+
+private:
+    std::string name_;
+    int line_;
+    std::vector<const IniEntry*> entries_;
+    const std::string& file_;
+    ConfigProblems& problems_;
+    std::vector<std::string> known_;
+    std::set<const IniEntry*> taken_;
+};
+
+bool isReaderName(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+               c == '_';
+    });
+}
+
+class CastleConfigReader {
+public:
+    CastleConfigReader(const std::string& file, ConfigProblems& problems)
+        : file_(file), problems_(problems) {}
+
+    CastleConfig read(std::string_view text) {
+        config_.sourceFile = file_;
+        config_.daemon.stateDirectory = defaultStateDirectory();
+        config_.daemon.database = "games.sqlite";
+        const IniFile ini = readIni(text, file_, problems_);
+        for (const auto& s : ini.sections) config_.keyLines.emplace("[" + s.name + "]", s.line);
+        for (const auto& e : ini.entries) config_.keyLines.emplace(e.fullKey(), e.line);
+        group(ini);
+        // The sections others depend on first, whatever their order in the file.
+        for (const char* name : {"castle", "daemon", "store", "sensing", "buttons", "leds"}) {
+            if (auto it = sections_.find(name); it != sections_.end()) readPlainSection(it->second);
+        }
+        for (auto& [name, section] : sections_) {
+            if (name.starts_with("reader."))
+                readReader(section);
+            else if (name.starts_with("station."))
+                readStation(section);
+        }
+        std::sort(config_.stations.begin(), config_.stations.end(),
+                  [](const StationConfig& a, const StationConfig& b) { return a.seat < b.seat; });
+        std::sort(config_.readers.begin(), config_.readers.end(),
+                  [](const ReaderConfig& a, const ReaderConfig& b) { return a.sourceLine < b.sourceLine; });
+        if (!hardwareGiven_) {
+            const bool anyRealReader =
+                std::any_of(config_.readers.begin(), config_.readers.end(),
+                            [](const ReaderConfig& r) { return r.type != ReaderType::Sim; });
+            config_.daemon.hardware = anyRealReader ? Hardware::Real : Hardware::Sim;
+        }
+        return std::move(config_);
+    }
+
+private:
+    // Sections by name, each once; unknown sections are reported here.
+    void group(const IniFile& ini) {
+        std::map<std::string, int> firstLine;
+        for (const auto& s : ini.sections) {
+            auto [it, isNew] = firstLine.emplace(s.name, s.line);
+            if (!isNew) {
+                problems_.push_back({file_, s.line, "[" + s.name + "]",
+                                     "the section appears twice (first on line " +
+                                         std::to_string(it->second) + "): give each section once"});
+            }
+        }
+        std::map<std::string, std::vector<const IniEntry*>> bySection;
+        for (const auto& e : ini.entries) {
+            auto& list = bySection[e.section];
+            auto same =
+                std::find_if(list.begin(), list.end(), [&](const IniEntry* o) { return o->key == e.key; });
+            if (same != list.end()) {
+                problems_.push_back({file_, e.line, e.fullKey(),
+                                     "given twice (first on line " + std::to_string((*same)->line) +
+                                         "): give each key once"});
+                continue;
+            }
+            list.push_back(&e);
+        }
+        for (const auto& [name, line] : firstLine) {
+            if (!isKnownSection(name, line)) continue;
+            sections_.emplace(name, SectionReader(name, line, bySection[name], file_, problems_));
+        }
+    }
+
+    bool isKnownSection(const std::string& name, int line) {
+        static const std::set<std::string> kPlain = {"castle",  "daemon",  "store",
+                                                     "sensing", "buttons", "leds"};
+        if (kPlain.contains(name)) return true;
+        auto refuse = [&](std::string reason) {
+            problems_.push_back({file_, line, "[" + name + "]", std::move(reason)});
+            return false;
+        };
+        if (name.starts_with("reader.")) {
+            if (isReaderName(name.substr(7))) return true;
+            return refuse("a reader's name is letters, digits, '-' and '_': [reader.floor3-a]");
+        }
+        if (name.starts_with("station.")) {
+            std::string why;
+            if (parseInteger(name.substr(8), 0, kMaxStations - 1, why)) return true;
+            return refuse("a station is numbered as its seat, from 0 to " + std::to_string(kMaxStations - 1) +
+                          ": [station.0]");
+        }
+        return refuse(
+            "unknown section; the sections are [castle], [daemon], [store], [sensing], [buttons], [leds], "
+            "[reader.NAME] and [station.SEAT]");
+    }
+
+    void readPlainSection(SectionReader& s) {
+        if (s.name() == "castle") readCastle(s);
+        if (s.name() == "daemon") readDaemon(s);
+        if (s.name() == "store") s.integer("raw_scans_kept", 0, 1'000'000'000, config_.rawScansKept);
+        if (s.name() == "sensing") readSensing(s);
+        if (s.name() == "buttons") readButtons(s);
+        if (s.name() == "leds") readLeds(s);
+        s.reportUnknown();
+    }
+
+    void readCastle(SectionReader& s) {
+        if (const IniEntry* e = s.take("edition")) {
+            if (e->value == "classic")
+                config_.edition = CastleEdition::Classic;
+            else if (e->value == "2024")
+                config_.edition = CastleEdition::Vive2024;
+            else
+                s.problem(*e, "'" + e->value + "' is not an edition: classic or 2024");
+        }
+    }
+
+    void readDaemon(SectionReader& s) {
+        auto& d = config_.daemon;
+        if (const IniEntry* e = s.take("hardware")) {
+            hardwareGiven_ = true;
+            if (e->value == "sim")
+                d.hardware = Hardware::Sim;
+            else if (e->value == "real")
+                d.hardware = Hardware::Real;
+            else
+                s.problem(*e, "'" + e->value + "' is not a hardware: sim or real");
+        }
+        if (const IniEntry* e = s.take("http_address")) {
+            std::string why;
+            if (isListenAddress(e->value, why))
+                d.httpAddress = e->value;
+            else
+                s.problem(*e, why);
+        }
+        s.integer("http_port", 1, 65535, d.httpPort);
+        if (const IniEntry* e = s.take("host_token")) d.hostToken = e->value;
+        if (const IniEntry* e = s.take("state_dir")) {
+            if (e->value.starts_with('/'))
+                d.stateDirectory = e->value;
+            else
+                s.problem(*e, "'" + e->value + "' is not an absolute directory, e.g. /var/lib/vivaref");
+        }
+        if (const IniEntry* e = s.take("database")) {
+            if (!e->value.empty() && !e->value.ends_with('/'))
+                d.database = e->value;
+            else
+                s.problem(*e, "'" + e->value + "' is not a file name, e.g. games.sqlite");
+        }
+    }
+
+    void readSensing(SectionReader& s) {
+        auto& k = config_.sensing;
+        s.integer("majority_scans", 1, 15, k.majorityScans);
+        s.boolean("sticky_presence", k.stickyPresence);
+        s.millis("stability_window_ms", 0, 5'000, k.stabilityWindow);
+        s.millis("in_hand_grace_ms", 1, 600'000, k.inHandGrace);
+        s.integer("faulty_after_failures", 1, 1'000, k.faultyAfterFailures);
+        auto& b = config_.backoff;
+        s.integer("backoff_after_failures", 0, 1'000, b.failuresBeforeBackoff);
+        s.millis("first_backoff_ms", 1, 600'000, b.firstBackoff);
+        s.millis("max_backoff_ms", 1, 3'600'000, b.maxBackoff);
+        s.millis("scan_interval_ms", 1, 1'000, config_.scanInterval);
+    }
+
+    void readButtons(SectionReader& s) {
+        s.millis("debounce_ms", 0, 1'000, config_.buttonDebounce);
+        s.boolean("active_low", buttonDefaults_.activeLow);
+        if (const IniEntry* e = s.take("bias")) {
+            std::string why;
+            if (auto b = parseBias(e->value, why))
+                buttonDefaults_.bias = *b;
+            else
+                s.problem(*e, why);
+        }
+    }
+
+    void readLeds(SectionReader& s) {
+        s.boolean("active_low", ledDefaults_.activeLow);
+        const auto places = castlePlaces(config_.edition);
+        for (const IniEntry* e : s.takePrefixed("place.")) {
+            const std::string place = e->key.substr(6);
+            if (std::find(places.begin(), places.end(), place) == places.end()) {
+                s.problem(*e, placeReason(place, false));
+                continue;
+            }
+            if (auto pin = readPin(s, *e, false, ledDefaults_)) config_.placeLeds.emplace(place, *pin);
+        }
+        for (const IniEntry* e : s.takePrefixed("turn.")) {
+            std::string why;
+            const auto seat = parseInteger(e->key.substr(5), 0, kMaxStations - 1, why);
+            if (!seat) {
+                s.problem(*e, "a turn LED is named by its seat, from 0 to " +
+                                  std::to_string(kMaxStations - 1) + ": turn.0");
+                continue;
+            }
+            if (auto pin = readPin(s, *e, false, ledDefaults_))
+                config_.turnLeds.emplace(static_cast<int>(*seat), *pin);
+        }
+    }
+
+    std::optional<GpioPin> readPin(SectionReader& s, const IniEntry& e, bool isInput,
+                                   const GpioPin& defaults) {
+        std::string why;
+        auto pin = parseGpioPin(e.value, isInput, defaults, why);
+        if (!pin) {
+            s.problem(e, why);
+            return std::nullopt;
+        }
+        pin->sourceLine = e.line;
+        return pin;
+    }
+
+    std::string placeReason(const std::string& place, bool readers) const {
+        const auto all = castlePlaces(CastleEdition::Vive2024);
+        if (std::find(all.begin(), all.end(), place) != all.end())
+            return "'" + place + "' is a place of the 2024 castle only: set edition = 2024 in [castle]";
+        if (place == "throne") return "the throne is place 6 (places are named as in game records)";
+        return "'" + place + "' is not a place: 0 to 5, 6 (the throne)" +
+               (config_.edition == CastleEdition::Vive2024 ? ", wc3, wc4, dungeon1 to dungeon3" : "") +
+               (readers ? " or enrolment" : "");
+    }
+
+    void readReader(SectionReader& s) {
+        ReaderConfig r;
+        r.name = s.name().substr(7);
+        r.sourceLine = s.line();
+        if (const IniEntry* e = s.take("place")) {
+            const auto places = castlePlaces(config_.edition);
+            if (e->value == kEnrolmentPlace ||
+                std::find(places.begin(), places.end(), e->value) != places.end())
+                r.place = e->value;
+            else
+                s.problem(*e, placeReason(e->value, true));
+        } else {
+            s.missing("place", "a reader needs the place it serves: place = 3");
+        }
+        if (const IniEntry* e = s.take("type")) {
+            if (e->value == "mfrc522")
+                r.type = ReaderType::Mfrc522;
+            else if (e->value == "pn532")
+                r.type = ReaderType::Pn532;
+            else if (e->value == "sim")
+                r.type = ReaderType::Sim;
+            else
+                s.problem(*e, "'" + e->value + "' is not a reader type: mfrc522, pn532 or sim");
+        }
+        const IniEntry* bus = s.take("bus");
+        const IniEntry* chipSelect = s.take("chip_select");
+        const IniEntry* spiHz = s.take("spi_hz");
+        std::string why;
+        if (r.type == ReaderType::Sim) {
+            if (bus) s.problem(*bus, "a sim reader has no bus");
+        } else if (!bus) {
+            s.missing("bus", r.type == ReaderType::Mfrc522
+                                 ? "an MFRC522 needs its SPI device: bus = /dev/spidev0.0"
+                                 : "a PN532 needs its libnfc connection: bus = pn532_uart:/dev/ttyS0");
+        } else if (r.type == ReaderType::Mfrc522 ? isSpidevPath(bus->value, why)
+                                                 : isPn532Connection(bus->value, why)) {
+            r.bus = bus->value;
+        } else {
+            s.problem(*bus, why);
+        }
+        if (chipSelect && r.type != ReaderType::Mfrc522) {
+            s.problem(*chipSelect, "only an MFRC522 reader has a chip_select");
+        } else if (chipSelect && chipSelect->value != "bus") {
+            if (auto line = parseGpioLine(chipSelect->value, why))
+                r.chipSelect = *line;
+            else
+                s.problem(*chipSelect, why + " (or bus for the SPI device's own chip select)");
+        }
+        if (spiHz && r.type != ReaderType::Mfrc522) {
+            s.problem(*spiHz,
+                      "only an MFRC522 reader has spi_hz (a PN532 on SPI takes it in its bus string)");
+        } else if (spiHz) {
+            // The MFRC522 takes up to 10 Mbit/s (data sheet §8.1.2).
+            s.integer("spi_hz", 100'000, 10'000'000, r.spiHz);
+        }
+        s.reportUnknown();
+        config_.readers.push_back(std::move(r));
+    }
+
+    void readStation(SectionReader& s) {
+        StationConfig st;
+        st.seat = std::stoi(s.name().substr(8));
+        st.sourceLine = s.line();
+        auto button = [&](std::string_view key, std::optional<GpioPin>& target, bool required) {
+            if (const IniEntry* e = s.take(key)) {
+                target = readPin(s, *e, true, buttonDefaults_);
+            } else if (required) {
+                s.missing(key, "station " + std::to_string(st.seat) + " has no '" + std::string(key) +
+                                   "' button" +
+                                   (key == "stomachache" ? " (the 2024 edition votes with it)" : ""));
+            }
+        };
+        button("yes", st.yes, true);
+        button("no", st.no, true);
+        button("stomachache", st.stomachache, config_.edition == CastleEdition::Vive2024);
+        if (const IniEntry* e = s.take("led")) st.led = readPin(s, *e, false, ledDefaults_);
+        s.reportUnknown();
+        config_.stations.push_back(std::move(st));
+    }
+
+    const std::string& file_;
+    ConfigProblems& problems_;
+    CastleConfig config_;
+    std::map<std::string, SectionReader> sections_;
+    bool hardwareGiven_ = false;
+    // A button is wired between its line and ground, with the line's pull-up.
+    GpioPin buttonDefaults_{.gpio = {}, .activeLow = true, .bias = Bias::PullUp};
+    GpioPin ledDefaults_{.gpio = {}, .activeLow = false, .bias = Bias::AsIs};
+};
+
+}  // namespace
+
+CastleConfig readCastleConfig(std::string_view text, const std::string& fileName, ConfigProblems& problems) {
+    return CastleConfigReader(fileName, problems).read(text);
+}
+
+}  // namespace vivaref::config

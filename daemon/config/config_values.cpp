@@ -1,0 +1,156 @@
+#include "daemon/config/config_values.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include <arpa/inet.h>
+
+namespace vivaref::config {
+namespace {
+
+bool allDigits(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+std::vector<std::string_view> words(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        if (i > start) out.push_back(text.substr(start, i - start));
+    }
+    return out;
+}
+
+// "/dev/NAME" where NAME starts with `prefix` and the rest passes `rest`.
+bool isDevicePath(std::string_view text, std::string_view prefix) {
+    return text.starts_with("/dev/") && text.substr(5).starts_with(prefix) && text.size() > 5 + prefix.size();
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parseInteger(std::string_view text, std::int64_t min, std::int64_t max,
+                                         std::string& why) {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
+        why = "'" + std::string(text) + "' is not a whole number";
+        return std::nullopt;
+    }
+    if (ec == std::errc::result_out_of_range || value < min || value > max) {
+        why = std::string(text) + " is out of range: from " + std::to_string(min) + " to " +
+              std::to_string(max);
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<bool> parseBoolean(std::string_view text, std::string& why) {
+    if (text == "true" || text == "yes" || text == "on" || text == "1") return true;
+    if (text == "false" || text == "no" || text == "off" || text == "0") return false;
+    why = "'" + std::string(text) + "' is not true or false";
+    return std::nullopt;
+}
+
+std::optional<Bias> parseBias(std::string_view text, std::string& why) {
+    for (Bias b : {Bias::AsIs, Bias::PullUp, Bias::PullDown, Bias::Disabled})
+        if (text == biasName(b)) return b;
+    why = "'" + std::string(text) + "' is not a bias: pull-up, pull-down, disabled or as-is";
+    return std::nullopt;
+}
+
+std::optional<GpioLine> parseGpioLine(std::string_view text, std::string& why) {
+    const auto colon = text.find(':');
+    const std::string_view chip = text.substr(0, colon);
+    if (colon == std::string_view::npos || !chip.starts_with("gpiochip") || !allDigits(chip.substr(8))) {
+        why = "'" + std::string(text) + "' is not a GPIO line: write CHIP:LINE, e.g. gpiochip0:17";
+        return std::nullopt;
+    }
+    std::string lineWhy;
+    const auto line = parseInteger(text.substr(colon + 1), 0, 1023, lineWhy);
+    if (!line) {
+        why = "'" + std::string(text) + "': the line number " + lineWhy;
+        return std::nullopt;
+    }
+    return GpioLine{std::string(chip), static_cast<unsigned>(*line)};
+}
+
+std::optional<GpioPin> parseGpioPin(std::string_view text, bool isInput, const GpioPin& defaults,
+                                    std::string& why) {
+    const auto parts = words(text);
+    if (parts.empty()) {
+        why = "no GPIO line given: write CHIP:LINE, e.g. gpiochip0:17";
+        return std::nullopt;
+    }
+    GpioPin pin = defaults;
+    const auto line = parseGpioLine(parts.front(), why);
+    if (!line) return std::nullopt;
+    pin.gpio = *line;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        const std::string_view word = parts[i];
+        if (word == "active-low") {
+            pin.activeLow = true;
+        } else if (word == "active-high") {
+            pin.activeLow = false;
+        } else if (isInput && word == "bias-disabled") {
+            pin.bias = Bias::Disabled;
+        } else if (isInput && (word == "pull-up" || word == "pull-down" || word == "as-is")) {
+            pin.bias = *parseBias(word, why);
+        } else {
+            why = "'" + std::string(word) + "' is not a wiring word here: " +
+                  (isInput ? "active-low, active-high, pull-up, pull-down, bias-disabled or as-is"
+                           : "active-low or active-high (an output has no bias)");
+            return std::nullopt;
+        }
+    }
+    return pin;
+}
+
+bool isSpidevPath(std::string_view text, std::string& why) {
+    // spidevB.C: bus B, chip select C (Documentation/spi/spidev).
+    if (isDevicePath(text, "spidev")) {
+        const std::string_view rest = text.substr(11);
+        const auto dot = rest.find('.');
+        if (dot != std::string_view::npos && allDigits(rest.substr(0, dot)) &&
+            allDigits(rest.substr(dot + 1)))
+            return true;
+    }
+    why = "'" + std::string(text) + "' is not a spidev device: write /dev/spidevBUS.CS, e.g. /dev/spidev0.0";
+    return false;
+}
+
+bool isPn532Connection(std::string_view text, std::string& why) {
+    const auto colon = text.find(':');
+    const std::string_view driver = text.substr(0, colon);
+    std::string_view rest = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+    const auto speed = rest.find(':');
+    const std::string_view device = rest.substr(0, speed);
+    const bool speedOk = speed == std::string_view::npos || allDigits(rest.substr(speed + 1));
+    std::string ignored;
+    const bool ok = speedOk && ((driver == "pn532_uart" && isDevicePath(device, "tty")) ||
+                                (driver == "pn532_spi" && isSpidevPath(device, ignored)) ||
+                                (driver == "pn532_i2c" && isDevicePath(device, "i2c-")));
+    if (!ok) {
+        why = "'" + std::string(text) +
+              "' is not a libnfc PN532 connection: write pn532_uart:/dev/ttyS0, pn532_spi:/dev/spidev0.0 or "
+              "pn532_i2c:/dev/i2c-1";
+    }
+    return ok;
+}
+
+bool isListenAddress(std::string_view text, std::string& why) {
+    const std::string address(text);
+    unsigned char buffer[16];
+    if (inet_pton(AF_INET, address.c_str(), buffer) == 1 || inet_pton(AF_INET6, address.c_str(), buffer) == 1)
+        return true;
+    why = "'" + address +
+          "' is not an IP address: 0.0.0.0 listens on every interface, 127.0.0.1 on this machine";
+    return false;
+}
+
+}  // namespace vivaref::config
