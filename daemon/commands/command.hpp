@@ -35,6 +35,8 @@ int runShow(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runVerify(const std::vector<std::string>& args);
 int runStats(const std::vector<std::string>& args);
+int runSimulate(const std::vector<std::string>& args);
+int runTrace(const std::vector<std::string>& args);
 int runCheckConfig(const std::vector<std::string>& args);
 int runEnrol(const std::vector<std::string>& args);
 

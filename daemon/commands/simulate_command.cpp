@@ -1,0 +1,78 @@
+// `vivaref simulate TRACE`: the whole referee (simulated castle, sensing
+// pipeline, engine, LED logic, game log) over a referee trace in virtual
+// time, as fast as the machine goes; one JSON summary on stdout.
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+#include "daemon/simulation/simulate.hpp"
+#include "daemon/trace/trace_file.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+int runSimulate(const std::vector<std::string>& args) {
+    std::string db;
+    std::uint64_t seed = 1;
+    std::int64_t epoch = 0;
+    bool notices = false;
+    CommandLine line(
+        "simulate", "vivaref simulate [options] TRACE",
+        "Runs the referee over the referee trace TRACE (JSON Lines, see REFEREE-TRACE; - reads\n"
+        "standard input) on a simulated castle in virtual time, and prints one line of JSON:\n"
+        "games started and finished, actions accepted, refusals by code, refused host requests,\n"
+        "each finished game's result and the game still in progress. Exit status: 0 when the\n"
+        "trace was consumed, whatever happened in the game; 1 on a malformed trace (the message\n"
+        "names the line and what is wrong; nothing is run); 2 when TRACE cannot be read.\n"
+        "With --db every game is logged there (created if missing) with its trace, so that\n"
+        "'vivaref export' and 'vivaref trace export' give it back. A simulation can be run\n"
+        "again from its trace, so the log is written without waiting for the disk after each\n"
+        "row (synchronous=NORMAL). The log's times are --epoch plus the trace's t: the same\n"
+        "trace with the same --epoch gives the same database.");
+    line.visible.add_options()("db", po::value(&db), "log the games into this database (default: no log)")(
+        "seed", po::value(&seed)->default_value(1),
+        "the referee's generator, for deals and piles the trace does not give")(
+        "epoch", po::value(&epoch), "wall-clock time of t = 0, in milliseconds since 1970 (default: now)")(
+        "notices", po::bool_switch(&notices),
+        "also print the referee's public notices on stderr, one a line");
+    line.hidden.add_options()("trace", po::value<std::string>(), "the trace");
+    line.positional.add("trace", 1);
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    if (!vm.count("trace")) return usageError("simulate", "name the TRACE to run (- reads standard input)");
+
+    const auto path = vm["trace"].as<std::string>();
+    std::string why;
+    auto text = trace::readTextFile(path, why);
+    if (!text) {
+        std::cerr << "vivaref simulate: " << why << "\n";
+        return kExitUsage;
+    }
+
+    simulation::RigOptions options;
+    options.referee.seed = seed;
+    if (notices)
+        options.onNotice = [](const referee::Notice& n) {
+            std::cerr << "t=" << n.at.count() << " " << n.kind << ": " << n.text << "\n";
+        };
+    using namespace std::chrono;
+    options.referee.wallAtZero = vm.count("epoch") ? store::WallTime(milliseconds(epoch))
+                                                   : time_point_cast<milliseconds>(system_clock::now());
+
+    std::optional<store::GameStore> log;
+    if (vm.count("db")) log.emplace(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+    auto outcome = simulation::simulateTrace(*text, options, log ? &*log : nullptr);
+    if (outcome.error) {
+        std::cerr << "vivaref simulate: " << (path == "-" ? std::string("stdin") : path) << ": "
+                  << outcome.error->describe() << "\n";
+        return kExitRefused;
+    }
+    std::cout << outcome.summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+              << "\n";
+    return kExitOk;
+}
+
+}  // namespace vivaref::daemon

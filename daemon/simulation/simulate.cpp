@@ -1,0 +1,62 @@
+#include "daemon/simulation/simulate.hpp"
+
+#include "engine/record/result_json.hpp"
+
+namespace vivaref::simulation {
+
+using nlohmann::ordered_json;
+
+SimulateOutcome simulateTrace(std::string_view text, const RigOptions& options, store::GameStore* store) {
+    SimulateOutcome outcome;
+    trace::TraceRead read = trace::readTrace(text);
+    if (read.error) {
+        outcome.error = read.error;
+        return outcome;
+    }
+    SimulationRig rig(options, store);
+    // Every line is checked against the board before the first one acts, so a
+    // bad trace writes nothing.
+    for (const auto& [number, line] : read.lines)
+        if (auto problem = rig.check(line)) {
+            outcome.error = trace::TraceError{number, *problem};
+            return outcome;
+        }
+    for (const auto& numbered : read.lines) (void)rig.consume(numbered.line);
+    rig.finish();
+    outcome.summary = summaryJson(rig);
+    return outcome;
+}
+
+ordered_json summaryJson(const SimulationRig& rig) {
+    const auto& referee = rig.referee();
+    const auto& c = referee.counters();
+    ordered_json out;
+    out["ok"] = true;
+    out["trace_lines"] = rig.counters().linesConsumed;
+    out["virtual_ms"] = rig.now().count();
+    out["games"] = rig.counters().games;
+    out["games_started"] = c.gamesStarted;
+    out["games_finished"] = c.gamesFinished;
+    out["games_abandoned"] = c.gamesAbandoned;
+    out["actions_accepted"] = c.actionsAccepted;
+    out["automatic_passes"] = c.automaticPasses;
+    out["undos"] = c.undos;
+    out["refusals"] = c.refusals;
+    out["private_refusals"] = c.privateRefusals;
+    out["host_refusals"] = rig.counters().hostRefusals;
+    out["own_chance"] = rig.counters().ownChanceLines;
+    ordered_json results = ordered_json::array();
+    for (const auto& r : c.results) results.push_back(ordered_json::parse(record::resultText(r)));
+    out["results"] = std::move(results);
+    // The game still on the table when the trace ended (playing or paused), if any.
+    const auto status = referee.publicStatus().value("state", std::string());
+    if (const auto* state = referee.state(); state && (status == "playing" || status == "paused")) {
+        out["in_progress"] = ordered_json::parse(record::resultText(record::resultJson(*state)));
+        out["in_progress"]["state"] = status;
+    }
+    const auto& log = referee.logHealth();
+    if (!log.durable) out["log_problem"] = log.problem;
+    return out;
+}
+
+}  // namespace vivaref::simulation

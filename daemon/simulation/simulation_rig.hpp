@@ -1,0 +1,120 @@
+// The simulation rig: a simulated castle (drivers/sim), the sensing pipeline
+// and the referee, wired together on one clock that the caller drives. It
+// consumes referee trace lines in time order: the clock first runs to the
+// line's `t` (every board scan due before it goes through the pipeline into
+// the referee, and the referee's deadlines are ticked exactly when due),
+// then the line acts: put/lift on the board, scan/reader-fault straight into
+// the pipeline (mixed with the board's own scans), a key press or a host
+// request to the referee.
+//
+// Every consumed line is recorded in the game log as the current game's
+// trace, and so is every chance decision the referee made from its own
+// generator (as the host deal/reshuffle line that would have made it), so
+// that `vivaref trace export` replays the same game without the seed.
+//
+// Time is whatever the caller says: `vivaref simulate` runs a trace as fast
+// as it can, `vivaref serve` can advance the same rig on its loop's clock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "daemon/referee/referee.hpp"
+#include "daemon/store/game_store.hpp"
+#include "daemon/trace/trace_line.hpp"
+#include "drivers/sensing/sensing_config.hpp"
+#include "drivers/sensing/sensing_pipeline.hpp"
+#include "drivers/sim/simulated_board.hpp"
+
+namespace vivaref::simulation {
+
+using drivers::Timestamp;
+
+struct RigOptions {
+    referee::RefereeOptions referee;
+    drivers::SimulatedBoardConfig board;
+    drivers::SensingConfig sensing;
+    // finish() runs the clock on past the last input for this long at least
+    // (the in-hand grace and a settle), and while the referee still has a
+    // deadline, at most `finishLimit`.
+    Timestamp settleFor{5000};
+    Timestamp finishLimit{60000};
+    // Lines consumed before any game are held for the next game's trace; past
+    // this many the oldest are dropped.
+    std::size_t heldLinesLimit = 10000;
+    // Called with each public notice of the referee as it comes (else they are dropped).
+    std::function<void(const referee::Notice&)> onNotice;
+};
+
+// Counts the rig keeps besides the referee's own.
+struct RigCounters {
+    std::int64_t linesConsumed = 0;
+    std::int64_t scans = 0;                   // board scans and scan lines through the pipeline
+    std::map<std::string, int> hostRefusals;  // refused host requests by code
+    std::int64_t ownChanceLines = 0;          // chance the referee made itself, written into the trace
+    std::set<std::int64_t> games;             // ids of the games the trace touched
+};
+
+class SimulationRig {
+public:
+    // `store` may be null (no log); otherwise it must outlive the rig.
+    // Throws std::invalid_argument on contradictory sensing or board knobs.
+    SimulationRig(RigOptions options, store::GameStore* store);
+
+    // Whether the line can act on this board: a scan's or a fault's reader
+    // and a put's place must exist. A sentence when not.
+    std::optional<std::string> check(const trace::TraceLine& line) const;
+
+    // Runs the clock to line.t (not before the current time), then applies
+    // the line and records it. A sentence for a line check() refuses (then
+    // nothing is applied, but time has passed).
+    std::optional<std::string> consume(const trace::TraceLine& line);
+
+    // Time passes with no input: everything due strictly before `end`.
+    void runUntil(Timestamp end);
+    // After the last line: runs on until the referee is settled (bounded by
+    // the options), and returns the clock.
+    Timestamp finish();
+
+    Timestamp now() const { return clock_; }
+    referee::Referee& referee() { return referee_; }
+    const referee::Referee& referee() const { return referee_; }
+    drivers::SimulatedBoard& board() { return board_; }
+    const drivers::SensingPipeline& pipeline() const { return *pipeline_; }
+    const RigCounters& counters() const { return counters_; }
+
+    // The UID a put/lift's tag name stands for.
+    static drivers::TagUid tagUid(const trace::TagName& tag);
+
+private:
+    void scanOnce(Timestamp at);
+    void tick(Timestamp at);
+    void observe(Timestamp at);
+    void drain();
+    void apply(const trace::TraceLine& line);
+    void record(std::int64_t t, const std::string& text);
+    void enrolRoster(const nlohmann::json& setup);
+    void buildPipeline();
+
+    RigOptions options_;
+    store::GameStore* store_;
+    drivers::SimulatedBoard board_;
+    std::unique_ptr<drivers::SensingPipeline> pipeline_;
+    std::set<std::string> enrolled_;  // character slugs with a tag in the registry
+    referee::Referee referee_;
+    Timestamp clock_{0};
+    Timestamp nextScanAt_{0};
+    Timestamp lastTickAt_{-1};
+    int ticksAtSameTime_ = 0;
+    std::vector<std::pair<std::int64_t, std::string>> held_;  // lines waiting for a game
+    std::optional<store::GameId> recordingGame_;
+    RigCounters counters_;
+};
+
+}  // namespace vivaref::simulation
