@@ -1,0 +1,114 @@
+// Talking to the daemon: JSON over HTTP (web-ui/API.md) and the live event
+// stream. Every failure becomes an Error whose message is the server's
+// sentence, so a page can show it as it is.
+
+const kHostTokenKey = 'vivaref-host-token';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function answerOf(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const code = body && body.error ? body.error : `http-${response.status}`;
+    const message = body && body.message ? body.message : `The daemon answered ${response.status}.`;
+    throw new ApiError(response.status, code, message);
+  }
+  return body;
+}
+
+export async function getJson(path, { host = false } = {}) {
+  const headers = host ? hostHeaders() : {};
+  return answerOf(await fetch(path, { headers, cache: 'no-store' }));
+}
+
+export async function postJson(path, body = {}, { host = false } = {}) {
+  const headers = { 'Content-Type': 'application/json', ...(host ? hostHeaders() : {}) };
+  return answerOf(await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) }));
+}
+
+// The host's token lives for the browser tab only (sessionStorage).
+export function hostToken() {
+  try {
+    return sessionStorage.getItem(kHostTokenKey) || '';
+  } catch {
+    return '';
+  }
+}
+export function setHostToken(token) {
+  try {
+    if (token) sessionStorage.setItem(kHostTokenKey, token);
+    else sessionStorage.removeItem(kHostTokenKey);
+  } catch {
+    /* private mode without storage: the token is asked again */
+  }
+}
+function hostHeaders() {
+  const token = hostToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+// Live updates from GET /api/events. `handlers` maps an event kind ("status",
+// "sim") to a function of its parsed JSON. `banner` (an element) is shown
+// while the stream is down; EventSource reconnects by itself. Returns a
+// function that closes the stream.
+export function liveEvents(handlers, banner) {
+  let source = null;
+  let closed = false;
+  let retryTimer = null;
+
+  const show = (text) => {
+    if (!banner) return;
+    banner.textContent = text;
+    banner.classList.toggle('hidden', !text);
+  };
+
+  const open = () => {
+    source = new EventSource('/api/events');
+    source.onopen = () => show('');
+    source.onerror = () => {
+      if (closed) return;
+      show('⟳ Connection to the referee lost — reconnecting…');
+      // EventSource retries by itself unless the server answered with an
+      // error status (then it gives up, readyState CLOSED): start again.
+      if (source.readyState === EventSource.CLOSED && !retryTimer) {
+        retryTimer = setTimeout(() => {
+          retryTimer = null;
+          if (!closed) open();
+        }, 2000);
+      }
+    };
+    for (const [kind, handler] of Object.entries(handlers)) {
+      source.addEventListener(kind, (event) => {
+        let data;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        handler(data);
+      });
+    }
+  };
+  open();
+  return () => {
+    closed = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    if (source) source.close();
+  };
+}
+
+// Escapes text for innerHTML (names come from the host's form).
+export function esc(text) {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}

@@ -1,0 +1,358 @@
+// The castle as an SVG picture, shared by the status, review and simulated
+// board pages. A page turns what it knows into a list of tokens (a
+// character at a place, in a state) with the helpers below, then draws.
+//
+// Places: "0".."5" floors, "6" the throne, "wc3" "wc4" beside floors 3 and 4,
+// "dungeon3" "dungeon2" "dungeon1" beside floors 3, 2, 1 (2024 only), and two
+// areas that are not on the castle: "hand" (lifted, in someone's hand) and
+// "tray" (off the castle: in the box or not placed yet).
+//
+// Token states, each with a shape or a mark and not only a colour:
+//   ok        where the referee expects it
+//   moved     seen here but expected elsewhere: dashed red outline and "!"
+//   ghost     expected here but not here: hatched, dashed, italic, "?"
+//   inhand    lifted: in the "In hand" area
+//   uncertain the readers are not sure: dotted outline
+//   candidate on the throne, under election: thick outline and "♛?"
+//   king      crowned: gold with "♛"
+import { esc } from './api.js';
+import { floorTitle, isJester, placeName, shortName } from './names.js';
+
+const kTokenW = 86;
+const kTokenH = 34;
+const kGap = 6;
+const kPerRow = 4;
+const kCenterW = kPerRow * kTokenW + (kPerRow - 1) * kGap + 16; // 376
+const kSideW = 100;
+const kLabelH = 22;
+const kSvgNs = 'http://www.w3.org/2000/svg';
+
+export const kBoardPlaces = ['0', '1', '2', '3', '4', '5', '6'];
+export const kPlaces2024 = ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'];
+
+// Tokens from the referee's public status: where the board shows each
+// character, against where the engine expects it.
+export function tokensFromStatus(status) {
+  const tokens = [];
+  const board = status.board || {};
+  const expected = board.expected || {};
+  const seen = board.seen || {};
+  const view = status.view || {};
+  const positions = view.positions || {};
+  const candidate = status.election ? status.election.candidate : view.candidate;
+  const slugs = new Set([...Object.keys(expected), ...Object.keys(seen)]);
+  for (const slug of slugs) {
+    const want = expected[slug] ?? null;
+    const sighting = seen[slug] || null;
+    const mark = (place, state, note) => tokens.push({ slug, place, state, note });
+    if (sighting && sighting.on !== undefined) {
+      let state = sighting.on === want ? 'ok' : 'moved';
+      if (state === 'ok' && sighting.on === '6') state = positions[slug] === 'throne-side' ? 'king' : slug === candidate ? 'candidate' : 'ok';
+      mark(sighting.on, sighting.uncertain && state === 'ok' ? 'uncertain' : state,
+        state === 'moved' ? `should be on ${placeName(want)}` : '');
+      if (want && want !== sighting.on) mark(want, 'ghost', `${placeName(want)} expected`);
+    } else if (sighting && sighting.in_hand) {
+      mark('hand', 'inhand', sighting.lifted_from ? `from ${placeName(sighting.lifted_from)}` : '');
+      if (want) mark(want, 'ghost', 'in hand');
+    } else if (sighting && sighting.unclear) {
+      mark('hand', 'uncertain', `unclear: ${sighting.unclear.map(placeName).join(' or ')}`);
+      if (want) mark(want, 'ghost', 'unclear');
+    } else if (want) {
+      mark(want, 'ghost', 'missing');
+    } else {
+      mark('tray', 'ok', positions[slug] === 'box' ? 'box' : '');
+    }
+  }
+  return tokens;
+}
+
+// Tokens from an engine view's positions ({slug: "3" | "box" | "reserve" | ...}).
+export function tokensFromPositions(positions, candidate) {
+  const tokens = [];
+  for (const [slug, place] of Object.entries(positions || {})) {
+    if (place === 'box' || place === 'reserve' || place === null) {
+      tokens.push({ slug, place: 'tray', state: 'ok', note: place === 'box' ? 'box' : '' });
+    } else if (place === 'throne-side') {
+      tokens.push({ slug, place: '6', state: 'king' });
+    } else {
+      tokens.push({ slug, place, state: place === '6' && slug === candidate ? 'candidate' : 'ok' });
+    }
+  }
+  return tokens;
+}
+
+// Tokens from the simulated castle's board ({place: [slug...]}); every
+// other character of `slugs` is off the castle. `expected` (optional,
+// {slug: place|null}) marks the characters not where the referee wants them.
+export function tokensFromSimBoard(board, slugs, expected) {
+  const tokens = [];
+  const onBoard = new Set();
+  for (const [place, list] of Object.entries(board || {})) {
+    for (const slug of list) {
+      onBoard.add(slug);
+      const want = expected ? expected[slug] ?? null : place;
+      tokens.push({ slug, place, state: want === place ? 'ok' : 'moved', note: '' });
+    }
+  }
+  for (const slug of slugs) {
+    if (onBoard.has(slug)) continue;
+    const want = expected ? expected[slug] ?? null : null;
+    tokens.push({ slug, place: 'tray', state: want ? 'moved' : 'ok', note: '' });
+  }
+  return tokens;
+}
+
+function el(name, attrs = {}, text) {
+  const node = document.createElementNS(kSvgNs, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function rowsFor(count) {
+  return Math.max(1, Math.ceil(count / kPerRow));
+}
+
+function bandHeight(count) {
+  return kLabelH + rowsFor(count) * (kTokenH + kGap) + 4;
+}
+
+// Draws the castle into `container` (its content is replaced). Options:
+//   edition   "classic" | "online" | "2024" (2024 adds WCs and dungeons)
+//   tokens    from the helpers above
+//   leds      {place: "off"|"on"|"blink"|"pulse"} drawn as lamps (simulated board)
+//   selected  a slug drawn as selected (tap-to-select)
+//   trayTitle the off-castle area's title
+//   showTray  false hides the off-castle area
+export function drawCastle(container, { edition = 'classic', tokens = [], leds = null, selected = null,
+  trayTitle = 'Off the castle', showTray = true } = {}) {
+  const is2024 = edition === '2024';
+  const sideW = is2024 ? kSideW : 0;
+  const x0 = sideW + (is2024 ? 8 : 8);
+  const width = x0 + kCenterW + (is2024 ? 8 + sideW : 8);
+  const byPlace = new Map();
+  for (const t of tokens) {
+    if (!byPlace.has(t.place)) byPlace.set(t.place, []);
+    byPlace.get(t.place).push(t);
+  }
+  for (const list of byPlace.values()) list.sort((a, b) => (a.state === 'ghost') - (b.state === 'ghost') || a.slug.localeCompare(b.slug));
+
+  const svg = el('svg', { xmlns: kSvgNs, role: 'img', 'aria-label': 'The castle', class: 'castle' });
+  const defs = el('defs');
+  const pattern = el('pattern', { id: 'hatch', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+  pattern.append(el('rect', { width: 8, height: 8, fill: '#eeeeee' }), el('rect', { width: 4, height: 8, fill: '#c8c8c8' }));
+  defs.append(pattern);
+  svg.append(defs);
+
+  let y = 4;
+  // The roof, with the throne room under it.
+  const roofH = 34;
+  svg.append(el('polygon', { class: 'roof', points: `${x0},${y + roofH} ${x0 + kCenterW / 2},${y} ${x0 + kCenterW},${y + roofH}` }));
+  svg.append(el('text', { x: x0 + kCenterW / 2, y: y + roofH - 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 18 }, '♛'));
+  y += roofH;
+
+  const bands = [];
+  const drawBand = (place, x, yy, w, h, title, cls) => {
+    const g = el('g', { class: 'place', 'data-place': place });
+    g.append(el('rect', { class: `band ${cls}`, x, y: yy, width: w, height: h, rx: 6, 'data-place': place }));
+    g.append(el('text', { class: 'band-label', x: x + 8, y: yy + 16 }, title));
+    if (leds && leds[place] !== undefined) {
+      const mode = leds[place] || 'off';
+      const lamp = el('g', { class: `led ${mode}`, 'data-led': place });
+      lamp.append(el('circle', { cx: x + w - 14, cy: yy + 11, r: 8 }));
+      lamp.append(el('text', { x: x + w - 26, y: yy + 12 }, mode));
+      g.append(lamp);
+    }
+    svg.append(g);
+    bands.push({ place, x, y: yy, w, h });
+    return g;
+  };
+  const drawTokens = (list, x, yy, w, perRow) => {
+    list.forEach((t, i) => {
+      const col = i % perRow;
+      const row = Math.floor(i / perRow);
+      const tw = Math.min(kTokenW, (w - 16 - (perRow - 1) * kGap) / perRow);
+      const tx = x + 8 + col * (tw + kGap);
+      const ty = yy + kLabelH + row * (kTokenH + kGap);
+      svg.append(drawToken(t, tx, ty, tw, t.slug === selected));
+    });
+  };
+
+  // Throne and floors 5..0, with the 2024 side places beside them.
+  for (let floor = 6; floor >= 0; --floor) {
+    const place = String(floor);
+    const list = byPlace.get(place) || [];
+    let h = bandHeight(list.length);
+    if (is2024 && floor >= 1 && floor <= 4) h = Math.max(h, kLabelH + kTokenH + kGap + 8);
+    drawBand(place, x0, y, kCenterW, h, floorTitle(floor), floor === 6 ? 'throne' : 'floor');
+    drawTokens(list, x0, y, kCenterW, kPerRow);
+    if (is2024) {
+      const side = (name, x, title, cls) => {
+        drawBand(name, x, y, sideW - 4, h, title, cls);
+        drawTokens(byPlace.get(name) || [], x - 4, y, sideW + 4, 1);
+      };
+      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + kCenterW + 8, `WC ${floor}`, 'side');
+      if (floor >= 1 && floor <= 3) side(`dungeon${floor}`, 4, `Dungeon ${floor}`, 'dungeon');
+    }
+    y += h + 4;
+  }
+  // Off the castle: in hand, then the tray.
+  const hand = byPlace.get('hand') || [];
+  if (hand.length) {
+    y += 8;
+    const h = bandHeight(hand.length);
+    drawBand('hand', 4, y, width - 8, h, '⇡ In hand (lifted)', 'hand');
+    drawTokens(hand, 4, y, width - 8, Math.floor((width - 16) / (kTokenW + kGap)));
+    y += h + 4;
+  }
+  if (showTray) {
+    y += 8;
+    const tray = byPlace.get('tray') || [];
+    const perRow = Math.floor((width - 16) / (kTokenW + kGap));
+    const h = kLabelH + Math.max(1, Math.ceil(tray.length / perRow)) * (kTokenH + kGap) + 4;
+    drawBand('tray', 4, y, width - 8, h, trayTitle, 'tray');
+    drawTokens(tray, 4, y, width - 8, perRow);
+    y += h + 4;
+  }
+  svg.setAttribute('viewBox', `0 0 ${width} ${y + 4}`);
+  container.replaceChildren(svg);
+  container.castleBands = bands;
+  return svg;
+}
+
+function drawToken(t, x, y, w, selected) {
+  const classes = ['token', t.state];
+  if (selected) classes.push('selected');
+  if (isJester(t.slug)) classes.push('jester');
+  const g = el('g', { class: classes.join(' '), 'data-slug': t.slug, 'data-place': t.place, 'data-state': t.state, transform: `translate(${x},${y})` });
+  const title = el('title', {}, `${shortName(t.slug)}${t.note ? ` — ${t.note}` : ''}`);
+  g.append(title);
+  g.append(el('rect', { width: w, height: kTokenH, rx: isJester(t.slug) ? 17 : 7 }));
+  let label = shortName(t.slug);
+  if (t.state === 'king') label = `♛ ${label}`;
+  if (t.state === 'candidate') label = `♛? ${label}`;
+  if (t.note === 'box') label = `▣ ${label}`;
+  g.append(el('text', { x: w / 2, y: kTokenH / 2 + 1 }, label));
+  const badge = { moved: '!', ghost: '?', inhand: '↑', uncertain: '~' }[t.state];
+  if (badge) {
+    g.append(el('circle', { class: 'badge-bg', cx: w - 3, cy: 3, r: 9 }));
+    g.append(el('text', { class: 'badge-fg', x: w - 3, y: 4 }, badge));
+  }
+  return g;
+}
+
+// The place under a point given in client coordinates, or null.
+export function placeAt(container, clientX, clientY) {
+  const svg = container.querySelector('svg');
+  if (!svg || !container.castleBands) return null;
+  const point = clientToSvg(svg, clientX, clientY);
+  // Side places are drawn after the floor they sit beside: search from the end.
+  for (let i = container.castleBands.length - 1; i >= 0; --i) {
+    const b = container.castleBands[i];
+    if (point.x >= b.x && point.x <= b.x + b.w && point.y >= b.y && point.y <= b.y + b.h) return b.place;
+  }
+  return null;
+}
+
+function clientToSvg(svg, clientX, clientY) {
+  const pt = svg.createSVGPoint();
+  pt.x = clientX;
+  pt.y = clientY;
+  const m = svg.getScreenCTM();
+  return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
+}
+
+// Drag a character to a place (pointer events: mouse, pen and touch), or
+// tap it then tap a place (easier on a phone). `onMove(slug, place)` is
+// called with place "tray" for off the castle. Survives redraws: it listens
+// on the container. Returns {busy(), selected(), clear()}.
+export function attachBoardInteraction(container, onMove, onSelect = () => {}) {
+  let drag = null;
+  let selected = null;
+
+  const tokenOf = (target) => target.closest && target.closest('g.token');
+  container.addEventListener('pointerdown', (event) => {
+    const token = tokenOf(event.target);
+    if (!token || token.dataset.state === 'ghost') return;
+    event.preventDefault();
+    const svg = container.querySelector('svg');
+    const start = clientToSvg(svg, event.clientX, event.clientY);
+    drag = { slug: token.dataset.slug, token, svg, start, startClient: [event.clientX, event.clientY], moved: false,
+      base: token.getAttribute('transform'), pointerId: event.pointerId };
+    try {
+      container.setPointerCapture(event.pointerId);
+    } catch {
+      /* not every pointer can be captured */
+    }
+  });
+  container.addEventListener('pointermove', (event) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const dx = event.clientX - drag.startClient[0];
+    const dy = event.clientY - drag.startClient[1];
+    if (!drag.moved && Math.hypot(dx, dy) < 8) return;
+    drag.moved = true;
+    const p = clientToSvg(drag.svg, event.clientX, event.clientY);
+    drag.token.classList.add('dragging');
+    drag.token.setAttribute('transform', `${drag.base} translate(${p.x - drag.start.x},${p.y - drag.start.y})`);
+    drag.svg.append(drag.token); // on top
+    for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');
+    const place = placeAt(container, event.clientX, event.clientY);
+    if (place) {
+      const rect = container.querySelector(`rect.band[data-place="${place}"]`);
+      if (rect) rect.classList.add('drop-target');
+    }
+  });
+  const finish = (event, cancelled) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const { slug, moved, token, base } = drag;
+    drag = null;
+    for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');
+    if (cancelled) {
+      token.setAttribute('transform', base);
+      token.classList.remove('dragging');
+      return;
+    }
+    if (moved) {
+      const place = placeAt(container, event.clientX, event.clientY);
+      token.setAttribute('transform', base);
+      token.classList.remove('dragging');
+      selected = null;
+      onSelect(null);
+      if (place && place !== 'hand') onMove(slug, place);
+    } else {
+      selected = selected === slug ? null : slug;
+      onSelect(selected);
+    }
+  };
+  container.addEventListener('pointerup', (event) => finish(event, false));
+  container.addEventListener('pointercancel', (event) => finish(event, true));
+  // Tap on a place with a character selected: move it there.
+  container.addEventListener('click', (event) => {
+    if (!selected || tokenOf(event.target)) return;
+    const place = placeAt(container, event.clientX, event.clientY);
+    if (!place || place === 'hand') return;
+    const slug = selected;
+    selected = null;
+    onSelect(null);
+    onMove(slug, place);
+  });
+  return {
+    busy: () => drag !== null,
+    selected: () => selected,
+    clear: () => {
+      selected = null;
+      onSelect(null);
+    },
+  };
+}
+
+export function legendHtml() {
+  return `<div class="legend" aria-label="Legend">
+    <span>Name: where expected</span>
+    <span class="l-moved">Name ! : not where expected</span>
+    <span class="l-ghost">Name ? : should be here</span>
+    <span class="l-hand">Name ↑ : lifted, in hand</span>
+    <span>♛ King · ♛? candidate · ▣ in the box</span></div>`;
+}
+
+export { esc };

@@ -1,0 +1,161 @@
+// The simulated board: anyone can play the whole referee in a browser.
+// Characters are moved with POST /api/sim/put and /api/sim/lift, vote keys
+// pressed with /api/sim/press; the board and every LED come from the "sim"
+// event (GET /api/sim/state). The public status only adds whose turn it is
+// and what the referee says.
+import { esc, getJson, liveEvents, postJson } from './api.js';
+import { attachBoardInteraction, drawCastle, tokensFromSimBoard } from './castle.js';
+import { characterName, kEditionSlugs, placeName, seatName, setRoster } from './names.js';
+
+const $ = (id) => document.getElementById(id);
+let sim = null;
+let status = null;
+let interaction = null;
+let pendingDraw = false;
+let selected = null;
+let lastShown = '';
+
+function say(text, ok) {
+  const node = $('message');
+  node.textContent = text;
+  node.className = `message ${ok ? 'ok' : 'error'}`;
+  node.classList.toggle('hidden', !text);
+}
+
+function edition() {
+  return (status && status.edition) || 'classic';
+}
+
+function slugs() {
+  const expected = status && status.board && status.board.expected;
+  if (expected && Object.keys(expected).length) return Object.keys(expected);
+  return kEditionSlugs[edition()] || kEditionSlugs.classic;
+}
+
+// "place-3" -> "3": the place LEDs are drawn on the castle.
+function placeLeds() {
+  const out = {};
+  const leds = (sim && sim.leds) || {};
+  for (const place of ['0', '1', '2', '3', '4', '5', '6', 'wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'])
+    out[place] = leds[`place-${place}`] || 'off';
+  return out;
+}
+
+function drawBoard() {
+  if (interaction && interaction.busy()) {
+    pendingDraw = true;
+    return;
+  }
+  pendingDraw = false;
+  const expected = status && status.board ? status.board.expected : null;
+  drawCastle($('castle'), {
+    edition: edition(),
+    tokens: tokensFromSimBoard(sim ? sim.board : {}, slugs(), expected),
+    leds: placeLeds(),
+    selected,
+    trayTitle: 'Off the castle (drop here to lift)',
+  });
+  document.body.dataset.simNow = sim ? String(sim.now) : '';
+}
+
+function seats() {
+  const players = (status && status.players) || [];
+  if (!players.length) return [0, 1, 2, 3];
+  return [...new Set(players.map((p) => p.seat))].sort((a, b) => a - b);
+}
+
+function lampHtml(mode, label) {
+  const m = mode || 'off';
+  return `<span class="lamp ${esc(m)}" title="${esc(label)}: ${esc(m)}">${esc(label)} ${esc(m)}</span>`;
+}
+
+function drawStations() {
+  const leds = (sim && sim.leds) || {};
+  const players = (status && status.players) || [];
+  const keys = edition() === '2024' ? ['yes', 'no', 'stomachache'] : ['yes', 'no'];
+  const words = { yes: '✔ Yes', no: '✘ No', stomachache: '☹ Stomach' };
+  const html = seats().map((s) => `<div class="station" data-station="${s}">
+      <div><b>${esc(seatName(s, players))}</b></div>
+      <div>${lampHtml(leds[`turn-${s}`], 'turn')} ${lampHtml(leds[`station-${s}`], 'vote')}</div>
+      <div class="row">${keys.map((k) => `<button type="button" data-station="${s}" data-key="${k}">${words[k]}</button>`).join('')}</div>
+    </div>`);
+  $('stations').innerHTML = html.join('');
+  const all = Object.keys(leds).sort();
+  $('leds').innerHTML = all.length ? all.map((name) => lampHtml(leds[name], name)).join(' ') : 'No LED lit.';
+}
+
+function drawStatus() {
+  if (!status) return;
+  setRoster(status.roster);
+  $('game-line').textContent = status.game ? `Game ${status.game} · ${status.state}` : 'No game yet';
+  $('waiting').textContent = status.state === 'no-game' ? 'No game yet: start one on the Host page.' : status.waiting_for || '';
+  const r = status.refusal;
+  $('refusal-line').textContent = r ? `Not allowed: ${r.message} To go on: ${(r.restore || []).map((m) => m.to ? `${characterName(m.character)} back on ${placeName(m.to)}` : `${characterName(m.character)} off the castle`).join('; ')}.` : '';
+  $('refusal-line').classList.toggle('hidden', !r);
+  const g = status.guidance;
+  $('guidance-line').textContent = g ? `➜ Set the board: ${(g.moves || []).map((m) => m.to ? `${characterName(m.character)} to ${placeName(m.to)}` : `${characterName(m.character)} off the castle`).join('; ')}.` : '';
+  $('guidance-line').classList.toggle('hidden', !g);
+}
+
+async function move(slug, place) {
+  try {
+    if (place === 'tray') await postJson('/api/sim/lift', { character: slug });
+    else await postJson('/api/sim/put', { character: slug, place });
+    say(place === 'tray' ? `${characterName(slug)} lifted off the castle.` : `${characterName(slug)} put on ${placeName(place)}.`, true);
+  } catch (e) {
+    say(e.message, false);
+  }
+}
+
+async function press(station, key) {
+  try {
+    await postJson('/api/sim/press', { station, key });
+    say(`Seat ${station + 1} pressed ${key}.`, true);
+  } catch (e) {
+    say(e.message, false);
+  }
+}
+
+async function start() {
+  let info = null;
+  try {
+    info = await getJson('/api/info');
+  } catch {
+    /* shown by the banner */
+  }
+  if (info && !info.simulated) {
+    $('not-sim').classList.remove('hidden');
+    return;
+  }
+  interaction = attachBoardInteraction($('castle'), (slug, place) => move(slug, place), (slug) => {
+    selected = slug;
+    drawBoard();
+    if (slug) say(`${characterName(slug)} selected: tap a place.`, true);
+  });
+  document.addEventListener('pointerup', () => setTimeout(() => pendingDraw && drawBoard(), 0));
+  $('stations').addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-key]');
+    if (button) press(Number(button.dataset.station), button.dataset.key);
+  });
+  liveEvents({
+    status: (s) => {
+      status = s;
+      drawStatus();
+      drawBoard();
+      drawStations();
+    },
+    sim: (s) => {
+      // The state carries the castle's clock: redraw only when what it shows changed.
+      const shown = JSON.stringify([s.board, s.leds]);
+      if (shown === lastShown) return;
+      lastShown = shown;
+      sim = s;
+      drawBoard();
+      drawStations();
+    },
+  }, $('banner'));
+  drawBoard();
+  drawStations();
+}
+
+start();
