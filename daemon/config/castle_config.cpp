@@ -56,7 +56,8 @@ int CastleConfig::lineOf(const std::string& key) const {
 drivers::BoardLayout CastleConfig::layout() const {
     if (readers.empty()) return drivers::standardBoardLayout();
     drivers::BoardLayout board;
-    for (const auto& r : readers) board.addReader({r.name}, {r.place});
+    for (const auto& r : readers)
+        if (!r.place.empty()) board.addReader({r.name}, {r.place});  // no place: a problem the check reported
     return board;
 }
 

@@ -134,8 +134,8 @@ public:
             else if (name.starts_with("station."))
                 readStation(section);
         }
-        std::sort(config_.stations.begin(), config_.stations.end(),
-                  [](const StationConfig& a, const StationConfig& b) { return a.seat < b.seat; });
+        std::stable_sort(config_.stations.begin(), config_.stations.end(),
+                         [](const StationConfig& a, const StationConfig& b) { return a.seat < b.seat; });
         std::sort(config_.readers.begin(), config_.readers.end(),
                   [](const ReaderConfig& a, const ReaderConfig& b) { return a.sourceLine < b.sourceLine; });
         if (!hardwareGiven_) {

@@ -55,12 +55,12 @@ struct DuplicateKey {
     int occurrence;
 };
 
-nlohmann::json parseStrictly(const std::filesystem::path& file, const std::string& text) {
+nlohmann::ordered_json parseStrictly(const std::filesystem::path& file, const std::string& text) {
     // nlohmann keeps the last of two equal keys without a word: catch them here.
     std::vector<std::map<std::string, int>> open;
     std::map<std::string, int> seenAnywhere;
-    auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-        using E = nlohmann::json::parse_event_t;
+    auto callback = [&](int, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json& parsed) {
+        using E = nlohmann::ordered_json::parse_event_t;
         if (event == E::object_start) open.emplace_back();
         if (event == E::object_end && !open.empty()) open.pop_back();
         if (event == E::key && !open.empty()) {
@@ -71,18 +71,18 @@ nlohmann::json parseStrictly(const std::filesystem::path& file, const std::strin
         return true;
     };
     try {
-        return nlohmann::json::parse(text, callback);
+        return nlohmann::ordered_json::parse(text, callback);
     } catch (const DuplicateKey& d) {
         throw TagRegistryFileError(file, lineOfKey(text, d.key, d.occurrence),
                                    "\"" + d.key + "\" is given twice");
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::ordered_json::parse_error& e) {
         const int line = lineOfOffset(text, e.byte > 0 ? e.byte - 1 : 0);
         throw TagRegistryFileError(file, line, "not valid JSON (is it the tag registry?)");
     }
 }
 
 TagRegistries fromJson(const std::filesystem::path& file, const std::string& text) {
-    const nlohmann::json root = parseStrictly(file, text);
+    const nlohmann::ordered_json root = parseStrictly(file, text);
     auto fail = [&](int line, const std::string& what) { throw TagRegistryFileError(file, line, what); };
     if (!root.is_object() || !root.contains("format") || root["format"] != kFormat)
         fail(1, "not a vivaref tag registry (it needs \"format\": \"vivaref-tags\")");

@@ -1,0 +1,70 @@
+#!/bin/sh
+# `vivaref check-config` and `vivaref enrol` end to end.
+# Usage: cli_test.sh VIVAREF EXAMPLES_DIR
+set -eu
+vivaref=$1
+examples=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+for example in "$examples"/*.ini; do
+    "$vivaref" check-config "$example" > "$dir/out" || fail "the shipped example $example is valid"
+    grep -q ": valid\. A " "$dir/out" || fail "a valid file prints a summary"
+done
+"$vivaref" check-config --json "$examples/castle-2024.ini" | grep -q '"ok":true,"problems":\[\],"summary":{"edition":"2024"' ||
+    fail "check-config --json"
+
+cat > "$dir/bad.ini" <<'INI'
+[castle]
+edition = 2024
+[reader.floor3-a]
+place = 3
+bus = /dev/spidev0.0
+chip_select = gpiochip0:17
+colour = blue
+[station.0]
+yes = gpiochip0:17
+INI
+status=0; "$vivaref" check-config "$dir/bad.ini" > "$dir/out" || status=$?
+[ $status -eq 1 ] || fail "a file with problems is exit 1, not $status"
+grep -qx "$dir/bad.ini:7: reader.floor3-a.colour: unknown key in \[reader.floor3-a\]; its keys are place, type, bus, chip_select, spi_hz" "$dir/out" ||
+    fail "an unknown key is named with its file and line"
+grep -qx "$dir/bad.ini:9: station.0.yes: gpiochip0:17 is already used by reader.floor3-a.chip_select (line 6)" "$dir/out" ||
+    fail "a pin used twice is named"
+grep -qx "$dir/bad.ini: place 0 has no reader: add a \[reader.NAME\] with place = 0" "$dir/out" ||
+    fail "a place without a reader is named"
+grep -qx "$dir/bad.ini: 16 problems" "$dir/out" || fail "every problem is counted"
+status=0; "$vivaref" check-config --json "$dir/bad.ini" > "$dir/out" || status=$?
+[ $status -eq 1 ] && grep -q '"ok":false' "$dir/out" && grep -q '{"line":7,"key":"reader.floor3-a.colour"' "$dir/out" ||
+    fail "check-config --json with problems"
+
+status=0; "$vivaref" check-config "$dir/missing.ini" 2> "$dir/err" || status=$?
+[ $status -eq 2 ] && grep -q "missing.ini: no such file" "$dir/err" || fail "a missing file is exit 2"
+status=0; "$vivaref" check-config "$dir" 2> "$dir/err" || status=$?
+[ $status -eq 2 ] || fail "a directory is exit 2"
+head -c 4096 "$vivaref" > "$dir/binary.ini"
+status=0; "$vivaref" check-config "$dir/binary.ini" > "$dir/out" || status=$?
+[ $status -eq 1 ] && grep -q "this is not a text file" "$dir/out" || fail "a binary file is one problem"
+status=0; "$vivaref" check-config 2> /dev/null || status=$?
+[ $status -eq 2 ] || fail "check-config without FILE is a usage error"
+
+# Enrolment on the simulated castle: the demo player puts each character's tag.
+"$vivaref" enrol --edition 2024 --tags "$dir/state/tags.json" > "$dir/out" || fail "enrol on the simulated castle"
+grep -q "^14 enrolled, 0 kept, 0 skipped; 14 tags of the 2024 edition" "$dir/out" || fail "enrol enrols 14 characters"
+grep -q '"jester": \|"jester"$' "$dir/state/tags.json" || grep -q '"jester"' "$dir/state/tags.json" ||
+    fail "the registry names the characters"
+"$vivaref" enrol --edition classic --tags "$dir/state/tags.json" --skip odessa,piero > "$dir/out" ||
+    fail "enrol a second edition"
+grep -q "^11 enrolled, 0 kept, 0 skipped; 11 tags of the classic edition" "$dir/out" || fail "--skip"
+"$vivaref" enrol --config "$examples/castle-2024.ini" --hardware sim --tags "$dir/state/tags.json" > "$dir/out" ||
+    fail "enrol again on the 2024 castle's layout"
+grep -q "^0 enrolled, 14 kept" "$dir/out" || fail "a second enrolment keeps the tags"
+grep -q '"classic"' "$dir/state/tags.json" || fail "the other edition's tags stay"
+status=0; "$vivaref" enrol --skip gandalf --tags "$dir/state/tags.json" 2> "$dir/err" || status=$?
+[ $status -eq 2 ] && grep -q "gandalf" "$dir/err" || fail "--skip of an unknown character is a usage error"
+echo '{"format": "vivaref-tags", "version": 1, "editions": {"classic": {"04A1": "odessa"}}}' > "$dir/broken.json"
+status=0; "$vivaref" enrol --tags "$dir/broken.json" 2> "$dir/err" || status=$?
+[ $status -eq 2 ] && grep -q "broken.json:1: tag UID \"04A1\" has 4 hex digits" "$dir/err" ||
+    fail "a broken registry stops enrol with its line"
+echo "config cli: ok"
