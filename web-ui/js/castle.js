@@ -21,10 +21,8 @@ import { floorTitle, isJester, placeName, shortName } from './names.js';
 const kTokenW = 86;
 const kTokenH = 34;
 const kGap = 6;
-const kPerRow = 4;
-const kCenterW = kPerRow * kTokenW + (kPerRow - 1) * kGap + 16; // 376
-const kSideW = 100;
 const kLabelH = 22;
+const kLampRowH = 18;
 const kSvgNs = 'http://www.w3.org/2000/svg';
 
 export const kBoardPlaces = ['0', '1', '2', '3', '4', '5', '6'];
@@ -109,13 +107,17 @@ function el(name, attrs = {}, text) {
   return node;
 }
 
-function rowsFor(count) {
-  return Math.max(1, Math.ceil(count / kPerRow));
+function bandHeight(count, perRow) {
+  return kLabelH + Math.max(1, Math.ceil(count / perRow)) * (kTokenH + kGap) + 4;
 }
 
-function bandHeight(count) {
-  return kLabelH + rowsFor(count) * (kTokenH + kGap) + 4;
+// Tokens a floor's row holds: 4 on a wide screen, 2 on a phone (a floor
+// then takes two rows, and the picture stays readable at 390 px).
+export function tokensPerRow(container) {
+  return container && container.clientWidth && container.clientWidth < 600 ? 2 : 4;
 }
+
+const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
 
 // Draws the castle into `container` (its content is replaced). Options:
 //   edition   "classic" | "online" | "2024" (2024 adds WCs and dungeons)
@@ -124,12 +126,14 @@ function bandHeight(count) {
 //   selected  a slug drawn as selected (tap-to-select)
 //   trayTitle the off-castle area's title
 //   showTray  false hides the off-castle area
+//   perRow    tokens in a floor's row (default: tokensPerRow(container))
 export function drawCastle(container, { edition = 'classic', tokens = [], leds = null, selected = null,
-  trayTitle = 'Off the castle', showTray = true } = {}) {
+  trayTitle = 'Off the castle', showTray = true, perRow = tokensPerRow(container) } = {}) {
   const is2024 = edition === '2024';
-  const sideW = is2024 ? kSideW : 0;
-  const x0 = sideW + (is2024 ? 8 : 8);
-  const width = x0 + kCenterW + (is2024 ? 8 + sideW : 8);
+  const centerW = perRow * kTokenW + (perRow - 1) * kGap + 16;
+  const sideW = is2024 ? kTokenW + 16 : 0;
+  const x0 = sideW + 8;
+  const width = x0 + centerW + (is2024 ? 8 + sideW : 8);
   const byPlace = new Map();
   for (const t of tokens) {
     if (!byPlace.has(t.place)) byPlace.set(t.place, []);
@@ -147,8 +151,8 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   let y = 4;
   // The roof, with the throne room under it.
   const roofH = 34;
-  svg.append(el('polygon', { class: 'roof', points: `${x0},${y + roofH} ${x0 + kCenterW / 2},${y} ${x0 + kCenterW},${y + roofH}` }));
-  svg.append(el('text', { x: x0 + kCenterW / 2, y: y + roofH - 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 18 }, '♛'));
+  svg.append(el('polygon', { class: 'roof', points: `${x0},${y + roofH} ${x0 + centerW / 2},${y} ${x0 + centerW},${y + roofH}` }));
+  svg.append(el('text', { x: x0 + centerW / 2, y: y + roofH - 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 18 }, '♛'));
   y += roofH;
 
   const bands = [];
@@ -157,10 +161,15 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
     g.append(el('rect', { class: `band ${cls}`, x, y: yy, width: w, height: h, rx: 6, 'data-place': place }));
     g.append(el('text', { class: 'band-label', x: x + 8, y: yy + 16 }, title));
     if (leds && leds[place] !== undefined) {
+      // The lamp: its shape says its mode (○ off, ● on, ◐ blink, ◎ pulse), its colour too.
       const mode = leds[place] || 'off';
-      const lamp = el('g', { class: `led ${mode}`, 'data-led': place });
-      lamp.append(el('circle', { cx: x + w - 14, cy: yy + 11, r: 8 }));
-      lamp.append(el('text', { x: x + w - 26, y: yy + 12 }, mode));
+      const side = cls === 'side' || cls === 'dungeon';
+      const cx = x + w - 12;
+      const cy = side ? yy + h - 11 : yy + 11;
+      const lamp = el('g', { class: `led ${mode}`, 'data-led': place, 'data-mode': mode });
+      lamp.append(el('title', {}, `LED of ${placeName(place)}: ${mode}`));
+      lamp.append(el('circle', { cx, cy, r: 9 }));
+      lamp.append(el('text', { x: cx, y: cy + 1, class: 'lamp-glyph' }, kLampGlyph[mode] || '?'));
       g.append(lamp);
     }
     svg.append(g);
@@ -182,16 +191,16 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   for (let floor = 6; floor >= 0; --floor) {
     const place = String(floor);
     const list = byPlace.get(place) || [];
-    let h = bandHeight(list.length);
-    if (is2024 && floor >= 1 && floor <= 4) h = Math.max(h, kLabelH + kTokenH + kGap + 8);
-    drawBand(place, x0, y, kCenterW, h, floorTitle(floor), floor === 6 ? 'throne' : 'floor');
-    drawTokens(list, x0, y, kCenterW, kPerRow);
+    let h = bandHeight(list.length, perRow);
+    if (is2024 && floor >= 1 && floor <= 4) h = Math.max(h, kLabelH + kTokenH + kGap + (leds ? kLampRowH + 4 : 4));
+    drawBand(place, x0, y, centerW, h, perRow < 4 ? (floor === 6 ? 'Throne' : `Floor ${floor}`) : floorTitle(floor), floor === 6 ? 'throne' : 'floor');
+    drawTokens(list, x0, y, centerW, perRow);
     if (is2024) {
       const side = (name, x, title, cls) => {
         drawBand(name, x, y, sideW - 4, h, title, cls);
         drawTokens(byPlace.get(name) || [], x - 4, y, sideW + 4, 1);
       };
-      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + kCenterW + 8, `WC ${floor}`, 'side');
+      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + centerW + 8, `WC ${floor}`, 'side');
       if (floor >= 1 && floor <= 3) side(`dungeon${floor}`, 4, `Dungeon ${floor}`, 'dungeon');
     }
     y += h + 4;
@@ -200,7 +209,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   const hand = byPlace.get('hand') || [];
   if (hand.length) {
     y += 8;
-    const h = bandHeight(hand.length);
+    const h = bandHeight(hand.length, Math.floor((width - 16) / (kTokenW + kGap)));
     drawBand('hand', 4, y, width - 8, h, '⇡ In hand (lifted)', 'hand');
     drawTokens(hand, 4, y, width - 8, Math.floor((width - 16) / (kTokenW + kGap)));
     y += h + 4;

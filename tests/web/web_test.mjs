@@ -1,0 +1,376 @@
+// The pages in a real browser against the real daemon: Debian's chromium
+// driven by playwright-core, `vivaref serve --hardware=sim` on a fresh log.
+//   node tests/web/web_test.mjs VIVAREF ARTIFACT_DIR
+// Exit 0 pass, 1 fail, 77 skipped (no chromium, no node_modules, no serve).
+//
+// The story: the host starts a 3-seat classic game of one round on the host
+// page; the players' QR codes are decoded (zbarimg) and each private page
+// shows its own cards only; on the simulated board (phone-sized, by drag and
+// by tap) the seats place 12 characters, one wrong move is refused and put
+// back, the leftover goes to floor 0, two characters climb to the throne;
+// the first election (one No, pressed on the board's keys) eliminates its
+// candidate, the second crowns the King and ends the game. The status page
+// must follow every step. After every action each public endpoint and the
+// status page's HTML are searched for any secret (a favourites card, a
+// hand, a vote before the reveal). Then the game is stepped through on the
+// review page. Screenshots go to ARTIFACT_DIR.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { api, serveMissing, startServe } from './daemon.mjs';
+
+const kSkip = 77;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const [vivaref, artifactArg] = process.argv.slice(2);
+const artifacts = artifactArg || join(here, 'artifacts');
+
+function skip(why) {
+  console.log(`SKIP: ${why}`);
+  process.exit(kSkip);
+}
+if (!existsSync(join(here, 'node_modules', 'playwright-core'))) skip('tests/web/node_modules is missing: run `npm ci --prefix tests/web` (.ci/dev deps does)');
+const { chromiumMissing, launchBrowser } = await import('./browser.mjs');
+if (chromiumMissing()) skip(chromiumMissing());
+const missing = serveMissing(vivaref);
+if (missing) skip(missing);
+mkdirSync(artifacts, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+function check(ok, what) {
+  if (ok) ++passed;
+  else {
+    ++failed;
+    console.log(`FAIL: ${what}`);
+  }
+  return ok;
+}
+const kWait = 15000;
+
+const server = await startServe(vivaref, { edition: 'classic' });
+const { url } = server;
+console.log(`serve at ${url} (pid ${server.pid})${server.hostToken ? ', host token required' : ''}`);
+const { browser, close } = await launchBrowser();
+const t0 = Date.now();
+const shots = [];
+async function shot(page, name) {
+  const file = join(artifacts, `${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  shots.push(file);
+}
+
+async function status() {
+  return (await api(url, '/api/status')).json;
+}
+async function waitStatus(pred, what, timeout = kWait) {
+  const end = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < end) {
+    last = await status();
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(last).slice(0, 600)}`);
+}
+
+// --- secrets ---------------------------------------------------------------
+const secrets = { favourites: [], names: [] }; // from the private pages
+let revealBefore = null; // the last reveal before an election opened, as JSON
+let revealHtmlBefore = null;
+const kPrivateKeys = new Set(['hand', 'own_vote', 'ambition', 'ambition_choices', 'private', 'token']);
+
+function walk(value, visit, path = []) {
+  if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, [...path, i]));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) {
+    visit(k, v, path);
+    walk(v, visit, [...path, k]);
+  }
+}
+
+function secretIn(text, where) {
+  const problems = [];
+  for (const fav of secrets.favourites) {
+    if (!fav.length) continue;
+    for (const form of [JSON.stringify(fav), JSON.stringify([...fav].sort()), fav.join(', '), fav.join(',')])
+      if (text.includes(form)) problems.push(`${where} holds a favourites card ${form}`);
+  }
+  return problems;
+}
+
+async function checkSecrecy(label, statusPage) {
+  const st = await status();
+  const games = (await api(url, '/api/games')).json || [];
+  const paths = ['/api/status', '/api/info', '/api/games', '/api/sim/state', ...games.map((g) => `/api/games/${g.id}`)];
+  const problems = [];
+  for (const path of paths) {
+    const r = await api(url, path);
+    const game = path.startsWith('/api/games/') ? games.find((g) => `/api/games/${g.id}` === path) : null;
+    const finished = game && game.status !== 'in-progress';
+    if (finished) continue; // a finished game is shown whole, as `vivaref show` does
+    problems.push(...secretIn(r.text, path));
+    walk(r.json, (k, v, p) => {
+      if (kPrivateKeys.has(k)) problems.push(`${path} has a private key "${k}" at ${p.join('.')}`);
+      if (k === 'favourites' && !p.includes('revealed_favourites') && !p.includes('emissary_favourites'))
+        problems.push(`${path} has "favourites" at ${p.join('.')}`);
+      if (k === 'votes' && !(p.length >= 2 && p[p.length - 1] === 'last_reveal')) problems.push(`${path} has "votes" at ${p.join('.')}`);
+    });
+  }
+  if (st.election) {
+    if (revealBefore === null) revealBefore = JSON.stringify(st.view.last_reveal ?? null);
+    if (JSON.stringify(st.view.last_reveal ?? null) !== revealBefore) problems.push('the reveal changed while the election was open');
+    const html = await statusPage.locator('#reveal').innerHTML();
+    if (revealHtmlBefore === null) revealHtmlBefore = html;
+    else if (html !== revealHtmlBefore) problems.push('the status page\'s reveal changed while the election was open');
+  } else {
+    revealBefore = null;
+    revealHtmlBefore = null;
+  }
+  problems.push(...secretIn(await statusPage.content(), 'the status page'));
+  check(problems.length === 0, `secrecy after ${label}: ${problems.join('; ')}`);
+}
+
+try {
+  const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const errors = [];
+  for (const ctx of [desktop, phone]) ctx.on('page', (p) => p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`)));
+
+  const statusPage = await desktop.newPage();
+  await statusPage.goto(`${url}/`);
+  await statusPage.waitForFunction(() => Number(document.body.dataset.renders || 0) > 0, null, { timeout: kWait });
+  check((await statusPage.locator('#waiting').innerText()).includes('No game'), 'the status page says there is no game yet');
+
+  // --- the host starts a game ------------------------------------------------
+  const hostPage = await desktop.newPage();
+  await hostPage.goto(`${url}/host.html`);
+  if (server.hostToken) {
+    await hostPage.locator('#unlock').waitFor({ state: 'visible', timeout: kWait });
+    check(await hostPage.locator('#controls').isHidden(), 'the host controls stay hidden without the token');
+    await hostPage.fill('#token', 'wrong-token');
+    await hostPage.click('#unlock button[type=submit]');
+    await hostPage.locator('#unlock-message:not(.hidden)').waitFor({ timeout: kWait });
+    await hostPage.fill('#token', server.hostToken);
+    await hostPage.click('#unlock button[type=submit]');
+  }
+  await hostPage.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
+  await hostPage.check('input[name=edition][value=classic]');
+  await hostPage.fill('#seats', '3');
+  await hostPage.locator('#seats').dispatchEvent('input');
+  const names = ['Anna', 'Bruno', 'Chiara'];
+  for (let i = 0; i < 3; ++i) await hostPage.fill(`input.player-name[data-player="${i}"]`, names[i]);
+  await hostPage.selectOption('#first', '0');
+  await hostPage.fill('#rounds', '1');
+  await shot(hostPage, 'host-wizard');
+  await hostPage.click('#new-game button[type=submit]');
+  await hostPage.locator('#links figure').nth(2).waitFor({ timeout: kWait });
+  check((await hostPage.locator('#message').innerText()).includes('started'), 'the host page says the game started');
+  await shot(hostPage, 'host-links');
+
+  // The QR codes decode (zbarimg) to the players' links.
+  const links = [];
+  for (let p = 0; p < 3; ++p) {
+    const figure = hostPage.locator(`#links figure[data-player="${p}"]`);
+    const href = await figure.locator('a.player-link').getAttribute('href');
+    links.push(href);
+    const png = join(artifacts, `qr-player-${p}.png`);
+    await figure.locator('canvas').screenshot({ path: png });
+    const zbar = spawnSync('zbarimg', ['--quiet', '--raw', png], { encoding: 'utf8' });
+    if (zbar.error) console.log('zbarimg is missing: the QR codes are not decoded (Debian package zbar-tools)');
+    else check(zbar.status === 0 && zbar.stdout.trim() === href, `player ${p}'s QR code reads ${JSON.stringify(zbar.stdout.trim())}, link ${href}`);
+  }
+  check(new Set(links).size === 3 && links.every((l) => l.startsWith(url)), `three different links on this daemon: ${links.join(' ')}`);
+
+  // The referee deals by itself; placement begins.
+  await waitStatus((s) => s.view && s.view.phase === 'placement', 'the placement phase');
+
+  // --- private pages: each its own cards only ----------------------------------
+  const playerPages = [];
+  for (let p = 0; p < 3; ++p) {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`player ${p}: ${e.message}`));
+    await page.goto(links[p]);
+    await page.locator('#favourites li[data-character]').nth(5).waitFor({ timeout: kWait });
+    const fav = await page.locator('#favourites li[data-character]').evaluateAll((lis) => lis.map((li) => li.dataset.character));
+    secrets.favourites.push(fav);
+    const token = new URL(links[p]).hash.slice(1);
+    const own = (await api(url, `/api/player/${token}`)).json;
+    check(JSON.stringify(own.private.favourites) === JSON.stringify(fav), `player ${p}'s page shows the favourites of /api/player: ${fav}`);
+    check(own.name === names[p] && (await page.locator('#who').innerText()).includes(names[p]), `player ${p}'s page is ${names[p]}'s`);
+    playerPages.push({ page, ctx, fav });
+  }
+  for (let p = 0; p < 3; ++p) {
+    const text = await playerPages[p].page.content();
+    for (let q = 0; q < 3; ++q) {
+      if (q === p) continue;
+      check(!text.includes(names[q]), `player ${p}'s page names no other player (${names[q]})`);
+      check(JSON.stringify(playerPages[q].fav) !== JSON.stringify(playerPages[p].fav), `players ${p} and ${q} hold different cards`);
+    }
+  }
+  await shot(playerPages[0].page, 'player-0-phone');
+  check((await api(url, '/api/player/not-a-token')).status === 404, 'a made-up token reads nothing');
+
+  // --- the simulated board, phone-sized ----------------------------------------
+  const simPage = await phone.newPage();
+  await simPage.goto(`${url}/sim.html`);
+  await simPage.locator('#castle g.token[data-slug="alighiero"]').waitFor({ timeout: kWait });
+  await shot(simPage, 'sim-phone-start');
+  const phoneStatus = await phone.newPage();
+  await phoneStatus.goto(`${url}/`);
+  await checkSecrecy('the deal', statusPage);
+
+  let useTap = false;
+  async function simMove(slug, place) {
+    const token = simPage.locator(`#castle g.token[data-slug="${slug}"]`).first();
+    const band = simPage.locator(`#castle rect.band[data-place="${place}"]`);
+    await token.scrollIntoViewIfNeeded();
+    const from = await token.boundingBox();
+    if (useTap) {
+      await token.tap();
+      await simPage.locator(`#castle g.token.selected[data-slug="${slug}"]`).waitFor({ timeout: kWait });
+      const to = await band.boundingBox();
+      await simPage.touchscreen.tap(to.x + 12, to.y + 8);
+    } else {
+      await band.scrollIntoViewIfNeeded();
+      const to = await band.boundingBox();
+      await simPage.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await simPage.mouse.down();
+      await simPage.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 2 });
+      await simPage.mouse.move(to.x + to.width - 30, to.y + 10, { steps: 4 });
+      await simPage.mouse.up();
+    }
+    useTap = !useTap;
+  }
+  // A legal action: the referee accepts it and the status page draws it.
+  async function play(slug, place, label) {
+    await simMove(slug, place);
+    await waitStatus((s) => s.board && s.board.expected[slug] === place && !s.refusal, `${label} accepted`);
+    const shown = `#castle g.token[data-slug="${slug}"][data-place="${place}"]:not([data-state="ghost"])`;
+    await statusPage.locator(shown).waitFor({ timeout: kWait });
+    check(true, label);
+    await checkSecrecy(label, statusPage);
+  }
+
+  const placements = [
+    ['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
+    ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1'],
+  ];
+  for (const [i, [slug, place]] of placements.entries()) {
+    await play(slug, place, `seat ${i % 3} places ${slug} on ${place}`);
+    if (i === 0) {
+      // Seat 1 moves the placed character instead: refused, shown, put back.
+      await simMove('alighiero', '3');
+      await waitStatus((s) => s.refusal, 'the refusal of a move during placement');
+      await statusPage.locator('#refusal:not(.hidden)').waitFor({ timeout: kWait });
+      const text = await statusPage.locator('#refusal').innerText();
+      check(/Not allowed/.test(text) && /Alighiero/.test(text) && /floor 4/.test(text), `the refusal says what to put back: ${text}`);
+      await shot(statusPage, 'status-refusal');
+      await checkSecrecy('a refused move', statusPage);
+      await simMove('alighiero', '4');
+      await waitStatus((s) => !s.refusal, 'the board put back');
+      await statusPage.locator('#refusal.hidden').waitFor({ state: 'attached', timeout: kWait });
+      check(true, 'the refusal clears once the board is back');
+    }
+  }
+  // The leftover goes to floor 0, as guided.
+  const guided = await waitStatus((s) => s.guidance || (s.view && s.view.phase === 'ascent'), 'the end of placement');
+  if (guided.guidance) {
+    await statusPage.locator('#guidance:not(.hidden)').waitFor({ timeout: kWait });
+    check((await statusPage.locator('#guidance').innerText()).includes('Piero'), 'the status page guides Piero to floor 0');
+    await shot(statusPage, 'status-guidance');
+    await simMove('piero', '0');
+    await waitStatus((s) => !s.guidance && s.view.phase === 'ascent', 'the board set for the ascent');
+  }
+  check(guided.board.expected.piero === '0', 'the leftover is expected on floor 0');
+  await shot(simPage, 'sim-phone-ascent');
+
+  // --- first election: one No ------------------------------------------------
+  await play('alighiero', '5', 'seat 0 moves alighiero to 5');
+  await play('alighiero', '6', 'seat 1 moves alighiero to the throne');
+  await waitStatus((s) => s.election, 'the election');
+  await statusPage.locator('#election:not(.hidden)').waitFor({ timeout: kWait });
+  await checkSecrecy('the election opened', statusPage);
+  const press = async (seat, key) => {
+    await simPage.locator(`#stations button[data-station="${seat}"][data-key="${key}"]`).tap();
+  };
+  for (const [seat, key] of [[0, 'yes'], [1, 'no']]) {
+    await press(seat, key);
+    await statusPage.locator(`#voters li[data-seat="${seat}"][data-voted="yes"]`).waitFor({ timeout: kWait });
+    check(true, `the status page shows that seat ${seat} voted`);
+    await checkSecrecy(`seat ${seat}'s vote`, statusPage);
+  }
+  await shot(statusPage, 'status-election');
+  await press(2, 'yes');
+  await statusPage.locator('#reveal-outcome').filter({ hasText: 'Alighiero' }).waitFor({ timeout: kWait });
+  const reveal = await statusPage.locator('#reveal').innerText();
+  check(/eliminated/.test(reveal) && /No/.test(reveal), `the reveal shows the No and the outcome: ${reveal}`);
+  await shot(statusPage, 'status-reveal');
+  await checkSecrecy('the reveal', statusPage);
+  // Guided: the candidate leaves the castle (lifted: in hand, then gone).
+  await waitStatus((s) => s.guidance, 'guidance after the election');
+  await simMove('alighiero', 'tray');
+  await statusPage.locator('#castle g.token[data-slug="alighiero"][data-place="hand"]').waitFor({ timeout: kWait });
+  check(true, 'the status page shows the lifted candidate in hand');
+  await waitStatus((s) => !s.guidance && s.view.phase === 'ascent', 'the candidate gone', 20000);
+
+  // --- second election: crowned; the game ends ---------------------------------
+  await play('beatrice', '5', 'seat 2 moves beatrice to 5');
+  await play('beatrice', '6', 'seat 0 moves beatrice to the throne');
+  await waitStatus((s) => s.election, 'the second election');
+  for (const seat of [2, 0, 1]) {
+    await press(seat, 'yes');
+    if (seat !== 1) await checkSecrecy(`seat ${seat}'s second vote`, statusPage);
+  }
+  const over = await waitStatus((s) => s.state === 'finished', 'the end of the game');
+  await statusPage.locator('#reveal-outcome').filter({ hasText: 'crowned' }).waitFor({ timeout: kWait });
+  check(over.view.finished_rounds.length === 1 && over.view.winners.length >= 1, `one round scored, winners ${over.view.winners}`);
+  await statusPage.locator('#scores td.num').first().waitFor({ timeout: kWait });
+  check((await statusPage.locator('#scores').innerText()).includes('R1'), 'the status page shows the round\'s scores');
+  await shot(statusPage, 'status-game-over');
+  await shot(phoneStatus, 'status-phone-game-over');
+  await checkSecrecy('the end of the game', statusPage);
+
+  // --- review ----------------------------------------------------------------
+  const review = await desktop.newPage();
+  await review.goto(`${url}/games.html`);
+  await review.locator(`#games tr[data-game="${over.game}"] a`).click();
+  await review.locator('#step-text').filter({ hasText: 'Step 1 of' }).waitFor({ timeout: kWait });
+  const total = Number((await review.locator('#step').getAttribute('max'))) + 1;
+  check(total >= 20, `the review has a step per decision (${total})`);
+  // Step 3 is the first placement: Alighiero on floor 4.
+  await review.click('#next');
+  await review.click('#next');
+  check((await review.locator('#step-text').innerText()).includes('Alighiero'), 'step 3 is the first placement');
+  await review.locator('#castle g.token[data-slug="alighiero"][data-place="4"]').waitFor({ timeout: kWait });
+  check(true, 'the review draws the castle at that step');
+  await review.keyboard.press('ArrowRight');
+  check((await review.locator('#step-text').innerText()).includes('Beatrice'), 'the arrow key steps on');
+  await shot(review, 'review-step');
+  await review.click('#last');
+  check((await review.locator('#elections li').count()) === 2, 'the review lists both elections');
+  check((await review.locator('#elections').innerText()).includes('No'), 'the review shows the votes of the first election');
+  await shot(review, 'review-last');
+  const phoneReview = await phone.newPage();
+  await phoneReview.goto(`${url}/games.html#${over.game}`);
+  await phoneReview.locator('#step-text').filter({ hasText: 'Step 1 of' }).waitFor({ timeout: kWait });
+  await shot(phoneReview, 'review-phone');
+
+  // The phone-sized pages fit the screen's width (no sideways scrolling).
+  for (const [name, page] of [['sim', simPage], ['status', phoneStatus], ['review', phoneReview], ['player', playerPages[0].page]]) {
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    check(wide <= 392, `the ${name} page fits 390 px (${wide})`);
+  }
+  check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
+} catch (e) {
+  ++failed;
+  console.log(`FAIL: ${e.stack || e}`);
+  console.log(`--- serve's output ---\n${server.log().slice(-3000)}`);
+} finally {
+  await close();
+  await server.stop();
+}
+writeFileSync(join(artifacts, 'README.txt'), `Screenshots of the last browser test run:\n${shots.map((s) => `  ${s}`).join('\n')}\n`);
+console.log(`screenshots: ${artifacts}`);
+console.log(`web: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,220 @@
+// The game log: the list of games (GET /api/games) and one finished game
+// (GET /api/games/ID, games.html#ID) as a timeline to step through, the
+// castle redrawn at each step, each election's votes and the scores. A game
+// in progress shows its summary only (its decisions hold the hands).
+import { esc, getJson } from './api.js';
+import { drawCastle, tokensFromPositions } from './castle.js';
+import { characterName, kEditionSlugs, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
+
+const $ = (id) => document.getElementById(id);
+let steps = [];
+let game = null;
+
+function when(ms) {
+  return ms ? new Date(ms).toLocaleString() : '';
+}
+
+function statusWord(s) {
+  return { complete: '✔ complete', abandoned: '✖ abandoned', incomplete: '… incomplete', 'in-progress': '▶ in progress' }[s] || s;
+}
+
+function playersText(g) {
+  return (g.players || []).map((p) => p.name || `Player ${p.player + 1}`).join(', ');
+}
+
+function winnersText(g) {
+  const w = g.result && g.result.winners;
+  if (!w || !w.length) return '';
+  return w.map((p) => playerName(p, g.players)).join(' & ');
+}
+
+async function showList() {
+  $('list').classList.remove('hidden');
+  $('review').classList.add('hidden');
+  $('game-line').textContent = '';
+  let games;
+  try {
+    games = await getJson('/api/games');
+  } catch (e) {
+    fail(e.message);
+    return;
+  }
+  if (!games.length) {
+    $('games').innerHTML = '<p class="muted">No game has been logged yet.</p>';
+    return;
+  }
+  const rows = [...games].reverse().map((g) => `<tr data-game="${g.id}">
+      <td><a href="#${g.id}">Game ${g.id}</a></td><td>${esc(when(g.startedAt))}</td><td>${esc(g.edition)}</td>
+      <td>${esc(playersText(g))}</td><td>${esc(statusWord(g.status))}</td><td>${winnersText(g) ? `🏆 ${esc(winnersText(g))}` : ''}</td></tr>`);
+  $('games').innerHTML = `<table><tr><th>Game</th><th>Started</th><th>Edition</th><th>Players</th><th>Status</th><th>Winner</th></tr>${rows.join('')}</table>`;
+}
+
+function fail(text) {
+  $('error').textContent = text;
+  $('error').classList.toggle('hidden', !text);
+}
+
+// One decision line in words.
+function describe(line, players) {
+  const [kind, v] = Object.entries(line || {})[0] || [];
+  if (!kind) return '';
+  const seat = v && v.seat !== undefined ? seatName(v.seat, players) : '';
+  switch (kind) {
+    case 'setup': return `The game is set up: ${v.edition}, ${v.seats} seats${v.variant && v.variant !== 'none' ? `, ${v.variant}` : ''}.`;
+    case 'deal': return `Round ${v.round}: the favourites are dealt.`;
+    case 'keep': return `${playerName(v.player, players)} keeps an Ambition card.`;
+    case 'place': return `${seat} places ${characterName(v.character)} on ${placeName(v.to)}.`;
+    case 'move': return `${seat} moves ${characterName(v.character)} to ${placeName(v.to)}.`;
+    case 'vote': return `${seat} votes ${voteWord(v.card)}.`;
+    case 'pass': return `${seat} cannot move and passes.`;
+    case 'reshuffle': return "The Emissary's pile is shuffled.";
+    default: return kind;
+  }
+}
+
+// Steps from the daemon's timeline (the public view after each line), or
+// else from the record alone, following placements and moves.
+function buildSteps(g) {
+  if (Array.isArray(g.timeline) && g.timeline.length) {
+    $('approx').classList.add('hidden');
+    return g.timeline.map((t) => ({ line: t.line, view: t.view || {} }));
+  }
+  $('approx').classList.remove('hidden');
+  const record = g.record || [];
+  const edition = (g.setup && g.setup.setup && g.setup.setup.edition) || g.edition || 'classic';
+  const positions = {};
+  const reset = () => {
+    for (const slug of kEditionSlugs[edition] || kEditionSlugs.classic) positions[slug] = 'reserve';
+    if (edition === '2024') positions.jester = '3';
+  };
+  reset();
+  let round = 0;
+  return record.map((line) => {
+    const [kind, v] = Object.entries(line || {})[0] || [];
+    if (kind === 'deal') {
+      reset();
+      round = v.round;
+    }
+    if ((kind === 'place' || kind === 'move') && v.character) positions[v.character] = v.to;
+    return { line, view: { positions: { ...positions }, round } };
+  });
+}
+
+function elections(g) {
+  const out = [];
+  if (Array.isArray(g.timeline) && g.timeline.length) {
+    let last = null;
+    g.timeline.forEach((t, i) => {
+      const r = t.view && t.view.last_reveal;
+      const key = JSON.stringify(r || null);
+      if (r && key !== last) out.push({ step: i, reveal: r });
+      last = key;
+    });
+    return out;
+  }
+  // From the record: consecutive votes after a move to the throne.
+  let candidate = null;
+  let current = null;
+  (g.record || []).forEach((line, i) => {
+    const [kind, v] = Object.entries(line || {})[0] || [];
+    if (kind === 'move' && v.to === '6') candidate = v.character;
+    if (kind === 'vote') {
+      if (!current) current = { step: i, reveal: { candidate, votes: [] } };
+      current.reveal.votes[v.seat] = v.card;
+      current.step = i;
+    } else if (current) {
+      out.push(current);
+      current = null;
+    }
+  });
+  if (current) out.push(current);
+  return out;
+}
+
+function revealHtml(r, players) {
+  const votes = (r.votes || []).map((card, seat) => card
+    ? `<li class="vote-${esc(card)}">${esc(seatName(seat, players))}: <b>${esc(voteWord(card))}</b></li>` : '').join('');
+  const emissary = r.emissary_vote ? `<li class="vote-${esc(r.emissary_vote)}">Emissary: <b>${esc(voteWord(r.emissary_vote))}</b></li>` : '';
+  const outcome = r.outcome ? `: ${esc(kOutcomeWords[r.outcome] || r.outcome)}${r.outcome !== 'crowned' && r.sent_to ? ` → ${esc(placeName(r.sent_to))}` : ''}` : '';
+  return `<div><b>${esc(characterName(r.candidate))}</b>${outcome}</div><ul class="seat-list">${votes}${emissary}</ul>`;
+}
+
+function scoresHtml(view, players) {
+  const totals = view.totals;
+  if (!totals) return '<span class="muted">—</span>';
+  return `<table>${players.map((p) => `<tr><td>${esc(playerName(p.player, players))}</td><td class="num"><b>${totals[p.player] ?? 0}</b></td></tr>`).join('')}</table>`;
+}
+
+function showStep(i) {
+  if (!steps.length) return;
+  const n = Math.max(0, Math.min(steps.length - 1, i));
+  const step = steps[n];
+  const players = game.players || [];
+  $('step').value = String(n);
+  $('step-text').textContent = `Step ${n + 1} of ${steps.length}${step.view.round ? ` · round ${step.view.round}` : ''}: ${describe(step.line, players)}`;
+  const edition = game.edition || 'classic';
+  drawCastle($('castle'), { edition, tokens: tokensFromPositions(step.view.positions, step.view.candidate), trayTitle: 'Off the castle (box or not placed)' });
+  const r = step.view.last_reveal;
+  $('step-reveal').innerHTML = r ? `<h2>Last election so far</h2>${revealHtml(r, players)}` : '<h2>Elections</h2><span class="muted">None yet at this step.</span>';
+  $('step-scores').innerHTML = scoresHtml(step.view, players);
+  document.body.dataset.step = String(n);
+}
+
+async function showGame(id) {
+  $('list').classList.add('hidden');
+  $('review').classList.remove('hidden');
+  try {
+    game = await getJson(`/api/games/${encodeURIComponent(id)}`);
+  } catch (e) {
+    fail(e.message);
+    $('review').classList.add('hidden');
+    return;
+  }
+  fail('');
+  const players = game.players || [];
+  $('game-line').textContent = `Game ${game.id}`;
+  const result = game.result && game.result.totals
+    ? `<div>Final scores: ${players.map((p) => `${esc(playerName(p.player, players))} ${game.result.totals[p.player] ?? 0}`).join(' · ')}${winnersText(game) ? ` — 🏆 ${esc(winnersText(game))}` : ''}</div>` : '';
+  $('summary').innerHTML = `<h2>Game ${game.id}: ${esc(game.edition)} · ${esc(statusWord(game.status))}</h2>
+    <div class="muted">${esc(when(game.startedAt))} · ${esc(playersText(game))}</div>${result}`;
+  if (game.withheld || !Array.isArray(game.record)) {
+    $('controls').classList.add('hidden');
+    $('step-text').textContent = game.withheld ? 'This game is still being played: its decisions are shown once it is over.' : 'No decisions logged.';
+    $('castle').innerHTML = '';
+    steps = [];
+    return;
+  }
+  $('controls').classList.remove('hidden');
+  steps = buildSteps(game);
+  $('step').max = String(Math.max(0, steps.length - 1));
+  const list = elections(game);
+  $('elections').innerHTML = list.length
+    ? `<ul class="plain">${list.map((e) => `<li><a href="#${game.id}" data-goto="${e.step}">Step ${e.step + 1}</a> ${revealHtml(e.reveal, players)}</li>`).join('')}</ul>`
+    : '<span class="muted">No election.</span>';
+  showStep(0);
+}
+
+function route() {
+  const id = window.location.hash.replace(/^#/, '');
+  if (id) showGame(id);
+  else showList();
+}
+
+$('first').addEventListener('click', () => showStep(0));
+$('prev').addEventListener('click', () => showStep(Number($('step').value) - 1));
+$('next').addEventListener('click', () => showStep(Number($('step').value) + 1));
+$('last').addEventListener('click', () => showStep(steps.length - 1));
+$('step').addEventListener('input', () => showStep(Number($('step').value)));
+$('elections').addEventListener('click', (event) => {
+  const link = event.target.closest('[data-goto]');
+  if (!link) return;
+  event.preventDefault();
+  showStep(Number(link.dataset.goto));
+});
+document.addEventListener('keydown', (event) => {
+  if ($('review').classList.contains('hidden') || event.target.closest('input, textarea, select')) return;
+  if (event.key === 'ArrowRight') showStep(Number($('step').value) + 1);
+  if (event.key === 'ArrowLeft') showStep(Number($('step').value) - 1);
+});
+window.addEventListener('hashchange', route);
+route();

@@ -1,0 +1,228 @@
+// The host's page: start a game, hand out the players' secret links as QR
+// codes, undo, pause, resume, abandon. Every request carries the host token
+// (asked once, kept in sessionStorage) as "Authorization: Bearer".
+import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
+import { kPhaseWords, seatName } from './names.js';
+import { drawQr, encodeQr } from './qr.js';
+
+const $ = (id) => document.getElementById(id);
+const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
+
+function say(text, ok) {
+  const node = $('message');
+  node.textContent = text;
+  node.className = `message ${ok ? 'ok' : 'error'}`;
+  node.classList.toggle('hidden', !text);
+  if (text) node.scrollIntoView({ block: 'nearest' });
+}
+
+function edition() {
+  return document.querySelector('input[name=edition]:checked').value;
+}
+
+function teamsOn() {
+  const v = $('variant').value;
+  return edition() === '2024' && (v === 'teams' || v === 'team-pawn');
+}
+
+// Players per seat: one each, or the "2,2,1" of the teams field.
+function playersPerSeat() {
+  const seats = Number($('seats').value) || 0;
+  if (!teamsOn()) return new Array(seats).fill(1);
+  const counts = $('teams').value.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  while (counts.length < seats) counts.push(1);
+  return counts.slice(0, seats);
+}
+
+function refreshForm() {
+  const ed = edition();
+  const [lo, hi] = kSeats[ed];
+  $('seats').min = lo;
+  $('seats').max = hi;
+  $('seats-hint').textContent = `${lo} to ${hi}`;
+  $('options-2024').disabled = ed !== '2024';
+  $('options-2024').classList.toggle('muted', ed !== '2024');
+  $('teams-row').classList.toggle('hidden', !teamsOn());
+  const seats = Number($('seats').value) || 0;
+  const kept = [...$('names').querySelectorAll('input')].map((i) => i.value);
+  const per = playersPerSeat();
+  let player = 0;
+  const rows = [];
+  per.forEach((count, seat) => {
+    for (let k = 0; k < count; ++k, ++player) {
+      const value = kept[player] ?? '';
+      rows.push(`<label>Seat ${seat + 1}${count > 1 ? `, player ${k + 1}` : ''}: name
+        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"></label>`);
+    }
+  });
+  $('names').innerHTML = rows.join('');
+  const first = $('first').value;
+  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">Seat ${s + 1}</option>`).join('');
+  if (first && Number(first) < seats) $('first').value = first;
+}
+
+function setupFromForm() {
+  const ed = edition();
+  const setup = { edition: ed, seats: Number($('seats').value), first: Number($('first').value || 0) };
+  if ($('rounds').value) setup.rounds = Number($('rounds').value);
+  if (ed === '2024') {
+    const options = {};
+    if ($('ambition').checked) options.ambition = true;
+    if ($('banished').checked) options.banished = true;
+    if (Object.keys(options).length) setup.options = options;
+    if ($('variant').value !== 'none') setup.variant = $('variant').value;
+    if (teamsOn()) {
+      let player = 0;
+      setup.teams = playersPerSeat().map((count) => Array.from({ length: count }, () => player++));
+    }
+  }
+  const players = [...$('names').querySelectorAll('input.player-name')].map((i, n) => i.value.trim() || `Player ${n + 1}`);
+  return { setup, players };
+}
+
+async function host(request, body = {}) {
+  try {
+    const answer = await postJson(`/api/host/${request}`, body, { host: true });
+    return answer;
+  } catch (e) {
+    if (e.status === 401) lock(e.message);
+    throw e;
+  }
+}
+
+function showLinks(answer) {
+  const grid = $('links');
+  if (!answer || !Array.isArray(answer.players) || !answer.players.length) {
+    grid.innerHTML = '<span class="muted">Start a game to get the links.</span>';
+    return;
+  }
+  grid.innerHTML = '';
+  for (const p of answer.players) {
+    const path = p.path || `/player.html#${p.token}`;
+    const url = new URL(path, window.location.origin).href;
+    const figure = document.createElement('figure');
+    figure.dataset.player = String(p.player);
+    const canvas = document.createElement('canvas');
+    try {
+      drawQr(canvas, encodeQr(url, { level: 'M' }), 6);
+    } catch (e) {
+      canvas.replaceWith(document.createTextNode(e.message));
+    }
+    const caption = document.createElement('figcaption');
+    caption.innerHTML = `${esc(p.name || `Player ${p.player + 1}`)} <span class="small muted">seat ${p.seat + 1}</span>
+      <details><summary class="small">the link</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>`;
+    figure.append(canvas, caption);
+    grid.append(figure);
+  }
+}
+
+async function loadLinks() {
+  try {
+    showLinks(await getJson('/api/host/players', { host: true }));
+    return true;
+  } catch (e) {
+    if (e.status === 401) {
+      lock(hostToken() ? 'That token was not accepted.' : '');
+      return false;
+    }
+    showLinks(null); // no game yet
+    return true;
+  }
+}
+
+function lock(message) {
+  setHostToken('');
+  $('controls').classList.add('hidden');
+  $('unlock').classList.remove('hidden');
+  const m = $('unlock-message');
+  m.textContent = message || '';
+  m.className = 'message error';
+  m.classList.toggle('hidden', !message);
+}
+
+function unlocked() {
+  $('unlock').classList.add('hidden');
+  $('controls').classList.remove('hidden');
+}
+
+function onStatus(status) {
+  const view = status.view || {};
+  const parts = [];
+  if (status.game) parts.push(`Game ${status.game}`);
+  if (status.state) parts.push(status.state);
+  if (view.round) parts.push(`round ${view.round}/${view.rounds}`);
+  if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
+  $('game-line').textContent = parts.join(' · ');
+  $('now').textContent = status.state === 'no-game' ? 'No game yet.' : status.waiting_for || parts.join(' · ');
+  if (status.game && status.game !== onStatus.linksFor) {
+    onStatus.linksFor = status.game;
+    loadLinks();
+  }
+  const players = status.players || [];
+  document.body.dataset.players = players.map((p) => seatName(p.seat, players)).join('|');
+}
+
+async function start() {
+  refreshForm();
+  for (const input of document.querySelectorAll('input[name=edition]')) input.addEventListener('change', refreshForm);
+  for (const id of ['seats', 'variant', 'teams']) $(id).addEventListener('input', refreshForm);
+
+  $('unlock').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    setHostToken($('token').value.trim());
+    if (await loadLinks()) unlocked();
+  });
+  $('new-game').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = setupFromForm();
+    try {
+      const answer = await host('new-game', body);
+      showLinks(answer);
+      onStatus.linksFor = answer.game;
+      say(`Game ${answer.game} started. Each player scans their own code below.`, true);
+      $('links-card').scrollIntoView({ block: 'start' });
+    } catch (e) {
+      say(e.message, false);
+    }
+  });
+  for (const button of document.querySelectorAll('button[data-request]')) {
+    button.addEventListener('click', async () => {
+      const request = button.dataset.request;
+      if (request === 'abandon' && !window.confirm('Abandon this game? It stays in the log as abandoned.')) return;
+      try {
+        const answer = await host(request, {});
+        say(`${request}: done${answer && answer.message ? ` — ${answer.message}` : ''}.`, true);
+      } catch (e) {
+        say(`${request}: ${e.message}`, false);
+      }
+    });
+  }
+  $('send-chance').addEventListener('click', async () => {
+    let body;
+    try {
+      body = JSON.parse($('chance').value || '{}');
+    } catch (e) {
+      say(`That is not JSON: ${e.message}`, false);
+      return;
+    }
+    try {
+      await host($('chance-kind').value, body);
+      say(`${$('chance-kind').value}: accepted.`, true);
+    } catch (e) {
+      say(e.message, false);
+    }
+  });
+
+  let info = { hostTokenRequired: false };
+  try {
+    info = await getJson('/api/info');
+  } catch {
+    /* the banner tells */
+  }
+  if (info.simulated) $('sim-link').classList.remove('hidden');
+  if (info.hostTokenRequired && !hostToken()) lock('');
+  else if (await loadLinks()) unlocked();
+  liveEvents({ status: onStatus }, $('banner'));
+}
+
+start();

@@ -1,0 +1,68 @@
+// A player's private page, reached by the secret link of the host's QR
+// code (/player.html#TOKEN; ?token=TOKEN works too). It reads only
+// GET /api/player/TOKEN: that player's favourites, hand and Ambition card.
+// The public event stream only tells it when to read again.
+import { esc, getJson, liveEvents } from './api.js';
+import { ambitionWord, characterName, kPhaseWords, setRoster, voteWord } from './names.js';
+
+const $ = (id) => document.getElementById(id);
+
+function token() {
+  const hash = window.location.hash.replace(/^#/, '');
+  if (hash) return decodeURIComponent(hash);
+  return new URLSearchParams(window.location.search).get('token') || '';
+}
+
+function fail(text) {
+  $('error').textContent = text;
+  $('error').classList.remove('hidden');
+  $('private').classList.add('hidden');
+}
+
+function render(page) {
+  $('error').classList.add('hidden');
+  $('private').classList.remove('hidden');
+  const mine = page.private || {};
+  $('who').textContent = page.name ? `${page.name}'s cards` : 'My cards';
+  document.title = `vivaref — ${page.name || 'my cards'}`;
+  $('game-line').textContent = `Game ${page.game ?? '?'} · seat ${(page.seat ?? 0) + 1}${page.state && page.state !== 'playing' ? ` · ${page.state}` : ''}`;
+  const favourites = mine.favourites || [];
+  $('favourites').innerHTML = favourites.length
+    ? favourites.map((slug) => `<li data-character="${esc(slug)}">♥ ${esc(characterName(slug))}</li>`).join('')
+    : '<li class="muted">Not dealt yet.</li>';
+  $('banished').innerHTML = mine.banished ? `<p>Banished: <b>${esc(characterName(mine.banished))}</b></p>` : '';
+  const hand = mine.hand || {};
+  $('hand').innerHTML = Object.entries(hand)
+    .map(([card, count]) => `<div class="vote-card vote-${esc(card)}" data-card="${esc(card)}">${esc(voteWord(card))}<br><span class="big">× ${count}</span></div>`)
+    .join('');
+  $('own-vote').textContent = mine.own_vote ? `My vote in this election: ${voteWord(mine.own_vote)}` : '';
+  const choices = mine.ambition_choices || [];
+  const showAmbition = mine.ambition || choices.length;
+  $('ambition-card').classList.toggle('hidden', !showAmbition);
+  if (mine.ambition) $('ambition').innerHTML = `<div class="big">${esc(ambitionWord(mine.ambition))}</div>`;
+  else if (choices.length) $('ambition').innerHTML = `<p>Keep one of: ${choices.map((c) => `<b>${esc(ambitionWord(c))}</b>`).join(' or ')} (tell the host).</p>`;
+}
+
+async function refresh() {
+  const t = token();
+  if (!t) {
+    fail('This page needs your secret link: scan your code on the host\'s screen.');
+    return;
+  }
+  try {
+    render(await getJson(`/api/player/${encodeURIComponent(t)}`));
+  } catch (e) {
+    fail(e.status === 404 ? 'This link belongs to no player of the current game. Scan your code again.' : e.message);
+  }
+}
+
+function onStatus(status) {
+  setRoster(status.roster);
+  const view = status.view || {};
+  $('public').textContent = status.state === 'no-game' ? 'No game.' : `${kPhaseWords[view.phase] || ''}${view.round ? ` · round ${view.round}` : ''} — ${status.waiting_for || ''}`;
+  refresh();
+}
+
+window.addEventListener('hashchange', refresh);
+refresh();
+liveEvents({ status: onStatus }, $('banner'));
