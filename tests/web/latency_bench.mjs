@@ -1,0 +1,141 @@
+// Benchmark (prints figures; not a test): how long from a move on the
+// simulated castle to the status page showing it accepted, measured in the
+// browser, and the daemon's memory with 8 status pages open.
+//   node tests/web/latency_bench.mjs VIVAREF [MOVES]     (default 200 moves)
+// Use a release build for the figures (an ASan build is slower and bigger):
+//   cmake --build build/release --target vivaref
+//   node tests/web/latency_bench.mjs build/release/vivaref
+//
+// How: a 3-seat classic game is set up through the API (12 placements and
+// the leftover on floor 0), then seat 0 moves Odessa from floor 1 to 2, the
+// host undoes it and the board is set back, MOVES times. For each move the
+// page notes performance.now() just before its POST /api/sim/put and again
+// when it has drawn a status in which the referee expects Odessa on floor 2
+// (and at the next animation frame). The time includes the sensing
+// pipeline's stability window and the simulated readers' scan interval,
+// which a real castle has too; "event to DOM" is the page's own share.
+import { readFileSync } from 'node:fs';
+import { api, serveMissing, startServe } from './daemon.mjs';
+import { chromiumMissing, launchBrowser } from './browser.mjs';
+
+const [vivaref, movesArg] = process.argv.slice(2);
+const moves = Number(movesArg || 200);
+for (const why of [serveMissing(vivaref), chromiumMissing()]) {
+  if (why) {
+    console.log(`cannot run: ${why}`);
+    process.exit(2);
+  }
+}
+
+function rss(pid) {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number((text.match(new RegExp(`${key}:\\s+(\\d+) kB`)) || [0, 0])[1]);
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+function pct(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+function line(name, values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mean = s.reduce((a, b) => a + b, 0) / s.length;
+  return `${name.padEnd(28)} p50 ${pct(s, 50).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  mean ${mean.toFixed(1)} ms  max ${s[s.length - 1].toFixed(1)} ms`;
+}
+
+const server = await startServe(vivaref, { edition: 'classic' });
+const { url } = server;
+const token = server.hostToken;
+const { browser, close } = await launchBrowser();
+async function status() {
+  return (await api(url, '/api/status')).json;
+}
+async function until(pred, what, timeout = 20000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const s = await status();
+    if (pred(s)) return s;
+    if (Date.now() > end) throw new Error(`timed out: ${what}: ${JSON.stringify(s).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+const put = (character, place) => api(url, '/api/sim/put', { method: 'POST', body: { character, place } });
+
+try {
+  const idle = rss(server.pid);
+  const started = await api(url, '/api/host/new-game', { method: 'POST', token,
+    body: { setup: { edition: 'classic', seats: 3, first: 0, rounds: 1 }, players: ['A', 'B', 'C'] } });
+  if (started.status !== 200) throw new Error(`new-game: ${started.text}`);
+  await until((s) => s.view && s.view.phase === 'placement', 'placement');
+  const placements = [['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
+    ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1']];
+  for (const [c, p] of placements) {
+    await put(c, p);
+    await until((s) => s.board.expected[c] === p, `${c} on ${p}`);
+  }
+  await until((s) => s.guidance || s.view.phase === 'ascent', 'end of placement');
+  await put('piero', '0');
+  await until((s) => !s.guidance && s.view.phase === 'ascent', 'ascent');
+
+  // 8 status pages (one is measured), as 8 phones around the table.
+  const pages = [];
+  for (let i = 0; i < 8; ++i) {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await ctx.newPage();
+    if (i === 0) {
+      await page.addInitScript(() => {
+        const Original = window.EventSource;
+        window.EventSource = class extends Original {
+          constructor(...args) {
+            super(...args);
+            this.addEventListener('status', () => { window.vivarefArrival = performance.now(); });
+          }
+        };
+      });
+    }
+    await page.goto(`${url}/`);
+    await page.waitForFunction(() => Number(document.body.dataset.renders || 0) > 0);
+    pages.push(page);
+  }
+  const page = pages[0];
+  const withPages = rss(server.pid);
+
+  const total = [];
+  const own = [];
+  const painted = [];
+  const t0 = Date.now();
+  for (let i = 0; i < moves; ++i) {
+    const r = await page.evaluate(async () => {
+      const shown = new Promise((resolve) => {
+        const on = (e) => {
+          const b = e.detail.status.board;
+          if (!b || b.expected.odessa !== '2') return;
+          window.removeEventListener('vivaref:rendered', on);
+          const drawn = e.detail.at;
+          const arrival = window.vivarefArrival;
+          requestAnimationFrame(() => resolve({ drawn, arrival, frame: performance.now() }));
+        };
+        window.addEventListener('vivaref:rendered', on);
+      });
+      const sent = performance.now();
+      await fetch('/api/sim/put', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ character: 'odessa', place: '2' }) });
+      const { drawn, arrival, frame } = await shown;
+      return { sent, drawn, arrival, frame };
+    });
+    total.push(r.drawn - r.sent);
+    own.push(r.drawn - r.arrival);
+    painted.push(r.frame - r.sent);
+    const undo = await api(url, '/api/host/undo', { method: 'POST', token, body: {} });
+    if (undo.status !== 200) throw new Error(`undo: ${undo.text}`);
+    await until((s) => s.board.expected.odessa === '1', 'the undo');
+    await put('odessa', '1');
+    await until((s) => !s.guidance && !s.refusal && s.view.to_act[0] === 0, 'the board set back');
+  }
+  const loaded = rss(server.pid);
+  console.log(`vivaref web latency: ${moves} accepted moves in ${((Date.now() - t0) / 1000).toFixed(1)} s (binary ${vivaref})`);
+  console.log(line('POST to page drawn', total));
+  console.log(line('POST to next frame', painted));
+  console.log(line('event to page drawn', own));
+  console.log(`daemon memory: idle RSS ${idle.rss} kB; with 8 pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
+} finally {
+  await close();
+  await server.stop();
+}
