@@ -6,103 +6,10 @@
 
 #include "daemon/config/config_values.hpp"
 #include "daemon/config/ini_reader.hpp"
+#include "daemon/config/section_reader.hpp"
 
 namespace vivaref::config {
 namespace {
-
-std::string joined(const std::vector<std::string>& words) {
-    std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
-    return out;
-}
-
-// The entries of one section: hands out the keys its reader knows, and at
-// the end reports the ones nobody asked for.
-class SectionReader {
-public:
-    SectionReader(std::string name, int line, std::vector<const IniEntry*> entries, const std::string& file,
-                  ConfigProblems& problems)
-        : name_(std::move(name)),
-          line_(line),
-          entries_(std::move(entries)),
-          file_(file),
-          problems_(problems) {}
-
-    const std::string& name() const { return name_; }
-    int line() const { return line_; }
-
-    const IniEntry* take(std::string_view key) {
-        if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.emplace_back(key);
-        for (const IniEntry* e : entries_) {
-            if (e->key == key) {
-                taken_.insert(e);
-                return e;
-            }
-        }
-        return nullptr;
-    }
-
-    // Every entry whose key starts with `prefix` ("place.").
-    std::vector<const IniEntry*> takePrefixed(std::string_view prefix) {
-        known_.push_back(std::string(prefix) + "...");
-        std::vector<const IniEntry*> out;
-        for (const IniEntry* e : entries_) {
-            if (e->key.starts_with(prefix)) {
-                taken_.insert(e);
-                out.push_back(e);
-            }
-        }
-        return out;
-    }
-
-    void problem(const IniEntry& e, std::string reason) {
-        problems_.push_back({file_, e.line, e.fullKey(), std::move(reason)});
-    }
-    // About a key the section lacks: at the section's header.
-    void missing(std::string_view key, std::string reason) {
-        problems_.push_back({file_, line_, name_ + "." + std::string(key), std::move(reason)});
-    }
-
-    void integer(std::string_view key, std::int64_t min, std::int64_t max, auto& target) {
-        if (const IniEntry* e = take(key)) {
-            std::string why;
-            if (auto v = parseInteger(e->value, min, max, why))
-                target = static_cast<std::remove_reference_t<decltype(target)>>(*v);
-            else
-                problem(*e, why);
-        }
-    }
-    void millis(std::string_view key, std::int64_t min, std::int64_t max, Timestamp& target) {
-        std::int64_t ms = target.count();
-        integer(key, min, max, ms);
-        target = Timestamp(ms);
-    }
-    void boolean(std::string_view key, bool& target) {
-        if (const IniEntry* e = take(key)) {
-            std::string why;
-            if (auto v = parseBoolean(e->value, why))
-                target = *v;
-            else
-                problem(*e, why);
-        }
-    }
-
-    void reportUnknown() {
-        for (const IniEntry* e : entries_) {
-            if (taken_.contains(e)) continue;
-            problem(*e, "unknown key in [" + name_ + "]; its keys are " + joined(known_));
-        }
-    }
-
-private:
-    std::string name_;
-    int line_;
-    std::vector<const IniEntry*> entries_;
-    const std::string& file_;
-    ConfigProblems& problems_;
-    std::vector<std::string> known_;
-    std::set<const IniEntry*> taken_;
-};
 
 bool isReaderName(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
