@@ -58,7 +58,9 @@ std::string hostRequestName(const HostRequest& request) {
 HostRequestParse parseHostRequest(const json& host) {
     if (!host.is_object()) return failed("a host request is not a JSON object");
     if (host.size() != 1) return failed("a host request has exactly one key naming it");
-    const auto& [name, value] = *host.items().begin();
+    // Not a structured binding over items(): that binds to a temporary proxy.
+    const std::string name = host.begin().key();
+    const json& value = host.begin().value();
     if (name == "new-game") return readNewGame(value);
     if (name == "deal" || name == "keep" || name == "reshuffle") {
         if (!value.is_object()) return failed("the " + name + " request is not a JSON object");

@@ -1,0 +1,99 @@
+#include "tests/referee/game_builder.hpp"
+
+#include <doctest/doctest.h>
+
+#include "daemon/commands/random_play.hpp"
+
+namespace vivaref::referee::testing {
+
+namespace {
+
+struct Recorder {
+    engine::State& state;
+    const std::function<bool(const engine::State&)>& stop;
+    std::vector<Decision>& out;
+    bool stopped = false;
+    bool keep(Decision d) {
+        if (stop(state)) {
+            stopped = true;
+            return false;
+        }
+        out.push_back(std::move(d));
+        return true;
+    }
+    bool deal(const engine::Deal& d) { return keep(d); }
+    bool reshuffle(const engine::Reshuffle& r) { return keep(r); }
+    bool action(const engine::Action& a) { return keep(a); }
+};
+
+}  // namespace
+
+std::optional<BuiltGame> playUntil(const engine::RulesSpec& spec, std::uint64_t seed,
+                                   const std::function<bool(const engine::State&)>& stop) {
+    BuiltGame game;
+    game.spec = spec;
+    game.seed = seed;
+    engine::State state(std::make_shared<const engine::Rules>(spec));
+    engine::Rng rng(seed);
+    Recorder recorder{state, stop, game.decisions};
+    auto error = daemon::playRandomly(state, rng, recorder);
+    REQUIRE_FALSE(error.has_value());
+    if (!recorder.stopped) return std::nullopt;
+    game.state.emplace(std::move(state));
+    return game;
+}
+
+std::optional<BuiltGame> playUntil(const engine::RulesSpec& spec, std::uint64_t seed,
+                                   const std::function<bool(const engine::State&)>& stop,
+                                   const Chooser& choose) {
+    BuiltGame game;
+    game.spec = spec;
+    game.seed = seed;
+    engine::State state(std::make_shared<const engine::Rules>(spec));
+    engine::Rng rng(seed);
+    for (int step = 0; step < 5000 && !state.isOver(); ++step) {
+        if (stop(state)) {
+            game.state.emplace(std::move(state));
+            return game;
+        }
+        std::optional<engine::Refusal> refused;
+        if (state.phase() == engine::Phase::AwaitDeal) {
+            auto deal = engine::randomDeal(state, rng);
+            game.decisions.push_back(deal);
+            refused = state.applyDeal(deal);
+        } else if (state.phase() == engine::Phase::AwaitReshuffle) {
+            auto pile = engine::randomReshuffle(state, rng);
+            game.decisions.push_back(pile);
+            refused = state.applyReshuffle(pile);
+        } else {
+            auto action = choose(state, rng);
+            game.decisions.push_back(action);
+            refused = state.apply(action);
+        }
+        REQUIRE_FALSE(refused.has_value());
+    }
+    return std::nullopt;
+}
+
+std::optional<BuiltGame> findGame(const engine::RulesSpec& spec,
+                                  const std::function<bool(const engine::State&)>& stop, int tries,
+                                  std::uint64_t firstSeed) {
+    for (int i = 0; i < tries; ++i)
+        if (auto game = playUntil(spec, firstSeed + static_cast<std::uint64_t>(i), stop)) return game;
+    return std::nullopt;
+}
+
+store::GameId logGame(store::GameStore& log, const BuiltGame& game) {
+    const store::WallTime at{std::chrono::milliseconds(1'700'000'000'000)};
+    auto id = log.createGame(store::NewGame{game.spec, {}, game.seed, at});
+    for (const auto& d : game.decisions) {
+        store::WriteStatus status;
+        if (auto* deal = std::get_if<engine::Deal>(&d)) status = log.appendDeal(id, *deal, at);
+        if (auto* action = std::get_if<engine::Action>(&d)) status = log.appendAction(id, *action, at);
+        if (auto* pile = std::get_if<engine::Reshuffle>(&d)) status = log.appendReshuffle(id, *pile, at);
+        REQUIRE(status.durable);
+    }
+    return id;
+}
+
+}  // namespace vivaref::referee::testing

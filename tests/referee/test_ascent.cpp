@@ -1,0 +1,108 @@
+// The ascent on the board: a legal move accepted, and moved down, two floors
+// up, into a full floor, a character gone or in a hand: refused or waited
+// for, then recovered.
+#include <doctest/doctest.h>
+
+#include "tests/referee/referee_table.hpp"
+
+namespace vivaref::referee::testing {
+
+namespace {
+
+using drivers::LedMode;
+using engine::Place;
+
+engine::CharacterId id(const HandTable& t, const std::string& slug) {
+    return t.state().rules().roster().find(slug);
+}
+
+std::string refusalCode(const HandTable& t) {
+    auto r = t.referee.publicStatus()["refusal"];
+    return r.is_null() ? std::string() : r["code"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("a legal move up one floor is accepted") {
+    HandTable t;
+    toClassicAscent(t);
+    t.lift("leonardo");
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
+    t.put("leonardo", "4");
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor4);
+    CHECK(t.state().seatToAct() == engine::Seat{1});
+    CHECK(t.led("place-4") == LedMode::On);
+    CHECK(t.led("turn-1") == LedMode::On);
+}
+
+TEST_CASE("a character moved down is refused with not-adjacent and put back") {
+    HandTable t;
+    toClassicAscent(t);
+    t.put("leonardo", "2");
+    CHECK(refusalCode(t) == "not-adjacent");
+    CHECK(t.led("place-2") == LedMode::Blink);
+    CHECK(t.led("place-3") == LedMode::Blink);
+    CHECK(t.led("turn-0") == LedMode::On);
+    auto status = t.referee.publicStatus();
+    CHECK(status["refusal"]["restore"][0]["do"] == "put leonardo back on 3");
+    CHECK(status["refusal"]["text"].get<std::string>().find("put leonardo back on 3") != std::string::npos);
+    t.put("leonardo", "3");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.led("place-2") == LedMode::Off);
+    CHECK(t.state().seatToAct() == engine::Seat{0});
+}
+
+TEST_CASE("a character moved two floors up is refused; moving it one floor instead is accepted") {
+    HandTable t;
+    toClassicAscent(t);
+    t.put("ernesto", "4");
+    CHECK(refusalCode(t) == "not-adjacent");
+    CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
+    t.put("ernesto", "3");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor3);
+    CHECK(t.referee.counters().refusals.at("not-adjacent") == 1);
+}
+
+TEST_CASE("a move into a full floor is refused with floor-full") {
+    HandTable t;
+    toClassicAscent(t);
+    t.put("alighiero", "2");
+    CHECK(refusalCode(t) == "floor-full");
+    t.put("alighiero", "1");
+    CHECK(refusalCode(t).empty());
+    t.put("piero", "1");  // from floor 0 onto the full floor 1
+    CHECK(refusalCode(t) == "floor-full");
+    t.put("piero", "0");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.referee.counters().refusals.at("floor-full") == 2);
+}
+
+TEST_CASE("a character in a hand is waited for; gone past the grace, it is refused") {
+    HandTable t;
+    toClassicAscent(t);
+    t.lift("merlino");
+    auto status = t.referee.publicStatus();
+    CHECK(status["in_hand"] == json::array({"merlino"}));
+    CHECK(status["refusal"].is_null());
+    CHECK(status["waiting_for"] == "A character in hand to be put down.");
+    t.remove("merlino");  // the pipeline's in-hand grace ran out
+    CHECK(refusalCode(t) == "character-gone");
+    t.put("merlino", "4");  // landing on a legal place completes the move
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor4);
+}
+
+TEST_CASE("several characters moved during the ascent are refused; the table puts one back") {
+    HandTable t;
+    toClassicAscent(t);
+    t.on["leonardo"] = "4";
+    t.on["merlino"] = "4";
+    t.show();
+    CHECK(refusalCode(t) == "several-moved");
+    t.put("merlino", "3");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor4);
+}
+
+}  // namespace vivaref::referee::testing

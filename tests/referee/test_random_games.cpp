@@ -1,0 +1,129 @@
+// Complete random games of every edition and variant family refereed on the
+// simulated castle: a scripted table performs the engine's random legal
+// actions physically (tags put and lifted, keys pressed, Ambition choices
+// entered by the host), follows the referee's guidance, and sometimes lets
+// the referee deal. At every step the public status shows no secret; at the
+// end the game exported from the log replays to the same result.
+#include <doctest/doctest.h>
+
+#include "daemon/store/game_store.hpp"
+#include "engine/record/line_writer.hpp"
+#include "engine/record/replay.hpp"
+#include "engine/record/result_json.hpp"
+#include "tests/referee/referee_table.hpp"
+#include "tests/store/random_game_writer.hpp"
+
+namespace vivaref::referee::testing {
+
+namespace {
+
+engine::RulesSpec spec2024(int seats, engine::Variant variant = engine::Variant::None,
+                           engine::Options options = {}) {
+    engine::RulesSpec spec;
+    spec.edition = engine::Edition::Vive2024;
+    spec.seats = seats;
+    spec.variant = variant;
+    spec.options = options;
+    if (variant == engine::Variant::Teams || variant == engine::Variant::TeamPawn)
+        for (int s = 0; s < seats; ++s) spec.teams.push_back({2 * s, 2 * s + 1});
+    return spec;
+}
+
+engine::RulesSpec specOf(engine::Edition edition, int seats) {
+    engine::RulesSpec spec;
+    spec.edition = edition;
+    spec.seats = seats;
+    return spec;
+}
+
+void playThrough(const engine::RulesSpec& spec, std::uint64_t seed) {
+    CAPTURE(seed);
+    INFO("setup " << record::writeSetup(spec));
+    store::testing::ScratchDir dir;
+    store::GameStore log(dir.file("games.sqlite"), store::GameStore::Access::CreateIfMissing,
+                         store::Durability::Normal);
+    SimTable t(&log, seeded(seed));
+    const json setup = json::parse(record::writeSetup(spec)).at("setup");
+    auto answer = t.host({{"new-game", {{"setup", setup}}}});
+    REQUIRE_MESSAGE(answer.ok, answer.message);
+    engine::Rng rng(seed * 31 + 7);
+    int steps = 0;
+    while (!t.state().isOver()) {
+        REQUIRE(++steps < 3000);
+        const auto& state = t.state();
+        auto status = t.referee.publicStatus();
+        checkNoSecrets(status, state);
+        INFO("step " << steps << " status " << status.dump());
+        REQUIRE(status["refusal"].is_null());
+        if (status["guidance"].is_object()) {
+            t.follow();
+            REQUIRE(t.referee.publicStatus()["guidance"].is_null());
+            continue;
+        }
+        REQUIRE(status["differences"].empty());
+        const auto phase = state.phase();
+        if (phase == engine::Phase::AwaitDeal || phase == engine::Phase::AwaitReshuffle) {
+            if (rng.below(2) == 0) {
+                t.advance(1100ms);  // the referee's own chance
+                continue;
+            }
+            json payload;
+            if (phase == engine::Phase::AwaitDeal) {
+                payload = {{"deal", dealFor(state, rng.next())}};
+            } else {
+                engine::Rng pileRng(rng.next());
+                auto pile = engine::randomReshuffle(state, pileRng);
+                payload = {{"reshuffle", json::parse(record::writeReshuffle(pile)).at("reshuffle")}};
+            }
+            answer = t.host(payload);
+            REQUIRE_MESSAGE(answer.ok, answer.message);
+            continue;
+        }
+        const auto action = engine::randomAction(state, rng);
+        REQUIRE(action.kind() != engine::ActionKind::Pass);  // the referee passes by itself
+        const auto before = t.referee.counters().actionsAccepted;
+        t.perform(action);
+        CHECK(t.referee.counters().actionsAccepted == before + 1);
+    }
+    checkNoSecrets(t.referee.publicStatus(), t.state());
+    const auto& counters = t.referee.counters();
+    CHECK(counters.refusals.empty());
+    CHECK(counters.privateRefusals == 0);
+    REQUIRE(counters.results.size() == 1);
+    CHECK(counters.gamesFinished == 1);
+    CHECK(counters.actionsAccepted > 20);
+    const auto id = *t.referee.game();
+    const auto replayed = record::replayRecord(log.exportRecord(id));
+    CHECK(replayed == counters.results[0]);
+    CHECK(replayed == record::resultJson(t.state()));
+    CHECK(replayed["complete"] == true);
+    auto summary = log.game(id);
+    REQUIRE(summary);
+    CHECK(summary->complete);
+    CHECK(t.referee.publicStatus()["state"] == "finished");
+    // Every chance decision the referee made itself is there for the trace.
+    int own = 0;
+    for (const auto& e : log.events(id)) own += e.kind == "referee-chance";
+    CHECK(static_cast<int>(t.referee.takeOwnChance().size()) == own);
+}
+
+}  // namespace
+
+TEST_CASE("random complete games on the simulated castle: classic and online") {
+    playThrough(specOf(engine::Edition::Classic, 3), 1);
+    playThrough(specOf(engine::Edition::Classic, 6), 2);
+    playThrough(specOf(engine::Edition::Online, 4), 3);
+}
+
+TEST_CASE("random complete games on the simulated castle: 2024 with options, Emissary, royal couple") {
+    playThrough(spec2024(4, engine::Variant::None, engine::Options{true, true}), 4);
+    playThrough(spec2024(3, engine::Variant::Emissary), 5);
+    playThrough(spec2024(8, engine::Variant::RoyalCouple), 6);
+}
+
+TEST_CASE("random complete games on the simulated castle: teams and single-pawn teams") {
+    playThrough(spec2024(4, engine::Variant::Teams, engine::Options{true, false}), 7);
+    playThrough(spec2024(3, engine::Variant::TeamPawn), 8);
+}
+
+}  // namespace vivaref::referee::testing
