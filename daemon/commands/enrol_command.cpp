@@ -108,6 +108,9 @@ int runEnrol(const std::vector<std::string>& args) {
         if (e.kind == enrol::EnrolmentEventKind::Enrolled) save();
     };
 
+    // Real readers open first: a device that is not there stops us before any question.
+    std::unique_ptr<enrol::RealReaders> readers;
+    if (!simulated) readers = std::make_unique<enrol::RealReaders>(castle);
     std::cout << "Enrolling the " << edition << " edition's characters on the "
               << (simulated ? "simulated castle (a demo player puts each tag)" : "castle")
               << "; the registry is " << tagsPath.string() << ".\n";
@@ -119,9 +122,8 @@ int runEnrol(const std::vector<std::string>& args) {
             return kExitRefused;
         }
     } else {
-        enrol::RealReaders readers(castle);
         std::cout << "Press Enter to skip a character, q then Enter to stop.\n";
-        finished = enrol::runReal(enrolment, readers, print);
+        finished = enrol::runReal(enrolment, *readers, castle.backoff, print);
     }
     save();
     std::cout << enrolment.enrolledCount() << " enrolled, " << kept << " kept, " << enrolment.skippedCount()

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -51,31 +52,45 @@ bool runSimulated(Enrolment& enrolment, const config::CastleConfig& castle,
     return true;
 }
 
-bool runReal(Enrolment& enrolment, RealReaders& readers, const EventSink& sink) {
+bool runReal(Enrolment& enrolment, RealReaders& readers, const drivers::BackoffPolicy& backoff,
+             const EventSink& sink) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     auto now = [&] { return std::chrono::duration_cast<Timestamp>(Clock::now() - start); };
+    // Readers take turns; one that keeps failing is tried less often, so a
+    // dead reader (a PN532's hand-shake takes up to a second) does not slow the others.
+    drivers::ScanScheduler scheduler(readers.size(), backoff);
     for (std::size_t i = 0; i < readers.size(); ++i) {
-        if (auto failure = readers[i].initialize())
+        if (auto failure = readers.initialize(i)) {
+            scheduler.reportFailure(i, now());
             emit(enrolment.onScan(readers[i].name(), *failure, now()), sink);
+        }
     }
     bool keyboard = true;  // until standard input ends
     emit(enrolment.start(), sink);
     while (!enrolment.done()) {
-        for (std::size_t i = 0; i < readers.size() && !enrolment.done(); ++i) {
-            auto& reader = readers[i];
+        if (const auto next = scheduler.next(now())) {
+            auto& reader = readers[*next];
             drivers::ScanResult result = drivers::TagSet{};
             if (auto ec = reader.antennaOn()) {
                 result = drivers::ScanError{drivers::ScanErrorKind::Bus,
                                             "reader " + reader.name() + ": antenna on: " + ec.message()};
-                (void)reader.initialize();  // a reset chip may answer again next turn
             } else {
-                // ISO/IEC 14443-3 §5.2.4: tags need up to 5 ms in the field before they answer.
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                // ISO/IEC 14443-3 §5.2.4: tags need up to 5 ms in the field before they answer
+                // (NFC Forum readers wait 5.1 ms).
+                std::this_thread::sleep_for(std::chrono::microseconds(5100));
                 result = reader.scan();
                 (void)reader.antennaOff();
             }
+            if (result.ok()) {
+                scheduler.reportSuccess(*next);
+            } else {
+                scheduler.reportFailure(*next, now());
+                (void)readers.initialize(*next);  // a reset or replugged chip may answer on its next turn
+            }
             emit(enrolment.onScan(reader.name(), result, now()), sink);
+        } else {
+            std::this_thread::sleep_for(std::min(scheduler.nextReadyAt() - now(), Timestamp(50)));
         }
         pollfd in{STDIN_FILENO, POLLIN, 0};
         if (keyboard && ::poll(&in, 1, 0) > 0) {

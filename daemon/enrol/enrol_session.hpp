@@ -11,6 +11,7 @@
 
 #include "daemon/config/castle_config.hpp"
 #include "daemon/enrol/enrolment.hpp"
+#include "drivers/sensing/scan_scheduler.hpp"
 
 namespace vivaref::enrol {
 
@@ -25,8 +26,10 @@ bool runSimulated(Enrolment& enrolment, const config::CastleConfig& castle,
 
 inline constexpr Timestamp kSimulatedPatience{10'000};
 
-// Until every character has been asked for or the person types q; real time.
-// Returns false when stopped with q.
-bool runReal(Enrolment& enrolment, RealReaders& readers, const EventSink& sink);
+// Until every character has been asked for or the person types q; real
+// time, readers in turn with `backoff` for failing ones. Returns false when
+// stopped with q.
+bool runReal(Enrolment& enrolment, RealReaders& readers, const drivers::BackoffPolicy& backoff,
+             const EventSink& sink);
 
 }  // namespace vivaref::enrol
