@@ -16,7 +16,7 @@
 // station numbering, guidance, undo) are in daemon/referee/REFEREE-NOTES.md.
 //
 // API changes since the first commit (compatible additions only):
-//   (none yet)
+//   - publicStatus() has "roster": [{"id", "name", "kind"}] (for the pages).
 #pragma once
 
 #include <cstdint>

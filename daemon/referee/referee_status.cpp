@@ -63,6 +63,11 @@ json Referee::Impl::publicStatus() const {
                               {"name", static_cast<std::size_t>(p) < players.size() ? players[p] : ""}});
     }
     out["players"] = std::move(seated);
+    json characters = json::array();
+    for (const auto& c : roster.characters())
+        characters.push_back(
+            json{{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
+    out["roster"] = std::move(characters);
     out["edition"] = engine::editionName(rules.edition());
     out["variant"] = engine::variantName(rules.variant());
     out["view"] = record::publicViewJson(engine::publicView(*state), rules);

@@ -272,7 +272,16 @@ TEST_CASE("a seat with no legal move passes by itself once the board matches") {
     auto passed = noticesOf(t.notices, "passed");
     REQUIRE_FALSE(passed.empty());
     CHECK(passed[0].detail["seat"] == seat.index);
-    CHECK(log.events(gameId).back().kind != "setup");
+    // Undo takes back the automatic passes with the last decision a person took.
+    REQUIRE(t.host({{"undo", json::object()}}).ok);
+    engine::State before(std::make_shared<const engine::Rules>(spec));
+    for (std::size_t i = 0; i + 1 < game->decisions.size(); ++i) {
+        const auto& d = game->decisions[i];
+        if (auto* deal = std::get_if<engine::Deal>(&d)) REQUIRE_FALSE(before.applyDeal(*deal));
+        if (auto* action = std::get_if<engine::Action>(&d)) REQUIRE_FALSE(before.apply(*action));
+        if (auto* pile = std::get_if<engine::Reshuffle>(&d)) REQUIRE_FALSE(before.applyReshuffle(*pile));
+    }
+    CHECK(t.state() == before);
 }
 
 }  // namespace vivaref::referee::testing
