@@ -62,16 +62,17 @@ int runSimulate(const std::vector<std::string>& args) {
     options.referee.wallAtZero = vm.count("epoch") ? store::WallTime(milliseconds(epoch))
                                                    : time_point_cast<milliseconds>(system_clock::now());
 
-    std::optional<store::GameStore> log;
-    if (vm.count("db")) log.emplace(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
-    auto outcome = simulation::simulateTrace(*text, options, log ? &*log : nullptr);
-    if (outcome.error) {
+    // A malformed trace is reported before the log is opened: it writes nothing.
+    trace::TraceRead read = simulation::checkTrace(*text);
+    if (read.error) {
         std::cerr << "vivaref simulate: " << (path == "-" ? std::string("stdin") : path) << ": "
-                  << outcome.error->describe() << "\n";
+                  << read.error->describe() << "\n";
         return kExitRefused;
     }
-    std::cout << outcome.summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-              << "\n";
+    std::optional<store::GameStore> log;
+    if (vm.count("db")) log.emplace(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+    const auto summary = simulation::runTrace(read.lines, options, log ? &*log : nullptr);
+    std::cout << summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return kExitOk;
 }
 

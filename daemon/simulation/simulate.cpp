@@ -6,24 +6,36 @@ namespace vivaref::simulation {
 
 using nlohmann::ordered_json;
 
+trace::TraceRead checkTrace(std::string_view text) {
+    trace::TraceRead read = trace::readTrace(text);
+    if (read.error) return read;
+    // Every line is checked against the board before the first one acts, so a
+    // bad trace runs nothing and writes nothing.
+    const auto layout = drivers::standardBoardLayout();
+    for (const auto& [number, line] : read.lines)
+        if (auto problem = SimulationRig::check(layout, line)) {
+            read.error = trace::TraceError{number, *problem};
+            read.lines.clear();
+            break;
+        }
+    return read;
+}
+
+ordered_json runTrace(const std::vector<trace::NumberedLine>& lines, const RigOptions& options,
+                      store::GameStore* store) {
+    SimulationRig rig(options, store);
+    for (const auto& numbered : lines) (void)rig.consume(numbered.line);
+    rig.finish();
+    return summaryJson(rig);
+}
+
 SimulateOutcome simulateTrace(std::string_view text, const RigOptions& options, store::GameStore* store) {
     SimulateOutcome outcome;
-    trace::TraceRead read = trace::readTrace(text);
-    if (read.error) {
+    trace::TraceRead read = checkTrace(text);
+    if (read.error)
         outcome.error = read.error;
-        return outcome;
-    }
-    SimulationRig rig(options, store);
-    // Every line is checked against the board before the first one acts, so a
-    // bad trace writes nothing.
-    for (const auto& [number, line] : read.lines)
-        if (auto problem = rig.check(line)) {
-            outcome.error = trace::TraceError{number, *problem};
-            return outcome;
-        }
-    for (const auto& numbered : read.lines) (void)rig.consume(numbered.line);
-    rig.finish();
-    outcome.summary = summaryJson(rig);
+    else
+        outcome.summary = runTrace(read.lines, options, store);
     return outcome;
 }
 

@@ -19,7 +19,15 @@ struct SimulateOutcome {
     nlohmann::ordered_json summary;
 };
 
-// Never prints. Store errors (StoreError) propagate.
+// A whole trace read and checked (its form, and its readers and places on
+// the simulated board) without running it.
+trace::TraceRead checkTrace(std::string_view text);
+
+// Runs lines checkTrace() accepted. Never prints; store errors (StoreError) propagate.
+nlohmann::ordered_json runTrace(const std::vector<trace::NumberedLine>& lines, const RigOptions& options,
+                                store::GameStore* store);
+
+// Both: checkTrace, then runTrace when the trace is well formed.
 SimulateOutcome simulateTrace(std::string_view text, const RigOptions& options, store::GameStore* store);
 
 // The summary of what a rig did: lines consumed, virtual time, the referee's

@@ -96,8 +96,8 @@ void SimulationRig::enrolRoster(const nlohmann::json& setup) {
     if (added) buildPipeline();
 }
 
-std::optional<std::string> SimulationRig::check(const trace::TraceLine& line) const {
-    const auto& layout = board_.layout();
+std::optional<std::string> SimulationRig::check(const drivers::BoardLayout& layout,
+                                                const trace::TraceLine& line) {
     if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) {
         if (!layout.findReader(scan->reader))
             return "the board has no reader \"" + scan->reader.name +

@@ -67,9 +67,12 @@ public:
     // Throws std::invalid_argument on contradictory sensing or board knobs.
     SimulationRig(RigOptions options, store::GameStore* store);
 
-    // Whether the line can act on this board: a scan's or a fault's reader
-    // and a put's place must exist. A sentence when not.
-    std::optional<std::string> check(const trace::TraceLine& line) const;
+    // Whether the line can act on a board of this layout: a scan's or a
+    // fault's reader and a put's place must exist. A sentence when not.
+    static std::optional<std::string> check(const drivers::BoardLayout& layout, const trace::TraceLine& line);
+    std::optional<std::string> check(const trace::TraceLine& line) const {
+        return check(board_.layout(), line);
+    }
 
     // Runs the clock to line.t (not before the current time), then applies
     // the line and records it. A sentence for a line check() refuses (then

@@ -51,8 +51,9 @@ struct ReaderFaultLine {
     friend bool operator==(const ReaderFaultLine&, const ReaderFaultLine&) = default;
 };
 
-// A tag as a put or lift names it: a UID in uppercase hex when the text is
-// made of 0-9 and A-F only, otherwise a character's slug ("odessa"; in
+// A tag as a put or lift names it: a UID (which must be in uppercase hex)
+// when the text is made of hex digits only, one of them at least a decimal
+// digit ("0459AC12"); otherwise a character's slug ("odessa", "dead"; in
 // simulation its tag is simulatedTagUid(slug)).
 struct TagName {
     std::string text;

@@ -241,7 +241,12 @@ TraceLine readLine(const json& value) {
 
 }  // namespace
 
-bool TagName::isUid() const { return allUpperHex(text); }
+bool TagName::isUid() const {
+    const bool hexOnly = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
+    });
+    return hexOnly && std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 std::string_view hostKindName(HostKind kind) { return kHostNames[static_cast<std::size_t>(kind)]; }
 

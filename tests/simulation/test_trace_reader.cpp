@@ -86,6 +86,7 @@ TEST_CASE("trace reader: host requests, empty scans and tags named by UID") {
     CHECK(std::get<ScanLine>(only(R"({"t": 7, "scan": {"reader": "wc3", "tags": []}})").input).tags.empty());
     auto put = std::get<PutLine>(only(R"({"t": 7, "put": {"tag": "0459AC12", "place": "dungeon1"}})").input);
     CHECK(put.tag.isUid());
+    CHECK_FALSE(std::get<LiftLine>(only(R"({"t": 8, "lift": {"tag": "cafe"}})").input).tag.isUid());
     CHECK(
         std::get<ButtonLine>(only(R"({"t": 7, "button": {"station": 0, "key": "stomachache"}})").input).key ==
         drivers::VoteKey::Stomachache);
@@ -135,6 +136,8 @@ TEST_CASE("trace reader: a malformed line says what is wrong") {
         {R"({"t": 1, "put": {"tag": "odessa"}})", "misses its key \"place\""},
         {R"({"t": 1, "put": {"tag": "odessa", "place": 3}})", "must be a string, not a whole number"},
         {R"({"t": 1, "put": {"tag": "04A1B2", "place": "3"}})", "8, 14 or 20"},
+        {R"({"t": 1, "put": {"tag": "04a1b2c3", "place": "3"}})", "uppercase hex"},
+        {R"({"t": 1, "lift": {"tag": "0459ac12"}})", "uppercase hex"},
         {R"({"t": 1, "put": {"tag": "odessa", "place": "3\u0001"}})", "control character"},
         {R"({"t": 1, "lift": {}})", "misses its key \"tag\""},
         {R"({"t": 1, "lift": "odessa"})", "must be an object"},
