@@ -56,7 +56,9 @@ TEST_CASE("registries saved and loaded again are the same, in the same order") {
     saveTagRegistries(file, saved);
     const TagRegistries loaded = loadTagRegistries(file);
     REQUIRE(loaded.size() == 3);
-    for (const auto& [edition, registry] : saved) {
+    for (const auto& entry : saved) {
+        const std::string& edition = entry.first;  // no structured binding in CAPTURE (clang 14)
+        const TagRegistry& registry = entry.second;
         CAPTURE(edition);
         const TagRegistry& again = loaded.at(edition);
         REQUIRE(again.size() == registry.size());
