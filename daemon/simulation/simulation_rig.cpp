@@ -75,7 +75,7 @@ void SimulationRig::buildPipeline() {
 // A custom roster's characters get their simulated tags too. The pipeline is
 // made anew with them: it learns where the tags already on the board stand
 // within a scan cycle and a stability window.
-void SimulationRig::enrolRoster(const nlohmann::json& setup) {
+void SimulationRig::enrolSetup(const nlohmann::json& setup) {
     auto roster = setup.find("roster");
     if (roster == setup.end() || !roster->is_array()) return;
     bool added = false;
@@ -116,6 +116,7 @@ std::optional<std::string> SimulationRig::check(const drivers::BoardLayout& layo
 }
 
 std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) {
+    lastHostAnswer_.reset();
     if (auto problem = check(line)) return problem;
     const Timestamp t{line.t};
     runUntil(t);
@@ -133,9 +134,11 @@ void SimulationRig::apply(const trace::TraceLine& line) {
         [&](const auto& input) {
             using T = std::decay_t<decltype(input)>;
             if constexpr (std::is_same_v<T, trace::HostLine>) {
-                if (input.kind == trace::HostKind::NewGame) enrolRoster(input.payload);
-                referee::HostAnswer answer = referee_.host(hostRequest(input), t);
-                if (!answer.ok) ++counters_.hostRefusals[answer.code.empty() ? "refused" : answer.code];
+                if (input.kind == trace::HostKind::NewGame) enrolSetup(input.payload);
+                lastHostAnswer_ = referee_.host(hostRequest(input), t);
+                if (!lastHostAnswer_->ok)
+                    ++counters_
+                          .hostRefusals[lastHostAnswer_->code.empty() ? "refused" : lastHostAnswer_->code];
             } else if constexpr (std::is_same_v<T, trace::ScanLine>) {
                 pipeline_->addScan(*board_.layout().findReader(input.reader),
                                    drivers::TagSet(input.tags.begin(), input.tags.end()), t);

@@ -79,6 +79,14 @@ public:
     // nothing is applied, but time has passed).
     std::optional<std::string> consume(const trace::TraceLine& line);
 
+    // The referee's answer to the host line the last consume() applied
+    // (nothing when that line was not a host request).
+    const std::optional<referee::HostAnswer>& lastHostAnswer() const { return lastHostAnswer_; }
+
+    // Gives a setup's custom roster characters their simulated tags (a
+    // new-game line does it itself; a game resumed from the log needs it).
+    void enrolSetup(const nlohmann::json& setup);
+
     // Time passes with no input: everything due strictly before `end`.
     void runUntil(Timestamp end);
     // After the last line: runs on until the referee is settled (bounded by
@@ -102,7 +110,6 @@ private:
     void drain();
     void apply(const trace::TraceLine& line);
     void record(std::int64_t t, const std::string& text);
-    void enrolRoster(const nlohmann::json& setup);
     void buildPipeline();
 
     RigOptions options_;
@@ -118,6 +125,7 @@ private:
     std::vector<std::pair<std::int64_t, std::string>> held_;  // lines waiting for a game
     std::optional<store::GameId> recordingGame_;
     RigCounters counters_;
+    std::optional<referee::HostAnswer> lastHostAnswer_;
 };
 
 }  // namespace vivaref::simulation
