@@ -1,0 +1,219 @@
+#include "daemon/server/api_router.hpp"
+
+#include <charconv>
+#include <variant>
+
+#include "daemon/server/secret_token.hpp"
+
+namespace vivaref::server {
+
+using nlohmann::json;
+
+namespace {
+
+ApiRouter::Reply error(const Request& request, http::status status, std::string_view code,
+                       std::string_view message) {
+    return {errorResponse(&request, status, code, message)};
+}
+
+ApiRouter::Reply methodNotAllowed(const Request& request, std::string_view allowed) {
+    auto reply = error(request, http::status::method_not_allowed, "method-not-allowed",
+                       "this address answers " + std::string(allowed) + " only");
+    reply.response.set(http::field::allow, allowed);
+    return reply;
+}
+
+ApiRouter::Reply ok(const Request& request, const json& body) {
+    return {jsonResponse(request, http::status::ok, body)};
+}
+
+// "a/b/c" -> "a" and "b/c".
+std::pair<std::string_view, std::string_view> firstSegment(std::string_view path) {
+    const auto slash = path.find('/');
+    if (slash == std::string_view::npos) return {path, {}};
+    return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+std::optional<std::int64_t> positiveInteger(std::string_view text) {
+    std::int64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value <= 0) return std::nullopt;
+    return value;
+}
+
+http::status statusOf(ServiceAnswer::Outcome outcome) {
+    switch (outcome) {
+        case ServiceAnswer::Outcome::Ok:
+            return http::status::ok;
+        case ServiceAnswer::Outcome::BadRequest:
+            return http::status::bad_request;
+        case ServiceAnswer::Outcome::NotFound:
+            return http::status::not_found;
+        case ServiceAnswer::Outcome::Refused:
+            return http::status::conflict;
+        case ServiceAnswer::Outcome::Unavailable:
+            return http::status::service_unavailable;
+    }
+    return http::status::internal_server_error;
+}
+
+}  // namespace
+
+ApiRouter::ApiRouter(RefereeService& service, const StaticFiles& files, RouterOptions options)
+    : service_(service), files_(files), options_(std::move(options)) {}
+
+ApiRouter::Reply ApiRouter::handle(const Request& request) {
+    const std::string_view target = request.target();
+    if (target.empty() || target.front() != '/')
+        return error(request, http::status::bad_request, "bad-target",
+                     "the request's target must start with /");
+    const std::string_view path = target.substr(0, target.find_first_of("?#"));
+    if (path == "/api" || path.starts_with("/api/"))
+        return api(request, path.substr(std::min<std::size_t>(5, path.size())));
+    return file(request, path);
+}
+
+ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
+    const bool get = request.method() == http::verb::get;
+    const auto [head, rest] = firstSegment(path);
+    if (head == "status" && rest.empty()) {
+        if (!get) return methodNotAllowed(request, "GET");
+        return ok(request, service_.publicStatus());
+    }
+    if (head == "events" && rest.empty()) {
+        if (!get) return methodNotAllowed(request, "GET");
+        return {Response{}, true};
+    }
+    if (head == "info" && rest.empty()) {
+        if (!get) return methodNotAllowed(request, "GET");
+        return ok(request, {{"version", options_.version},
+                            {"simulated", service_.simulated()},
+                            {"hostTokenRequired", !options_.hostToken.empty()}});
+    }
+    if (head == "games") {
+        if (!get) return methodNotAllowed(request, "GET");
+        if (rest.empty()) return ok(request, service_.games());
+        const auto id = positiveInteger(rest);
+        if (!id)
+            return error(request, http::status::not_found, "no-such-game", "a game is named by its number");
+        auto game = service_.game(*id);
+        if (!game)
+            return error(request, http::status::not_found, "no-such-game",
+                         "the game log holds no game " + std::to_string(*id));
+        return ok(request, *game);
+    }
+    if (head == "player" && !rest.empty() && rest.find('/') == std::string_view::npos) {
+        if (!get) return methodNotAllowed(request, "GET");
+        auto page = service_.playerStatus(rest);
+        if (!page)
+            return error(request, http::status::not_found, "no-such-player",
+                         "this link belongs to no player of the current game");
+        return ok(request, *page);
+    }
+    if (head == "host" && !rest.empty() && rest.find('/') == std::string_view::npos)
+        return host(request, rest);
+    if (head == "sim" && !rest.empty() && rest.find('/') == std::string_view::npos) return sim(request, rest);
+    return error(request, http::status::not_found, "no-such-route", "the API has no such address");
+}
+
+bool ApiRouter::hostAllowed(const Request& request) const {
+    if (options_.hostToken.empty()) return true;
+    const auto header = request.find(http::field::authorization);
+    if (header == request.end()) return false;
+    std::string_view value = header->value();
+    constexpr std::string_view kBearer = "Bearer ";
+    if (!value.starts_with(kBearer)) return false;
+    return tokensEqual(value.substr(kBearer.size()), options_.hostToken);
+}
+
+ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) {
+    if (!hostAllowed(request)) {
+        auto reply = error(request, http::status::unauthorized, "host-credential",
+                           "the host's controls need the host token (Authorization: Bearer TOKEN)");
+        reply.response.set(http::field::www_authenticate, "Bearer realm=\"vivaref host\"");
+        return reply;
+    }
+    if (name == "players") {
+        if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
+        return answer(request, service_.host(name, json::object()));
+    }
+    if (request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+    auto body = jsonBody(request);
+    if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+    return answer(request, service_.host(name, std::get<json>(body)));
+}
+
+ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {
+    if (!service_.simulated())
+        return error(request, http::status::not_found, "not-simulated",
+                     "the simulated castle exists only with --hardware=sim");
+    if (name == "leds" || name == "state") {
+        if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
+        json state = service_.simState();
+        if (name == "leds")
+            return ok(request, state.is_object() && state.contains("leds") ? state["leds"] : json::object());
+        return ok(request, state);
+    }
+    if (request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+    auto body = jsonBody(request);
+    if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+    return answer(request, service_.sim(name, std::get<json>(body)));
+}
+
+ApiRouter::Reply ApiRouter::file(const Request& request, std::string_view path) {
+    const bool head = request.method() == http::verb::head;
+    if (request.method() != http::verb::get && !head) return methodNotAllowed(request, "GET, HEAD");
+    auto found = files_.lookup(path);
+    if (found.status == StaticFiles::Lookup::Status::Refused)
+        return error(request, http::status::bad_request, "bad-path", found.reason);
+    if (found.status == StaticFiles::Lookup::Status::NotFound)
+        return error(request, http::status::not_found, "no-such-file", "the web page has no such file");
+    Response response{http::status::ok, request.version()};
+    response.set(http::field::server, "vivaref");
+    response.set(http::field::content_type, found.file.contentType);
+    // The page is small and changes with the installed version: always revalidate.
+    response.set(http::field::cache_control, "no-cache");
+    response.set("X-Content-Type-Options", "nosniff");
+    response.keep_alive(request.keep_alive());
+    const auto size = found.file.body.size();
+    if (!head) response.body() = std::move(found.file.body);
+    response.prepare_payload();
+    if (head) response.content_length(size);
+    return {std::move(response)};
+}
+
+ApiRouter::Reply ApiRouter::answer(const Request& request, const ServiceAnswer& answer) {
+    return {jsonResponse(request, statusOf(answer.outcome), answer.body)};
+}
+
+std::variant<json, ApiRouter::Reply> ApiRouter::jsonBody(const Request& request) {
+    const auto type = request.find(http::field::content_type);
+    const std::string_view contentType = type == request.end() ? std::string_view{} : type->value();
+    if (!contentType.starts_with("application/json"))
+        return error(request, http::status::unsupported_media_type, "not-json",
+                     "send the request's body as Content-Type: application/json");
+    const std::string& text = request.body();
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return json::object();
+    bool tooDeep = false;
+    // nlohmann's parser keeps its own stack (no recursion), and the callback
+    // drops anything nested deeper than the limit before it is built.
+    json body = json::parse(
+        text,
+        [&](int depth, json::parse_event_t, json&) {
+            if (depth > options_.maxJsonDepth) tooDeep = true;
+            return !tooDeep;
+        },
+        false);
+    if (tooDeep)
+        return error(request, http::status::bad_request, "bad-json",
+                     "the request's JSON is nested more than " + std::to_string(options_.maxJsonDepth) +
+                         " levels deep");
+    if (body.is_discarded())
+        return error(request, http::status::bad_request, "bad-json", "the request's body is not valid JSON");
+    if (!body.is_object())
+        return error(request, http::status::bad_request, "bad-json",
+                     "the request's body must be a JSON object");
+    return body;
+}
+
+}  // namespace vivaref::server

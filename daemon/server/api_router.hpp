@@ -1,0 +1,54 @@
+// The routes: from one HTTP request to its answer. The API's shapes are in
+// web-ui/API.md; everything not under /api/ is a file of the web page.
+// Access: public routes need nothing; /api/player/TOKEN needs the player's
+// secret link; /api/host/... needs "Authorization: Bearer HOST-TOKEN" when
+// the configuration sets a host token; /api/sim/... exists only on the
+// simulated castle. A POST must say Content-Type: application/json (so a
+// page on another site cannot post a form to the castle). Never throws for
+// anything a client sends: every problem is a 4xx with a JSON message.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "daemon/server/http_message.hpp"
+#include "daemon/server/referee_service.hpp"
+#include "daemon/server/static_files.hpp"
+
+namespace vivaref::server {
+
+struct RouterOptions {
+    // The host's token; empty: the host's routes are open to anyone on the network.
+    std::string hostToken;
+    // Deeper JSON bodies are refused (no request needs more than a few levels).
+    int maxJsonDepth = 32;
+    // For GET /api/info.
+    std::string version;
+};
+
+class ApiRouter {
+public:
+    ApiRouter(RefereeService& service, const StaticFiles& files, RouterOptions options);
+
+    struct Reply {
+        Response response;
+        bool eventStream = false;  // GET /api/events: the session turns into an event stream
+    };
+    Reply handle(const Request& request);
+
+private:
+    Reply api(const Request& request, std::string_view path);
+    Reply host(const Request& request, std::string_view name);
+    Reply sim(const Request& request, std::string_view name);
+    Reply file(const Request& request, std::string_view path);
+    Reply answer(const Request& request, const ServiceAnswer& answer);
+    // The request's JSON body ({} when empty), or the error reply.
+    std::variant<nlohmann::json, Reply> jsonBody(const Request& request);
+    bool hostAllowed(const Request& request) const;
+
+    RefereeService& service_;
+    const StaticFiles& files_;
+    RouterOptions options_;
+};
+
+}  // namespace vivaref::server

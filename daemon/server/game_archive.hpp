@@ -1,0 +1,22 @@
+// The game log as the public API shows it (GET /api/games, /api/games/ID).
+// A finished game (complete or abandoned) is shown whole, like `vivaref
+// show`: its events and record hold the hands, which are no secret once the
+// game is over. A game still in progress shows its summary only, and no
+// game ever shows the referee's seed (from it and the setup every deal of a
+// game in progress could be worked out).
+#pragma once
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/store/game_store.hpp"
+
+namespace vivaref::server {
+
+// [{"id", "startedAt", "endedAt", "edition", "setup", "players", "status", "result"}, ...]
+nlohmann::json gamesJson(store::GameStore& store);
+// The summary, and for a finished game "events" and "record"; nullopt when the log has no such game.
+std::optional<nlohmann::json> gameJson(store::GameStore& store, store::GameId id);
+
+}  // namespace vivaref::server

@@ -1,0 +1,25 @@
+// The HTTP messages the server reads and writes (Boost.Beast, HTTP/1.1),
+// and the answers every route shares: JSON with a status, and the JSON
+// error {"error": CODE, "message": SENTENCE} of every 4xx and 5xx.
+#pragma once
+
+#include <string_view>
+
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+namespace vivaref::server {
+
+namespace http = boost::beast::http;
+
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+// A response to `request` (its HTTP version and keep-alive) with a JSON body.
+Response jsonResponse(const Request& request, http::status status, const nlohmann::json& body);
+// A JSON error. `request` may be null when the request could not be read:
+// the answer is then HTTP/1.1 and closes the connection.
+Response errorResponse(const Request* request, http::status status, std::string_view code,
+                       std::string_view message);
+
+}  // namespace vivaref::server

@@ -1,0 +1,148 @@
+#include "daemon/server/http_server.hpp"
+
+#include <charconv>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "daemon/server/http_session.hpp"
+
+namespace vivaref::server {
+
+namespace net = boost::asio;
+using boost::system::error_code;
+using net::ip::tcp;
+
+HttpServer::HttpServer(net::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits)
+    : io_(io),
+      acceptor_(io),
+      retryTimer_(io),
+      keepAliveTimer_(io),
+      context_(std::make_shared<SessionContext>(router, hub, limits)) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+void HttpServer::listen(const tcp::endpoint& endpoint) {
+    auto fail = [&](const error_code& error, const char* what) {
+        std::ostringstream where;
+        where << endpoint;
+        throw std::system_error(error, std::string("cannot ") + what + " the web server on " + where.str());
+    };
+    error_code error;
+    acceptor_.open(endpoint.protocol(), error);
+    if (error) fail(error, "open");
+    acceptor_.set_option(tcp::acceptor::reuse_address(true), error);
+    acceptor_.bind(endpoint, error);
+    if (error) fail(error, "bind");
+    acceptor_.listen(net::socket_base::max_listen_connections, error);
+    if (error) fail(error, "listen with");
+    stopped_ = false;
+    accept();
+    keepAlive();
+}
+
+tcp::endpoint HttpServer::localEndpoint() const { return acceptor_.local_endpoint(); }
+
+std::size_t HttpServer::connections() const {
+    std::size_t open = 0;
+    for (const auto* s : context_->sessions) open += s->open() ? 1 : 0;
+    return open;
+}
+
+const ServerCounters& HttpServer::counters() const { return context_->counters; }
+
+void HttpServer::stop() {
+    stopped_ = true;
+    error_code ignored;
+    acceptor_.close(ignored);
+    retryTimer_.cancel();
+    keepAliveTimer_.cancel();
+    // close() does not erase; copy anyway, a session may go away meanwhile.
+    const auto sessions = context_->sessions;
+    for (auto* s : sessions) s->close();
+}
+
+// The session that has waited longest for its request is closed. False
+// when every connection is busy answering or streaming.
+bool HttpServer::makeRoom() {
+    HttpSession* oldest = nullptr;
+    std::chrono::steady_clock::time_point since{};
+    for (auto* s : context_->sessions) {
+        auto waiting = s->waitingSince();
+        if (waiting && (!oldest || *waiting < since)) {
+            oldest = s;
+            since = *waiting;
+        }
+    }
+    if (!oldest) return false;
+    oldest->close();
+    ++context_->counters.evicted;
+    return true;
+}
+
+void HttpServer::accept() {
+    acceptor_.async_accept([this](error_code error, tcp::socket socket) {
+        if (stopped_ || error == net::error::operation_aborted) return;
+        if (error) {
+            // Out of file descriptors and the like: try again in a moment
+            // rather than spinning on the same error.
+            std::cerr << "vivaref serve: accepting a connection failed: " << error.message() << "\n";
+            retryTimer_.expires_after(std::chrono::milliseconds(100));
+            retryTimer_.async_wait([this](error_code e) {
+                if (!e && !stopped_) accept();
+            });
+            return;
+        }
+        ++context_->counters.accepted;
+        if (connections() >= context_->limits.maxConnections && !makeRoom()) {
+            ++context_->counters.refused;
+            error_code ignored;
+            socket.close(ignored);
+        } else {
+            std::make_shared<HttpSession>(std::move(socket), context_)->start();
+        }
+        accept();
+    });
+}
+
+void HttpServer::keepAlive() {
+    keepAliveTimer_.expires_after(context_->limits.keepAliveInterval);
+    keepAliveTimer_.async_wait([this](error_code error) {
+        if (error || stopped_) return;
+        context_->hub.keepAlive();
+        keepAlive();
+    });
+}
+
+tcp::endpoint parseListenAddress(const std::string& text) {
+    auto bad = [&](const std::string& why) {
+        return std::invalid_argument("the listen address '" + text + "' " + why +
+                                     " (examples: 127.0.0.1:8080, 0.0.0.0:0, [::1]:8080)");
+    };
+    std::string host;
+    std::string port;
+    if (!text.empty() && text.front() == '[') {
+        const auto close = text.find(']');
+        if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':')
+            throw bad("has no ]:PORT after the IPv6 address");
+        host = text.substr(1, close - 1);
+        port = text.substr(close + 2);
+    } else {
+        const auto colon = text.rfind(':');
+        if (colon == std::string::npos) throw bad("has no :PORT");
+        host = text.substr(0, colon);
+        port = text.substr(colon + 1);
+        if (host.find(':') != std::string::npos) throw bad("needs [brackets] around an IPv6 address");
+    }
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+    if (port.empty() || ec != std::errc() || end != port.data() + port.size() || value > 65535)
+        throw bad("has a port that is not a number from 0 to 65535");
+    error_code error;
+    const auto address = net::ip::make_address(host, error);
+    if (error) throw bad("has a host that is not an IP address");
+    return {address, static_cast<unsigned short>(value)};
+}
+
+}  // namespace vivaref::server

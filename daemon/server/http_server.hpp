@@ -1,0 +1,58 @@
+// The HTTP server on the daemon's one event loop: accepts connections on one
+// address, hands each to an HttpSession, keeps the count under the limit
+// (when full, the connection that has waited longest for its request is
+// closed to make room; event streams have their own cap) and sends the
+// event streams' keep-alive comments. Nothing here blocks.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "daemon/server/api_router.hpp"
+#include "daemon/server/event_hub.hpp"
+#include "daemon/server/server_limits.hpp"
+
+namespace vivaref::server {
+
+struct SessionContext;
+
+class HttpServer {
+public:
+    HttpServer(boost::asio::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits = {});
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    // Binds and starts accepting. Throws std::system_error naming the
+    // address when it cannot (in use, no such address, no permission).
+    void listen(const boost::asio::ip::tcp::endpoint& endpoint);
+    // The bound address (the port the kernel chose for port 0).
+    boost::asio::ip::tcp::endpoint localEndpoint() const;
+    // Stops accepting and closes every connection.
+    void stop();
+
+    std::size_t connections() const;
+    const ServerCounters& counters() const;
+
+private:
+    void accept();
+    void keepAlive();
+    bool makeRoom();
+
+    boost::asio::io_context& io_;
+    boost::asio::ip::tcp::acceptor acceptor_;
+    boost::asio::steady_timer retryTimer_;
+    boost::asio::steady_timer keepAliveTimer_;
+    std::shared_ptr<SessionContext> context_;
+    bool stopped_ = false;
+};
+
+// "127.0.0.1:8080", "0.0.0.0:0", "[::1]:8080", "[::]:80" -> an endpoint;
+// throws std::invalid_argument with a sentence when it is none.
+boost::asio::ip::tcp::endpoint parseListenAddress(const std::string& text);
+
+}  // namespace vivaref::server

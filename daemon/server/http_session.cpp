@@ -1,0 +1,226 @@
+#include "daemon/server/http_session.hpp"
+
+#include <iostream>
+
+#include <boost/asio/write.hpp>
+
+namespace vivaref::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+using beast::error_code;
+
+namespace {
+
+// Retry after a second when the stream breaks (EventSource's own default is 3 s).
+constexpr std::string_view kEventStreamHead =
+    "HTTP/1.1 200 OK\r\n"
+    "Server: vivaref\r\n"
+    "Content-Type: text/event-stream; charset=utf-8\r\n"
+    "Cache-Control: no-store\r\n"
+    "X-Content-Type-Options: nosniff\r\n"
+    "X-Accel-Buffering: no\r\n"
+    "Connection: close\r\n"
+    "\r\n"
+    "retry: 1000\n\n";
+
+bool isParseError(const error_code& error) {
+    return error.category() == beast::http::make_error_code(http::error::bad_method).category();
+}
+
+}  // namespace
+
+HttpSession::HttpSession(net::ip::tcp::socket socket, std::shared_ptr<SessionContext> context)
+    : stream_(std::move(socket)), context_(std::move(context)), lingerTimer_(stream_.get_executor()) {}
+
+HttpSession::~HttpSession() {
+    // Only the shared context here: the router and the hub may be gone when
+    // the loop is torn down with this session's handlers still queued.
+    if (state_ == State::Streaming) --context_->eventStreams;
+    context_->sessions.erase(this);
+}
+
+void HttpSession::start() {
+    context_->sessions.insert(this);
+    readRequest();
+}
+
+std::optional<std::chrono::steady_clock::time_point> HttpSession::waitingSince() const {
+    if (state_ != State::Reading) return std::nullopt;
+    return waitingSince_;
+}
+
+void HttpSession::close() {
+    if (state_ == State::Closed) return;
+    if (state_ == State::Streaming) --context_->eventStreams;
+    state_ = State::Closed;
+    error_code ignored;
+    lingerTimer_.cancel();
+    stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+    stream_.close();
+}
+
+void HttpSession::readRequest() {
+    state_ = State::Reading;
+    waitingSince_ = std::chrono::steady_clock::now();
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(context_->limits.maxHeaderBytes));
+    parser_->body_limit(context_->limits.maxBodyBytes);
+    stream_.expires_after(context_->limits.requestTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](error_code error, std::size_t) { self->onRead(error); });
+}
+
+void HttpSession::onRead(error_code error) {
+    if (state_ == State::Closed) return;
+    if (error == beast::error::timeout) {
+        ++context_->counters.timedOut;
+        return close();
+    }
+    if (error == http::error::end_of_stream || error == http::error::partial_message) return close();
+    if (error && isParseError(error)) return refuseUnreadable(error);
+    if (error) return close();  // reset by the peer, aborted: nothing to answer
+
+    ++context_->counters.requests;
+    const Request& request = parser_->get();
+    ApiRouter::Reply reply;
+    try {
+        reply = context_->router.handle(request);
+    } catch (const std::exception& e) {
+        // Our bug, not the client's: answer, say so, keep serving.
+        std::cerr << "vivaref serve: " << request.method_string() << " " << request.target()
+                  << " failed: " << e.what() << "\n";
+        reply.response = errorResponse(&request, http::status::internal_server_error, "internal",
+                                       "the daemon could not answer this request (see its log)");
+    }
+    if (reply.eventStream) return startEventStream(request);
+    write(std::move(reply.response), false);
+}
+
+void HttpSession::refuseUnreadable(error_code error) {
+    ++context_->counters.badRequests;
+    if (error == http::error::header_limit)
+        return write(errorResponse(nullptr, http::status::request_header_fields_too_large, "header-too-large",
+                                   "the request's header is larger than " +
+                                       std::to_string(context_->limits.maxHeaderBytes) + " bytes"),
+                     true);
+    if (error == http::error::body_limit)
+        return write(errorResponse(nullptr, http::status::payload_too_large, "body-too-large",
+                                   "the request's body is larger than " +
+                                       std::to_string(context_->limits.maxBodyBytes) + " bytes"),
+                     true);
+    write(errorResponse(nullptr, http::status::bad_request, "bad-request",
+                        "the request is not valid HTTP/1.1: " + error.message()),
+          true);
+}
+
+void HttpSession::write(Response response, bool thenLinger) {
+    state_ = State::Writing;
+    response_ = std::move(response);
+    const bool keepAlive = response_->keep_alive() && !thenLinger;
+    if (!keepAlive) response_->keep_alive(false);
+    stream_.expires_after(context_->limits.writeTimeout);
+    http::async_write(stream_, *response_,
+                      [self = shared_from_this(), keepAlive, thenLinger](error_code error, std::size_t) {
+                          self->onWritten(error, keepAlive, thenLinger);
+                      });
+}
+
+void HttpSession::onWritten(error_code error, bool keepAlive, bool thenLinger) {
+    if (state_ == State::Closed) return;
+    response_.reset();
+    if (error) {
+        if (error == beast::error::timeout) ++context_->counters.timedOut;
+        return close();
+    }
+    if (thenLinger) return linger();
+    if (keepAlive) return readRequest();
+    error_code ignored;
+    stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ignored);
+    close();
+}
+
+// The client may still be sending the request we refused; closing with its
+// bytes unread would reset the connection and could destroy our answer
+// before it is read. So: stop sending, read and drop for a bounded while.
+void HttpSession::linger() {
+    state_ = State::Lingering;
+    error_code ignored;
+    stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ignored);
+    lingerTimer_.expires_after(context_->limits.lingerTimeout);
+    lingerTimer_.async_wait([self = shared_from_this()](error_code error) {
+        if (!error) self->close();
+    });
+    struct Drain {
+        std::shared_ptr<HttpSession> self;
+        void operator()(error_code error, std::size_t n) {
+            if (self->state_ == State::Closed) return;
+            self->lingered_ += n;
+            if (error || self->lingered_ > self->context_->limits.lingerBytes) return self->close();
+            self->stream_.socket().async_read_some(net::buffer(self->scratch_), std::move(*this));
+        }
+    };
+    stream_.socket().async_read_some(net::buffer(scratch_), Drain{shared_from_this()});
+}
+
+void HttpSession::startEventStream(const Request& request) {
+    if (context_->eventStreams >= context_->limits.maxEventStreams)
+        return write(errorResponse(&request, http::status::service_unavailable, "too-many-streams",
+                                   "too many pages are following the game; try again later"),
+                     false);
+    state_ = State::Streaming;
+    ++context_->eventStreams;
+    // The head goes out first; what the hub hands over meanwhile waits in pending_.
+    outgoing_ = kEventStreamHead;
+    writingEvents_ = true;
+    if (!context_->hub.subscribe(shared_from_this())) return close();
+    stream_.expires_after(context_->limits.writeTimeout);
+    net::async_write(stream_, net::buffer(outgoing_),
+                     [self = shared_from_this()](error_code error, std::size_t) {
+                         if (self->state_ == State::Closed) return;
+                         if (error) {
+                             if (error == beast::error::timeout) ++self->context_->counters.timedOut;
+                             return self->close();
+                         }
+                         self->writingEvents_ = false;
+                         self->writeEvents();
+                     });
+    watchPeer();
+}
+
+void HttpSession::deliver(const std::string& kind, const std::string& frame) {
+    if (state_ != State::Streaming) return;
+    pending_[kind] = frame;
+    if (!writingEvents_) writeEvents();
+}
+
+void HttpSession::writeEvents() {
+    if (pending_.empty()) return;
+    outgoing_.clear();
+    for (const auto& [kind, frame] : pending_) outgoing_ += frame;
+    pending_.clear();
+    writingEvents_ = true;
+    stream_.expires_after(context_->limits.writeTimeout);
+    net::async_write(stream_, net::buffer(outgoing_),
+                     [self = shared_from_this()](error_code error, std::size_t) {
+                         if (self->state_ == State::Closed) return;
+                         self->writingEvents_ = false;
+                         if (error) {
+                             if (error == beast::error::timeout) ++self->context_->counters.timedOut;
+                             return self->close();
+                         }
+                         self->writeEvents();
+                     });
+}
+
+// An event stream only writes; a read that ends tells us the page has gone.
+void HttpSession::watchPeer() {
+    stream_.socket().async_read_some(net::buffer(scratch_),
+                                     [self = shared_from_this()](error_code error, std::size_t) {
+                                         if (self->state_ == State::Closed) return;
+                                         if (error) return self->close();
+                                         self->watchPeer();
+                                     });
+}
+
+}  // namespace vivaref::server

@@ -1,0 +1,85 @@
+// One client connection: reads requests (each within the request deadline,
+// with the header and body limits), answers each through the router, and
+// turns into an event stream on GET /api/events. An unreadable request
+// (too large, malformed, a bad method) gets a 4xx JSON answer and the
+// connection is closed; a client too slow to send or to read is dropped.
+// Failures never leave the session: they end it.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "daemon/server/api_router.hpp"
+#include "daemon/server/event_hub.hpp"
+#include "daemon/server/server_limits.hpp"
+
+namespace vivaref::server {
+
+class HttpSession;
+
+// What the server and its sessions share. Sessions hold it, so a session
+// destroyed after the server (when the loop is torn down) is still safe.
+struct SessionContext {
+    SessionContext(ApiRouter& r, EventHub& h, ServerLimits l) : router(r), hub(h), limits(l) {}
+    ApiRouter& router;
+    EventHub& hub;
+    ServerLimits limits;
+    std::set<HttpSession*> sessions;
+    std::size_t eventStreams = 0;
+    ServerCounters counters;
+};
+
+class HttpSession final : public EventSubscriber, public std::enable_shared_from_this<HttpSession> {
+public:
+    HttpSession(boost::asio::ip::tcp::socket socket, std::shared_ptr<SessionContext> context);
+    ~HttpSession() override;
+
+    void start();
+    // Ends the connection now (the server stops, or needs the room).
+    void close();
+    // Since when the session waits for (the rest of) a request; nullopt
+    // while it answers or streams events.
+    std::optional<std::chrono::steady_clock::time_point> waitingSince() const;
+    bool open() const { return state_ != State::Closed; }
+
+    void deliver(const std::string& kind, const std::string& frame) override;
+
+private:
+    enum class State { Reading, Writing, Streaming, Lingering, Closed };
+
+    void readRequest();
+    void onRead(boost::beast::error_code error);
+    void refuseUnreadable(boost::beast::error_code error);
+    void write(Response response, bool thenLinger);
+    void onWritten(boost::beast::error_code error, bool keepAlive, bool thenLinger);
+    void startEventStream(const Request& request);
+    void writeEvents();
+    void watchPeer();
+    void linger();
+
+    boost::beast::tcp_stream stream_;
+    std::shared_ptr<SessionContext> context_;
+    boost::beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::optional<Response> response_;
+    State state_ = State::Reading;
+    std::chrono::steady_clock::time_point waitingSince_;
+    // Event stream: frames not written yet, the latest of each kind.
+    std::map<std::string, std::string> pending_;
+    std::string outgoing_;
+    bool writingEvents_ = false;
+    std::array<char, 512> scratch_{};
+    std::size_t lingered_ = 0;
+    boost::asio::steady_timer lingerTimer_;
+};
+
+}  // namespace vivaref::server

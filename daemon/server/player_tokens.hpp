@@ -1,0 +1,30 @@
+// The secret links of one game's players: one random token per player,
+// issued when the game starts (or is resumed after a restart: tokens live in
+// memory only, never in the game log, so the host shows the links again).
+// Looking a token up compares it with every player's, in constant time
+// each, so the answer's timing says nothing about which one was close.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vivaref::server {
+
+class PlayerTokens {
+public:
+    // Forgets the previous game's tokens and issues `players` new ones.
+    void issue(int players);
+    void clear() { tokens_.clear(); }
+
+    // The player (0-based) holding `token`, if any.
+    std::optional<int> find(std::string_view token) const;
+    // Player p's token: for the host's page only.
+    const std::vector<std::string>& tokens() const { return tokens_; }
+
+private:
+    std::vector<std::string> tokens_;
+};
+
+}  // namespace vivaref::server

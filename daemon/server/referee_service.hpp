@@ -1,0 +1,98 @@
+// What the HTTP server asks of the game behind it. The server knows HTTP
+// (routes, limits, tokens of the host, event streams); the service knows the
+// game: the real one runs the Referee over the castle (table_service.hpp),
+// the server's tests use a fake. Every call runs on the event loop's thread.
+//
+// Promises of an implementation: publicStatus() and everything under
+// games() never hold a secret (a hand, an unrevealed favourites card or
+// vote); playerStatus() holds only that player's own; no call throws for
+// anything a client sent (a bad request is an answer, not an exception).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vivaref::server {
+
+struct ServiceAnswer {
+    enum class Outcome {
+        Ok,           // 200: `body` is the answer
+        BadRequest,   // 400: the request is malformed (its JSON, a missing key)
+        NotFound,     // 404: no such thing (a game, a place, a request name)
+        Refused,      // 409: well formed, but the game says no (the referee's code and sentence)
+        Unavailable,  // 503: not now (no game, not simulated hardware)
+    };
+    Outcome outcome = Outcome::Ok;
+    // Ok: the answer. Otherwise {"error": CODE, "message": SENTENCE}.
+    nlohmann::json body = nlohmann::json::object();
+
+    static ServiceAnswer ok(nlohmann::json body = nlohmann::json::object()) {
+        return {Outcome::Ok, std::move(body)};
+    }
+    static ServiceAnswer failed(Outcome outcome, std::string_view code, std::string_view message) {
+        return {outcome, {{"error", code}, {"message", message}}};
+    }
+};
+
+class RefereeService {
+public:
+    virtual ~RefereeService() = default;
+
+    // --- public ------------------------------------------------------------
+    virtual nlohmann::json publicStatus() = 0;
+    // The game log: a summary of each game, and one game (nullopt: no such
+    // game). A game still in progress shows its summary only: its events
+    // hold the hands.
+    virtual nlohmann::json games() = 0;
+    virtual std::optional<nlohmann::json> game(std::int64_t id) = 0;
+
+    // --- private -----------------------------------------------------------
+    // The page of the player holding `token`; nullopt when nobody holds it.
+    virtual std::optional<nlohmann::json> playerStatus(std::string_view token) = 0;
+
+    // --- host (the server has checked the host's credential) -----------------
+    // `request`: "new-game", "deal", "keep", "reshuffle", "undo", "pause",
+    // "resume", "abandon", "players" (the players' secret links); `body` the
+    // request's JSON ({} when it had none).
+    virtual ServiceAnswer host(std::string_view request, const nlohmann::json& body) = 0;
+
+    // --- the simulated castle (only when simulated() is true) ------------------
+    virtual bool simulated() const = 0;
+    // "put" {"character": SLUG, "place": PLACE}, "lift" {"character": SLUG},
+    // "press" {"station": SEAT, "key": "yes"|"no"|"stomachache"}.
+    virtual ServiceAnswer sim(std::string_view request, const nlohmann::json& body) = 0;
+    // What the simulated castle shows: its LEDs and where each tag stands.
+    virtual nlohmann::json simState() = 0;
+
+    // One line for systemd's STATUS= ("game 3 in progress").
+    virtual std::string summaryLine() { return {}; }
+
+    // Listeners called (on the loop) after anything that may have changed
+    // publicStatus() or simState(): the server pushes what changed to the
+    // event streams. Returns an id for removeListener.
+    int onChange(std::function<void()> listener) {
+        listeners_.emplace_back(++lastListener_, std::move(listener));
+        return lastListener_;
+    }
+    void removeListener(int id) {
+        std::erase_if(listeners_, [id](const auto& l) { return l.first == id; });
+    }
+
+protected:
+    void changed() {
+        for (const auto& [id, listener] : listeners_) listener();
+    }
+
+private:
+    std::vector<std::pair<int, std::function<void()>>> listeners_;
+    int lastListener_ = 0;
+};
+
+}  // namespace vivaref::server

@@ -1,0 +1,41 @@
+// What one client may cost the daemon. The referee shares its thread with
+// the server, so no client may hold it: every read and write has a deadline,
+// sizes are capped, and the connection count is bounded (when full, the
+// connection that has waited longest for its request makes room).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace vivaref::server {
+
+struct ServerLimits {
+    std::size_t maxHeaderBytes = 8 * 1024;  // 431 beyond
+    std::size_t maxBodyBytes = 64 * 1024;   // 413 beyond (a new-game setup is well under 4 KiB)
+    std::size_t maxConnections = 128;       // open at once, event streams included
+    std::size_t maxEventStreams = 64;       // GET /api/events at once (503 beyond)
+    // A whole request must arrive within this, and a kept-alive connection
+    // is closed after this long without one (slow clients are dropped).
+    std::chrono::milliseconds requestTimeout{10'000};
+    // An answer or an event must be taken by the client within this.
+    std::chrono::milliseconds writeTimeout{10'000};
+    // An event stream gets a comment this often, to find dead peers.
+    std::chrono::milliseconds keepAliveInterval{15'000};
+    // After an error answer, the rest of the request is read and dropped for
+    // at most this long and this much, so the client reads the answer
+    // instead of a reset.
+    std::chrono::milliseconds lingerTimeout{1'000};
+    std::size_t lingerBytes = 1 << 20;
+};
+
+struct ServerCounters {
+    std::uint64_t accepted = 0;
+    std::uint64_t requests = 0;
+    std::uint64_t badRequests = 0;  // unreadable requests answered 4xx
+    std::uint64_t timedOut = 0;     // dropped for being too slow
+    std::uint64_t evicted = 0;      // closed to make room for a new connection
+    std::uint64_t refused = 0;      // closed at once: no room at all
+};
+
+}  // namespace vivaref::server

@@ -1,0 +1,245 @@
+#include "daemon/server/simulated_table.hpp"
+
+#include <map>
+
+#include "daemon/server/game_archive.hpp"
+#include "engine/roster.hpp"
+
+namespace vivaref::server {
+
+using nlohmann::json;
+using Outcome = ServiceAnswer::Outcome;
+
+namespace {
+
+ServiceAnswer badRequest(std::string_view message) {
+    return ServiceAnswer::failed(Outcome::BadRequest, "bad-request", message);
+}
+
+bool isSlug(const std::string& text) {
+    if (text.empty() || text.size() > 64) return false;
+    for (char c : text)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+    return true;
+}
+
+bool isUidText(const std::string& text) {
+    if (text.size() < 8 || text.size() > 20 || text.size() % 2) return false;
+    return text.find_first_not_of("0123456789ABCDEF") == std::string::npos;
+}
+
+// The simulated tags of every character of both editions, by UID: to show
+// the board by character. A custom roster's tags show as their UID.
+const std::map<drivers::TagUid, std::string>& knownTags() {
+    static const auto tags = [] {
+        std::map<drivers::TagUid, std::string> out;
+        for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
+            for (const auto& c : roster->characters()) out.emplace(drivers::simulatedTagUid(c.id), c.id);
+        return out;
+    }();
+    return tags;
+}
+
+}  // namespace
+
+SimulatedTable::SimulatedTable(const LoopClock& clock, store::GameStore* store,
+                               simulation::RigOptions options)
+    : clock_(clock),
+      store_(store),
+      scanInterval_(options.board.scanInterval),
+      rig_(std::move(options), store) {}
+
+std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
+    if (!store_) return std::nullopt;
+    const auto unfinished = store_->unfinishedGames();
+    if (unfinished.empty()) return std::nullopt;
+    rig_.runUntil(clock_.now());
+    auto answer = rig_.referee().resume(unfinished.back(), clock_.now());
+    afterInput();
+    return answer;
+}
+
+void SimulatedTable::advance() {
+    rig_.runUntil(clock_.now() + Timestamp(1));
+    afterInput();
+}
+
+std::optional<std::string> SimulatedTable::consume(trace::TraceInput input) {
+    trace::TraceLine line{clock_.now().count(), std::move(input)};
+    auto problem = rig_.consume(line);
+    afterInput();
+    return problem;
+}
+
+// A new game gets new secret links; a finished one keeps its links, so the
+// players can still read their cards.
+void SimulatedTable::afterInput() {
+    const auto game = rig_.referee().game();
+    if (game && game != tokensFor_) {
+        const auto* state = rig_.referee().state();
+        if (state) {
+            tokens_.issue(state->rules().players());
+            tokensFor_ = game;
+        }
+    }
+    changed();
+}
+
+json SimulatedTable::publicStatus() { return rig_.referee().publicStatus(); }
+
+json SimulatedTable::games() { return store_ ? gamesJson(*store_) : json::array(); }
+
+std::optional<json> SimulatedTable::game(std::int64_t id) {
+    if (!store_) return std::nullopt;
+    return gameJson(*store_, store::GameId{id});
+}
+
+std::optional<json> SimulatedTable::playerStatus(std::string_view token) {
+    const auto player = tokens_.find(token);
+    if (!player) return std::nullopt;
+    return rig_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
+}
+
+ServiceAnswer SimulatedTable::players() {
+    const auto* state = rig_.referee().state();
+    const auto game = rig_.referee().game();
+    if (!state || !game || tokensFor_ != game)
+        return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
+    json out = {{"game", game->value}, {"players", json::array()}};
+    std::vector<std::string> names;
+    if (store_)
+        if (auto summary = store_->game(*game))
+            for (const auto& p : summary->players) names.push_back(p.name);
+    const auto& rules = state->rules();
+    for (int p = 0; p < rules.players(); ++p) {
+        const auto& token = tokens_.tokens()[static_cast<std::size_t>(p)];
+        const engine::PlayerId id{static_cast<std::uint8_t>(p)};
+        out["players"].push_back(
+            {{"player", p},
+             {"seat", rules.seatOf(id).index},
+             {"name", p < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(p)]
+                                                         : "Player " + std::to_string(p + 1)},
+             {"token", token},
+             {"path", "/player.html#" + token}});
+    }
+    return ServiceAnswer::ok(std::move(out));
+}
+
+ServiceAnswer SimulatedTable::host(std::string_view request, const json& body) {
+    if (request == "players") return players();
+    trace::HostKind kind{};
+    if (!trace::parseHostKind(request, kind))
+        return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
+                                     "the host's requests are new-game, deal, keep, reshuffle, undo, pause, "
+                                     "resume, abandon and players");
+    // The form is checked as a trace line's would be; the game judges the rest.
+    const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
+    if (!parsed.ok()) return badRequest(std::get<std::string>(parsed.value));
+    trace::HostLine line{
+        kind, kind == trace::HostKind::NewGame ? body.value("setup", json::object()) : body, {}};
+    if (kind == trace::HostKind::NewGame) {
+        line.players =
+            std::get<referee::NewGameRequest>(std::get<referee::HostRequest>(parsed.value)).players;
+    } else if (kind == trace::HostKind::Undo || kind == trace::HostKind::Pause ||
+               kind == trace::HostKind::Resume || kind == trace::HostKind::Abandon) {
+        line.payload = json::object();
+    }
+
+    const auto refusalsBefore = rig_.counters().hostRefusals;
+    if (auto problem = consume(std::move(line))) return badRequest(*problem);
+    // The code of the refusal is the one whose count went up.
+    for (const auto& [code, count] : rig_.counters().hostRefusals) {
+        auto before = refusalsBefore.find(code);
+        if (before == refusalsBefore.end() || before->second < count)
+            return ServiceAnswer::failed(
+                Outcome::Refused, code,
+                "the referee refused the " + std::string(request) + " request (" + code + ")");
+    }
+    if (kind == trace::HostKind::NewGame) return players();
+    json out = {{"ok", true}};
+    if (auto game = rig_.referee().game()) out["game"] = game->value;
+    return ServiceAnswer::ok(std::move(out));
+}
+
+std::optional<trace::TagName> SimulatedTable::tagOf(const json& body, std::string& why) const {
+    if (auto c = body.find("character"); c != body.end()) {
+        if (!c->is_string() || !isSlug(c->get<std::string>())) {
+            why = "\"character\" is a character's slug (\"odessa\")";
+            return std::nullopt;
+        }
+        return trace::TagName{c->get<std::string>()};
+    }
+    if (auto t = body.find("tag"); t != body.end()) {
+        if (!t->is_string() || !isUidText(t->get<std::string>())) {
+            why = "\"tag\" is a tag's UID in uppercase hex (8 to 20 digits)";
+            return std::nullopt;
+        }
+        return trace::TagName{t->get<std::string>()};
+    }
+    why = "name the tag by \"character\" (a slug) or \"tag\" (a UID in hex)";
+    return std::nullopt;
+}
+
+ServiceAnswer SimulatedTable::sim(std::string_view request, const json& body) {
+    std::string why;
+    if (request == "put" || request == "lift") {
+        auto tag = tagOf(body, why);
+        if (!tag) return badRequest(why);
+        if (request == "lift") {
+            if (body.size() != 1) return badRequest("a lift names its tag only");
+            consume(trace::LiftLine{std::move(*tag)});
+            return ServiceAnswer::ok({{"ok", true}});
+        }
+        auto place = body.find("place");
+        if (place == body.end() || !place->is_string() || body.size() != 2)
+            return badRequest("a put names its tag and its \"place\" (\"3\", \"wc3\", \"dungeon1\")");
+        if (auto problem = consume(trace::PutLine{std::move(*tag), {place->get<std::string>()}}))
+            return ServiceAnswer::failed(Outcome::NotFound, "no-such-place", *problem);
+        return ServiceAnswer::ok({{"ok", true}});
+    }
+    if (request == "press") {
+        auto station = body.find("station");
+        auto key = body.find("key");
+        if (station == body.end() || !station->is_number_integer() || key == body.end() ||
+            !key->is_string() || body.size() != 2)
+            return badRequest(
+                "a press names its \"station\" (the seat, from 0) and its \"key\" (yes, no, stomachache)");
+        const auto number = station->get<std::int64_t>();
+        if (number < 0 || number >= trace::kMaxStations)
+            return badRequest("stations are numbered from 0 to " + std::to_string(trace::kMaxStations - 1));
+        const auto voteKey = drivers::voteKeyFromName(key->get<std::string>());
+        if (!voteKey) return badRequest("the keys are yes, no and stomachache");
+        consume(trace::ButtonLine{drivers::StationId{static_cast<int>(number)}, *voteKey});
+        return ServiceAnswer::ok({{"ok", true}});
+    }
+    return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
+                                 "the simulated castle takes put, lift and press");
+}
+
+json SimulatedTable::simState() {
+    const Timestamp now = clock_.now();
+    json leds = json::object();
+    for (const auto& [led, mode] : rig_.referee().leds(now)) leds[led.name] = drivers::ledModeName(mode);
+    json board = json::object();
+    const auto& layout = rig_.board().layout();
+    const auto& known = knownTags();
+    for (std::size_t p = 0; p < layout.placeCount(); ++p) {
+        const auto& place = layout.place(static_cast<drivers::PlaceIndex>(p));
+        json tags = json::array();
+        for (const auto& uid : rig_.board().tagsOn(place)) {
+            auto it = known.find(uid);
+            tags.push_back(it != known.end() ? it->second : uid.toHex());
+        }
+        if (!tags.empty()) board[place.name] = std::move(tags);
+    }
+    return {{"now", now.count()}, {"leds", std::move(leds)}, {"board", std::move(board)}};
+}
+
+std::string SimulatedTable::summaryLine() {
+    const auto game = rig_.referee().game();
+    if (!game) return "no game yet";
+    // Cheap: called after every change.
+    return "game " + std::to_string(game->value) + (rig_.referee().paused() ? " (paused)" : "");
+}
+
+}  // namespace vivaref::server

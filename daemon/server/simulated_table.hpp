@@ -1,0 +1,68 @@
+// The RefereeService of `vivaref serve --hardware=sim`: the referee on the
+// simulated castle (the simulation rig of `vivaref simulate`), run on the
+// event loop's clock. Every request from the web (a host request, a tag put
+// or lifted, a key pressed) becomes a referee trace line at the loop's time
+// and goes through the rig, so the game log gets the game's trace as
+// `vivaref simulate` would write it, and `vivaref trace export` replays it.
+//
+// Time: advance() runs the castle's scans and the referee's deadlines up to
+// the clock's now; serve calls it from a steady_timer every scan interval,
+// tests call it themselves on a ManualClock.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "daemon/server/loop_clock.hpp"
+#include "daemon/server/player_tokens.hpp"
+#include "daemon/server/referee_service.hpp"
+#include "daemon/simulation/simulation_rig.hpp"
+#include "daemon/store/game_store.hpp"
+
+namespace vivaref::server {
+
+class SimulatedTable final : public RefereeService {
+public:
+    // `store` may be null (no log; games() is then empty); it must outlive the table.
+    SimulatedTable(const LoopClock& clock, store::GameStore* store, simulation::RigOptions options);
+
+    // After a restart: the newest unfinished game in the log is resumed (the
+    // board is then guided back to its logged position). Its answer, or
+    // nullopt when there was nothing to resume.
+    std::optional<referee::HostAnswer> resumeUnfinished();
+
+    // Runs scans and deadlines up to the clock's now and reports a change.
+    void advance();
+    // How often advance() is due: the simulated readers' scan interval.
+    Timestamp advanceEvery() const { return scanInterval_; }
+
+    simulation::SimulationRig& rig() { return rig_; }
+
+    // --- RefereeService ------------------------------------------------------
+    nlohmann::json publicStatus() override;
+    nlohmann::json games() override;
+    std::optional<nlohmann::json> game(std::int64_t id) override;
+    std::optional<nlohmann::json> playerStatus(std::string_view token) override;
+    ServiceAnswer host(std::string_view request, const nlohmann::json& body) override;
+    bool simulated() const override { return true; }
+    ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;
+    nlohmann::json simState() override;
+    std::string summaryLine() override;
+
+private:
+    // Runs one input through the rig at the clock's now.
+    std::optional<std::string> consume(trace::TraceInput input);
+    void afterInput();
+    ServiceAnswer players();
+    std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
+
+    const LoopClock& clock_;
+    store::GameStore* store_;
+    Timestamp scanInterval_;
+    simulation::SimulationRig rig_;
+    PlayerTokens tokens_;
+    std::optional<store::GameId> tokensFor_;
+};
+
+}  // namespace vivaref::server

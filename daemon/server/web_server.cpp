@@ -1,0 +1,22 @@
+#include "daemon/server/web_server.hpp"
+
+namespace vivaref::server {
+
+WebServer::WebServer(boost::asio::io_context& io, RefereeService& service, WebServerOptions options)
+    : service_(service),
+      files_(options.webRoot),
+      router_(service, files_, options.router),
+      hub_(options.limits.maxEventStreams),
+      http_(io, router_, hub_, options.limits) {
+    listener_ = service_.onChange([this] { publish(); });
+    publish();
+}
+
+WebServer::~WebServer() { service_.removeListener(listener_); }
+
+void WebServer::publish() {
+    hub_.publish("status", service_.publicStatus());
+    if (service_.simulated()) hub_.publish("sim", service_.simState());
+}
+
+}  // namespace vivaref::server

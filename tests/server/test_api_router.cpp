@@ -1,0 +1,182 @@
+// The routes, called directly (no sockets): answers, status codes, access.
+#include <doctest/doctest.h>
+
+#include "daemon/server/api_router.hpp"
+#include "fake_service.hpp"
+#include "temp_web_root.hpp"
+
+using namespace vivaref::server;
+using namespace vivaref::server::testing;
+using nlohmann::json;
+
+namespace {
+
+Request make(http::verb method, std::string target, std::string body = {}, bool jsonBody = true) {
+    Request r{method, target, 11};
+    if (jsonBody && method == http::verb::post) r.set(http::field::content_type, "application/json");
+    r.body() = std::move(body);
+    r.prepare_payload();
+    return r;
+}
+
+struct Routes {
+    explicit Routes(std::string hostToken = {}) : files("/nonexistent/vivaref-web-ui") {
+        RouterOptions options;
+        options.hostToken = std::move(hostToken);
+        options.version = "9.9.9";
+        router = std::make_unique<ApiRouter>(fake, files, options);
+    }
+    ApiRouter::Reply call(const Request& r) { return router->handle(r); }
+    int status(const Request& r) { return static_cast<int>(call(r).response.result_int()); }
+    json body(const Request& r) { return json::parse(call(r).response.body()); }
+
+    FakeService fake;
+    StaticFiles files;
+    std::unique_ptr<ApiRouter> router;
+};
+
+}  // namespace
+
+TEST_CASE("public routes answer JSON") {
+    Routes routes;
+    routes.fake.status = {{"phase", "placement"}};
+    auto reply = routes.call(make(http::verb::get, "/api/status"));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response[http::field::content_type] == "application/json; charset=utf-8");
+    CHECK(reply.response[http::field::cache_control] == "no-store");
+    CHECK(json::parse(reply.response.body()) == routes.fake.status);
+    CHECK(routes.body(make(http::verb::get, "/api/status?x=1")) == routes.fake.status);
+    CHECK(routes.body(make(http::verb::get, "/api/games"))[0]["id"] == 1);
+    CHECK(routes.body(make(http::verb::get, "/api/games/1"))["id"] == 1);
+    CHECK(routes.status(make(http::verb::get, "/api/games/2")) == 404);
+    CHECK(routes.status(make(http::verb::get, "/api/games/x")) == 404);
+    CHECK(routes.status(make(http::verb::get, "/api/games/-1")) == 404);
+    CHECK(routes.status(make(http::verb::get, "/api/games/99999999999999999999999")) == 404);
+    auto info = routes.body(make(http::verb::get, "/api/info"));
+    CHECK(info["version"] == "9.9.9");
+    CHECK(info["simulated"] == true);
+    CHECK(info["hostTokenRequired"] == false);
+    CHECK(routes.call(make(http::verb::get, "/api/events")).eventStream);
+}
+
+TEST_CASE("unknown addresses are 404 and wrong methods 405 with Allow, all with a JSON message") {
+    Routes routes;
+    for (const char* target :
+         {"/api", "/api/", "/api/nothing", "/api/status/more", "/api/player/", "/api/host/"}) {
+        CAPTURE(target);
+        auto reply = routes.call(make(http::verb::get, target));
+        CHECK(reply.response.result() == http::status::not_found);
+        CHECK(json::parse(reply.response.body()).contains("message"));
+    }
+    auto reply = routes.call(make(http::verb::post, "/api/status", "{}"));
+    CHECK(reply.response.result() == http::status::method_not_allowed);
+    CHECK(reply.response[http::field::allow] == "GET");
+    CHECK(routes.status(make(http::verb::delete_, "/api/games")) == 405);
+    CHECK(routes.status(make(http::verb::get, "/api/host/pause")) == 405);
+    CHECK(routes.status(make(http::verb::put, "/index.html")) == 405);
+    Request unknown{http::verb::unknown, "/api/status", 11};
+    unknown.method_string("BREW");
+    CHECK(routes.status(unknown) == 405);
+    CHECK(routes.status(make(http::verb::get, "http://example.com/api/status")) == 400);
+}
+
+TEST_CASE("a player's page needs that player's token") {
+    Routes routes;
+    CHECK(routes.body(make(http::verb::get, "/api/player/" + routes.fake.playerToken))["player"] == 0);
+    CHECK(routes.status(make(http::verb::get, "/api/player/" + std::string(64, 'b'))) == 404);
+    CHECK(routes.status(make(http::verb::get, "/api/player/" + routes.fake.playerToken + "/x")) == 404);
+}
+
+TEST_CASE("host routes need the host token when one is set") {
+    const std::string token = "s3cret-host-token";
+    Routes routes(token);
+    auto noAuth = routes.call(make(http::verb::post, "/api/host/pause", "{}"));
+    CHECK(noAuth.response.result() == http::status::unauthorized);
+    CHECK(noAuth.response[http::field::www_authenticate].starts_with("Bearer"));
+    auto wrong = make(http::verb::post, "/api/host/pause", "{}");
+    wrong.set(http::field::authorization, "Bearer s3cret-host-tokeN");
+    CHECK(routes.status(wrong) == 401);
+    auto basic = make(http::verb::post, "/api/host/pause", "{}");
+    basic.set(http::field::authorization, "Basic " + token);
+    CHECK(routes.status(basic) == 401);
+    CHECK(routes.fake.hostRequests.empty());
+
+    auto right = make(http::verb::post, "/api/host/pause", "{}");
+    right.set(http::field::authorization, "Bearer " + token);
+    CHECK(routes.status(right) == 200);
+    REQUIRE(routes.fake.hostRequests.size() == 1);
+    CHECK(routes.fake.hostRequests[0].first == "pause");
+    CHECK(routes.body(make(http::verb::get, "/api/info"))["hostTokenRequired"] == true);
+
+    auto players = make(http::verb::get, "/api/host/players");
+    players.set(http::field::authorization, "Bearer " + token);
+    CHECK(routes.status(players) == 200);
+}
+
+TEST_CASE("without a host token the host routes are open; the service's answer maps to a status") {
+    Routes routes;
+    CHECK(routes.status(make(http::verb::post, "/api/host/pause")) == 200);  // no body: {}
+    CHECK(routes.fake.hostRequests.back().second == json::object());
+    auto refused = routes.call(make(http::verb::post, "/api/host/deal", R"({"hands": []})"));
+    CHECK(refused.response.result() == http::status::conflict);
+    CHECK(json::parse(refused.response.body())["error"] == "wrong-phase");
+    CHECK(routes.fake.hostRequests.back().second == json{{"hands", json::array()}});
+    CHECK(routes.status(make(http::verb::post, "/api/host/dance", "{}")) == 404);
+}
+
+TEST_CASE("bodies must be JSON objects, sent as application/json, not too deep") {
+    Routes routes;
+    auto status = [&](std::string body, bool asJson = true) {
+        return routes.status(make(http::verb::post, "/api/host/pause", std::move(body), asJson));
+    };
+    CHECK(status("{}", false) == 415);
+    CHECK(status("{") == 400);
+    CHECK(status("[1, 2]") == 400);
+    CHECK(status("\"text\"") == 400);
+    CHECK(status("{\"a\": \"\xff\xfe\"}") == 400);  // not UTF-8
+    CHECK(status("{} {}") == 400);
+    std::string deep(100000, '[');
+    CHECK(status("{\"a\": " + deep + "}") == 400);
+    std::string deepOk = "{\"a\": " + std::string(20, '[') + std::string(20, ']') + "}";
+    CHECK(status(deepOk) == 200);
+    CHECK(status("  \r\n") == 200);
+    const auto before = routes.fake.hostRequests.size();
+    CHECK(status("{\"x\": 1}") == 200);
+    CHECK(routes.fake.hostRequests.size() == before + 1);
+}
+
+TEST_CASE("the simulated castle's routes exist only when simulated") {
+    Routes routes;
+    CHECK(routes.status(make(http::verb::post, "/api/sim/put", R"({"character": "odessa", "place": "3"})")) ==
+          200);
+    CHECK(routes.fake.simRequests.back().first == "put");
+    CHECK(routes.body(make(http::verb::get, "/api/sim/leds"))["place-3"] == "blink");
+    CHECK(routes.body(make(http::verb::get, "/api/sim/state")).contains("board"));
+    CHECK(routes.status(make(http::verb::get, "/api/sim/put")) == 405);
+    routes.fake.simulatedCastle = false;
+    CHECK(routes.status(make(http::verb::post, "/api/sim/put", "{}")) == 404);
+    CHECK(routes.status(make(http::verb::get, "/api/sim/leds")) == 404);
+    CHECK(routes.body(make(http::verb::get, "/api/info"))["simulated"] == false);
+}
+
+TEST_CASE("files of the web page: GET and HEAD, traversal refused") {
+    TempWebRoot web;
+    FakeService fake;
+    StaticFiles files(web.root());
+    ApiRouter router(fake, files, {});
+    auto index = router.handle(make(http::verb::get, "/"));
+    CHECK(index.response.result() == http::status::ok);
+    CHECK(index.response[http::field::content_type] == "text/html; charset=utf-8");
+    auto head = router.handle(make(http::verb::head, "/app.js"));
+    CHECK(head.response.result() == http::status::ok);
+    CHECK(head.response.body().empty());
+    CHECK(head.response[http::field::content_length] ==
+          std::to_string(std::string("console.log('vivaref');").size()));
+    for (const char* bad : {"/../secret.txt", "/%2e%2e/secret.txt", "/escape"}) {
+        CAPTURE(bad);
+        auto reply = router.handle(make(http::verb::get, bad));
+        CHECK(reply.response.result() == http::status::bad_request);
+        CHECK(reply.response.body().find(kSecretText) == std::string::npos);
+    }
+    CHECK(router.handle(make(http::verb::get, "/nope.html")).response.result() == http::status::not_found);
+}

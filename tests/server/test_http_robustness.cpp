@@ -1,0 +1,245 @@
+// The server over real sockets: whatever a client sends, it gets a 4xx with
+// a JSON message or is dropped, and the next client is served. Slow clients
+// cannot hold the loop; a full house makes room.
+#include <random>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "server_fixture.hpp"
+#include "temp_web_root.hpp"
+#include "test_client.hpp"
+
+using namespace vivaref::server;
+using namespace vivaref::server::testing;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// The server still answers a plain request.
+void checkStillServing(std::uint16_t port) {
+    auto answer = get(port, "/api/status");
+    REQUIRE(answer);
+    CHECK(answer->status == 200);
+    CHECK(answer->json()["phase"] == "waiting");
+}
+
+std::optional<HttpAnswer> sendRaw(std::uint16_t port, const std::string& bytes) {
+    TestConnection c(port);
+    REQUIRE(c.connected());
+    c.send(bytes);  // may fail half-way once the server has answered and closed
+    return c.readAnswer();
+}
+
+}  // namespace
+
+TEST_CASE("requests over a socket: status, keep-alive, pipelining, files") {
+    TempWebRoot web;
+    ServerFixture server({}, {}, web.root());
+    checkStillServing(server.port);
+
+    TestConnection c(server.port);
+    REQUIRE(c.send(request("GET", "/api/status", {}, {}, true)));
+    auto first = c.readAnswer();
+    REQUIRE(first);
+    CHECK(first->status == 200);
+    REQUIRE(c.send(request("GET", "/api/games", {}, {}, true)));
+    auto second = c.readAnswer();
+    REQUIRE(second);
+    CHECK(second->json()[0]["id"] == 1);
+    // Two requests in one write: two answers, in order.
+    REQUIRE(c.send(request("GET", "/api/games/1", {}, {}, true) + request("GET", "/api/info")));
+    auto third = c.readAnswer();
+    auto fourth = c.readAnswer();
+    REQUIRE(third);
+    REQUIRE(fourth);
+    CHECK(third->json()["id"] == 1);
+    CHECK(fourth->json().contains("version"));
+    CHECK(c.closedWithin(5000ms));  // the last one said Connection: close
+
+    auto index = get(server.port, "/");
+    REQUIRE(index);
+    CHECK(index->status == 200);
+    CHECK(index->header("Content-Type") == "text/html; charset=utf-8");
+    for (const char* bad : {"/../secret.txt", "/%2e%2e/secret.txt", "/sub/..%2f..%2fsecret.txt", "/escape"}) {
+        CAPTURE(bad);
+        auto refused = get(server.port, bad);
+        REQUIRE(refused);
+        CHECK(refused->status >= 400);
+        CHECK(refused->status < 500);
+        CHECK(refused->body.find(kSecretText) == std::string::npos);
+    }
+}
+
+TEST_CASE("oversized requests: 431 for a huge header, 413 for a huge body; the server goes on") {
+    ServerLimits limits;
+    limits.maxHeaderBytes = 8 * 1024;
+    limits.maxBodyBytes = 64 * 1024;
+    ServerFixture server(limits);
+
+    auto header =
+        sendRaw(server.port,
+                "GET /api/status HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(200 * 1024, 'a') + "\r\n\r\n");
+    REQUIRE(header);
+    CHECK(header->status == 431);
+    CHECK(header->json()["error"] == "header-too-large");
+    checkStillServing(server.port);
+
+    // Many header lines, each small.
+    std::string many = "GET /api/status HTTP/1.1\r\nHost: x\r\n";
+    for (int i = 0; i < 5000; ++i) many += "X-" + std::to_string(i) + ": y\r\n";
+    auto manyAnswer = sendRaw(server.port, many + "\r\n");
+    REQUIRE(manyAnswer);
+    CHECK(manyAnswer->status == 431);
+
+    // The length announced is refused before the body is read.
+    auto body = sendRaw(server.port,
+                        "POST /api/host/pause HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        "Content-Length: 100000000\r\n\r\n" +
+                            std::string(256 * 1024, ' '));
+    REQUIRE(body);
+    CHECK(body->status == 413);
+    CHECK(body->json()["error"] == "body-too-large");
+
+    // A chunked body that grows past the limit.
+    std::string chunked =
+        "POST /api/host/pause HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    for (int i = 0; i < 40; ++i) chunked += "1000\r\n" + std::string(0x1000, ' ') + "\r\n";
+    auto chunkedAnswer = sendRaw(server.port, chunked + "0\r\n\r\n");
+    REQUIRE(chunkedAnswer);
+    CHECK(chunkedAnswer->status == 413);
+    checkStillServing(server.port);
+    CHECK(server.counters().badRequests == 4);
+}
+
+TEST_CASE("malformed requests get 400 with a JSON message") {
+    static constexpr char kNulInHeader[] = "GET /api/status HTTP/1.1\r\nHost: x\r\nX: a\0b\r\n\r\n";
+    ServerFixture server;
+    for (const std::string& bad : {
+             std::string("G@T /api/status HTTP/1.1\r\nHost: x\r\n\r\n"),
+             std::string("hello\r\n\r\n"),
+             std::string("GET /api/status HTTP/1.1\r\nHost x\r\n\r\n"),
+             std::string("GET /api/status HTTX/1.1\r\n\r\n"),
+             std::string("GET\r\n\r\n"),
+             std::string("POST /api/host/pause HTTP/1.1\r\nContent-Length: -5\r\n\r\n"),
+             std::string("POST /api/host/pause HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"),
+             std::string("POST /api/host/pause HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n"),
+             std::string(kNulInHeader, sizeof kNulInHeader - 1),
+         }) {
+        CAPTURE(bad);
+        auto answer = sendRaw(server.port, bad);
+        REQUIRE(answer);
+        CHECK(answer->status == 400);
+        CHECK(answer->json()["error"] == "bad-request");
+        CHECK(answer->header("Connection") == "close");
+    }
+    checkStillServing(server.port);
+
+    // Well-formed HTTP the API refuses.
+    auto method = sendRaw(server.port, request("BREW", "/api/status"));
+    REQUIRE(method);
+    CHECK(method->status == 405);
+    auto badJson = post(server.port, "/api/host/pause", "{\"a\":");
+    REQUIRE(badJson);
+    CHECK(badJson->status == 400);
+    CHECK(badJson->json()["error"] == "bad-json");
+    auto notJson = post(server.port, "/api/host/pause", "{}", "Content-Type: text/plain\r\n");
+    REQUIRE(notJson);
+    CHECK(notJson->status == 415);
+    auto badPlayer = get(server.port, "/api/player/" + std::string(64, '0'));
+    REQUIRE(badPlayer);
+    CHECK(badPlayer->status == 404);
+    checkStillServing(server.port);
+}
+
+TEST_CASE("a bad host token is refused over the wire") {
+    RouterOptions router;
+    router.hostToken = "the-host-token";
+    ServerFixture server({}, router);
+    auto none = post(server.port, "/api/host/pause", "{}");
+    REQUIRE(none);
+    CHECK(none->status == 401);
+    auto wrong = post(server.port, "/api/host/pause", "{}",
+                      "Content-Type: application/json\r\nAuthorization: Bearer the-host-tokem\r\n");
+    REQUIRE(wrong);
+    CHECK(wrong->status == 401);
+    auto right = post(server.port, "/api/host/pause", "{}",
+                      "Content-Type: application/json\r\nAuthorization: Bearer the-host-token\r\n");
+    REQUIRE(right);
+    CHECK(right->status == 200);
+    CHECK(server.onLoop([&] { return server.fake.hostRequests.size(); }) == 1);
+}
+
+TEST_CASE("random bytes never crash the server (fixed seed)") {
+    const unsigned seed = 20261121;
+    CAPTURE(seed);
+    std::mt19937 random(seed);
+    ServerFixture server;
+    for (int i = 0; i < 60; ++i) {
+        std::string bytes;
+        const auto length = std::uniform_int_distribution<int>(1, 3000)(random);
+        // Half garbage, half a request line with garbage after it.
+        if (i % 2) bytes = "POST /api/host/pause HTTP/1.1\r\n";
+        for (int b = 0; b < length; ++b) bytes += static_cast<char>(random());
+        bytes += "\r\n\r\n";
+        TestConnection c(server.port);
+        REQUIRE(c.connected());
+        c.send(bytes);
+        c.shutdownSend();
+        if (auto answer = c.readAnswer(5000ms)) {
+            CAPTURE(i);
+            CHECK(answer->status >= 400);
+            CHECK(answer->status < 500);
+        }
+    }
+    checkStillServing(server.port);
+}
+
+TEST_CASE("100 slow clients do not stop a normal one, and are dropped after the request timeout") {
+    ServerLimits limits;
+    limits.requestTimeout = 2000ms;
+    ServerFixture server(limits);
+    std::vector<TestConnection> slow;
+    for (int i = 0; i < 100; ++i) {
+        slow.emplace_back(server.port);
+        REQUIRE(slow.back().connected());
+        // A header that never ends (slow loris).
+        REQUIRE(slow.back().send("GET /api/status HTTP/1.1\r\nHost: x\r\nX-Slow: "));
+    }
+    const auto start = Clock::now();
+    checkStillServing(server.port);
+    const auto served = Clock::now() - start;
+    MESSAGE("a normal request beside 100 slow ones took "
+            << std::chrono::duration_cast<std::chrono::microseconds>(served).count() << " us");
+    CHECK(served < 1000ms);  // well before the slow ones time out
+
+    for (auto& c : slow) {
+        c.send("a");  // dribbling does not extend the deadline
+        CHECK(c.closedWithin(10000ms));
+    }
+    CHECK(server.counters().timedOut >= 100);
+    CHECK(server.connections() == 0);
+    checkStillServing(server.port);
+}
+
+TEST_CASE("when every connection is taken, the one waiting longest makes room") {
+    ServerLimits limits;
+    limits.maxConnections = 8;
+    ServerFixture server(limits);
+    std::vector<TestConnection> idle;
+    for (int i = 0; i < 8; ++i) {
+        idle.emplace_back(server.port);
+        // Served once, then kept alive and idle: accepted for sure.
+        REQUIRE(idle.back().send(request("GET", "/api/status", {}, {}, true)));
+        REQUIRE(idle.back().readAnswer());
+    }
+    CHECK(server.connections() == 8);
+    checkStillServing(server.port);
+    CHECK(server.counters().evicted == 1);
+    // The first one was idle longest.
+    CHECK(idle.front().closedWithin(5000ms));
+    REQUIRE(idle.back().send(request("GET", "/api/status", {}, {}, true)));
+    CHECK(idle.back().readAnswer());
+}
