@@ -86,6 +86,14 @@ void playThrough(const engine::RulesSpec& spec, std::uint64_t seed) {
         CHECK(t.referee.counters().actionsAccepted == before + 1);
     }
     checkNoSecrets(t.referee.publicStatus(), t.state());
+    for (const auto& n : t.notices) {
+        INFO("notice " << n.kind << ": " << n.detail.dump());
+        CHECK(n.audience == Notice::Audience::Public);  // the table never pressed a wrong key
+        const std::string detail = n.detail.dump();
+        for (const char* secret : {"\"hand\"", "\"favourites\"", "\"ambition\"", "\"own_vote\"", "\"pile\""})
+            CHECK(detail.find(secret) == std::string::npos);
+        if (n.kind != "revealed" && n.kind != "game-over") CHECK(detail.find("\"yes\"") == std::string::npos);
+    }
     const auto& counters = t.referee.counters();
     CHECK(counters.refusals.empty());
     CHECK(counters.privateRefusals == 0);
