@@ -34,7 +34,8 @@ bool sameBoard(const drivers::BoardObservation& a, const drivers::BoardObservati
     };
     return std::equal(a.onBoard.begin(), a.onBoard.end(), b.onBoard.begin(), b.onBoard.end(), samePlaced) &&
            std::equal(a.inHand.begin(), a.inHand.end(), b.inHand.begin(), b.inHand.end(), sameHand) &&
-           a.ambiguous == b.ambiguous && a.faultyReaders == b.faultyReaders;
+           a.ambiguous == b.ambiguous && a.faultyReaders == b.faultyReaders &&
+           a.unknownTags.size() == b.unknownTags.size();
 }
 
 json differenceJson(const Difference& d) {

@@ -126,4 +126,22 @@ TEST_CASE("undo of a vote: the seat may vote again; who voted is updated") {
     CHECK(t.state().voteOf(engine::Seat{0}) == engine::VoteCard::No);
 }
 
+TEST_CASE("2024: after the deal the Jester is guided to floor 3 and the rest off the board") {
+    HandTable t;
+    REQUIRE(t.host({{"new-game", {{"setup", {{"edition", "2024"}, {"seats", 4}}}}}}).ok);
+    t.put("ouaf", "2");  // left from an earlier game
+    CHECK(t.referee.publicStatus()["refusal"].is_null());
+    REQUIRE(t.host({{"deal", dealFor(t.state(), 3)}}).ok);
+    auto status = t.referee.publicStatus();
+    REQUIRE(status["guidance"].is_object());
+    std::set<std::string> steps;
+    for (const auto& m : status["guidance"]["moves"]) steps.insert(m["do"].get<std::string>());
+    CHECK(steps == std::set<std::string>{"put jester on 3", "take ouaf off the board"});
+    CHECK(t.led("place-3") == drivers::LedMode::Blink);
+    t.remove("ouaf");
+    t.put("jester", "3");
+    CHECK(t.referee.publicStatus()["guidance"].is_null());
+    CHECK(t.led("turn-0") == drivers::LedMode::On);
+}
+
 }  // namespace vivaref::referee::testing
