@@ -78,10 +78,13 @@ struct Notice {
         Station,  // only `station`'s own display (a private refusal)
     };
     Timestamp at{0};
-    // "game-started", "dealt", "accepted", "passed", "refused", "recovered",
-    // "guidance", "guided", "election-opened", "vote-cast", "revealed",
-    // "round-ended", "game-over", "paused", "resumed", "undone", "abandoned",
-    // "log-problem", "reader-fault", "private-refusal", "ignored-key".
+    // Public: "game-started", "dealt", "compensated", "ambition-kept",
+    // "accepted" (a placement or move), "placement-ended", "passed",
+    // "election-opened", "vote-cast" (who, never what), "revealed",
+    // "crowned", "not-crowned", "reshuffled", "scored", "round-ended",
+    // "game-over", "refused", "recovered", "guided", "paused", "resumed",
+    // "undone", "abandoned", "resumed-from-log", "reader-fault",
+    // "log-problem", "log-ok". Station only: "private-refusal", "ignored-key".
     std::string kind;
     Audience audience = Audience::Public;
     std::optional<int> station;  // Audience::Station only
