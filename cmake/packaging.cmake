@@ -10,13 +10,13 @@ set(CPACK_PACKAGE_NAME vivaref)
 set(CPACK_PACKAGE_VENDOR "the vivaref authors")
 set(CPACK_PACKAGE_CONTACT "the vivaref authors <vivaref@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "referee for the board game Viva il Re! / Vive le Roi!")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-  "vivaref runs on a Raspberry Pi under the castle board: RFID readers see\n"
-  "which character stands where, vote stations take the secret votes, and\n"
-  "the referee judges every move, runs the votes, keeps the score and logs\n"
-  "every game. A web page shows the game as it goes. The service is\n"
-  "vivaref.service; the configuration is /etc/vivaref/vivaref.ini.")
-string(REPLACE ";" "" CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
+# dpkg's long description: the lines after the summary, each indented by
+# CPack. (No semicolons: CMake would read them as list separators.)
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "vivaref runs on a Raspberry Pi under the castle board: RFID readers see
+which character stands where, vote stations take the secret votes, and
+the referee judges every move, runs the votes, keeps the score and logs
+every game. A web page shows the game as it goes. The service is
+vivaref.service, its configuration /etc/vivaref/vivaref.ini.")
 set(CPACK_DEBIAN_PACKAGE_SECTION games)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

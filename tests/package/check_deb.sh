@@ -44,9 +44,16 @@ field() { dpkg-deb --field "$deb" "$1"; }
 [[ -n "$(field Version)" ]] && ok "Version: $(field Version)" || fail "no Version"
 depends="$(field Depends)"
 echo "Depends: $depends"
-for lib in libc6 libstdc++6 libgcc-s1 libsqlite3-0 libgpiod2 libnfc6 libsystemd0 libboost-program-options1.74.0; do
-    [[ ",$depends" == *", $lib "* || ",$depends" == *", $lib,"* || ",$depends" == *",$lib "* ||
-        ",$depends" == *", $lib" || ",$depends" == *",$lib" ]] || fail "Depends lacks $lib"
+# depends_on PACKAGE: Depends names PACKAGE (with or without a version).
+depends_on() {
+    local item
+    while read -r item; do
+        [[ "${item%% *}" == "$1" ]] && return 0
+    done < <(tr ',' '\n' <<<"$depends" | sed 's/^ *//')
+    return 1
+}
+for lib in libc6 libstdc++6 libgcc-s1 libsqlite3-0 libgpiod2 libnfc6 libboost-program-options1.74.0; do
+    depends_on "$lib" || fail "Depends lacks $lib"
 done
 control="$scratch/control"
 dpkg-deb --control "$deb" "$control"
@@ -89,51 +96,58 @@ case "$arch:$machine" in
 amd64:003e | arm64:00b7) ok "the binary is built for $arch (ELF machine 0x$machine)" ;;
 *) fail "the binary's ELF machine 0x$machine is not $arch's" ;;
 esac
+# Every library the binary needs comes from a package that Depends names
+# (the :ARCH libraries are installed here: .ci/dev deps).
+triplet="$(dpkg-architecture -qDEB_HOST_MULTIARCH -a"$arch" 2>/dev/null)"
+needed="$(readelf -d "$scratch/vivaref.bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')"
+for soname in $needed; do
+    owner=""
+    for dir in "/lib/$triplet" "/usr/lib/$triplet"; do
+        owner="$(dpkg -S "$dir/$soname" 2>/dev/null | head -n 1 | cut -d: -f1)" && [[ -n "$owner" ]] && break
+    done
+    if [[ -z "$owner" ]]; then
+        fail "no installed $arch package holds $soname, which the binary needs"
+    elif depends_on "$owner"; then
+        ok "needs $soname: Depends names $owner"
+    else
+        fail "the binary needs $soname ($owner), which Depends does not name"
+    fi
+done
 
-# --- the scratch root -----------------------------------------------------------
+# --- the scratch roots ----------------------------------------------------------
 
 # This machine's own users and units, which nothing here may change.
 host_state() { cat /etc/passwd /etc/group; ls -l /etc/systemd/system/multi-user.target.wants/ 2>/dev/null; }
 host_before="$(host_state | sha256sum)"
 
-root="$scratch/root"
-mkdir -p "$root"/etc "$root"/var/lib/dpkg/{info,updates,triggers} "$root"/var/log
-: >"$root/var/lib/dpkg/status"
-: >"$root/var/lib/dpkg/available"
-# A foreign package needs its architecture known to this root's dpkg.
-native="$(dpkg --print-architecture)"
-[[ "$arch" == "$native" ]] || echo "$arch" >"$root/var/lib/dpkg/arch"
-cat >"$root/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/bin/bash
-nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
-EOF
-cat >"$root/etc/group" <<'EOF'
-root:x:0:
-dialout:x:20:
-nogroup:x:65534:
-EOF
-printf 'root:*:19000:0:99999:7:::\nnobody:*:19000:0:99999:7:::\n' >"$root/etc/shadow"
-printf 'root:*::\ndialout:*::\nnogroup:*::\n' >"$root/etc/gshadow"
-chmod 0640 "$root/etc/shadow" "$root/etc/gshadow"
-
-as_user=()
-if ((EUID == 0)); then
-    command -v setpriv >/dev/null || { echo "SKIP: running as root needs setpriv (util-linux)"; exit 77; }
-    chown -R nobody:nogroup "$scratch"
-    as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env --)
-    # setpriv --reset-env drops PATH to a minimal one: the scripts need sbin.
-    as_user+=(env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
-fi
 pkgdeb="$scratch/$(basename "$deb")"
 cp "$deb" "$pkgdeb"
 chmod 0644 "$pkgdeb"
 
+# new_root DIR: an empty system for dpkg: its database, root and nobody.
+new_root() {
+    root="$1"
+    mkdir -p "$root"/etc "$root"/var/lib/dpkg/{info,updates,triggers} "$root"/var/log
+    : >"$root/var/lib/dpkg/status"
+    : >"$root/var/lib/dpkg/available"
+    # A foreign package needs its architecture known to this root's dpkg.
+    [[ "$arch" == "$(dpkg --print-architecture)" ]] || echo "$arch" >"$root/var/lib/dpkg/arch"
+    printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' \
+        >"$root/etc/passwd"
+    printf 'root:x:0:\ndialout:x:20:\nnogroup:x:65534:\n' >"$root/etc/group"
+    printf 'root:*:19000:0:99999:7:::\nnobody:*:19000:0:99999:7:::\n' >"$root/etc/shadow"
+    printf 'root:*::\ndialout:*::\nnogroup:*::\n' >"$root/etc/gshadow"
+    chmod 0640 "$root/etc/shadow" "$root/etc/gshadow"
+}
+
+# How dpkg runs: as_user is the command prefix of the pass.
+as_user=()
 dpkg_root() {
     "${as_user[@]}" dpkg --root="$root" --log="$scratch/dpkg.log" --force-not-root \
         --force-script-chrootless --force-depends --force-confold "$@"
 }
 step() {
-    echo "== $*"
+    echo "== dpkg $*"
     if ! dpkg_root "$@" >"$scratch/step.log" 2>&1; then
         cat "$scratch/step.log"
         fail "dpkg $*"
@@ -148,56 +162,110 @@ has() { [[ -e "$root$1" || -L "$root$1" ]]; }
 check_file() { has "$1" && ok "$2: $1" || fail "$2 missing: $1"; }
 check_gone() { has "$1" && fail "$2 still there: $1" || ok "$2 gone: $1"; }
 in_group() { grep -Eq "^$1:[^:]*:[0-9]+:(.*,)?vivaref(,|\$)" "$root/etc/group"; }
+id_of() { awk -F: -v name="$2" '$1 == name { print $3 }' "$root/etc/$1"; }
+owner_mode() { stat -c '%u:%g %a' "$root$1"; }
 wants="/etc/systemd/system/multi-user.target.wants/vivaref.service"
 
-step --install "$pkgdeb"
-check_file /usr/bin/vivaref "the binary"
-[[ -x "$root/usr/bin/vivaref" ]] || fail "/usr/bin/vivaref is not executable"
-check_file /usr/share/vivaref/web-ui/index.html "the web page"
-check_file /usr/lib/systemd/system/vivaref.service "the unit"
-grep -q '^ExecStart=/usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini$' \
-    "$root/usr/lib/systemd/system/vivaref.service" && ok "the unit starts /usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini" ||
-    fail "the unit's ExecStart is not /usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini"
-check_file /usr/lib/sysusers.d/vivaref.conf "the sysusers file"
-check_file /usr/lib/udev/rules.d/60-vivaref.rules "the udev rules"
-check_file /etc/vivaref/vivaref.ini "the configuration"
-check_file /usr/share/doc/vivaref/examples/castle-2024.ini "the example castle"
-grep -q '^vivaref:' "$root/etc/passwd" && ok "postinst made the user vivaref" || fail "no user vivaref in the root's /etc/passwd"
-for g in gpio spi dialout i2c; do
-    in_group "$g" && ok "vivaref is in the group $g" || fail "vivaref is not in the group $g"
-done
-has "$wants" && [[ "$(readlink "$root$wants")" == */systemd/system/vivaref.service ]] &&
-    ok "postinst enabled the unit: $wants" || fail "the unit is not enabled ($wants)"
-[[ -d "$root/var/lib/vivaref" && "$(stat -c %a "$root/var/lib/vivaref")" == 750 ]] &&
-    ok "the state directory /var/lib/vivaref (0750)" || fail "no state directory /var/lib/vivaref with mode 0750"
-status="$(dpkg_root --status vivaref)"
-grep -q '^Status: install ok installed' <<<"$status" && ok "dpkg: install ok installed" || fail "not installed: $status"
-grep -q '^ /etc/vivaref/vivaref.ini [0-9a-f]\{32\}$' <<<"$status" && ok "dpkg registered the conffile" ||
-    fail "dpkg did not register /etc/vivaref/vivaref.ini as a conffile"
+# scenario privileged|unprivileged: install, upgrade, remove, purge in a new
+# root; a privileged run also checks owners and modes.
+scenario() {
+    local privileged=false
+    [[ "$1" == privileged ]] && privileged=true
+    new_root "$scratch/root-$1"
+    if ! $privileged && ((EUID == 0)); then chown -R nobody:nogroup "$root"; fi
+    echo
+    echo "--- $1: in the scratch root $root"
 
-# A player's edits and games, which an upgrade must keep.
-echo "# edited by the castle's owner" >>"$root/etc/vivaref/vivaref.ini"
-echo "not really SQLite" >"$root/var/lib/vivaref/games.sqlite"
-step --install "$pkgdeb"
-grep -q "edited by the castle's owner" "$root/etc/vivaref/vivaref.ini" && ok "upgrade kept the edited configuration" ||
-    fail "upgrade lost the edited configuration"
-check_file /var/lib/vivaref/games.sqlite "upgrade kept the game log"
-has "$wants" && ok "the unit is still enabled after the upgrade" || fail "the upgrade disabled the unit"
+    step --install "$pkgdeb"
+    check_file /usr/bin/vivaref "the binary"
+    [[ -x "$root/usr/bin/vivaref" ]] || fail "/usr/bin/vivaref is not executable"
+    check_file /usr/share/vivaref/web-ui/index.html "the web page"
+    check_file /usr/lib/systemd/system/vivaref.service "the unit"
+    grep -q '^ExecStart=/usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini$' \
+        "$root/usr/lib/systemd/system/vivaref.service" &&
+        ok "the unit starts /usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini" ||
+        fail "the unit's ExecStart is not /usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini"
+    check_file /usr/lib/sysusers.d/vivaref.conf "the sysusers file"
+    check_file /usr/lib/udev/rules.d/60-vivaref.rules "the udev rules"
+    check_file /etc/vivaref/vivaref.ini "the configuration"
+    check_file /usr/share/doc/vivaref/examples/castle-2024.ini "the example castle"
+    grep -q '^vivaref:' "$root/etc/passwd" && ok "postinst made the user vivaref" ||
+        fail "no user vivaref in the root's /etc/passwd"
+    local g
+    for g in gpio spi dialout i2c; do
+        in_group "$g" && ok "vivaref is in the group $g" || fail "vivaref is not in the group $g"
+    done
+    has "$wants" && [[ "$(readlink "$root$wants")" == */systemd/system/vivaref.service ]] &&
+        ok "postinst enabled the unit: $wants" || fail "the unit is not enabled ($wants)"
+    [[ -d "$root/var/lib/vivaref" && "$(stat -c %a "$root/var/lib/vivaref")" == 750 ]] &&
+        ok "the state directory /var/lib/vivaref (0750)" || fail "no state directory /var/lib/vivaref with mode 0750"
+    local uid gid
+    uid="$(id_of passwd vivaref)"
+    gid="$(id_of group vivaref)"
+    if $privileged; then
+        [[ "$(owner_mode /var/lib/vivaref)" == "$uid:$gid 750" ]] && ok "/var/lib/vivaref belongs to vivaref" ||
+            fail "/var/lib/vivaref is $(owner_mode /var/lib/vivaref), not vivaref's ($uid:$gid 750)"
+        [[ "$(owner_mode /etc/vivaref/vivaref.ini)" == "0:$gid 640" ]] &&
+            ok "the configuration is root:vivaref 0640" ||
+            fail "the configuration is $(owner_mode /etc/vivaref/vivaref.ini), not root:vivaref 0640 (0:$gid)"
+    fi
+    local status
+    status="$(dpkg_root --status vivaref)"
+    grep -q '^Status: install ok installed' <<<"$status" && ok "dpkg: install ok installed" ||
+        fail "not installed: $status"
+    grep -q '^ /etc/vivaref/vivaref.ini [0-9a-f]\{32\}$' <<<"$status" && ok "dpkg registered the conffile" ||
+        fail "dpkg did not register /etc/vivaref/vivaref.ini as a conffile"
 
-step --remove vivaref
-check_gone /usr/bin/vivaref "remove: the binary"
-check_gone /usr/lib/systemd/system/vivaref.service "remove: the unit"
-check_file /etc/vivaref/vivaref.ini "remove kept the configuration"
-check_file /var/lib/vivaref/games.sqlite "remove kept the game log"
-grep -q '^vivaref:' "$root/etc/passwd" && ok "remove kept the user" || fail "remove deleted the user"
+    # A player's edits and games, which an upgrade must keep.
+    echo "# edited by the castle's owner" >>"$root/etc/vivaref/vivaref.ini"
+    echo "not really SQLite" >"$root/var/lib/vivaref/games.sqlite"
+    if $privileged; then chown "$uid:$gid" "$root/var/lib/vivaref/games.sqlite"; fi
+    step --install "$pkgdeb"
+    grep -q "edited by the castle's owner" "$root/etc/vivaref/vivaref.ini" &&
+        ok "upgrade kept the edited configuration" || fail "upgrade lost the edited configuration"
+    check_file /var/lib/vivaref/games.sqlite "upgrade kept the game log"
+    has "$wants" && ok "the unit is still enabled after the upgrade" || fail "the upgrade disabled the unit"
 
-step --purge vivaref
-check_gone /etc/vivaref/vivaref.ini "purge: the configuration"
-check_file /var/lib/vivaref/games.sqlite "purge kept the game log"
-grep -q '^vivaref:' "$root/etc/passwd" && fail "purge kept the user vivaref" || ok "purge removed the user vivaref"
-grep -q '^vivaref:' "$root/etc/group" && fail "purge kept the group vivaref" || ok "purge removed the group vivaref"
-grep -q '^gpio:' "$root/etc/group" && ok "purge kept the group gpio" || fail "purge removed the group gpio"
-check_gone "$wants" "purge: the unit's enablement"
+    step --remove vivaref
+    check_gone /usr/bin/vivaref "remove: the binary"
+    check_gone /usr/lib/systemd/system/vivaref.service "remove: the unit"
+    check_file /etc/vivaref/vivaref.ini "remove kept the configuration"
+    check_file /var/lib/vivaref/games.sqlite "remove kept the game log"
+    grep -q '^vivaref:' "$root/etc/passwd" && ok "remove kept the user" || fail "remove deleted the user"
+
+    step --purge vivaref
+    check_gone /etc/vivaref/vivaref.ini "purge: the configuration"
+    check_file /var/lib/vivaref/games.sqlite "purge kept the game log"
+    grep -q '^vivaref:' "$root/etc/passwd" && fail "purge kept the user vivaref" || ok "purge removed the user vivaref"
+    grep -q '^vivaref:' "$root/etc/group" && fail "purge kept the group vivaref" || ok "purge removed the group vivaref"
+    grep -q '^gpio:' "$root/etc/group" && ok "purge kept the group gpio" || fail "purge removed the group gpio"
+    check_gone "$wants" "purge: the unit's enablement"
+    if $privileged; then
+        [[ "$(stat -c %u:%g "$root/var/lib/vivaref/games.sqlite")" == 0:0 ]] &&
+            ok "purge gave the game log to root" || fail "after purge the game log is not root's"
+    fi
+}
+
+if ((EUID == 0)); then
+    # Unprivileged, as nobody: a script writing outside the root fails.
+    command -v setpriv >/dev/null || { echo "SKIP: running as root needs setpriv (util-linux)"; exit 77; }
+    chown nobody:nogroup "$scratch" "$pkgdeb"
+    as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env --
+        env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+    scenario unprivileged
+    # Privileged, as on a Pi, in a mount namespace where this machine's /etc,
+    # /usr and /var are read-only: owners and modes are checked too.
+    readonly_host='for d in /etc /usr /var; do
+        mount --bind "$d" "$d" && mount -o remount,ro,bind "$d" || exit 97; done; exec "$@"'
+    if unshare --mount -- sh -c "$readonly_host" sh true 2>/dev/null; then
+        as_user=(unshare --mount -- sh -c "$readonly_host" sh)
+        scenario privileged
+    else
+        echo "note: no mount namespace here (unshare --mount): the privileged pass is left out"
+    fi
+else
+    scenario unprivileged
+fi
 
 [[ "$(host_state | sha256sum)" == "$host_before" ]] && ok "this machine's users, groups and enabled units are unchanged" ||
     fail "this machine's /etc/passwd, /etc/group or enabled units changed during the test"
