@@ -1,7 +1,8 @@
 // A writer killed with SIGKILL at a random moment, many times over: each
 // time the log must pass its integrity check, hold every line the writer
 // had acknowledged, and take the unfinished games on to their end.
-// VIVAREF_STORE_KILL_ROUNDS=N runs N rounds (default 15, a few seconds).
+// VIVAREF_STORE_KILL_ROUNDS=N runs N rounds (default 200: the issue asks for
+// hundreds of kills; each round checks what it touched, the end checks all).
 #include <signal.h>
 #include <unistd.h>
 
@@ -47,7 +48,7 @@ struct Ack {
 
 int rounds() {
     const char* text = std::getenv("VIVAREF_STORE_KILL_ROUNDS");
-    return text ? std::max(1, std::atoi(text)) : 15;
+    return text ? std::max(1, std::atoi(text)) : 200;
 }
 
 }  // namespace
@@ -68,32 +69,43 @@ TEST_CASE("a writer killed with SIGKILL leaves a sound log with every acknowledg
             writeUntilKilled(file, fds[1], 1000 * static_cast<std::uint64_t>(round + 1));
         }
         close(fds[1]);
-        usleep(5'000 + rng.below(150'000));
+        usleep(2'000 + rng.below(60'000));
         kill(child, SIGKILL);
         int status = 0;
         waitpid(child, &status, 0);
         CHECK_MESSAGE(WIFSIGNALED(status), "the writer stopped by itself, status " << status);
+        std::map<std::int64_t, std::int64_t> thisRound;  // game -> lines acknowledged in this round
         Ack ack{};
-        while (read(fds[0], &ack, sizeof ack) == sizeof ack) acknowledged[ack.game] = ack.lines;
+        while (read(fds[0], &ack, sizeof ack) == sizeof ack) thisRound[ack.game] = ack.lines;
         close(fds[0]);
 
         GameStore log(file, GameStore::Access::MustExist);
         REQUIRE(log.integrityCheck() == "ok");
-        for (const auto& [game, lines] : acknowledged) {
+        for (const auto& [game, lines] : thisRound) {
             CAPTURE(game);
             CHECK(static_cast<std::int64_t>(log.recordLines(GameId{game}).size()) >= lines);
+            acknowledged[game] = lines;
         }
         // Resume: every game cut short is played on to its end.
         for (auto id : log.unfinishedGames()) {
+            CAPTURE(id.value);
             auto game = resumeRandomGame(log, id, static_cast<std::uint64_t>(id.value));
             acknowledged[id.value] = static_cast<std::int64_t>(game.record.size());
-        }
-        for (const auto& summary : log.games()) {
-            CAPTURE(summary.id.value);
-            const auto check = verifyGame(log, summary.id);
+            const auto check = verifyGame(log, id);
             CHECK_MESSAGE(check.agrees, check.what);
-            CHECK(summary.complete);
         }
+    }
+    // At the end, every game ever acknowledged is whole, complete and agrees with the engine.
+    GameStore log(file, GameStore::Access::MustExist);
+    CHECK(log.integrityCheck() == "ok");
+    for (const auto& summary : log.games()) {
+        CAPTURE(summary.id.value);
+        const auto check = verifyGame(log, summary.id);
+        CHECK_MESSAGE(check.agrees, check.what);
+        CHECK(summary.complete);
+        const auto found = acknowledged.find(summary.id.value);
+        if (found != acknowledged.end())
+            CHECK(static_cast<std::int64_t>(log.recordLines(summary.id).size()) >= found->second);
     }
     MESSAGE(rounds() << " kills, " << acknowledged.size() << " games");
 }
