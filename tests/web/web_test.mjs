@@ -38,7 +38,9 @@ mkdirSync(artifacts, { recursive: true });
 
 let passed = 0;
 let failed = 0;
+const tStart = Date.now();
 function check(ok, what) {
+  if (process.env.VIVAREF_WEB_VERBOSE) console.log(`${((Date.now() - tStart) / 1000).toFixed(1)} s ${ok ? 'ok' : 'FAIL'}: ${what}`);
   if (ok) ++passed;
   else {
     ++failed;
@@ -88,10 +90,12 @@ function walk(value, visit, path = []) {
   }
 }
 
-function secretIn(text, where) {
+// `revealed`: the cards the game has shown at scoring (no longer secret).
+function secretIn(text, where, revealed = []) {
   const problems = [];
+  const shown = new Set(revealed.map((card) => JSON.stringify(card.favourites || card)));
   for (const fav of secrets.favourites) {
-    if (!fav.length) continue;
+    if (!fav.length || shown.has(JSON.stringify(fav))) continue;
     for (const form of [JSON.stringify(fav), JSON.stringify([...fav].sort()), fav.join(', '), fav.join(',')])
       if (text.includes(form)) problems.push(`${where} holds a favourites card ${form}`);
   }
@@ -108,7 +112,7 @@ async function checkSecrecy(label, statusPage) {
     const game = path.startsWith('/api/games/') ? games.find((g) => `/api/games/${g.id}` === path) : null;
     const finished = game && game.status !== 'in-progress';
     if (finished) continue; // a finished game is shown whole, as `vivaref show` does
-    problems.push(...secretIn(r.text, path));
+    problems.push(...secretIn(r.text, path, (st.view && st.view.revealed_favourites) || []));
     walk(r.json, (k, v, p) => {
       if (kPrivateKeys.has(k)) problems.push(`${path} has a private key "${k}" at ${p.join('.')}`);
       if (k === 'favourites' && !p.includes('revealed_favourites') && !p.includes('emissary_favourites'))
@@ -126,15 +130,25 @@ async function checkSecrecy(label, statusPage) {
     revealBefore = null;
     revealHtmlBefore = null;
   }
-  problems.push(...secretIn(await statusPage.content(), 'the status page'));
+  problems.push(...secretIn(await statusPage.content(), 'the status page', (st.view && st.view.revealed_favourites) || []));
   check(problems.length === 0, `secrecy after ${label}: ${problems.join('; ')}`);
 }
 
 try {
   const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const errors = [];
   for (const ctx of [desktop, phone]) ctx.on('page', (p) => p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`)));
+  // Every page in a context (a window) of its own: a tab behind another is
+  // throttled to about a frame a second, as a hidden tab is.
+  const kPhone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const kDesktop = { viewport: { width: 1280, height: 900 } };
+  const newPage = async (options) => {
+    const ctx = await browser.newContext(options);
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    return page;
+  };
 
   const statusPage = await desktop.newPage();
   await statusPage.goto(`${url}/`);
@@ -142,7 +156,7 @@ try {
   check((await statusPage.locator('#waiting').innerText()).includes('No game'), 'the status page says there is no game yet');
 
   // --- the host starts a game ------------------------------------------------
-  const hostPage = await desktop.newPage();
+  const hostPage = await newPage(kDesktop);
   await hostPage.goto(`${url}/host.html`);
   if (server.hostToken) {
     await hostPage.locator('#unlock').waitFor({ state: 'visible', timeout: kWait });
@@ -200,15 +214,23 @@ try {
     check(own.name === names[p] && (await page.locator('#who').innerText()).includes(names[p]), `player ${p}'s page is ${names[p]}'s`);
     playerPages.push({ page, ctx, fav });
   }
+  // Nothing of anyone else's: the cards shown are one's own (checked above),
+  // and no other player's card, secret link or name appears in the private part.
   for (let p = 0; p < 3; ++p) {
-    const text = await playerPages[p].page.content();
+    const html = await playerPages[p].page.content();
+    const own = await playerPages[p].page.locator('#favourites, #hand, #ambition-card, #own-vote, #banished').allInnerTexts();
     for (let q = 0; q < 3; ++q) {
       if (q === p) continue;
-      check(!text.includes(names[q]), `player ${p}'s page names no other player (${names[q]})`);
       check(JSON.stringify(playerPages[q].fav) !== JSON.stringify(playerPages[p].fav), `players ${p} and ${q} hold different cards`);
+      check(!html.includes(JSON.stringify(playerPages[q].fav)), `player ${p}'s page holds player ${q}'s card`);
+      check(!html.includes(new URL(links[q]).hash.slice(1)), `player ${p}'s page holds player ${q}'s link`);
+      check(!own.join(' ').includes(names[q]), `player ${p}'s private cards name ${names[q]}`);
     }
   }
   await shot(playerPages[0].page, 'player-0-phone');
+  // Fewer live pages from here on: the machine's two cores also run the daemon.
+  for (const p of playerPages.slice(1)) await p.ctx.close();
+  await hostPage.close();
   check((await api(url, '/api/player/not-a-token')).status === 404, 'a made-up token reads nothing');
 
   // --- the simulated board, phone-sized ----------------------------------------
@@ -216,28 +238,60 @@ try {
   await simPage.goto(`${url}/sim.html`);
   await simPage.locator('#castle g.token[data-slug="alighiero"]').waitFor({ timeout: kWait });
   await shot(simPage, 'sim-phone-start');
-  const phoneStatus = await phone.newPage();
+  const phoneStatus = await newPage(kPhone);
   await phoneStatus.goto(`${url}/`);
   await checkSecrecy('the deal', statusPage);
 
+  const trace = (what) => process.env.VIVAREF_WEB_VERBOSE && console.log(`${((Date.now() - tStart) / 1000).toFixed(2)} s   ${what}`);
   let useTap = false;
+  const drags = { drags: 0, taps: 0, tooFar: 0 };
   async function simMove(slug, place) {
     const token = simPage.locator(`#castle g.token[data-slug="${slug}"]`).first();
     const band = simPage.locator(`#castle rect.band[data-place="${place}"]`);
-    await token.scrollIntoViewIfNeeded();
+    // Drag within one screen (a finger cannot drag past it): the castle's top
+    // at the screen's top; tap-then-tap where the two ends are further apart.
+    trace(`simMove ${slug} ${place} ${useTap ? 'tap' : 'drag'}`);
+    await simPage.locator('#castle').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     const from = await token.boundingBox();
+    trace('boxes');
+    const end = await band.boundingBox();
+    const height = simPage.viewportSize().height;
+    const inView = (b) => b && b.y >= 0 && b.y + Math.min(b.height, 40) <= height;
+    if (!useTap && !(inView(from) && inView(end))) {
+      ++drags.tooFar;
+      useTap = true;
+    }
     if (useTap) {
-      await token.tap();
-      await simPage.locator(`#castle g.token.selected[data-slug="${slug}"]`).waitFor({ timeout: kWait });
-      const to = await band.boundingBox();
-      await simPage.touchscreen.tap(to.x + 12, to.y + 8);
+      ++drags.taps;
+      // The board is redrawn whenever an LED changes: an element may go
+      // from under an action; try again (the selection survives redraws).
+      for (let attempt = 0; ; ++attempt) {
+        try {
+          if (!(await simPage.locator(`#castle g.token.selected[data-slug="${slug}"]`).count())) {
+            await token.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+            const box = await token.boundingBox();
+            await simPage.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+          }
+          trace('tapped token');
+          await simPage.locator(`#castle g.token.selected[data-slug="${slug}"]`).waitFor({ timeout: 5000 });
+          trace('selected');
+          await band.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+          trace('scrolled');
+          const to = await band.boundingBox();
+          await simPage.touchscreen.tap(to.x + 12, to.y + 8);
+          break;
+        } catch (e) {
+          trace(`retry: ${e.message.split('\n')[0]}`);
+          if (attempt >= 3) throw e;
+        }
+      }
     } else {
-      await band.scrollIntoViewIfNeeded();
-      const to = await band.boundingBox();
+      ++drags.drags;
+      const to = end;
       await simPage.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await simPage.mouse.down();
-      await simPage.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 2 });
-      await simPage.mouse.move(to.x + to.width - 30, to.y + 10, { steps: 4 });
+      await simPage.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10);
+      await simPage.mouse.move(to.x + to.width - 30, to.y + 10, { steps: 2 });
       await simPage.mouse.up();
     }
     useTap = !useTap;
@@ -245,11 +299,15 @@ try {
   // A legal action: the referee accepts it and the status page draws it.
   async function play(slug, place, label) {
     await simMove(slug, place);
+    trace('moved');
     await waitStatus((s) => s.board && s.board.expected[slug] === place && !s.refusal, `${label} accepted`);
+    trace('accepted');
     const shown = `#castle g.token[data-slug="${slug}"][data-place="${place}"]:not([data-state="ghost"])`;
     await statusPage.locator(shown).waitFor({ timeout: kWait });
+    trace('shown');
     check(true, label);
     await checkSecrecy(label, statusPage);
+    trace('secrecy checked');
   }
 
   const placements = [
@@ -332,7 +390,7 @@ try {
   await checkSecrecy('the end of the game', statusPage);
 
   // --- review ----------------------------------------------------------------
-  const review = await desktop.newPage();
+  const review = await newPage(kDesktop);
   await review.goto(`${url}/games.html`);
   await review.locator(`#games tr[data-game="${over.game}"] a`).click();
   await review.locator('#step-text').filter({ hasText: 'Step 1 of' }).waitFor({ timeout: kWait });
@@ -348,10 +406,10 @@ try {
   check((await review.locator('#step-text').innerText()).includes('Beatrice'), 'the arrow key steps on');
   await shot(review, 'review-step');
   await review.click('#last');
-  check((await review.locator('#elections li').count()) === 2, 'the review lists both elections');
+  check((await review.locator('#elections > ul > li').count()) === 2, 'the review lists both elections');
   check((await review.locator('#elections').innerText()).includes('No'), 'the review shows the votes of the first election');
   await shot(review, 'review-last');
-  const phoneReview = await phone.newPage();
+  const phoneReview = await newPage(kPhone);
   await phoneReview.goto(`${url}/games.html#${over.game}`);
   await phoneReview.locator('#step-text').filter({ hasText: 'Step 1 of' }).waitFor({ timeout: kWait });
   await shot(phoneReview, 'review-phone');
@@ -362,6 +420,14 @@ try {
     check(wide <= 392, `the ${name} page fits 390 px (${wide})`);
   }
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
+  console.log(`moves on the simulated board: ${drags.drags} dragged, ${drags.taps} tapped (${drags.tooFar} too far apart to drag)`);
+  check(drags.drags >= 5 && drags.taps >= 5, 'both drag and tap-then-tap moved characters');
+
+  // The daemon goes away: the status page says it is reconnecting.
+  await server.stop();
+  await statusPage.locator('#banner:not(.hidden)').waitFor({ timeout: kWait });
+  check((await statusPage.locator('#banner').innerText()).includes('reconnecting'), 'the status page shows a reconnecting banner');
+  await shot(statusPage, 'status-reconnecting');
 } catch (e) {
   ++failed;
   console.log(`FAIL: ${e.stack || e}`);

@@ -111,10 +111,15 @@ function bandHeight(count, perRow) {
   return kLabelH + Math.max(1, Math.ceil(count / perRow)) * (kTokenH + kGap) + 4;
 }
 
-// Tokens a floor's row holds: 4 on a wide screen, 2 on a phone (a floor
-// then takes two rows, and the picture stays readable at 390 px).
-export function tokensPerRow(container) {
-  return container && container.clientWidth && container.clientWidth < 600 ? 2 : 4;
+// Tokens a floor's row holds: 4, unless the picture would then be drawn at
+// under 3/4 of its size (a 2024 castle on a phone): then 2, and a floor
+// takes two rows.
+export function tokensPerRow(container, edition) {
+  const available = container && container.clientWidth;
+  if (!available) return 4;
+  const side = edition === '2024' ? 2 * (kTokenW + 16) + 8 : 0;
+  const wide = 4 * kTokenW + 3 * kGap + 16 + 16 + side;
+  return available / wide >= 0.75 ? 4 : 2;
 }
 
 const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
@@ -126,9 +131,9 @@ const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
 //   selected  a slug drawn as selected (tap-to-select)
 //   trayTitle the off-castle area's title
 //   showTray  false hides the off-castle area
-//   perRow    tokens in a floor's row (default: tokensPerRow(container))
+//   perRow    tokens in a floor's row (default: tokensPerRow(container, edition))
 export function drawCastle(container, { edition = 'classic', tokens = [], leds = null, selected = null,
-  trayTitle = 'Off the castle', showTray = true, perRow = tokensPerRow(container) } = {}) {
+  trayTitle = 'Off the castle', showTray = true, perRow = tokensPerRow(container, edition) } = {}) {
   const is2024 = edition === '2024';
   const centerW = perRow * kTokenW + (perRow - 1) * kGap + 16;
   const sideW = is2024 ? kTokenW + 16 : 0;

@@ -45,7 +45,7 @@ async function showList() {
   }
   const rows = [...games].reverse().map((g) => `<tr data-game="${g.id}">
       <td><a href="#${g.id}">Game ${g.id}</a></td><td>${esc(when(g.startedAt))}</td><td>${esc(g.edition)}</td>
-      <td>${esc(playersText(g))}</td><td>${esc(statusWord(g.status))}</td><td>${winnersText(g) ? `🏆 ${esc(winnersText(g))}` : ''}</td></tr>`);
+      <td>${esc(playersText(g))}</td><td>${esc(statusWord(g.status))}</td><td>${winnersText(g) ? `★ ${esc(winnersText(g))}` : ''}</td></tr>`);
   $('games').innerHTML = `<table><tr><th>Game</th><th>Started</th><th>Edition</th><th>Players</th><th>Status</th><th>Winner</th></tr>${rows.join('')}</table>`;
 }
 
@@ -73,45 +73,95 @@ function describe(line, players) {
 }
 
 // Steps from the daemon's timeline (the public view after each line), or
-// else from the record alone, following placements and moves.
+// else worked out from the record: placements and moves, the leftovers to
+// floor 0, each election's outcome from its votes, the board cleared at a
+// deal, the scores of each round from the result. The Emissary's vote is
+// not in the record: with that variant an election's outcome is left out.
 function buildSteps(g) {
   if (Array.isArray(g.timeline) && g.timeline.length) {
     $('approx').classList.add('hidden');
     return g.timeline.map((t) => ({ line: t.line, view: t.view || {} }));
   }
-  $('approx').classList.remove('hidden');
-  const record = g.record || [];
-  const edition = (g.setup && g.setup.setup && g.setup.setup.edition) || g.edition || 'classic';
+  const setup = (g.setup && g.setup.setup) || g.setup || {};
+  const edition = setup.edition || g.edition || 'classic';
+  const seats = setup.seats || (g.players || []).length;
+  const variant = setup.variant || 'none';
+  const is2024 = edition === '2024';
+  const limit = is2024 && seats === 2 ? 3 : 4;
+  $('approx').classList.toggle('hidden', variant !== 'emissary');
+  const rounds = (g.result && g.result.rounds) || [];
+  const totals = new Array((g.players || []).length).fill(0);
   const positions = {};
-  const reset = () => {
-    for (const slug of kEditionSlugs[edition] || kEditionSlugs.classic) positions[slug] = 'reserve';
-    if (edition === '2024') positions.jester = '3';
-  };
-  reset();
   let round = 0;
-  return record.map((line) => {
+  let votes = [];
+  let candidate = null;
+  let rejected = 0;
+  let kings = 0;
+  let reveal = null;
+  const count = (place) => Object.values(positions).filter((p) => p === place).length;
+  const endRound = () => {
+    const r = rounds.find((x) => x.round === round);
+    if (r && r.scores) r.scores.forEach((v, p) => { totals[p] = is2024 ? Math.max(0, totals[p] + v) : totals[p] + v; });
+  };
+  const steps = [];
+  for (const line of g.record || []) {
     const [kind, v] = Object.entries(line || {})[0] || [];
-    if (kind === 'deal') {
-      reset();
+    if (kind === 'setup') {
+      for (const slug of kEditionSlugs[edition] || kEditionSlugs.classic) positions[slug] = 'reserve';
+    } else if (kind === 'deal') {
       round = v.round;
+      rejected = 0;
+      kings = 0;
+      for (const slug of Object.keys(positions)) positions[slug] = 'reserve';
+      if (is2024 && 'jester' in positions) positions.jester = '3';
+      if (v.placement) Object.assign(positions, v.placement);
+    } else if (kind === 'place') {
+      positions[v.character] = v.to;
+    } else if (kind === 'move') {
+      // The first move of a round: the characters nobody placed are on floor 0.
+      for (const [slug, p] of Object.entries(positions)) if (p === 'reserve') positions[slug] = '0';
+      positions[v.character] = v.to;
+      if (v.to === '6') {
+        candidate = v.character;
+        votes = [];
+      }
+    } else if (kind === 'vote') {
+      votes[v.seat] = v.card;
+      if (variant !== 'emissary' && votes.filter(Boolean).length === seats && candidate) {
+        let outcome = 'crowned';
+        let to = '6';
+        if (is2024 && votes.includes('stomachache')) {
+          outcome = 'cancelled';
+          to = '5';
+        } else if (votes.includes('no')) {
+          outcome = is2024 ? 'rejected' : 'eliminated';
+          if (!is2024) to = 'box';
+          else if (candidate === 'jester') to = count('2') < limit ? '2' : count('1') < limit ? '1' : '0';
+          else to = ++rejected <= 3 ? `dungeon${4 - rejected}` : 'box';
+        }
+        if (outcome === 'crowned' && variant === 'royal-couple' && kings++ === 0) to = 'throne-side';
+        positions[candidate] = to;
+        reveal = { candidate, votes: [...votes], outcome, sent_to: to };
+        if (outcome === 'crowned' && !(variant === 'royal-couple' && to === 'throne-side')) endRound();
+        candidate = null;
+      }
     }
-    if ((kind === 'place' || kind === 'move') && v.character) positions[v.character] = v.to;
-    return { line, view: { positions: { ...positions }, round } };
-  });
+    steps.push({ line, view: { positions: { ...positions }, round, totals: [...totals], last_reveal: reveal,
+      candidate: candidate && positions[candidate] === '6' ? candidate : null } });
+  }
+  return steps;
 }
 
-function elections(g) {
+function elections(g, stepList) {
   const out = [];
-  if (Array.isArray(g.timeline) && g.timeline.length) {
-    let last = null;
-    g.timeline.forEach((t, i) => {
-      const r = t.view && t.view.last_reveal;
-      const key = JSON.stringify(r || null);
-      if (r && key !== last) out.push({ step: i, reveal: r });
-      last = key;
-    });
-    return out;
-  }
+  let last = null;
+  stepList.forEach((t, i) => {
+    const r = t.view && t.view.last_reveal;
+    const key = JSON.stringify(r || null);
+    if (r && key !== last) out.push({ step: i, reveal: r });
+    last = key;
+  });
+  if (out.length) return out;
   // From the record: consecutive votes after a move to the throne.
   let candidate = null;
   let current = null;
@@ -174,7 +224,7 @@ async function showGame(id) {
   const players = game.players || [];
   $('game-line').textContent = `Game ${game.id}`;
   const result = game.result && game.result.totals
-    ? `<div>Final scores: ${players.map((p) => `${esc(playerName(p.player, players))} ${game.result.totals[p.player] ?? 0}`).join(' · ')}${winnersText(game) ? ` — 🏆 ${esc(winnersText(game))}` : ''}</div>` : '';
+    ? `<div>Final scores: ${players.map((p) => `${esc(playerName(p.player, players))} ${game.result.totals[p.player] ?? 0}`).join(' · ')}${winnersText(game) ? ` — ★ winner: ${esc(winnersText(game))}` : ''}</div>` : '';
   $('summary').innerHTML = `<h2>Game ${game.id}: ${esc(game.edition)} · ${esc(statusWord(game.status))}</h2>
     <div class="muted">${esc(when(game.startedAt))} · ${esc(playersText(game))}</div>${result}`;
   if (game.withheld || !Array.isArray(game.record)) {
@@ -187,7 +237,7 @@ async function showGame(id) {
   $('controls').classList.remove('hidden');
   steps = buildSteps(game);
   $('step').max = String(Math.max(0, steps.length - 1));
-  const list = elections(game);
+  const list = elections(game, steps);
   $('elections').innerHTML = list.length
     ? `<ul class="plain">${list.map((e) => `<li><a href="#${game.id}" data-goto="${e.step}">Step ${e.step + 1}</a> ${revealHtml(e.reveal, players)}</li>`).join('')}</ul>`
     : '<span class="muted">No election.</span>';

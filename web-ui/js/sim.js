@@ -53,7 +53,7 @@ function drawBoard() {
     tokens: tokensFromSimBoard(sim ? sim.board : {}, slugs(), expected),
     leds: placeLeds(),
     selected,
-    trayTitle: 'Off the castle (drop here to lift)',
+    trayTitle: 'Off the castle',
   });
   document.body.dataset.simNow = sim ? String(sim.now) : '';
 }

@@ -112,7 +112,7 @@ function renderScores(status) {
   const rows = players.map((p) => {
     const cells = rounds.map((r) => `<td class="num">${r.scores ? r.scores[p.player] ?? '' : ''}</td>`).join('');
     const total = view.totals ? view.totals[p.player] ?? 0 : 0;
-    const mark = winners.has(p.player) ? ' 🏆 winner' : '';
+    const mark = winners.has(p.player) ? ' ★ winner' : '';
     return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${p.seat + 1}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
   });
   if (view.emissary_total !== undefined)
