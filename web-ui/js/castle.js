@@ -13,8 +13,8 @@
 //   ghost     expected here but not here: hatched, dashed, italic, "?"
 //   inhand    lifted: in the "In hand" area
 //   uncertain the readers are not sure: dotted outline
-//   candidate on the throne, under election: thick outline and "♛?"
-//   king      crowned: gold with "♛"
+//   candidate on the throne, under election: thick outline and a ♛ badge
+//   king      crowned: gold with a ♛ badge
 import { esc } from './api.js';
 import { floorTitle, isJester, placeName, shortName } from './names.js';
 
@@ -45,7 +45,10 @@ export function tokensFromStatus(status) {
     const mark = (place, state, note) => tokens.push({ slug, place, state, note });
     if (sighting && sighting.on !== undefined) {
       let state = sighting.on === want ? 'ok' : 'moved';
-      if (state === 'ok' && sighting.on === '6') state = positions[slug] === 'throne-side' ? 'king' : slug === candidate ? 'candidate' : 'ok';
+      if (state === 'ok' && sighting.on === '6') {
+        const crowned = view.last_reveal && view.last_reveal.outcome === 'crowned' && view.last_reveal.candidate === slug;
+        state = positions[slug] === 'throne-side' || (crowned && !status.election) ? 'king' : slug === candidate ? 'candidate' : 'ok';
+      }
       mark(sighting.on, sighting.uncertain && state === 'ok' ? 'uncertain' : state,
         state === 'moved' ? `should be on ${placeName(want)}` : '');
       if (want && want !== sighting.on) mark(want, 'ghost', `${placeName(want)} expected`);
@@ -73,7 +76,8 @@ export function tokensFromPositions(positions, candidate) {
     } else if (place === 'throne-side') {
       tokens.push({ slug, place: '6', state: 'king' });
     } else {
-      tokens.push({ slug, place, state: place === '6' && slug === candidate ? 'candidate' : 'ok' });
+      // On the throne: the candidate while the election runs, else the King.
+      tokens.push({ slug, place, state: place !== '6' ? 'ok' : slug === candidate ? 'candidate' : 'king' });
     }
   }
   return tokens;
@@ -243,13 +247,11 @@ function drawToken(t, x, y, w, selected) {
   g.append(title);
   g.append(el('rect', { width: w, height: kTokenH, rx: isJester(t.slug) ? 17 : 7 }));
   let label = shortName(t.slug);
-  if (t.state === 'king') label = `♛ ${label}`;
-  if (t.state === 'candidate') label = `♛? ${label}`;
   if (t.note === 'box') label = `▣ ${label}`;
   g.append(el('text', { x: w / 2, y: kTokenH / 2 + 1 }, label));
-  const badge = { moved: '!', ghost: '?', inhand: '↑', uncertain: '~' }[t.state];
+  const badge = { moved: '!', ghost: '?', inhand: '↑', uncertain: '~', king: '♛', candidate: '♛' }[t.state];
   if (badge) {
-    g.append(el('circle', { class: 'badge-bg', cx: w - 3, cy: 3, r: 9 }));
+    g.append(el('circle', { class: `badge-bg ${t.state}`, cx: w - 3, cy: 3, r: 9 }));
     g.append(el('text', { class: 'badge-fg', x: w - 3, y: 4 }, badge));
   }
   return g;
@@ -366,7 +368,7 @@ export function legendHtml() {
     <span class="l-moved">Name ! : not where expected</span>
     <span class="l-ghost">Name ? : should be here</span>
     <span class="l-hand">Name ↑ : lifted, in hand</span>
-    <span>♛ King · ♛? candidate · ▣ in the box</span></div>`;
+    <span>♛ on gold: King · ♛ with a thick outline: candidate · ▣ in the box</span></div>`;
 }
 
 export { esc };

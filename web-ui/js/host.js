@@ -51,13 +51,13 @@ function refreshForm() {
   per.forEach((count, seat) => {
     for (let k = 0; k < count; ++k, ++player) {
       const value = kept[player] ?? '';
-      rows.push(`<label>Seat ${seat + 1}${count > 1 ? `, player ${k + 1}` : ''}: name
+      rows.push(`<label>Seat ${seat}${count > 1 ? `, player ${k + 1}` : ''}: name
         <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"></label>`);
     }
   });
   $('names').innerHTML = rows.join('');
   const first = $('first').value;
-  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">Seat ${s + 1}</option>`).join('');
+  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">Seat ${s}</option>`).join('');
   if (first && Number(first) < seats) $('first').value = first;
 }
 
@@ -109,7 +109,7 @@ function showLinks(answer) {
       canvas.replaceWith(document.createTextNode(e.message));
     }
     const caption = document.createElement('figcaption');
-    caption.innerHTML = `${esc(p.name || `Player ${p.player + 1}`)} <span class="small muted">seat ${p.seat + 1}</span>
+    caption.innerHTML = `${esc(p.name || `Player ${p.player + 1}`)} <span class="small muted">seat ${p.seat}</span>
       <details><summary class="small">the link</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>`;
     figure.append(canvas, caption);
     grid.append(figure);

@@ -56,10 +56,10 @@ export function floorTitle(floor) {
   return floor === 6 ? 'Throne' : `Floor ${floor} · ${kFloorNames[floor]}`;
 }
 
-// "Seat 1 — Anna" (seats are shown from 1; the API counts from 0).
+// "Anna (seat 0)": seats are counted from 0, as the referee, the API and the LEDs (turn-0, station-0) count them.
 export function seatName(seat, players) {
   const names = (players || []).filter((p) => p.seat === seat).map((p) => p.name).filter(Boolean);
-  return names.length ? `${names.join(' & ')} (seat ${seat + 1})` : `Seat ${seat + 1}`;
+  return names.length ? `${names.join(' & ')} (seat ${seat})` : `Seat ${seat}`;
 }
 
 export function playerName(player, players) {

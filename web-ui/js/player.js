@@ -25,7 +25,7 @@ function render(page) {
   const mine = page.private || {};
   $('who').textContent = page.name ? `${page.name}'s cards` : 'My cards';
   document.title = `vivaref — ${page.name || 'my cards'}`;
-  $('game-line').textContent = `Game ${page.game ?? '?'} · seat ${(page.seat ?? 0) + 1}${page.state && page.state !== 'playing' ? ` · ${page.state}` : ''}`;
+  $('game-line').textContent = `Game ${page.game ?? '?'} · seat ${page.seat ?? "?"}${page.state && page.state !== 'playing' ? ` · ${page.state}` : ''}`;
   const favourites = mine.favourites || [];
   $('favourites').innerHTML = favourites.length
     ? favourites.map((slug) => `<li data-character="${esc(slug)}">♥ ${esc(characterName(slug))}</li>`).join('')

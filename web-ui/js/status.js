@@ -113,12 +113,16 @@ function renderScores(status) {
     const cells = rounds.map((r) => `<td class="num">${r.scores ? r.scores[p.player] ?? '' : ''}</td>`).join('');
     const total = view.totals ? view.totals[p.player] ?? 0 : 0;
     const mark = winners.has(p.player) ? ' ★ winner' : '';
-    return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${p.seat + 1}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
+    return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${p.seat}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
   });
   if (view.emissary_total !== undefined)
     rows.push(`<tr><td>Emissary</td>${rounds.map((r) => `<td class="num">${r.emissary_score ?? ''}</td>`).join('')}<td class="num"><b>${view.emissary_total}</b></td></tr>`);
   const kings = rounds.filter((r) => r.kings && r.kings.length).map((r) => `Round ${r.round}: ♛ ${r.kings.map(characterName).join(', ')}`);
-  $('scores').innerHTML = `<table>${head}${rows.join('')}</table>${kings.length ? `<div class="small">${esc(kings.join(' · '))}</div>` : ''}`;
+  // Favourites cards are public once revealed at scoring.
+  const cards = (view.revealed_favourites || []).map((card, p) => card && card.favourites
+    ? `<li>${esc(playerName(p, players))}: ${esc(card.favourites.map(characterName).join(', '))}${card.banished ? ` (banished: ${esc(characterName(card.banished))})` : ''}</li>` : '');
+  $('scores').innerHTML = `<table>${head}${rows.join('')}</table>${kings.length ? `<div class="small">${esc(kings.join(' · '))}</div>` : ''}${
+    cards.join('') ? `<div class="small"><b>Favourites, revealed:</b><ul class="plain">${cards.join('')}</ul></div>` : ''}`;
 }
 
 function renderHealth(status) {
