@@ -27,7 +27,7 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
   let tokenInUse = '';
   if (/--config/.test(`${help.stdout}${help.stderr}`)) {
     const config = join(dir, 'castle.ini');
-    writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken}\nstate_directory = ${dir}\n`);
+    writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken}\nstate_dir = ${dir}\n`);
     args.push('--config', config);
     tokenInUse = hostToken;
   }

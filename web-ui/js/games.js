@@ -229,7 +229,7 @@ async function showGame(id) {
     <div class="muted">${esc(when(game.startedAt))} · ${esc(playersText(game))}</div>${result}`;
   if (game.withheld || !Array.isArray(game.record)) {
     $('controls').classList.add('hidden');
-    $('step-text').textContent = game.withheld ? 'This game is still being played: its decisions are shown once it is over.' : 'No decisions logged.';
+    $('summary').insertAdjacentHTML('beforeend', `<p class="big">${game.withheld ? 'This game is still being played: its decisions are shown once it is over.' : 'No decisions logged.'}</p>`);
     $('castle').innerHTML = '';
     steps = [];
     return;

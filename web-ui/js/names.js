@@ -84,9 +84,9 @@ export const kPhaseWords = {
 
 export const kOutcomeWords = {
   crowned: 'crowned King',
-  eliminated: 'eliminated (to the box)',
+  eliminated: 'eliminated',
   rejected: 'rejected',
-  cancelled: 'cancelled (back to floor 5)',
+  cancelled: 'cancelled',
 };
 
 const kAmbitionWords = {

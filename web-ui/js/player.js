@@ -32,7 +32,9 @@ function render(page) {
     : '<li class="muted">Not dealt yet.</li>';
   $('banished').innerHTML = mine.banished ? `<p>Banished: <b>${esc(characterName(mine.banished))}</b></p>` : '';
   const hand = mine.hand || {};
+  const order = ['yes', 'no', 'stomachache'];
   $('hand').innerHTML = Object.entries(hand)
+    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([card, count]) => `<div class="vote-card vote-${esc(card)}" data-card="${esc(card)}">${esc(voteWord(card))}<br><span class="big">× ${count}</span></div>`)
     .join('');
   $('own-vote').textContent = mine.own_vote ? `My vote in this election: ${voteWord(mine.own_vote)}` : '';
