@@ -114,7 +114,7 @@ async function checkSecrecy(label, statusPage) {
     if (finished) continue; // a finished game is shown whole, as `vivaref show` does
     problems.push(...secretIn(r.text, path, (st.view && st.view.revealed_favourites) || []));
     walk(r.json, (k, v, p) => {
-      if (kPrivateKeys.has(k)) problems.push(`${path} has a private key "${k}" at ${p.join('.')}`);
+      if (kPrivateKeys.has(k) && !(k === 'ambition' && typeof v === 'boolean')) problems.push(`${path} has a private key "${k}" at ${p.join('.')}`);
       if (k === 'favourites' && !p.includes('revealed_favourites') && !p.includes('emissary_favourites'))
         problems.push(`${path} has "favourites" at ${p.join('.')}`);
       if (k === 'votes' && !(p.length >= 2 && p[p.length - 1] === 'last_reveal')) problems.push(`${path} has "votes" at ${p.join('.')}`);
@@ -422,6 +422,68 @@ try {
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
   console.log(`moves on the simulated board: ${drags.drags} dragged, ${drags.taps} tapped (${drags.tooFar} too far apart to drag)`);
   check(drags.drags >= 5 && drags.taps >= 5, 'both drag and tap-then-tap moved characters');
+
+  // --- a 2024 game: WCs and dungeons, Ambition, the host's controls ------------
+  const host2 = await newPage(kDesktop);
+  await host2.goto(`${url}/host.html`);
+  if (server.hostToken) {
+    await host2.fill('#token', server.hostToken);
+    await host2.click('#unlock button[type=submit]');
+  }
+  await host2.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
+  await host2.check('input[name=edition][value="2024"]');
+  await host2.fill('#seats', '4');
+  await host2.locator('#seats').dispatchEvent('input');
+  await host2.check('#ambition');
+  await host2.click('#new-game button[type=submit]');
+  await host2.locator('#links figure').nth(3).waitFor({ timeout: kWait });
+  const st2024 = await waitStatus((s) => s.edition === '2024' && s.view && s.view.phase === 'ambition', 'the 2024 game waiting for Ambition cards');
+  for (const place of ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'])
+    await statusPage.locator(`#castle rect.band[data-place="${place}"]`).waitFor({ timeout: kWait });
+  check(true, 'the 2024 castle has its WCs and dungeons');
+  // The Jester is guided to floor 3 after the deal.
+  if (st2024.guidance) {
+    await simPage.locator('#castle g.token[data-slug="jester"]').waitFor({ timeout: kWait });
+    await simMove('jester', '3');
+    await statusPage.locator('#castle g.token[data-slug="jester"][data-place="3"][data-state="ok"]').waitFor({ timeout: kWait });
+    check(true, 'the Jester on floor 3, as guided');
+  }
+  for (let p = 0; p < 4; ++p) {
+    const link = await host2.locator(`#links figure[data-player="${p}"] a.player-link`).getAttribute('href');
+    const page = (await api(url, `/api/player/${new URL(link).hash.slice(1)}`)).json;
+    secrets.favourites.push(page.private.favourites);
+  }
+  await checkSecrecy('the 2024 deal', statusPage);
+  // Player 0 keeps one of their two Ambition cards (entered by the host).
+  const link0 = await host2.locator('#links figure[data-player="0"] a.player-link').getAttribute('href');
+  const p2024 = await newPage(kPhone);
+  await p2024.goto(link0);
+  await p2024.locator('#ambition-card:not(.hidden)').waitFor({ timeout: kWait });
+  const choices = (await api(url, `/api/player/${new URL(link0).hash.slice(1)}`)).json.private.ambition_choices;
+  check(choices.length === 2, `player 0 is offered two Ambition cards: ${choices}`);
+  await host2.click('details.card summary');
+  await host2.selectOption('#chance-kind', 'keep');
+  await host2.fill('#chance', JSON.stringify({ player: 0, ambition: choices[0] }));
+  await host2.click('#send-chance');
+  await host2.locator('#message.ok').waitFor({ timeout: kWait });
+  await p2024.locator('#ambition .big').waitFor({ timeout: kWait });
+  check(true, 'the kept Ambition card shows on the player\'s page');
+  const ambitionSlugs = choices;
+  const publicNow = (await api(url, '/api/status')).text;
+  check(!ambitionSlugs.some((a) => publicNow.includes(`"${a}"`)), 'no Ambition card in the public status');
+  await shot(p2024, 'player-2024-ambition');
+  await shot(statusPage, 'status-2024');
+  // Pause, resume, abandon from the host page.
+  for (const [button, state] of [['pause', 'paused'], ['resume', 'playing']]) {
+    await host2.click(`button[data-request="${button}"]`);
+    await waitStatus((s) => s.state === state, `the game ${state}`);
+    await statusPage.locator('#game-line').filter({ hasText: state === 'paused' ? 'PAUSED' : 'Ambition' }).waitFor({ timeout: kWait });
+    check(true, `${button} from the host page`);
+  }
+  host2.once('dialog', (d) => d.accept());
+  await host2.click('button[data-request="abandon"]');
+  await waitStatus((s) => s.state === 'abandoned', 'the game abandoned');
+  check(true, 'abandon from the host page, after a confirmation');
 
   // The daemon goes away: the status page says it is reconnecting.
   await server.stop();
