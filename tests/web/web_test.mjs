@@ -15,7 +15,7 @@
 // hand, a vote before the reveal). Then the game is stepped through on the
 // review page. Screenshots go to ARTIFACT_DIR.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
@@ -35,6 +35,7 @@ if (chromiumMissing()) skip(chromiumMissing());
 const missing = serveMissing(vivaref);
 if (missing) skip(missing);
 mkdirSync(artifacts, { recursive: true });
+for (const f of readdirSync(artifacts)) if (f.endsWith('.png')) rmSync(join(artifacts, f));
 
 let passed = 0;
 let failed = 0;

@@ -27,8 +27,9 @@ export function characterName(slug) {
 
 // A short label that fits a token on the castle picture.
 export function shortName(slug) {
-  const full = characterName(slug);
-  const first = full.split(/\s+/)[0];
+  const words = characterName(slug).split(/\s+/);
+  // "The Jester" -> "Jester": an article alone names nobody.
+  const first = words.length > 1 && /^(the|il|lo|la|le|l')$/i.test(words[0]) ? words[1] : words[0];
   return first.length > 9 ? `${first.slice(0, 8)}…` : first;
 }
 
