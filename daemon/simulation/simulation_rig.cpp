@@ -58,7 +58,8 @@ SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(std::move(options)),
       store_(store),
       board_(drivers::standardBoardLayout(), options_.board),
-      referee_(options_.referee, store) {
+      referee_(options_.referee, store),
+      traceDriven_(board_.layout().readerCount(), false) {
     options_.sensing.validate();
     for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
         for (const auto& c : roster->characters()) enrolled_.insert(c.id);
@@ -140,12 +141,15 @@ void SimulationRig::apply(const trace::TraceLine& line) {
                     ++counters_
                           .hostRefusals[lastHostAnswer_->code.empty() ? "refused" : lastHostAnswer_->code];
             } else if constexpr (std::is_same_v<T, trace::ScanLine>) {
-                pipeline_->addScan(*board_.layout().findReader(input.reader),
-                                   drivers::TagSet(input.tags.begin(), input.tags.end()), t);
+                const auto reader = *board_.layout().findReader(input.reader);
+                traceDriven_[reader] = true;
+                pipeline_->addScan(reader, drivers::TagSet(input.tags.begin(), input.tags.end()), t);
                 ++counters_.scans;
                 observe(t);
             } else if constexpr (std::is_same_v<T, trace::ReaderFaultLine>) {
-                pipeline_->addScan(*board_.layout().findReader(input.reader),
+                const auto reader = *board_.layout().findReader(input.reader);
+                traceDriven_[reader] = true;
+                pipeline_->addScan(reader,
                                    drivers::ScanError{faultKind(input.what),
                                                       "reader " + input.reader.name + ": " + input.what},
                                    t);
@@ -183,6 +187,7 @@ void SimulationRig::runUntil(Timestamp end) {
 void SimulationRig::scanOnce(Timestamp at) {
     clock_ = std::max(clock_, at);
     for (const auto& scan : board_.advanceTo(at)) {
+        if (traceDriven_[scan.reader]) continue;  // the trace speaks for this reader
         pipeline_->addScan(scan.reader, scan.result, scan.at);
         ++counters_.scans;
     }
@@ -199,7 +204,17 @@ void SimulationRig::tick(Timestamp at) {
 }
 
 void SimulationRig::observe(Timestamp at) {
-    referee_.observe(pipeline_->update(at), at);
+    drivers::SensingUpdate update = pipeline_->update(at);
+    if (options_.onJudged && !update.changes.empty()) {
+        const int acceptedBefore = referee_.counters().actionsAccepted;
+        const auto start = std::chrono::steady_clock::now();
+        referee_.observe(update, at);
+        (void)referee_.leds(at);
+        const auto took = std::chrono::steady_clock::now() - start;
+        options_.onJudged(update, took, referee_.counters().actionsAccepted - acceptedBefore);
+    } else {
+        referee_.observe(update, at);
+    }
     drain();
 }
 

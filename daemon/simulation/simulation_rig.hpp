@@ -4,8 +4,10 @@
 // line's `t` (every board scan due before it goes through the pipeline into
 // the referee, and the referee's deadlines are ticked exactly when due),
 // then the line acts: put/lift on the board, scan/reader-fault straight into
-// the pipeline (mixed with the board's own scans), a key press or a host
-// request to the referee.
+// the pipeline, a key press or a host request to the referee. Scan and put
+// lines mix reader by reader: once a scan or reader-fault line names a
+// reader, the trace speaks for it (a real castle's recorded scans replay as
+// they were) and the board's own scans of that reader are dropped.
 //
 // Every consumed line is recorded in the game log as the current game's
 // trace, and so is every chance decision the referee made from its own
@@ -16,6 +18,7 @@
 // as it can, `vivaref serve` can advance the same rig on its loop's clock.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -50,6 +53,11 @@ struct RigOptions {
     std::size_t heldLinesLimit = 10000;
     // Called with each public notice of the referee as it comes (else they are dropped).
     std::function<void(const referee::Notice&)> onNotice;
+    // For benchmarks only: called after each update that holds changes, with
+    // the wall time the referee took to judge it (observe(), with any log
+    // write) and decide the LEDs (leds()), and how many actions it accepted
+    // doing so. The only clock the rig reads.
+    std::function<void(const drivers::SensingUpdate&, std::chrono::nanoseconds, int accepted)> onJudged;
 };
 
 // Counts the rig keeps besides the referee's own.
@@ -118,6 +126,9 @@ private:
     std::unique_ptr<drivers::SensingPipeline> pipeline_;
     std::set<std::string> enrolled_;  // character slugs with a tag in the registry
     referee::Referee referee_;
+    // Readers a scan or reader-fault line named: from then on the trace speaks
+    // for them and the board's own scans of them are dropped.
+    std::vector<bool> traceDriven_;
     Timestamp clock_{0};
     Timestamp nextScanAt_{0};
     Timestamp lastTickAt_{-1};
