@@ -5,6 +5,8 @@
 // Use a release build for the figures (an ASan build is slower and bigger):
 //   cmake --build build/release --target vivaref
 //   node tests/web/latency_bench.mjs build/release/vivaref
+// With an ASan build, ASAN_OPTIONS=quarantine_size_mb=1 keeps ASan's
+// quarantine of freed memory (256 MB) out of the RSS figures.
 //
 // How: a 3-seat classic game is set up through the API (12 placements and
 // the leftover on floor 0), then seat 0 moves Odessa from floor 1 to 2, the
