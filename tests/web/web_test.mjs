@@ -449,6 +449,7 @@ try {
     await statusPage.locator('#castle g.token[data-slug="jester"][data-place="3"][data-state="ok"]').waitFor({ timeout: kWait });
     check(true, 'the Jester on floor 3, as guided');
   }
+  await shot(simPage, 'sim-phone-2024');
   for (let p = 0; p < 4; ++p) {
     const link = await host2.locator(`#links figure[data-player="${p}"] a.player-link`).getAttribute('href');
     const page = (await api(url, `/api/player/${new URL(link).hash.slice(1)}`)).json;
