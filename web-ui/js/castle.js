@@ -370,5 +370,3 @@ export function legendHtml() {
     <span class="l-hand">Name ↑ : lifted, in hand</span>
     <span>♛ on gold: King · ♛ with a thick outline: candidate · ▣ in the box</span></div>`;
 }
-
-export { esc };
