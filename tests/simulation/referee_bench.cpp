@@ -5,7 +5,10 @@
 // placements and moves were accepted. Prints p50, p99 and the worst; not a
 // test. Target: p99 <= 5 ms.
 //
-// Usage: referee_bench [MOVES [SEED]]   (the log is written in $TMPDIR)
+// Usage: referee_bench [MOVES [SEED [DIR]]]   (the log is written in DIR,
+// default $TMPDIR; /dev/shm shows the referee's own cost without the disk).
+// A baseline first: the same log's durable appends alone, so the figures
+// can be split into the disk's share and the referee's.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,12 +21,41 @@
 
 using namespace vivaref;
 
+namespace {
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+void print(const char* what, const std::vector<double>& us) {
+    std::printf("  %-52s p50 %6.0f us  p99 %6.0f us  max %7.0f us\n", what, percentile(us, 0.50),
+                percentile(us, 0.99), percentile(us, 1.0));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     const int wanted = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10'000;
     const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
-    simtest::TempDir dir;
+    simtest::TempDir dir(argc > 3 ? argv[3] : "");
     store::GameStore log(dir / "bench.sqlite", store::GameStore::Access::CreateIfMissing,
                          store::Durability::Full);
+
+    // The disk alone: durable appends to the same log.
+    std::vector<double> appendUs;
+    {
+        store::NewGame game;
+        game.spec = simtest::gameFamilies()[1].spec;
+        const auto id = log.createGame(game);
+        for (int i = 0; i < 500; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            (void)log.appendRefereeEvent(id, "bench", "{}", store::WallTime{});
+            appendUs.push_back(
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+        }
+    }
 
     std::vector<double> acceptedUs;  // updates that completed a placement or a move
     std::vector<double> otherUs;     // updates with a change that accepted nothing (a lift, guided moves)
@@ -46,18 +78,11 @@ int main(int argc, char** argv) {
         ++games;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    auto pct = [](std::vector<double> v, double p) {
-        std::sort(v.begin(), v.end());
-        return v.empty()
-                   ? 0.0
-                   : v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-    };
     std::printf(
         "referee_bench: %zu accepted placements and moves in %d games (%.1f s), log %s, synchronous=FULL\n",
         acceptedUs.size(), games, seconds, (dir / "bench.sqlite").c_str());
-    std::printf("  update -> judged, logged durably, LEDs decided:  p50 %.0f us  p99 %.0f us  max %.0f us\n",
-                pct(acceptedUs, 0.50), pct(acceptedUs, 0.99), pct(acceptedUs, 1.0));
-    std::printf("  other updates with a change (%zu):               p50 %.0f us  p99 %.0f us  max %.0f us\n",
-                otherUs.size(), pct(otherUs, 0.50), pct(otherUs, 0.99), pct(otherUs, 1.0));
+    print("update -> judged, logged durably, LEDs decided:", acceptedUs);
+    print("other updates with a change (no action):", otherUs);
+    print("baseline, one durable append to this log alone:", appendUs);
     return 0;
 }

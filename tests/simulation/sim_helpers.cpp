@@ -75,8 +75,9 @@ std::string randomRecord(const engine::RulesSpec& s, std::uint64_t seed) {
     return text.take();
 }
 
-TempDir::TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-sim-XXXXXX").string();
+TempDir::TempDir(const std::filesystem::path& parent) {
+    const auto base = parent.empty() ? std::filesystem::temp_directory_path() : parent;
+    std::string pattern = (base / "vivaref-sim-XXXXXX").string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder");
     path_ = pattern;
 }

@@ -30,7 +30,8 @@ std::string randomRecord(const engine::RulesSpec& spec, std::uint64_t seed);
 // A fresh folder, removed with everything in it at the end of the scope.
 class TempDir {
 public:
-    TempDir();
+    // Under `parent`, or the system's temporary folder when empty.
+    explicit TempDir(const std::filesystem::path& parent = {});
     ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
