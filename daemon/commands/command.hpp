@@ -28,6 +28,7 @@ const Command* findCommand(std::string_view name);
 
 // The commands' entry points, one per file.
 int runReplay(const std::vector<std::string>& args);
+int runServe(const std::vector<std::string>& args);
 int runBench(const std::vector<std::string>& args);
 int runRandomRecord(const std::vector<std::string>& args);
 int runGames(const std::vector<std::string>& args);

@@ -8,6 +8,8 @@ namespace {
 // A new command (serve, simulate, games, show, export, verify, enrol,
 // check-config) is one file under commands/ and one line here.
 constexpr std::array kCommands = {
+    Command{"serve", "Run the referee daemon: the castle, the votes, the game log and the web pages on one loop.",
+            runServe},
     Command{"replay", "Replay a game record (a file, or - for stdin) and print its result as JSON.",
             runReplay},
     Command{"bench", "Play random complete games on one core and print how fast the engine runs.", runBench},

@@ -102,6 +102,15 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
                          "the game log holds no game " + std::to_string(*id));
         return ok(request, *game);
     }
+    if (head == "player" && !rest.empty() && rest.find('/') != std::string_view::npos) {
+        const auto [token, what] = firstSegment(rest);
+        if (token.empty() || what.empty() || what.find('/') != std::string_view::npos)
+            return error(request, http::status::not_found, "no-such-route", "the API has no such address");
+        if (request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+        auto body = jsonBody(request);
+        if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+        return answer(request, service_.player(token, what, std::get<json>(body)));
+    }
     if (head == "player" && !rest.empty() && rest.find('/') == std::string_view::npos) {
         if (!get) return methodNotAllowed(request, "GET");
         auto page = service_.playerStatus(rest);

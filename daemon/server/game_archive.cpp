@@ -14,8 +14,8 @@ json summaryJson(const store::GameSummary& g) {
     json out = {{"id", g.id.value}, {"startedAt", millis(g.started)}, {"edition", g.edition}};
     out["endedAt"] = g.ended ? json(millis(*g.ended)) : json(nullptr);
     // The setup line is public (edition, seats, options); a damaged one is shown as missing.
-    json setup = json::parse(g.setupLine, nullptr, false);
-    out["setup"] = setup.is_discarded() ? json(nullptr) : setup;
+    const json line = json::parse(g.setupLine, nullptr, false);
+    out["setup"] = line.is_object() && line.contains("setup") ? line["setup"] : json(nullptr);
     out["players"] = json::array();
     for (const auto& p : g.players)
         out["players"].push_back({{"player", p.player}, {"seat", p.seat}, {"name", p.name}});

@@ -56,6 +56,10 @@ public:
     // --- private -----------------------------------------------------------
     // The page of the player holding `token`; nullopt when nobody holds it.
     virtual std::optional<nlohmann::json> playerStatus(std::string_view token) = 0;
+    // What a player asks on their own page: "keep" {"ambition": SLUG}, the
+    // Ambition card they keep. NotFound when nobody holds the token.
+    virtual ServiceAnswer player(std::string_view token, std::string_view request,
+                                 const nlohmann::json& body) = 0;
 
     // --- host (the server has checked the host's credential) -----------------
     // `request`: "new-game", "deal", "keep", "reshuffle", "undo", "pause",

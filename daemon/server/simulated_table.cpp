@@ -54,6 +54,11 @@ std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
     const auto unfinished = store_->unfinishedGames();
     if (unfinished.empty()) return std::nullopt;
     rig_.runUntil(clock_.now());
+    // A custom roster's characters need their simulated tags again.
+    if (auto summary = store_->game(unfinished.back())) {
+        const json setup = json::parse(summary->setupLine, nullptr, false);
+        if (setup.is_object() && setup.contains("setup")) rig_.enrolSetup(setup["setup"]);
+    }
     auto answer = rig_.referee().resume(unfinished.back(), clock_.now());
     afterInput();
     return answer;
@@ -85,7 +90,18 @@ void SimulatedTable::afterInput() {
     changed();
 }
 
-json SimulatedTable::publicStatus() { return rig_.referee().publicStatus(); }
+json SimulatedTable::publicStatus() {
+    json status = rig_.referee().publicStatus();
+    // The characters' names, for the pages (the referee speaks in slugs).
+    if (const auto* state = rig_.referee().state();
+        state && status.is_object() && !status.contains("roster")) {
+        json roster = json::array();
+        for (const auto& c : state->rules().roster().characters())
+            roster.push_back({{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
+        status["roster"] = std::move(roster);
+    }
+    return status;
+}
 
 json SimulatedTable::games() { return store_ ? gamesJson(*store_) : json::array(); }
 
@@ -98,6 +114,21 @@ std::optional<json> SimulatedTable::playerStatus(std::string_view token) {
     const auto player = tokens_.find(token);
     if (!player) return std::nullopt;
     return rig_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
+}
+
+ServiceAnswer SimulatedTable::player(std::string_view token, std::string_view request, const json& body) {
+    const auto player = tokens_.find(token);
+    if (!player)
+        return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
+                                     "this link belongs to no player of the current game");
+    if (request != "keep")
+        return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
+                                     "a player's page can only keep an Ambition card");
+    auto ambition = body.find("ambition");
+    if (ambition == body.end() || !ambition->is_string() || body.size() != 1)
+        return badRequest("a keep names the \"ambition\" card kept (its slug)");
+    // The same keep line the host could enter, with the player the token names.
+    return host("keep", json{{"player", *player}, {"ambition", *ambition}});
 }
 
 ServiceAnswer SimulatedTable::players() {
@@ -145,16 +176,10 @@ ServiceAnswer SimulatedTable::host(std::string_view request, const json& body) {
         line.payload = json::object();
     }
 
-    const auto refusalsBefore = rig_.counters().hostRefusals;
     if (auto problem = consume(std::move(line))) return badRequest(*problem);
-    // The code of the refusal is the one whose count went up.
-    for (const auto& [code, count] : rig_.counters().hostRefusals) {
-        auto before = refusalsBefore.find(code);
-        if (before == refusalsBefore.end() || before->second < count)
-            return ServiceAnswer::failed(
-                Outcome::Refused, code,
-                "the referee refused the " + std::string(request) + " request (" + code + ")");
-    }
+    if (const auto& answer = rig_.lastHostAnswer(); answer && !answer->ok)
+        return ServiceAnswer::failed(Outcome::Refused, answer->code.empty() ? "refused" : answer->code,
+                                     answer->message);
     if (kind == trace::HostKind::NewGame) return players();
     json out = {{"ok", true}};
     if (auto game = rig_.referee().game()) out["game"] = game->value;

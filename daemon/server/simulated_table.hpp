@@ -44,6 +44,8 @@ public:
     nlohmann::json games() override;
     std::optional<nlohmann::json> game(std::int64_t id) override;
     std::optional<nlohmann::json> playerStatus(std::string_view token) override;
+    ServiceAnswer player(std::string_view token, std::string_view request,
+                         const nlohmann::json& body) override;
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override;
     bool simulated() const override { return true; }
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;

@@ -2,6 +2,8 @@
 
 namespace vivaref::server {
 
+using nlohmann::json;
+
 WebServer::WebServer(boost::asio::io_context& io, RefereeService& service, WebServerOptions options)
     : service_(service),
       files_(options.webRoot),
@@ -16,7 +18,12 @@ WebServer::~WebServer() { service_.removeListener(listener_); }
 
 void WebServer::publish() {
     hub_.publish("status", service_.publicStatus());
-    if (service_.simulated()) hub_.publish("sim", service_.simState());
+    if (service_.simulated()) {
+        // Without the clock, a frame changes only when the board or an LED does.
+        json sim = service_.simState();
+        if (sim.is_object()) sim.erase("now");
+        hub_.publish("sim", sim);
+    }
 }
 
 }  // namespace vivaref::server

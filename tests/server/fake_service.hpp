@@ -33,6 +33,13 @@ public:
         if (token != playerToken) return std::nullopt;
         return nlohmann::json{{"player", 0}, {"hand", {"yes", "no"}}};
     }
+    ServiceAnswer player(std::string_view token, std::string_view request,
+                         const nlohmann::json& body) override {
+        if (token != playerToken)
+            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-player", "nobody");
+        hostRequests.emplace_back("player-" + std::string(request), body);
+        return ServiceAnswer::ok({{"ok", true}});
+    }
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override {
         hostRequests.emplace_back(std::string(request), body);
         if (request == "pause" || request == "players") return ServiceAnswer::ok({{"ok", true}});

@@ -84,7 +84,14 @@ TEST_CASE("a player's page needs that player's token") {
     Routes routes;
     CHECK(routes.body(make(http::verb::get, "/api/player/" + routes.fake.playerToken))["player"] == 0);
     CHECK(routes.status(make(http::verb::get, "/api/player/" + std::string(64, 'b'))) == 404);
-    CHECK(routes.status(make(http::verb::get, "/api/player/" + routes.fake.playerToken + "/x")) == 404);
+    CHECK(routes.status(make(http::verb::get, "/api/player/" + routes.fake.playerToken + "/keep")) == 405);
+    CHECK(routes.status(make(http::verb::post, "/api/player/" + routes.fake.playerToken + "/keep",
+                             R"({"ambition": "only-yes"})")) == 200);
+    CHECK(routes.fake.hostRequests.back().first == "player-keep");
+    CHECK(routes.status(make(http::verb::post, "/api/player/" + std::string(64, 'b') + "/keep", "{}")) ==
+          404);
+    CHECK(routes.status(make(http::verb::post, "/api/player/" + routes.fake.playerToken + "/keep/x", "{}")) ==
+          404);
 }
 
 TEST_CASE("host routes need the host token when one is set") {

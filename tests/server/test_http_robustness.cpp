@@ -199,7 +199,7 @@ TEST_CASE("random bytes never crash the server (fixed seed)") {
 
 TEST_CASE("100 slow clients do not stop a normal one, and are dropped after the request timeout") {
     ServerLimits limits;
-    limits.requestTimeout = 2000ms;
+    limits.requestTimeout = 3000ms;
     ServerFixture server(limits);
     std::vector<TestConnection> slow;
     for (int i = 0; i < 100; ++i) {
@@ -213,7 +213,7 @@ TEST_CASE("100 slow clients do not stop a normal one, and are dropped after the 
     const auto served = Clock::now() - start;
     MESSAGE("a normal request beside 100 slow ones took "
             << std::chrono::duration_cast<std::chrono::microseconds>(served).count() << " us");
-    CHECK(served < 1000ms);  // well before the slow ones time out
+    CHECK(served < 2000ms);  // well before the slow ones time out
 
     for (auto& c : slow) {
         c.send("a");  // dribbling does not extend the deadline

@@ -1,0 +1,117 @@
+// `vivaref serve`: the referee daemon. Reads its options and the castle
+// configuration (checked exactly as `vivaref check-config` does), then runs
+// the event loop (daemon/server/serve_daemon.hpp) until SIGTERM or SIGINT.
+#include <iostream>
+
+#include <sys/random.h>
+
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+#include "daemon/commands/game_log_options.hpp"
+#include "daemon/config/config_check.hpp"
+#include "daemon/server/http_server.hpp"
+#include "daemon/server/serve_daemon.hpp"
+#include "daemon/server/static_files.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// Without a configuration only the simulated castle runs, and only for this
+// machine: no host token guards it.
+constexpr const char* kDefaultListen = "127.0.0.1:8080";
+
+// A fresh seed for the referee's own deals each run; the log keeps each game's.
+std::uint64_t freshSeed() {
+    std::uint64_t seed = 0;
+    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed)) seed = 1;
+    return seed;
+}
+
+// Every problem as check-config prints it; the exit status it would give.
+int refuseConfig(const config::ConfigCheck& check) {
+    for (const auto& p : check.problems) std::cerr << p.text() << "\n";
+    std::cerr << "vivaref serve: the configuration has problems ('vivaref check-config "
+              << check.config.sourceFile.string() << "' lists them); not starting\n";
+    return check.status == config::ConfigCheck::Status::Unreadable ? kExitUsage : kExitRefused;
+}
+
+}  // namespace
+
+int runServe(const std::vector<std::string>& args) {
+    std::string configFile, hardware, listen, database, webRoot;
+    std::uint64_t seed = 0;
+    // CommandLine keeps views of these: they must outlive it.
+    const std::string about =
+        "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
+        "and serves the web pages and their JSON API (web-ui/API.md) on one event loop.\n"
+        "The configuration is checked first, as 'vivaref check-config' does; any problem stops it.\n"
+        "Without --config: the simulated castle on " +
+        std::string(kDefaultListen) +
+        ", no host token. Prints 'listening on URL' once it\n"
+        "listens. SIGTERM or SIGINT stops it cleanly (exit status 0, the game is saved); an\n"
+        "unfinished game in the log is resumed at start. Under systemd (Type=notify) it reports\n"
+        "READY=1 and STATUS=, and pets the watchdog (WatchdogSec=).";
+    const std::string listenHelp =
+        "ADDR:PORT to serve on (port 0: any free one); default: the configuration's, else " +
+        std::string(kDefaultListen);
+    CommandLine line("serve",
+                     "vivaref serve [--config FILE] [--hardware=sim|real] [--listen ADDR:PORT] [--db FILE]",
+                     about);
+    line.visible.add_options()("config", po::value(&configFile), "the castle configuration (INI)")(
+        "hardware", po::value(&hardware),
+        "sim (the simulated castle) or real; default: the configuration's, else sim")(
+        "listen", po::value(&listen), listenHelp.c_str())(
+        "db", po::value(&database),
+        "the game log; default: the configuration's, else $VIVAREF_DB or the state directory")(
+        "web-root", po::value(&webRoot),
+        "the web pages' folder; default: share/vivaref/web-ui beside the binary, else the source tree's "
+        "web-ui/")("seed", po::value(&seed),
+                   "the referee's seed for the deals it makes itself (default: a fresh one)");
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+
+    server::ServeSettings settings;
+    settings.version = VIVAREF_VERSION;
+    std::string hardwareChosen = "sim";
+    std::string listenText = kDefaultListen;
+    settings.database = defaultDatabasePath();
+    if (!configFile.empty()) {
+        // The same check as `vivaref check-config`, before anything starts.
+        const auto check = config::checkCastleConfigFile(configFile);
+        if (check.status != config::ConfigCheck::Status::Valid) return refuseConfig(check);
+        const auto& castle = check.config;
+        hardwareChosen = config::hardwareName(castle.daemon.hardware);
+        listenText = castle.daemon.httpAddress.find(':') != std::string::npos
+                         ? "[" + castle.daemon.httpAddress + "]:" + std::to_string(castle.daemon.httpPort)
+                         : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
+        settings.hostToken = castle.daemon.hostToken;
+        settings.database = castle.databasePath();
+        settings.rig.board.scanInterval = castle.scanInterval;
+        settings.rig.sensing = castle.sensing;
+        settings.rawScansKept = castle.rawScansKept;
+    }
+    if (!hardware.empty()) hardwareChosen = hardware;
+    if (hardwareChosen != "sim" && hardwareChosen != "real")
+        return usageError("serve", "--hardware is sim or real, not '" + hardwareChosen + "'");
+    if (hardwareChosen == "real") {
+        // TODO(serve, real hardware): the readers (drivers/rfid), vote keys and
+        // LEDs (drivers/gpio, their line fds on the loop) are not wired yet.
+        std::cerr << "vivaref serve: --hardware=real is not wired yet; run --hardware=sim\n";
+        return kExitUsage;
+    }
+    if (!listen.empty()) listenText = listen;
+    if (!database.empty()) settings.database = database;
+    try {
+        settings.listen = server::parseListenAddress(listenText);
+    } catch (const std::invalid_argument& e) {
+        return usageError("serve", e.what());
+    }
+    settings.webRoot = webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(webRoot);
+    settings.rig.referee.seed = vm.count("seed") ? seed : freshSeed();
+    return server::serveSimulatedCastle(settings, std::cout, std::cerr);
+}
+
+}  // namespace vivaref::daemon

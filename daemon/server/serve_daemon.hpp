@@ -1,0 +1,42 @@
+// `vivaref serve` once its options and configuration are read: one
+// boost::asio::io_context owning everything. On it: the referee on the
+// simulated castle advanced by a steady_timer every scan interval, the HTTP
+// server, SIGTERM/SIGINT (stop cleanly: the log flushed, exit 0), and
+// systemd's notifications (READY=1 once listening, STATUS= as games come
+// and go, WATCHDOG=1 pets from the loop). Nothing blocks and nothing sleeps:
+// the loop waits in epoll for a socket, a timer or a signal.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include "daemon/server/server_limits.hpp"
+#include "daemon/simulation/simulation_rig.hpp"
+
+namespace vivaref::server {
+
+struct ServeSettings {
+    boost::asio::ip::tcp::endpoint listen;
+    std::filesystem::path database;
+    std::filesystem::path webRoot;
+    std::string hostToken;  // empty: the host's routes are open
+    std::string version;
+    // The simulated castle and the referee (its seed, grace times...). The
+    // wall time of the referee's time 0 is set at start.
+    simulation::RigOptions rig;
+    std::int64_t rawScansKept = 100'000;
+    ServerLimits limits;
+};
+
+// Runs until SIGTERM or SIGINT. Says where it listens on `out` as soon as
+// it does ("vivaref serve: listening on http://127.0.0.1:8080/"), problems
+// on `err`. Returns the exit status: 0 after a clean stop, 1 when the game
+// log could not be written at the end, 2 when it could not start (the
+// address taken, the log unusable).
+int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err);
+
+}  // namespace vivaref::server

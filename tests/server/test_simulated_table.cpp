@@ -1,0 +1,273 @@
+// The real service behind `serve --hardware=sim`: whole recorded games
+// played through the JSON API alone (host requests, puts, lifts, key
+// presses), in virtual time on a ManualClock, and the game log then holds
+// the same record. Also the players' links, the keep from a player's page,
+// what a game in progress withholds, and bad requests.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+#include "daemon/server/api_router.hpp"
+#include "daemon/server/simulated_table.hpp"
+#include "daemon/trace/table_script.hpp"
+
+using namespace vivaref;
+using namespace vivaref::server;
+using nlohmann::json;
+
+namespace {
+
+class TempDirectory {
+public:
+    TempDirectory() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-table-XXXXXX").string();
+        path_ = ::mkdtemp(pattern.data());
+    }
+    ~TempDirectory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    std::filesystem::path operator/(const char* name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+std::string readFile(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A record's lines as JSON; the log writes the setup's default first seat out.
+std::vector<json> jsonLines(const std::string& text) {
+    std::vector<json> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.find_first_not_of(" \t\r") != std::string::npos) out.push_back(json::parse(line));
+    if (!out.empty() && out[0].contains("setup") && !out[0]["setup"].contains("first"))
+        out[0]["setup"]["first"] = 0;
+    return out;
+}
+
+// The table behind its routes, on a manual clock and a fresh game log.
+struct Table {
+    // Durability::Normal: these games need no power-cut safety, and a sync per
+    // request would make the test slow.
+    explicit Table(const std::filesystem::path& db)
+        : store(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal),
+          table(clock, &store, {}),
+          files("/nonexistent/vivaref-web-ui"),
+          router(table, files, {}) {}
+
+    std::pair<int, json> call(http::verb method, const std::string& target, const json& body = nullptr) {
+        Request r{method, target, 11};
+        if (!body.is_null()) {
+            r.set(http::field::content_type, "application/json");
+            r.body() = body.dump();
+        }
+        r.prepare_payload();
+        auto reply = router.handle(r);
+        return {static_cast<int>(reply.response.result_int()), json::parse(reply.response.body())};
+    }
+    json get(const std::string& target) {
+        auto [status, body] = call(http::verb::get, target);
+        CHECK(status == 200);
+        return body;
+    }
+
+    ManualClock clock;
+    store::GameStore store;
+    SimulatedTable table;
+    StaticFiles files;
+    ApiRouter router;
+};
+
+// One table-script line as the web pages would send it.
+std::pair<std::string, json> apiCall(const trace::TraceLine& line) {
+    return std::visit(
+        [](const auto& input) -> std::pair<std::string, json> {
+            using T = std::decay_t<decltype(input)>;
+            if constexpr (std::is_same_v<T, trace::HostLine>) {
+                const std::string name(trace::hostKindName(input.kind));
+                if (input.kind == trace::HostKind::NewGame)
+                    return {"/api/host/new-game", {{"setup", input.payload}, {"players", input.players}}};
+                return {"/api/host/" + name, input.payload};
+            } else if constexpr (std::is_same_v<T, trace::PutLine>) {
+                return {"/api/sim/put", {{"character", input.tag.text}, {"place", input.place.name}}};
+            } else if constexpr (std::is_same_v<T, trace::LiftLine>) {
+                return {"/api/sim/lift", {{"character", input.tag.text}}};
+            } else if constexpr (std::is_same_v<T, trace::ButtonLine>) {
+                return {"/api/sim/press",
+                        {{"station", input.station.number}, {"key", drivers::voteKeyName(input.key)}}};
+            } else {
+                FAIL("a table script holds no scans or faults");
+                return {};
+            }
+        },
+        line.input);
+}
+
+}  // namespace
+
+TEST_CASE("whole recorded games played through the API alone give the same record in the log") {
+    for (const char* name : {"classic-4.jsonl", "2024-3-ambition-by-hand.jsonl", "2024-2-emissary.jsonl"}) {
+        CAPTURE(name);
+        const std::string record = readFile(std::filesystem::path(VIVAREF_TEST_RECORDS) / name);
+        const auto script = trace::tableScriptFromRecord(record);
+        REQUIRE_FALSE(script.error);
+        TempDirectory dir;
+        Table t(dir / "games.sqlite");
+        for (const auto& line : script.lines) {
+            t.clock.set(Timestamp(line.t));
+            const auto [target, body] = apiCall(line);
+            const auto [status, answer] = t.call(http::verb::post, target, body);
+            CAPTURE(target);
+            CAPTURE(body.dump());
+            CAPTURE(answer.dump());
+            REQUIRE(status == 200);
+            // Nothing the public sees holds a hand (one step in 8: the status costs).
+            if ((&line - script.lines.data()) % 8 != 0) continue;
+            const std::string shown = t.get("/api/status").dump();
+            CHECK(shown.find("\"hand\"") == std::string::npos);
+            CHECK(shown.find("\"private\"") == std::string::npos);
+        }
+        t.clock.advance(Timestamp(10'000));
+        t.table.advance();
+
+        const json status = t.get("/api/status");
+        CHECK(status["refusal"].is_null());
+        const json game = t.get("/api/games/1");
+        CHECK(game["status"] == "complete");
+        CHECK(game.contains("result"));
+        const auto exported = jsonLines(t.store.exportRecord(store::GameId{1}));
+        const auto expected = jsonLines(record);
+        CHECK(exported.size() == expected.size());
+        for (std::size_t i = 0; i < std::min(exported.size(), expected.size()); ++i) {
+            CAPTURE(i);
+            CHECK(exported[i] == expected[i]);
+        }
+        REQUIRE(game["record"].is_array());
+        CHECK(game["record"].get<std::vector<json>>() == jsonLines(record));
+    }
+}
+
+TEST_CASE("players' links: one per player, each opening only that player's page; a player keeps Ambition") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    auto [noGame, why] = t.call(http::verb::get, "/api/host/players");
+    CHECK(noGame == 503);
+    const json setup = {{"edition", "2024"}, {"seats", 3}, {"options", {{"ambition", true}}}};
+    auto [status, started] =
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"Ann", "Bob", "Cy"}}});
+    REQUIRE(status == 200);
+    REQUIRE(started["players"].size() == 3);
+    CHECK(started["game"] == 1);
+    // The referee deals by itself after its grace.
+    t.clock.advance(Timestamp(2000));
+    t.table.advance();
+    std::set<std::string> favourites;
+    for (const auto& p : started["players"]) {
+        const std::string token = p["token"];
+        CHECK(token.size() == 64);
+        CHECK(p["path"] == "/player.html#" + token);
+        const json page = t.get("/api/player/" + token);
+        CHECK(page["player"] == p["player"]);
+        favourites.insert(page["private"]["favourites"].dump());
+        // Its own secrets only: no other player's token or page.
+        for (const auto& other : started["players"])
+            if (other != p) CHECK(page.dump().find(other["token"].get<std::string>()) == std::string::npos);
+    }
+    CHECK(favourites.size() == 3);
+    CHECK(t.get("/api/status").dump().find(started["players"][0]["token"].get<std::string>()) ==
+          std::string::npos);
+
+    // Player 1 keeps one of the two Ambition cards dealt to them, from their own page.
+    const std::string token1 = started["players"][1]["token"];
+    const json choices = t.get("/api/player/" + token1)["private"]["ambition_choices"];
+    REQUIRE(choices.size() == 2);
+    auto [kept, keptAnswer] =
+        t.call(http::verb::post, "/api/player/" + token1 + "/keep", {{"ambition", choices[0]}});
+    CAPTURE(keptAnswer.dump());
+    CHECK(kept == 200);
+    auto [again, refusal] =
+        t.call(http::verb::post, "/api/player/" + token1 + "/keep", {{"ambition", choices[1]}});
+    CHECK(again == 409);
+    CHECK(refusal.contains("message"));
+    auto [bad, badAnswer] = t.call(http::verb::post, "/api/player/" + token1 + "/keep", {{"card", 1}});
+    CHECK(bad == 400);
+    auto [stranger, strangerAnswer] =
+        t.call(http::verb::post, "/api/player/" + std::string(64, 'f') + "/keep", {{"ambition", choices[1]}});
+    CHECK(stranger == 404);
+
+    // A game in progress shows its summary only.
+    const json game = t.get("/api/games/1");
+    CHECK(game["status"] == "in-progress");
+    CHECK_FALSE(game.contains("events"));
+    CHECK_FALSE(game.contains("record"));
+    CHECK(game.dump().find("seed") == std::string::npos);
+    CHECK(t.get("/api/games")[0]["setup"]["edition"] == "2024");
+
+    // A new game: new links, the old ones open nothing.
+    auto [restarted, second] =
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"A", "B", "C"}}});
+    if (restarted == 200) {
+        auto [old, oldAnswer] = t.call(http::verb::get, "/api/player/" + token1);
+        CHECK(old == 404);
+    }
+}
+
+TEST_CASE("bad requests to the table are 4xx with a message, and change nothing") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    const auto before = t.get("/api/status");
+    const std::vector<std::pair<std::string, json>> bad = {
+        {"/api/host/new-game", json::object()},
+        {"/api/host/new-game", {{"setup", 3}}},
+        {"/api/host/new-game", {{"setup", json::object()}, {"players", {1, 2}}}},
+        {"/api/host/pause", {{"now", true}}},
+        {"/api/sim/put", {{"character", "odessa"}}},
+        {"/api/sim/put", {{"character", "Odessa!"}, {"place", "3"}}},
+        {"/api/sim/put", {{"character", "odessa"}, {"place", "attic"}}},
+        {"/api/sim/put", {{"tag", "xyz"}, {"place", "3"}}},
+        {"/api/sim/lift", json::object()},
+        {"/api/sim/press", {{"station", -1}, {"key", "yes"}}},
+        {"/api/sim/press", {{"station", 0}, {"key", "maybe"}}},
+        {"/api/sim/press", {{"station", "0"}, {"key", "yes"}}},
+        {"/api/sim/jump", json::object()},
+        {"/api/host/dance", json::object()},
+    };
+    for (const auto& [target, body] : bad) {
+        CAPTURE(target);
+        CAPTURE(body.dump());
+        auto [status, answer] = t.call(http::verb::post, target, body);
+        CHECK(status >= 400);
+        CHECK(status < 500);
+        CHECK(answer["message"].is_string());
+    }
+    auto [refused, answer] = t.call(http::verb::post, "/api/host/deal", {{"round", 1}});
+    CHECK(refused == 409);
+    CHECK_FALSE(answer["error"].get<std::string>().empty());
+    CHECK(t.get("/api/status") == before);
+    CHECK(t.get("/api/games").empty());
+}
+
+TEST_CASE("the simulated castle's state: where each tag stands and every LED") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    CHECK(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", "3"}}).first == 200);
+    CHECK(t.call(http::verb::post, "/api/sim/put", {{"tag", "04A1B2C3D4E5F6"}, {"place", "wc3"}}).first ==
+          200);
+    const json state = t.get("/api/sim/state");
+    CHECK(state["board"]["3"] == json::array({"odessa"}));
+    CHECK(state["board"]["wc3"] == json::array({"04A1B2C3D4E5F6"}));
+    CHECK(state["leds"].is_object());
+    CHECK(state["now"].is_number_integer());
+    CHECK(t.call(http::verb::post, "/api/sim/lift", {{"character", "odessa"}}).first == 200);
+    CHECK_FALSE(t.get("/api/sim/state")["board"].contains("3"));
+}
