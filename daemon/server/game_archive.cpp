@@ -1,5 +1,12 @@
 #include "daemon/server/game_archive.hpp"
 
+#include <memory>
+
+#include "engine/record/line_reader.hpp"
+#include "engine/record/view_json.hpp"
+#include "engine/state.hpp"
+#include "engine/views.hpp"
+
 namespace vivaref::server {
 
 using nlohmann::json;
@@ -32,6 +39,42 @@ json parsedOrText(const std::string& text) {
     return value.is_discarded() ? json(text) : value;
 }
 
+// The castle after each record line, for the review page: the lines go
+// through the engine, which also moves what the players do not (leftovers,
+// election outcomes, the board cleared between rounds). A line the engine
+// refuses (a damaged log) ends the timeline with the reason.
+json timelineJson(const std::vector<std::string>& lines, std::string& error) {
+    json timeline = json::array();
+    std::optional<engine::State> state;
+    for (const auto& text : lines) {
+        auto read = record::readLine(text, state ? &state->rules() : nullptr);
+        std::optional<engine::Refusal> refusal = read.refusal;
+        if (!refusal) {
+            if (auto* spec = std::get_if<engine::RulesSpec>(&*read.line)) {
+                if (state)
+                    refusal = engine::Refusal{engine::RefusalCode::BadRecord, "a second setup line"};
+                else if (!(refusal = engine::Rules::validate(*spec)))
+                    state.emplace(std::make_shared<const engine::Rules>(*spec));
+            } else if (!state) {
+                refusal = engine::Refusal{engine::RefusalCode::BadRecord, "no setup line first"};
+            } else if (auto* deal = std::get_if<engine::Deal>(&*read.line)) {
+                refusal = state->applyDeal(*deal);
+            } else if (auto* reshuffle = std::get_if<engine::Reshuffle>(&*read.line)) {
+                refusal = state->applyReshuffle(*reshuffle);
+            } else {
+                refusal = state->apply(std::get<engine::Action>(*read.line));
+            }
+        }
+        if (refusal) {
+            error = "line " + std::to_string(timeline.size() + 1) + ": " + refusal->message;
+            break;
+        }
+        timeline.push_back({{"line", parsedOrText(text)},
+                            {"view", record::publicViewJson(engine::publicView(*state), state->rules())}});
+    }
+    return timeline;
+}
+
 }  // namespace
 
 json gamesJson(store::GameStore& store) {
@@ -55,8 +98,12 @@ std::optional<json> gameJson(store::GameStore& store, store::GameId id) {
         event["payload"] = parsedOrText(e.payload);
         out["events"].push_back(std::move(event));
     }
+    const auto lines = store.recordLines(id);
     out["record"] = json::array();
-    for (const auto& line : store.recordLines(id)) out["record"].push_back(parsedOrText(line));
+    for (const auto& line : lines) out["record"].push_back(parsedOrText(line));
+    std::string error;
+    out["timeline"] = timelineJson(lines, error);
+    if (!error.empty()) out["timelineError"] = error;
     return out;
 }
 

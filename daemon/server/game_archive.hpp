@@ -16,7 +16,9 @@ namespace vivaref::server {
 
 // [{"id", "startedAt", "endedAt", "edition", "setup", "players", "status", "result"}, ...]
 nlohmann::json gamesJson(store::GameStore& store);
-// The summary, and for a finished game "events" and "record"; nullopt when the log has no such game.
+// The summary, and for a finished game "events", "record" and "timeline"
+// (after each record line: {"line", "view"}, the engine's public view;
+// "timelineError" when a line does not replay); nullopt when the log has no such game.
 std::optional<nlohmann::json> gameJson(store::GameStore& store, store::GameId id);
 
 }  // namespace vivaref::server

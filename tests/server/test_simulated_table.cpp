@@ -154,6 +154,11 @@ TEST_CASE("whole recorded games played through the API alone give the same recor
         }
         REQUIRE(game["record"].is_array());
         CHECK(game["record"].get<std::vector<json>>() == jsonLines(record));
+        // The review page's timeline: the castle after every line, ending where the game did.
+        REQUIRE(game["timeline"].size() == game["record"].size());
+        CHECK_FALSE(game.contains("timelineError"));
+        CHECK(game["timeline"][0]["line"] == game["record"][0]);
+        CHECK(game["timeline"].back()["view"]["winners"] == game["result"]["winners"]);
     }
 }
 
