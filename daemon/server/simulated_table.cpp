@@ -42,12 +42,29 @@ const std::map<drivers::TagUid, std::string>& knownTags() {
 
 }  // namespace
 
+// The rig says when the board as sensed changed and when the referee spoke:
+// the two things besides inputs and deadlines that change what is shown.
+simulation::RigOptions SimulatedTable::watched(simulation::RigOptions options) {
+    auto judged = std::move(options.onJudged);
+    options.onJudged = [this, judged](const drivers::SensingUpdate& update, std::chrono::nanoseconds took,
+                                      int accepted) {
+        dirty_ = true;
+        if (judged) judged(update, took, accepted);
+    };
+    auto notice = std::move(options.onNotice);
+    options.onNotice = [this, notice](const referee::Notice& n) {
+        dirty_ = true;
+        if (notice) notice(n);
+    };
+    return options;
+}
+
 SimulatedTable::SimulatedTable(const LoopClock& clock, store::GameStore* store,
                                simulation::RigOptions options)
     : clock_(clock),
       store_(store),
       scanInterval_(options.board.scanInterval),
-      rig_(std::move(options), store) {}
+      rig_(watched(std::move(options)), store) {}
 
 std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
     if (!store_) return std::nullopt;
@@ -65,8 +82,14 @@ std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
 }
 
 void SimulatedTable::advance() {
-    rig_.runUntil(clock_.now() + Timestamp(1));
-    afterInput();
+    const Timestamp now = clock_.now();
+    const auto deadline = rig_.referee().nextDeadline();
+    dirty_ = false;
+    rig_.runUntil(now + Timestamp(1));
+    // Building and comparing the whole status on every scan costs more than
+    // the scan: only when something may have changed, and once a second in
+    // case a change came some other way.
+    if (dirty_ || (deadline && *deadline <= now) || now - lastChange_ >= kRepublishEvery) afterInput();
 }
 
 std::optional<std::string> SimulatedTable::consume(trace::TraceInput input) {
@@ -87,6 +110,7 @@ void SimulatedTable::afterInput() {
             tokensFor_ = game;
         }
     }
+    lastChange_ = clock_.now();
     changed();
 }
 

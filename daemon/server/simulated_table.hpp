@@ -53,6 +53,9 @@ public:
     std::string summaryLine() override;
 
 private:
+    static constexpr Timestamp kRepublishEvery{1000};
+
+    simulation::RigOptions watched(simulation::RigOptions options);
     // Runs one input through the rig at the clock's now.
     std::optional<std::string> consume(trace::TraceInput input);
     void afterInput();
@@ -65,6 +68,8 @@ private:
     simulation::SimulationRig rig_;
     PlayerTokens tokens_;
     std::optional<store::GameId> tokensFor_;
+    bool dirty_ = false;  // set by the rig's hooks during advance()
+    Timestamp lastChange_{0};
 };
 
 }  // namespace vivaref::server

@@ -276,3 +276,31 @@ TEST_CASE("the simulated castle's state: where each tag stands and every LED") {
     CHECK(t.call(http::verb::post, "/api/sim/lift", {{"character", "odessa"}}).first == 200);
     CHECK_FALSE(t.get("/api/sim/state")["board"].contains("3"));
 }
+
+TEST_CASE("the table reports a change when the board or the referee changes, not on every scan") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    int changes = 0;
+    t.table.onChange([&] { ++changes; });
+    auto runFor = [&](int ms) {
+        for (int i = 0; i < ms / 10; ++i) {
+            t.clock.advance(Timestamp(10));
+            t.table.advance();
+        }
+    };
+    REQUIRE(
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", {{"edition", "classic"}, {"seats", 4}}}})
+            .first == 200);
+    runFor(3000);  // the referee deals by itself
+    changes = 0;
+    runFor(500);
+    CHECK(changes == 0);  // nothing happened
+    REQUIRE(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", "3"}}).first == 200);
+    CHECK(changes == 1);  // the request itself
+    runFor(500);
+    CHECK(changes >= 2);  // the readers saw it settle
+    const int settled = changes;
+    runFor(900);
+    CHECK(changes <= settled + 1);  // quiet again (at most the once-a-second refresh)
+    CHECK(t.get("/api/status")["board"]["seen"]["odessa"]["on"] == "3");
+}
