@@ -66,9 +66,31 @@ void HttpSession::readRequest() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(context_->limits.maxHeaderBytes));
     parser_->body_limit(context_->limits.maxBodyBytes);
+    // One deadline for the whole request, header and body.
     stream_.expires_after(context_->limits.requestTimeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](error_code error, std::size_t) { self->onRead(error); });
+    http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](error_code error, std::size_t) { self->onHeader(error); });
+}
+
+// A client that sent "Expect: 100-continue" (curl does for bodies over 1 KiB)
+// waits for a go-ahead before sending its body; the header passed the limits.
+void HttpSession::onHeader(error_code error) {
+    if (state_ == State::Closed) return;
+    if (error || parser_->is_done()) return onRead(error);
+    auto readBody = [self = shared_from_this()] {
+        http::async_read(self->stream_, self->buffer_, *self->parser_,
+                         [self](error_code e, std::size_t) { self->onRead(e); });
+    };
+    const auto expect = parser_->get().find(http::field::expect);
+    if (expect == parser_->get().end() || !beast::iequals(expect->value(), "100-continue")) return readBody();
+    static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+    net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                     [self = shared_from_this(), readBody](error_code e, std::size_t) {
+                         if (self->state_ == State::Closed) return;
+                         if (e) return self->onRead(e);
+                         readBody();
+                     });
 }
 
 void HttpSession::onRead(error_code error) {

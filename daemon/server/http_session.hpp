@@ -57,6 +57,7 @@ private:
     enum class State { Reading, Writing, Streaming, Lingering, Closed };
 
     void readRequest();
+    void onHeader(boost::beast::error_code error);
     void onRead(boost::beast::error_code error);
     void refuseUnreadable(boost::beast::error_code error);
     void write(Response response, bool thenLinger);

@@ -243,3 +243,26 @@ TEST_CASE("when every connection is taken, the one waiting longest makes room") 
     REQUIRE(idle.back().send(request("GET", "/api/status", {}, {}, true)));
     CHECK(idle.back().readAnswer());
 }
+
+TEST_CASE("Expect: 100-continue gets the go-ahead before the body, and a body too large gets 413 instead") {
+    ServerFixture server;
+    TestConnection c(server.port);
+    REQUIRE(
+        c.send("POST /api/host/pause HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+               "Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"));
+    bool found = false;
+    c.readUntil("HTTP/1.1 100 Continue\r\n\r\n", 5000ms, found);
+    REQUIRE(found);
+    REQUIRE(c.send("{}"));
+    auto answer = c.readAnswer();
+    REQUIRE(answer);
+    CHECK(answer->status == 200);
+
+    TestConnection big(server.port);
+    REQUIRE(
+        big.send("POST /api/host/pause HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 "Expect: 100-continue\r\nContent-Length: 10000000\r\n\r\n"));
+    auto refused = big.readAnswer();
+    REQUIRE(refused);
+    CHECK(refused->status == 413);
+}
