@@ -1,6 +1,11 @@
 #include "daemon/commands/command_line.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "daemon/commands/command.hpp"
 
@@ -30,6 +35,34 @@ std::optional<int> parseCommandLine(CommandLine& line, const std::vector<std::st
         return usageError(line.command, e.what());
     }
     return std::nullopt;
+}
+
+std::optional<std::string> readInputFile(const std::string& path, std::string& why) {
+    std::ostringstream text;
+    if (path == "-") {
+        text << std::cin.rdbuf();
+        if (std::cin.bad()) {
+            why = "cannot read standard input";
+            return std::nullopt;
+        }
+        return std::move(text).str();
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        why = "cannot read '" + path + "': it is a directory";
+        return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        why = "cannot open '" + path + "': " + std::strerror(errno);
+        return std::nullopt;
+    }
+    text << in.rdbuf();
+    if (in.bad()) {
+        why = "cannot read '" + path + "': " + std::strerror(errno);
+        return std::nullopt;
+    }
+    return std::move(text).str();
 }
 
 }  // namespace vivaref::daemon

@@ -30,4 +30,8 @@ std::optional<int> parseCommandLine(CommandLine& line, const std::vector<std::st
 // Prints "vivaref COMMAND: MESSAGE" and a hint on stderr; returns 2.
 int usageError(std::string_view command, std::string_view message);
 
+// A command's input file read whole ("-" is standard input), or nothing and
+// `why` says why it cannot be read (a directory, missing, unreadable).
+std::optional<std::string> readInputFile(const std::string& path, std::string& why);
+
 }  // namespace vivaref::daemon

@@ -1,13 +1,8 @@
 // `vivaref replay FILE`: a game record through the engine, its result on
 // stdout as one line of JSON (GAME-RECORD, "Result").
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <optional>
-#include <sstream>
 
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
@@ -17,39 +12,6 @@
 namespace vivaref::daemon {
 
 namespace po = boost::program_options;
-
-namespace {
-
-// The whole file, or nothing if it cannot be read ("-" is stdin).
-std::optional<std::string> readAll(const std::string& path, std::string& why) {
-    std::ostringstream text;
-    if (path == "-") {
-        text << std::cin.rdbuf();
-        if (std::cin.bad()) {
-            why = "cannot read standard input";
-            return std::nullopt;
-        }
-        return std::move(text).str();
-    }
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        why = "cannot read '" + path + "': it is a directory";
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        why = "cannot open '" + path + "': " + std::strerror(errno);
-        return std::nullopt;
-    }
-    text << in.rdbuf();
-    if (in.bad()) {
-        why = "cannot read '" + path + "': " + std::strerror(errno);
-        return std::nullopt;
-    }
-    return std::move(text).str();
-}
-
-}  // namespace
 
 int runReplay(const std::vector<std::string>& args) {
     CommandLine line(
@@ -67,7 +29,7 @@ int runReplay(const std::vector<std::string>& args) {
 
     const auto path = vm["file"].as<std::string>();
     std::string why;
-    auto text = readAll(path, why);
+    auto text = readInputFile(path, why);
     if (!text) {
         std::cerr << "vivaref replay: " << why << "\n";
         return kExitUsage;

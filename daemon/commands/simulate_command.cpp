@@ -8,7 +8,6 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/simulation/simulate.hpp"
-#include "daemon/trace/trace_file.hpp"
 
 namespace vivaref::daemon {
 
@@ -46,7 +45,7 @@ int runSimulate(const std::vector<std::string>& args) {
 
     const auto path = vm["trace"].as<std::string>();
     std::string why;
-    auto text = trace::readTextFile(path, why);
+    auto text = readInputFile(path, why);
     if (!text) {
         std::cerr << "vivaref simulate: " << why << "\n";
         return kExitUsage;

@@ -8,7 +8,6 @@
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_log_options.hpp"
 #include "daemon/trace/table_script.hpp"
-#include "daemon/trace/trace_file.hpp"
 #include "daemon/trace/trace_writer.hpp"
 
 namespace vivaref::daemon {
@@ -101,7 +100,7 @@ int runFromRecord(const std::vector<std::string>& args) {
 
     std::string why;
     const auto path = vm["record"].as<std::string>();
-    auto text = trace::readTextFile(path, why);
+    auto text = readInputFile(path, why);
     if (!text) {
         std::cerr << "vivaref trace from-record: " << why << "\n";
         return kExitUsage;
