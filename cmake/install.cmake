@@ -7,7 +7,7 @@
 #   /usr/lib/sysusers.d/vivaref.conf          its user and groups
 #   /usr/lib/udev/rules.d/60-vivaref.rules    GPIO, SPI and I2C devices to their groups
 #   /etc/vivaref/vivaref.ini                  the configuration (a conffile)
-#   /usr/share/doc/vivaref/                   README.md, examples/*.ini
+#   /usr/share/doc/vivaref/                   README.md, copyright, examples/*.ini
 #
 # Another prefix (e.g. /usr/local) moves everything under it, /etc included
 # (GNUInstallDirs: only the prefix /usr puts the configuration in /etc).
@@ -35,6 +35,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/systemd/60-vivaref.rules DESTINATION lib/ude
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/vivaref.ini DESTINATION ${VIVAREF_CONFIG_DIR})
 
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The licence (LICENSE) in Debian's machine-readable form, where Debian
+# looks for a package's copyright.
+install(FILES ${PROJECT_SOURCE_DIR}/systemd/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/daemon/config/examples/castle-2024.ini
               ${PROJECT_SOURCE_DIR}/daemon/config/examples/sim.ini
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

@@ -81,6 +81,7 @@ expected_files=(
     ./usr/lib/udev/rules.d/60-vivaref.rules
     ./etc/vivaref/vivaref.ini
     ./usr/share/doc/vivaref/README.md
+    ./usr/share/doc/vivaref/copyright
     ./usr/share/doc/vivaref/examples/castle-2024.ini
     ./usr/share/doc/vivaref/examples/sim.ini
 )
@@ -189,6 +190,8 @@ scenario() {
     check_file /usr/lib/udev/rules.d/60-vivaref.rules "the udev rules"
     check_file /etc/vivaref/vivaref.ini "the configuration"
     check_file /usr/share/doc/vivaref/examples/castle-2024.ini "the example castle"
+    grep -q '^License: Expat$' "$root/usr/share/doc/vivaref/copyright" &&
+        ok "the copyright file names the licence" || fail "the copyright file does not name the licence (Expat)"
     grep -q '^vivaref:' "$root/etc/passwd" && ok "postinst made the user vivaref" ||
         fail "no user vivaref in the root's /etc/passwd"
     local g
