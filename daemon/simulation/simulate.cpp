@@ -7,11 +7,14 @@ namespace vivaref::simulation {
 using nlohmann::ordered_json;
 
 trace::TraceRead checkTrace(std::string_view text) {
+    return checkTrace(text, drivers::standardBoardLayout());
+}
+
+trace::TraceRead checkTrace(std::string_view text, const drivers::BoardLayout& layout) {
     trace::TraceRead read = trace::readTrace(text);
     if (read.error) return read;
     // Every line is checked against the board before the first one acts, so a
     // bad trace runs nothing and writes nothing.
-    const auto layout = drivers::standardBoardLayout();
     for (const auto& [number, line] : read.lines)
         if (auto problem = SimulationRig::check(layout, line)) {
             read.error = trace::TraceError{number, *problem};

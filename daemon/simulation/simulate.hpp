@@ -20,8 +20,9 @@ struct SimulateOutcome {
 };
 
 // A whole trace read and checked (its form, and its readers and places on
-// the simulated board) without running it.
+// the simulated board, or on a real castle's `layout`) without running it.
 trace::TraceRead checkTrace(std::string_view text);
+trace::TraceRead checkTrace(std::string_view text, const drivers::BoardLayout& layout);
 
 // Runs lines checkTrace() accepted. Never prints; store errors (StoreError) propagate.
 nlohmann::ordered_json runTrace(const std::vector<trace::NumberedLine>& lines, const RigOptions& options,

@@ -44,6 +44,15 @@ drivers::ScanErrorKind faultKind(const std::string& what) {
                                                        : drivers::ScanErrorKind::Protocol;
 }
 
+// "floor0, floor1, ..." for a message: the first few names of a layout.
+std::string nameList(const std::vector<std::string>& names) {
+    constexpr std::size_t kShown = 12;
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > kShown) out += ", ... " + std::to_string(names.size()) + " in all";
+    return out;
+}
+
 }  // namespace
 
 drivers::TagUid SimulationRig::tagUid(const trace::TagName& tag) {
@@ -57,17 +66,18 @@ drivers::TagUid SimulationRig::tagUid(const trace::TagName& tag) {
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(std::move(options)),
       store_(store),
-      board_(drivers::standardBoardLayout(), options_.board),
+      board_(options_.layout ? *options_.layout : drivers::standardBoardLayout(), options_.board),
       referee_(options_.referee, store),
-      traceDriven_(board_.layout().readerCount(), false) {
+      held_(board_.layout().readerCount()) {
     options_.sensing.validate();
-    for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
-        for (const auto& c : roster->characters()) enrolled_.insert(c.id);
+    if (!options_.registry)
+        for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
+            for (const auto& c : roster->characters()) enrolled_.insert(c.id);
     buildPipeline();
 }
 
 void SimulationRig::buildPipeline() {
-    drivers::TagRegistry registry;
+    drivers::TagRegistry registry = options_.registry ? *options_.registry : drivers::TagRegistry{};
     for (const auto& slug : enrolled_) registry.enrol(drivers::simulatedTagUid(slug), {slug});
     pipeline_ =
         std::make_unique<drivers::SensingPipeline>(board_.layout(), std::move(registry), options_.sensing);
@@ -86,9 +96,10 @@ void SimulationRig::enrolSetup(const nlohmann::json& setup) {
         if (id == entry.end() || !id->is_string()) continue;
         const std::string slug = id->get<std::string>();
         if (slug.empty() || enrolled_.contains(slug)) continue;
+        if (options_.registry && options_.registry->findCharacter({slug})) continue;  // enrolled for real
         // Two slugs whose simulated UIDs collide cannot both be enrolled: the later one stays a stray tag.
         const auto uid = drivers::simulatedTagUid(slug);
-        bool clash = false;
+        bool clash = options_.registry && options_.registry->find(uid);
         for (const auto& other : enrolled_) clash = clash || drivers::simulatedTagUid(other) == uid;
         if (clash) continue;
         enrolled_.insert(slug);
@@ -99,19 +110,18 @@ void SimulationRig::enrolSetup(const nlohmann::json& setup) {
 
 std::optional<std::string> SimulationRig::check(const drivers::BoardLayout& layout,
                                                 const trace::TraceLine& line) {
-    if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) {
-        if (!layout.findReader(scan->reader))
-            return "the board has no reader \"" + scan->reader.name +
-                   "\" (floor0..floor5, throne, wc3, wc4, "
-                   "dungeon1..dungeon3)";
-    } else if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input)) {
-        if (!layout.findReader(fault->reader))
-            return "the board has no reader \"" + fault->reader.name +
-                   "\" (floor0..floor5, throne, wc3, wc4, "
-                   "dungeon1..dungeon3)";
-    } else if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
-        if (!layout.findPlace(put->place))
-            return "the board has no place \"" + put->place.name + "\" (0..6, wc3, wc4, dungeon1..dungeon3)";
+    const drivers::ReaderId* reader = nullptr;
+    if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) reader = &scan->reader;
+    if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input)) reader = &fault->reader;
+    if (reader && !layout.findReader(*reader)) {
+        std::vector<std::string> names;
+        for (std::size_t r = 0; r < layout.readerCount(); ++r) names.push_back(layout.reader(r).name);
+        return "the board has no reader \"" + reader->name + "\" (" + nameList(names) + ")";
+    }
+    if (const auto* put = std::get_if<trace::PutLine>(&line.input); put && !layout.findPlace(put->place)) {
+        std::vector<std::string> names;
+        for (std::size_t p = 0; p < layout.placeCount(); ++p) names.push_back(layout.place(p).name);
+        return "the board has no place \"" + put->place.name + "\" (" + nameList(names) + ")";
     }
     return std::nullopt;
 }
@@ -124,7 +134,12 @@ std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) 
     clock_ = std::max(clock_, t);
     apply(line);
     drain();
-    record(line.t, trace::writeTraceLine(line));
+    std::optional<drivers::ReaderIndex> reader;
+    if (const auto* scan = std::get_if<trace::ScanLine>(&line.input))
+        reader = board_.layout().findReader(scan->reader);
+    else if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input))
+        reader = board_.layout().findReader(fault->reader);
+    record(line.t, trace::writeTraceLine(line), reader);
     ++counters_.linesConsumed;
     return std::nullopt;
 }
@@ -141,20 +156,14 @@ void SimulationRig::apply(const trace::TraceLine& line) {
                     ++counters_
                           .hostRefusals[lastHostAnswer_->code.empty() ? "refused" : lastHostAnswer_->code];
             } else if constexpr (std::is_same_v<T, trace::ScanLine>) {
+                // What the reader holds from now on; its next scan on the board's schedule reads it.
                 const auto reader = *board_.layout().findReader(input.reader);
-                traceDriven_[reader] = true;
-                pipeline_->addScan(reader, drivers::TagSet(input.tags.begin(), input.tags.end()), t);
-                ++counters_.scans;
-                observe(t);
+                held_[reader] = drivers::ScanResult(drivers::TagSet(input.tags.begin(), input.tags.end()));
             } else if constexpr (std::is_same_v<T, trace::ReaderFaultLine>) {
+                // The reader fails from now on, until a scan line names it again.
                 const auto reader = *board_.layout().findReader(input.reader);
-                traceDriven_[reader] = true;
-                pipeline_->addScan(reader,
-                                   drivers::ScanError{faultKind(input.what),
-                                                      "reader " + input.reader.name + ": " + input.what},
-                                   t);
-                ++counters_.scans;
-                observe(t);
+                held_[reader] = drivers::ScanResult(drivers::ScanError{
+                    faultKind(input.what), "reader " + input.reader.name + ": " + input.what});
             } else if constexpr (std::is_same_v<T, trace::PutLine>) {
                 (void)board_.put(tagUid(input.tag), input.place);  // check() saw the place
             } else if constexpr (std::is_same_v<T, trace::LiftLine>) {
@@ -187,8 +196,9 @@ void SimulationRig::runUntil(Timestamp end) {
 void SimulationRig::scanOnce(Timestamp at) {
     clock_ = std::max(clock_, at);
     for (const auto& scan : board_.advanceTo(at)) {
-        if (traceDriven_[scan.reader]) continue;  // the trace speaks for this reader
-        pipeline_->addScan(scan.reader, scan.result, scan.at);
+        // A reader the trace named reads what the trace said it holds.
+        const auto& held = held_[scan.reader];
+        pipeline_->addScan(scan.reader, held ? *held : scan.result, scan.at);
         ++counters_.scans;
     }
     nextScanAt_ = at + options_.board.scanInterval;
@@ -243,24 +253,52 @@ Timestamp SimulationRig::finish() {
     return clock_;
 }
 
-void SimulationRig::record(std::int64_t t, const std::string& text) {
+void SimulationRig::record(std::int64_t t, const std::string& text,
+                           std::optional<drivers::ReaderIndex> reader) {
     const auto game = referee_.game();
     if (!game) {
-        if (held_.size() >= options_.heldLinesLimit) held_.erase(held_.begin());
-        held_.emplace_back(t, text);
+        if (heldLines_.size() >= options_.heldLinesLimit) heldLines_.erase(heldLines_.begin());
+        heldLines_.push_back({t, text, reader});
         return;
     }
     counters_.games.insert(game->value);
     if (!store_) {
-        held_.clear();
+        heldLines_.clear();
         return;
     }
     if (recordingGame_ != game) {
         recordingGame_ = game;
-        for (const auto& [heldT, heldText] : held_) store_->appendTrace(*game, heldT, heldText);
-        held_.clear();
+        writeSnapshot(*game, t);
     }
     store_->appendTrace(*game, t, text);
+}
+
+// A game's trace starts with the lines held for it, then what every reader
+// the trace drives holds at its start when no held line said it: so each
+// game of a session replays alone (`trace export`), its board as it stood.
+void SimulationRig::writeSnapshot(store::GameId game, std::int64_t t) {
+    std::vector<bool> said(held_.size(), false);
+    for (const auto& line : heldLines_) {
+        store_->appendTrace(game, line.t, line.text);
+        if (line.reader) said[*line.reader] = true;
+    }
+    heldLines_.clear();
+    for (drivers::ReaderIndex r = 0; r < held_.size(); ++r) {
+        if (!held_[r] || said[r]) continue;
+        const drivers::ReaderId& name = board_.layout().reader(r);
+        trace::TraceLine line{t, trace::ReaderFaultLine{name, "no answer"}};
+        if (held_[r]->ok()) {
+            trace::ScanLine scan{name, {}};
+            for (const auto& uid : held_[r]->tags()) scan.tags.push_back(uid);
+            line.input = std::move(scan);
+        } else {
+            const std::string& message = held_[r]->error().message;
+            const std::string prefix = "reader " + name.name + ": ";
+            line.input = trace::ReaderFaultLine{
+                name, message.starts_with(prefix) ? message.substr(prefix.size()) : message};
+        }
+        store_->appendTrace(game, t, trace::writeTraceLine(line));
+    }
 }
 
 }  // namespace vivaref::simulation

@@ -3,11 +3,14 @@
 // consumes referee trace lines in time order: the clock first runs to the
 // line's `t` (every board scan due before it goes through the pipeline into
 // the referee, and the referee's deadlines are ticked exactly when due),
-// then the line acts: put/lift on the board, scan/reader-fault straight into
-// the pipeline, a key press or a host request to the referee. Scan and put
-// lines mix reader by reader: once a scan or reader-fault line names a
-// reader, the trace speaks for it (a real castle's recorded scans replay as
-// they were) and the board's own scans of that reader are dropped.
+// then the line acts: put/lift on the board, a key press or a host request
+// to the referee, and a scan or reader-fault line sets what its reader holds.
+// A reader named by a scan line holds that line's tags, exactly, until the
+// next scan or reader-fault line names it (a reader-fault: it fails until
+// then); the board keeps scanning it on its own schedule, as it does for
+// put/lift, and those scans go through the pipeline. So a trace may say only
+// what changed (what `vivaref serve --hardware=real` records), and a trace
+// that spells every scan out at the board's slots gives the same scans.
 //
 // Every consumed line is recorded in the game log as the current game's
 // trace, and so is every chance decision the referee made from its own
@@ -43,6 +46,13 @@ struct RigOptions {
     referee::RefereeOptions referee;
     drivers::SimulatedBoardConfig board;
     drivers::SensingConfig sensing;
+    // The castle's readers and places; none: the standard simulated board
+    // (one reader per place, named as REFEREE-TRACE says).
+    std::optional<drivers::BoardLayout> layout;
+    // Which tag is which character; none: every slug of both editions by its
+    // simulated tag. A new game's custom roster adds its slugs' simulated
+    // tags to either.
+    std::optional<drivers::TagRegistry> registry;
     // finish() runs the clock on past the last input for this long at least
     // (the in-hand grace and a settle), and while the referee still has a
     // deadline, at most `finishLimit`.
@@ -117,7 +127,9 @@ private:
     void observe(Timestamp at);
     void drain();
     void apply(const trace::TraceLine& line);
-    void record(std::int64_t t, const std::string& text);
+    // `reader`: the reader a scan or reader-fault line names.
+    void record(std::int64_t t, const std::string& text, std::optional<drivers::ReaderIndex> reader = {});
+    void writeSnapshot(store::GameId game, std::int64_t t);
     void buildPipeline();
 
     RigOptions options_;
@@ -126,14 +138,19 @@ private:
     std::unique_ptr<drivers::SensingPipeline> pipeline_;
     std::set<std::string> enrolled_;  // character slugs with a tag in the registry
     referee::Referee referee_;
-    // Readers a scan or reader-fault line named: from then on the trace speaks
-    // for them and the board's own scans of them are dropped.
-    std::vector<bool> traceDriven_;
+    // What each reader holds once a scan or reader-fault line named it (the
+    // line's tags, or its failure); none: the board's own contents.
+    std::vector<std::optional<drivers::ScanResult>> held_;
     Timestamp clock_{0};
     Timestamp nextScanAt_{0};
     Timestamp lastTickAt_{-1};
     int ticksAtSameTime_ = 0;
-    std::vector<std::pair<std::int64_t, std::string>> held_;  // lines waiting for a game
+    struct HeldLine {
+        std::int64_t t;
+        std::string text;
+        std::optional<drivers::ReaderIndex> reader;
+    };
+    std::vector<HeldLine> heldLines_;  // lines waiting for a game
     std::optional<store::GameId> recordingGame_;
     RigCounters counters_;
     std::optional<referee::HostAnswer> lastHostAnswer_;
