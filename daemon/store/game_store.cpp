@@ -88,6 +88,14 @@ GameStore::GameStore(const std::filesystem::path& file, Access access, Durabilit
     }
 }
 
+GameStore::~GameStore() {
+    try {
+        (void)flush();
+    } catch (...) {
+        // A destructor cannot report; the callers that care call flush() first.
+    }
+}
+
 void GameStore::unknownGame(GameId id) const {
     throw StoreError(file(), "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
 }
@@ -234,7 +242,15 @@ WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_vi
     row.seq = g.nextTraceSeq++;
     row.atMs = tMs;
     row.text = std::string(line);
-    return enqueue(std::move(row));
+    if (traceFlushEvery_.count() <= 0) return enqueue(std::move(row));
+    traceBuffer_.push_back(std::move(row));
+    if (tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
+    return {pending_.empty(), {}, pending_.size()};
+}
+
+WriteStatus GameStore::flushDue(std::int64_t nowMs) {
+    if (traceBuffer_.empty() || nowMs - traceBuffer_.front().atMs < traceFlushEvery_.count()) return {};
+    return flush();
 }
 
 WriteStatus GameStore::finishGame(GameId game, const nlohmann::json& result, WallTime at) {
@@ -297,16 +313,23 @@ void GameStore::writeRow(const PendingRow& row) {
     }
 }
 
+// The rows the disk refused, then the buffered trace lines, in one
+// transaction: an event is never on disk without the trace lines before it.
 WriteStatus GameStore::flush() {
-    if (pending_.empty()) return {};
+    if (pending_.empty() && traceBuffer_.empty()) return {};
     try {
         Transaction tx(db_);
         for (const auto& row : pending_) writeRow(row);
+        for (const auto& row : traceBuffer_) writeRow(row);
         tx.commit();
         pending_.clear();
+        traceBuffer_.clear();
         return {};
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
+        // From now on they wait like any refused row, and are counted.
+        for (auto& row : traceBuffer_) pending_.push_back(std::move(row));
+        traceBuffer_.clear();
         return {false,
                 "the game log '" + file().string() + "' cannot be written (" + describe(e) + "); " +
                     std::to_string(pending_.size()) +

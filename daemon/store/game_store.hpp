@@ -3,13 +3,19 @@
 // writes into it as a game goes; the `vivaref games/show/export/verify/stats`
 // commands read it.
 //
-// Promises: an append returns only once its row is committed (synchronous
-// FULL by default), so an acknowledged action survives a crash or a power
-// cut. When the disk is full or the file cannot be written, the append
-// keeps the row in memory, says so in its WriteStatus, and every later call
-// writes what is waiting first, in order: nothing accepted is lost while the
-// process lives. Nothing is ever deleted but old raw scans; an undo is an
-// event of its own.
+// Promises: an append of a decision or a referee event returns only once
+// its row is committed (synchronous FULL by default), so an acknowledged
+// action survives a crash or a power cut. Trace lines are not worth an fsync
+// each: appendTrace buffers them, and they are committed in the same
+// transaction as the next event (so every decision on disk has on disk every
+// trace line appended before it), by flushDue() once the oldest has waited
+// traceFlushEvery of the caller's clock, by flush(), or on destruction. A
+// crash loses at most the trace lines of the last interval that led to no
+// decision. When the disk is full or the file cannot be written, the append
+// keeps the rows in memory, says so in its WriteStatus, and every later
+// write tries what is waiting first, in order: nothing accepted is lost
+// while the process lives. Nothing is ever deleted but old raw scans; an
+// undo is an event of its own.
 #pragma once
 
 #include <chrono>
@@ -46,7 +52,7 @@ enum class Durability {
 };
 
 struct WriteStatus {
-    bool durable = true;      // everything so far is on disk
+    bool durable = true;      // every event so far is on disk (trace lines may wait for flushDue)
     std::string problem;      // why not, as a sentence naming the file
     std::size_t waiting = 0;  // rows held in memory until the disk takes them
 };
@@ -106,6 +112,8 @@ public:
     static constexpr std::int64_t kRawScansKept = 100'000;
     // Old raw scans are trimmed every this many new ones.
     static constexpr std::int64_t kRawScanTrimEvery = 1'000;
+    // How long a trace line may wait in memory, in the trace's own clock.
+    static constexpr std::chrono::milliseconds kTraceFlushEvery{1000};
 
     // Opens (or makes) the log and brings its schema up to date. Throws
     // StoreError naming the file and what to do: missing, damaged, from a
@@ -113,6 +121,8 @@ public:
     GameStore(const std::filesystem::path& file, Access access, Durability durability = Durability::Full);
     GameStore(const GameStore&) = delete;
     GameStore& operator=(const GameStore&) = delete;
+    // Writes the buffered trace lines (a last try; failures are dropped).
+    ~GameStore();
 
     const std::filesystem::path& file() const { return db_.file(); }
 
@@ -128,13 +138,24 @@ public:
     // A referee event that is not a decision (pause, resume, a refusal, ...):
     // `payload` is a JSON object's text.
     WriteStatus appendRefereeEvent(GameId game, std::string_view kind, std::string_view payload, WallTime at);
+    // A referee trace line at `tMs` (the trace's clock): buffered, see above.
+    // It is written at once when it finds the oldest buffered line
+    // traceFlushEvery older than itself.
     WriteStatus appendTrace(GameId game, std::int64_t tMs, std::string_view line);
     // The game's GAME-RECORD result (record::resultJson).
     WriteStatus finishGame(GameId game, const nlohmann::json& result, WallTime at);
     WriteStatus abandonGame(GameId game, WallTime at);
-    // Writes what is waiting in memory.
+    // Writes what is waiting in memory: buffered trace lines and rows the
+    // disk refused.
     WriteStatus flush();
-    std::size_t waiting() const { return pending_.size(); }
+    // The caller's timer, on the clock of appendTrace's `tMs` (the store
+    // reads no clock): writes the buffered trace lines once the oldest has
+    // waited traceFlushEvery; otherwise does nothing.
+    WriteStatus flushDue(std::int64_t nowMs);
+    // Zero: every trace line is committed on its own (the old behaviour).
+    void setTraceFlushEvery(std::chrono::milliseconds every) { traceFlushEvery_ = every; }
+    std::size_t waiting() const { return pending_.size(); }  // rows the disk refused
+    std::size_t traceBuffered() const { return traceBuffer_.size(); }
 
     // Reader health and raw scans: counters, not history, so a failure to
     // write them is reported and the row dropped.
@@ -151,6 +172,7 @@ public:
     // game's GAME-RECORD.
     std::vector<std::string> recordLines(GameId id);
     std::string exportRecord(GameId id);  // recordLines joined, one a line
+    // On disk, then those still in memory.
     std::vector<std::string> traceLines(GameId id);
     std::vector<GameId> unfinishedGames();
     std::vector<ReaderHealth> readerHealth();  // by reader name
@@ -191,7 +213,9 @@ private:
 
     Database db_;
     std::map<GameId, OpenGame> open_;
-    std::deque<PendingRow> pending_;
+    std::deque<PendingRow> pending_;      // refused by the disk, oldest first
+    std::deque<PendingRow> traceBuffer_;  // trace lines not yet due
+    std::chrono::milliseconds traceFlushEvery_ = kTraceFlushEvery;
     std::int64_t scansSinceTrim_ = 0;
     std::int64_t rawScansKept_ = kRawScansKept;
 };

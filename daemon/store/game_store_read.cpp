@@ -101,6 +101,9 @@ std::vector<std::string> GameStore::traceLines(GameId id) {
     auto s = db_.prepare("SELECT line FROM trace WHERE game_id = ? ORDER BY seq");
     s.bind(1, id.value);
     while (s.step()) out.push_back(s.text(0));
+    for (const auto* rows : {&pending_, &traceBuffer_})
+        for (const auto& row : *rows)
+            if (row.kind == PendingRow::Kind::Trace && row.game == id) out.push_back(row.text);
     return out;
 }
 
