@@ -8,7 +8,7 @@
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
 #include "daemon/enrol/enrol_session.hpp"
-#include "daemon/enrol/real_readers.hpp"
+#include "daemon/hardware/real_readers.hpp"
 #include "drivers/sensing/tag_registry_file.hpp"
 #include "engine/roster.hpp"
 
@@ -109,8 +109,8 @@ int runEnrol(const std::vector<std::string>& args) {
     };
 
     // Real readers open first: a device that is not there stops us before any question.
-    std::unique_ptr<enrol::RealReaders> readers;
-    if (!simulated) readers = std::make_unique<enrol::RealReaders>(castle);
+    std::unique_ptr<hardware::RealReaders> readers;
+    if (!simulated) readers = std::make_unique<hardware::RealReaders>(castle);
     std::cout << "Enrolling the " << edition << " edition's characters on the "
               << (simulated ? "simulated castle (a demo player puts each tag)" : "castle")
               << "; the registry is " << tagsPath.string() << ".\n";

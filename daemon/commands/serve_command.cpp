@@ -2,6 +2,7 @@
 // configuration (checked exactly as `vivaref check-config` does), then runs
 // the event loop (daemon/server/serve_daemon.hpp) until SIGTERM or SIGINT.
 #include <iostream>
+#include <optional>
 
 #include <sys/random.h>
 
@@ -48,7 +49,8 @@ int runServe(const std::vector<std::string>& args) {
         "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
         "and serves the web pages and their JSON API (web-ui/API.md) on one event loop.\n"
         "The configuration is checked first, as 'vivaref check-config' does; any problem stops it.\n"
-        "Without --config: the simulated castle on " +
+        "--hardware=real opens the readers, vote keys and LEDs the configuration names (a device\n"
+        "that does not open stops it, naming the file line). Without --config: the simulated castle on " +
         std::string(kDefaultListen) +
         ", no host token. Prints 'listening on URL' once it\n"
         "listens. SIGTERM or SIGINT stops it cleanly (exit status 0, the game is saved); an\n"
@@ -78,11 +80,13 @@ int runServe(const std::vector<std::string>& args) {
     std::string hardwareChosen = "sim";
     std::string listenText = kDefaultListen;
     settings.database = defaultDatabasePath();
+    std::optional<config::CastleConfig> castleRead;
     if (!configFile.empty()) {
         // The same check as `vivaref check-config`, before anything starts.
         const auto check = config::checkCastleConfigFile(configFile);
         if (check.status != config::ConfigCheck::Status::Valid) return refuseConfig(check);
         const auto& castle = check.config;
+        castleRead = castle;
         hardwareChosen = config::hardwareName(castle.daemon.hardware);
         listenText = castle.daemon.httpAddress.find(':') != std::string::npos
                          ? "[" + castle.daemon.httpAddress + "]:" + std::to_string(castle.daemon.httpPort)
@@ -97,10 +101,11 @@ int runServe(const std::vector<std::string>& args) {
     if (hardwareChosen != "sim" && hardwareChosen != "real")
         return usageError("serve", "--hardware is sim or real, not '" + hardwareChosen + "'");
     if (hardwareChosen == "real") {
-        // TODO(serve, real hardware): the readers (drivers/rfid), vote keys and
-        // LEDs (drivers/gpio, their line fds on the loop) are not wired yet.
-        std::cerr << "vivaref serve: --hardware=real is not wired yet; run --hardware=sim\n";
-        return kExitUsage;
+        // The readers, keys and LEDs (real_table.hpp) are opened as the configuration says.
+        if (!castleRead)
+            return usageError("serve",
+                              "--hardware=real needs --config FILE: the castle's readers, keys and LEDs");
+        settings.realCastle = std::move(castleRead);
     }
     if (!listen.empty()) listenText = listen;
     if (!database.empty()) settings.database = database;
@@ -111,7 +116,7 @@ int runServe(const std::vector<std::string>& args) {
     }
     settings.webRoot = webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(webRoot);
     settings.rig.referee.seed = vm.count("seed") ? seed : freshSeed();
-    return server::serveSimulatedCastle(settings, std::cout, std::cerr);
+    return server::serveCastle(settings, std::cout, std::cerr);
 }
 
 }  // namespace vivaref::daemon

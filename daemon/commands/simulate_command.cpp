@@ -7,6 +7,8 @@
 
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
+#include "daemon/config/config_check.hpp"
+#include "daemon/server/real_table.hpp"
 #include "daemon/simulation/simulate.hpp"
 
 namespace vivaref::daemon {
@@ -14,7 +16,7 @@ namespace vivaref::daemon {
 namespace po = boost::program_options;
 
 int runSimulate(const std::vector<std::string>& args) {
-    std::string db;
+    std::string db, configFile;
     std::uint64_t seed = 1;
     std::int64_t epoch = 0;
     bool notices = false;
@@ -30,8 +32,12 @@ int runSimulate(const std::vector<std::string>& args) {
         "'vivaref export' and 'vivaref trace export' give it back. A simulation can be run\n"
         "again from its trace, so the log is written without waiting for the disk after each\n"
         "row (synchronous=NORMAL). The log's times are --epoch plus the trace's t: the same\n"
-        "trace with the same --epoch gives the same database.");
+        "trace with the same --epoch gives the same database. A real castle's trace (`vivaref serve\n"
+        "--hardware=real`) replays on that castle: --config names its configuration (its readers,\n"
+        "sensing knobs and the tags enrolled in its state directory's tags.json).");
     line.visible.add_options()("db", po::value(&db), "log the games into this database (default: no log)")(
+        "config", po::value(&configFile),
+        "the castle whose trace it is (default: the simulated castle, one reader per place)")(
         "seed", po::value(&seed)->default_value(1),
         "the referee's generator, for deals and piles the trace does not give")(
         "epoch", po::value(&epoch), "wall-clock time of t = 0, in milliseconds since 1970 (default: now)")(
@@ -52,6 +58,24 @@ int runSimulate(const std::vector<std::string>& args) {
     }
 
     simulation::RigOptions options;
+    if (!configFile.empty()) {
+        const auto check = config::checkCastleConfigFile(configFile);
+        if (check.status != config::ConfigCheck::Status::Valid) {
+            for (const auto& p : check.problems) std::cerr << p.text() << "\n";
+            std::cerr << "vivaref simulate: the configuration has problems; nothing run\n";
+            return check.status == config::ConfigCheck::Status::Unreadable ? kExitUsage : kExitRefused;
+        }
+        if (!check.config.readers.empty()) {
+            try {
+                options = server::realRigOptions(check.config, server::enrolledTags(check.config));
+            } catch (const std::exception& e) {
+                std::cerr << "vivaref simulate: " << e.what() << "\n";
+                return kExitUsage;
+            }
+        }
+        options.sensing = check.config.sensing;
+        options.board.scanInterval = check.config.scanInterval;
+    }
     options.referee.seed = seed;
     if (notices)
         options.onNotice = [](const referee::Notice& n) {
@@ -62,7 +86,8 @@ int runSimulate(const std::vector<std::string>& args) {
                                                    : time_point_cast<milliseconds>(system_clock::now());
 
     // A malformed trace is reported before the log is opened: it writes nothing.
-    trace::TraceRead read = simulation::checkTrace(*text);
+    trace::TraceRead read = options.layout ? simulation::checkTrace(*text, *options.layout)
+                                           : simulation::checkTrace(*text);
     if (read.error) {
         std::cerr << "vivaref simulate: " << (path == "-" ? std::string("stdin") : path) << ": "
                   << read.error->describe() << "\n";

@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "daemon/enrol/real_readers.hpp"
+#include "daemon/hardware/real_readers.hpp"
 #include "drivers/sim/simulated_board.hpp"
 
 namespace vivaref::enrol {

@@ -13,9 +13,13 @@
 #include "daemon/enrol/enrolment.hpp"
 #include "drivers/sensing/scan_scheduler.hpp"
 
+namespace vivaref::hardware {
+class RealReaders;
+}
+
 namespace vivaref::enrol {
 
-class RealReaders;
+using hardware::RealReaders;
 
 using EventSink = std::function<void(const EnrolmentEvent&)>;
 

@@ -24,6 +24,8 @@ public:
     Timestamp now() const override {
         return std::chrono::duration_cast<Timestamp>(std::chrono::steady_clock::now() - start_);
     }
+    // The steady clock's time at this clock's 0 (a timer's expiry is startedAt() + t).
+    std::chrono::steady_clock::time_point startedAt() const { return start_; }
 
 private:
     std::chrono::steady_clock::time_point start_;

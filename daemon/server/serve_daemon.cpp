@@ -1,14 +1,17 @@
 #include "daemon/server/serve_daemon.hpp"
 
 #include <csignal>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "daemon/server/loop_clock.hpp"
+#include "daemon/server/real_table.hpp"
 #include "daemon/server/simulated_table.hpp"
 #include "daemon/server/systemd_notifier.hpp"
 #include "daemon/server/web_server.hpp"
@@ -66,9 +69,67 @@ private:
     bool stopped_ = false;
 };
 
+// The real castle on the loop: a steady_timer wakes the table when it says
+// it is next due (a scan step, a debounce, an LED phase, the rig's scans),
+// and each vote key's line descriptor is watched for edges. The descriptors
+// stay the lines' (released, never closed, here).
+class RealLoop {
+public:
+    RealLoop(net::io_context& io, RealTable& table, const SteadyLoopClock& clock)
+        : timer_(io), table_(table), clock_(clock) {
+        for (int fd : table.keyDescriptors()) {
+            keys_.push_back(std::make_unique<net::posix::stream_descriptor>(io, fd));
+            retries_.push_back(std::make_unique<net::steady_timer>(io));
+        }
+    }
+    ~RealLoop() {
+        for (auto& key : keys_) (void)key->release();
+    }
+    RealLoop(const RealLoop&) = delete;
+    RealLoop& operator=(const RealLoop&) = delete;
+
+    void start() {
+        for (std::size_t k = 0; k < keys_.size(); ++k) watch(k);
+        wake();
+    }
+    void stop() {
+        stopped_ = true;
+        timer_.cancel();
+        for (auto& key : keys_) key->cancel();
+        for (auto& retry : retries_) retry->cancel();
+    }
+
+private:
+    void watch(std::size_t k) {
+        keys_[k]->async_wait(net::posix::stream_descriptor::wait_read, [this, k](const error_code& error) {
+            if (error || stopped_) return;
+            if (table_.keyReadable(keys_[k]->native_handle())) return watch(k);
+            // A line that cannot be read stays readable: a second before trying it again.
+            retries_[k]->expires_after(std::chrono::seconds(1));
+            retries_[k]->async_wait([this, k](const error_code& e) {
+                if (!e && !stopped_) watch(k);
+            });
+        });
+    }
+    void wake() {
+        const Timestamp next = table_.step();
+        timer_.expires_at(clock_.startedAt() + next);
+        timer_.async_wait([this](const error_code& error) {
+            if (!error && !stopped_) wake();
+        });
+    }
+
+    net::steady_timer timer_;
+    RealTable& table_;
+    const SteadyLoopClock& clock_;
+    std::vector<std::unique_ptr<net::posix::stream_descriptor>> keys_;
+    std::vector<std::unique_ptr<net::steady_timer>> retries_;
+    bool stopped_ = false;
+};
+
 }  // namespace
 
-int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err) {
+int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err) {
     // The log first: without it no game may start.
     std::unique_ptr<store::GameStore> store;
     try {
@@ -85,9 +146,44 @@ int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::
     net::io_context io;
     SteadyLoopClock clock;
     simulation::RigOptions rig = settings.rig;
+    const auto* castle = settings.realCastle ? &*settings.realCastle : nullptr;
+    if (castle) {
+        // The rig of the real castle: its readers' layout and its enrolled tags.
+        drivers::TagRegistry tags;
+        try {
+            tags = enrolledTags(*castle);
+        } catch (const std::exception& e) {
+            err << "vivaref serve: " << e.what() << "\n";
+            return 2;
+        }
+        if (tags.size() == 0)
+            err << "vivaref serve: no tag is enrolled for the " << config::castleEditionName(castle->edition)
+                << " edition in " << castle->tagRegistryPath().string()
+                << ": every tag is unknown until 'vivaref enrol' runs\n";
+        simulation::RigOptions real = realRigOptions(*castle, std::move(tags));
+        real.referee = rig.referee;
+        real.settleFor = rig.settleFor;
+        real.finishLimit = rig.finishLimit;
+        real.onNotice = rig.onNotice;
+        rig = std::move(real);
+    }
     rig.referee.wallAtZero =
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    SimulatedTable table(clock, store.get(), std::move(rig));
+    SimulatedTable table(clock, store.get(), std::move(rig), castle == nullptr);
+    std::unique_ptr<RealTable> hardware;
+    if (castle) {
+        RealTableOptions options;
+        options.edgeClockAtZero = std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
+        options.onProblem = [&err](const std::string& problem) {
+            err << "vivaref serve: " << problem << "\n";
+        };
+        try {
+            hardware = std::make_unique<RealTable>(*castle, table, clock, RealDevices{}, std::move(options));
+        } catch (const std::exception& e) {
+            err << "vivaref serve: " << e.what() << "\n";
+            return 2;
+        }
+    }
     if (auto resumed = table.resumeUnfinished()) {
         if (resumed->ok)
             err << "vivaref serve: resumed game " << (resumed->game ? resumed->game->value : 0)
@@ -115,7 +211,12 @@ int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::
         err << "vivaref serve: no host token is set: anyone who reaches " << urlOf(web.localEndpoint())
             << " can run the game\n";
     const std::string url = urlOf(web.localEndpoint());
-    out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)" << std::endl;
+    if (hardware)
+        out << "vivaref serve: listening on " << url << " (real castle: " << hardware->readerCount()
+            << " readers)" << std::endl;
+    else
+        out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
+            << std::endl;
 
     SystemdNotifier systemd(io);
     std::string lastStatus = table.summaryLine();
@@ -127,6 +228,8 @@ int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::
     });
 
     TableTimer timer(io, table);
+    std::optional<RealLoop> realLoop;
+    if (hardware) realLoop.emplace(io, *hardware, clock);
     net::signal_set signals(io, SIGTERM, SIGINT);
     int signalled = 0;
     signals.async_wait([&](const error_code& error, int number) {
@@ -134,11 +237,17 @@ int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::
         signalled = number;
         systemd.stopping();
         timer.stop();
+        if (realLoop) realLoop->stop();
         web.stop();
         io.stop();
     });
 
-    timer.start();
+    if (hardware) {
+        hardware->start();  // every reader reset and checked: bounded, before the loop runs
+        realLoop->start();
+    } else {
+        timer.start();
+    }
     systemd.ready("listening on " + url + "; " + lastStatus);
     systemd.startWatchdog();
     io.run();

@@ -1,19 +1,23 @@
 // `vivaref serve` once its options and configuration are read: one
 // boost::asio::io_context owning everything. On it: the referee on the
-// simulated castle advanced by a steady_timer every scan interval, the HTTP
-// server, SIGTERM/SIGINT (stop cleanly: the log flushed, exit 0), and
-// systemd's notifications (READY=1 once listening, STATUS= as games come
-// and go, WATCHDOG=1 pets from the loop). Nothing blocks and nothing sleeps:
-// the loop waits in epoll for a socket, a timer or a signal.
+// simulated castle advanced by a steady_timer every scan interval, or on a
+// real castle (real_table.hpp: the readers scanned on a steady_timer, the
+// vote keys' line descriptors watched by posix::stream_descriptor, the
+// LEDs), the HTTP server, SIGTERM/SIGINT (stop cleanly: the log flushed,
+// exit 0), and systemd's notifications (READY=1 once listening, STATUS= as
+// games come and go, WATCHDOG=1 pets from the loop). Nothing sleeps: the
+// loop waits in epoll for a socket, a timer, a key or a signal.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "daemon/config/castle_config.hpp"
 #include "daemon/server/server_limits.hpp"
 #include "daemon/simulation/simulation_rig.hpp"
 
@@ -30,13 +34,18 @@ struct ServeSettings {
     simulation::RigOptions rig;
     std::int64_t rawScansKept = 100'000;
     ServerLimits limits;
+    // The real castle to run (--hardware=real): its readers, keys and LEDs
+    // are opened from it, and the rig takes its layout and enrolled tags
+    // (`rig`'s seed and grace times stay). None: the simulated castle.
+    std::optional<config::CastleConfig> realCastle;
 };
 
 // Runs until SIGTERM or SIGINT. Says where it listens on `out` as soon as
 // it does ("vivaref serve: listening on http://127.0.0.1:8080/"), problems
 // on `err`. Returns the exit status: 0 after a clean stop, 1 when the game
 // log could not be written at the end, 2 when it could not start (the
-// address taken, the log unusable).
-int serveSimulatedCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err);
+// address taken, the log unusable, a device of the real castle that does
+// not open: the message names the configuration's file and line).
+int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err);
 
 }  // namespace vivaref::server

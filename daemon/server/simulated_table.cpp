@@ -1,5 +1,6 @@
 #include "daemon/server/simulated_table.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "daemon/server/game_archive.hpp"
@@ -60,9 +61,10 @@ simulation::RigOptions SimulatedTable::watched(simulation::RigOptions options) {
 }
 
 SimulatedTable::SimulatedTable(const LoopClock& clock, store::GameStore* store,
-                               simulation::RigOptions options)
+                               simulation::RigOptions options, bool simulatedCastle)
     : clock_(clock),
       store_(store),
+      simulatedCastle_(simulatedCastle),
       scanInterval_(options.board.scanInterval),
       rig_(watched(std::move(options)), store) {}
 
@@ -92,8 +94,13 @@ void SimulatedTable::advance() {
     if (dirty_ || (deadline && *deadline <= now) || now - lastChange_ >= kRepublishEvery) afterInput();
 }
 
-std::optional<std::string> SimulatedTable::consume(trace::TraceInput input) {
-    trace::TraceLine line{clock_.now().count(), std::move(input)};
+// A line at t acts before the scans and deadlines due at t (the rig's rule).
+// When advance() already ran the rig at this very millisecond, the line is
+// stamped a millisecond after the rig's time instead: then `simulate` of the
+// stored trace applies it after them too, as it happened here.
+std::optional<std::string> SimulatedTable::input(trace::TraceInput input) {
+    const Timestamp at = std::max(clock_.now(), rig_.now() + Timestamp(1));
+    trace::TraceLine line{at.count(), std::move(input)};
     auto problem = rig_.consume(line);
     afterInput();
     return problem;
@@ -230,6 +237,9 @@ std::optional<trace::TagName> SimulatedTable::tagOf(const json& body, std::strin
 }
 
 ServiceAnswer SimulatedTable::sim(std::string_view request, const json& body) {
+    if (!simulatedCastle_)
+        return ServiceAnswer::failed(Outcome::Unavailable, "not-simulated",
+                                     "the castle is real: no sim routes");
     std::string why;
     if (request == "put" || request == "lift") {
         auto tag = tagOf(body, why);

@@ -8,6 +8,12 @@
 // Time: advance() runs the castle's scans and the referee's deadlines up to
 // the clock's now; serve calls it from a steady_timer every scan interval,
 // tests call it themselves on a ManualClock.
+//
+// It is also the core of `--hardware=real` (RealTable, real_table.hpp): the
+// real readers' changes, the vote keys' presses and the host's requests go
+// in through input() as trace lines, through the same rig, so the referee
+// consumes exactly what the game's trace records. The simulated castle's
+// web routes (sim(), simState()) are then closed.
 #pragma once
 
 #include <memory>
@@ -25,7 +31,9 @@ namespace vivaref::server {
 class SimulatedTable final : public RefereeService {
 public:
     // `store` may be null (no log; games() is then empty); it must outlive the table.
-    SimulatedTable(const LoopClock& clock, store::GameStore* store, simulation::RigOptions options);
+    // `simulatedCastle` false: the board is a real castle's, fed by input().
+    SimulatedTable(const LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
+                   bool simulatedCastle = true);
 
     // After a restart: the newest unfinished game in the log is resumed (the
     // board is then guided back to its logged position). Its answer, or
@@ -39,6 +47,10 @@ public:
 
     simulation::SimulationRig& rig() { return rig_; }
 
+    // Runs one input through the rig as a trace line at the clock's now, and
+    // reports a change. A sentence when the rig refuses the line.
+    std::optional<std::string> input(trace::TraceInput input);
+
     // --- RefereeService ------------------------------------------------------
     nlohmann::json publicStatus() override;
     nlohmann::json games() override;
@@ -47,7 +59,7 @@ public:
     ServiceAnswer player(std::string_view token, std::string_view request,
                          const nlohmann::json& body) override;
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override;
-    bool simulated() const override { return true; }
+    bool simulated() const override { return simulatedCastle_; }
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;
     nlohmann::json simState() override;
     std::string summaryLine() override;
@@ -56,14 +68,14 @@ private:
     static constexpr Timestamp kRepublishEvery{1000};
 
     simulation::RigOptions watched(simulation::RigOptions options);
-    // Runs one input through the rig at the clock's now.
-    std::optional<std::string> consume(trace::TraceInput input);
+    std::optional<std::string> consume(trace::TraceInput input) { return this->input(std::move(input)); }
     void afterInput();
     ServiceAnswer players();
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
 
     const LoopClock& clock_;
     store::GameStore* store_;
+    bool simulatedCastle_;
     Timestamp scanInterval_;
     simulation::SimulationRig rig_;
     PlayerTokens tokens_;

@@ -1,12 +1,20 @@
-#include "daemon/enrol/real_readers.hpp"
+#include "daemon/hardware/real_readers.hpp"
 
 #include <stdexcept>
 #include <system_error>
 
-namespace vivaref::enrol {
+#include "drivers/rfid/spidev_transport.hpp"
 
-RealReaders::RealReaders(const config::CastleConfig& castle) {
+namespace vivaref::hardware {
+
+RealReaders::RealReaders(const config::CastleConfig& castle, Which which, ReaderDevices devices) {
+    if (!devices.openSpi)
+        devices.openSpi = [](const config::ReaderConfig& r, drivers::ChipSelect* chipSelect) {
+            return std::make_unique<drivers::SpidevTransport>(drivers::SpidevConfig{r.bus, r.spiHz},
+                                                              chipSelect);
+        };
     for (const auto& r : castle.readers) {
+        if (which == Which::BoardOnly && r.place == config::kEnrolmentPlace) continue;
         const std::string where =
             castle.sourceFile.string() + ":" + std::to_string(r.sourceLine) + ": reader " + r.name + ": ";
         if (r.type == config::ReaderType::Sim)
@@ -24,11 +32,12 @@ RealReaders::RealReaders(const config::CastleConfig& castle) {
         }
         try {
             if (r.chipSelect) {
-                opened.chipSelect = std::make_unique<drivers::GpioChipSelect>(
-                    drivers::LineAddress{{r.chipSelect->chip}, {r.chipSelect->line}});
+                const drivers::LineAddress line{{r.chipSelect->chip}, {r.chipSelect->line}};
+                opened.chipSelect = devices.gpio
+                                        ? std::make_unique<drivers::GpioChipSelect>(line, *devices.gpio)
+                                        : std::make_unique<drivers::GpioChipSelect>(line);
             }
-            opened.spi = std::make_unique<drivers::SpidevTransport>(drivers::SpidevConfig{r.bus, r.spiHz},
-                                                                    opened.chipSelect.get());
+            opened.spi = devices.openSpi(r, opened.chipSelect.get());
         } catch (const std::system_error& e) {
             throw std::runtime_error(where + e.what());
         }
@@ -46,4 +55,8 @@ std::optional<drivers::ScanError> RealReaders::initialize(std::size_t i) {
     return readers_[i].pn532->initialize();
 }
 
-}  // namespace vivaref::enrol
+std::chrono::microseconds RealReaders::powerUpTime(std::size_t i) const {
+    return readers_[i].mfrc522 ? readers_[i].mfrc522->powerUpTime() : std::chrono::microseconds{0};
+}
+
+}  // namespace vivaref::hardware
