@@ -1,0 +1,174 @@
+#include "tests/real/emulated_castle.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "daemon/config/config_check.hpp"
+#include "daemon/trace/trace_writer.hpp"
+#include "drivers/sim/simulated_board.hpp"
+#include "engine/roster.hpp"
+
+namespace vivaref::realtest {
+
+namespace {
+
+using drivers::emulation::EmulatedMfrc522;
+
+// The SPI link the table opens for a reader: straight to its emulated chip.
+class ChipLink final : public drivers::SpiTransport {
+public:
+    explicit ChipLink(EmulatedMfrc522& chip) : chip_(chip) {}
+    using SpiTransport::transfer;
+    std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
+                             std::chrono::microseconds settle) override {
+        return chip_.transfer(tx, rx, settle);
+    }
+
+private:
+    EmulatedMfrc522& chip_;
+};
+
+}  // namespace
+
+std::string classicCastleIni() {
+    std::string ini =
+        "[castle]\nedition = classic\n\n[daemon]\nhardware = real\nstate_dir = "
+        "@STATE@\n\n[buttons]\ndebounce_ms = 20\nactive_low = true\nbias = pull-up\n\n";
+    ini += "[leds]\n";
+    for (int p = 0; p <= 6; ++p)
+        ini += "place." + std::to_string(p) + " = gpiochip5:" + std::to_string(p) + "\n";
+    for (int s = 0; s < 6; ++s)
+        ini += "turn." + std::to_string(s) + " = gpiochip4:" + std::to_string(8 + s) + "\n";
+    ini += "\n";
+    auto reader = [&](const std::string& name, const std::string& place, const std::string& cs) {
+        ini += "[reader." + name + "]\nplace = " + place + "\ntype = mfrc522\nbus = /dev/spidev0." +
+               (cs == "bus" ? "0" : "1") + "\nchip_select = " + cs + "\n\n";
+    };
+    reader("floor3-a", "3", "bus");
+    int line = 0;
+    for (const std::string place : {"0", "1", "2", "4", "5"})
+        reader("floor" + place, place, "gpiochip0:" + std::to_string(20 + line++));
+    reader("floor3-b", "3", "gpiochip0:" + std::to_string(20 + line++));
+    reader("throne", "6", "gpiochip0:" + std::to_string(20 + line++));
+    for (int s = 0; s < 6; ++s) {
+        ini += "[station." + std::to_string(s) + "]\nyes = gpiochip2:" + std::to_string(4 * s) +
+               "\nno = gpiochip2:" + std::to_string(4 * s + 1) +
+               "\nled = gpiochip2:" + std::to_string(4 * s + 3) + "\n\n";
+    }
+    return ini;
+}
+
+std::vector<std::uint8_t> tagBytes(const drivers::TagUid& uid) {
+    return {uid.bytes().begin(), uid.bytes().end()};
+}
+
+EmulatedCastle::EmulatedCastle(std::string ini) {
+    if (auto at = ini.find("@STATE@"); at != std::string::npos) ini.replace(at, 7, dir_.path().string());
+    const auto file = dir_ / "castle.ini";
+    std::ofstream(file) << ini << "\n";
+    const auto check = config::checkCastleConfigFile(file);
+    if (check.status != config::ConfigCheck::Status::Valid) {
+        std::string text;
+        for (const auto& p : check.problems) text += p.text() + "\n";
+        throw std::runtime_error("the test's configuration is not valid:\n" + text);
+    }
+    castle_ = check.config;
+    // Every character of the castle's edition, by its simulated tag.
+    const auto& roster =
+        castle_.edition == config::CastleEdition::Classic ? engine::classicRoster() : engine::roster2024();
+    for (const auto& c : roster.characters()) tags_.enrol(drivers::simulatedTagUid(c.id), {c.id});
+
+    for (const auto& r : castle_.readers) chips_[r.name] = std::make_unique<EmulatedMfrc522>();
+    store_ = std::make_unique<store::GameStore>(
+        dir_ / "games.sqlite", store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+    simulation::RigOptions options = server::realRigOptions(castle_, tags_);
+    options.referee.seed = 7;
+    options.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
+    table_ = std::make_unique<server::SimulatedTable>(clock_, store_.get(), std::move(options), false);
+
+    server::RealDevices devices;
+    devices.gpio = &gpio_;
+    devices.readers.gpio = &gpio_;
+    devices.readers.openSpi = [this](const config::ReaderConfig& r, drivers::ChipSelect*) {
+        return std::make_unique<ChipLink>(*chips_.at(r.name));
+    };
+    server::RealTableOptions realOptions;
+    realOptions.onProblem = [this](const std::string& p) { problems_.push_back(p); };
+    real_ = std::make_unique<server::RealTable>(castle_, *table_, clock_, devices, realOptions);
+    real_->start();
+}
+
+void EmulatedCastle::runUntil(Timestamp end) {
+    while (clock_.now() < end) {
+        const Timestamp next = real_->step();
+        clock_.set(std::min(next, end));
+    }
+}
+
+void EmulatedCastle::play(const std::vector<trace::TraceLine>& lines) {
+    for (const auto& line : lines) {
+        runUntil(Timestamp(line.t));
+        apply(line);
+    }
+}
+
+void EmulatedCastle::apply(const trace::TraceLine& line) {
+    if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
+        const auto uid = simulation::SimulationRig::tagUid(put->tag);
+        if (auto it = fieldOf_.find(uid); it != fieldOf_.end())
+            chip(it->second).field().remove(tagBytes(uid));
+        const auto layout = server::realBoardLayout(castle_);
+        const auto place = layout.findPlace(put->place);
+        if (!place) throw std::runtime_error("no place " + put->place.name);
+        const std::string reader = layout.reader(layout.readersOf(*place).front()).name;
+        chip(reader).field().add(drivers::emulation::EmulatedTag(tagBytes(uid)));
+        fieldOf_[uid] = reader;
+    } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {
+        const auto uid = simulation::SimulationRig::tagUid(lift->tag);
+        if (auto it = fieldOf_.find(uid); it != fieldOf_.end()) {
+            chip(it->second).field().remove(tagBytes(uid));
+            fieldOf_.erase(it);
+        }
+    } else if (const auto* button = std::get_if<trace::ButtonLine>(&line.input)) {
+        pressKey(button->station.number, button->key);
+    } else {
+        (void)table_->input(line.input);  // the host's page
+    }
+}
+
+drivers::LineAddress EmulatedCastle::keyLine(int station, drivers::VoteKey key) const {
+    for (const auto& spec : server::keySpecs(castle_))
+        if (spec.station.number == station && spec.key == key) return spec.line;
+    throw std::runtime_error("no such key");
+}
+
+void EmulatedCastle::pressKey(int station, drivers::VoteKey key, Timestamp heldFor) {
+    const auto line = keyLine(station, key);
+    const Timestamp at = clock_.now();
+    gpio_.queueEdge(line, true, at);
+    (void)real_->keyReadable(gpio_.input(line).fd);  // the loop: its descriptor became readable
+    runUntil(at + heldFor);
+    gpio_.queueEdge(line, false, clock_.now());
+    (void)real_->keyReadable(gpio_.input(line).fd);
+}
+
+drivers::testing::MemoryGpioLines::Output& EmulatedCastle::led(const std::string& name) {
+    for (const auto& spec : server::ledSpecs(castle_))
+        if (spec.led.name == name) return gpio_.output(spec.line);
+    throw std::runtime_error("no LED " + name);
+}
+
+std::vector<bool> EmulatedCastle::watchLed(const std::string& name, Timestamp end) {
+    auto& out = led(name);
+    const std::size_t before = out.writes.size();
+    runUntil(end);
+    return {out.writes.begin() + static_cast<std::ptrdiff_t>(before), out.writes.end()};
+}
+
+std::string EmulatedCastle::traceText(std::int64_t game) {
+    std::string text;
+    for (const auto& line : store_->traceLines(store::GameId{game})) text += line + "\n";
+    return text;
+}
+
+}  // namespace vivaref::realtest

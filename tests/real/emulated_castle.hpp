@@ -1,0 +1,92 @@
+// A real castle on this machine: `vivaref serve --hardware=real`'s table
+// (RealTable over the table core) built from a configuration file, its
+// MFRC522 readers emulated chips behind the SPI interface (the real driver
+// code talks to a model of the chip, tests/drivers/emulated_mfrc522.hpp),
+// its vote keys, LEDs and chip-selects in-memory GPIO lines, its clock a
+// ManualClock: a whole game in virtual time, in a second or two.
+//
+// What the players do is a referee trace (a table script): a put lays the
+// character's tag in the field of the first reader under its place, a lift
+// takes it out of every field, a button line is a key's line going active
+// and released (edges on the in-memory line, read as the loop would when
+// its descriptor is readable), a host line goes in as the web page's would.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/config/castle_config.hpp"
+#include "daemon/server/real_table.hpp"
+#include "daemon/server/simulated_table.hpp"
+#include "daemon/store/game_store.hpp"
+#include "daemon/trace/trace_line.hpp"
+#include "tests/drivers/emulated_mfrc522.hpp"
+#include "tests/gpio/memory_gpio_lines.hpp"
+#include "tests/simulation/sim_helpers.hpp"
+
+namespace vivaref::realtest {
+
+using drivers::Timestamp;
+
+// A classic castle: floors 0-5 and the throne, floor 3 with two readers
+// (floor3-a on the device's own chip select, the others on GPIO lines),
+// six stations with Yes, No and an LED, place and turn LEDs.
+// Its state directory is "@STATE@", which EmulatedCastle replaces.
+std::string classicCastleIni();
+
+class EmulatedCastle {
+public:
+    // `ini` is written as castle.ini in a fresh folder, its "@STATE@" made
+    // that folder (the log is there too); it must be a valid configuration.
+    // Every character of its edition is enrolled with its simulated UID.
+    explicit EmulatedCastle(std::string ini);
+
+    // Runs the loop (RealTable::step() at each time it asks for) up to `end`.
+    void runUntil(Timestamp end);
+    // Each line at its time: the table script's players.
+    void play(const std::vector<trace::TraceLine>& lines);
+    void apply(const trace::TraceLine& line);
+
+    // The emulated chip of a reader, by name.
+    drivers::emulation::EmulatedMfrc522& chip(const std::string& reader) { return *chips_.at(reader); }
+    // The in-memory line of a configured LED ("place-3", "turn-0", "station-1").
+    drivers::testing::MemoryGpioLines::Output& led(const std::string& name);
+    // The levels an LED's line takes between now and `end` (runs the loop).
+    std::vector<bool> watchLed(const std::string& name, Timestamp end);
+    // A key's line.
+    drivers::LineAddress keyLine(int station, drivers::VoteKey key) const;
+    void pressKey(int station, drivers::VoteKey key, Timestamp heldFor = Timestamp(100));
+
+    server::SimulatedTable& table() { return *table_; }
+    server::RealTable& real() { return *real_; }
+    store::GameStore& store() { return *store_; }
+    const config::CastleConfig& castle() const { return castle_; }
+    const drivers::TagRegistry& tags() const { return tags_; }
+    drivers::testing::MemoryGpioLines& gpio() { return gpio_; }
+    server::ManualClock& clock() { return clock_; }
+    const std::vector<std::string>& problems() const { return problems_; }
+    const std::filesystem::path& dir() const { return dir_.path(); }
+
+    // Every trace line the log holds for a game, as text.
+    std::string traceText(std::int64_t game);
+
+private:
+    simtest::TempDir dir_;
+    config::CastleConfig castle_;
+    drivers::TagRegistry tags_;
+    std::map<std::string, std::unique_ptr<drivers::emulation::EmulatedMfrc522>> chips_;
+    drivers::testing::MemoryGpioLines gpio_;
+    server::ManualClock clock_;
+    std::unique_ptr<store::GameStore> store_;
+    std::unique_ptr<server::SimulatedTable> table_;
+    std::unique_ptr<server::RealTable> real_;
+    std::vector<std::string> problems_;
+    std::map<drivers::TagUid, std::string> fieldOf_;  // which reader's field holds a tag
+};
+
+// The UID bytes of a character's enrolled tag.
+std::vector<std::uint8_t> tagBytes(const drivers::TagUid& uid);
+
+}  // namespace vivaref::realtest

@@ -1,0 +1,253 @@
+// `vivaref serve --hardware=real`'s table on emulated hardware (see
+// emulated_castle.hpp): games played with tags in the emulated readers'
+// fields and key edges on in-memory GPIO lines, in virtual time.
+#include <algorithm>
+#include <map>
+
+#include <doctest/doctest.h>
+
+#include "daemon/simulation/simulate.hpp"
+#include "daemon/trace/table_script.hpp"
+#include "daemon/trace/trace_reader.hpp"
+#include "engine/record/replay.hpp"
+#include "engine/record/result_json.hpp"
+#include "tests/real/emulated_castle.hpp"
+
+namespace vivaref::realtest {
+namespace {
+
+using trace::TraceLine;
+using namespace std::chrono_literals;
+
+constexpr std::uint64_t kSeed = 21;
+
+struct Game {
+    std::string record;
+    std::vector<TraceLine> script;
+};
+
+// A random classic game for three, as the players play it (starting 1 s in,
+// once every reader has been scanned).
+const Game& classicGame() {
+    static const Game game = [] {
+        Game g;
+        g.record = simtest::randomRecord(simtest::gameFamilies()[0].spec, kSeed);  // classic-3
+        trace::TableScriptOptions options;
+        options.start = 1000;
+        g.script = trace::tableScriptFromRecord(g.record, options).lines;
+        return g;
+    }();
+    return game;
+}
+
+std::string replayText(const std::string& record) { return record::resultText(record::replayRecord(record)); }
+
+template <class T>
+int count(const std::string& traceText) {
+    const auto read = trace::readTrace(traceText);
+    REQUIRE_FALSE(read.error);
+    return static_cast<int>(std::count_if(read.lines.begin(), read.lines.end(), [](const auto& l) {
+        return std::holds_alternative<T>(l.line.input);
+    }));
+}
+
+nlohmann::ordered_json summaryOf(EmulatedCastle& castle) {
+    return simulation::summaryJson(castle.table().rig());
+}
+
+// The script with `mistake` (times relative to line `at`) slipped in before
+// line `at`, and every line from `at` on `shift` ms later.
+std::vector<TraceLine> withMistake(std::vector<TraceLine> lines, std::size_t at,
+                                   std::vector<TraceLine> mistake, std::int64_t shift) {
+    const std::int64_t t0 = lines[at].t;
+    for (auto& m : mistake) m.t += t0;
+    for (std::size_t i = at; i < lines.size(); ++i) lines[i].t += shift;
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), mistake.begin(), mistake.end());
+    return lines;
+}
+
+std::size_t firstPut(const std::vector<TraceLine>& lines) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (std::holds_alternative<trace::PutLine>(lines[i].input)) return i;
+    FAIL("no put in the script");
+    return 0;
+}
+
+// How many times the line went from dark to lit.
+int flashes(const std::vector<bool>& writes) {
+    int n = 0;
+    bool lit = false;
+    for (bool w : writes) {
+        if (w && !lit) ++n;
+        lit = w;
+    }
+    return n;
+}
+
+TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is small and replays the same") {
+    INFO("classic-3 random game, seed ", kSeed);
+    EmulatedCastle castle(classicCastleIni());
+    const Game& game = classicGame();
+    castle.play(game.script);
+    castle.runUntil(Timestamp(game.script.back().t + 6000));
+
+    const auto live = summaryOf(castle);
+    CAPTURE(live.dump());
+    CHECK(live["games_finished"] == 1);
+    CHECK(live["refusals"].empty());
+    CHECK(live["own_chance"] == 0);
+    REQUIRE(live["results"].size() == 1);
+    CHECK(live["results"][0].dump() == replayText(game.record));
+    CHECK(castle.store().exportRecord(store::GameId{1}) == game.record);
+    CHECK(castle.problems().empty());
+
+    // Change-only: a handful of scan lines per put or lift, against ~100 raw scans a second.
+    const std::string stored = castle.traceText(1);
+    const int scanLines = count<trace::ScanLine>(stored);
+    const int puts =
+        static_cast<int>(std::count_if(game.script.begin(), game.script.end(), [](const auto& l) {
+            return std::holds_alternative<trace::PutLine>(l.input) ||
+                   std::holds_alternative<trace::LiftLine>(l.input);
+        }));
+    const auto& counters = castle.real().counters();
+    MESSAGE("one game: ", counters.rawScans, " raw scans in ", castle.clock().now().count(), " ms, ",
+            scanLines, " scan lines recorded (", puts, " puts and lifts), ", count<trace::ButtonLine>(stored),
+            " button lines, ", stored.size(), " bytes of trace");
+    CHECK(counters.scanLines == scanLines);
+    CHECK(counters.faultLines == 0);
+    CHECK(scanLines >= puts);
+    CHECK(scanLines <= puts + static_cast<int>(castle.real().readerCount()) + 4);
+    CHECK(counters.rawScans > 50 * scanLines);
+    // Every key press the script made is a button line.
+    CHECK(count<trace::ButtonLine>(stored) ==
+          std::count_if(game.script.begin(), game.script.end(),
+                        [](const auto& l) { return std::holds_alternative<trace::ButtonLine>(l.input); }));
+    CHECK(counters.presses == count<trace::ButtonLine>(stored));
+
+    // `vivaref simulate --config` of the exported trace: the same decisions, the same log.
+    const auto options = [&] {
+        auto o = server::realRigOptions(castle.castle(), castle.tags());
+        o.referee.seed = 99;  // the trace holds every deal: the seed does not matter
+        o.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
+        return o;
+    }();
+    const auto read = simulation::checkTrace(stored, *options.layout);
+    REQUIRE_FALSE(read.error);
+    simtest::TempDir dir;
+    store::GameStore replayLog(dir / "replay.sqlite", store::GameStore::Access::CreateIfMissing,
+                               store::Durability::Normal);
+    const auto replay = simulation::runTrace(read.lines, options, &replayLog);
+    CAPTURE(replay.dump());
+    for (const char* key : {"games_finished", "actions_accepted", "automatic_passes", "refusals",
+                            "private_refusals", "host_refusals", "own_chance", "results", "trace_lines"})
+        CHECK_MESSAGE(replay[key] == live[key], key);
+    CHECK(replayLog.exportRecord(store::GameId{1}) == game.record);
+    std::string again;
+    for (const auto& line : replayLog.traceLines(store::GameId{1})) again += line + "\n";
+    CHECK(again == stored);
+}
+
+TEST_CASE("real castle: a refused move blinks its place's LED on the GPIO line, then the game goes on") {
+    EmulatedCastle castle(classicCastleIni());
+    const auto& script = classicGame().script;
+    const std::size_t at = firstPut(script);
+    const std::string tag = std::get<trace::PutLine>(script[at].input).tag.text;
+    const auto lines =
+        withMistake(script, at, {{0, trace::PutLine{{tag}, {"0"}}}, {2500, trace::LiftLine{{tag}}}}, 2900);
+    // Up to the mistake, and 1 s for it to be seen and refused.
+    castle.play(std::vector<TraceLine>(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(at + 1)));
+    castle.runUntil(Timestamp(lines[at].t + 1000));
+    CHECK(summaryOf(castle)["refusals"].dump() == R"({"floor-not-allowed":1})");
+    // place-0 blinks at 2 Hz (250 ms lit, 250 ms dark): two or three flashes in 1.2 s.
+    const auto blink = castle.watchLed("place-0", castle.clock().now() + 1200ms);
+    CAPTURE(blink.size());
+    CHECK(flashes(blink) >= 2);
+    CHECK(flashes(blink) <= 3);
+    CHECK(castle.led("place-1").level == false);
+    // The tag lifted: the blinking stops; the game goes on to its end.
+    castle.play(std::vector<TraceLine>(lines.begin() + static_cast<std::ptrdiff_t>(at + 1), lines.end()));
+    castle.runUntil(Timestamp(lines.back().t + 6000));
+    const auto summary = summaryOf(castle);
+    CHECK(summary["games_finished"] == 1);
+    REQUIRE(summary["results"].size() == 1);
+    CHECK(summary["results"][0].dump() == replayText(classicGame().record));
+    CHECK(castle.led("place-0").level == false);
+}
+
+TEST_CASE("real castle: a key's edges on its GPIO line become one debounced press, a button line, a vote") {
+    EmulatedCastle castle(classicCastleIni());
+    castle.runUntil(1000ms);
+    // Contact bounce: three edges within the 20 ms window, then held.
+    const auto line = castle.keyLine(2, drivers::VoteKey::No);
+    const int fd = castle.gpio().input(line).fd;
+    castle.gpio().queueEdge(line, true, Timestamp(1000));
+    castle.gpio().queueEdge(line, false, Timestamp(1003));
+    castle.gpio().queueEdge(line, true, Timestamp(1005));
+    CHECK(castle.real().keyReadable(fd));
+    castle.runUntil(1200ms);
+    castle.gpio().queueEdge(line, false, Timestamp(1200));
+    CHECK(castle.real().keyReadable(fd));
+    castle.runUntil(1500ms);
+    CHECK(castle.real().counters().presses == 1);
+    // A glitch shorter than the window is no press.
+    castle.gpio().queueEdge(line, true, Timestamp(1500));
+    castle.gpio().queueEdge(line, false, Timestamp(1510));
+    CHECK(castle.real().keyReadable(fd));
+    castle.runUntil(2000ms);
+    CHECK(castle.real().counters().presses == 1);
+    CHECK(castle.table().rig().counters().linesConsumed >= 1);
+
+    // In a game, the script's presses are the election's votes: the whole game
+    // of the first case plays through them (every vote there is a key press).
+    EmulatedCastle game(classicCastleIni());
+    game.play(classicGame().script);
+    game.runUntil(Timestamp(classicGame().script.back().t + 6000));
+    const auto summary = summaryOf(game);
+    CHECK(summary["games_finished"] == 1);
+    CHECK(summary["private_refusals"] == 0);
+}
+
+TEST_CASE(
+    "real castle: a reader that stops answering is shown failed, its place's LED pulses, and it recovers") {
+    EmulatedCastle castle(classicCastleIni());
+    const auto& script = classicGame().script;
+    // The game under way: up to its first put, placed and settled.
+    const std::size_t at = firstPut(script);
+    castle.play(std::vector<TraceLine>(script.begin(), script.begin() + static_cast<std::ptrdiff_t>(at + 1)));
+    castle.runUntil(Timestamp(script[at].t + 600));
+    CHECK(castle.table().publicStatus()["readers"]["faulty"].empty());
+
+    // floor2's chip stops answering on the bus.
+    castle.chip("floor2").failTransfers(std::make_error_code(std::errc::io_error));
+    const Timestamp failedAt = castle.clock().now();
+    castle.runUntil(failedAt + 2000ms);
+    auto status = castle.table().publicStatus();
+    CAPTURE(status["readers"].dump());
+    CHECK(status["readers"]["faulty"] == nlohmann::json::array({"floor2"}));
+    CHECK(status["readers"]["blind_places"] == nlohmann::json::array({"2"}));
+    // place-2 pulses: a 100 ms flash each second.
+    const auto pulse = castle.watchLed("place-2", castle.clock().now() + 2200ms);
+    CHECK(flashes(pulse) >= 2);
+    CHECK(flashes(pulse) <= 3);
+    REQUIRE_FALSE(castle.problems().empty());
+    CHECK(castle.problems().back().find("floor2") != std::string::npos);
+
+    // It answers again: the next try (backed off, at most a few seconds) sees it.
+    castle.chip("floor2").failTransfers({});
+    castle.runUntil(castle.clock().now() + 6000ms);
+    status = castle.table().publicStatus();
+    CHECK(status["readers"]["faulty"].empty());
+    CHECK(castle.led("place-2").level == false);
+
+    // One reader-fault line for the whole outage, then a scan line.
+    const auto& counters = castle.real().counters();
+    CHECK(counters.faultLines == 1);
+    const std::string stored = castle.traceText(1);
+    CHECK(count<trace::ReaderFaultLine>(stored) == 1);
+    const auto fault = stored.find("\"reader-fault\":{\"reader\":\"floor2\"");
+    REQUIRE(fault != std::string::npos);
+    CHECK(stored.find("\"scan\":{\"reader\":\"floor2\"", fault) != std::string::npos);
+}
+
+}  // namespace
+}  // namespace vivaref::realtest
