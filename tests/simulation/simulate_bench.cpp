@@ -1,7 +1,8 @@
 // How fast `vivaref simulate` runs a complete 3-round game's table script:
 // the trace read and checked, the simulated castle scanned every 10 ms of
 // virtual time through the sensing pipeline into the referee, with and
-// without a game log (synchronous=NORMAL, as simulate opens it). Prints
+// without a game log (synchronous=NORMAL, as simulate opens it; and, for
+// comparison, with every trace line committed on its own as before). Prints
 // figures; not a test. Target: a 3-round game in under 100 ms.
 //
 // Usage: simulate_bench [RUNS [SEED]]
@@ -9,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include <sys/resource.h>
@@ -52,15 +55,22 @@ Figures measure(int runs, Run&& run) {
     return {wall[wall.size() / 2], wall.front(), cpu[cpu.size() / 2]};
 }
 
+std::string loadAverage() {
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    in >> one >> five >> fifteen;
+    return one + " " + five + " " + fifteen;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 20;
     const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 3;
-    std::printf("simulate_bench: %d runs of each game's table script (seed %llu)\n", runs,
-                static_cast<unsigned long long>(seed));
-    std::printf("%-26s %5s %9s %6s %7s | %9s %7s %7s | %9s %7s\n", "game", "lines", "virtual s", "scans",
-                "actions", "wall p50", "best", "cpu p50", "+db wall", "cpu");
+    std::printf("simulate_bench: %d runs of each game's table script (seed %llu), load average %s\n", runs,
+                static_cast<unsigned long long>(seed), loadAverage().c_str());
+    std::printf("%-26s %5s %9s %6s %7s | %9s %7s %7s | %9s %7s %7s | %9s\n", "game", "lines", "virtual s",
+                "scans", "actions", "wall p50", "best", "cpu p50", "+db wall", "best", "cpu", "1-by-1");
     for (const auto& family : simtest::gameFamilies()) {
         if (family.name != "classic-4" && family.name != "2024-5" && family.name != "2024-4-emissary" &&
             family.name != "classic-6")
@@ -77,14 +87,24 @@ int main(int argc, char** argv) {
                                  store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
             (void)simulation::simulateTrace(traceText, options, &log);
         });
+        // As before trace lines were buffered: each committed on its own.
+        const Figures oneByOne = measure(runs, [&](int i) {
+            store::GameStore log(dir / ("one" + std::to_string(i) + ".sqlite"),
+                                 store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+            log.setTraceFlushEvery(std::chrono::milliseconds(0));
+            (void)simulation::simulateTrace(traceText, options, &log);
+        });
         // The number of scans: one every 10 ms of virtual time.
         const double virtualS = summary["virtual_ms"].get<double>() / 1000;
-        std::printf("%-26s %5lld %9.1f %6.0f %7d | %6.1f ms %4.1f ms %4.1f ms | %6.1f ms %4.1f ms\n",
-                    family.name.c_str(), static_cast<long long>(summary["trace_lines"].get<std::int64_t>()),
-                    virtualS, virtualS * 100, summary["actions_accepted"].get<int>(), bare.median, bare.best,
-                    bare.cpuMedian, logged.median, logged.cpuMedian);
+        std::printf(
+            "%-26s %5lld %9.1f %6.0f %7d | %6.1f ms %4.1f ms %4.1f ms | %6.1f ms %4.1f ms %4.1f ms | %6.1f "
+            "ms\n",
+            family.name.c_str(), static_cast<long long>(summary["trace_lines"].get<std::int64_t>()), virtualS,
+            virtualS * 100, summary["actions_accepted"].get<int>(), bare.median, bare.best, bare.cpuMedian,
+            logged.median, logged.best, logged.cpuMedian, oneByOne.median);
         if (summary["games_finished"] != 1)
             std::printf("  (the game did not finish: %s)\n", summary.dump().c_str());
     }
+    std::printf("load average at the end: %s\n", loadAverage().c_str());
     return 0;
 }
