@@ -88,6 +88,9 @@ void SimulatedTable::advance() {
     const auto deadline = rig_.referee().nextDeadline();
     dirty_ = false;
     rig_.runUntil(now + Timestamp(1));
+    // Trace lines that led to no decision yet are written once they have
+    // waited a second (the store's rule; decisions take theirs along).
+    if (store_) (void)store_->flushDue(now.count());
     // Building and comparing the whole status on every scan costs more than
     // the scan: only when something may have changed, and once a second in
     // case a change came some other way.

@@ -132,14 +132,25 @@ std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) 
     const Timestamp t{line.t};
     runUntil(t);
     clock_ = std::max(clock_, t);
-    apply(line);
-    drain();
     std::optional<drivers::ReaderIndex> reader;
     if (const auto* scan = std::get_if<trace::ScanLine>(&line.input))
         reader = board_.layout().findReader(scan->reader);
     else if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input))
         reader = board_.layout().findReader(fault->reader);
-    record(line.t, trace::writeTraceLine(line), reader);
+    // Recorded before it acts, so that the store writes it in the same
+    // transaction as any decision it leads to (a vote is never on disk
+    // without its key press). A new game's line belongs to the game it
+    // makes: recorded once that exists, and written at once.
+    const auto* host = std::get_if<trace::HostLine>(&line.input);
+    const bool newGame = host != nullptr && host->kind == trace::HostKind::NewGame;
+    const std::string text = trace::writeTraceLine(line);
+    if (!newGame) record(line.t, text, reader);
+    apply(line);
+    drain();
+    if (newGame) {
+        record(line.t, text, reader);
+        if (store_) (void)store_->flush();
+    }
     ++counters_.linesConsumed;
     return std::nullopt;
 }
