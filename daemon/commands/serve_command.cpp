@@ -96,6 +96,10 @@ int runServe(const std::vector<std::string>& args) {
         settings.rig.board.scanInterval = castle.scanInterval;
         settings.rig.sensing = castle.sensing;
         settings.rawScansKept = castle.rawScansKept;
+        settings.enrolment.edition = std::string(config::castleEditionName(castle.edition));
+        settings.enrolment.registry = castle.tagRegistryPath();
+        if (castle.layout().findPlace({std::string(config::kEnrolmentPlace)}))
+            settings.enrolment.where = "on the enrolment reader or any floor of the castle";
     }
     if (!hardware.empty()) hardwareChosen = hardware;
     if (hardwareChosen != "sim" && hardwareChosen != "real")
@@ -109,6 +113,11 @@ int runServe(const std::vector<std::string>& args) {
     }
     if (!listen.empty()) listenText = listen;
     if (!database.empty()) settings.database = database;
+    // Without a configuration the tags are kept beside the game log.
+    if (settings.enrolment.registry.empty())
+        settings.enrolment.registry = settings.database.parent_path() / "tags.json";
+    // The simulated castle: the host's page puts the demo's tags on floor 0.
+    if (hardwareChosen == "sim") settings.enrolment.demoPlace = "0";
     try {
         settings.listen = server::parseListenAddress(listenText);
     } catch (const std::invalid_argument& e) {

@@ -142,6 +142,7 @@ ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) 
         reply.response.set(http::field::www_authenticate, "Bearer realm=\"vivaref host\"");
         return reply;
     }
+    if (name == "enrol") return enrol(request);
     if (name == "players") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
         return answer(request, service_.host(name, json::object()));
@@ -150,6 +151,33 @@ ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) 
     auto body = jsonBody(request);
     if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
     return answer(request, service_.host(name, std::get<json>(body)));
+}
+
+// GET: the enrolment's state; POST {"action": "start" | "skip" | "stop", ...}.
+ApiRouter::Reply ApiRouter::enrol(const Request& request) {
+    if (!options_.enrol)
+        return error(request, http::status::not_found, "no-enrolment", "this daemon enrols no tags");
+    const bool get = request.method() == http::verb::get;
+    if (!get && request.method() != http::verb::post) return methodNotAllowed(request, "GET, POST");
+    if (get) return answer(request, options_.enrol("state", json::object(), false));
+    auto body = jsonBody(request);
+    if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+    const json& fields = std::get<json>(body);
+    const auto action = fields.find("action");
+    if (action == fields.end() || !action->is_string())
+        return error(request, http::status::bad_request, "bad-request",
+                     "an enrolment request names its \"action\": start, skip or stop");
+    const std::string name = action->get<std::string>();
+    if (name == "state")
+        return error(request, http::status::bad_request, "bad-request",
+                     "the enrolment's state is read with GET");
+    bool gameInProgress = false;
+    if (name == "start") {
+        const json status = service_.publicStatus();
+        const std::string state = status.is_object() ? status.value("state", "") : "";
+        gameInProgress = state == "playing" || state == "paused";
+    }
+    return answer(request, options_.enrol(name, fields, gameInProgress));
 }
 
 ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {

@@ -8,6 +8,7 @@
 // anything a client sends: every problem is a 4xx with a JSON message.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <variant>
 
@@ -24,6 +25,11 @@ struct RouterOptions {
     int maxJsonDepth = 32;
     // For GET /api/info.
     std::string version;
+    // Tag enrolment (/api/host/enrol): "state" for a GET, else the POST's
+    // "action" (start, skip, stop) with its body, and whether a game is being
+    // played or paused. Unset: the daemon has no enrolment (404).
+    std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
+        enrol;
 };
 
 class ApiRouter {
@@ -39,6 +45,7 @@ public:
 private:
     Reply api(const Request& request, std::string_view path);
     Reply host(const Request& request, std::string_view name);
+    Reply enrol(const Request& request);
     Reply sim(const Request& request, std::string_view name);
     Reply file(const Request& request, std::string_view path);
     Reply answer(const Request& request, const ServiceAnswer& answer);

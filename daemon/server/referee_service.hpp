@@ -19,6 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "drivers/rfid/tag_reader.hpp"
+#include "drivers/sensing/sensing_types.hpp"
+
 namespace vivaref::server {
 
 struct ServiceAnswer {
@@ -89,13 +92,31 @@ public:
         std::erase_if(listeners_, [id](const auto& l) { return l.first == id; });
     }
 
+    // Every raw scan of every reader (its tags or its failure), by the
+    // reader's name, at the table's time, before sensing: for the host's
+    // tag enrolment (host_enrolment.hpp).
+    using RawScanListener = std::function<void(const std::string& reader, const drivers::ScanResult& result,
+                                               drivers::Timestamp at)>;
+    int onRawScan(RawScanListener listener) {
+        scanListeners_.emplace_back(++lastListener_, std::move(listener));
+        return lastListener_;
+    }
+    void removeRawScanListener(int id) {
+        std::erase_if(scanListeners_, [id](const auto& l) { return l.first == id; });
+    }
+
 protected:
     void changed() {
         for (const auto& [id, listener] : listeners_) listener();
     }
+    bool hasRawScanListeners() const { return !scanListeners_.empty(); }
+    void rawScanned(const std::string& reader, const drivers::ScanResult& result, drivers::Timestamp at) {
+        for (const auto& [id, listener] : scanListeners_) listener(reader, result, at);
+    }
 
 private:
     std::vector<std::pair<int, std::function<void()>>> listeners_;
+    std::vector<std::pair<int, RawScanListener>> scanListeners_;
     int lastListener_ = 0;
 };
 

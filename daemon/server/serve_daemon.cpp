@@ -192,7 +192,17 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
             err << "vivaref serve: could not resume the unfinished game: " << resumed->message << "\n";
     }
 
+    // Tag enrolment from the host's page, fed with the table's raw scans.
+    HostEnrolment enrolment(settings.enrolment);
+    const int scanListener =
+        table.onRawScan([&enrolment](const std::string& reader, const drivers::ScanResult& result,
+                                     Timestamp at) { enrolment.onScan(reader, result, at); });
+
     WebServerOptions options;
+    options.router.enrol = [&enrolment](std::string_view action, const nlohmann::json& body,
+                                        bool gameInProgress) {
+        return enrolment.request(action, body, gameInProgress);
+    };
     options.limits = settings.limits;
     options.router.hostToken = settings.hostToken;
     options.router.version = settings.version;
@@ -252,6 +262,7 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
     systemd.startWatchdog();
     io.run();
     table.removeListener(statusListener);
+    table.removeRawScanListener(scanListener);
 
     // Everything accepted was written as it came; what waits in memory (a
     // full disk) gets one more try.

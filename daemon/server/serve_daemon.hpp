@@ -18,6 +18,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "daemon/config/castle_config.hpp"
+#include "daemon/server/host_enrolment.hpp"
 #include "daemon/server/server_limits.hpp"
 #include "daemon/simulation/simulation_rig.hpp"
 
@@ -38,6 +39,8 @@ struct ServeSettings {
     // are opened from it, and the rig takes its layout and enrolled tags
     // (`rig`'s seed and grace times stay). None: the simulated castle.
     std::optional<config::CastleConfig> realCastle;
+    // Tag enrolment from the host's page (its registry, edition, the demo's place on the simulated castle).
+    HostEnrolmentSettings enrolment;
 };
 
 // Runs until SIGTERM or SIGINT. Says where it listens on `out` as soon as

@@ -52,6 +52,13 @@ simulation::RigOptions SimulatedTable::watched(simulation::RigOptions options) {
         dirty_ = true;
         if (judged) judged(update, took, accepted);
     };
+    // Raw scans go to whoever listens (the host's tag enrolment), by reader name.
+    auto raw = std::move(options.onRawScan);
+    options.onRawScan = [this, raw](drivers::ReaderIndex reader, const drivers::ScanResult& result,
+                                    Timestamp at) {
+        if (raw) raw(reader, result, at);
+        if (hasRawScanListeners()) rawScanned(rig_.board().layout().reader(reader).name, result, at);
+    };
     auto notice = std::move(options.onNotice);
     options.onNotice = [this, notice](const referee::Notice& n) {
         dirty_ = true;

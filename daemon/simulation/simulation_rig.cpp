@@ -209,7 +209,9 @@ void SimulationRig::scanOnce(Timestamp at) {
     for (const auto& scan : board_.advanceTo(at)) {
         // A reader the trace named reads what the trace said it holds.
         const auto& held = held_[scan.reader];
-        pipeline_->addScan(scan.reader, held ? *held : scan.result, scan.at);
+        const drivers::ScanResult& result = held ? *held : scan.result;
+        if (options_.onRawScan) options_.onRawScan(scan.reader, result, scan.at);
+        pipeline_->addScan(scan.reader, result, scan.at);
         ++counters_.scans;
     }
     nextScanAt_ = at + options_.board.scanInterval;

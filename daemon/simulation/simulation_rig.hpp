@@ -63,6 +63,9 @@ struct RigOptions {
     std::size_t heldLinesLimit = 10000;
     // Called with each public notice of the referee as it comes (else they are dropped).
     std::function<void(const referee::Notice&)> onNotice;
+    // Called with each scan of each reader as the pipeline gets it (what the
+    // trace holds for a reader it speaks for): the host's tag enrolment reads them.
+    std::function<void(drivers::ReaderIndex, const drivers::ScanResult&, Timestamp)> onRawScan;
     // For benchmarks only: called after each update that holds changes, with
     // the wall time the referee took to judge it (observe(), with any log
     // write) and decide the LEDs (leds()), and how many actions it accepted

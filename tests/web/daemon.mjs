@@ -31,40 +31,55 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
     args.push('--config', config);
     tokenInUse = hostToken;
   }
-  const child = spawn(vivaref, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIVAREF_DB: join(dir, 'games.sqlite') } });
+  let child = null;
   let output = '';
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no address within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const look = (chunk) => {
-      output += chunk.toString();
-      const m = output.match(/https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d+)/) || output.match(/(127\.0\.0\.1):(\d+)/);
-      if (m && Number(m[2]) > 0) {
+  // Spawns serve with `listenArgs` and resolves to its address once it listens.
+  const launch = (launchArgs) => {
+    child = spawn(vivaref, launchArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIVAREF_DB: join(dir, 'games.sqlite') } });
+    const started = output.length;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve printed no address within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const look = (chunk) => {
+        output += chunk.toString();
+        const fresh = output.slice(started);
+        const m = fresh.match(/https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d+)/) || fresh.match(/(127\.0\.0\.1):(\d+)/);
+        if (m && Number(m[2]) > 0) {
+          clearTimeout(timer);
+          resolve(`http://127.0.0.1:${m[2]}`);
+        }
+      };
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+      child.on('exit', (code) => {
         clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[2]}`);
-      }
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited (${code}) before listening:\n${output}`));
-    });
-  });
-  child.stdout.on('data', (c) => { output += c.toString(); });
-  child.stderr.on('data', (c) => { output += c.toString(); });
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => {
-        const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000);
-        child.on('exit', () => { clearTimeout(t); r(); });
+        reject(new Error(`serve exited (${code}) before listening:\n${output}`));
       });
-    }
+    });
+  };
+  const url = await launch(args);
+  const terminate = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000);
+      child.on('exit', () => { clearTimeout(t); r(); });
+    });
+  };
+  const stop = async () => {
+    await terminate();
     rmSync(dir, { recursive: true, force: true });
+  };
+  // Stops serve (SIGTERM) and starts it again on the same port and log:
+  // what a restart by systemd looks like to the pages.
+  const restart = async () => {
+    await terminate();
+    const port = new URL(url).port;
+    const again = args.map((a) => (a === '127.0.0.1:0' ? `127.0.0.1:${port}` : a));
+    await launch(again);
   };
   // What the daemon says its host token is (empty: open), from /api/info.
   const info = await (await fetch(`${url}/api/info`)).json();
-  return { url, pid: child.pid, child, dir, hostToken: info.hostTokenRequired ? tokenInUse : '', stop, log: () => output };
+  return { url, get pid() { return child.pid; }, get child() { return child; }, dir, hostToken: info.hostTokenRequired ? tokenInUse : '', stop, restart, log: () => output };
 }
 
 // Fetch helpers against the daemon.

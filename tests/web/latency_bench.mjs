@@ -17,6 +17,7 @@
 // pipeline's stability window and the simulated readers' scan interval,
 // which a real castle has too; "event to DOM" is the page's own share.
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { chromiumMissing, launchBrowser } from './browser.mjs';
 
@@ -102,7 +103,9 @@ try {
 
   const total = [];
   const own = [];
+  const daemon = [];
   const painted = [];
+  const loadBefore = loadavg();
   const t0 = Date.now();
   for (let i = 0; i < moves; ++i) {
     const r = await page.evaluate(async () => {
@@ -124,6 +127,7 @@ try {
     });
     total.push(r.drawn - r.sent);
     own.push(r.drawn - r.arrival);
+    daemon.push(r.arrival - r.sent);
     painted.push(r.frame - r.sent);
     const undo = await api(url, '/api/host/undo', { method: 'POST', token, body: {} });
     if (undo.status !== 200) throw new Error(`undo: ${undo.text}`);
@@ -135,7 +139,15 @@ try {
   console.log(`vivaref web latency: ${moves} accepted moves in ${((Date.now() - t0) / 1000).toFixed(1)} s (binary ${vivaref})`);
   console.log(line('POST to page drawn', total));
   console.log(line('POST to next frame', painted));
+  console.log(line('POST to event at the page', daemon));
   console.log(line('event to page drawn', own));
+  // By design (drivers/sensing/sensing_config.hpp, the simulated board's
+  // round robin): the moved tag must be in a majority (2 of 3) of its
+  // reader's scans, one scan a full cycle of 12 readers x 10 ms apart, then
+  // hold for the 150 ms stability window.
+  console.log('by design: sensing 270 to 390 ms of the POST to event (2 scans of the reader, 120 ms a cycle, then the 150 ms stability window)');
+  const f = (l) => l.map((x) => x.toFixed(2)).join(' ');
+  console.log(`load average: ${f(loadBefore)} before the moves, ${f(loadavg())} after (${process.env.VIVAREF_BENCH_NOTE || 'cores: 2'})`);
   console.log(`daemon memory: idle RSS ${idle.rss} kB; with 8 pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
 } finally {
   await close();

@@ -3,7 +3,8 @@
 //   node tests/web/web_test.mjs VIVAREF ARTIFACT_DIR
 // Exit 0 pass, 1 fail, 77 skipped (no chromium, no node_modules, no serve).
 //
-// The story: the host starts a 3-seat classic game of one round on the host
+// The story: the host enrols three tags on the host page (the page's demo
+// puts them down; two at once and another's tag are refused), then starts a 3-seat classic game of one round on the host
 // page; the players' QR codes are decoded (zbarimg) and each private page
 // shows its own cards only; on the simulated board (phone-sized, by drag and
 // by tap) the seats place 12 characters, one wrong move is refused and put
@@ -169,6 +170,55 @@ try {
     await hostPage.click('#unlock button[type=submit]');
   }
   await hostPage.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
+
+  // --- tags enrolled from the host page, the demo putting them down ------------
+  const enrolEvent = (kind) => hostPage.locator(`#enrol-events li[data-kind="${kind}"]`).first();
+  const asking = async (slug) => hostPage.locator(`#enrol-asking[data-character="${slug}"]`).waitFor({ timeout: kWait });
+  await hostPage.click('#enrol-start');
+  await asking('alighiero');
+  check((await hostPage.locator('#enrol-asking').innerText()).includes('Alighiero'), 'the host page asks for the first character');
+  check(await hostPage.locator('#enrol-demo').isVisible(), 'on the simulated castle the page offers to put the piece down');
+  await hostPage.click('#enrol-demo');
+  await enrolEvent('enrolled').waitFor({ timeout: kWait });
+  await asking('beatrice');
+  check((await enrolEvent('enrolled').innerText()).includes('Alighiero'), 'the tag put down is enrolled to Alighiero');
+  const boardEmpty = async (what) => {
+    const end = Date.now() + kWait;
+    while (Date.now() < end) {
+      if (!Object.keys((await api(url, '/api/sim/state')).json.board).length) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the simulated castle is not empty ${what}`);
+  };
+  await boardEmpty('after the demo lifted Alighiero');
+  // Two pieces at once, as a person could: refused, lifted.
+  await api(url, '/api/sim/put', { method: 'POST', body: { character: 'beatrice', place: '0' } });
+  await api(url, '/api/sim/put', { method: 'POST', body: { character: 'clemente', place: '2' } });
+  await enrolEvent('one-at-a-time').waitFor({ timeout: kWait });
+  check(/2 new tags at once/.test(await enrolEvent('one-at-a-time').innerText()), 'two new tags at once are refused');
+  for (const slug of ['beatrice', 'clemente']) await api(url, '/api/sim/lift', { method: 'POST', body: { character: slug } });
+  await boardEmpty('after lifting two');
+  // Alighiero's piece again while Beatrice is asked for: refused, saying whose.
+  await api(url, '/api/sim/put', { method: 'POST', body: { character: 'alighiero', place: '0' } });
+  await enrolEvent('tag-of-another').waitFor({ timeout: kWait });
+  check(/already Alighiero/.test(await enrolEvent('tag-of-another').innerText()), 'a tag enrolled to another character is refused, naming it');
+  await shot(hostPage, 'host-enrol-refusal');
+  await api(url, '/api/sim/lift', { method: 'POST', body: { character: 'alighiero' } });
+  await boardEmpty('after lifting Alighiero');
+  // The demo puts each asked piece down by itself; two more, then stop.
+  await hostPage.check('#enrol-auto');
+  await asking('clemente');
+  await hostPage.uncheck('#enrol-auto');
+  await asking('dario');
+  await hostPage.click('#enrol-stop');
+  await hostPage.locator('#enrol-live.hidden').waitFor({ state: 'attached', timeout: kWait });
+  const enrolState = (await api(url, '/api/host/enrol', { token: server.hostToken })).json;
+  check(!enrolState.running && enrolState.enrolled === 3 && enrolState.tags === 3, `three tags enrolled and saved: ${JSON.stringify({ running: enrolState.running, enrolled: enrolState.enrolled, tags: enrolState.tags })}`);
+  check((await hostPage.locator('#enrol-summary').innerText()).includes('3 tags of the classic set'), 'the host page says what the registry holds');
+  if (server.hostToken) check((await api(url, '/api/host/enrol')).status === 401, 'the enrolment needs the host token');
+  await shot(hostPage, 'host-enrol-done');
+  await boardEmpty('after the enrolment');
+
   await hostPage.check('input[name=edition][value=classic]');
   await hostPage.fill('#seats', '3');
   await hostPage.locator('#seats').dispatchEvent('input');
@@ -487,11 +537,23 @@ try {
   await waitStatus((s) => s.state === 'abandoned', 'the game abandoned');
   check(true, 'abandon from the host page, after a confirmation');
 
-  // The daemon goes away: the status page says it is reconnecting.
-  await server.stop();
+  // The daemon restarts: the status page says it is reconnecting, then is
+  // back by itself (the stream's "retry: 1000") with the log's last game.
+  const rendersBefore = Number(await statusPage.evaluate(() => document.body.dataset.renders || 0));
+  const restarted = server.restart();
   await statusPage.locator('#banner:not(.hidden)').waitFor({ timeout: kWait });
   check((await statusPage.locator('#banner').innerText()).includes('reconnecting'), 'the status page shows a reconnecting banner');
   await shot(statusPage, 'status-reconnecting');
+  await restarted;
+  const tBack = Date.now();
+  await statusPage.locator('#banner.hidden').waitFor({ state: 'attached', timeout: kWait });
+  await statusPage.waitForFunction((n) => Number(document.body.dataset.renders || 0) > n, rendersBefore, { timeout: kWait });
+  const backMs = Date.now() - tBack;
+  console.log(`the status page was back ${backMs} ms after serve listened again`);
+  check(backMs < 5000, `the status page reconnects by itself after a restart (${backMs} ms)`);
+  const after = await status();
+  const line = await statusPage.locator('#game-line').innerText();
+  check(after.state === 'no-game' ? /no.game/i.test(line) : line.length > 0, `the status page draws the restarted daemon's status (${after.state}: "${line}")`);
 } catch (e) {
   ++failed;
   console.log(`FAIL: ${e.stack || e}`);

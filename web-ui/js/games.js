@@ -4,7 +4,7 @@
 // in progress shows its summary only (its decisions hold the hands).
 import { esc, getJson } from './api.js';
 import { drawCastle, tokensFromPositions } from './castle.js';
-import { characterName, kEditionSlugs, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
+import { characterName, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
@@ -72,87 +72,23 @@ function describe(line, players) {
   }
 }
 
-// Steps from the daemon's timeline (the public view after each line), or
-// else worked out from the record: placements and moves, the leftovers to
-// floor 0, each election's outcome from its votes, the board cleared at a
-// deal, the scores of each round from the result. The Emissary's vote is
-// not in the record: with that variant an election's outcome is left out.
+// Steps from the daemon's timeline: after each record line, the engine's
+// public view (positions, totals, the last reveal). The page draws it and
+// knows no rules itself. Without a timeline (a line the engine could not
+// replay) the decisions are listed without a castle, and the page says why.
 function buildSteps(g) {
-  if (Array.isArray(g.timeline) && g.timeline.length) {
-    $('approx').classList.add('hidden');
-    return g.timeline.map((t) => ({ line: t.line, view: t.view || {} }));
-  }
-  const setup = (g.setup && g.setup.setup) || g.setup || {};
-  const edition = setup.edition || g.edition || 'classic';
-  const seats = setup.seats || (g.players || []).length;
-  const variant = setup.variant || 'none';
-  const is2024 = edition === '2024';
-  const limit = is2024 && seats === 2 ? 3 : 4;
-  $('approx').classList.toggle('hidden', variant !== 'emissary');
-  const rounds = (g.result && g.result.rounds) || [];
-  const totals = new Array((g.players || []).length).fill(0);
-  const positions = {};
-  let round = 0;
-  let votes = [];
-  let candidate = null;
-  let rejected = 0;
-  let kings = 0;
-  let reveal = null;
-  const count = (place) => Object.values(positions).filter((p) => p === place).length;
-  const endRound = () => {
-    const r = rounds.find((x) => x.round === round);
-    if (r && r.scores) r.scores.forEach((v, p) => { totals[p] = is2024 ? Math.max(0, totals[p] + v) : totals[p] + v; });
-  };
-  const steps = [];
-  for (const line of g.record || []) {
-    const [kind, v] = Object.entries(line || {})[0] || [];
-    if (kind === 'setup') {
-      for (const slug of kEditionSlugs[edition] || kEditionSlugs.classic) positions[slug] = 'reserve';
-    } else if (kind === 'deal') {
-      round = v.round;
-      rejected = 0;
-      kings = 0;
-      for (const slug of Object.keys(positions)) positions[slug] = 'reserve';
-      if (is2024 && 'jester' in positions) positions.jester = '3';
-      if (v.placement) Object.assign(positions, v.placement);
-    } else if (kind === 'place') {
-      positions[v.character] = v.to;
-    } else if (kind === 'move') {
-      // The first move of a round: the characters nobody placed are on floor 0.
-      for (const [slug, p] of Object.entries(positions)) if (p === 'reserve') positions[slug] = '0';
-      positions[v.character] = v.to;
-      if (v.to === '6') {
-        candidate = v.character;
-        votes = [];
-      }
-    } else if (kind === 'vote') {
-      votes[v.seat] = v.card;
-      if (variant !== 'emissary' && votes.filter(Boolean).length === seats && candidate) {
-        let outcome = 'crowned';
-        let to = '6';
-        if (is2024 && votes.includes('stomachache')) {
-          outcome = 'cancelled';
-          to = '5';
-        } else if (votes.includes('no')) {
-          outcome = is2024 ? 'rejected' : 'eliminated';
-          if (!is2024) to = 'box';
-          else if (candidate === 'jester') to = count('2') < limit ? '2' : count('1') < limit ? '1' : '0';
-          else to = ++rejected <= 3 ? `dungeon${4 - rejected}` : 'box';
-        }
-        if (outcome === 'crowned' && variant === 'royal-couple' && kings++ === 0) to = 'throne-side';
-        positions[candidate] = to;
-        reveal = { candidate, votes: [...votes], outcome, sent_to: to };
-        if (outcome === 'crowned' && !(variant === 'royal-couple' && to === 'throne-side')) endRound();
-        candidate = null;
-      }
-    }
-    steps.push({ line, view: { positions: { ...positions }, round, totals: [...totals], last_reveal: reveal,
-      candidate: candidate && positions[candidate] === '6' ? candidate : null } });
-  }
+  const timeline = Array.isArray(g.timeline) ? g.timeline : [];
+  $('approx').textContent = g.timelineError
+    ? `The castle cannot be drawn past step ${timeline.length}: ${g.timelineError}`
+    : 'The castle cannot be drawn: the daemon sent no timeline for this game.';
+  $('approx').classList.toggle('hidden', !g.timelineError && timeline.length > 0);
+  const steps = timeline.map((t) => ({ line: t.line, view: t.view || {} }));
+  for (const line of (g.record || []).slice(steps.length)) steps.push({ line, view: null });
   return steps;
 }
 
-function elections(g, stepList) {
+// Each election once, at the step that revealed it.
+function elections(stepList) {
   const out = [];
   let last = null;
   stepList.forEach((t, i) => {
@@ -161,23 +97,6 @@ function elections(g, stepList) {
     if (r && key !== last) out.push({ step: i, reveal: r });
     last = key;
   });
-  if (out.length) return out;
-  // From the record: consecutive votes after a move to the throne.
-  let candidate = null;
-  let current = null;
-  (g.record || []).forEach((line, i) => {
-    const [kind, v] = Object.entries(line || {})[0] || [];
-    if (kind === 'move' && v.to === '6') candidate = v.character;
-    if (kind === 'vote') {
-      if (!current) current = { step: i, reveal: { candidate, votes: [] } };
-      current.reveal.votes[v.seat] = v.card;
-      current.step = i;
-    } else if (current) {
-      out.push(current);
-      current = null;
-    }
-  });
-  if (current) out.push(current);
   return out;
 }
 
@@ -201,12 +120,14 @@ function showStep(i) {
   const step = steps[n];
   const players = game.players || [];
   $('step').value = String(n);
-  $('step-text').textContent = `Step ${n + 1} of ${steps.length}${step.view.round ? ` · round ${step.view.round}` : ''}: ${describe(step.line, players)}`;
+  const view = step.view || {};
+  $('step-text').textContent = `Step ${n + 1} of ${steps.length}${view.round ? ` · round ${view.round}` : ''}: ${describe(step.line, players)}`;
   const edition = game.edition || 'classic';
-  drawCastle($('castle'), { edition, tokens: tokensFromPositions(step.view.positions, step.view.candidate), trayTitle: 'Off the castle (box or not placed)' });
-  const r = step.view.last_reveal;
+  if (step.view) drawCastle($('castle'), { edition, tokens: tokensFromPositions(view.positions, view.candidate), trayTitle: 'Off the castle (box or not placed)' });
+  else $('castle').innerHTML = '<p class="muted">No castle at this step.</p>';
+  const r = view.last_reveal;
   $('step-reveal').innerHTML = r ? `<h2>Last election so far</h2>${revealHtml(r, players)}` : '<h2>Elections</h2><span class="muted">None yet at this step.</span>';
-  $('step-scores').innerHTML = scoresHtml(step.view, players);
+  $('step-scores').innerHTML = scoresHtml(view, players);
   document.body.dataset.step = String(n);
 }
 
@@ -237,7 +158,7 @@ async function showGame(id) {
   $('controls').classList.remove('hidden');
   steps = buildSteps(game);
   $('step').max = String(Math.max(0, steps.length - 1));
-  const list = elections(game, steps);
+  const list = elections(steps);
   $('elections').innerHTML = list.length
     ? `<ul class="plain">${list.map((e) => `<li><a href="#${game.id}" data-goto="${e.step}">Step ${e.step + 1}</a> ${revealHtml(e.reveal, players)}</li>`).join('')}</ul>`
     : '<span class="muted">No election.</span>';

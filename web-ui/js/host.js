@@ -1,7 +1,8 @@
 // The host's page: start a game, hand out the players' secret links as QR
-// codes, undo, pause, resume, abandon. Every request carries the host token
+// codes, undo, pause, resume, abandon, enrol tags (js/enrol.js). Every request carries the host token
 // (asked once, kept in sessionStorage) as "Authorization: Bearer".
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
+import { initEnrolment } from './enrol.js';
 import { kPhaseWords, seatName } from './names.js';
 import { drawQr, encodeQr } from './qr.js';
 
@@ -143,6 +144,13 @@ function lock(message) {
 function unlocked() {
   $('unlock').classList.add('hidden');
   $('controls').classList.remove('hidden');
+  if (!unlocked.once) {
+    unlocked.once = true;
+    initEnrolment((e) => {
+      if (e.status === 401) lock(e.message);
+      else say(`Tags: ${e.message}`, false);
+    });
+  }
 }
 
 function onStatus(status) {

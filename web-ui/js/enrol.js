@@ -1,0 +1,119 @@
+// The host page's tag enrolment (GET/POST /api/host/enrol): the daemon asks
+// for one character at a time and records the tag that appears alone on the
+// castle; this shows who is asked for, what was seen, the refusals, and the
+// registry saved. On the simulated castle nobody can put a piece down, so
+// the page plays the demo: it puts the asked character's tag on the
+// daemon's demo place (POST /api/sim/put) and lifts it once taken.
+import { esc, getJson, postJson } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+const kPollMs = 250;
+const kMarks = {
+  asking: '→', enrolled: '✔', kept: '✔', skipped: '⤼', done: '★',
+  'tag-of-another': '✘', 'one-at-a-time': '✘', 'unusable-tag': '✘', 'reader-fault': '⚠', 'reader-back': '✔',
+};
+const kRefusals = new Set(['tag-of-another', 'one-at-a-time', 'unusable-tag', 'reader-fault']);
+
+let onFailure = () => {};
+let polling = null;
+let state = null;
+let demoOn = []; // slugs the demo put down and has not lifted yet
+
+async function call(body) {
+  try {
+    return await postJson('/api/host/enrol', body, { host: true });
+  } catch (e) {
+    onFailure(e);
+    throw e;
+  }
+}
+
+function render(s) {
+  state = s;
+  const running = !!s.running;
+  $('enrol-live').classList.toggle('hidden', !running);
+  $('enrol-start').disabled = running;
+  document.body.dataset.enrolling = running ? 'yes' : 'no';
+  const asking = s.asking;
+  $('enrol-asking').innerHTML = asking
+    ? `Put <b>${esc(asking.name)}</b> ${esc(s.where || 'on the castle')}, alone.`
+    : '';
+  $('enrol-asking').dataset.character = asking ? asking.character : '';
+  const sim = !!s.demoPlace;
+  $('enrol-demo').classList.toggle('hidden', !sim);
+  $('enrol-auto-row').classList.toggle('hidden', !sim);
+  const tags = s.tags !== undefined ? `${s.tags} ${s.tags === 1 ? 'tag' : 'tags'} of the ${esc(s.edition)} set ${s.tags === 1 ? 'is' : 'are'} in ${esc(s.registry)}` : '';
+  const counts = `${s.enrolled || 0} enrolled, ${s.kept || 0} kept, ${s.skipped || 0} skipped, ${s.refused || 0} refused`;
+  $('enrol-summary').innerHTML = `${counts}${tags ? ` — ${tags}` : ''}${s.finished ? '. Every character has been asked for.' : ''}`
+    + (s.saveProblem ? `<div class="message error">Not saved: ${esc(s.saveProblem)}</div>` : '');
+  $('enrol-events').innerHTML = [...(s.events || [])].reverse().map((e) => `<li class="enrol-${esc(e.kind)}${kRefusals.has(e.kind) ? ' refused' : ''}" data-kind="${esc(e.kind)}">
+      <span aria-hidden="true">${kMarks[e.kind] || '·'}</span> ${esc(e.message)}</li>`).join('');
+}
+
+async function demoStep() {
+  if (!state || !state.demoPlace) return;
+  const asking = state.running && state.asking ? state.asking.character : null;
+  // Lift what the demo put that is no longer asked for (taken, skipped, stopped).
+  for (const slug of demoOn.filter((s) => s !== asking)) {
+    demoOn = demoOn.filter((s) => s !== slug);
+    await postJson('/api/sim/lift', { character: slug }).catch(() => {});
+  }
+  if (asking && $('enrol-auto').checked && !demoOn.includes(asking)) await demoPut(asking);
+}
+
+async function demoPut(slug) {
+  demoOn.push(slug);
+  try {
+    await postJson('/api/sim/put', { character: slug, place: state.demoPlace });
+  } catch (e) {
+    onFailure(e);
+  }
+}
+
+async function refresh() {
+  try {
+    render(await getJson('/api/host/enrol', { host: true }));
+    await demoStep();
+  } catch (e) {
+    if (e.status === 404) $('enrol-card').classList.add('hidden'); // a daemon without enrolment
+    else onFailure(e);
+  }
+  clearTimeout(polling);
+  polling = state && (state.running || demoOn.length) ? setTimeout(refresh, kPollMs) : null;
+}
+
+// `failure(error)`: how the host page shows a refused request.
+export function initEnrolment(failure) {
+  onFailure = failure;
+  $('enrol-start').addEventListener('click', async () => {
+    const body = { action: 'start', edition: $('enrol-edition').value };
+    if ($('enrol-missing').checked) body.missing = true;
+    try {
+      render(await call(body));
+      refresh();
+    } catch {
+      /* said by onFailure */
+    }
+  });
+  for (const action of ['skip', 'stop']) {
+    $(`enrol-${action}`).addEventListener('click', async () => {
+      try {
+        render(await call({ action }));
+        refresh();
+      } catch {
+        /* said */
+      }
+    });
+  }
+  $('enrol-demo').addEventListener('click', async () => {
+    if (state && state.asking && !demoOn.includes(state.asking.character)) await demoPut(state.asking.character);
+  });
+  $('enrol-auto').addEventListener('change', () => demoStep());
+  getJson('/api/host/enrol', { host: true }).then((s) => {
+    $('enrol-edition').value = s.edition === '2024' ? '2024' : 'classic';
+    render(s);
+    if (s.running) refresh();
+  }).catch((e) => {
+    if (e.status === 404) $('enrol-card').classList.add('hidden');
+  });
+}
