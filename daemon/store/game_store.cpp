@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "daemon/store/schema.hpp"
 #include "engine/record/line_reader.hpp"
@@ -169,6 +170,7 @@ GameId GameStore::createGame(const NewGame& game) {
                                      "); free some space or fix the file's permissions, then start again");
     }
     open_[id] = OpenGame{rules, 1, 0, 0};
+    lineAfterEvent_ = true;
     return id;
 }
 
@@ -244,7 +246,10 @@ WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_vi
     row.text = std::string(line);
     if (traceFlushEvery_.count() <= 0) return enqueue(std::move(row));
     traceBuffer_.push_back(std::move(row));
-    if (tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
+    // The first line after an event may be the input that made it, appended
+    // once the input was applied: written before anything is acknowledged.
+    const bool afterEvent = std::exchange(lineAfterEvent_, false);
+    if (afterEvent || tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
     return {pending_.empty(), {}, pending_.size()};
 }
 
@@ -276,6 +281,7 @@ WriteStatus GameStore::abandonGame(GameId game, WallTime at) {
 
 WriteStatus GameStore::enqueue(PendingRow row) {
     pending_.push_back(std::move(row));
+    lineAfterEvent_ = true;
     return flush();
 }
 

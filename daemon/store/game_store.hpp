@@ -7,9 +7,12 @@
 // its row is committed (synchronous FULL by default), so an acknowledged
 // action survives a crash or a power cut. Trace lines are not worth an fsync
 // each: appendTrace buffers them, and they are committed in the same
-// transaction as the next event (so every decision on disk has on disk every
-// trace line appended before it), by flushDue() once the oldest has waited
-// traceFlushEvery of the caller's clock, by flush(), or on destruction. A
+// transaction as the next event (so every event on disk has on disk every
+// trace line appended before it); the first line appended after an event
+// (or a new game) is committed at once, since a caller that applies an
+// input before logging it (the simulation rig) appends the line that made
+// the event just after it; the rest wait until flushDue() finds the oldest
+// traceFlushEvery old on the caller's clock, flush(), or destruction. A
 // crash loses at most the trace lines of the last interval that led to no
 // decision. When the disk is full or the file cannot be written, the append
 // keeps the rows in memory, says so in its WriteStatus, and every later
@@ -216,6 +219,7 @@ private:
     std::deque<PendingRow> pending_;      // refused by the disk, oldest first
     std::deque<PendingRow> traceBuffer_;  // trace lines not yet due
     std::chrono::milliseconds traceFlushEvery_ = kTraceFlushEvery;
+    bool lineAfterEvent_ = false;  // the next trace line is the first after an event
     std::int64_t scansSinceTrim_ = 0;
     std::int64_t rawScansKept_ = kRawScansKept;
 };

@@ -1,5 +1,6 @@
-// Trace lines buffered in memory: written with the next event, by the
-// caller's timer, by flush() or on close, never alone per line; and a
+// Trace lines buffered in memory: written with the next event, the first
+// after an event at once, the others by the caller's timer, by flush() or on
+// close, not one fsync per line; and a
 // writer killed with SIGKILL never leaves an event on disk without every
 // trace line appended before it.
 #include <signal.h>
@@ -42,14 +43,25 @@ TEST_CASE("trace lines wait in memory until an event, and go to disk in its tran
     const auto file = dir.file("games.sqlite");
     GameStore log(file, GameStore::Access::CreateIfMissing);
     const auto id = newGame(log);
-    for (int i = 0; i < 3; ++i) CHECK(log.appendTrace(id, 100 + i, traceLine(100 + i, i)).durable);
-    CHECK(log.traceBuffered() == 3);
+    // The first line after the new game may be the request that made it: at once.
+    CHECK(log.appendTrace(id, 100, traceLine(100, 0)).durable);
+    CHECK(log.traceBuffered() == 0);
+    CHECK(linesOnDisk(file, id) == 1);
+    for (int i = 1; i < 3; ++i) CHECK(log.appendTrace(id, 100 + i, traceLine(100 + i, i)).durable);
+    CHECK(log.traceBuffered() == 2);
     CHECK(log.waiting() == 0);
     CHECK(log.traceLines(id).size() == 3);  // this store sees them
-    CHECK(linesOnDisk(file, id) == 0);      // the disk does not yet
+    CHECK(linesOnDisk(file, id) == 1);      // the disk does not yet
     CHECK(log.appendRefereeEvent(id, "pause", "{}", WallTime{}).durable);
     CHECK(log.traceBuffered() == 0);
     CHECK(linesOnDisk(file, id) == 3);
+    // The first line after the event (the input that made it, for a caller
+    // that logs an input once applied) at once too; the next ones wait.
+    log.appendTrace(id, 200, traceLine(200, 3));
+    CHECK(linesOnDisk(file, id) == 4);
+    log.appendTrace(id, 201, traceLine(201, 4));
+    CHECK(linesOnDisk(file, id) == 4);
+    CHECK(log.traceBuffered() == 1);
 }
 
 TEST_CASE("the caller's timer writes trace lines once the oldest has waited the interval") {
@@ -58,28 +70,29 @@ TEST_CASE("the caller's timer writes trace lines once the oldest has waited the 
     GameStore log(file, GameStore::Access::CreateIfMissing);
     const auto id = newGame(log);
     const auto every = GameStore::kTraceFlushEvery.count();
-    CHECK(log.flushDue(0).durable);  // nothing buffered: nothing to do
-    log.appendTrace(id, 1000, traceLine(1000, 0));
-    log.appendTrace(id, 1500, traceLine(1500, 1));
+    CHECK(log.flushDue(0).durable);               // nothing buffered: nothing to do
+    log.appendTrace(id, 900, traceLine(900, 0));  // the first after the new game: at once
+    log.appendTrace(id, 1000, traceLine(1000, 1));
+    log.appendTrace(id, 1500, traceLine(1500, 2));
     CHECK(log.flushDue(1000 + every - 1).durable);
     CHECK(log.traceBuffered() == 2);
     CHECK(log.flushDue(1000 + every).durable);
     CHECK(log.traceBuffered() == 0);
-    CHECK(linesOnDisk(file, id) == 2);
+    CHECK(linesOnDisk(file, id) == 3);
 
     SUBCASE("a line that finds the oldest one an interval older writes them all") {
-        log.appendTrace(id, 5000, traceLine(5000, 2));
-        log.appendTrace(id, 5000 + every - 1, traceLine(5000 + every - 1, 3));
+        log.appendTrace(id, 5000, traceLine(5000, 3));
+        log.appendTrace(id, 5000 + every - 1, traceLine(5000 + every - 1, 4));
         CHECK(log.traceBuffered() == 2);
-        log.appendTrace(id, 5000 + every, traceLine(5000 + every, 4));
+        log.appendTrace(id, 5000 + every, traceLine(5000 + every, 5));
         CHECK(log.traceBuffered() == 0);
-        CHECK(linesOnDisk(file, id) == 5);
+        CHECK(linesOnDisk(file, id) == 6);
     }
     SUBCASE("an interval of zero writes each line on its own") {
         log.setTraceFlushEvery(std::chrono::milliseconds(0));
-        log.appendTrace(id, 5000, traceLine(5000, 2));
+        log.appendTrace(id, 5000, traceLine(5000, 3));
         CHECK(log.traceBuffered() == 0);
-        CHECK(linesOnDisk(file, id) == 3);
+        CHECK(linesOnDisk(file, id) == 4);
     }
 }
 
@@ -92,9 +105,10 @@ TEST_CASE("closing the store writes the buffered trace lines") {
         id = newGame(log);
         log.appendTrace(id, 10, traceLine(10, 0));
         log.appendTrace(id, 20, traceLine(20, 1));
-        CHECK(linesOnDisk(file, id) == 0);
+        log.appendTrace(id, 30, traceLine(30, 2));
+        CHECK(linesOnDisk(file, id) == 1);
     }
-    CHECK(linesOnDisk(file, id) == 2);
+    CHECK(linesOnDisk(file, id) == 3);
 }
 
 TEST_CASE("buffered trace lines meeting a full disk wait with the refused rows and lose nothing") {
@@ -111,7 +125,7 @@ TEST_CASE("buffered trace lines meeting a full disk wait with the refused rows a
     const auto refused = log.appendRefereeEvent(id, "pause", "{}", WallTime{});
     CHECK_FALSE(refused.durable);
     CHECK(log.traceBuffered() == 0);
-    CHECK(log.waiting() == 201);
+    CHECK(log.waiting() == 200);         // the event and 199 lines (the first went at once)
     CHECK(log.traceLines(id) == lines);  // still readable, in order
     lines.push_back(traceLine(300, 300));
     CHECK_FALSE(log.appendTrace(id, 300, lines.back()).durable);  // says the disk still refuses
