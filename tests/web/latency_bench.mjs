@@ -142,10 +142,11 @@ try {
   console.log(line('POST to event at the page', daemon));
   console.log(line('event to page drawn', own));
   // By design (drivers/sensing/sensing_config.hpp, the simulated board's
-  // round robin): the moved tag must be in a majority (2 of 3) of its
-  // reader's scans, one scan a full cycle of 12 readers x 10 ms apart, then
-  // hold for the 150 ms stability window.
-  console.log('by design: sensing 270 to 390 ms of the POST to event (2 scans of the reader, 120 ms a cycle, then the 150 ms stability window)');
+  // round robin of 12 readers at 10 ms, 120 ms a cycle): the move is seen
+  // once the old place's reader has missed the tag in all of its last 3
+  // scans (sticky presence; the new place's reader needs only 2 of 3), then
+  // the new position holds for the 150 ms stability window.
+  console.log('by design: 390 to 510 ms of the POST to event is sensing (3 scans of the old place\'s reader, 240 to 360 ms, then the 150 ms stability window)');
   const f = (l) => l.map((x) => x.toFixed(2)).join(' ');
   console.log(`load average: ${f(loadBefore)} before the moves, ${f(loadavg())} after (${process.env.VIVAREF_BENCH_NOTE || 'cores: 2'})`);
   console.log(`daemon memory: idle RSS ${idle.rss} kB; with 8 pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
