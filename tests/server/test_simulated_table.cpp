@@ -294,7 +294,10 @@ TEST_CASE("the table reports a change when the board or the referee changes, not
     runFor(3000);  // the referee deals by itself
     changes = 0;
     runFor(500);
-    CHECK(changes == 0);  // nothing happened
+    // Nothing happened in 50 scans: at most the once-a-second refresh, which
+    // may fall in any half second.
+    CHECK(changes <= 1);
+    changes = 0;
     REQUIRE(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", "3"}}).first == 200);
     CHECK(changes == 1);  // the request itself
     runFor(500);
