@@ -22,9 +22,11 @@
 
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
+#include "tests/simulation/load_average.hpp"
 #include "tests/simulation/sim_helpers.hpp"
 
 using namespace vivaref;
+using vivaref::test::loadAverage;
 
 namespace {
 
@@ -37,13 +39,6 @@ double percentile(std::vector<double> v, double p) {
 void print(const char* what, const std::vector<double>& us) {
     std::printf("  %-52s p50 %6.0f us  p99 %6.0f us  max %7.0f us\n", what, percentile(us, 0.50),
                 percentile(us, 0.99), percentile(us, 1.0));
-}
-
-std::string loadAverage() {
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
 }
 
 }  // namespace

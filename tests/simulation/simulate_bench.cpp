@@ -18,9 +18,11 @@
 
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
+#include "tests/simulation/load_average.hpp"
 #include "tests/simulation/sim_helpers.hpp"
 
 using namespace vivaref;
+using vivaref::test::loadAverage;
 
 namespace {
 
@@ -53,13 +55,6 @@ Figures measure(int runs, Run&& run) {
     std::sort(wall.begin(), wall.end());
     std::sort(cpu.begin(), cpu.end());
     return {wall[wall.size() / 2], wall.front(), cpu[cpu.size() / 2]};
-}
-
-std::string loadAverage() {
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
 }
 
 }  // namespace
