@@ -1,10 +1,12 @@
 // The host's page: start a game, hand out the players' secret links as QR
-// codes, undo, pause, resume, abandon, enrol tags (js/enrol.js). Every request carries the host token
-// (asked once, kept in sessionStorage) as "Authorization: Bearer".
+// codes, undo, pause, resume, abandon, enter physical Favourites cards at a
+// coronation (js/reveal.js), enrol tags (js/enrol.js). Every request carries
+// the host token (asked once, kept in sessionStorage) as "Authorization: Bearer".
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
 import { initEnrolment } from './enrol.js';
 import { kPhaseWords, seatName } from './names.js';
 import { drawQr, encodeQr } from './qr.js';
+import { createRevealForm } from './reveal.js';
 
 const $ = (id) => document.getElementById(id);
 const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
@@ -78,7 +80,10 @@ function setupFromForm() {
     }
   }
   const players = [...$('names').querySelectorAll('input.player-name')].map((i, n) => i.value.trim() || `Player ${n + 1}`);
-  return { setup, players };
+  const body = { setup, players };
+  // Sent only for physical cards: "dealt" is the daemon's default.
+  if (document.querySelector('input[name=favourites]:checked').value === 'physical') body.favourites = 'physical';
+  return body;
 }
 
 async function host(request, body = {}) {
@@ -153,7 +158,10 @@ function unlocked() {
   }
 }
 
+let revealForm = null;
+
 function onStatus(status) {
+  if (revealForm) revealForm.render(status);
   const view = status.view || {};
   const parts = [];
   if (status.game) parts.push(`Game ${status.game}`);
@@ -172,6 +180,14 @@ function onStatus(status) {
 
 async function start() {
   refreshForm();
+  revealForm = createRevealForm({
+    form: $('reveal-form'), title: $('reveal-title'), intro: $('reveal-intro'), players: $('reveal-players'),
+    message: $('reveal-message'), done: $('reveal-done'), doneText: $('reveal-done-text'),
+    correct: $('reveal-correct'), cancel: $('reveal-cancel'),
+  }, {
+    send: (body) => host('reveal', body),
+    onAccepted: (text) => say(text, true),
+  });
   for (const input of document.querySelectorAll('input[name=edition]')) input.addEventListener('change', refreshForm);
   for (const id of ['seats', 'variant', 'teams']) $(id).addEventListener('input', refreshForm);
 

@@ -108,6 +108,9 @@ const kAmbitionWords = {
   'friend-of-the-king': 'Friend of the King (3)',
   'under-11': 'Under 11 (3)',
 };
+// Every Ambition card, in the engine's order (engine/ids.cpp).
+export const kAmbitionSlugs = Object.keys(kAmbitionWords);
+
 export function ambitionWord(slug) {
   return kAmbitionWords[slug] || slug;
 }

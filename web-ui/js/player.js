@@ -1,7 +1,9 @@
 // A player's private page, reached by the secret link of the host's QR
 // code (/player.html#TOKEN; ?token=TOKEN works too). It reads only
 // GET /api/player/TOKEN: that player's favourites, hand and Ambition card.
-// The public event stream only tells it when to read again.
+// The public event stream only tells it when to read again. A table with
+// its own physical Favourites cards (favourites_mode "physical") gets no
+// card here: the page says to keep the card in hand, and shows the votes.
 import { esc, getJson, liveEvents } from './api.js';
 import { ambitionWord, characterName, kPhaseWords, setRoster, voteWord } from './names.js';
 
@@ -26,8 +28,12 @@ function render(page) {
   $('who').textContent = page.name ? `${page.name}'s cards` : 'My cards';
   document.title = `vivaref — ${page.name || 'my cards'}`;
   $('game-line').textContent = `Game ${page.game ?? '?'} · seat ${page.seat ?? "?"}${page.state && page.state !== 'playing' ? ` · ${page.state}` : ''}`;
+  const physical = page.favourites_mode === 'physical';
+  $('own-card').classList.toggle('hidden', !physical);
+  $('own-card').textContent = physical ? 'You play with your own Favourites card: keep it hidden until the coronation.' : '';
+  $('favourites').classList.toggle('hidden', physical);
   const favourites = mine.favourites || [];
-  $('favourites').innerHTML = favourites.length
+  $('favourites').innerHTML = physical ? '' : favourites.length
     ? favourites.map((slug) => `<li data-character="${esc(slug)}">♥ ${esc(characterName(slug))}</li>`).join('')
     : '<li class="muted">Not dealt yet.</li>';
   $('banished').innerHTML = mine.banished ? `<p>Banished: <b>${esc(characterName(mine.banished))}</b></p>` : '';
@@ -39,7 +45,7 @@ function render(page) {
     .join('');
   $('own-vote').textContent = mine.own_vote ? `My vote in this election: ${voteWord(mine.own_vote)}` : '';
   const choices = mine.ambition_choices || [];
-  const showAmbition = mine.ambition || choices.length;
+  const showAmbition = !physical && (mine.ambition || choices.length);
   $('ambition-card').classList.toggle('hidden', !showAmbition);
   if (mine.ambition) $('ambition').innerHTML = `<div class="big">${esc(ambitionWord(mine.ambition))}</div>`;
   else if (choices.length) $('ambition').innerHTML = `<p>Keep one of: ${choices.map((c) => `<b>${esc(ambitionWord(c))}</b>`).join(' or ')} (tell the host).</p>`;
@@ -61,7 +67,10 @@ async function refresh() {
 function onStatus(status) {
   setRoster(status.roster);
   const view = status.view || {};
-  $('public').textContent = status.state === 'no-game' ? 'No game.' : `${kPhaseWords[view.phase] || ''}${view.round ? ` · round ${view.round}` : ''} — ${status.waiting_for || ''}`;
+  const r = status.reveal;
+  const what = r ? [r.favourites ? 'Favourites card' : '', r.ambitions ? 'kept Ambition card' : ''].filter(Boolean).join(' and ') : '';
+  const call = what ? `Show your ${what} now: the host is entering the cards. ` : '';
+  $('public').textContent = status.state === 'no-game' ? 'No game.' : `${call}${kPhaseWords[view.phase] || ''}${view.round ? ` · round ${view.round}` : ''} — ${status.waiting_for || ''}`;
   refresh();
 }
 

@@ -64,6 +64,20 @@ function renderNotices(status) {
   else show('guidance', '');
 }
 
+// A table with physical Favourites cards: at a coronation the referee waits
+// for the host to enter the cards the players show; the totals are those
+// before that coronation until then.
+function renderCardsCall(status) {
+  const r = status.reveal;
+  if (!r) {
+    show('reveal-pending', '');
+    return;
+  }
+  const what = [r.favourites ? 'Favourites cards' : '', r.ambitions ? 'kept Ambition cards' : ''].filter(Boolean).join(' and ') || 'cards';
+  show('reveal-pending', `<div class="title">♥ Show your ${esc(what)}: the host is entering them</div>
+    <div>Round ${esc(r.round)} is over. The scores below are those before this coronation: scores after the cards are entered.</div>`);
+}
+
 function renderElection(status) {
   const e = status.election;
   const players = status.players || [];
@@ -108,11 +122,13 @@ function renderScores(status) {
   }
   const rounds = view.finished_rounds || [];
   const winners = new Set(view.winners || []);
-  const head = `<tr><th>Player</th>${rounds.map((r) => `<th class="num">R${r.round}</th>`).join('')}<th class="num">Total</th></tr>`;
+  const pending = status.reveal;
+  const totalHead = pending ? `Total before round ${esc(pending.round)}'s cards` : 'Total';
+  const head = `<tr><th>Player</th>${rounds.map((r) => `<th class="num">R${r.round}</th>`).join('')}<th class="num">${totalHead}</th></tr>`;
   const rows = players.map((p) => {
     const cells = rounds.map((r) => `<td class="num">${r.scores ? r.scores[p.player] ?? '' : ''}</td>`).join('');
     const total = view.totals ? view.totals[p.player] ?? 0 : 0;
-    const mark = winners.has(p.player) ? ' ★ winner' : '';
+    const mark = winners.has(p.player) && !pending ? ' ★ winner' : '';
     return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${p.seat}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
   });
   if (view.emissary_total !== undefined)
@@ -121,7 +137,8 @@ function renderScores(status) {
   // Favourites cards are public once revealed at scoring.
   const cards = (view.revealed_favourites || []).map((card, p) => card && card.favourites
     ? `<li>${esc(playerName(p, players))}: ${esc(card.favourites.map(characterName).join(', '))}${card.banished ? ` (banished: ${esc(characterName(card.banished))})` : ''}</li>` : '');
-  $('scores').innerHTML = `<table>${head}${rows.join('')}</table>${kings.length ? `<div class="small">${esc(kings.join(' · '))}</div>` : ''}${
+  const wait = pending ? `<div class="provisional" id="scores-provisional">⚠ Not final: scores after the cards are entered.</div>` : '';
+  $('scores').innerHTML = `${wait}<table${pending ? ' class="provisional-table"' : ''}>${head}${rows.join('')}</table>${kings.length ? `<div class="small">${esc(kings.join(' · '))}</div>` : ''}${
     cards.join('') ? `<div class="small"><b>Favourites, revealed:</b><ul class="plain">${cards.join('')}</ul></div>` : ''}`;
 }
 
@@ -147,9 +164,12 @@ export function render(status) {
   setRoster(status.roster);
   renderTop(status);
   renderNotices(status);
+  renderCardsCall(status);
   renderElection(status);
   renderReveal(status);
   renderScores(status);
+  const mode = status.favourites_mode;
+  $('favourites-mode').textContent = mode === 'physical' ? "Favourites cards: the players' own, revealed at each coronation." : mode === 'dealt' ? 'Favourites cards: dealt by the referee.' : '';
   renderHealth(status);
   if (status.board) {
     drawCastle($('castle'), { edition: status.edition, tokens: tokensFromStatus(status) });
