@@ -170,6 +170,19 @@ try {
   await host.locator('#reveal-form.hidden').waitFor({ state: 'attached', timeout: kWait });
   check(await host.locator('#reveal-done').isVisible(), 'cancelled, the correction is offered again');
 
+  // A royal couple's second coronation: the favourites are in, the kept
+  // Ambition cards are asked for alone.
+  server.setStatus({ ...pending, reveal: { round: 2, favourites: false, ambitions: true, banished: true } });
+  await host.locator('#reveal-form:not(.hidden)').waitFor({ timeout: kWait });
+  check((await host.locator('#reveal-players .chip').count()) === 0 && (await host.locator('select[data-part="ambition"]').count()) === 4,
+    'only the kept Ambition cards are asked for');
+  await statusPage.locator('#reveal-pending').filter({ hasText: 'Show your kept Ambition cards' }).waitFor({ timeout: kWait });
+  for (let p = 0; p < 4; ++p) await host.locator(`fieldset[data-player="${p}"] select[data-part="ambition"]`).selectOption(cards[p].ambition);
+  await host.locator('#reveal-form button[type=submit]').tap();
+  await host.locator('#reveal-form.hidden').waitFor({ state: 'attached', timeout: kWait });
+  const last = server.posts[server.posts.length - 1].body;
+  check(JSON.stringify(last) === JSON.stringify({ round: 2, ambitions: expectedBody.ambitions }), `the Ambition cards alone are sent: ${JSON.stringify(last)}`);
+
   // --- a player's page: no card, the votes ---------------------------------------
   server.setStatus(pending);
   const mine = await newPage(browser, kPhone, errors);
