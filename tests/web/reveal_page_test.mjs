@@ -43,8 +43,7 @@ const expectedBody = {
 // After the cards: the round scored, the cards public.
 const scored = structuredClone(pending);
 scored.reveal = null;
-scored.view.phase = 'deal';
-scored.view.round = 2;
+scored.view.phase = 'deal'; // round 3 waits for its deal
 scored.view.totals = [30, 14, 9, 26];
 scored.view.finished_rounds.push({ round: 2, kings: ['eloise'], crown: 0, scores: [18, 7, 9, 7] });
 scored.view.revealed_favourites = expectedBody.favourites.map((favourites, p) => ({ favourites, banished: cards[p].banished }));
@@ -133,6 +132,12 @@ try {
     await sealed(p).selectOption(cards[p].banished);
   }
   for (let p = 0; p < 4; ++p) await host.locator(`fieldset[data-player="${p}"] select[data-part="ambition"]`).selectOption(cards[p].ambition);
+  // The Ambition deck has one of each card: two players cannot have kept one.
+  await host.locator('fieldset[data-player="2"] select[data-part="ambition"]').selectOption(cards[0].ambition);
+  await host.locator('#reveal-form button[type=submit]').tap();
+  const twice = await host.locator('fieldset[data-player="2"] .reveal-problem').innerText();
+  check(/Anna and Chiara cannot both have kept/.test(twice) && server.posts.length === 0, `one Ambition card kept twice is not sent: ${twice}`);
+  await host.locator('fieldset[data-player="2"] select[data-part="ambition"]').selectOption(cards[2].ambition);
   await host.locator('fieldset[data-player="3"]').scrollIntoViewIfNeeded();
   await shot(host, 'host-form-filled', { fullPage: false });
 

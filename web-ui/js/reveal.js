@@ -143,6 +143,18 @@ export function createRevealForm(nodes, { send, onAccepted }) {
       problem.classList.toggle('hidden', !mine.length);
       problems.push(...mine);
     }
+    // The Ambition deck holds one of each card: two players cannot keep the same.
+    ambitions.forEach((a, i) => {
+      const first = ambitions.indexOf(a);
+      if (a && first < i) {
+        const names = [...nodes.players.querySelectorAll('fieldset')].map((f) => f.dataset.name);
+        const problem = `${names[first]} and ${names[i]} cannot both have kept “${ambitionWord(a)}”: the deck has one of each`;
+        problems.push(problem);
+        const node = nodes.players.querySelectorAll('.reveal-problem')[i];
+        node.textContent = `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
+        node.classList.remove('hidden');
+      }
+    });
     if (asked.favourites) body.favourites = favourites;
     if (asked.favourites && asked.banished) body.banished = banished;
     if (asked.ambitions) body.ambitions = ambitions;
@@ -179,9 +191,14 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     }
   }
 
-  // The cards accepted can be corrected while the round has not moved on.
+  // The cards accepted can be corrected until the next round is dealt
+  // (after a round ends the view's round is already the next one, waiting
+  // for its deal) or the game is over.
   function correctable(status) {
-    return accepted && status.game === accepted.game && (status.view?.round ?? accepted.round) === accepted.round;
+    if (!accepted || status.game !== accepted.game || !(status.state === 'playing' || status.state === 'paused')) return false;
+    const { phase, round } = status.view || {};
+    if (phase === 'deal') return round === accepted.round + 1;
+    return phase !== 'game-over' && round === accepted.round; // a royal couple's first coronation
   }
 
   function render(input) {
