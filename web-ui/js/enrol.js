@@ -19,6 +19,12 @@ let polling = null;
 let state = null;
 let demoOn = []; // slugs the demo put down and has not lifted yet
 
+// For the browser test: how many pieces the demo has down (0: it is idle).
+function setDemoOn(list) {
+  demoOn = list;
+  document.body.dataset.demoOn = String(list.length);
+}
+
 async function call(body) {
   try {
     return await postJson('/api/host/enrol', body, { host: true });
@@ -55,14 +61,14 @@ async function demoStep() {
   const asking = state.running && state.asking ? state.asking.character : null;
   // Lift what the demo put that is no longer asked for (taken, skipped, stopped).
   for (const slug of demoOn.filter((s) => s !== asking)) {
-    demoOn = demoOn.filter((s) => s !== slug);
+    setDemoOn(demoOn.filter((s) => s !== slug));
     await postJson('/api/sim/lift', { character: slug }).catch(() => {});
   }
   if (asking && $('enrol-auto').checked && !demoOn.includes(asking)) await demoPut(asking);
 }
 
 async function demoPut(slug) {
-  demoOn.push(slug);
+  setDemoOn([...demoOn, slug]);
   try {
     await postJson('/api/sim/put', { character: slug, place: state.demoPlace });
   } catch (e) {
