@@ -152,8 +152,8 @@ try {
 
   // Accepted: the form goes; the status then has no reveal and the scores.
   await host.locator('#reveal-form button[type=submit]').tap();
-  await host.locator('#reveal-form.hidden').waitFor({ state: 'attached', timeout: kWait });
-  check((await host.locator('#message').innerText()).includes("Round 2's cards are in"), 'the host page says the cards are in');
+  await host.locator('#message').filter({ hasText: "Round 2's cards are in" }).waitFor({ timeout: kWait });
+  check(await host.locator('#reveal-form').isHidden(), 'the host page says the cards are in, and the form is gone');
   // A status sent before the acceptance, arriving after it, does not bring the form back.
   server.setStatus({ ...pending, waiting_for: 'A late status.' });
   await host.locator('#now').filter({ hasText: 'A late status' }).waitFor({ timeout: kWait });

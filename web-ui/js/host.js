@@ -167,7 +167,8 @@ function onStatus(status) {
   if (status.game) parts.push(`Game ${status.game}`);
   if (status.state) parts.push(status.state);
   if (view.round) parts.push(`round ${view.round}/${view.rounds}`);
-  if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
+  if (status.reveal) parts.push('Cards to enter');
+  else if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
   $('game-line').textContent = parts.join(' · ');
   $('now').textContent = status.state === 'no-game' ? 'No game yet.' : status.waiting_for || parts.join(' · ');
   if (status.game && status.game !== onStatus.linksFor) {

@@ -38,7 +38,10 @@ function renderTop(status) {
   if (status.edition) parts.push(status.edition === '2024' ? 'Vive le Roi! (2024)' : status.edition === 'online' ? 'online preset' : 'Viva il Re!');
   if (status.variant && status.variant !== 'none') parts.push(`variant ${status.variant}`);
   if (view.round) parts.push(`round ${view.round} of ${view.rounds}`);
-  if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
+  // While the cards are awaited the engine's phase is already the next deal
+  // (or the game's end): say what the table is doing instead.
+  if (status.reveal) parts.push('Cards to enter');
+  else if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
   if (status.state && status.state !== 'playing') parts.push(status.state.toUpperCase());
   $('game-line').textContent = parts.length ? parts.join(' · ') : 'No game yet';
 
