@@ -18,6 +18,7 @@ constexpr const char* nameOf() {
     if constexpr (std::is_same_v<T, PauseRequest>) return "pause";
     if constexpr (std::is_same_v<T, ResumeRequest>) return "resume";
     if constexpr (std::is_same_v<T, AbandonRequest>) return "abandon";
+    if constexpr (std::is_same_v<T, RevealRequest>) return "reveal";
 }
 
 HostRequestParse failed(std::string why) { return {std::move(why)}; }
@@ -35,8 +36,16 @@ HostRequestParse readNewGame(const json& v) {
                 if (!name.is_string()) return failed("a new-game player name is not a string");
                 r.players.push_back(name.get<std::string>());
             }
+        } else if (key == "favourites") {
+            if (value == "dealt")
+                r.favourites = FavouritesMode::Dealt;
+            else if (value == "physical")
+                r.favourites = FavouritesMode::Physical;
+            else
+                return failed("the new-game favourites are \"dealt\" or \"physical\"");
         } else {
-            return failed("the new-game request has an unknown key '" + key + "' (setup, players)");
+            return failed("the new-game request has an unknown key '" + key +
+                          "' (setup, players, favourites)");
         }
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
@@ -50,6 +59,10 @@ HostRequestParse readEmpty(const json& v, const std::string& name, HostRequest r
 
 }  // namespace
 
+const char* favouritesModeName(FavouritesMode mode) {
+    return mode == FavouritesMode::Physical ? "physical" : "dealt";
+}
+
 std::string hostRequestName(const HostRequest& request) {
     return std::visit([](const auto& r) { return std::string(nameOf<std::decay_t<decltype(r)>>()); },
                       request);
@@ -62,10 +75,11 @@ HostRequestParse parseHostRequest(const json& host) {
     const std::string name = host.begin().key();
     const json& value = host.begin().value();
     if (name == "new-game") return readNewGame(value);
-    if (name == "deal" || name == "keep" || name == "reshuffle") {
+    if (name == "deal" || name == "keep" || name == "reshuffle" || name == "reveal") {
         if (!value.is_object()) return failed("the " + name + " request is not a JSON object");
         if (name == "deal") return {HostRequest{DealRequest{value}}};
         if (name == "keep") return {HostRequest{KeepRequest{value}}};
+        if (name == "reveal") return {HostRequest{RevealRequest{value}}};
         return {HostRequest{ReshuffleRequest{value}}};
     }
     if (name == "undo") return readEmpty(value, name, UndoRequest{});
@@ -73,7 +87,7 @@ HostRequestParse parseHostRequest(const json& host) {
     if (name == "resume") return readEmpty(value, name, ResumeRequest{});
     if (name == "abandon") return readEmpty(value, name, AbandonRequest{});
     return failed("unknown host request '" + name +
-                  "' (new-game, deal, keep, reshuffle, undo, pause, resume, abandon)");
+                  "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon)");
 }
 
 json hostRequestJson(const HostRequest& request) {
@@ -84,6 +98,10 @@ json hostRequestJson(const HostRequest& request) {
             if constexpr (std::is_same_v<T, NewGameRequest>) {
                 payload["setup"] = r.setup;
                 payload["players"] = r.players;
+                if (r.favourites != FavouritesMode::Dealt)
+                    payload["favourites"] = favouritesModeName(r.favourites);
+            } else if constexpr (std::is_same_v<T, RevealRequest>) {
+                payload = r.reveal;
             } else if constexpr (std::is_same_v<T, DealRequest>) {
                 payload = r.deal;
             } else if constexpr (std::is_same_v<T, KeepRequest>) {

@@ -13,9 +13,17 @@
 
 namespace vivaref::referee {
 
+// Who holds the Favourites cards (and Ambition cards): the referee deals
+// them and each player reads theirs on a private page, or the table plays
+// with its own physical cards and the host enters them when they are
+// revealed at a coronation (REFEREE-NOTES.md, "Physical cards").
+enum class FavouritesMode { Dealt, Physical };
+const char* favouritesModeName(FavouritesMode mode);
+
 struct NewGameRequest {
     nlohmann::json setup;              // a GAME-RECORD setup object
     std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
+    FavouritesMode favourites = FavouritesMode::Dealt;
 };
 struct DealRequest {
     nlohmann::json deal;  // a GAME-RECORD deal object
@@ -26,16 +34,23 @@ struct KeepRequest {
 struct ReshuffleRequest {
     nlohmann::json reshuffle;  // a GAME-RECORD reshuffle object
 };
+// The physical cards revealed at a coronation: {"round", "favourites":
+// [[6 slugs] by player], "banished": [slug by player], "ambitions": [the
+// kept card's slug by player]}; which keys are needed depends on the game
+// and the moment (the referee says, in its public status's "reveal").
+struct RevealRequest {
+    nlohmann::json reveal;
+};
 struct UndoRequest {};
 struct PauseRequest {};
 struct ResumeRequest {};
 struct AbandonRequest {};
 
 using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest,
-                                 PauseRequest, ResumeRequest, AbandonRequest>;
+                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest>;
 
 // The trace's spelling: "new-game", "deal", "keep", "reshuffle", "undo",
-// "pause", "resume", "abandon".
+// "pause", "resume", "abandon", "reveal".
 std::string hostRequestName(const HostRequest& request);
 
 struct HostRequestParse {

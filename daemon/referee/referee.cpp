@@ -121,11 +121,16 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     chanceDueSince = now;
     lastAction.clear();
     status = GameStatus::Playing;
+    favouritesMode = r.favourites;
+    favouritesEntered.clear();
+    ambitionsEntered.clear();
+    if (physical()) refereeEvent("favourites-mode", json{{"mode", "physical"}});
     ++counters.gamesStarted;
     notice("game-started",
            "Game " + std::to_string(id.value) + " starts: " + std::string(engine::editionName(spec.edition)) +
-               ", " + std::to_string(rules->seats()) + " seats.",
-           json{{"game", id.value}});
+               ", " + std::to_string(rules->seats()) + " seats" +
+               (physical() ? ", with the table's own Favourites cards." : "."),
+           json{{"game", id.value}, {"favourites_mode", favouritesModeName(favouritesMode)}});
     settle();
     return HostAnswer::accepted(id, "Game " + std::to_string(id.value) + " started.");
 }
@@ -141,6 +146,12 @@ HostAnswer Referee::Impl::deal(const DealRequest& r) {
 
 HostAnswer Referee::Impl::keep(const KeepRequest& r) {
     if (auto bad = needPlaying()) return *bad;
+    if (physical())
+        return HostAnswer::refused(
+            "physical-cards",
+            "This table plays with its own cards: each player keeps an Ambition card in "
+            "hand, and the host enters it when it is revealed.",
+            gameId);
     auto read = readPayload("keep", r.keep, state->rules());
     if (!read.line) return refusedBy(*read.refusal, gameId);
     const auto& action = std::get<engine::Action>(*read.line);
@@ -177,7 +188,7 @@ HostAnswer Referee::Impl::undo() {
     refusal.reset();
     flashPlace.reset();
     guiding = true;
-    chanceDueSince = state->awaitsChance() ? std::optional<Timestamp>(now) : std::nullopt;
+    armChance();
     lastAction = "The host took back the last decision.";
     notice("undone", lastAction + " Put the board back as shown.", json{{"decisions", taken}});
     settle();
@@ -202,7 +213,7 @@ HostAnswer Referee::Impl::resumePlay() {
         return HostAnswer::refused("no-game", "No game is being played.", gameId);
     }
     status = GameStatus::Playing;
-    if (state->awaitsChance()) chanceDueSince = now;
+    armChance();
     refereeEvent("resume", json::object());
     notice("resumed", "The game goes on.");
     settle();
@@ -235,6 +246,12 @@ void Referee::Impl::makeOwnChance() {
         refereeEvent("referee-chance", json{{"kind", "reshuffle"}});
         if (!decide(pile, true)) ownChance.push_back({now, std::move(host)});
     }
+}
+
+void Referee::Impl::armChance() {
+    chanceDueSince = status == GameStatus::Playing && state && state->awaitsChance() && !revealNeeded()
+                         ? std::optional<Timestamp>(now)
+                         : std::nullopt;
 }
 
 void Referee::Impl::runDue(Timestamp until, bool inclusive) {
@@ -296,6 +313,7 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
             if constexpr (std::is_same_v<T, PauseRequest>) return m.pause();
             if constexpr (std::is_same_v<T, ResumeRequest>) return m.resumePlay();
             if constexpr (std::is_same_v<T, AbandonRequest>) return m.abandon();
+            if constexpr (std::is_same_v<T, RevealRequest>) return m.reveal(r);
         },
         request);
 }

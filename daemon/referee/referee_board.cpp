@@ -11,7 +11,9 @@
 //   - more than one, a character gone, a piece of no character of this
 //     game: refused with our own codes (REFEREE-NOTES.md);
 //   - the board matches: a refusal is lifted; a seat with no legal move
-//     passes.
+//     passes;
+//   - physical cards face up and not yet entered: nothing is judged until
+//     the host enters them (referee_reveal.cpp).
 #include <algorithm>
 
 #include "daemon/referee/board_places.hpp"
@@ -94,11 +96,14 @@ void Referee::Impl::settle() {
     for (int guard = 0; guard < 64; ++guard) {
         compare();
         if (!state || status != GameStatus::Playing) return;
+        if (autoKeep()) continue;
         if (guiding) {
             if (!comparison.matches()) return;
             guiding = false;
             notice("guided", "The board matches the game: play on.");
         }
+        // Physical cards face up and not yet entered: nothing is accepted.
+        if (revealNeeded()) return;
         if (comparison.matches()) {
             if (refusal) clearRefusal("The board is back as it was: play on.");
             if (autoPass()) continue;
@@ -189,6 +194,9 @@ void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
                              json::object());
     if (status == GameStatus::Paused)
         return privateNotice(station, "ignored-key", "The game is paused: vote once it goes on.",
+                             json::object());
+    if (revealNeeded())
+        return privateNotice(station, "ignored-key", "The host is entering the revealed cards: wait.",
                              json::object());
     if (state->phase() != Phase::Election)
         return privateNotice(station, "ignored-key", "No vote is open.", json::object());

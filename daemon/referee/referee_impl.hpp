@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "daemon/referee/board_judge.hpp"
@@ -21,13 +22,25 @@ namespace vivaref::referee {
 enum class GameStatus { None, Playing, Paused, Finished, Abandoned };
 const char* gameStatusName(GameStatus s);
 
-// One decision in effect, with the state before it (for undo).
+using DecisionValue = std::variant<engine::Action, engine::Deal, engine::Reshuffle>;
+
+// One decision in effect, with the state before it (for undo) and the
+// decision itself (to play a round again on the physical cards revealed).
 struct Decision {
     enum class Kind { Deal, Action, Reshuffle } kind = Kind::Action;
-    // Made by the referee itself (an automatic pass, its own deal or pile):
-    // an undo takes these back together with the decision before them.
+    // Made by the referee itself (an automatic pass or keep, its own deal or
+    // pile): an undo takes these back together with the decision before them.
     bool automatic = false;
     engine::State before;
+    DecisionValue what;
+};
+
+// Physical cards whose real values the host must enter: the coronation of
+// `round` has revealed them (REFEREE-NOTES.md, "Physical cards").
+struct RevealNeed {
+    int round = 0;
+    bool favourites = false;  // each player's Favourites card (and seal)
+    bool ambitions = false;   // each player's kept Ambition card
 };
 
 // A refusal on the board: shown until the board is back at the last legal
@@ -61,7 +74,13 @@ struct vivaref::referee::Referee::Impl {
     std::optional<engine::Rng> rng;
     std::vector<Decision> history;
     std::optional<Timestamp> chanceDueSince;  // a deal or pile awaited since then
-    std::string lastAction;                   // a public sentence
+    // Physical cards: the rounds whose favourites / kept Ambition cards the
+    // host has entered (the deal in effect holds them); a new deal of a
+    // round forgets them.
+    FavouritesMode favouritesMode = FavouritesMode::Dealt;
+    std::set<int> favouritesEntered;
+    std::set<int> ambitionsEntered;
+    std::string lastAction;  // a public sentence
 
     // --- the board ----------------------------------------------------------
     drivers::BoardObservation seen;
@@ -86,6 +105,8 @@ struct vivaref::referee::Referee::Impl {
     HostAnswer resumePlay();
     HostAnswer abandon();
     void runDue(Timestamp until, bool inclusive);
+    // A due deal or pile is awaited from now on (unless revealed cards are).
+    void armChance();
     void makeOwnChance();
     std::optional<HostAnswer> needPlaying() const;
 
@@ -100,6 +121,21 @@ struct vivaref::referee::Referee::Impl {
     void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
     void compare();
 
+    // referee_reveal.cpp: physical cards
+    bool physical() const { return favouritesMode == FavouritesMode::Physical; }
+    // The round whose physical cards a coronation has turned face up, while
+    // they may still be entered or corrected (until the next deal).
+    std::optional<int> revealRound() const;
+    std::optional<RevealNeed> revealNeeded() const;
+    HostAnswer reveal(const RevealRequest& r);
+    // Physical cards: every player keeps a placeholder Ambition card at once.
+    bool autoKeep();
+    // The cards entered, applied: the round taken back to its deal and played
+    // again on the real cards, logged as undos and the decisions again.
+    std::optional<engine::Refusal> replayRound(std::size_t dealIndex, const engine::Deal& deal,
+                                               const std::optional<std::vector<engine::AmbitionCard>>& kept,
+                                               bool favourites, bool ambitions);
+
     // referee_log.cpp
     // Applies a decision to the state; on success logs it durably, keeps the
     // state before for undo, and reacts to its events. The refusal otherwise.
@@ -108,6 +144,17 @@ struct vivaref::referee::Referee::Impl {
     std::optional<engine::Refusal> decide(const engine::Reshuffle& r, bool automatic);
     void afterDecision(Decision::Kind kind, const engine::EventList& events, bool automatic);
     void writeLog(const std::function<store::WriteStatus(store::GameStore&, store::GameId)>& write);
+    // The log's writes while it lives are committed together when it ends.
+    class LogBatch {
+    public:
+        explicit LogBatch(Impl& m);
+        ~LogBatch();
+        LogBatch(const LogBatch&) = delete;
+        LogBatch& operator=(const LogBatch&) = delete;
+
+    private:
+        Impl& m_;
+    };
     void refereeEvent(std::string_view kind, const nlohmann::json& payload);
     void noteLog(const store::WriteStatus& status);
     void finishIfOver();

@@ -18,7 +18,7 @@ std::optional<engine::Refusal> Referee::Impl::decide(const engine::Action& a, bo
     engine::State before = *state;
     engine::EventList events;
     if (auto why = state->apply(a, &events)) return why;
-    history.push_back(Decision{Decision::Kind::Action, automatic, std::move(before)});
+    history.push_back(Decision{Decision::Kind::Action, automatic, std::move(before), a});
     writeLog([&](store::GameStore& s, store::GameId g) { return s.appendAction(g, a, wallTime()); });
     if (a.kind() == engine::ActionKind::Pass)
         ++counters.automaticPasses;
@@ -32,7 +32,10 @@ std::optional<engine::Refusal> Referee::Impl::decide(const engine::Deal& d, bool
     engine::State before = *state;
     engine::EventList events;
     if (auto why = state->applyDeal(d, &events)) return why;
-    history.push_back(Decision{Decision::Kind::Deal, automatic, std::move(before)});
+    history.push_back(Decision{Decision::Kind::Deal, automatic, std::move(before), d});
+    // Physical cards: a new deal of a round is placeholders again.
+    favouritesEntered.erase(d.round);
+    ambitionsEntered.erase(d.round);
     writeLog([&](store::GameStore& s, store::GameId g) { return s.appendDeal(g, d, wallTime()); });
     afterDecision(Decision::Kind::Deal, events, automatic);
     return std::nullopt;
@@ -42,7 +45,7 @@ std::optional<engine::Refusal> Referee::Impl::decide(const engine::Reshuffle& r,
     engine::State before = *state;
     engine::EventList events;
     if (auto why = state->applyReshuffle(r, &events)) return why;
-    history.push_back(Decision{Decision::Kind::Reshuffle, automatic, std::move(before)});
+    history.push_back(Decision{Decision::Kind::Reshuffle, automatic, std::move(before), r});
     writeLog([&](store::GameStore& s, store::GameId g) { return s.appendReshuffle(g, r, wallTime()); });
     afterDecision(Decision::Kind::Reshuffle, events, automatic);
     return std::nullopt;
@@ -55,8 +58,10 @@ void Referee::Impl::afterDecision(Decision::Kind kind, const engine::EventList& 
         switch (e.kind) {
             case EventKind::RoundDealt:
                 engineMoved = true;  // every character back beside the board
-                lastAction =
-                    "Round " + std::to_string(e.round) + " is dealt" + (automatic ? " by the referee." : ".");
+                lastAction = physical() ? "Round " + std::to_string(e.round) +
+                                              " starts: deal your own Favourites cards, and keep them hidden."
+                                        : "Round " + std::to_string(e.round) + " is dealt" +
+                                              (automatic ? " by the referee." : ".");
                 notice("dealt", lastAction, json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
                 break;
             case EventKind::JesterSetUp:
@@ -126,11 +131,14 @@ void Referee::Impl::afterDecision(Decision::Kind kind, const engine::EventList& 
                                          (automatic ? " by the referee." : "."));
                 break;
             case EventKind::CoronationScored:
-                notice("scored", "The coronation is scored.", json{{"totals", state->totals()}});
+                // Physical cards not yet entered: the scores are not known.
+                if (!revealNeeded())
+                    notice("scored", "The coronation is scored.", json{{"totals", state->totals()}});
                 break;
             case EventKind::RoundEnded:
                 notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
-                       json{{"round", e.round}, {"totals", state->totals()}});
+                       revealNeeded() ? json{{"round", e.round}}
+                                      : json{{"round", e.round}, {"totals", state->totals()}});
                 break;
             case EventKind::GameOver:
                 break;
@@ -148,12 +156,21 @@ void Referee::Impl::afterDecision(Decision::Kind kind, const engine::EventList& 
         guiding = true;
         refusal.reset();
     }
-    chanceDueSince = state->awaitsChance() ? std::optional<Timestamp>(now) : std::nullopt;
+    if (auto need = revealNeeded()) {
+        lastAction = std::string("Show your ") + (need->favourites ? "Favourites" : "") +
+                     (need->favourites && need->ambitions ? " and " : "") +
+                     (need->ambitions ? "Ambition" : "") +
+                     " cards: the host enters them, then the scores are counted.";
+        notice(
+            "cards-wanted", lastAction,
+            json{{"round", need->round}, {"favourites", need->favourites}, {"ambitions", need->ambitions}});
+    }
+    armChance();
     finishIfOver();
 }
 
 void Referee::Impl::finishIfOver() {
-    if (!state->isOver() || status != GameStatus::Playing) return;
+    if (!state->isOver() || status != GameStatus::Playing || revealNeeded()) return;
     auto result = record::resultJson(*state);
     writeLog([&](store::GameStore& s, store::GameId g) { return s.finishGame(g, result, wallTime()); });
     status = GameStatus::Finished;
@@ -184,6 +201,14 @@ void Referee::Impl::writeLog(
         // The log broke beyond a full disk: say so loudly, play on in memory.
         noteLog(store::WriteStatus{false, std::string("the game log failed: ") + e.what(), store->waiting()});
     }
+}
+
+Referee::Impl::LogBatch::LogBatch(Impl& m) : m_(m) {
+    if (m_.store && m_.gameId) m_.store->beginBatch();
+}
+
+Referee::Impl::LogBatch::~LogBatch() {
+    m_.writeLog([](store::GameStore& s, store::GameId) { return s.endBatch(); });
 }
 
 void Referee::Impl::refereeEvent(std::string_view kind, const json& payload) {
@@ -235,6 +260,9 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     std::vector<Decision> decisions;
     bool wasPaused = false;
     bool nextIsOwnChance = false;
+    FavouritesMode mode = FavouritesMode::Dealt;
+    std::set<int> favouritesIn;
+    std::set<int> ambitionsIn;
     for (std::size_t i = 1; i < events.size(); ++i) {
         const auto& e = events[i];
         if (store::isDecisionKind(e.kind)) {
@@ -244,28 +272,46 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
             std::optional<engine::Refusal> why;
             Decision::Kind kind = Decision::Kind::Action;
             bool automatic = nextIsOwnChance;
+            DecisionValue what;
             if (auto* d = std::get_if<engine::Deal>(&*read.line)) {
                 kind = Decision::Kind::Deal;
                 why = rebuilt.applyDeal(*d);
+                what = *d;
+                favouritesIn.erase(d->round);
+                ambitionsIn.erase(d->round);
             } else if (auto* a = std::get_if<engine::Action>(&*read.line)) {
-                automatic = a->kind() == engine::ActionKind::Pass;  // the referee's passes are its own
+                // The referee's passes are its own; its other actions are marked.
+                automatic = automatic || a->kind() == engine::ActionKind::Pass;
                 why = rebuilt.apply(*a);
+                what = *a;
             } else if (auto* r = std::get_if<engine::Reshuffle>(&*read.line)) {
                 kind = Decision::Kind::Reshuffle;
                 why = rebuilt.applyReshuffle(*r);
+                what = *r;
             } else {
                 return bad("event " + std::to_string(e.seq) + " is a second setup.");
             }
             if (why) return bad("event " + std::to_string(e.seq) + ": " + why->message);
-            decisions.push_back(Decision{kind, automatic, std::move(before)});
+            decisions.push_back(Decision{kind, automatic, std::move(before), std::move(what)});
             nextIsOwnChance = false;
         } else if (e.kind == "undo") {
             if (!decisions.empty()) {
                 rebuilt = std::move(decisions.back().before);
                 decisions.pop_back();
             }
-        } else if (e.kind == "referee-chance") {
+        } else if (e.kind == "referee-chance" || e.kind == "automatic-keep") {
             nextIsOwnChance = true;
+        } else if (e.kind == "favourites-mode") {
+            auto payload = json::parse(e.payload, nullptr, false);
+            if (payload.is_object() && payload.value("mode", "") == "physical")
+                mode = FavouritesMode::Physical;
+        } else if (e.kind == "cards-entered") {
+            auto payload = json::parse(e.payload, nullptr, false);
+            if (!payload.is_object() || !payload.contains("round") || !payload["round"].is_number_integer())
+                return bad("event " + std::to_string(e.seq) + " names no round.");
+            const int round = payload["round"].get<int>();
+            if (payload.value("favourites", false)) favouritesIn.insert(round);
+            if (payload.value("ambitions", false)) ambitionsIn.insert(round);
         } else if (e.kind == "pause") {
             wasPaused = true;
         } else if (e.kind == "resume") {
@@ -276,6 +322,9 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     gameId = id;
     state.emplace(std::move(rebuilt));
     history = std::move(decisions);
+    favouritesMode = mode;
+    favouritesEntered = std::move(favouritesIn);
+    ambitionsEntered = std::move(ambitionsIn);
     players.assign(static_cast<std::size_t>(rules->players()), std::string());
     for (const auto& p : summary->players)
         if (p.player >= 0 && p.player < rules->players())
@@ -288,7 +337,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     stationBlinkUntil.clear();
     guiding = true;  // the board goes back to the logged position first
     status = wasPaused ? GameStatus::Paused : GameStatus::Playing;
-    chanceDueSince = state->awaitsChance() && !wasPaused ? std::optional<Timestamp>(now) : std::nullopt;
+    armChance();
     lastAction = "The game resumed from the log.";
     refereeEvent("restart", json{{"decisions", history.size()}});
     notice(

@@ -71,6 +71,21 @@ json Referee::Impl::publicStatus() const {
     out["edition"] = engine::editionName(rules.edition());
     out["variant"] = engine::variantName(rules.variant());
     out["view"] = record::publicViewJson(engine::publicView(*state), rules);
+    out["favourites_mode"] = favouritesModeName(favouritesMode);
+    const auto need = revealNeeded();
+    out["reveal"] = need ? json{{"round", need->round},
+                                {"favourites", need->favourites},
+                                {"ambitions", need->ambitions},
+                                {"banished", rules.options().banished}}
+                         : json(nullptr);
+    if (need && !history.empty()) {
+        // The coronation was scored on placeholder cards: the scores stand as
+        // they were before it, and no card is shown, until the real ones are in.
+        auto before = record::publicViewJson(engine::publicView(history.back().before), rules);
+        for (const char* key : {"totals", "finished_rounds", "emissary_total", "winners"})
+            if (before.contains(key)) out["view"][key] = before[key];
+        out["view"]["revealed_favourites"] = json::array();
+    }
 
     // The board: what the engine expects and what the readers see.
     json expected = json::object();
@@ -146,6 +161,8 @@ json Referee::Impl::publicStatus() const {
     std::string waiting;
     if (status == GameStatus::Paused) {
         waiting = "The game is paused.";
+    } else if (need && status == GameStatus::Playing) {
+        waiting = "The host to enter the revealed cards of round " + std::to_string(need->round) + ".";
     } else if (status == GameStatus::Finished) {
         waiting = "The game is over.";
     } else if (status == GameStatus::Abandoned) {
@@ -191,12 +208,17 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
     if (!state || p.index >= state->rules().players())
         return json{{"error", "no-such-player"}, {"message", "This game has no such player."}};
     const auto& rules = state->rules();
+    json own = record::playerViewJson(engine::playerView(*state, p), rules);
+    // Physical cards: the player holds them; the referee's are placeholders.
+    if (physical())
+        for (const char* key : {"favourites", "banished", "ambition_choices", "ambition"}) own.erase(key);
     return json{{"game", gameId ? json(gameId->value) : json(nullptr)},
                 {"state", gameStatusName(status)},
                 {"player", p.index},
                 {"name", p.index < players.size() ? players[p.index] : ""},
                 {"seat", rules.seatOf(p).index},
-                {"private", record::playerViewJson(engine::playerView(*state, p), rules)}};
+                {"favourites_mode", favouritesModeName(favouritesMode)},
+                {"private", std::move(own)}};
 }
 
 drivers::LedStates Referee::Impl::leds(Timestamp at) const {

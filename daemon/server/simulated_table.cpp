@@ -202,16 +202,18 @@ ServiceAnswer SimulatedTable::host(std::string_view request, const json& body) {
     trace::HostKind kind{};
     if (!trace::parseHostKind(request, kind))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
-                                     "the host's requests are new-game, deal, keep, reshuffle, undo, pause, "
-                                     "resume, abandon and players");
+                                     "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
+                                     "pause, resume, abandon and players");
     // The form is checked as a trace line's would be; the game judges the rest.
     const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
     if (!parsed.ok()) return badRequest(std::get<std::string>(parsed.value));
     trace::HostLine line{
         kind, kind == trace::HostKind::NewGame ? body.value("setup", json::object()) : body, {}};
     if (kind == trace::HostKind::NewGame) {
-        line.players =
-            std::get<referee::NewGameRequest>(std::get<referee::HostRequest>(parsed.value)).players;
+        const auto& newGame = std::get<referee::NewGameRequest>(std::get<referee::HostRequest>(parsed.value));
+        line.players = newGame.players;
+        if (newGame.favourites != referee::FavouritesMode::Dealt)
+            line.favourites = referee::favouritesModeName(newGame.favourites);
     } else if (kind == trace::HostKind::Undo || kind == trace::HostKind::Pause ||
                kind == trace::HostKind::Resume || kind == trace::HostKind::Abandon) {
         line.payload = json::object();

@@ -20,7 +20,9 @@ constexpr int kMaxTicksAtSameTime = 3;
 referee::HostRequest hostRequest(const trace::HostLine& host) {
     switch (host.kind) {
         case trace::HostKind::NewGame:
-            return referee::NewGameRequest{host.payload, host.players};
+            return referee::NewGameRequest{host.payload, host.players,
+                                           host.favourites == "physical" ? referee::FavouritesMode::Physical
+                                                                         : referee::FavouritesMode::Dealt};
         case trace::HostKind::Deal:
             return referee::DealRequest{host.payload};
         case trace::HostKind::Keep:
@@ -33,6 +35,8 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
             return referee::PauseRequest{};
         case trace::HostKind::Resume:
             return referee::ResumeRequest{};
+        case trace::HostKind::Reveal:
+            return referee::RevealRequest{host.payload};
         case trace::HostKind::Abandon:
             break;
     }
@@ -245,13 +249,18 @@ void SimulationRig::drain() {
     for (const auto& notice : referee_.takeNotices())
         if (options_.onNotice && notice.audience == referee::Notice::Audience::Public)
             options_.onNotice(notice);
+    bool ownChance = false;
     for (const auto& chance : referee_.takeOwnChance()) {
         // Written as the host line that would have made the same decision.
         nlohmann::json line = {{"t", chance.at.count()}, {"host", chance.host}};
         trace::LineParse parsed = trace::parseTraceLine(line.dump());
         record(chance.at.count(), parsed.line ? trace::writeTraceLine(*parsed.line) : line.dump());
         ++counters_.ownChanceLines;
+        ownChance = true;
     }
+    // The referee's own deal is logged before the line that stands for it:
+    // that line goes to disk at once (a few times a game), not a second later.
+    if (ownChance && store_) store_->flush();
 }
 
 Timestamp SimulationRig::finish() {
@@ -282,6 +291,11 @@ void SimulationRig::record(std::int64_t t, const std::string& text,
     if (recordingGame_ != game) {
         recordingGame_ = game;
         writeSnapshot(*game, t);
+        // A new game's first lines (its request, the board) go to disk at
+        // once: a crash before its first decision still leaves its trace.
+        store_->appendTrace(*game, t, text);
+        store_->flush();
+        return;
     }
     store_->appendTrace(*game, t, text);
 }

@@ -170,7 +170,6 @@ GameId GameStore::createGame(const NewGame& game) {
                                      "); free some space or fix the file's permissions, then start again");
     }
     open_[id] = OpenGame{rules, 1, 0, 0};
-    lineAfterEvent_ = true;
     return id;
 }
 
@@ -246,15 +245,14 @@ WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_vi
     row.text = std::string(line);
     if (traceFlushEvery_.count() <= 0) return enqueue(std::move(row));
     traceBuffer_.push_back(std::move(row));
-    // The first line after an event may be the input that made it, appended
-    // once the input was applied: written before anything is acknowledged.
-    const bool afterEvent = std::exchange(lineAfterEvent_, false);
-    if (afterEvent || tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
+    if (batchDepth_ == 0 && tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
     return {pending_.empty(), {}, pending_.size()};
 }
 
 WriteStatus GameStore::flushDue(std::int64_t nowMs) {
-    if (traceBuffer_.empty() || nowMs - traceBuffer_.front().atMs < traceFlushEvery_.count()) return {};
+    if (batchDepth_ > 0 || traceBuffer_.empty() ||
+        nowMs - traceBuffer_.front().atMs < traceFlushEvery_.count())
+        return {};
     return flush();
 }
 
@@ -281,7 +279,13 @@ WriteStatus GameStore::abandonGame(GameId game, WallTime at) {
 
 WriteStatus GameStore::enqueue(PendingRow row) {
     pending_.push_back(std::move(row));
-    lineAfterEvent_ = true;
+    if (batchDepth_ > 0) return {};
+    return flush();
+}
+
+WriteStatus GameStore::endBatch() {
+    if (batchDepth_ > 0) --batchDepth_;
+    if (batchDepth_ > 0) return {};
     return flush();
 }
 

@@ -8,17 +8,17 @@
 // action survives a crash or a power cut. Trace lines are not worth an fsync
 // each: appendTrace buffers them, and they are committed in the same
 // transaction as the next event (so every event on disk has on disk every
-// trace line appended before it); the first line appended after an event
-// (or a new game) is committed at once, since a caller that applies an
-// input before logging it (the simulation rig) appends the line that made
-// the event just after it; the rest wait until flushDue() finds the oldest
-// traceFlushEvery old on the caller's clock, flush(), or destruction. A
-// crash loses at most the trace lines of the last interval that led to no
-// decision. When the disk is full or the file cannot be written, the append
-// keeps the rows in memory, says so in its WriteStatus, and every later
-// write tries what is waiting first, in order: nothing accepted is lost
-// while the process lives. Nothing is ever deleted but old raw scans; an
-// undo is an event of its own.
+// trace line appended before it: a caller records an input before acting
+// on it), or once flushDue() finds the oldest traceFlushEvery old on the
+// caller's clock, flush(), or destruction. A crash loses at most the trace
+// lines of the last interval that led to no decision. Several events that
+// belong together (a round played again on revealed cards) are committed
+// in one transaction between beginBatch() and endBatch(). When the disk
+// is full or the file cannot be written, the append keeps the rows in
+// memory, says so in its WriteStatus, and every later write tries what is
+// waiting first, in order: nothing accepted is lost while the process
+// lives. Nothing is ever deleted but old raw scans; an undo is an event of
+// its own.
 #pragma once
 
 #include <chrono>
@@ -155,6 +155,11 @@ public:
     // reads no clock): writes the buffered trace lines once the oldest has
     // waited traceFlushEvery; otherwise does nothing.
     WriteStatus flushDue(std::int64_t nowMs);
+    // Events appended from beginBatch() to endBatch() are committed together
+    // by endBatch() (all or none after a crash); the appends in between
+    // return a durable status and write nothing. Batches nest.
+    void beginBatch() { ++batchDepth_; }
+    WriteStatus endBatch();
     // Zero: every trace line is committed on its own (the old behaviour).
     void setTraceFlushEvery(std::chrono::milliseconds every) { traceFlushEvery_ = every; }
     std::size_t waiting() const { return pending_.size(); }  // rows the disk refused
@@ -219,7 +224,7 @@ private:
     std::deque<PendingRow> pending_;      // refused by the disk, oldest first
     std::deque<PendingRow> traceBuffer_;  // trace lines not yet due
     std::chrono::milliseconds traceFlushEvery_ = kTraceFlushEvery;
-    bool lineAfterEvent_ = false;  // the next trace line is the first after an event
+    int batchDepth_ = 0;
     std::int64_t scansSinceTrim_ = 0;
     std::int64_t rawScansKept_ = kRawScansKept;
 };

@@ -19,22 +19,27 @@
 
 namespace vivaref::trace {
 
-enum class HostKind : std::uint8_t { NewGame, Deal, Keep, Reshuffle, Undo, Pause, Resume, Abandon };
+enum class HostKind : std::uint8_t { NewGame, Deal, Keep, Reshuffle, Undo, Pause, Resume, Abandon, Reveal };
 
 // "new-game", "deal", ...: the key inside a `host` object.
 std::string_view hostKindName(HostKind kind);
 bool parseHostKind(std::string_view name, HostKind& kind);
 
 // A request from the host's page or the command line. The payloads of
-// new-game (its setup), deal, keep and reshuffle stay JSON: reading them
+// new-game (its setup), deal, keep, reshuffle and reveal stay JSON: reading them
 // needs the game's rules, which only the referee knows (engine/record
 // readers). Undo, pause, resume and abandon carry nothing.
 struct HostLine {
     HostKind kind = HostKind::Undo;
     // new-game: the GAME-RECORD setup object; deal, keep, reshuffle: the
-    // GAME-RECORD object of that line; otherwise an empty object.
+    // GAME-RECORD object of that line; reveal: the cards the host entered
+    // (daemon/referee/host_request.hpp); otherwise an empty object.
     nlohmann::json payload = nlohmann::json::object();
     std::vector<std::string> players;  // new-game only: one name per player (may be empty)
+    // new-game only: "dealt" or "physical" (our addition to the trace's
+    // new-game object: who holds the Favourites cards); empty when not given,
+    // which means "dealt".
+    std::string favourites{};
     friend bool operator==(const HostLine&, const HostLine&) = default;
 };
 

@@ -19,8 +19,8 @@ namespace {
 
 constexpr std::array<std::string_view, 6> kInputKeys = {"host", "scan", "reader-fault",
                                                         "put",  "lift", "button"};
-constexpr std::array<std::string_view, 8> kHostNames = {"new-game", "deal",  "keep",   "reshuffle",
-                                                        "undo",     "pause", "resume", "abandon"};
+constexpr std::array<std::string_view, 9> kHostNames = {"new-game", "deal",   "keep",    "reshuffle", "undo",
+                                                        "pause",    "resume", "abandon", "reveal"};
 
 // A line's first problem; thrown inside this file only, and caught by
 // parseTraceLine, so that the checks below read straight through.
@@ -130,7 +130,7 @@ HostLine readHost(const json& value) {
     const std::string what = "The host's " + key;
     switch (host.kind) {
         case HostKind::NewGame: {
-            const json& fields = object(payload, what, {"setup", "players"});
+            const json& fields = object(payload, what, {"setup", "players", "favourites"});
             const json& setup = required(fields, "setup", what);
             if (!setup.is_object())
                 fail("The new-game's \"setup\" must be an object, not " + typeName(setup));
@@ -140,11 +140,18 @@ HostLine readHost(const json& value) {
                 if (it->size() > 64) fail("The new-game's \"players\" names more than 64 players");
                 for (const json& p : *it) host.players.push_back(name(p, "A player's name"));
             }
+            if (auto it = fields.find("favourites"); it != fields.end()) {
+                host.favourites = text(*it, "The new-game's \"favourites\"");
+                if (host.favourites != "dealt" && host.favourites != "physical")
+                    fail("The new-game's \"favourites\" is " + messageQuote(host.favourites) +
+                         "; it is \"dealt\" or \"physical\"");
+            }
             break;
         }
         case HostKind::Deal:
         case HostKind::Keep:
         case HostKind::Reshuffle:
+        case HostKind::Reveal:
             if (!payload.is_object()) fail(what + " must be an object, not " + typeName(payload));
             host.payload = payload;
             break;

@@ -36,6 +36,7 @@ struct InputJson {
         if (host.kind == HostKind::NewGame) {
             request["setup"] = recordOrdered(host.payload);
             request["players"] = host.players;
+            if (!host.favourites.empty()) request["favourites"] = host.favourites;
         } else {
             request = recordOrdered(host.payload);
         }

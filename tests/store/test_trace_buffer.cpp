@@ -1,6 +1,6 @@
-// Trace lines buffered in memory: written with the next event, the first
-// after an event at once, the others by the caller's timer, by flush() or on
-// close, not one fsync per line; and a
+// Trace lines buffered in memory: written with the next event, by the
+// caller's timer, by flush() or on close, not one fsync per line; a batch of
+// events committed together or not at all; and a
 // writer killed with SIGKILL never leaves an event on disk without every
 // trace line appended before it.
 #include <signal.h>
@@ -43,25 +43,41 @@ TEST_CASE("trace lines wait in memory until an event, and go to disk in its tran
     const auto file = dir.file("games.sqlite");
     GameStore log(file, GameStore::Access::CreateIfMissing);
     const auto id = newGame(log);
-    // The first line after the new game may be the request that made it: at once.
-    CHECK(log.appendTrace(id, 100, traceLine(100, 0)).durable);
-    CHECK(log.traceBuffered() == 0);
-    CHECK(linesOnDisk(file, id) == 1);
-    for (int i = 1; i < 3; ++i) CHECK(log.appendTrace(id, 100 + i, traceLine(100 + i, i)).durable);
-    CHECK(log.traceBuffered() == 2);
+    for (int i = 0; i < 3; ++i) CHECK(log.appendTrace(id, 100 + i, traceLine(100 + i, i)).durable);
+    CHECK(log.traceBuffered() == 3);
     CHECK(log.waiting() == 0);
     CHECK(log.traceLines(id).size() == 3);  // this store sees them
-    CHECK(linesOnDisk(file, id) == 1);      // the disk does not yet
+    CHECK(linesOnDisk(file, id) == 0);      // the disk does not yet
     CHECK(log.appendRefereeEvent(id, "pause", "{}", WallTime{}).durable);
     CHECK(log.traceBuffered() == 0);
     CHECK(linesOnDisk(file, id) == 3);
-    // The first line after the event (the input that made it, for a caller
-    // that logs an input once applied) at once too; the next ones wait.
+    // The lines after the event wait for the next one.
     log.appendTrace(id, 200, traceLine(200, 3));
-    CHECK(linesOnDisk(file, id) == 4);
     log.appendTrace(id, 201, traceLine(201, 4));
-    CHECK(linesOnDisk(file, id) == 4);
-    CHECK(log.traceBuffered() == 1);
+    CHECK(linesOnDisk(file, id) == 3);
+    CHECK(log.traceBuffered() == 2);
+}
+
+TEST_CASE("a batch of events is committed by its end, all together") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    GameStore log(file, GameStore::Access::CreateIfMissing);
+    const auto id = newGame(log);
+    const auto eventsOnDisk = [&] { return GameStore(file, GameStore::Access::MustExist).events(id).size(); };
+    REQUIRE(eventsOnDisk() == 1);  // the setup
+    log.beginBatch();
+    log.appendTrace(id, 10, traceLine(10, 0));
+    CHECK(log.appendRefereeEvent(id, "pause", "{}", WallTime{}).durable);
+    log.beginBatch();  // nested: the outer end commits
+    CHECK(log.appendRefereeEvent(id, "resume", "{}", WallTime{}).durable);
+    CHECK(log.endBatch().durable);
+    CHECK(log.flushDue(1'000'000).durable);  // the timer does not split a batch
+    CHECK(eventsOnDisk() == 1);
+    CHECK(linesOnDisk(file, id) == 0);
+    CHECK(log.events(id).size() == 1);  // not even this store reads them before the commit
+    CHECK(log.endBatch().durable);
+    CHECK(eventsOnDisk() == 3);
+    CHECK(linesOnDisk(file, id) == 1);
 }
 
 TEST_CASE("the caller's timer writes trace lines once the oldest has waited the interval") {
@@ -70,12 +86,12 @@ TEST_CASE("the caller's timer writes trace lines once the oldest has waited the 
     GameStore log(file, GameStore::Access::CreateIfMissing);
     const auto id = newGame(log);
     const auto every = GameStore::kTraceFlushEvery.count();
-    CHECK(log.flushDue(0).durable);               // nothing buffered: nothing to do
-    log.appendTrace(id, 900, traceLine(900, 0));  // the first after the new game: at once
+    CHECK(log.flushDue(0).durable);  // nothing buffered: nothing to do
+    log.appendTrace(id, 1000, traceLine(1000, 0));
     log.appendTrace(id, 1000, traceLine(1000, 1));
     log.appendTrace(id, 1500, traceLine(1500, 2));
     CHECK(log.flushDue(1000 + every - 1).durable);
-    CHECK(log.traceBuffered() == 2);
+    CHECK(log.traceBuffered() == 3);
     CHECK(log.flushDue(1000 + every).durable);
     CHECK(log.traceBuffered() == 0);
     CHECK(linesOnDisk(file, id) == 3);
@@ -106,7 +122,7 @@ TEST_CASE("closing the store writes the buffered trace lines") {
         log.appendTrace(id, 10, traceLine(10, 0));
         log.appendTrace(id, 20, traceLine(20, 1));
         log.appendTrace(id, 30, traceLine(30, 2));
-        CHECK(linesOnDisk(file, id) == 1);
+        CHECK(linesOnDisk(file, id) == 0);
     }
     CHECK(linesOnDisk(file, id) == 3);
 }
@@ -125,7 +141,7 @@ TEST_CASE("buffered trace lines meeting a full disk wait with the refused rows a
     const auto refused = log.appendRefereeEvent(id, "pause", "{}", WallTime{});
     CHECK_FALSE(refused.durable);
     CHECK(log.traceBuffered() == 0);
-    CHECK(log.waiting() == 200);         // the event and 199 lines (the first went at once)
+    CHECK(log.waiting() == 201);         // the event and the 200 lines
     CHECK(log.traceLines(id) == lines);  // still readable, in order
     lines.push_back(traceLine(300, 300));
     CHECK_FALSE(log.appendTrace(id, 300, lines.back()).durable);  // says the disk still refuses
