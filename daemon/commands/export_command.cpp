@@ -11,12 +11,12 @@ namespace vivaref::daemon {
 namespace po = boost::program_options;
 
 int runExport(const std::vector<std::string>& args) {
-    std::string db;
+    GameLogOptions where;
     CommandLine line("export", "vivaref export [options] GAME",
                      "Writes game GAME of the game log to standard output as a game record (JSON Lines):\n"
                      "its setup line and every decision still in effect, undone ones left out.\n"
                      "'vivaref replay' reads it and gives the game's result.");
-    addDatabaseOption(line.visible, db);
+    addGameLogOptions(line.visible, where);
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
     po::variables_map vm;
@@ -26,7 +26,9 @@ int runExport(const std::vector<std::string>& args) {
     auto id = parseGameId(vm["game"].as<std::string>());
     if (!id) return usageError("export", "GAME is a game's id, a number 'vivaref games' lists");
 
-    store::GameStore log(db, store::GameStore::Access::MustExist);
+    const auto db = gameLogPath(where, "export");
+    if (!db) return kExitUsage;
+    store::GameStore log(*db, store::GameStore::Access::MustExist);
     std::cout << log.exportRecord(*id);
     return kExitOk;
 }

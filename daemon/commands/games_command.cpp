@@ -43,18 +43,20 @@ std::string joined(const std::vector<std::string>& words) {
 }  // namespace
 
 int runGames(const std::vector<std::string>& args) {
-    std::string db;
+    GameLogOptions where;
     bool json = false;
     CommandLine line(
         "games", "vivaref games [options]",
         "Lists the games in the game log: id, start time, edition, players, winners, and whether\n"
         "the game is complete, incomplete, abandoned or still in progress.");
-    addDatabaseOption(line.visible, db);
+    addGameLogOptions(line.visible, where);
     line.visible.add_options()("json", po::bool_switch(&json), "print a JSON array");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
-    store::GameStore log(db, store::GameStore::Access::MustExist);
+    const auto db = gameLogPath(where, "games");
+    if (!db) return kExitUsage;
+    store::GameStore log(*db, store::GameStore::Access::MustExist);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     const auto games = log.games();
     for (const auto& g : games) {

@@ -8,7 +8,6 @@
 
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
-#include "daemon/commands/game_log_options.hpp"
 #include "daemon/config/config_check.hpp"
 #include "daemon/server/http_server.hpp"
 #include "daemon/server/serve_daemon.hpp"
@@ -79,7 +78,7 @@ int runServe(const std::vector<std::string>& args) {
     settings.version = VIVAREF_VERSION;
     std::string hardwareChosen = "sim";
     std::string listenText = kDefaultListen;
-    settings.database = defaultDatabasePath();
+    settings.database = config::defaultDatabasePath();
     std::optional<config::CastleConfig> castleRead;
     if (!configFile.empty()) {
         // The same check as `vivaref check-config`, before anything starts.

@@ -11,13 +11,13 @@ namespace vivaref::daemon {
 namespace po = boost::program_options;
 
 int runShow(const std::vector<std::string>& args) {
-    std::string db;
+    GameLogOptions where;
     CommandLine line(
         "show", "vivaref show [options] GAME",
         "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
         "placements and moves, every election with its revealed votes and outcome, the scores\n"
         "of each round and the winners. It shows everyone's favourites: it is for after the game.");
-    addDatabaseOption(line.visible, db);
+    addGameLogOptions(line.visible, where);
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
     po::variables_map vm;
@@ -26,7 +26,9 @@ int runShow(const std::vector<std::string>& args) {
     auto id = parseGameId(vm["game"].as<std::string>());
     if (!id) return usageError("show", "GAME is a game's id, a number 'vivaref games' lists");
 
-    store::GameStore log(db, store::GameStore::Access::MustExist);
+    const auto db = gameLogPath(where, "show");
+    if (!db) return kExitUsage;
+    store::GameStore log(*db, store::GameStore::Access::MustExist);
     store::writeStory(log, *id, std::cout);
     return kExitOk;
 }

@@ -39,19 +39,21 @@ void printEdition(const std::string& name, const store::EditionStats& e) {
 }  // namespace
 
 int runStats(const std::vector<std::string>& args) {
-    std::string db;
+    GameLogOptions where;
     bool json = false;
     CommandLine line(
         "stats", "vivaref stats [options]",
         "Prints figures over every game in the game log, by edition: wins and the average round\n"
         "score per player name, and how often each character was elected, crowned and rejected.\n"
         "Abandoned games are left out; incomplete ones count for their rounds, not for wins.");
-    addDatabaseOption(line.visible, db);
+    addGameLogOptions(line.visible, where);
     line.visible.add_options()("json", po::bool_switch(&json), "print one JSON object");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
-    store::GameStore log(db, store::GameStore::Access::MustExist);
+    const auto db = gameLogPath(where, "stats");
+    if (!db) return kExitUsage;
+    store::GameStore log(*db, store::GameStore::Access::MustExist);
     const auto stats = store::gatherStats(log);
     if (json) {
         std::cout << store::statsJson(stats).dump() << "\n";

@@ -25,7 +25,7 @@ constexpr std::string_view kOverview =
     "'vivaref trace SUBCOMMAND --help' explains one.\n";
 
 int runExportTrace(const std::vector<std::string>& args) {
-    std::string db;
+    GameLogOptions where;
     bool json = false;
     CommandLine line("trace export", "vivaref trace export [options] GAME",
                      "Writes the referee trace of game GAME of the game log to standard output: every\n"
@@ -33,7 +33,7 @@ int runExportTrace(const std::vector<std::string>& args) {
                      "keys), and the deals and piles it made itself as the host lines that would have made\n"
                      "them, so that 'vivaref simulate' plays the same game again without the seed.\n"
                      "The trace holds the hands: it is for after the game.");
-    addDatabaseOption(line.visible, db);
+    addGameLogOptions(line.visible, where);
     line.visible.add_options()("json", po::bool_switch(&json), "print one JSON array of the lines");
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
@@ -44,7 +44,9 @@ int runExportTrace(const std::vector<std::string>& args) {
     auto id = parseGameId(vm["game"].as<std::string>());
     if (!id) return usageError("trace export", "GAME is a game's id, a number 'vivaref games' lists");
 
-    store::GameStore log(db, store::GameStore::Access::MustExist);
+    const auto db = gameLogPath(where, "trace export");
+    if (!db) return kExitUsage;
+    store::GameStore log(*db, store::GameStore::Access::MustExist);
     const auto lines = log.traceLines(*id);
     if (json) {
         nlohmann::ordered_json array = nlohmann::ordered_json::array();

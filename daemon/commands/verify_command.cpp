@@ -15,7 +15,7 @@ namespace vivaref::daemon {
 namespace po = boost::program_options;
 
 int runVerify(const std::vector<std::string>& args) {
-    std::string db;
+    GameLogOptions where;
     bool all = false;
     bool json = false;
     CommandLine line(
@@ -24,7 +24,7 @@ int runVerify(const std::vector<std::string>& args) {
         "any difference from what was logged: a decision the engine refuses, a decision logged\n"
         "with a round or seat other than the engine's, or a result other than the logged one.\n"
         "Exit status 0 when every game agrees, 1 otherwise.");
-    addDatabaseOption(line.visible, db);
+    addGameLogOptions(line.visible, where);
     line.visible.add_options()("all", po::bool_switch(&all), "verify every game")(
         "json", po::bool_switch(&json), "print one JSON object per game");
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
@@ -36,7 +36,9 @@ int runVerify(const std::vector<std::string>& args) {
     if (!all && !(id = parseGameId(vm["game"].as<std::string>())))
         return usageError("verify", "GAME is a game's id, a number 'vivaref games' lists");
 
-    store::GameStore log(db, store::GameStore::Access::MustExist);
+    const auto db = gameLogPath(where, "verify");
+    if (!db) return kExitUsage;
+    store::GameStore log(*db, store::GameStore::Access::MustExist);
     std::vector<store::GameId> ids;
     if (all)
         for (const auto& g : log.games()) ids.push_back(g.id);

@@ -77,4 +77,9 @@ std::filesystem::path defaultStateDirectory() {
     return "/var/lib/vivaref";
 }
 
+std::filesystem::path defaultDatabasePath() {
+    if (const char* db = std::getenv("VIVAREF_DB"); db && *db) return db;
+    return defaultStateDirectory() / kDefaultDatabaseName;
+}
+
 }  // namespace vivaref::config

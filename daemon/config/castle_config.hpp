@@ -89,6 +89,9 @@ struct StationConfig {
     int sourceLine = 0;
 };
 
+// The game log's file name in the state directory when nothing names another.
+inline constexpr std::string_view kDefaultDatabaseName = "games.sqlite";
+
 struct DaemonSettings {
     Hardware hardware = Hardware::Sim;  // default: real when a non-sim reader is configured
     // The status page is read from phones on the castle's network, so every
@@ -100,7 +103,7 @@ struct DaemonSettings {
     std::string hostToken;
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
-    std::filesystem::path database;  // relative to stateDirectory unless absolute
+    std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute
 };
 
 struct CastleConfig {
@@ -136,5 +139,11 @@ struct CastleConfig {
 // $XDG_STATE_HOME/vivaref, else ~/.local/state/vivaref: the same place the
 // game log commands look.
 std::filesystem::path defaultStateDirectory();
+
+// The game log when neither the command line nor a configuration names one
+// (`serve` without --config, the game log commands without --db or
+// --config): $VIVAREF_DB, else kDefaultDatabaseName in defaultStateDirectory().
+// The one definition of that default.
+std::filesystem::path defaultDatabasePath();
 
 }  // namespace vivaref::config

@@ -26,7 +26,6 @@ public:
     CastleConfig read(std::string_view text) {
         config_.sourceFile = file_;
         config_.daemon.stateDirectory = defaultStateDirectory();
-        config_.daemon.database = "games.sqlite";
         const IniFile ini = readIni(text, file_, problems_);
         for (const auto& s : ini.sections) config_.keyLines.emplace("[" + s.name + "]", s.line);
         for (const auto& e : ini.entries) config_.keyLines.emplace(e.fullKey(), e.line);

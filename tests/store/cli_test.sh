@@ -38,6 +38,45 @@ status=0; "$vivaref" verify --db "$db" 2> /dev/null || status=$?
 status=0; "$vivaref" export --db "$db" abc 2> /dev/null || status=$?
 [ $status -eq 2 ] || fail "a game id that is not a number is a usage error"
 
+# --config: the game log of a castle configuration ([daemon] state_dir and
+# database, as serve reads them); --db wins over it; without either, the
+# default serve uses ($VIVAREF_DB, else games.sqlite in the state directory).
+printf '[castle]\nedition = classic\n\n[daemon]\nhardware = sim\nstate_dir = %s\n' "$dir" > "$dir/castle.ini"
+printf '[daemon]\nstate_dir = %s/elsewhere\ndatabase = %s\n' "$dir" "$db" > "$dir/absolute.ini"
+printf '[daemon]\nstate_dir = %s/elsewhere\n' "$dir" > "$dir/empty.ini"
+for ini in castle absolute; do
+    "$vivaref" games --config "$dir/$ini.ini" | grep -q "^14 " || fail "games --config $ini.ini"
+    "$vivaref" show --config "$dir/$ini.ini" 1 | grep -q "The game is over" || fail "show --config $ini.ini"
+done
+"$vivaref" export --config "$dir/castle.ini" 1 | cmp -s - "$dir/1.jsonl" || fail "export --config"
+"$vivaref" verify --config "$dir/castle.ini" --all | grep -q "14 games verified" || fail "verify --config"
+"$vivaref" stats --config "$dir/castle.ini" | grep -q "^Edition" || fail "stats --config"
+"$vivaref" trace export --config "$dir/castle.ini" 1 > /dev/null || fail "trace export --config"
+"$vivaref" games --config "$dir/empty.ini" --db "$db" | grep -q "^14 " || fail "--db wins over --config"
+status=0; "$vivaref" games --config "$dir/empty.ini" 2> "$dir/err" || status=$?
+[ $status -eq 2 ] && grep -q "elsewhere/games.sqlite" "$dir/err" || fail "--config names where the log is missing"
+[ ! -e "$dir/elsewhere" ] || fail "a missing log is not created through --config"
+VIVAREF_DB=$dir/missing.sqlite "$vivaref" games --config "$dir/castle.ini" | grep -q "^14 " \
+    || fail "the configuration wins over VIVAREF_DB, as in serve"
+env -u VIVAREF_DB STATE_DIRECTORY="$dir" "$vivaref" games | grep -q "^14 " \
+    || fail "without --db or --config: the state directory's games.sqlite"
+env -u VIVAREF_DB STATE_DIRECTORY="$dir" "$vivaref" games --help | grep -q "$dir/games.sqlite" \
+    || fail "--help names the default log"
+# A configuration with problems, or none: check-config's FILE:LINE: KEY: reason, exit 2.
+printf '[castle]\nedition = chess\n[daemon]\ncolour = blue\n' > "$dir/bad.ini"
+for cmd in "games" "show 1" "export 1" "verify --all" "stats" "trace export 1"; do
+    status=0; "$vivaref" $cmd --config "$dir/bad.ini" > "$dir/out" 2> "$dir/err" || status=$?
+    [ $status -eq 2 ] || fail "$cmd --config bad.ini: exit $status, not 2"
+    grep -q "^$dir/bad.ini:2: castle.edition: " "$dir/err" && grep -q "^$dir/bad.ini:4: daemon.colour: " "$dir/err" \
+        || fail "$cmd --config bad.ini names each problem: $(cat "$dir/err")"
+    [ ! -s "$dir/out" ] || fail "$cmd --config bad.ini prints nothing on stdout"
+    status=0; "$vivaref" $cmd --config "$dir/none.ini" 2> "$dir/err" || status=$?
+    [ $status -eq 2 ] && grep -q "none.ini" "$dir/err" || fail "$cmd --config none.ini: exit 2 naming the file"
+    "$vivaref" $cmd --help | grep -q -- "--config" || fail "$cmd --help explains --config"
+done
+status=0; "$vivaref" games --config "$dir" 2> /dev/null || status=$?
+[ $status -eq 2 ] || fail "a directory as --config is exit 2"
+
 # A decision tampered with in the log is reported by verify (exit 1).
 sqlite_tamper() {
     command -v sqlite3 >/dev/null || return 1
