@@ -23,6 +23,7 @@
 // other kill points, VIVAREF_CRASH_KILLS=N their number (default 8). The
 // seed is printed on failure. Exit 0 pass, 1 fail.
 #include <poll.h>
+#include <signal.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -35,8 +36,8 @@
 
 #include <sqlite3.h>
 
-#include "tests/crash/serve_process.hpp"
 #include "tests/server/test_client.hpp"
+#include "tests/support/serve_process.hpp"
 
 using namespace vivaref;
 using namespace std::chrono_literals;
@@ -136,7 +137,7 @@ public:
 
     void start() {
         serve_.reset();  // a killed one is reaped already
-        serve_ = std::make_unique<crashtest::ServeProcess>(
+        serve_ = std::make_unique<testsupport::ServeProcess>(
             binary_,
             std::vector<std::string>{"--config", (dir_ / "castle.ini").string(), "--listen", "127.0.0.1:0",
                                      "--db", db_.string(), "--seed", "7"},
@@ -178,12 +179,12 @@ public:
         const auto status = get(port_, "/api/status");
         require(status && status->json()["state"] == "finished",
                 "the game is not finished: " + (status ? status->body : "no answer"));
-        require(serve_->stop(20s) == 0, "serve did not stop cleanly on SIGTERM");
+        require(serve_->stop(SIGTERM, 20s) == 0, "serve did not stop cleanly on SIGTERM");
         serve_.reset();
         const std::string dbArg = db_.string();
-        auto verify = crashtest::runCommand(binary_, {"verify", "1", "--db", dbArg}, 60s);
+        auto verify = testsupport::runCommand(binary_, {"verify", "1", "--db", dbArg}, 60s);
         require(verify.status == 0, "vivaref verify 1 failed: " + verify.out);
-        auto exported = crashtest::runCommand(binary_, {"export", "1", "--db", dbArg}, 60s);
+        auto exported = testsupport::runCommand(binary_, {"export", "1", "--db", dbArg}, 60s);
         require(exported.status == 0, "vivaref export 1 failed");
         auto lines = jsonLines(exported.out);
         require(lines.size() == record_.size(), "the export has " + std::to_string(lines.size()) +
@@ -191,10 +192,10 @@ public:
         for (std::size_t i = 1; i < lines.size(); ++i)
             require(lines[i] == record_[i], "export line " + std::to_string(i + 1) +
                                                 " differs: " + lines[i].dump() + " vs " + record_[i].dump());
-        auto replayed = crashtest::runCommand(binary_, {"replay", "-"}, 60s, exported.out);
+        auto replayed = testsupport::runCommand(binary_, {"replay", "-"}, 60s, exported.out);
         std::string recordText;
         for (const auto& l : record_) recordText += l.dump() + "\n";
-        auto original = crashtest::runCommand(binary_, {"replay", "-"}, 60s, recordText);
+        auto original = testsupport::runCommand(binary_, {"replay", "-"}, 60s, recordText);
         require(replayed.status == 0 && original.status == 0, "replay failed");
         require(json::parse(replayed.out) == json::parse(original.out),
                 "the export replays to " + replayed.out + ", the record to " + original.out);
@@ -357,7 +358,7 @@ private:
     std::filesystem::path db_;
     std::vector<json> record_;
     std::mt19937_64 rng_;
-    std::unique_ptr<crashtest::ServeProcess> serve_;
+    std::unique_ptr<testsupport::ServeProcess> serve_;
     std::uint16_t port_ = 0;
     int kills_ = 0;
     int electionKills_ = 0;

@@ -2,28 +2,21 @@
 // castle with a fake notify socket, asked over HTTP, stopped by SIGTERM
 // (exit status 0, the game saved and resumed by the next start). Every wait
 // is bounded: poll() on the process's output, its pidfd and the socket.
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <doctest/doctest.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
-
-extern char** environ;
+#include "tests/support/serve_process.hpp"
 
 using namespace vivaref::server::testing;
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -44,96 +37,13 @@ private:
     std::filesystem::path path_;
 };
 
-// `vivaref serve ARGS` with its stdout on a pipe and its stderr in a file.
-class ServeProcess {
+// `vivaref serve ARGS`, killed and reaped on every way out of the test
+// (tests/support/serve_process.hpp).
+class ServeProcess : public vivaref::testsupport::ServeProcess {
 public:
-    ServeProcess(std::vector<std::string> args, const std::filesystem::path& stderrFile,
-                 std::vector<std::string> extraEnvironment = {}) {
-        int out[2];
-        REQUIRE(::pipe2(out, O_CLOEXEC) == 0);
-        stdout_ = out[0];
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrFile.c_str(),
-                                         O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        std::vector<std::string> words = {VIVAREF_BINARY, "serve"};
-        words.insert(words.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& w : words) argv.push_back(w.data());
-        argv.push_back(nullptr);
-        std::vector<std::string> env;
-        for (char** e = environ; *e; ++e) {
-            const std::string entry = *e;
-            if (entry.starts_with("NOTIFY_SOCKET=") || entry.starts_with("WATCHDOG_")) continue;
-            env.push_back(entry);
-        }
-        env.insert(env.end(), extraEnvironment.begin(), extraEnvironment.end());
-        std::vector<char*> envp;
-        for (auto& e : env) envp.push_back(e.data());
-        envp.push_back(nullptr);
-        const int spawned = ::posix_spawn(&pid_, VIVAREF_BINARY, &actions, nullptr, argv.data(), envp.data());
-        posix_spawn_file_actions_destroy(&actions);
-        ::close(out[1]);
-        REQUIRE(spawned == 0);
-        pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
-        REQUIRE(pidfd_ >= 0);
-    }
-    ~ServeProcess() {
-        if (pid_ > 0 && !status_) {
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
-        }
-        ::close(stdout_);
-        if (pidfd_ >= 0) ::close(pidfd_);
-    }
-
-    // The port from "listening on http://127.0.0.1:PORT/", or 0 when serve
-    // says nothing of the kind within the deadline.
-    std::uint16_t waitForPort(std::chrono::milliseconds timeout) {
-        const auto deadline = Clock::now() + timeout;
-        constexpr std::string_view kListening = "listening on http://127.0.0.1:";
-        for (;;) {
-            if (auto at = output_.find(kListening); at != std::string::npos) {
-                const auto digits = at + kListening.size();
-                const auto end = output_.find('/', digits);
-                if (end != std::string::npos)
-                    return static_cast<std::uint16_t>(std::stoi(output_.substr(digits, end - digits)));
-            }
-            const auto left =
-                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-            if (left <= 0) return 0;
-            pollfd p{stdout_, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left)) <= 0) return 0;
-            char chunk[1024];
-            const ssize_t n = ::read(stdout_, chunk, sizeof chunk);
-            if (n <= 0) return 0;
-            output_.append(chunk, static_cast<std::size_t>(n));
-        }
-    }
-
-    // Sends `signal` and waits for the exit; its exit status, or nullopt
-    // (killed, or still running at the deadline).
-    std::optional<int> stop(int signal, std::chrono::milliseconds timeout) {
-        ::kill(pid_, signal);
-        return waitExit(timeout);
-    }
-    std::optional<int> waitExit(std::chrono::milliseconds timeout) {
-        pollfd p{pidfd_, POLLIN, 0};
-        if (::poll(&p, 1, static_cast<int>(timeout.count())) <= 0) return std::nullopt;
-        int status = 0;
-        if (::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
-        status_ = status;
-        if (!WIFEXITED(status)) return std::nullopt;
-        return WEXITSTATUS(status);
-    }
-
-private:
-    pid_t pid_ = -1;
-    int pidfd_ = -1;
-    int stdout_ = -1;
-    std::string output_;
-    std::optional<int> status_;
+    ServeProcess(const std::vector<std::string>& args, const std::filesystem::path& stderrFile,
+                 std::vector<std::string> extraEnvironment = {})
+        : vivaref::testsupport::ServeProcess(VIVAREF_BINARY, args, stderrFile, std::move(extraEnvironment)) {}
 };
 
 std::string readFile(const std::filesystem::path& file) {
