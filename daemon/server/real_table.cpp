@@ -211,12 +211,11 @@ void RealTable::startScan(Timestamp now) {
     }
     drivers::TagReader& reader = readers_[*next];
     if (auto ec = reader.antennaOn()) {
-        const drivers::ScanResult failed = drivers::ScanError{
-            drivers::ScanErrorKind::Bus, "reader " + reader.name() + ": antenna on: " + ec.message()};
-        scheduler_.reportFailure(*next, now);
-        ++counters_.rawScans;
-        (void)readers_.initialize(*next);
-        recordScan(*next, failed);
+        // A scan that failed before it began.
+        concludeScan(*next,
+                     drivers::ScanError{drivers::ScanErrorKind::Bus,
+                                        "reader " + reader.name() + ": antenna on: " + ec.message()},
+                     now);
         return;
     }
     scanning_ = *next;
@@ -230,8 +229,12 @@ void RealTable::finishScan(Timestamp now) {
     const drivers::ReaderIndex r = *scanning_;
     scanning_.reset();
     drivers::TagReader& reader = readers_[r];
-    drivers::ScanResult result = reader.scan();
+    const drivers::ScanResult result = reader.scan();
     (void)reader.antennaOff();
+    concludeScan(r, result, now);
+}
+
+void RealTable::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult& result, Timestamp now) {
     ++counters_.rawScans;
     if (result.ok()) {
         scheduler_.reportSuccess(r);

@@ -125,6 +125,9 @@ private:
 
     void startScan(Timestamp now);
     void finishScan(Timestamp now);
+    // A raw scan's outcome, from either half: the scheduler told, a failing
+    // reader reset for its next turn, the trace told of any change.
+    void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp now);
     void recordScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
     void confirmPresses(Timestamp now);
     void problem(const std::string& message);
