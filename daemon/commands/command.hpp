@@ -40,5 +40,7 @@ int runSimulate(const std::vector<std::string>& args);
 int runTrace(const std::vector<std::string>& args);
 int runCheckConfig(const std::vector<std::string>& args);
 int runEnrol(const std::vector<std::string>& args);
+int runNew(const std::vector<std::string>& args);
+int runHost(const std::vector<std::string>& args);
 
 }  // namespace vivaref::daemon

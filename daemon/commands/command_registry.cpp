@@ -10,6 +10,10 @@ namespace {
 constexpr std::array kCommands = {
     Command{"serve", "Run the referee daemon: the castle, the votes, the game log and the web pages on one loop.",
             runServe},
+    Command{"new", "Start a game on the running daemon (setup, players) and print each player's private link.",
+            runNew},
+    Command{"host", "Send the host's other requests to the running daemon: undo, pause, resume, abandon, ...",
+            runHost},
     Command{"replay", "Replay a game record (a file, or - for stdin) and print its result as JSON.",
             runReplay},
     Command{"bench", "Play random complete games on one core and print how fast the engine runs.", runBench},
