@@ -127,6 +127,9 @@ struct vivaref::referee::Referee::Impl {
     // they may still be entered or corrected (until the next deal).
     std::optional<int> revealRound() const;
     std::optional<RevealNeed> revealNeeded() const;
+    // The round whose cards a `reveal` may enter or correct now: the one
+    // face up, else the last finished one whose cards were entered.
+    std::optional<int> correctableRound() const;
     HostAnswer reveal(const RevealRequest& r);
     // Physical cards: every player keeps a placeholder Ambition card at once.
     bool autoKeep();

@@ -44,8 +44,18 @@ std::optional<int> Referee::Impl::revealRound() const {
     return std::nullopt;
 }
 
+std::optional<int> Referee::Impl::correctableRound() const {
+    if (auto round = revealRound()) return round;
+    // Entered cards stay correctable through the next round, until its own
+    // coronation turns new cards face up.
+    if (!physical() || !state || state->finishedRounds().empty()) return std::nullopt;
+    const int last = state->finishedRounds().back().round;
+    if (!favouritesEntered.contains(last)) return std::nullopt;
+    return last;
+}
+
 std::optional<RevealNeed> Referee::Impl::revealNeeded() const {
-    const auto round = revealRound();
+    const auto round = correctableRound();
     if (!round) return std::nullopt;
     RevealNeed need{*round};
     need.favourites = !favouritesEntered.contains(*round);
@@ -79,7 +89,7 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
         return HostAnswer::refused(
             "not-physical", "The referee dealt this game's Favourites cards: there is nothing to enter.",
             gameId);
-    const auto round = revealRound();
+    const auto round = correctableRound();
     if (!round)
         return HostAnswer::refused(
             "nothing-to-reveal",
@@ -111,10 +121,14 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
     if (hasAmbitions && !rules.options().ambition)
         return badReveal("This game plays without Ambition cards.", gameId);
 
-    // The round's deal in effect, with the entered cards in place of its own.
+    // The round's deal in effect, with the entered cards in place of its own
+    // (a correction may come once the next round is dealt: the replay then
+    // goes through that round too).
     std::size_t dealIndex = history.size();
-    while (dealIndex > 0 && history[dealIndex - 1].kind != Decision::Kind::Deal) --dealIndex;
-    if (dealIndex == 0 || std::get<engine::Deal>(history[dealIndex - 1].what).round != *round)
+    while (dealIndex > 0 && !(history[dealIndex - 1].kind == Decision::Kind::Deal &&
+                              std::get<engine::Deal>(history[dealIndex - 1].what).round == *round))
+        --dealIndex;
+    if (dealIndex == 0)
         return HostAnswer::refused("bad-log", "Round " + std::to_string(*round) + "'s deal is not known.",
                                    gameId);
     --dealIndex;
@@ -223,6 +237,7 @@ std::optional<engine::Refusal> Referee::Impl::replayRound(
                     return st.appendAction(g, *a, wallTime());
                 });
             } else if (const auto* dl = std::get_if<engine::Deal>(&d.what)) {
+                if (d.automatic) refereeEvent("referee-chance", json{{"kind", "deal"}});
                 writeLog(
                     [&](store::GameStore& st, store::GameId g) { return st.appendDeal(g, *dl, wallTime()); });
             } else if (const auto* r = std::get_if<engine::Reshuffle>(&d.what)) {

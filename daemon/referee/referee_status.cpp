@@ -78,6 +78,13 @@ json Referee::Impl::publicStatus() const {
                                 {"ambitions", need->ambitions},
                                 {"banished", rules.options().banished}}
                          : json(nullptr);
+    // Cards already entered that the host may still correct.
+    const auto correctable = need ? std::nullopt : correctableRound();
+    out["reveal_correction"] = correctable && favouritesEntered.contains(*correctable)
+                                   ? json{{"round", *correctable},
+                                          {"ambitions", ambitionsEntered.contains(*correctable)},
+                                          {"banished", rules.options().banished}}
+                                   : json(nullptr);
     if (need && !history.empty()) {
         // The coronation was scored on placeholder cards: the scores stand as
         // they were before it, and no card is shown, until the real ones are in.

@@ -79,6 +79,8 @@ bool playUntil(SimTable& t, engine::Rng& rng, const std::function<bool(const jso
 
 bool revealPending(const json& status) { return status["reveal"].is_object(); }
 
+int lateCorrections = 0;  // corrections made once the next round was under way
+
 // The favourites of every deal line of an exported record, by round.
 std::map<int, json> dealtFavourites(const std::string& record) {
     std::map<int, json> out;
@@ -113,10 +115,11 @@ std::map<int, json> playPhysicalGame(SimTable& t, store::GameStore& log, std::ui
     std::map<int, json> entered;
     std::uint64_t cardSeed = seed * 1000;
     json totalsBefore = json::array();
-    while (playUntil(t, rng, [&](const json& s) {
+    const auto track = [&](const json& s) {
         if (!revealPending(s)) totalsBefore = s["view"]["totals"];
         return revealPending(s);
-    })) {
+    };
+    while (playUntil(t, rng, track)) {
         const auto status = t.referee.publicStatus();
         const json need = status["reveal"];
         INFO("reveal " << need.dump());
@@ -162,14 +165,28 @@ std::map<int, json> playPhysicalGame(SimTable& t, store::GameStore& log, std::ui
         CHECK(after["reveal"].is_null());
         // The log's deal of the round is now the real one.
         CHECK(dealtFavourites(log.exportRecord(*t.referee.game()))[round] == entered[round]);
-        // Corrected once in a while, while the cards are still face up (the
-        // last round's entry ends the game).
-        if (need["favourites"] == true && after["state"] == "playing" && rng.below(3) == 0) {
-            json fixed = revealFor(t.state(), need, ++cardSeed);
-            fixed.erase("ambitions");
-            answer = t.host({{"reveal", fixed}});
-            REQUIRE_MESSAGE(answer.ok, answer.code << ": " << answer.message);
-            entered[round] = fixed["favourites"];
+        // Corrected once in a while: at once, or some moves into the next
+        // round (until its own coronation); never once the game is over.
+        const auto when = rng.below(3);
+        if (need["favourites"] == true && after["state"] == "playing" && when != 0) {
+            if (when == 2) {
+                int left = 1 + static_cast<int>(rng.below(30));
+                playUntil(t, rng, [&](const json& s) { return track(s) || left-- <= 0; });
+            }
+            const auto now = t.referee.publicStatus();
+            if (!revealPending(now)) {
+                REQUIRE(now["reveal_correction"].is_object());
+                CHECK(now["reveal_correction"]["round"] == round);
+                if (now["view"]["round"] != round && now["view"]["phase"] != "deal") ++lateCorrections;
+                json fixed = revealFor(t.state(), need, ++cardSeed);
+                fixed.erase("ambitions");
+                const auto before = t.referee.counters().actionsAccepted;
+                answer = t.host({{"reveal", fixed}});
+                REQUIRE_MESSAGE(answer.ok, answer.code << ": " << answer.message);
+                entered[round] = fixed["favourites"];
+                CHECK(t.referee.counters().actionsAccepted == before);  // replayed, not accepted again
+                CHECK(dealtFavourites(log.exportRecord(*t.referee.game()))[round] == entered[round]);
+            }
         }
     }
     return entered;
@@ -220,6 +237,8 @@ TEST_CASE(
             }
         }
     }
+    MESSAGE(lateCorrections << " corrections made during the next round");
+    CHECK(lateCorrections > 0);
 }
 
 TEST_CASE("physical cards: a crash while the cards are awaited resumes awaiting them; after, as entered") {

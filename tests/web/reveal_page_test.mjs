@@ -43,6 +43,7 @@ const expectedBody = {
 // After the cards: the round scored, the cards public.
 const scored = structuredClone(pending);
 scored.reveal = null;
+scored.reveal_correction = { round: 2, ambitions: true, banished: true }; // the referee still takes a correction
 scored.view.phase = 'deal'; // round 3 waits for its deal
 scored.view.totals = [30, 14, 9, 26];
 scored.view.finished_rounds.push({ round: 2, kings: ['eloise'], crown: 0, scores: [18, 7, 9, 7] });

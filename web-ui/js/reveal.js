@@ -191,14 +191,12 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     }
   }
 
-  // The cards accepted can be corrected until the next round is dealt
-  // (after a round ends the view's round is already the next one, waiting
-  // for its deal) or the game is over.
+  // The cards accepted can be corrected while the referee says so
+  // (status.reveal_correction: through the next round, until its own
+  // coronation), never once the game is over.
   function correctable(status) {
     if (!accepted || status.game !== accepted.game || !(status.state === 'playing' || status.state === 'paused')) return false;
-    const { phase, round } = status.view || {};
-    if (phase === 'deal') return round === accepted.round + 1;
-    return phase !== 'game-over' && round === accepted.round; // a royal couple's first coronation
+    return !!status.reveal_correction && status.reveal_correction.round === accepted.round;
   }
 
   function render(input) {
