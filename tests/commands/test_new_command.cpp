@@ -133,19 +133,35 @@ std::vector<Link> linksIn(const std::string& out, const std::string& url) {
     return links;
 }
 
+// A TCP socket on a free port of 127.0.0.1, listening or not, closed with
+// its scope.
+class LoopbackSocket {
+public:
+    explicit LoopbackSocket(bool listening) : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+        REQUIRE(fd_ >= 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t size = sizeof address;
+        REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+        if (listening) REQUIRE(::listen(fd_, 4) == 0);
+        port_ = ntohs(address.sin_port);
+    }
+    ~LoopbackSocket() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    LoopbackSocket(const LoopbackSocket&) = delete;
+    LoopbackSocket& operator=(const LoopbackSocket&) = delete;
+    std::uint16_t port() const { return port_; }
+
+private:
+    int fd_ = -1;
+    std::uint16_t port_ = 0;
+};
+
 // A port with nothing listening on it (bound, then released).
-std::uint16_t closedPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof address;
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
+std::uint16_t closedPort() { return LoopbackSocket(false).port(); }
 
 }  // namespace
 
@@ -335,18 +351,9 @@ TEST_CASE("no daemon at the address: exit 2 at once, naming the address") {
 
     // Something that accepts connections (the kernel does, into the backlog)
     // but never answers: given up after --timeout.
-    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(listener >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof address;
-    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    REQUIRE(::listen(listener, 4) == 0);
-    REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-    const std::string silent = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+    const LoopbackSocket listener(true);
+    const std::string silent = "http://127.0.0.1:" + std::to_string(listener.port());
     run = runVivaref(dir, {"new", "--url", silent, "--timeout", "1", "--edition", "classic", "--seats", "4"});
-    ::close(listener);
     CHECK(run.status == 2);
     CHECK(has(run.err, "cannot reach the daemon at " + silent + ": no answer within 1 s"));
     CHECK(run.took < 5s);
