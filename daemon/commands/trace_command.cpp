@@ -67,6 +67,7 @@ std::vector<std::string> splitNames(const std::string& text) {
 
 int runFromRecord(const std::vector<std::string>& args) {
     std::string players;
+    std::string pace = "comfortable";
     std::int64_t start = 0;
     trace::TableScriptOptions options;
     CommandLine line(
@@ -78,19 +79,37 @@ int runFromRecord(const std::vector<std::string>& args) {
         "guides (leftovers to floor 0, an elected candidate to the box or a dungeon, the Jester\n"
         "back), the board cleared between rounds and the 2024 Jester put on floor 3. Passes are\n"
         "left to the referee. 'vivaref simulate' of the result plays the same game. Exit status 1\n"
-        "(with GAME-RECORD's code) when the record has an illegal line, 2 when it cannot be read.");
+        "(with GAME-RECORD's code) when the record has an illegal line, 2 when it cannot be read.\n"
+        "--pace brisk plays as a real table does (a new action 1 s after the last, 0.3 s a lift or\n"
+        "put), stress faster (0.6 s, 0.2 s); --noise SEED adds what hands do besides the move\n"
+        "(hovering, grazing another place, double touches, a slow hand).");
     line.visible.add_options()("players", po::value(&players), "the players' names, comma-separated")(
         "start", po::value(&start)->default_value(0), "t of the first line, in milliseconds")(
+        "pace", po::value(&pace)->default_value(pace),
+        "comfortable, brisk or stress (the times below override it)")(
+        "noise", po::value(&options.noise.seed)->default_value(0), "hand noise from this seed (0: none)")(
         "settle", po::value(&options.timing.settle)->default_value(options.timing.settle),
         "ms after a put before the next action")(
         "lift-to-put", po::value(&options.timing.liftToPut)->default_value(options.timing.liftToPut),
         "ms a moved tag is in the hand")(
         "off-board", po::value(&options.timing.offBoard)->default_value(options.timing.offBoard),
-        "ms after a tag leaves the board (past the in-hand grace)");
+        "ms after a tag leaves the board, before the next action");
     line.hidden.add_options()("record", po::value<std::string>(), "the record");
     line.positional.add("record", 1);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    if (pace == "brisk" || pace == "stress") {
+        const auto chosen = pace == "brisk" ? trace::TableTiming::brisk() : trace::TableTiming::stress();
+        const bool own[] = {!vm["settle"].defaulted(), !vm["lift-to-put"].defaulted(),
+                            !vm["off-board"].defaulted()};
+        const auto given = options.timing;
+        options.timing = chosen;
+        if (own[0]) options.timing.settle = given.settle;
+        if (own[1]) options.timing.liftToPut = given.liftToPut;
+        if (own[2]) options.timing.offBoard = given.offBoard;
+    } else if (pace != "comfortable") {
+        return usageError("trace from-record", "--pace is comfortable, brisk or stress, not '" + pace + "'");
+    }
     if (!vm.count("record"))
         return usageError("trace from-record",
                           "name the RECORD to turn into a trace (- reads standard input)");

@@ -166,6 +166,8 @@ private:
         auto& k = config_.sensing;
         s.integer("majority_scans", 1, 15, k.majorityScans);
         s.boolean("sticky_presence", k.stickyPresence);
+        s.integer("lost_after_misses", 1, 15, k.lostAfterMisses);
+        s.boolean("in_hand_at_once", k.inHandAtOnce);
         s.millis("stability_window_ms", 0, 5'000, k.stabilityWindow);
         s.millis("in_hand_grace_ms", 1, 600'000, k.inHandGrace);
         s.integer("faulty_after_failures", 1, 1'000, k.faultyAfterFailures);

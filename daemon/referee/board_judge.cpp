@@ -44,7 +44,9 @@ std::string describe(const Sighting& seen) {
 namespace {
 
 bool sameSpot(const std::optional<std::string>& expected, const Sighting& seen) {
-    if (!expected) return seen.kind == Sighting::Kind::Absent;
+    // A piece in a hand is off the board already: one leaving the board (to
+    // the box, cleared between rounds) is where it should be once lifted.
+    if (!expected) return seen.kind == Sighting::Kind::Absent || seen.kind == Sighting::Kind::InHand;
     return seen.kind == Sighting::Kind::OnPlace && seen.place == *expected;
 }
 

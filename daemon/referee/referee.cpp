@@ -117,7 +117,8 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     refusal.reset();
     flashPlace.reset();
     stationBlinkUntil.clear();
-    guiding = true;  // a board left from before is cleared first
+    stationNotices.clear();
+    startGuiding();  // a board left from before is cleared first
     chanceDueSince = now;
     lastAction.clear();
     status = GameStatus::Playing;
@@ -187,7 +188,7 @@ HostAnswer Referee::Impl::undo() {
     ++counters.undos;
     refusal.reset();
     flashPlace.reset();
-    guiding = true;
+    startGuiding();
     armChance();
     lastAction = "The host took back the last decision.";
     notice("undone", lastAction + " Put the board back as shown.", json{{"decisions", taken}});
@@ -227,7 +228,7 @@ HostAnswer Referee::Impl::abandon() {
     status = GameStatus::Abandoned;
     ++counters.gamesAbandoned;
     refusal.reset();
-    guiding = false;
+    stopGuiding();
     chanceDueSince.reset();
     notice("abandoned", "Game " + std::to_string(gameId->value) + " is abandoned.");
     return HostAnswer::accepted(gameId, "Abandoned.");

@@ -2,8 +2,13 @@
 // the engine's expected position after every change; what a difference
 // means depends on where the game is:
 //   - guiding (the engine moved characters: an election's outcome, the
-//     leftovers to floor 0, a new round, an undo, a resume): nothing is
-//     accepted until the whole board matches; the differences are guidance;
+//     leftovers to floor 0, a new round, an undo, a resume): the characters
+//     that differed when guidance began are guided, each until it has been
+//     where the engine says (a piece in a hand counts as off the board);
+//     then whatever else differs is judged as below, so a move the next
+//     player made meanwhile is not lost;
+//   - a refusal stands (repairs are never moves): nothing is accepted until
+//     the whole board is back, the restore list following the board;
 //   - a difference touching a faulty reader's place, or a character in a
 //     hand: wait;
 //   - one character elsewhere: the action of the seat to act, applied if the
@@ -90,6 +95,28 @@ void Referee::Impl::compare() {
         comparison = {};
 }
 
+void Referee::Impl::startGuiding() {
+    guiding = true;
+    compare();
+    guided.clear();
+    for (const auto& d : comparison.differences) guided.insert(d.character);
+}
+
+void Referee::Impl::stopGuiding() {
+    guiding = false;
+    guided.clear();
+}
+
+bool Referee::Impl::guidanceDone() {
+    // A guided character that has been in place once is no longer guided:
+    // moving it again later is a move like any other.
+    std::erase_if(guided, [&](const std::string& slug) {
+        return std::none_of(comparison.differences.begin(), comparison.differences.end(),
+                            [&](const Difference& d) { return d.character == slug; });
+    });
+    return guided.empty();
+}
+
 void Referee::Impl::settle() {
     // Each round of the loop accepts at most one decision; a game has far
     // fewer automatic decisions in a row than this.
@@ -98,15 +125,21 @@ void Referee::Impl::settle() {
         if (!state || status != GameStatus::Playing) return;
         if (autoKeep()) continue;
         if (guiding) {
-            if (!comparison.matches()) return;
-            guiding = false;
-            notice("guided", "The board matches the game: play on.");
+            if (!guidanceDone()) return;
+            stopGuiding();
+            notice("guided", comparison.matches() ? "The board matches the game: play on."
+                                                  : "The guided characters are in place: play on.");
         }
         // Physical cards face up and not yet entered: nothing is accepted.
         if (revealNeeded()) return;
         if (comparison.matches()) {
             if (refusal) clearRefusal("The board is back as it was: play on.");
             if (autoPass()) continue;
+            return;
+        }
+        if (refusal && refusal->strict) {
+            // Repairs are never moves: the restore list follows the board.
+            refuse(refusal->code, refusal->message, comparison.differences);
             return;
         }
         if (!comparison.blindPlaces.empty() || comparison.unsettled) return;
@@ -127,7 +160,7 @@ void Referee::Impl::settle() {
             return;
         }
         if (d.seen.kind == Sighting::Kind::Absent) {
-            refuse("character-gone", d.character + " has left the board.", diffs);
+            refuse("character-gone", d.character + " has left the board.", diffs, false);
             return;
         }
         const engine::Place to = enginePlace(d.seen.place);
@@ -146,7 +179,8 @@ void Referee::Impl::settle() {
     }
 }
 
-void Referee::Impl::refuse(std::string code, std::string message, std::vector<Difference> restore) {
+void Referee::Impl::refuse(std::string code, std::string message, std::vector<Difference> restore,
+                           bool strict) {
     const bool fresh = !refusal;
     if (!fresh && refusal->code == code && refusal->restore == restore) return;
     std::vector<std::string> steps;
@@ -157,7 +191,7 @@ void Referee::Impl::refuse(std::string code, std::string message, std::vector<Di
         entry["do"] = steps.back();
         restoreJson.push_back(std::move(entry));
     }
-    refusal = BoardRefusal{code, message, std::move(restore)};
+    refusal = BoardRefusal{code, message, std::move(restore), strict};
     json detail{{"code", code}, {"message", message}, {"restore", restoreJson}};
     if (fresh) {
         ++counters.refusals[code];
@@ -180,8 +214,9 @@ bool Referee::Impl::autoPass() {
 }
 
 void Referee::Impl::privateNotice(int station, std::string kind, std::string text, json detail) {
-    notices.push_back(
-        Notice{now, std::move(kind), Notice::Audience::Station, station, std::move(text), std::move(detail)});
+    Notice notice{now, std::move(kind), Notice::Audience::Station, station, std::move(text), std::move(detail)};
+    stationNotices[station] = notice;  // the seat's own page shows it too
+    notices.push_back(std::move(notice));
 }
 
 void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
@@ -208,7 +243,7 @@ void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
         // Only this station learns of it: a card not held tells about a hand.
         ++counters.privateRefusals;
         stationBlinkUntil[station] = now + options.privateBlinkFor;
-        return privateNotice(station, "private-refusal", refused->message,
+        return privateNotice(station, "private-refusal", refused->message + " This key was not counted.",
                              json{{"code", engine::refusalCodeName(refused->code)}});
     }
     settle();

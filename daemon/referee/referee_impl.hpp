@@ -43,12 +43,15 @@ struct RevealNeed {
     bool ambitions = false;   // each player's kept Ambition card
 };
 
-// A refusal on the board: shown until the board is back at the last legal
-// position or a legal action is completed.
+// A refusal on the board. A strict one (every refusal but a character gone)
+// stands until the board is back at the last legal position: nothing is
+// accepted meanwhile, so a partial put-back is never an action. A character
+// gone stands until it is on the board again, where it is judged afresh.
 struct BoardRefusal {
     std::string code;
     std::string message;              // the engine's sentence, or ours
     std::vector<Difference> restore;  // what to put back
+    bool strict = true;
 };
 
 }  // namespace vivaref::referee
@@ -87,11 +90,18 @@ struct vivaref::referee::Referee::Impl {
     std::set<std::string> faultyPlaces;
     std::vector<std::string> faultyReaders;
     BoardComparison comparison;
-    bool guiding = false;  // the engine moved characters: guide until the board matches
+    // The engine moved characters: guide them until each has been where it
+    // says (`guided`: those still to go, taken when guidance starts). Then
+    // what else differs is judged as usual: a move made meanwhile counts.
+    bool guiding = false;
+    std::set<std::string> guided;
     std::optional<BoardRefusal> refusal;
     std::optional<std::string> flashPlace;
     Timestamp flashUntil{0};
     std::map<int, Timestamp> stationBlinkUntil;
+    // Each station's last private notice (a key not counted, ignored): for
+    // that seat's own page only.
+    std::map<int, Notice> stationNotices;
 
     explicit Impl(RefereeOptions o, store::GameStore* s);
 
@@ -113,13 +123,17 @@ struct vivaref::referee::Referee::Impl {
     // referee_board.cpp
     void settle();
     void judgeDifferences();
-    void refuse(std::string code, std::string message, std::vector<Difference> restore);
+    void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
     void clearRefusal(const char* why);
     bool autoPass();
     void acceptBoardAction(const engine::Action& a, const Difference& d);
     void pressKey(const drivers::ButtonEvent& e);
     void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
     void compare();
+    void startGuiding();
+    void stopGuiding();
+    // Guidance progress: true once every guided character has been in place.
+    bool guidanceDone();
 
     // referee_reveal.cpp: physical cards
     bool physical() const { return favouritesMode == FavouritesMode::Physical; }

@@ -153,8 +153,8 @@ void Referee::Impl::afterDecision(Decision::Kind kind, const engine::EventList& 
     }
     (void)kind;
     if (engineMoved) {
-        guiding = true;
         refusal.reset();
+        startGuiding();
     }
     if (auto need = revealNeeded()) {
         lastAction = std::string("Show your ") + (need->favourites ? "Favourites" : "") +
@@ -174,7 +174,7 @@ void Referee::Impl::finishIfOver() {
     auto result = record::resultJson(*state);
     writeLog([&](store::GameStore& s, store::GameId g) { return s.finishGame(g, result, wallTime()); });
     status = GameStatus::Finished;
-    guiding = false;
+    stopGuiding();
     refusal.reset();
     ++counters.gamesFinished;
     counters.results.push_back(result);
@@ -335,7 +335,8 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     refusal.reset();
     flashPlace.reset();
     stationBlinkUntil.clear();
-    guiding = true;  // the board goes back to the logged position first
+    stationNotices.clear();
+    startGuiding();  // the board goes back to the logged position first
     status = wasPaused ? GameStatus::Paused : GameStatus::Playing;
     armChance();
     lastAction = "The game resumed from the log.";

@@ -123,6 +123,7 @@ json Referee::Impl::publicStatus() const {
         json moves = json::array();
         std::string text;
         for (const auto& d : comparison.differences) {
+            if (!guided.contains(d.character)) continue;  // a move made meanwhile: judged after
             const auto sentence = guidanceSentence(d);
             text += (text.empty() ? "" : "; ") + sentence;
             moves.push_back(json{{"character", d.character},
@@ -177,7 +178,8 @@ json Referee::Impl::publicStatus() const {
     } else if (guiding && !comparison.matches()) {
         waiting = "The board to be set as guided.";
     } else if (refusal) {
-        waiting = "The board to be put back, or a legal action.";
+        waiting = refusal->strict ? "The board to be put back as shown."
+                                  : "The character to be put back on the board.";
     } else if (!comparison.blindPlaces.empty()) {
         waiting = "A faulty reader to answer again.";
     } else if (comparison.unsettled) {
@@ -219,7 +221,15 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
     // Physical cards: the player holds them; the referee's are placeholders.
     if (physical())
         for (const char* key : {"favourites", "banished", "ambition_choices", "ambition"}) own.erase(key);
+    // The seat's station's last private notice (e.g. a second key press, not counted).
+    json stationNotice = nullptr;
+    if (auto it = stationNotices.find(rules.seatOf(p).index); it != stationNotices.end()) {
+        const Notice& n = it->second;
+        stationNotice = json{{"kind", n.kind}, {"text", n.text}, {"at", n.at.count()}};
+        if (n.detail.contains("code")) stationNotice["code"] = n.detail["code"];
+    }
     return json{{"game", gameId ? json(gameId->value) : json(nullptr)},
+                {"station_notice", std::move(stationNotice)},
                 {"state", gameStatusName(status)},
                 {"player", p.index},
                 {"name", p.index < players.size() ? players[p.index] : ""},
@@ -234,6 +244,7 @@ drivers::LedStates Referee::Impl::leds(Timestamp at) const {
     if (state && (status == GameStatus::Playing || status == GameStatus::Paused)) {
         if (guiding || refusal) {
             for (const auto& d : comparison.differences) {
+                if (!refusal && !guided.contains(d.character)) continue;
                 if (d.expected) facts.blinkPlaces.insert(*d.expected);
                 if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(d.seen.place);
                 for (const auto& c : d.seen.candidates) facts.blinkPlaces.insert(c);

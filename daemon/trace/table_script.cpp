@@ -22,7 +22,8 @@ namespace {
 // Writes the script, keeping the clock and what stands where on the board.
 class ScriptWriter {
 public:
-    explicit ScriptWriter(const TableScriptOptions& options) : timing_(options.timing), t_(options.start) {}
+    explicit ScriptWriter(const TableScriptOptions& options)
+        : timing_(options.timing), noise_(options.noise), random_(options.noise.seed), t_(options.start) {}
 
     std::vector<TraceLine> take() { return std::move(lines_); }
 
@@ -44,7 +45,7 @@ public:
         auto name = boardPlaceName(to);
         if (board_.contains(slug)) {
             lift(slug);
-            t_ += timing_.liftToPut;
+            t_ += chance(noise_.slowHand) ? noise_.slowHandMs : timing_.liftToPut;
         }
         if (name) put(slug, *name);
         t_ += name ? timing_.settle : timing_.offBoard;
@@ -87,7 +88,7 @@ public:
         liftAll(leaving);
         for (const auto& [slug, place] : moving) {
             lift(slug);
-            t_ += timing_.liftToPut;
+            t_ += chance(noise_.slowHand) ? noise_.slowHandMs : timing_.liftToPut;
             put(slug, place);
             t_ += timing_.settle;
         }
@@ -100,9 +101,40 @@ public:
 
 private:
     void emit(TraceInput input) { lines_.push_back({t_, std::move(input)}); }
+    // A tag landing on `place`, with the noise of a real hand around it.
     void put(const std::string& slug, const std::string& place) {
+        if (chance(noise_.graze)) {
+            emit(PutLine{{slug}, {otherPlace(place)}});
+            t_ += noise_.grazeMs;
+            emit(LiftLine{{slug}});
+            t_ += noise_.hoverMs;
+        }
+        if (chance(noise_.hover)) {
+            emit(PutLine{{slug}, {place}});
+            t_ += noise_.hoverMs;
+            emit(LiftLine{{slug}});
+            t_ += noise_.hoverMs;
+        }
         emit(PutLine{{slug}, {place}});
+        if (chance(noise_.doubleTouch)) {
+            t_ += noise_.touchMs;
+            emit(LiftLine{{slug}});
+            t_ += noise_.touchMs;
+            emit(PutLine{{slug}, {place}});
+        }
         board_[slug] = place;
+    }
+    bool chance(double probability) {
+        if (!noise_.enabled() || probability <= 0) return false;
+        return std::uniform_real_distribution<double>(0.0, 1.0)(random_) < probability;
+    }
+    // A place a hand brushes on its way: any other floor, the throne or a WC.
+    std::string otherPlace(const std::string& place) {
+        static const char* const kPlaces[] = {"0", "1", "2", "3", "4", "5", "6", "wc3", "wc4"};
+        for (;;) {
+            const std::string other = kPlaces[random_() % std::size(kPlaces)];
+            if (other != place) return other;
+        }
     }
     void lift(const std::string& slug) {
         emit(LiftLine{{slug}});
@@ -117,6 +149,8 @@ private:
     }
 
     TableTiming timing_;
+    TableNoise noise_;
+    std::mt19937_64 random_;
     std::int64_t t_;
     std::vector<TraceLine> lines_;
     std::map<std::string, std::string> board_;  // slug -> place, as put so far

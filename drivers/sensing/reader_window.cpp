@@ -4,8 +4,14 @@
 
 namespace vivaref::drivers {
 
-ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t tagCount)
-    : ring_(majorityScans), hits_(tagCount, 0), seen_(tagCount, 0), sticky_(sticky) {}
+ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter,
+                           std::size_t tagCount)
+    : ring_(majorityScans),
+      hits_(tagCount, 0),
+      seen_(tagCount, 0),
+      missesInARow_(tagCount, 0),
+      sticky_(sticky),
+      lostAfter_(std::min(std::max<std::size_t>(lostAfter, 1), majorityScans)) {}
 
 void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> unknown, Timestamp at) {
     Scan& slot = ring_[next_];
@@ -17,11 +23,15 @@ void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> un
     slot.tags.assign(tags.begin(), tags.end());  // reuses the slot's capacity: no allocation once warm
     slot.unknown = std::move(unknown);
     slot.at = at;
-    for (TagIndex tag : tags) ++hits_[tag];
+    for (std::uint32_t& misses : missesInARow_) ++misses;
+    for (TagIndex tag : tags) {
+        ++hits_[tag];
+        missesInARow_[tag] = 0;
+    }
     next_ = (next_ + 1) % ring_.size();
     for (std::size_t tag = 0; tag < hits_.size(); ++tag) {
         const bool majority = 2 * hits_[tag] > filled_;
-        seen_[tag] = majority || (sticky_ && seen_[tag] && hits_[tag] > 0);
+        seen_[tag] = majority || (sticky_ && seen_[tag] && missesInARow_[tag] < lostAfter_);
     }
 }
 
@@ -32,6 +42,7 @@ void ReaderWindow::clear() {
     }
     std::fill(hits_.begin(), hits_.end(), 0);
     std::fill(seen_.begin(), seen_.end(), 0);
+    std::fill(missesInARow_.begin(), missesInARow_.end(), 0);
     next_ = 0;
     filled_ = 0;
 }

@@ -1,10 +1,10 @@
 // One reader's last K successful scans, and which enrolled tags it sees by
 // majority over them. Failed scans are not evidence either way: they count
 // against the reader's quality, not against its tags.
-// With `sticky`, a tag once seen stays seen until it is missing from all K
-// scans: entering takes a majority, leaving takes silence. A still tag that
-// is missed now and then then never looks lifted, at the price of one more
-// scan before a real lift shows.
+// With `sticky`, a tag once seen stays seen until it is missing from
+// `lostAfter` scans in a row (at most K): entering takes a majority, leaving
+// takes silence. A still tag that is missed once never looks lifted, and a
+// real lift shows after `lostAfter` scans.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +19,7 @@ namespace vivaref::drivers {
 
 class ReaderWindow {
 public:
-    ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t tagCount);
+    ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter, std::size_t tagCount);
 
     // One successful scan, already split into enrolled tags (sorted, no
     // duplicates) and unknown UIDs.
@@ -29,6 +29,10 @@ public:
     void clear();
 
     bool sees(TagIndex tag) const { return seen_[tag] != 0; }
+    // Read in one of its last `lostAfter` scans: enough for the place a tag
+    // stably stands on to keep it (a majority may not be there yet after the
+    // reader's window was cleared).
+    bool holds(TagIndex tag) const { return hits_[tag] > 0 && missesInARow_[tag] < lostAfter_; }
     // How consistently it reads `tag`: hits over scans, as a fraction compared
     // by cross-multiplication (see readsBetter).
     std::uint32_t hits(TagIndex tag) const { return hits_[tag]; }
@@ -52,7 +56,9 @@ private:
     std::size_t filled_ = 0;
     std::vector<std::uint32_t> hits_;
     std::vector<char> seen_;
+    std::vector<std::uint32_t> missesInARow_;
     bool sticky_;
+    std::size_t lostAfter_;
 };
 
 // True when `a` (hitsA of scansA) reads more consistently than `b`.

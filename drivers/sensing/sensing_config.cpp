@@ -7,6 +7,7 @@ namespace vivaref::drivers {
 
 void SensingConfig::validate() const {
     if (majorityScans == 0) throw std::invalid_argument("sensing: majorityScans must be at least 1");
+    if (lostAfterMisses == 0) throw std::invalid_argument("sensing: lostAfterMisses must be at least 1");
     if (faultyAfterFailures == 0)
         throw std::invalid_argument("sensing: faultyAfterFailures must be at least 1");
     if (stabilityWindow.count() < 0)

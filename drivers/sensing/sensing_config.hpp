@@ -1,5 +1,6 @@
-// The sensing pipeline's knobs. Defaults suit a castle scanned round robin
-// with one antenna on at a time (a reader every ~10 ms).
+// The sensing pipeline's knobs. The defaults answer a brisk table: a put is
+// stable two reads and a short window after it lands, a lift is "in hand"
+// after two scans in a row without the tag (drivers/sensing/NOTES.md).
 #pragma once
 
 #include <chrono>
@@ -15,15 +16,26 @@ struct SensingConfig {
     // `majorityScans` successful scans: one missed or one phantom read
     // changes nothing.
     std::size_t majorityScans = 3;
-    // ...and, once seen, until it is missing from all of them (see
-    // ReaderWindow). Without it, a tag just put down that is missed twice
-    // before it is stable starts its window again.
+    // ...and, once seen, until it is missing from `lostAfterMisses` of its
+    // scans in a row (see ReaderWindow). Without it, a tag just put down that
+    // is missed twice before it is stable starts its window again.
     bool stickyPresence = true;
-    // A new position must hold this long before it becomes part of the
-    // stable observation. Well under the 300 ms a player notices as lag.
-    Timestamp stabilityWindow{150};
+    // Scans in a row without a seen tag before the reader no longer sees it:
+    // a lift shows after this many scans of its reader, a single missed read
+    // changes nothing. At most majorityScans (more is the same as that).
+    std::size_t lostAfterMisses = 2;
+    // A new place must hold this long before it becomes part of the stable
+    // observation (a piece lifted is "in hand" at once, without it). With the
+    // two reads a place needs first, it keeps a graze of a scan or two from
+    // counting, and leaves a put decided well under 150 ms.
+    Timestamp stabilityWindow{40};
+    // A piece its readers have lost is "in hand" at once (true), or only once
+    // the loss has held for the stability window (false: a castle whose
+    // readers miss still tags often, at the price of a slower lift).
+    bool inHandAtOnce = true;
     // A tag that vanishes from its place is "in hand" (being moved) for this
-    // long, counted from when it vanished, before it is reported gone.
+    // long, counted from when it vanished, before it is reported gone. It
+    // never holds up a move: a tag seen on a place again is there at once.
     Timestamp inHandGrace{3000};
     // A reader is faulty after this many failed scans in a row.
     std::uint32_t faultyAfterFailures = 3;

@@ -15,7 +15,8 @@ SensingPipeline::SensingPipeline(BoardLayout layout, TagRegistry registry, Sensi
     readers_.reserve(layout_.readerCount());
     for (std::size_t i = 0; i < layout_.readerCount(); ++i) {
         readers_.push_back(
-            {ReaderWindow(config_.majorityScans, config_.stickyPresence, registry_.size()), {}});
+            {ReaderWindow(config_.majorityScans, config_.stickyPresence, config_.lostAfterMisses,
+                          registry_.size()), {}});
     }
     tags_.resize(registry_.size());
     touched_.assign(registry_.size(), 0);
@@ -108,8 +109,8 @@ void SensingPipeline::computeSeen(TagIndex tag, Spot& spot, bool& uncertain) con
         if (state.quality.faulty) continue;
         const std::uint32_t hits = state.window.hits(tag);
         const PlaceIndex place = layout_.placeOf(r);
-        // One read in the last K is enough for the place it stably is on.
-        if (stablePlace && place == *stablePlace && hits > 0) stableStillSees = true;
+        // The place it stably is on keeps it while one of its readers holds it.
+        if (stablePlace && place == *stablePlace && state.window.holds(tag)) stableStillSees = true;
         if (!state.window.sees(tag)) continue;
         const std::size_t scans = state.window.scansHeld();
         if (spot.candidates.empty() || readsBetter(hits, scans, bestHits, bestScans)) {
@@ -124,9 +125,9 @@ void SensingPipeline::computeSeen(TagIndex tag, Spot& spot, bool& uncertain) con
     }
 
     // Where the tag stably is keeps it while any of that place's readers
-    // still reads it now and then: a neighbour picking it up for a few scans, while its own
-    // reader misses a few, is not a move. A real move shows a scan cycle or
-    // two later, when the old reader has lost it.
+    // still sees it: a neighbour picking it up for a few scans is not a move.
+    // A real move shows once the old reader has lost it (lostAfterMisses
+    // scans in a row without it); a lift has long lost it by the landing.
     if (stableStillSees) spot.candidates.assign(1, *stablePlace);
 
     if (spot.candidates.size() == 1) {
@@ -177,11 +178,16 @@ SensingPipeline::Spot SensingPipeline::target(const TagTrack& track) const {
 
 void SensingPipeline::settle(TagIndex tag, Timestamp now) {
     TagTrack& track = tags_[tag];
-    if (now - track.seenSince >= config_.stabilityWindow) {
+    // A piece lifted is in hand at once: the readers have already lost it
+    // for lostAfterMisses scans, and "in hand" decides nothing by itself.
+    const bool lifted = config_.inHandAtOnce && track.seen.kind == Kind::Absent &&
+                        track.stable.kind != Kind::InHand && track.stable.kind != Kind::Absent;
+    if (lifted || now - track.seenSince >= config_.stabilityWindow) {
         Spot to = target(track);
         if (to != track.stable) {
             if (to.kind == Kind::InHand) track.inHandSince = track.seenSince;
-            commit(tag, std::move(to), track.seenSince, track.seenSince + config_.stabilityWindow);
+            const Timestamp stableAt = lifted ? track.seenSince : track.seenSince + config_.stabilityWindow;
+            commit(tag, std::move(to), track.seenSince, stableAt);
         }
     }
     if (track.stable.kind == Kind::InHand && track.seen.kind == Kind::Absent &&

@@ -138,6 +138,12 @@ ScanResult SimulatedBoard::scan(ReaderIndex reader) {
             field.insert(tag);
         }
     }
+    if (neighbourCrosstalk_ > 0) {
+        for (const auto& [tag, over] : tagOver_) {
+            const bool neighbour = over + 1 == reader || reader + 1 == over;
+            if (neighbour && chance(neighbourCrosstalk_)) field.insert(tag);
+        }
+    }
     const ReaderFaults& faults = readerFaults_[reader];
     if (chance(faults.garbageRate)) field.insert(mangled(field));
     if (chance(faults.failureRate)) {

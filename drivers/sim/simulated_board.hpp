@@ -67,6 +67,10 @@ public:
     void setMissRate(const TagUid& tag, double probability);  // its reader misses it now and then
     void setCrosstalk(const TagUid& tag, ReaderIndex alsoSeenBy, double probability);
     void clearTagFaults(const TagUid& tag);
+    // Stacked antennas: every tag is also read, now and then, by the readers
+    // just before and after its own in the layout's order (the standard
+    // board lists its floors bottom to top, then the throne).
+    void setNeighbourCrosstalk(double probability) { neighbourCrosstalk_ = probability; }
 
     // Every scan due after the previous call up to and including `now`.
     std::vector<SimulatedScan> advanceTo(Timestamp now);
@@ -93,6 +97,7 @@ private:
     std::vector<ReaderFaults> readerFaults_;
     std::map<TagUid, ReaderIndex> tagOver_;
     std::map<TagUid, TagFaults> tagFaults_;
+    double neighbourCrosstalk_ = 0;
     std::mt19937_64 random_;
     Timestamp nextScanAt_{0};
     ReaderIndex nextReader_ = 0;

@@ -26,25 +26,56 @@ std::uint64_t noiseSeed() {
 const char* const kCharacters[] = {"alighiero", "beatrice", "cecco",  "dante",   "elena",
                                    "francesco", "giovanni", "odessa", "ugolino", "lorenzo"};
 
-// A still tag that its reader misses one scan in twenty, and that one other
-// reader picks up one scan in twenty. (At one miss in ten, four misses in a
-// row, about one tag-cycle in 10^4, still make a spurious lift.)
-constexpr double kMissRate = 0.05;
-constexpr double kCrosstalkRate = 0.05;
+// How noisy the castle is, and the knobs that answer it. A still tag's
+// reader misses it `missRate` of its scans, and one other reader picks it
+// up `crosstalkRate` of its scans. Two misses in a row make a lift with the
+// default knobs: fine at one miss in a hundred, while a castle that misses
+// one scan in twenty needs lostAfterMisses = 3 (at one in ten, three or
+// four misses in a row, about one tag-cycle in 10^4, still make a lift).
+struct Noise {
+    const char* name;
+    double missRate;
+    double crosstalkRate;
+    SensingConfig config;
+    // With a lift in hand at once, two misses in a row of a still tag show
+    // it in hand from where it stands for a scan cycle or two: allowed,
+    // never anywhere else, and rarely (bounded below).
+    bool flickerAllowed;
+};
+
+SensingConfig slowToLose() {
+    SensingConfig config;
+    config.lostAfterMisses = 3;
+    config.inHandAtOnce = false;
+    config.stabilityWindow = 150ms;
+    return config;
+}
+
 constexpr std::size_t kSteps = 150;
+
+void playNoisily(const Noise& noise);
 
 }  // namespace
 
 TEST_CASE("Sensing on a noisy simulated castle: after a quiet spell the observation is the board") {
+    playNoisily({"default knobs, one miss in a hundred", 0.01, 0.05, SensingConfig{}, true});
+    playNoisily({"patient knobs, one miss in twenty", 0.05, 0.05, slowToLose(), false});
+}
+
+namespace {
+
+void playNoisily(const Noise& noise) {
+    const double kMissRate = noise.missRate;
+    const double kCrosstalkRate = noise.crosstalkRate;
     const std::uint64_t seed = noiseSeed();
-    INFO("seed " << seed << " (rerun with VIVAREF_SENSING_SEED=" << seed << ")");
+    INFO("seed " << seed << " (rerun with VIVAREF_SENSING_SEED=" << seed << "), " << noise.name);
     std::mt19937_64 random(seed);
 
     SimulatedBoard board(standardBoardLayout(), {.scanInterval = 10ms, .seed = seed});
     const BoardLayout& layout = board.layout();
     TagRegistry registry;
     for (const char* slug : kCharacters) registry.enrol(simulatedTagUid(slug), {slug});
-    SensingPipeline pipeline(layout, registry);
+    SensingPipeline pipeline(layout, registry, noise.config);
 
     auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
     for (ReaderIndex r = 0; r < layout.readerCount(); ++r) {
@@ -58,7 +89,7 @@ TEST_CASE("Sensing on a noisy simulated castle: after a quiet spell the observat
     }
 
     Timestamp now{0};
-    std::size_t changes = 0, moves = 0;
+    std::size_t changes = 0, moves = 0, flickers = 0;
     auto runFor = [&](Timestamp duration) {
         const Timestamp until = now + duration;
         for (const SimulatedScan& scan : board.advanceTo(until))
@@ -91,6 +122,14 @@ TEST_CASE("Sensing on a noisy simulated castle: after a quiet spell the observat
         }
         std::map<CharacterSlug, PlaceName> seen;
         for (const auto& [character, placed] : observation.onBoard) seen[character] = placed.place;
+        if (noise.flickerAllowed) {
+            for (const auto& [character, inHand] : observation.inHand) {
+                auto t = truth.find(character);
+                if (t == truth.end() || inHand.liftedFrom != t->second) continue;
+                seen[character] = t->second;  // a still tag missed twice: in hand from its place
+                ++flickers;
+            }
+        }
         std::string mismatch;
         for (const char* slug : kCharacters) {
             const auto t = truth.find({slug});
@@ -103,10 +142,15 @@ TEST_CASE("Sensing on a noisy simulated castle: after a quiet spell the observat
         CHECK(seen == truth);
         CHECK(observation.ambiguous.empty());
         CHECK(observation.faultyReaders.empty());
-        for (const auto& [character, inHand] : observation.inHand) CHECK_FALSE(truth.contains(character));
+        for (const auto& [character, inHand] : observation.inHand)
+            CHECK((!truth.contains(character) || noise.flickerAllowed));
     }
-    MESSAGE("seed " << seed << ": " << moves << " moves, " << changes << " stable changes");
+    MESSAGE("seed " << seed << ": " << moves << " moves, " << changes << " stable changes, " << flickers
+                     << " still tags in hand when looked at");
+    CHECK(flickers * 20 <= kSteps);  // at most one look in twenty
     // A step changes at most two things (a lift, then a put or the end of
     // the grace): anything beyond is noise leaking through.
-    CHECK(changes <= 2 * kSteps + std::size(kCharacters));
+    if (!noise.flickerAllowed) CHECK(changes <= 2 * kSteps + std::size(kCharacters));
 }
+
+}  // namespace

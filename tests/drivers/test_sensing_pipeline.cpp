@@ -296,3 +296,50 @@ TEST_CASE("Sensing: a scan stamped earlier than the last one counts as now") {
     REQUIRE(s.changes.size() == 1);
     CHECK(s.changes[0].stableAt == 150ms);
 }
+
+// The default knobs, for a brisk table: a put is stable a short window after
+// its second read, a lift is in hand as soon as the reader has missed the
+// tag twice in a row, and a tag seen on a new place is there at once after
+// the window, whatever the in-hand grace.
+TEST_CASE("Sensing, default knobs: a put is stable 40 ms after its second read") {
+    Script s(SensingConfig{});
+    holdOn(s, "floor3", {}, 0ms, 200ms);  // the readers were scanning an empty castle
+    holdOn(s, "floor3", {"odessa"}, 200ms, 280ms);  // reads at 200 and 240
+    s.update(279ms);
+    CHECK(s.changes.empty());  // seen at 240 (two reads of three), stable at 280
+    s.update(280ms);
+    REQUIRE(s.changes.size() == 1);
+    CHECK(s.changes[0].to == TagLocation::onPlace({"3"}));
+    CHECK(s.changes[0].seenAt == 240ms);
+    CHECK(s.changes[0].stableAt == 280ms);
+}
+
+TEST_CASE("Sensing, default knobs: a lift is in hand once its reader has missed the tag twice") {
+    Script s(SensingConfig{});
+    holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
+    s.update(200ms);
+    REQUIRE(s.changes.size() == 1);
+    holdOn(s, "floor3", {}, 200ms, 240ms);  // one miss: nothing
+    s.update(239ms);
+    CHECK(s.changes.size() == 1);
+    holdOn(s, "floor3", {}, 240ms, 280ms);  // the second: in hand, at that scan
+    const auto observation = s.update(240ms);
+    REQUIRE(s.changes.size() == 2);
+    CHECK(s.changes[1].to == TagLocation::inHand(PlaceName{"3"}));
+    CHECK(s.changes[1].stableAt == 240ms);
+    CHECK(observation.inHand.contains({"odessa"}));
+}
+
+TEST_CASE("Sensing, default knobs: a piece held past the grace is on its new place a window after it lands") {
+    Script s(SensingConfig{});
+    holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
+    holdOn(s, "floor3", {}, 200ms, 4000ms);  // gone at 240 + 3000
+    s.update(4000ms);
+    REQUIRE(s.changes.size() == 3);
+    CHECK(s.changes[2].to == TagLocation::absent());
+    holdOn(s, "floor4", {"odessa"}, 4000ms, 4200ms);
+    s.update(4080ms);
+    REQUIRE(s.changes.size() == 4);
+    CHECK(s.changes[3].to == TagLocation::onPlace({"4"}));
+    CHECK(s.changes[3].stableAt == 4080ms);
+}

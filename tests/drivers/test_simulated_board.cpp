@@ -111,7 +111,7 @@ TEST_CASE("Simulated board: the pipeline follows a game's moves in virtual time"
     // Put at 1500; floor4 is scanned every 120 ms and needs two reads of three.
     CHECK(changes[3].seenAt > 1500ms);
     CHECK(changes[3].seenAt <= 1500ms + 2 * 120ms);
-    CHECK(changes[3].stableAt == changes[3].seenAt + 150ms);
+    CHECK(changes[3].stableAt == changes[3].seenAt + SensingConfig{}.stabilityWindow);
 
     SUBCASE("a reader that stops answering: faulty, its tag held and uncertain; back, and certain") {
         const ReaderIndex floor4 = *board.layout().findReader({"floor4"});

@@ -52,12 +52,18 @@ TEST_CASE("a character moved down is refused with not-adjacent and put back") {
     CHECK(t.state().seatToAct() == engine::Seat{0});
 }
 
-TEST_CASE("a character moved two floors up is refused; moving it one floor instead is accepted") {
+TEST_CASE("a character moved two floors up is refused; put back, then one floor up, it is accepted") {
     HandTable t;
     toClassicAscent(t);
     t.put("ernesto", "4");
     CHECK(refusalCode(t) == "not-adjacent");
     CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
+    t.put("ernesto", "3");  // a repair is never a move: the board must be back first
+    CHECK(refusalCode(t) == "not-adjacent");
+    CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "put ernesto back on 2");
+    t.put("ernesto", "2");
+    CHECK(refusalCode(t).empty());
     t.put("ernesto", "3");
     CHECK(refusalCode(t).empty());
     CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor3);
@@ -93,16 +99,19 @@ TEST_CASE("a character in a hand is waited for; gone past the grace, it is refus
     CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor4);
 }
 
-TEST_CASE("several characters moved during the ascent are refused; the table puts one back") {
+TEST_CASE("several characters moved during the ascent are refused until the table puts both back") {
     HandTable t;
     toClassicAscent(t);
     t.on["leonardo"] = "4";
     t.on["merlino"] = "4";
     t.show();
     CHECK(refusalCode(t) == "several-moved");
-    t.put("merlino", "3");
+    t.put("merlino", "3");  // what is left is a legal move, but a repair is never a move
+    CHECK(refusalCode(t) == "several-moved");
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
+    t.put("leonardo", "3");
     CHECK(refusalCode(t).empty());
-    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor4);
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
 }
 
 }  // namespace vivaref::referee::testing

@@ -46,6 +46,7 @@ TEST_CASE("the log holds every decision and referee event in order; the export r
     t.wait(1000ms);  // the referee deals
     t.put("alighiero", "1");
     t.put("beatrice", "5");  // refused
+    t.remove("beatrice");    // put back
     t.put("beatrice", "2");
     REQUIRE(t.host({{"undo", json::object()}}).ok);
     t.remove("beatrice");

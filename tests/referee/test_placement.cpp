@@ -1,6 +1,7 @@
 // Placement on the board: accepted, and every way to get it wrong refused
 // with the right code, the places to restore blinking, then recovered both
-// ways (the board put back, or a legal action completed instead).
+// ways: the board put back (a piece not yet placed is back once it is in a
+// hand again), never by a piece moved on from where it was refused.
 #include <doctest/doctest.h>
 
 #include "tests/referee/referee_table.hpp"
@@ -73,18 +74,33 @@ TEST_CASE("placing on floor 0 or 5 is refused with floor-not-allowed; recovered 
     }
 }
 
-TEST_CASE("a refused placement recovered by completing a legal action instead") {
+TEST_CASE("a refused placement is lifted as soon as the piece is back in a hand, then placed right") {
     HandTable t;
     t.start(kClassic4);
     t.put("dario", "5");
     CHECK(refusalCode(t) == "floor-not-allowed");
-    t.lift("dario");  // in hand: the refusal stays until it lands
-    CHECK(refusalCode(t) == "floor-not-allowed");
+    t.lift("dario");  // in a hand is off the board again: where a piece not yet placed belongs
+    CHECK(refusalCode(t).empty());
     CHECK(t.referee.publicStatus()["in_hand"] == json::array({"dario"}));
     t.put("dario", "4");
     CHECK(refusalCode(t).empty());
     CHECK(t.state().placeOf(id(t, "dario")) == Place::Floor4);
     CHECK(t.referee.counters().refusals.at("floor-not-allowed") == 1);
+}
+
+TEST_CASE("repairs are never moves: a refused piece moved on to a legal place is still refused") {
+    HandTable t;
+    t.start(kClassic4);
+    t.put("dario", "5");
+    CHECK(refusalCode(t) == "floor-not-allowed");
+    t.put("dario", "4");  // slid straight on, never off the board: not back as guided
+    CHECK(refusalCode(t) == "floor-not-allowed");
+    CHECK(t.state().placeOf(id(t, "dario")) == Place::Reserve);
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "take dario off the board");
+    t.remove("dario");
+    CHECK(refusalCode(t).empty());
+    t.put("dario", "4");
+    CHECK(t.state().placeOf(id(t, "dario")) == Place::Floor4);
 }
 
 TEST_CASE("two characters placed at once are refused with several-moved") {
@@ -99,9 +115,17 @@ TEST_CASE("two characters placed at once are refused with several-moved") {
     CHECK(t.state().placeOf(id(t, "alighiero")) == Place::Reserve);
     auto restore = t.referee.publicStatus()["refusal"]["restore"];
     CHECK(restore.size() == 2);
-    // One taken off: what is left is one legal placement, accepted.
+    // One taken off: a partial put-back is never an action; the refusal
+    // stands, and now names only what is left to put back.
     t.remove("beatrice");
+    CHECK(refusalCode(t) == "several-moved");
+    CHECK(t.state().placeOf(id(t, "alighiero")) == Place::Reserve);
+    restore = t.referee.publicStatus()["refusal"]["restore"];
+    REQUIRE(restore.size() == 1);
+    CHECK(restore[0]["do"] == "take alighiero off the board");
+    t.remove("alighiero");
     CHECK(refusalCode(t).empty());
+    t.put("alighiero", "1");
     CHECK(t.state().placeOf(id(t, "alighiero")) == Place::Floor1);
     CHECK(t.referee.counters().refusals.at("several-moved") == 1);
 }
@@ -114,8 +138,9 @@ TEST_CASE("placing on a full floor is refused with floor-full") {
     t.put("ernesto", "1");
     CHECK(refusalCode(t) == "floor-full");
     CHECK(t.led("place-1") == LedMode::Blink);
-    t.put("ernesto", "2");  // moved on to a legal place: accepted
+    t.lift("ernesto");  // off the board again, in a hand
     CHECK(refusalCode(t).empty());
+    t.put("ernesto", "2");
     CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
 }
 
