@@ -146,7 +146,7 @@ try {
   // once the old place's reader has missed the tag in all of its last 3
   // scans (sticky presence; the new place's reader needs only 2 of 3), then
   // the new position holds for the 150 ms stability window.
-  console.log('by design: 390 to 510 ms of the POST to event is sensing (3 scans of the old place\'s reader, 240 to 360 ms, then the 150 ms stability window)');
+  console.log('by design: 160 to 280 ms of the POST to event is sensing (the old place\'s reader missing the tag twice and the new one reading it twice, a 120 ms cycle each, then the 40 ms stability window)');
   const f = (l) => l.map((x) => x.toFixed(2)).join(' ');
   console.log(`load average: ${f(loadBefore)} before the moves, ${f(loadavg())} after (${process.env.VIVAREF_BENCH_NOTE || 'cores: 2'})`);
   console.log(`daemon memory: idle RSS ${idle.rss} kB; with 8 pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
