@@ -38,6 +38,26 @@ std::string_view biasName(Bias bias) {
     return "?";
 }
 
+std::string_view fieldRuleName(FieldRule rule) {
+    switch (rule) {
+        case FieldRule::OneAtATime:
+            return "one-at-a-time";
+        case FieldRule::AdjacentLevels:
+            return "adjacent-levels";
+        case FieldRule::SameOrAdjacentLevels:
+            return "same-or-adjacent-levels";
+    }
+    return "?";
+}
+
+std::optional<int> placeLevel(std::string_view place) {
+    if (place.size() == 1 && place[0] >= '0' && place[0] <= '6') return place[0] - '0';
+    if (place == "wc3") return 3;
+    if (place == "wc4") return 4;
+    if (place.starts_with("dungeon")) return -1;
+    return std::nullopt;
+}
+
 std::string GpioLine::text() const { return chip + ":" + std::to_string(line); }
 
 std::vector<std::string> castlePlaces(CastleEdition edition) {
@@ -59,6 +79,24 @@ drivers::BoardLayout CastleConfig::layout() const {
     for (const auto& r : readers)
         if (!r.place.empty()) board.addReader({r.name}, {r.place});  // no place: a problem the check reported
     return board;
+}
+
+drivers::FieldCoupling CastleConfig::fieldCoupling(const drivers::BoardLayout& board) const {
+    if (fieldRule == FieldRule::OneAtATime) return drivers::FieldCoupling::oneAtATime(board.readerCount());
+    std::vector<std::optional<int>> levels;
+    for (drivers::ReaderIndex r = 0; r < board.readerCount(); ++r)
+        levels.push_back(placeLevel(board.place(board.placeOf(r)).name));
+    drivers::FieldCoupling coupling = drivers::couplingByLevel(
+        levels, fieldRule == FieldRule::AdjacentLevels ? drivers::LevelCoupling::AdjacentLevels
+                                                       : drivers::LevelCoupling::SameOrAdjacentLevels);
+    for (const auto& r : readers) {
+        const auto self = board.findReader({r.name});
+        for (const auto& name : r.neighbours) {
+            const auto other = board.findReader({name});
+            if (self && other && *self != *other) coupling.couple(*self, *other);
+        }
+    }
+    return coupling;
 }
 
 std::filesystem::path CastleConfig::databasePath() const {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "drivers/sensing/board_layout.hpp"
+#include "drivers/sensing/field_coupling.hpp"
 #include "drivers/sensing/scan_scheduler.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 
@@ -34,6 +35,19 @@ enum class Hardware { Sim, Real };
 std::string_view hardwareName(Hardware hardware);  // "sim", "real"
 
 enum class ReaderType { Mfrc522, Pn532, Sim };
+
+// Which readers may not have their RF fields on together ([castle] fields).
+// The levels of the tower: the dungeons under floor 0, floors 0-5, wc3 and
+// wc4 beside floors 3 and 4, the throne (6) over floor 5; the enrolment
+// reader has none and couples with no reader.
+enum class FieldRule {
+    OneAtATime,            // every pair: one field at a time (the default: safe on any board)
+    AdjacentLevels,        // readers one level apart
+    SameOrAdjacentLevels,  // and readers of the same level
+};
+std::string_view fieldRuleName(FieldRule rule);  // "one-at-a-time", "adjacent-levels", ...
+// A place's level in the tower; none for the enrolment place.
+std::optional<int> placeLevel(std::string_view place);
 std::string_view readerTypeName(ReaderType type);  // "mfrc522", "pn532", "sim"
 
 // The pull resistor of an input line (libgpiod's bias flags); AsIs leaves
@@ -76,6 +90,9 @@ struct ReaderConfig {
     // GPIO line that selects this reader.
     std::optional<GpioLine> chipSelect;
     std::uint32_t spiHz = 4'000'000;
+    // Readers whose fields may not be on with this one's, whatever the rule
+    // says ([reader.NAME] neighbours = floor2-a floor2-b).
+    std::vector<std::string> neighbours;
     int sourceLine = 0;  // the section's header
 };
 
@@ -118,6 +135,8 @@ struct CastleConfig {
     drivers::SensingConfig sensing;
     drivers::BackoffPolicy backoff;
     Timestamp scanInterval{10};  // one reader scanned every this long
+    FieldRule fieldRule = FieldRule::OneAtATime;
+    std::size_t maxFieldsOn = 0;  // 0: as many as the rule allows
     std::int64_t rawScansKept = 100'000;
     DaemonSettings daemon;
     // Where each key ("reader.floor3-a.bus") and section ("[reader.floor3-a]")
@@ -129,6 +148,9 @@ struct CastleConfig {
     // The readers as the sensing pipeline sees them (names and places); the
     // simulated castle's standard layout when the file names no reader.
     drivers::BoardLayout layout() const;
+    // Which of `layout`'s readers may not have their fields on together: the
+    // rule over their places' levels, plus every reader's `neighbours`.
+    drivers::FieldCoupling fieldCoupling(const drivers::BoardLayout& layout) const;
     std::filesystem::path databasePath() const;
     // The tag registry: tags.json in the state directory.
     std::filesystem::path tagRegistryPath() const;

@@ -26,6 +26,7 @@ public:
         checkPins();
         checkStations();
         checkKnobs();
+        checkNeighbours();
     }
 
 private:
@@ -171,6 +172,21 @@ private:
             problem("sensing.max_backoff_ms", std::to_string(c_.backoff.maxBackoff.count()) +
                                                   " ms is shorter than sensing.first_backoff_ms (" +
                                                   std::to_string(c_.backoff.firstBackoff.count()) + " ms)");
+        }
+    }
+
+    // Every reader a `neighbours` list names is a reader of this file, not the reader itself.
+    void checkNeighbours() {
+        std::set<std::string> names;
+        for (const auto& r : c_.readers) names.insert(r.name);
+        for (const auto& r : c_.readers) {
+            const std::string key = "reader." + r.name + ".neighbours";
+            for (const auto& n : r.neighbours) {
+                if (n == r.name)
+                    problem(key, "a reader is not its own neighbour: name the readers near " + r.name);
+                else if (!names.contains(n))
+                    problem(key, "there is no [reader." + n + "] in this file");
+            }
         }
     }
 

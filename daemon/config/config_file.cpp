@@ -126,6 +126,20 @@ private:
             else
                 s.problem(*e, "'" + e->value + "' is not an edition: classic or 2024");
         }
+        if (const IniEntry* e = s.take("fields")) {
+            bool known = false;
+            for (FieldRule rule :
+                 {FieldRule::OneAtATime, FieldRule::AdjacentLevels, FieldRule::SameOrAdjacentLevels}) {
+                if (e->value != fieldRuleName(rule)) continue;
+                config_.fieldRule = rule;
+                known = true;
+            }
+            if (!known)
+                s.problem(*e, "'" + e->value +
+                                  "' is not a field rule: one-at-a-time, adjacent-levels or "
+                                  "same-or-adjacent-levels");
+        }
+        s.integer("max_fields_on", 0, 64, config_.maxFieldsOn);
     }
 
     void readDaemon(SectionReader& s) {
@@ -290,6 +304,26 @@ private:
         } else if (spiHz) {
             // The MFRC522 takes up to 10 Mbit/s (data sheet §8.1.2).
             s.integer("spi_hz", 100'000, 10'000'000, r.spiHz);
+        }
+        if (const IniEntry* e = s.take("neighbours")) {
+            std::string name;
+            auto flush = [&] {
+                if (name.empty()) return;
+                if (isReaderName(name))
+                    r.neighbours.push_back(name);
+                else
+                    s.problem(*e, "'" + name + "' is not a reader's name: neighbours = floor2-a floor2-b");
+                name.clear();
+            };
+            for (char c : e->value) {
+                if (c == ' ' || c == '\t' || c == ',')
+                    flush();
+                else
+                    name += c;
+            }
+            flush();
+            if (r.neighbours.empty() && e->value.find_first_not_of(" \t,") == std::string::npos)
+                s.problem(*e, "no reader named: neighbours = floor2-a floor2-b (or leave the key out)");
         }
         s.reportUnknown();
         config_.readers.push_back(std::move(r));

@@ -62,9 +62,11 @@ std::string summaryText(const CastleConfig& c) {
             plural(n.lines.size(), "GPIO line") + " on " + plural(n.chips.size(), "chip") +
             ". Sensing: a tag counts when seen in most of " + std::to_string(c.sensing.majorityScans) +
             " scans and stable for " + std::to_string(c.sensing.stabilityWindow.count()) +
-            " ms, in hand for up to " + std::to_string(c.sensing.inHandGrace.count()) +
-            " ms; one reader scanned every " + std::to_string(c.scanInterval.count()) +
-            " ms; buttons debounced for " + std::to_string(c.buttonDebounce.count()) +
+            " ms, in hand for up to " + std::to_string(c.sensing.inHandGrace.count()) + " ms; " +
+            (c.daemon.hardware == Hardware::Real
+                 ? "readers scanned back to back, fields " + std::string(fieldRuleName(c.fieldRule))
+                 : "one reader scanned every " + std::to_string(c.scanInterval.count()) + " ms") +
+            "; buttons debounced for " + std::to_string(c.buttonDebounce.count()) +
             " ms. The status page is on " + c.daemon.httpAddress + ":" + std::to_string(c.daemon.httpPort) +
             (c.daemon.hostToken.empty() ? " with no host password" : " with a host password") +
             "; the game log is " + c.databasePath().string() + " and the tag registry " +

@@ -111,6 +111,9 @@ struct RefereeCounters {
     int undos = 0;                        // host undo requests accepted
     std::map<std::string, int> refusals;  // public refusals by code (one per episode)
     int privateRefusals = 0;              // station refusals: their codes could hint at a hand
+    // Private notices to a station (its page shows the last): a count only,
+    // so that players' pages know to look (not in countersJson).
+    int stationNotices = 0;
     std::vector<nlohmann::json> results;  // GAME-RECORD result of each finished game
 };
 nlohmann::json countersJson(const RefereeCounters& counters);

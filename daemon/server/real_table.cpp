@@ -73,8 +73,20 @@ drivers::GpioLedSink openLeds(const config::CastleConfig& castle, drivers::GpioL
     }
 }
 
-// Milliseconds the loop waits for `us`, rounded up.
-Timestamp ceilMs(std::chrono::microseconds us) { return std::chrono::ceil<Timestamp>(us); }
+// The scheduler of a castle's readers: its coupling ([castle] fields and
+// the readers' neighbours), the longest power-up any of its readers needs.
+drivers::FieldScheduler fieldScheduler(const config::CastleConfig& castle,
+                                       const hardware::RealReaders& readers) {
+    drivers::FieldSchedulerConfig config;
+    config.powerUpTime = std::chrono::microseconds(0);
+    for (std::size_t r = 0; r < readers.size(); ++r)
+        config.powerUpTime = std::max(config.powerUpTime, readers.powerUpTime(r));
+    config.maxFieldsOn = castle.maxFieldsOn;
+    config.backoff = castle.backoff;
+    const auto layout = realBoardLayout(castle);
+    return drivers::FieldScheduler(
+        layout.readerCount() ? castle.fieldCoupling(layout) : drivers::FieldCoupling::oneAtATime(1), config);
+}
 
 }  // namespace
 
@@ -137,12 +149,11 @@ RealTable::RealTable(const config::CastleConfig& castle, SimulatedTable& table, 
     : table_(table),
       clock_(clock),
       options_(std::move(options)),
-      scanInterval_(std::max(castle.scanInterval, Timestamp(1))),
       readers_(castle, hardware::RealReaders::Which::BoardOnly, devices.readers),
       keys_(openKeys(castle, devices.gpio)),
       leds_(openLeds(castle, devices.gpio)),
-      scheduler_(std::max<std::size_t>(readers_.size(), 1), castle.backoff),
-      traced_(readers_.size()) {
+      fields_(fieldScheduler(castle, readers_)),
+      failing_(readers_.size(), 0) {
     if (readers_.size() == 0)
         throw std::runtime_error(castle.sourceFile.string() + ": no reader under the board's places");
     // The rig's layout is realBoardLayout(castle): the same readers, in the same order.
@@ -154,14 +165,13 @@ RealTable::RealTable(const config::CastleConfig& castle, SimulatedTable& table, 
 }
 
 void RealTable::start() {
-    const Timestamp now = clock_.now();
     for (std::size_t r = 0; r < readers_.size(); ++r) {
         if (auto failure = readers_.initialize(r)) {
-            scheduler_.reportFailure(r, now);
-            recordScan(r, *failure);
+            // Backed off from now; its failure goes to the pipeline as any scan's would.
+            fields_.scanned(r, false, clock_.nowMicros());
+            concludeScan(r, *failure);
         }
     }
-    nextSlot_ = clock_.now();
 }
 
 bool RealTable::keyReadable(int fd) {
@@ -170,25 +180,53 @@ bool RealTable::keyReadable(int fd) {
     return !fault;
 }
 
-Timestamp RealTable::step() {
+std::chrono::microseconds RealTable::step() {
     ++counters_.steps;
-    Timestamp now = clock_.now();
-    confirmPresses(now);
-    if (scanning_ && now >= scanAt_) finishScan(now);
-    now = clock_.now();  // a scan takes time on real hardware
-    if (!scanning_ && now >= nextSlot_) startScan(now);
+    confirmPresses(clock_.now());
+    std::chrono::microseconds next = radio();
     table_.advance();
 
-    now = clock_.now();
+    const Timestamp now = clock_.now();
     leds_.show(table_.rig().referee().leds(now));
     for (const auto& fault : leds_.advance(now)) problem(fault.message());
 
-    Timestamp next = scanning_ ? scanAt_ : nextSlot_;
-    next = std::min(next, now + scanInterval_);  // the rig's own scans and the referee's deadlines
-    if (auto deadline = table_.rig().referee().nextDeadline()) next = std::min(next, *deadline);
-    if (auto led = leds_.nextChangeAt()) next = std::min(next, *led);
-    if (auto key = keys_.nextDeadline()) next = std::min(next, *key - options_.edgeClockAtZero);
-    return std::max(next, now + Timestamp(1));
+    auto sooner = [&](Timestamp at) { next = std::min<std::chrono::microseconds>(next, at); };
+    sooner(now + table_.advanceEvery());  // the store's flush and the status's republishing
+    if (auto deadline = table_.rig().referee().nextDeadline()) sooner(*deadline);
+    if (auto sensing = table_.rig().pipeline().nextDeadline()) sooner(*sensing);
+    if (auto led = leds_.nextChangeAt()) sooner(*led);
+    if (auto key = keys_.nextDeadline()) sooner(*key - options_.edgeClockAtZero);
+    return std::max(next, clock_.nowMicros() + std::chrono::microseconds(100));
+}
+
+std::chrono::microseconds RealTable::radio() {
+    // Every step the scheduler hands out is done at once (each is a few
+    // register writes or one inventory); at most two per reader, so that a
+    // scheduler that never waits cannot hold the loop.
+    for (std::size_t budget = 2 * readers_.size() + 2; budget > 0; --budget) {
+        const auto now = clock_.nowMicros();
+        const drivers::FieldStep step = fields_.next(now);
+        if (step.kind == drivers::FieldStep::Kind::Wait) return step.until;
+        drivers::TagReader& reader = readers_[step.reader];
+        if (step.kind == drivers::FieldStep::Kind::FieldOn) {
+            if (auto ec = reader.antennaOn()) {
+                // A scan that failed before it began.
+                fields_.scanned(step.reader, false, clock_.nowMicros());
+                concludeScan(step.reader,
+                             drivers::ScanError{drivers::ScanErrorKind::Bus,
+                                                "reader " + reader.name() + ": antenna on: " + ec.message()});
+            } else {
+                // ISO/IEC 14443-3 §5.2.4: the tags power up from when the field is really on.
+                fields_.fieldCameOn(step.reader, clock_.nowMicros());
+            }
+            continue;
+        }
+        const drivers::ScanResult result = reader.scan();
+        (void)reader.antennaOff();
+        fields_.scanned(step.reader, result.ok(), clock_.nowMicros());
+        concludeScan(step.reader, result);
+    }
+    return clock_.nowMicros();
 }
 
 void RealTable::confirmPresses(Timestamp now) {
@@ -201,75 +239,15 @@ void RealTable::confirmPresses(Timestamp now) {
     }
 }
 
-void RealTable::startScan(Timestamp now) {
-    // The slots keep their rhythm; after a stall they start again from now.
-    nextSlot_ = nextSlot_ + scanInterval_ > now ? nextSlot_ + scanInterval_ : now + scanInterval_;
-    const auto next = scheduler_.next(now);
-    if (!next) {
-        nextSlot_ = std::max(nextSlot_, scheduler_.nextReadyAt());
-        return;
-    }
-    drivers::TagReader& reader = readers_[*next];
-    if (auto ec = reader.antennaOn()) {
-        // A scan that failed before it began.
-        concludeScan(*next,
-                     drivers::ScanError{drivers::ScanErrorKind::Bus,
-                                        "reader " + reader.name() + ": antenna on: " + ec.message()},
-                     now);
-        return;
-    }
-    scanning_ = *next;
-    // ISO/IEC 14443-3 §5.2.4: the tags power up in the field before they answer;
-    // the loop does other work meanwhile.
-    scanAt_ = now + ceilMs(readers_.powerUpTime(*next));
-    if (scanAt_ <= now) finishScan(now);
-}
-
-void RealTable::finishScan(Timestamp now) {
-    const drivers::ReaderIndex r = *scanning_;
-    scanning_.reset();
-    drivers::TagReader& reader = readers_[r];
-    const drivers::ScanResult result = reader.scan();
-    (void)reader.antennaOff();
-    concludeScan(r, result, now);
-}
-
-void RealTable::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult& result, Timestamp now) {
+void RealTable::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult& result) {
     ++counters_.rawScans;
-    if (result.ok()) {
-        scheduler_.reportSuccess(r);
-    } else {
-        scheduler_.reportFailure(r, now);
+    if (!result.ok()) {
+        ++counters_.failedScans;
         (void)readers_.initialize(r);  // a reset or replugged chip may answer on its next turn
+        if (!failing_[r]) problem(result.error().message);
     }
-    recordScan(r, result);
-}
-
-// Change-only: what the rig must be told so that it reads what the reader read.
-void RealTable::recordScan(drivers::ReaderIndex r, const drivers::ScanResult& result) {
-    ReaderTrace& traced = traced_[r];
-    if (result.ok()) {
-        if (!traced.failed && traced.recorded && *traced.recorded == result.tags()) return;
-        traced.recorded = result.tags();
-        traced.failed = false;
-        trace::ScanLine line{names_[r], {result.tags().begin(), result.tags().end()}};
-        table_.input(std::move(line));
-        ++counters_.scanLines;
-        return;
-    }
-    if (traced.failed) return;
-    traced.failed = true;
-    const auto& error = result.error();
-    // The rig reads "no answer" as a chip that does not answer, anything else as garbage.
-    std::string what =
-        error.kind == drivers::ScanErrorKind::NoAnswer ? "no answer" : drivers::errorKindName(error.kind);
-    const std::string prefix = "reader " + names_[r].name + ": ";
-    const std::string detail =
-        error.message.starts_with(prefix) ? error.message.substr(prefix.size()) : error.message;
-    if (!detail.empty() && detail != what) what += ": " + detail;
-    table_.input(trace::ReaderFaultLine{names_[r], what});
-    ++counters_.faultLines;
-    problem("reader " + names_[r].name + " failed: " + what);
+    failing_[r] = !result.ok();
+    table_.scan(r, result);
 }
 
 void RealTable::problem(const std::string& message) {

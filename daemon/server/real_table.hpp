@@ -1,19 +1,16 @@
 // `vivaref serve --hardware=real`: the castle's real readers, vote keys and
-// LEDs around the table core (SimulatedTable, on the same simulation rig as
-// `vivaref simulate`). What enters the referee is exactly what the game's
-// trace records:
+// LEDs around the table core (SimulatedTable, its rig in castle mode):
 //
-// - Readers take turns on the loop's timer (ScanScheduler: round robin, one
-//   antenna on at a time, failing readers backed off). A scan is two steps:
-//   antenna on, then, after the tags' power-up time (another wake of the
-//   timer, never a sleep), the inventory and antenna off. Raw scans are not
-//   recorded: a reader's tag set that differs from the last one recorded for
-//   it becomes a `scan` line (its first scan always does), a reader that goes
-//   from answering to failing a `reader-fault` line (once, while it stays
-//   failed), its next good scan a `scan` line again. The rig holds each
-//   reader's last line as what it reads, and scans it on its own schedule:
-//   so the live referee and `vivaref simulate` of the exported trace see the
-//   same scans, by construction.
+// - Readers: the FieldScheduler says which field goes on and which reader is
+//   inventoried when, on the loop's microsecond clock: fields of readers
+//   that do not couple ([castle] fields, [reader.X] neighbours) are on
+//   together, so one group's tags power up (5.1 ms, never a sleep: another
+//   wake of the timer) while another group is inventoried. Each scan goes
+//   straight into the sensing pipeline and the referee
+//   (SimulatedTable::scan); the rig records it as a `once` trace line when it
+//   says something new, so `vivaref simulate` of the game's trace gives the
+//   pipeline the same scans at the same times. A failing reader is reset
+//   and backed off.
 // - Vote keys: each line's event descriptor is watched by the loop; edges
 //   are debounced on the kernel's timestamps (GpioButtonSource), and each
 //   press becomes a `button` line at the loop's time.
@@ -44,7 +41,7 @@
 #include "daemon/server/simulated_table.hpp"
 #include "drivers/gpio/gpio_button_source.hpp"
 #include "drivers/gpio/gpio_led_sink.hpp"
-#include "drivers/sensing/scan_scheduler.hpp"
+#include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/tag_registry.hpp"
 
 namespace vivaref::server {
@@ -82,10 +79,9 @@ std::vector<drivers::ButtonLineSpec> keySpecs(const config::CastleConfig& castle
 std::vector<drivers::LedLineSpec> ledSpecs(const config::CastleConfig& castle);
 
 struct RealCounters {
-    std::int64_t rawScans = 0;    // inventories the readers made (ok or failed)
-    std::int64_t scanLines = 0;   // of which recorded as scan lines (changes)
-    std::int64_t faultLines = 0;  // reader-fault lines
-    std::int64_t presses = 0;     // button lines
+    std::int64_t rawScans = 0;  // inventories the readers made (ok or failed)
+    std::int64_t failedScans = 0;
+    std::int64_t presses = 0;  // button lines
     std::int64_t steps = 0;
 };
 
@@ -101,10 +97,10 @@ public:
     // and retried on its turn). Call once before the first step().
     void start();
 
-    // Everything due at the clock's now: the vote keys' debounce, a scan
-    // step, the rig's scans and deadlines, the LEDs. Returns the next time
-    // something is due (never later than a scan interval away).
-    Timestamp step();
+    // Everything due at the clock's now: the vote keys' debounce, the
+    // readers' fields and scans, the rig's deadlines, the LEDs. Returns the
+    // next time something is due, in microseconds on the loop's clock.
+    std::chrono::microseconds step();
 
     // The vote keys' descriptors, for the loop to watch.
     std::vector<int> keyDescriptors() const { return keys_.eventDescriptors(); }
@@ -116,37 +112,27 @@ public:
     const RealCounters& counters() const { return counters_; }
     const drivers::GpioLedSink& leds() const { return leds_; }
     std::size_t readerCount() const { return readers_.size(); }
+    const drivers::FieldScheduler& fields() const { return fields_; }
 
 private:
-    struct ReaderTrace {
-        std::optional<drivers::TagSet> recorded;  // the last scan line's tags
-        bool failed = false;                      // a reader-fault line is the last one
-    };
-
-    void startScan(Timestamp now);
-    void finishScan(Timestamp now);
-    // A raw scan's outcome, from either half: the scheduler told, a failing
-    // reader reset for its next turn, the trace told of any change.
-    void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp now);
-    void recordScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
+    // Fields on and inventories, as many as are due now; the time the
+    // scheduler next wants the loop.
+    std::chrono::microseconds radio();
+    // A scan's outcome: the scheduler told, a failing reader reset for its
+    // next turn, the table given the scan.
+    void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
     void confirmPresses(Timestamp now);
     void problem(const std::string& message);
 
     SimulatedTable& table_;
     const LoopClock& clock_;
     RealTableOptions options_;
-    Timestamp scanInterval_;
     hardware::RealReaders readers_;
     std::vector<drivers::ReaderId> names_;  // the layout's, by the same index
     drivers::GpioButtonSource keys_;
     drivers::GpioLedSink leds_;
-    drivers::ScanScheduler scheduler_;
-    std::vector<ReaderTrace> traced_;
-
-    // The scan under way: its reader's antenna is on until scanAt_.
-    std::optional<drivers::ReaderIndex> scanning_;
-    Timestamp scanAt_{0};
-    Timestamp nextSlot_{0};
+    drivers::FieldScheduler fields_;
+    std::vector<char> failing_;  // the reader's last scan failed (said once through onProblem)
     std::string lastProblem_;
     RealCounters counters_;
 };

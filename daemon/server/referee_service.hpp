@@ -80,6 +80,10 @@ public:
 
     // One line for systemd's STATUS= ("game 3 in progress").
     virtual std::string summaryLine() { return {}; }
+    // How many private notices the stations have had: when it moves, each
+    // player's page fetches its own status again (the count says nobody's
+    // secret; a refused key blinks its station for all to see anyway).
+    virtual std::int64_t stationNotices() { return 0; }
 
     // Listeners called (on the loop) after anything that may have changed
     // publicStatus() or simState(): the server pushes what changed to the

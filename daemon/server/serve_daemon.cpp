@@ -112,7 +112,7 @@ private:
         });
     }
     void wake() {
-        const Timestamp next = table_.step();
+        const auto next = table_.step();
         timer_.expires_at(clock_.startedAt() + next);
         timer_.async_wait([this](const error_code& error) {
             if (!error && !stopped_) wake();

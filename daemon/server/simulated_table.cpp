@@ -41,6 +41,12 @@ const std::map<drivers::TagUid, std::string>& knownTags() {
     return tags;
 }
 
+// A real castle scans on its own: its scans come straight in (castleScan).
+simulation::RigOptions castleOptions(simulation::RigOptions options, bool simulatedCastle) {
+    if (!simulatedCastle) options.castleScans = true;
+    return options;
+}
+
 }  // namespace
 
 // The rig says when the board as sensed changed and when the referee spoke:
@@ -73,7 +79,7 @@ SimulatedTable::SimulatedTable(const LoopClock& clock, store::GameStore* store,
       store_(store),
       simulatedCastle_(simulatedCastle),
       scanInterval_(options.board.scanInterval),
-      rig_(watched(std::move(options)), store) {}
+      rig_(watched(castleOptions(std::move(options), simulatedCastle)), store) {}
 
 std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
     if (!store_) return std::nullopt;
@@ -105,15 +111,25 @@ void SimulatedTable::advance() {
 }
 
 // A line at t acts before the scans and deadlines due at t (the rig's rule).
-// When advance() already ran the rig at this very millisecond, the line is
-// stamped a millisecond after the rig's time instead: then `simulate` of the
-// stored trace applies it after them too, as it happened here.
+Timestamp SimulatedTable::stamp() const {
+    Timestamp at = std::max(clock_.now(), rig_.now());
+    if (auto due = rig_.lastDueAt(); due && at <= *due) at = *due + Timestamp(1);
+    return at;
+}
+
 std::optional<std::string> SimulatedTable::input(trace::TraceInput input) {
-    const Timestamp at = std::max(clock_.now(), rig_.now() + Timestamp(1));
-    trace::TraceLine line{at.count(), std::move(input)};
+    trace::TraceLine line{stamp().count(), std::move(input)};
     auto problem = rig_.consume(line);
     afterInput();
     return problem;
+}
+
+void SimulatedTable::scan(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
+    // Only a scan that changed the board as sensed (or made the referee
+    // speak) changes what is shown: most scans do neither.
+    dirty_ = false;
+    rig_.castleScan(reader, result, stamp());
+    if (dirty_) afterInput();
 }
 
 // A new game gets new secret links; a finished one keeps its links, so the

@@ -51,6 +51,11 @@ public:
     // reports a change. A sentence when the rig refuses the line.
     std::optional<std::string> input(trace::TraceInput input);
 
+    // A real castle's scan of one of its readers, at the clock's now: straight
+    // into the sensing pipeline and the referee (SimulationRig::castleScan),
+    // recorded when it says something new.
+    void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
+
     // --- RefereeService ------------------------------------------------------
     nlohmann::json publicStatus() override;
     nlohmann::json games() override;
@@ -63,11 +68,16 @@ public:
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;
     nlohmann::json simState() override;
     std::string summaryLine() override;
+    std::int64_t stationNotices() override { return rig_.referee().counters().stationNotices; }
 
 private:
     static constexpr Timestamp kRepublishEvery{1000};
 
     simulation::RigOptions watched(simulation::RigOptions options);
+    // The clock's now for an input, a millisecond later when advance() already
+    // handled something due at this very millisecond: `simulate` of the stored
+    // trace then applies the input after that too, as it happened here.
+    Timestamp stamp() const;
     std::optional<std::string> consume(trace::TraceInput input) { return this->input(std::move(input)); }
     void afterInput();
     ServiceAnswer players();

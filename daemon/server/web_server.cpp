@@ -18,6 +18,7 @@ WebServer::~WebServer() { service_.removeListener(listener_); }
 
 void WebServer::publish() {
     hub_.publish("status", service_.publicStatus());
+    hub_.publish("private", json{{"station_notices", service_.stationNotices()}});
     if (service_.simulated()) {
         // Without the clock, a frame changes only when the board or an LED does.
         json sim = service_.simState();

@@ -72,7 +72,9 @@ SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
       store_(store),
       board_(options_.layout ? *options_.layout : drivers::standardBoardLayout(), options_.board),
       referee_(options_.referee, store),
-      held_(board_.layout().readerCount()) {
+      held_(board_.layout().readerCount()),
+      castleMode_(options_.castleScans),
+      runs_(board_.layout().readerCount()) {
     options_.sensing.validate();
     if (!options_.registry)
         for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
@@ -130,10 +132,47 @@ std::optional<std::string> SimulationRig::check(const drivers::BoardLayout& layo
     return std::nullopt;
 }
 
+namespace {
+
+// A `once` scan or reader-fault line: one inventory of a castle that scans on its own.
+bool isOnce(const trace::TraceInput& input) {
+    if (const auto* scan = std::get_if<trace::ScanLine>(&input)) return scan->once;
+    if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&input)) return fault->once;
+    return false;
+}
+
+// What the simulated board stands in for: puts, lifts, and readers' holdings.
+bool needsBoard(const trace::TraceInput& input) {
+    return std::holds_alternative<trace::PutLine>(input) || std::holds_alternative<trace::LiftLine>(input) ||
+           ((std::holds_alternative<trace::ScanLine>(input) ||
+             std::holds_alternative<trace::ReaderFaultLine>(input)) &&
+            !isOnce(input));
+}
+
+}  // namespace
+
 std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) {
     lastHostAnswer_.reset();
     if (auto problem = check(line)) return problem;
     const Timestamp t{line.t};
+    if (castleMode_ && needsBoard(line.input))
+        return "this trace records a castle's own scans (\"once\" lines): a put, a lift or a scan "
+               "without \"once\" needs the simulated board, which no longer scans";
+    if (isOnce(line.input)) {
+        drivers::ReaderIndex reader = 0;
+        drivers::ScanResult result{drivers::TagSet{}};
+        if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) {
+            reader = *board_.layout().findReader(scan->reader);  // check() saw it
+            result = drivers::ScanResult(drivers::TagSet(scan->tags.begin(), scan->tags.end()));
+        } else {
+            const auto& fault = std::get<trace::ReaderFaultLine>(line.input);
+            reader = *board_.layout().findReader(fault.reader);
+            result = drivers::ScanResult(
+                drivers::ScanError{faultKind(fault.what), "reader " + fault.reader.name + ": " + fault.what});
+        }
+        castleScan(reader, result, t);  // counts the line when it takes it
+        return std::nullopt;
+    }
     runUntil(t);
     clock_ = std::max(clock_, t);
     std::optional<drivers::ReaderIndex> reader;
@@ -197,15 +236,89 @@ void SimulationRig::runUntil(Timestamp end) {
             *deadline = std::max(*deadline, clock_);  // overdue: now
             if (*deadline == lastTickAt_ && ticksAtSameTime_ >= kMaxTicksAtSameTime) deadline.reset();
         }
-        // A scan and a deadline at the same time: the scan (an input) first.
-        if (nextScanAt_ < end && !(deadline && *deadline < nextScanAt_)) {
-            scanOnce(nextScanAt_);
+        // The board's scans come every scan interval, and the pipeline is
+        // updated at each; a castle's come when they come, so the pipeline's
+        // own deadlines (a stability window, an in-hand grace) are honoured
+        // exactly when due.
+        std::optional<Timestamp> scanAt;
+        std::optional<Timestamp> sensing;
+        if (castleMode_) {
+            sensing = pipeline_->nextDeadline();
+            if (sensing) {
+                *sensing = std::max(*sensing, clock_);
+                if (*sensing <= lastSenseAt_) sensing.reset();  // already updated then: nothing is due
+            }
+        } else {
+            scanAt = nextScanAt_;
+        }
+        auto before = [](const std::optional<Timestamp>& a, Timestamp b) { return a && *a < b; };
+        // At the same time: a scan (an input) first, then the pipeline, then the referee.
+        if (scanAt && *scanAt < end && !before(sensing, *scanAt) && !before(deadline, *scanAt)) {
+            scanOnce(*scanAt);
+        } else if (sensing && *sensing < end && !before(deadline, *sensing)) {
+            sense(*sensing);
         } else if (deadline && *deadline < end) {
             tick(*deadline);
         } else {
             break;
         }
     }
+}
+
+void SimulationRig::castleScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
+    castleMode_ = true;
+    const Timestamp t = std::max(at, clock_);
+    runUntil(t);
+    clock_ = t;
+    if (options_.onRawScan) options_.onRawScan(reader, result, t);
+    if (repeats(reader, result)) {
+        ++counters_.repeatedScans;
+        return;
+    }
+    record(t.count(), trace::writeTraceLine(onceLine(reader, result, t)), reader);
+    ++counters_.linesConsumed;
+    pipeline_->addScan(reader, result, t);
+    ++counters_.scans;
+    lastSenseAt_ = t;
+    observe(t);
+}
+
+bool SimulationRig::repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
+    ScanRun& run = runs_[reader];
+    const bool same =
+        run.last && (result.ok() ? run.last->ok() && run.last->tags() == result.tags() : !run.last->ok());
+    run.length = same ? run.length + 1 : 1;
+    run.last = result;
+    // After this many scans in a row alike the pipeline's window for the
+    // reader holds nothing else (or the reader is already faulty): one more
+    // changes nothing it decides.
+    const std::size_t enough =
+        result.ok() ? options_.sensing.majorityScans : std::size_t{options_.sensing.faultyAfterFailures};
+    return run.length > enough;
+}
+
+trace::TraceLine SimulationRig::onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
+                                         Timestamp at) const {
+    const drivers::ReaderId& name = board_.layout().reader(reader);
+    if (result.ok())
+        return {at.count(), trace::ScanLine{name, {result.tags().begin(), result.tags().end()}, true}};
+    // "no answer" for a chip that does not answer (how a replay reads it), the kind and detail otherwise.
+    const auto& error = result.error();
+    std::string what =
+        error.kind == drivers::ScanErrorKind::NoAnswer ? "no answer" : drivers::errorKindName(error.kind);
+    const std::string prefix = "reader " + name.name + ": ";
+    const std::string detail =
+        error.message.starts_with(prefix) ? error.message.substr(prefix.size()) : error.message;
+    // A detail that already starts with the kind is the whole text (and reads back the same).
+    if (!detail.empty()) what = detail.starts_with(what) ? detail : what + ": " + detail;
+    return {at.count(), trace::ReaderFaultLine{name, what, true}};
+}
+
+void SimulationRig::sense(Timestamp at) {
+    clock_ = std::max(clock_, at);
+    lastSenseAt_ = at;
+    lastDueAt_ = at;
+    observe(clock_);
 }
 
 void SimulationRig::scanOnce(Timestamp at) {
@@ -219,6 +332,7 @@ void SimulationRig::scanOnce(Timestamp at) {
         ++counters_.scans;
     }
     nextScanAt_ = at + options_.board.scanInterval;
+    lastDueAt_ = at;
     observe(clock_);
 }
 
@@ -226,6 +340,7 @@ void SimulationRig::tick(Timestamp at) {
     clock_ = std::max(clock_, at);
     ticksAtSameTime_ = at == lastTickAt_ ? ticksAtSameTime_ + 1 : 1;
     lastTickAt_ = at;
+    lastDueAt_ = at;
     referee_.tick(clock_);
     drain();
 }
@@ -310,6 +425,20 @@ void SimulationRig::writeSnapshot(store::GameId game, std::int64_t t) {
         if (line.reader) said[*line.reader] = true;
     }
     heldLines_.clear();
+    if (castleMode_) {
+        // What each reader's window holds: its last scan as many times in a
+        // row as the pipeline took it.
+        for (drivers::ReaderIndex r = 0; r < runs_.size(); ++r) {
+            if (said[r] || !runs_[r].last) continue;
+            const auto& last = *runs_[r].last;
+            const std::size_t enough = last.ok() ? options_.sensing.majorityScans
+                                                 : std::size_t{options_.sensing.faultyAfterFailures};
+            const std::string text = trace::writeTraceLine(onceLine(r, last, Timestamp(t)));
+            for (std::size_t i = 0; i < std::min(runs_[r].length, enough); ++i)
+                store_->appendTrace(game, t, text);
+        }
+        return;
+    }
     for (drivers::ReaderIndex r = 0; r < held_.size(); ++r) {
         if (!held_[r] || said[r]) continue;
         const drivers::ReaderId& name = board_.layout().reader(r);

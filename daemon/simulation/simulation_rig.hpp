@@ -58,6 +58,11 @@ struct RigOptions {
     // deadline, at most `finishLimit`.
     Timestamp settleFor{5000};
     Timestamp finishLimit{60000};
+    // The castle scans on its own (a real castle): the simulated board never
+    // scans, every scan comes in through castleScan() and is recorded as a
+    // `once` line when it says something new. A trace's first `once` line
+    // puts the rig in the same mode.
+    bool castleScans = false;
     // Lines consumed before any game are held for the next game's trace; past
     // this many the oldest are dropped.
     std::size_t heldLinesLimit = 10000;
@@ -77,6 +82,7 @@ struct RigOptions {
 struct RigCounters {
     std::int64_t linesConsumed = 0;
     std::int64_t scans = 0;                   // board scans and scan lines through the pipeline
+    std::int64_t repeatedScans = 0;           // a castle's scans left out: they only repeated the last ones
     std::map<std::string, int> hostRefusals;  // refused host requests by code
     std::int64_t ownChanceLines = 0;          // chance the referee made itself, written into the trace
     std::set<std::int64_t> games;             // ids of the games the trace touched
@@ -99,6 +105,22 @@ public:
     // the line and records it. A sentence for a line check() refuses (then
     // nothing is applied, but time has passed).
     std::optional<std::string> consume(const trace::TraceLine& line);
+
+    // One scan of a castle that scans on its own, at `at` (not before the
+    // current time): the clock runs to `at`, then a scan that only repeats
+    // the reader's last ones is left out (it would change nothing the
+    // pipeline decides: a full window of the same tags, or a reader already
+    // faulty failing again); any other is recorded as a `once` line and goes
+    // through the pipeline to the referee at once. Replaying those lines
+    // gives the pipeline the same scans at the same times. Puts the rig in
+    // castle mode (RigOptions::castleScans).
+    void castleScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
+
+    // When runUntil() last handled something due (a scan of the simulated
+    // board, a stability window or in-hand grace ending, a referee deadline).
+    // An input stamped at or before it would be replayed before that, so a
+    // live caller stamps it a millisecond later (SimulatedTable::stamp).
+    std::optional<Timestamp> lastDueAt() const { return lastDueAt_; }
 
     // The referee's answer to the host line the last consume() applied
     // (nothing when that line was not a host request).
@@ -126,7 +148,12 @@ public:
 
 private:
     void scanOnce(Timestamp at);
+    void sense(Timestamp at);
     void tick(Timestamp at);
+    // True when `result` only repeats the reader's last scans (castleScan).
+    bool repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result);
+    trace::TraceLine onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
+                              Timestamp at) const;
     void observe(Timestamp at);
     void drain();
     void apply(const trace::TraceLine& line);
@@ -144,7 +171,16 @@ private:
     // What each reader holds once a scan or reader-fault line named it (the
     // line's tags, or its failure); none: the board's own contents.
     std::vector<std::optional<drivers::ScanResult>> held_;
+    // Castle mode: the board is not scanned, the castle's scans come in.
+    bool castleMode_ = false;
+    struct ScanRun {
+        std::optional<drivers::ScanResult> last;  // the reader's last scan taken or left out
+        std::size_t length = 0;                   // scans in a row like it
+    };
+    std::vector<ScanRun> runs_;
     Timestamp clock_{0};
+    std::optional<Timestamp> lastDueAt_;
+    Timestamp lastSenseAt_{-1};
     Timestamp nextScanAt_{0};
     Timestamp lastTickAt_{-1};
     int ticksAtSameTime_ = 0;

@@ -58,14 +58,14 @@ struct TableTiming {
 // move, for a slow hand), from a seeded generator: the same seed and record
 // give the same script. The move itself still ends where the record says.
 struct TableNoise {
-    std::uint64_t seed = 0;  // 0: no noise at all
-    double hover = 0.15;        // the tag dips into its place's field and out, then lands
-    double graze = 0.15;        // on the way it brushes another place for grazeMs
-    double doubleTouch = 0.15;  // it lands, is lifted at once and lands again
-    double slowHand = 0.03;     // a move's hand holds the tag for slowHandMs
-    std::int64_t hoverMs = 30;   // in the field, then out for as long again
-    std::int64_t grazeMs = 40;   // well under two reads of a reader at the default pace
-    std::int64_t touchMs = 120;  // landed, then lifted this long, then landed again
+    std::uint64_t seed = 0;          // 0: no noise at all
+    double hover = 0.15;             // the tag dips into its place's field and out, then lands
+    double graze = 0.15;             // on the way it brushes another place for grazeMs
+    double doubleTouch = 0.15;       // it lands, is lifted at once and lands again
+    double slowHand = 0.03;          // a move's hand holds the tag for slowHandMs
+    std::int64_t hoverMs = 30;       // in the field, then out for as long again
+    std::int64_t grazeMs = 40;       // well under two reads of a reader at the default pace
+    std::int64_t touchMs = 120;      // landed, then lifted this long, then landed again
     std::int64_t slowHandMs = 3500;  // past the default 3 s in-hand grace
     bool enabled() const { return seed != 0; }
 };

@@ -43,16 +43,26 @@ struct HostLine {
     friend bool operator==(const HostLine&, const HostLine&) = default;
 };
 
-// One inventory of one reader: the tags it saw, in the order written.
+// What one reader saw: the tags, in the order written. Without `once`, what
+// the reader holds from `t` on: the simulated board reads it at every scan
+// of its own schedule. With `once` (written `"once": true`), one inventory
+// of a castle that scans on its own: the pipeline takes it once, at `t`; the
+// castle left out the scans that only repeated the reader's last ones, and
+// from the first such line on the simulated board scans nothing (the trace
+// speaks for every reader: daemon/simulation/NOTES.md).
 struct ScanLine {
     drivers::ReaderId reader;
     std::vector<drivers::TagUid> tags;
+    bool once = false;
     friend bool operator==(const ScanLine&, const ScanLine&) = default;
 };
 
+// A reader that fails to answer (`what` holds "no answer") or answers
+// garbage; `once` as for ScanLine: one failed inventory.
 struct ReaderFaultLine {
     drivers::ReaderId reader;
     std::string what;
+    bool once = false;
     friend bool operator==(const ReaderFaultLine&, const ReaderFaultLine&) = default;
 };
 

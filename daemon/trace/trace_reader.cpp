@@ -165,8 +165,17 @@ HostLine readHost(const json& value) {
     return host;
 }
 
+// The optional "once" of a scan or reader-fault: true, or absent (false).
+bool once(const json& fields, std::string_view what) {
+    auto it = fields.find("once");
+    if (it == fields.end()) return false;
+    if (!it->is_boolean() || !it->get<bool>())
+        fail(std::string(what) + "'s \"once\" must be true when present, not " + it->dump());
+    return true;
+}
+
 ScanLine readScan(const json& value) {
-    const json& fields = object(value, "The scan", {"reader", "tags"});
+    const json& fields = object(value, "The scan", {"reader", "tags", "once"});
     ScanLine scan;
     scan.reader.name = name(required(fields, "reader", "The scan"), "The scan's \"reader\"");
     const json& tags = required(fields, "tags", "The scan");
@@ -177,14 +186,16 @@ ScanLine readScan(const json& value) {
         if (!seen.insert(scan.tags.back()).second)
             fail("The scan lists the tag " + scan.tags.back().toHex() + " twice");
     }
+    scan.once = once(fields, "The scan");
     return scan;
 }
 
 ReaderFaultLine readReaderFault(const json& value) {
-    const json& fields = object(value, "The reader-fault", {"reader", "what"});
+    const json& fields = object(value, "The reader-fault", {"reader", "what", "once"});
     ReaderFaultLine fault;
     fault.reader.name = name(required(fields, "reader", "The reader-fault"), "The reader-fault's \"reader\"");
     fault.what = text(required(fields, "what", "The reader-fault"), "The reader-fault's \"what\"");
+    fault.once = once(fields, "The reader-fault");
     return fault;
 }
 

@@ -45,10 +45,14 @@ struct InputJson {
         return out;
     }
     ordered_json operator()(const ScanLine& scan) const {
-        return ordered_json{{"reader", scan.reader.name}, {"tags", uids(scan.tags)}};
+        ordered_json out{{"reader", scan.reader.name}, {"tags", uids(scan.tags)}};
+        if (scan.once) out["once"] = true;
+        return out;
     }
     ordered_json operator()(const ReaderFaultLine& fault) const {
-        return ordered_json{{"reader", fault.reader.name}, {"what", fault.what}};
+        ordered_json out{{"reader", fault.reader.name}, {"what", fault.what}};
+        if (fault.once) out["once"] = true;
+        return out;
     }
     ordered_json operator()(const PutLine& put) const {
         return ordered_json{{"tag", put.tag.text}, {"place", put.place.name}};

@@ -50,6 +50,7 @@ Status Mfrc522Reader::protocolError(const std::string& what) const {
 
 Status Mfrc522Reader::initialize() {
     antennaOn_ = false;  // a soft reset switches the field off
+    knownTag_.reset();
     if (auto f = chip_.softReset()) return f;
     if (auto f = chip_.checkVersion(version_)) return f;
     if (auto f = chip_.configureForIso14443A()) return f;
@@ -74,6 +75,109 @@ std::error_code Mfrc522Reader::antennaOff() {
 }
 
 ScanResult Mfrc522Reader::scan() {
+    ScanResult result = scanField();
+    const bool loneLongUid = result.ok() && result.tags().size() == 1 && result.tags().begin()->size() > 4;
+    if (loneLongUid)
+        knownTag_ = *result.tags().begin();
+    else
+        knownTag_.reset();
+    return result;
+}
+
+ScanResult Mfrc522Reader::scanField() {
+    cost_ = ScanCost{};
+    if (!antennaOn_) {
+        return ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"};
+    }
+    if (!config_.checkKnownTag || !knownTag_) return inventory(false);
+
+    const mfrc522::BusCounters before = chip_.counters();
+    auto finish = [&](ScanResult result) {
+        cost_.spiTransfers = chip_.counters().transfers - before.transfers;
+        cost_.spiBytes = chip_.counters().bytes - before.bytes;
+        return result;
+    };
+    cost_.checkedKnownTag = true;
+    if (auto f = chip_.checkVersion(version_)) return finish(*f);
+    KnownTagCheck outcome = KnownTagCheck::Changed;
+    if (auto f = checkKnownTag(*knownTag_, outcome)) return finish(*f);
+    if (outcome == KnownTagCheck::Changed) {
+        const ScanCost check = cost_;
+        ScanResult result = inventory(true);
+        // One scan: the check's frames count with the inventory's.
+        cost_.requests += check.requests;
+        cost_.anticollisions += check.anticollisions;
+        cost_.selects += check.selects;
+        cost_.noReplies += check.noReplies;
+        cost_.collisions += check.collisions;
+        cost_.checkedKnownTag = true;
+        return finish(std::move(result));
+    }
+    // As after any inventory: the answers just read came from a live chip.
+    if (auto f = chip_.checkVersion(version_)) return finish(*f);
+    cost_.knownTagConfirmed = outcome == KnownTagCheck::Confirmed;
+    return finish(cost_.knownTagConfirmed ? TagSet{*knownTag_} : TagSet{});
+}
+
+Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
+    outcome = KnownTagCheck::Changed;
+    // Garbage on the air is the full inventory's to judge (it retries); a dead chip or bus is an error now.
+    auto judge = [&](Status f) -> Status {
+        if (f && f->kind == ScanErrorKind::Protocol) return std::nullopt;
+        return f;
+    };
+    Reply reply;
+    ++cost_.requests;
+    const std::uint8_t reqa[] = {kReqa};
+    if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) return judge(f);
+    if (reply.outcome == Reply::Outcome::NoReply) {
+        ++cost_.noReplies;
+        outcome = KnownTagCheck::FieldEmpty;
+        return std::nullopt;
+    }
+    if (reply.outcome == Reply::Outcome::Collision) {
+        ++cost_.collisions;  // tags of different kinds
+        return std::nullopt;
+    }
+    // ISO/IEC 14443-3 §6.5.4: levels before the last hold the cascade tag and three UID bytes.
+    const auto bytes = uid.bytes();
+    const std::size_t levels = bytes.size() == 7 ? 2 : 3;
+    for (std::size_t level = 0; level < levels; ++level) {
+        std::array<std::uint8_t, 5> known{};
+        const bool last = level + 1 == levels;
+        std::size_t at = 0;
+        if (!last) known[at++] = kCascadeTag;
+        std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(level * 3), 4 - at, known.begin() + at);
+        known[4] = static_cast<std::uint8_t>(known[0] ^ known[1] ^ known[2] ^ known[3]);
+        if (!last) {
+            bool lost = false;
+            std::uint8_t sak = 0;
+            if (auto f = selectLevel(kSelectCodes[level], known, sak, lost)) return judge(f);
+            if (lost || !(sak & kSakCascadeBit)) return std::nullopt;  // not there, or another tag
+            continue;
+        }
+        // Every tag selected this far answers with its last level: ours alone, or a collision.
+        const std::uint8_t frame[] = {kSelectCodes[level], 0x20};
+        ++cost_.anticollisions;
+        if (auto f = chip_.transceive(frame, 0, 0, kCascadeLevelBits, reply)) return judge(f);
+        if (reply.outcome == Reply::Outcome::NoReply) ++cost_.noReplies;
+        if (reply.outcome == Reply::Outcome::Collision) ++cost_.collisions;
+        if (reply.outcome != Reply::Outcome::Received || reply.size != 5 || reply.lastBits != 0 ||
+            !std::equal(known.begin(), known.end(), reply.bytes.begin())) {
+            return std::nullopt;
+        }
+    }
+    // The known tag waits in READY and takes this REQA as an error, in silence;
+    // any other tag is in IDLE and answers.
+    ++cost_.requests;
+    if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) return judge(f);
+    if (reply.outcome != Reply::Outcome::NoReply) return std::nullopt;
+    ++cost_.noReplies;
+    outcome = KnownTagCheck::Confirmed;
+    return std::nullopt;
+}
+
+ScanResult Mfrc522Reader::inventory(bool tagsMayBeAwake) {
     const mfrc522::BusCounters before = chip_.counters();
     cost_ = ScanCost{};
     auto finish = [&](ScanResult result) {
@@ -81,12 +185,10 @@ ScanResult Mfrc522Reader::scan() {
         cost_.spiBytes = chip_.counters().bytes - before.bytes;
         return result;
     };
-    if (!antennaOn_) {
-        return finish(
-            ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"});
-    }
     // Two bytes that tell a dead or swapped chip from an empty field.
-    if (auto f = chip_.checkVersion(version_)) return finish(*f);
+    if (!tagsMayBeAwake) {
+        if (auto f = chip_.checkVersion(version_)) return finish(*f);
+    }
 
     TagSet found;
     // The answers just read came from a live chip: one that died during the
@@ -96,7 +198,8 @@ ScanResult Mfrc522Reader::scan() {
         return finish(alive ? ScanResult(*alive) : ScanResult(found));
     };
     const int maxRounds = config_.maxTagsPerScan + 2 * config_.maxFailedRounds + 1;
-    bool previousRoundFailed = false;
+    // Tags a check left in READY sit out the first REQA, as after a failed round.
+    bool previousRoundFailed = tagsMayBeAwake;
     for (int round = 0; round < maxRounds; ++round) {
         RoundEnd end = RoundEnd::FieldEmpty;
         const bool mayStopAtLoneTag =

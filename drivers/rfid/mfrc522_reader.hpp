@@ -3,10 +3,14 @@
 // levels, then HLTA so that the next REQA finds the others), until no tag
 // answers, or until a round shows that the tag it read was the only one left
 // (stopAtLoneTag). Every wait is bounded; every failure comes back as a ScanError.
+// When its last scan found one 7- or 10-byte tag, a scan first checks for
+// exactly that tag (checkKnownTag) and runs the full inventory only when the
+// check says the field changed.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 #include "drivers/rfid/mfrc522_chip.hpp"
 #include "drivers/rfid/tag_reader.hpp"
@@ -37,6 +41,18 @@ struct Mfrc522ReaderConfig {
     // Shorter is a bet on the castle's own tags: measure them first (a reader
     // that finds a tag at 5.1 ms and misses it at the shorter wait says no).
     std::chrono::microseconds powerUpTime{5100};
+    // When the last scan found one tag of 7 or 10 bytes, check for that tag
+    // instead of inventorying: REQA; SELECT of its known cascade levels but the
+    // last; one ANTICOLLISION of the last level, which every tag still in step
+    // answers (a second tag with the same first levels collides, another tag
+    // in its place answers other bytes); and a closing REQA, which the known
+    // tag (left in READY) does not answer and any other tag (sent back to IDLE
+    // by a SELECT that was not its own) does. So a swap, an added tag and a
+    // removed tag are all seen in this very scan; anything unexpected runs the
+    // full inventory. One ANTICOLLISION frame (the first level's) less than the
+    // lone-tag inventory for one REQA that times out: ~0.45 ms less per 7-byte tag.
+    // 4-byte tags gain nothing: REQA and one ANTICOLLISION already read them whole.
+    bool checkKnownTag = true;
 };
 
 // What one scan cost, for the benchmark and the logs.
@@ -48,6 +64,8 @@ struct ScanCost {
     int selects = 0;
     int halts = 0;
     bool stoppedAtLoneTag = false;
+    bool checkedKnownTag = false;    // began with the check of the tag the last scan found
+    bool knownTagConfirmed = false;  // ...which found that tag alone: no inventory
     int noReplies = 0;  // frames the chip's timer closed
     int collisions = 0;
     int failedRounds = 0;
@@ -69,10 +87,18 @@ public:
     ScanResult scan() override;
 
     const ScanCost& lastScanCost() const { return cost_; }
+    // The tag the next scan checks for first (checkKnownTag), if any.
+    const std::optional<TagUid>& knownTag() const { return knownTag_; }
     const mfrc522::BusCounters& busCounters() const { return chip_.counters(); }
 
 private:
     enum class RoundEnd { FieldEmpty, TagRead, LoneTagRead, TagLost };
+    enum class KnownTagCheck { Confirmed, FieldEmpty, Changed };
+    ScanResult scanField();
+    // The full inventory; `tagsMayBeAwake`: a check left tags in READY, which
+    // a first REQA only sends back to IDLE.
+    ScanResult inventory(bool tagsMayBeAwake);
+    mfrc522::Status checkKnownTag(const TagUid& uid, KnownTagCheck& outcome);
     mfrc522::Status inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end);
     // One cascade level's ANTICOLLISION loop: the 4 UID bytes and BCC of one tag.
     mfrc522::Status resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
@@ -87,6 +113,7 @@ private:
     std::uint8_t version_ = 0;
     bool antennaOn_ = false;
     ScanCost cost_;
+    std::optional<TagUid> knownTag_;
 };
 
 }  // namespace vivaref::drivers

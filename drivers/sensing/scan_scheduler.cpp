@@ -12,6 +12,13 @@ void BackoffPolicy::validate() const {
         throw std::invalid_argument("scan scheduler: maxBackoff is below firstBackoff");
 }
 
+Timestamp BackoffPolicy::delayAfter(std::uint32_t failuresInARow) const {
+    if (failuresInARow < failuresBeforeBackoff) return Timestamp{0};
+    Timestamp delay = firstBackoff;
+    for (std::uint32_t i = failuresBeforeBackoff; i < failuresInARow && delay < maxBackoff; ++i) delay *= 2;
+    return std::min(delay, maxBackoff);
+}
+
 ScanScheduler::ScanScheduler(std::size_t readerCount, BackoffPolicy policy)
     : policy_(policy), readers_(readerCount) {
     policy_.validate();
@@ -35,12 +42,7 @@ void ScanScheduler::reportFailure(ReaderIndex reader, Timestamp now) {
     ReaderTurn& turn = readers_[reader];
     ++turn.failures;
     if (turn.failures < policy_.failuresBeforeBackoff) return;
-    Timestamp delay = policy_.firstBackoff;
-    for (std::uint32_t i = policy_.failuresBeforeBackoff; i < turn.failures && delay < policy_.maxBackoff;
-         ++i) {
-        delay *= 2;
-    }
-    turn.retryAt = now + std::min(delay, policy_.maxBackoff);
+    turn.retryAt = now + policy_.delayAfter(turn.failures);
 }
 
 Timestamp ScanScheduler::nextReadyAt() const {

@@ -23,6 +23,9 @@ struct BackoffPolicy {
 
     // Throws std::invalid_argument when the delays are not positive or the cap is below the first.
     void validate() const;
+    // How long a reader waits after `failuresInARow` failures: zero while it
+    // keeps its normal turn, then firstBackoff doubling up to maxBackoff.
+    Timestamp delayAfter(std::uint32_t failuresInARow) const;
 };
 
 class ScanScheduler {

@@ -14,9 +14,9 @@ SensingPipeline::SensingPipeline(BoardLayout layout, TagRegistry registry, Sensi
     if (layout_.readerCount() == 0) throw std::invalid_argument("sensing: the board layout has no reader");
     readers_.reserve(layout_.readerCount());
     for (std::size_t i = 0; i < layout_.readerCount(); ++i) {
-        readers_.push_back(
-            {ReaderWindow(config_.majorityScans, config_.stickyPresence, config_.lostAfterMisses,
-                          registry_.size()), {}});
+        readers_.push_back({ReaderWindow(config_.majorityScans, config_.stickyPresence,
+                                         config_.lostAfterMisses, registry_.size()),
+                            {}});
     }
     tags_.resize(registry_.size());
     touched_.assign(registry_.size(), 0);
@@ -223,6 +223,24 @@ SensingUpdate SensingPipeline::update(Timestamp now) {
         result.changes.begin(), result.changes.end(),
         [](const ObservationChange& a, const ObservationChange& b) { return a.stableAt < b.stableAt; });
     return result;
+}
+
+std::optional<Timestamp> SensingPipeline::nextDeadline() const {
+    std::optional<Timestamp> next;
+    auto consider = [&](Timestamp at) {
+        if (!next || at < *next) next = at;
+    };
+    for (const TagTrack& track : tags_) {
+        // settle()'s two rules, without committing anything.
+        if (target(track) != track.stable) {
+            const bool lifted = config_.inHandAtOnce && track.seen.kind == Kind::Absent &&
+                                track.stable.kind != Kind::InHand && track.stable.kind != Kind::Absent;
+            consider(lifted ? track.seenSince : track.seenSince + config_.stabilityWindow);
+        } else if (track.stable.kind == Kind::InHand && track.seen.kind == Kind::Absent) {
+            consider(track.inHandSince + config_.inHandGrace);
+        }
+    }
+    return next;
 }
 
 BoardObservation SensingPipeline::observe(Timestamp now) const {

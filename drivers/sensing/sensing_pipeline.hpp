@@ -12,6 +12,7 @@
 // with every call, so the pipeline runs the same in virtual time.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "drivers/rfid/tag_reader.hpp"
@@ -43,6 +44,13 @@ public:
 
     // The stable observation at `now`, and what changed since the last update.
     SensingUpdate update(Timestamp now);
+
+    // The earliest time at which update() would commit something with no
+    // new scan: a location that will have held its stability window, or a
+    // piece in hand whose grace ends. A caller that updates at every scan it
+    // adds and at every such deadline sees each change exactly when it is
+    // due, however rarely its scans come. None: nothing pending.
+    std::optional<Timestamp> nextDeadline() const;
 
     const BoardLayout& layout() const { return layout_; }
     const TagRegistry& registry() const { return registry_; }

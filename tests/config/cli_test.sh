@@ -28,7 +28,7 @@ yes = gpiochip0:17
 INI
 status=0; "$vivaref" check-config "$dir/bad.ini" > "$dir/out" || status=$?
 [ $status -eq 1 ] || fail "a file with problems is exit 1, not $status"
-grep -qx "$dir/bad.ini:7: reader.floor3-a.colour: unknown key in \[reader.floor3-a\]; its keys are place, type, bus, chip_select, spi_hz" "$dir/out" ||
+grep -qx "$dir/bad.ini:7: reader.floor3-a.colour: unknown key in \[reader.floor3-a\]; its keys are place, type, bus, chip_select, spi_hz, neighbours" "$dir/out" ||
     fail "an unknown key is named with its file and line"
 grep -qx "$dir/bad.ini:9: station.0.yes: gpiochip0:17 is already used by reader.floor3-a.chip_select (line 6)" "$dir/out" ||
     fail "a pin used twice is named"

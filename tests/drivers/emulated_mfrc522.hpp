@@ -39,6 +39,11 @@ public:
 
     EmulatedField& field() { return field_; }
     std::int64_t nowNs() const { return nowNs_; }
+    // Several chips on one bus share the host's clock: this chip's time moves
+    // on to `ns` (nothing happens when it is already later), as if idle.
+    void idleUntil(std::int64_t ns) {
+        if (ns > nowNs_) advanceTo(ns);
+    }
     std::uint8_t peekRegister(std::uint8_t address) const { return regs_[address & 0x3F]; }
 
     // Fault injection.

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "tests/drivers/emulated_reader.hpp"
+#include "tests/drivers/pipelined_castle.hpp"
 
 using namespace vivaref::drivers;
 using namespace vivaref::drivers::emulation;
@@ -34,6 +35,13 @@ constexpr const char* kHelp =
   --seed N                  how the castle's tags are dealt (default 1)
   --repeat N                cycles per measurement (default 1; for callgrind)
   --tags N                  one reader with N tags only, no castle (for callgrind)
+  --fields RULE             the pipelined castle's coupling: adjacent-levels (default, the
+                            example castle's), same-or-adjacent-levels or one-at-a-time
+  --max-fields-on N         at most N fields on at once in the pipelined castle (default 0: no cap)
+  --cycles N                pipelined cycles measured (default 200, after one warm-up)
+  --moves-per-cycle N       tags moved to another reader after each cycle (default 1; and
+                            every 4th cycle two tags swap readers)
+  --no-known-tag-check      every scan inventories (Mfrc522ReaderConfig::checkKnownTag off)
 
 Per castle: spi_bus_ms (bytes at the clock plus system-call overheads), rf_ms
 (frames on air, tags' frame delays, timeouts with no answer), power_up_ms,
@@ -41,6 +49,16 @@ cycle_ms (the emulated clock over field-on, wait, scan, field-off for every
 reader: bus and radio overlap, the driver waits for the radio instead of
 polling) and cycles_per_second. what_if_* show the same castle with several
 far-apart readers' fields on at once (not allowed by the one-antenna rule).
+That is the old one-at-a-time cycle, kept for comparison.
+
+pipelined_castle: the same 28 readers on one SPI bus and one virtual clock,
+driven by the FieldScheduler (fields on as the coupling allows, each reader's
+power-up overlapping the others' inventories) and the known-tag check, for
+--cycles cycles with tags moving between them. cycle_ms_median and
+cycle_ms_worst are end-to-end (from the end of one cycle to the end of the
+next: every reader scanned once), cycles_per_second their mean;
+min_power_up_us is the shortest field-on-to-scan seen (never below the
+guard), wrong_scans the scans whose tags differ from their field's (must be 0).
 
 Instructions of our code per cycle (callgrind): run twice with different
 --repeat and take the difference, e.g.
@@ -61,6 +79,11 @@ struct Options {
     int repeat = 1;
     int onlyTags = -1;
     bool castleOnly = false;
+    CastleFields fields = CastleFields::AdjacentLevels;
+    std::size_t maxFieldsOn = 0;
+    int cycles = 200;
+    int movesPerCycle = 1;
+    bool checkKnownTag = true;
 };
 
 Options parse(int argc, char** argv) {
@@ -77,6 +100,10 @@ Options parse(int argc, char** argv) {
         }
         if (key == "--castle-only") {
             o.castleOnly = true;
+            continue;
+        }
+        if (key == "--no-known-tag-check") {
+            o.checkKnownTag = false;
             continue;
         }
         if (i + 1 >= argc) {
@@ -98,12 +125,32 @@ Options parse(int argc, char** argv) {
             o.repeat = static_cast<int>(value);
         else if (key == "--tags")
             o.onlyTags = static_cast<int>(value);
+        else if (key == "--max-fields-on")
+            o.maxFieldsOn = static_cast<std::size_t>(value);
+        else if (key == "--cycles")
+            o.cycles = static_cast<int>(value);
+        else if (key == "--moves-per-cycle")
+            o.movesPerCycle = static_cast<int>(value);
+        else if (key == "--fields") {
+            const std::string rule = argv[i];
+            if (rule == "adjacent-levels")
+                o.fields = CastleFields::AdjacentLevels;
+            else if (rule == "same-or-adjacent-levels")
+                o.fields = CastleFields::SameOrAdjacentLevels;
+            else if (rule == "one-at-a-time")
+                o.fields = CastleFields::OneAtATime;
+            else {
+                std::cerr << "mfrc522_bench: --fields " << rule << ": not a rule (--help)\n";
+                std::exit(2);
+            }
+        }
         else {
             std::cerr << "mfrc522_bench: unknown option " << key << " (--help)\n";
             std::exit(2);
         }
     }
-    if (o.spiHz == 0 || o.repeat < 1 || o.timeoutUs < 1 || o.powerUpUs < 0) {
+    if (o.spiHz == 0 || o.repeat < 1 || o.timeoutUs < 1 || o.powerUpUs < 0 || o.cycles < 1 ||
+        o.movesPerCycle < 0) {
         std::cerr << "mfrc522_bench: bad value (--help)\n";
         std::exit(2);
     }
@@ -155,6 +202,7 @@ std::unique_ptr<EmulatedReader> makeReader(const Options& o, std::string name) {
     Mfrc522ReaderConfig config{std::move(name), {std::chrono::microseconds(o.timeoutUs), 5000}, 16, 4};
     config.stopAtLoneTag = !o.fullProtocol;
     config.powerUpTime = std::chrono::microseconds(o.powerUpUs);
+    config.checkKnownTag = o.checkKnownTag;
     return std::make_unique<EmulatedReader>(timing, config);
 }
 
@@ -244,6 +292,35 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
     return out.str();
 }
 
+std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, const char* label, bool onePerReader,
+                          CastleFields fields) {
+    PipelinedCastleOptions p;
+    p.bus = {o.spiHz, o.transferOverheadUs * 1000};
+    p.reader = Mfrc522ReaderConfig{"", {std::chrono::microseconds(o.timeoutUs), 5000}, 16, 4};
+    p.reader.stopAtLoneTag = !o.fullProtocol;
+    p.reader.powerUpTime = std::chrono::microseconds(o.powerUpUs);
+    p.reader.checkKnownTag = o.checkKnownTag;
+    p.fields = fields;
+    p.maxFieldsOn = o.maxFieldsOn;
+    p.uidSizes = std::move(sizes);
+    p.onePerReader = onePerReader;
+    p.cycles = o.cycles;
+    p.movesPerCycle = o.movesPerCycle;
+    p.seed = o.seed;
+    const PipelinedCastleFigures f = runPipelinedCastle(p);
+    std::ostringstream out;
+    out << "{\"uids\":\"" << label << "\",\"tags_per_reader\":\"" << (onePerReader ? "one" : "random")
+        << "\",\"fields\":\"" << castleFieldsName(fields) << "\",\"groups\":" << f.groups
+        << ",\"coupled_pairs\":" << f.coupledPairs << ",\"max_fields_on\":" << f.maxFieldsOn
+        << ",\"cycles\":" << f.cycleMs.size() << ",\"moves\":" << f.moves << ",\"scans\":" << f.scans
+        << ",\"confirmed_checks\":" << f.confirmed << ",\"inventories\":" << f.inventories
+        << ",\"failed_scans\":" << f.failedScans << ",\"wrong_scans\":" << f.wrongScans
+        << ",\"min_power_up_us\":" << f.minPowerUpUs << ",\"first_cycle_ms\":" << f.firstCycleMs
+        << ",\"cycle_ms_median\":" << f.medianMs << ",\"cycle_ms_worst\":" << f.worstMs
+        << ",\"cycles_per_second\":" << (f.meanMs > 0 ? 1e3 / f.meanMs : 0) << ",\"target_ms\":50}";
+    return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -275,6 +352,11 @@ int main(int argc, char** argv) {
               << castleJson(o, {4}, "4-byte (MIFARE Classic)", true) << ","
               << castleJson(o, {7}, "7-byte (NTAG)", false) << ","
               << castleJson(o, {4}, "4-byte (MIFARE Classic)", false) << ","
-              << castleJson(o, {4, 7, 10, 7}, "mixed", false) << "]}\n";
+              << castleJson(o, {4, 7, 10, 7}, "mixed", false) << "]";
+    std::cout << ",\"pipelined_castle\":[" << pipelinedJson(o, {7}, "7-byte (NTAG)", true, o.fields) << ","
+              << pipelinedJson(o, {4}, "4-byte (MIFARE Classic)", true, o.fields) << ","
+              << pipelinedJson(o, {4, 7, 10, 7}, "mixed", true, o.fields) << ","
+              << pipelinedJson(o, {7}, "7-byte (NTAG)", false, o.fields) << ","
+              << pipelinedJson(o, {7}, "7-byte (NTAG)", true, CastleFields::OneAtATime) << "]}\n";
     return 0;
 }

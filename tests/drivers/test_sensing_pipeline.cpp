@@ -303,7 +303,7 @@ TEST_CASE("Sensing: a scan stamped earlier than the last one counts as now") {
 // the window, whatever the in-hand grace.
 TEST_CASE("Sensing, default knobs: a put is stable 40 ms after its second read") {
     Script s(SensingConfig{});
-    holdOn(s, "floor3", {}, 0ms, 200ms);  // the readers were scanning an empty castle
+    holdOn(s, "floor3", {}, 0ms, 200ms);            // the readers were scanning an empty castle
     holdOn(s, "floor3", {"odessa"}, 200ms, 280ms);  // reads at 200 and 240
     s.update(279ms);
     CHECK(s.changes.empty());  // seen at 240 (two reads of three), stable at 280
@@ -342,4 +342,38 @@ TEST_CASE("Sensing, default knobs: a piece held past the grace is on its new pla
     REQUIRE(s.changes.size() == 4);
     CHECK(s.changes[3].to == TagLocation::onPlace({"4"}));
     CHECK(s.changes[3].stableAt == 4080ms);
+}
+
+// A castle whose scans come rarely (only those that say something new) still
+// sees each change when it is due: the pipeline says when that is.
+TEST_CASE("Sensing: nextDeadline says when a window or a grace ends, and updating then commits it") {
+    Script s(SensingConfig{});
+    holdOn(s, "floor3", {}, 0ms, 200ms);  // an empty castle
+    s.update(200ms);
+    CHECK_FALSE(s.pipeline.nextDeadline());
+    s.scan("floor3", {"odessa"}, 200ms);
+    s.scan("floor3", {"odessa"}, 240ms);  // seen (two reads of three): stable a window later
+    REQUIRE(s.pipeline.nextDeadline());
+    CHECK(*s.pipeline.nextDeadline() == 280ms);
+    s.update(279ms);
+    CHECK(s.changes.empty());
+    s.update(*s.pipeline.nextDeadline());
+    REQUIRE(s.changes.size() == 1);
+    CHECK(s.changes[0].to == TagLocation::onPlace({"3"}));
+    CHECK_FALSE(s.pipeline.nextDeadline());  // nothing pending
+
+    // Lifted: in hand at once (due at the second miss), then gone after the grace.
+    s.scan("floor3", {}, 300ms);
+    s.scan("floor3", {}, 340ms);
+    REQUIRE(s.pipeline.nextDeadline());
+    CHECK(*s.pipeline.nextDeadline() == 340ms);
+    s.update(340ms);
+    REQUIRE(s.changes.size() == 2);
+    CHECK(s.changes[1].to == TagLocation::inHand(PlaceName{"3"}));
+    REQUIRE(s.pipeline.nextDeadline());
+    CHECK(*s.pipeline.nextDeadline() == 340ms + SensingConfig{}.inHandGrace);
+    s.update(*s.pipeline.nextDeadline());
+    REQUIRE(s.changes.size() == 3);
+    CHECK(s.changes[2].to == TagLocation::absent());
+    CHECK_FALSE(s.pipeline.nextDeadline());
 }

@@ -15,17 +15,24 @@ namespace {
 using drivers::emulation::EmulatedMfrc522;
 
 // The SPI link the table opens for a reader: straight to its emulated chip.
+// With a bus clock, the chips share the loop's clock as they share the bus:
+// a transfer starts at the loop's now and the loop's now moves on to its end.
 class ChipLink final : public drivers::SpiTransport {
 public:
-    explicit ChipLink(EmulatedMfrc522& chip) : chip_(chip) {}
+    ChipLink(EmulatedMfrc522& chip, server::ManualClock* busClock) : chip_(chip), busClock_(busClock) {}
     using SpiTransport::transfer;
     std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
                              std::chrono::microseconds settle) override {
-        return chip_.transfer(tx, rx, settle);
+        if (!busClock_) return chip_.transfer(tx, rx, settle);
+        chip_.idleUntil(busClock_->nowMicros().count() * 1000);
+        const auto ec = chip_.transfer(tx, rx, settle);
+        busClock_->set(std::max(busClock_->nowMicros(), std::chrono::microseconds(chip_.nowNs() / 1000)));
+        return ec;
     }
 
 private:
     EmulatedMfrc522& chip_;
+    server::ManualClock* busClock_;
 };
 
 }  // namespace
@@ -62,7 +69,7 @@ std::vector<std::uint8_t> tagBytes(const drivers::TagUid& uid) {
     return {uid.bytes().begin(), uid.bytes().end()};
 }
 
-EmulatedCastle::EmulatedCastle(std::string ini) {
+EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation) {
     if (auto at = ini.find("@STATE@"); at != std::string::npos) ini.replace(at, 7, dir_.path().string());
     const auto file = dir_ / "castle.ini";
     std::ofstream(file) << ini << "\n";
@@ -78,19 +85,26 @@ EmulatedCastle::EmulatedCastle(std::string ini) {
         castle_.edition == config::CastleEdition::Classic ? engine::classicRoster() : engine::roster2024();
     for (const auto& c : roster.characters()) tags_.enrol(drivers::simulatedTagUid(c.id), {c.id});
 
-    for (const auto& r : castle_.readers) chips_[r.name] = std::make_unique<EmulatedMfrc522>();
+    for (const auto& r : castle_.readers)
+        chips_[r.name] = std::make_unique<EmulatedMfrc522>(emulation.timing);
     store_ = std::make_unique<store::GameStore>(
         dir_ / "games.sqlite", store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
     simulation::RigOptions options = server::realRigOptions(castle_, tags_);
     options.referee.seed = 7;
     options.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
+    if (emulation.onJudged)
+        options.onJudged = [this, judged = emulation.onJudged](const drivers::SensingUpdate& update,
+                                                               std::chrono::nanoseconds,
+                                                               int) { judged(update, table_->rig().now()); };
+    if (emulation.onRawScan) options.onRawScan = emulation.onRawScan;
     table_ = std::make_unique<server::SimulatedTable>(clock_, store_.get(), std::move(options), false);
 
     server::RealDevices devices;
     devices.gpio = &gpio_;
     devices.readers.gpio = &gpio_;
-    devices.readers.openSpi = [this](const config::ReaderConfig& r, drivers::ChipSelect*) {
-        return std::make_unique<ChipLink>(*chips_.at(r.name));
+    devices.readers.openSpi = [this, busTime = emulation.busTime](const config::ReaderConfig& r,
+                                                                  drivers::ChipSelect*) {
+        return std::make_unique<ChipLink>(*chips_.at(r.name), busTime ? &clock_ : nullptr);
     };
     server::RealTableOptions realOptions;
     realOptions.onProblem = [this](const std::string& p) { problems_.push_back(p); };
@@ -99,9 +113,10 @@ EmulatedCastle::EmulatedCastle(std::string ini) {
 }
 
 void EmulatedCastle::runUntil(Timestamp end) {
-    while (clock_.now() < end) {
-        const Timestamp next = real_->step();
-        clock_.set(std::min(next, end));
+    const std::chrono::microseconds until = end;
+    while (clock_.nowMicros() < until) {
+        const auto next = real_->step();
+        clock_.set(std::min(next, until));
     }
 }
 

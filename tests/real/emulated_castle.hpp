@@ -12,6 +12,7 @@
 // its descriptor is readable), a host line goes in as the web page's would.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,12 +37,26 @@ using drivers::Timestamp;
 // Its state directory is "@STATE@", which EmulatedCastle replaces.
 std::string classicCastleIni();
 
+struct EmulatedCastleOptions {
+    // The chips' SPI timing (clock, the host's cost per transfer).
+    drivers::emulation::EmulatedBusTiming timing;
+    // The bus takes time: each transfer moves the loop's clock on by what it
+    // costs the chip (as on the Pi, where the loop waits in the ioctl).
+    // Otherwise the chips answer in no time and only the loop's waits count.
+    bool busTime = false;
+    // Each update of the board as sensed that changed something, at the
+    // rig's time the referee judged it (benchmarks).
+    std::function<void(const drivers::SensingUpdate&, Timestamp)> onJudged;
+    // Each scan of each reader as the table gets it (benchmarks).
+    std::function<void(drivers::ReaderIndex, const drivers::ScanResult&, Timestamp)> onRawScan;
+};
+
 class EmulatedCastle {
 public:
     // `ini` is written as castle.ini in a fresh folder, its "@STATE@" made
     // that folder (the log is there too); it must be a valid configuration.
     // Every character of its edition is enrolled with its simulated UID.
-    explicit EmulatedCastle(std::string ini);
+    explicit EmulatedCastle(std::string ini, EmulatedCastleOptions emulation = {});
 
     // Runs the loop (RealTable::step() at each time it asks for) up to `end`.
     void runUntil(Timestamp end);

@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
               << seats << " (seed " << seed << "): finished " << summary["games_finished"] << ", refusals "
               << summary["refusals"].dump() << "\n"
               << "  virtual time " << virtualS << " s, raw scans " << c.rawScans << " ("
-              << static_cast<double>(c.rawScans) / virtualS << "/s), scan lines " << c.scanLines
-              << ", reader-fault lines " << c.faultLines << ", button lines " << c.presses << "\n"
+              << static_cast<double>(c.rawScans) / virtualS << "/s, " << c.failedScans << " failed), "
+              << summary["trace_lines"] << " trace lines, button lines " << c.presses << "\n"
               << "  trace: " << trace.size() << " bytes; " << script.size() << " table-script lines\n"
               << "  wall time " << wall * 1000.0 << " ms: " << 100.0 * wall / virtualS
               << " % of one core (the loop's steps, the emulated chips included), " << c.steps << " steps\n";

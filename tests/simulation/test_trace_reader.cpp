@@ -108,6 +108,8 @@ TEST_CASE("trace reader: a malformed line says what is wrong") {
         {R"({"t": "10", "lift": {"tag": "odessa"}})", "whole number, not a string"},
         {R"({"t": 18446744073709551615, "lift": {"tag": "odessa"}})", "larger than"},
         {R"({"t": 1})", "no input"},
+        {R"({"t": 1, "scan": {"reader": "floor3", "tags": [], "once": false}})", "\"once\" must be true"},
+        {R"({"t": 1, "reader-fault": {"reader": "floor3", "what": "x", "once": 1}})", "\"once\" must be true"},
         {R"({"t": 1, "jump": {}})", "unknown key \"jump\""},
         {R"({"t": 1, "put": {"tag": "odessa", "place": "3"}, "lift": {"tag": "odessa"}})",
          "exactly one input"},

@@ -35,6 +35,18 @@ TEST_CASE("trace writer: each input as one compact line, t first, keys in the sp
           R"({"t":9000,"host":{"undo":{}}})");
 }
 
+TEST_CASE("trace writer: a castle's single inventory says \"once\", and reads back so") {
+    const TraceLine scan{512, ScanLine{{"floor3"}, {drivers::TagUid::fromHex("0459AC12")}, true}};
+    CHECK(writeTraceLine(scan) == R"({"t":512,"scan":{"reader":"floor3","tags":["0459AC12"],"once":true}})");
+    CHECK(reparse(scan) == scan);
+    const TraceLine fault{530, ReaderFaultLine{{"wc3"}, "no answer", true}};
+    CHECK(writeTraceLine(fault) ==
+          R"({"t":530,"reader-fault":{"reader":"wc3","what":"no answer","once":true}})");
+    CHECK(reparse(fault) == fault);
+    // Without it, a line means what it always did.
+    CHECK_FALSE(std::get<ScanLine>(reparse({1, ScanLine{{"floor3"}, {}}}).input).once);
+}
+
 TEST_CASE("trace writer: host payloads come out in GAME-RECORD's key order") {
     HostLine newGame{HostKind::NewGame,
                      nlohmann::json::parse(R"({"variant": "teams", "teams": [[0, 1], [2, 3]], "seats": 2,

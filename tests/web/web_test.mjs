@@ -423,6 +423,12 @@ try {
     await checkSecrecy(`seat ${seat}'s vote`, statusPage);
   }
   await shot(statusPage, 'status-election');
+  // A second key press is not silent: seat 0's own page says it was not counted.
+  await press(0, 'no');
+  await playerPages[0].page.locator('#station-notice:not(.hidden)').filter({ hasText: 'not counted' }).waitFor({ timeout: kWait });
+  check(true, "seat 0's own page says its second key press was not counted");
+  check(!(await statusPage.content()).includes('not counted'), 'the status page does not show a station\'s private notice');
+  await shot(playerPages[0].page, 'player-0-second-press');
   await press(2, 'yes');
   await statusPage.locator('#reveal-outcome').filter({ hasText: 'Alighiero' }).waitFor({ timeout: kWait });
   const reveal = await statusPage.locator('#reveal').innerText();

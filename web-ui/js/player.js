@@ -21,6 +21,23 @@ function fail(text) {
   $('private').classList.add('hidden');
 }
 
+// The station's last private notice (a second key press, not counted) is
+// shown for a while from when this page first saw it: the referee keeps the
+// last one, and an old one would only puzzle.
+const kNoticeShownMs = 20000;
+let noticeSeen = { at: null, since: 0 };
+let noticeTimer = null;
+
+function showStationNotice(notice) {
+  const box = $('station-notice');
+  if (notice && notice.at !== noticeSeen.at) noticeSeen = { at: notice.at, since: Date.now() };
+  const left = notice ? kNoticeShownMs - (Date.now() - noticeSeen.since) : 0;
+  box.textContent = left > 0 ? `⚠ ${notice.text}` : '';
+  box.classList.toggle('hidden', left <= 0);
+  clearTimeout(noticeTimer);
+  if (left > 0) noticeTimer = setTimeout(() => showStationNotice(notice), left);
+}
+
 function render(page) {
   $('error').classList.add('hidden');
   $('private').classList.remove('hidden');
@@ -44,6 +61,7 @@ function render(page) {
     .map(([card, count]) => `<div class="vote-card vote-${esc(card)}" data-card="${esc(card)}">${esc(voteWord(card))}<br><span class="big">× ${count}</span></div>`)
     .join('');
   $('own-vote').textContent = mine.own_vote ? `My vote in this election: ${voteWord(mine.own_vote)}` : '';
+  showStationNotice(page.station_notice);
   const choices = mine.ambition_choices || [];
   const showAmbition = !physical && (mine.ambition || choices.length);
   $('ambition-card').classList.toggle('hidden', !showAmbition);
@@ -76,4 +94,5 @@ function onStatus(status) {
 
 window.addEventListener('hashchange', refresh);
 refresh();
-liveEvents({ status: onStatus }, $('banner'));
+// A station's private notice changes no public status: its own event says to look.
+liveEvents({ status: onStatus, private: refresh }, $('banner'));

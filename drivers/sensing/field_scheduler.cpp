@@ -1,0 +1,121 @@
+#include "drivers/sensing/field_scheduler.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+namespace vivaref::drivers {
+
+FieldScheduler::FieldScheduler(FieldCoupling coupling, FieldSchedulerConfig config)
+    : coupling_(std::move(coupling)),
+      config_(config),
+      groups_(fieldGroups(coupling_)),
+      readers_(coupling_.readerCount()) {
+    config_.backoff.validate();
+    if (readers_.empty()) throw std::invalid_argument("field scheduler: no reader to schedule");
+    if (config_.powerUpTime.count() < 0)
+        throw std::invalid_argument("field scheduler: negative power-up time");
+    for (const auto& group : groups_) order_.insert(order_.end(), group.begin(), group.end());
+    for (std::size_t rank = 0; rank < order_.size(); ++rank) readers_[order_[rank]].rank = rank;
+}
+
+std::size_t FieldScheduler::fieldsOn() const {
+    return static_cast<std::size_t>(
+        std::count_if(readers_.begin(), readers_.end(), [](const ReaderState& r) { return r.on; }));
+}
+
+std::int64_t FieldScheduler::target(const ReaderState& r) const { return std::max(r.doneIn + 1, cycle_); }
+
+bool FieldScheduler::waitingForField(const ReaderState& r, Microseconds now) const {
+    return !r.on && r.retryAt <= now && r.doneIn <= cycle_;
+}
+
+bool FieldScheduler::mayGoOn(ReaderIndex reader, Microseconds now) const {
+    const ReaderState& self = readers_[reader];
+    for (ReaderIndex n : coupling_.neighboursOf(reader)) {
+        const ReaderState& other = readers_[n];
+        if (other.on) return false;
+        // A reader still owed an earlier cycle goes first: powering up for the
+        // next cycle must not hold back the one under way.
+        if (waitingForField(other, now) && target(other) < target(self)) return false;
+    }
+    return true;
+}
+
+FieldStep FieldScheduler::next(Microseconds now) {
+    closeCycles(now);
+    auto byPriority = [&](ReaderIndex a, ReaderIndex b) {
+        const std::int64_t ta = target(readers_[a]), tb = target(readers_[b]);
+        return ta != tb ? ta < tb : readers_[a].rank < readers_[b].rank;
+    };
+
+    // Fields first: switching one on is a single register write, and its
+    // power-up then runs while the bus inventories the others.
+    if (config_.maxFieldsOn == 0 || fieldsOn() < config_.maxFieldsOn) {
+        std::vector<ReaderIndex> candidates;
+        for (ReaderIndex r : order_)
+            if (waitingForField(readers_[r], now)) candidates.push_back(r);
+        std::stable_sort(candidates.begin(), candidates.end(), byPriority);
+        for (ReaderIndex r : candidates) {
+            if (!mayGoOn(r, now)) continue;
+            readers_[r].on = true;
+            readers_[r].onAt = now;
+            return {FieldStep::Kind::FieldOn, r, now};
+        }
+    }
+
+    std::optional<ReaderIndex> ready;
+    auto until = Microseconds::max();
+    for (ReaderIndex r = 0; r < readers_.size(); ++r) {
+        const ReaderState& s = readers_[r];
+        if (s.on && !s.scanning) {
+            const Microseconds poweredAt = s.onAt + config_.powerUpTime;
+            if (poweredAt <= now) {
+                if (!ready || byPriority(r, *ready)) ready = r;
+            } else {
+                until = std::min(until, poweredAt);
+            }
+        }
+        if (!s.on && s.retryAt > now) until = std::min(until, s.retryAt);
+    }
+    if (ready) {
+        readers_[*ready].scanning = true;
+        return {FieldStep::Kind::Scan, *ready, now};
+    }
+    // Only while a Scan is out (the caller has not reported it) can nothing be due.
+    if (until == Microseconds::max()) until = now + config_.powerUpTime;
+    return {FieldStep::Kind::Wait, 0, until};
+}
+
+void FieldScheduler::scanned(ReaderIndex reader, bool ok, Microseconds now) {
+    ReaderState& s = readers_[reader];
+    s.doneIn = target(s);
+    s.on = false;
+    s.scanning = false;
+    if (ok) {
+        s.failures = 0;
+        s.retryAt = Microseconds{0};
+    } else {
+        ++s.failures;
+        if (s.failures >= config_.backoff.failuresBeforeBackoff)
+            s.retryAt = now + Microseconds(config_.backoff.delayAfter(s.failures));
+    }
+    closeCycles(now);
+}
+
+void FieldScheduler::closeCycles(Microseconds now) {
+    for (;;) {
+        bool anyDone = false, anyOwed = false;
+        for (const ReaderState& s : readers_) {
+            if (s.doneIn >= cycle_) anyDone = true;
+            // A reader backing off does not hold the cycle up; one whose field is on does.
+            else if (s.on || s.retryAt <= now)
+                anyOwed = true;
+        }
+        if (anyOwed || !anyDone) return;
+        ++cycle_;
+        lastCycleEnd_ = now;
+    }
+}
+
+}  // namespace vivaref::drivers

@@ -1,0 +1,148 @@
+// Not a test: how soon the real table answers a hand, in virtual time, on the
+// example castle (daemon/config/examples/castle-2024.ini: 28 MFRC522
+// readers, its real layout and field rule). The real driver code runs
+// against emulated chips on one SPI bus whose transfers take the loop's time
+// (EmulatedCastleOptions::busTime); random 2024 games are played as table
+// scripts at a brisk pace with hand noise (hovers, grazes, double touches,
+// slow hands) until at least MOVES puts have been made. Prints, p50 / p90 /
+// p99 / worst:
+//
+//   - landed: a tag enters its place's field → the referee judges the piece
+//     there (accepts or refuses it; the LEDs are decided in the same step);
+//   - lifted: a tag leaves its place's field → the piece is "in hand";
+//   - the scan cycle the loop ran (every reader inventoried once).
+//
+//   table_latency_bench [MOVES [SEED [OVERHEAD_US [clean]]]]
+//
+// OVERHEAD_US is the host's cost per SPI transfer (ioctl and chip select),
+// 20 µs by default: what a Pi's spidev costs, about.
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <vector>
+
+#include "daemon/referee/referee.hpp"
+#include "daemon/trace/table_script.hpp"
+#include "tests/real/emulated_castle.hpp"
+
+using namespace vivaref;
+using drivers::Timestamp;
+
+namespace {
+
+struct Pending {
+    std::string character;
+    std::string place;  // the put's; empty for a lift
+    Timestamp at{0};
+};
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
+    return v[std::min(i, v.size() - 1)];
+}
+
+void print(const char* what, const std::vector<double>& v) {
+    std::cout << "  " << what << ": " << v.size() << " measured, p50 " << percentile(v, 0.5) << " ms, p90 "
+              << percentile(v, 0.9) << " ms, p99 " << percentile(v, 0.99) << " ms, worst "
+              << (v.empty() ? 0 : *std::max_element(v.begin(), v.end())) << " ms\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int wanted = argc > 1 ? std::atoi(argv[1]) : 1000;
+    const std::uint64_t firstSeed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+    const std::int64_t overheadUs = argc > 3 ? std::atoll(argv[3]) : 20;
+    const bool noise = !(argc > 4 && std::string(argv[4]) == "clean");
+    std::ifstream in(std::string(VIVAREF_SOURCE_DIR) + "/daemon/config/examples/castle-2024.ini");
+    const std::string ini((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+    std::vector<double> landed, lifted, cycles, scanGaps;
+    int puts = 0, lifts = 0, games = 0, finished = 0;
+    std::uint64_t rawScans = 0;
+    double virtualMs = 0;
+    for (std::uint64_t seed = firstSeed; puts < wanted; ++seed) {
+        // The put or lift each character's tag waits to be judged for.
+        std::map<std::string, Pending> pending;
+        realtest::EmulatedCastleOptions options;
+        options.busTime = true;
+        options.timing.perTransferOverheadNs = overheadUs * 1000;
+        options.onJudged = [&](const drivers::SensingUpdate& update, Timestamp at) {
+            for (const auto& change : update.changes) {
+                auto it = pending.find(change.character.name);
+                if (it == pending.end()) continue;
+                const Pending& p = it->second;
+                const bool put = !p.place.empty();
+                if (put && change.to.kind == drivers::TagLocation::Kind::OnPlace && change.to.place &&
+                    change.to.place->name == p.place) {
+                    landed.push_back(static_cast<double>((at - p.at).count()));
+                    pending.erase(it);
+                } else if (!put && change.to.kind == drivers::TagLocation::Kind::InHand) {
+                    lifted.push_back(static_cast<double>((at - p.at).count()));
+                    pending.erase(it);
+                }
+            }
+        };
+        std::vector<Timestamp> lastScanOf(28, Timestamp(0));
+        std::vector<double>* gaps = &scanGaps;
+        options.onRawScan = [&lastScanOf, gaps](drivers::ReaderIndex r, const drivers::ScanResult&,
+                                                Timestamp at) {
+            if (r < lastScanOf.size()) {
+                if (lastScanOf[r].count() > 0)
+                    gaps->push_back(static_cast<double>((at - lastScanOf[r]).count()));
+                lastScanOf[r] = at;
+            }
+        };
+        realtest::EmulatedCastle castle(ini, options);
+
+        engine::RulesSpec spec;
+        spec.edition = engine::Edition::Vive2024;
+        spec.seats = 3 + static_cast<int>(seed % 3);
+        const std::string record = simtest::randomRecord(spec, seed);
+        trace::TableScriptOptions script;
+        script.start = 1000;
+        script.timing = trace::TableTiming::brisk();
+        script.noise.seed = noise ? seed : 0;
+        const auto lines = trace::tableScriptFromRecord(record, script).lines;
+        for (const auto& line : lines) {
+            castle.runUntil(Timestamp(line.t));
+            // A put or lift still waiting is a touch too short to be seen: not a landing.
+            if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
+                pending[put->tag.text] = {put->tag.text, put->place.name, castle.clock().now()};
+                ++puts;
+            } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {
+                pending[lift->tag.text] = {lift->tag.text, "", castle.clock().now()};
+                ++lifts;
+            }
+            castle.apply(line);
+        }
+        castle.runUntil(Timestamp(lines.back().t + 5000));
+        ++games;
+        const auto& counters = castle.table().rig().referee().counters();
+        finished += counters.gamesFinished;
+        if (counters.gamesFinished == 0)
+            std::cout << "  seed " << seed << ": not finished; refusals "
+                      << referee::countersJson(counters)["refusals"].dump() << "\n";
+        rawScans += static_cast<std::uint64_t>(castle.real().counters().rawScans);
+        virtualMs += static_cast<double>(castle.clock().now().count());
+        const auto& fields = castle.real().fields();
+        if (fields.completedCycles() > 0)
+            cycles.push_back(static_cast<double>(fields.lastCycleEnd().count()) / 1000.0 /
+                             static_cast<double>(fields.completedCycles()));
+    }
+    std::cout << "castle-2024.ini (28 emulated MFRC522, " << overheadUs << " us per SPI transfer), " << games
+              << " brisk 2024 games " << (noise ? "with hand noise" : "clean") << " (" << finished
+              << " finished), " << puts << " puts, " << lifts << " lifts; " << rawScans << " raw scans in "
+              << virtualMs / 1000.0 << " s of virtual time ("
+              << (virtualMs > 0 ? 1000.0 * static_cast<double>(rawScans) / virtualMs : 0) << " a second)\n";
+    print("landed -> judged", landed);
+    print("lifted -> in hand", lifted);
+    print("mean scan cycle per game", cycles);
+    print("between two scans of one reader", scanGaps);
+    return 0;
+}
