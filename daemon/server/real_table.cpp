@@ -153,7 +153,8 @@ RealTable::RealTable(const config::CastleConfig& castle, SimulatedTable& table, 
       keys_(openKeys(castle, devices.gpio)),
       leds_(openLeds(castle, devices.gpio)),
       fields_(fieldScheduler(castle, readers_)),
-      failing_(readers_.size(), 0) {
+      failing_(readers_.size(), 0),
+      lastTags_(readers_.size()) {
     if (readers_.size() == 0)
         throw std::runtime_error(castle.sourceFile.string() + ": no reader under the board's places");
     // The rig's layout is realBoardLayout(castle): the same readers, in the same order.
@@ -247,7 +248,33 @@ void RealTable::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult& 
         if (!failing_[r]) problem(result.error().message);
     }
     failing_[r] = !result.ok();
+    confirmChange(r, result);
     table_.scan(r, result);
+}
+
+// A reader's turn comes once a cycle (about 50 ms on the example castle),
+// and the pipeline wants two scans alike before it believes a change: the
+// second is asked for out of turn. A tag gone is confirmed at once (a lift
+// is then "in hand" a few milliseconds after the first miss). A new tag is
+// confirmed no sooner than kConfirmNewTagAfter after its first read: a hand
+// brushing another place on its way is there 40 ms at most, so it is gone by
+// then and its two reads never come together.
+void RealTable::confirmChange(drivers::ReaderIndex r, const drivers::ScanResult& result) {
+    constexpr std::chrono::microseconds kConfirmNewTagAfter{45'000};
+    if (!result.ok()) return;  // failures have their own backoff
+    const auto& before = lastTags_[r];
+    if (before) {
+        const auto& now = result.tags();
+        const bool lost =
+            std::any_of(before->begin(), before->end(), [&](const auto& t) { return !now.contains(t); });
+        const bool found =
+            std::any_of(now.begin(), now.end(), [&](const auto& t) { return !before->contains(t); });
+        if (lost)
+            fields_.scanSoon(r, clock_.nowMicros());
+        else if (found)
+            fields_.scanSoon(r, clock_.nowMicros() + kConfirmNewTagAfter);
+    }
+    lastTags_[r] = result.tags();
 }
 
 void RealTable::problem(const std::string& message) {

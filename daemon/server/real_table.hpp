@@ -119,8 +119,9 @@ private:
     // scheduler next wants the loop.
     std::chrono::microseconds radio();
     // A scan's outcome: the scheduler told, a failing reader reset for its
-    // next turn, the table given the scan.
+    // next turn, the table given the scan, a change confirmed soon.
     void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
+    void confirmChange(drivers::ReaderIndex reader, const drivers::ScanResult& result);
     void confirmPresses(Timestamp now);
     void problem(const std::string& message);
 
@@ -133,6 +134,7 @@ private:
     drivers::GpioLedSink leds_;
     drivers::FieldScheduler fields_;
     std::vector<char> failing_;  // the reader's last scan failed (said once through onProblem)
+    std::vector<std::optional<drivers::TagSet>> lastTags_;  // each reader's last good scan
     std::string lastProblem_;
     RealCounters counters_;
 };

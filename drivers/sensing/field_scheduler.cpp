@@ -27,14 +27,21 @@ std::size_t FieldScheduler::fieldsOn() const {
 std::int64_t FieldScheduler::target(const ReaderState& r) const { return std::max(r.doneIn + 1, cycle_); }
 
 bool FieldScheduler::waitingForField(const ReaderState& r, Microseconds now) const {
-    return !r.on && r.retryAt <= now && r.doneIn <= cycle_;
+    if (r.on || r.retryAt > now || r.doneIn > cycle_) return false;
+    // Done with the cycle under way: its turn in the next one comes no sooner
+    // than most of a cycle after this one, so that each reader is read about
+    // once a cycle, not twice in a row and then not for two cycles.
+    return r.doneIn < cycle_ || now >= r.doneAt + cycleLength_ * 3 / 4;
 }
 
 bool FieldScheduler::mayGoOn(ReaderIndex reader, Microseconds now) const {
     const ReaderState& self = readers_[reader];
+    const bool extra = extraDue(self, now);
     for (ReaderIndex n : coupling_.neighboursOf(reader)) {
         const ReaderState& other = readers_[n];
         if (other.on) return false;
+        if (extra) continue;                     // an extra scan only waits for fields actually on
+        if (extraDue(other, now)) return false;  // and no turn takes the field it waits for
         // A reader still owed an earlier cycle goes first: powering up for the
         // next cycle must not hold back the one under way.
         if (waitingForField(other, now) && target(other) < target(self)) return false;
@@ -45,6 +52,8 @@ bool FieldScheduler::mayGoOn(ReaderIndex reader, Microseconds now) const {
 FieldStep FieldScheduler::next(Microseconds now) {
     closeCycles(now);
     auto byPriority = [&](ReaderIndex a, ReaderIndex b) {
+        const bool ea = wantsExtra(readers_[a], now), eb = wantsExtra(readers_[b], now);
+        if (ea != eb) return ea;  // extra scans first: a change is being confirmed
         const std::int64_t ta = target(readers_[a]), tb = target(readers_[b]);
         return ta != tb ? ta < tb : readers_[a].rank < readers_[b].rank;
     };
@@ -54,16 +63,30 @@ FieldStep FieldScheduler::next(Microseconds now) {
     if (config_.maxFieldsOn == 0 || fieldsOn() < config_.maxFieldsOn) {
         std::vector<ReaderIndex> candidates;
         for (ReaderIndex r : order_)
-            if (waitingForField(readers_[r], now)) candidates.push_back(r);
+            if (waitingForField(readers_[r], now) || extraDue(readers_[r], now)) candidates.push_back(r);
         std::stable_sort(candidates.begin(), candidates.end(), byPriority);
         for (ReaderIndex r : candidates) {
             if (!mayGoOn(r, now)) continue;
-            readers_[r].on = true;
-            readers_[r].onAt = now;
+            ReaderState& s = readers_[r];
+            // Its own turn is due: the extra scan is that turn.
+            s.extra = extraDue(s, now) && !waitingForField(s, now);
+            s.on = true;
+            s.onAt = now;
             return {FieldStep::Kind::FieldOn, r, now};
         }
     }
 
+    // A reader whose field holds up an extra scan is inventoried first, so
+    // that its field goes off and the extra's can come on.
+    auto holdsUpExtra = [&](ReaderIndex r) {
+        for (ReaderIndex n : coupling_.neighboursOf(r))
+            if (extraDue(readers_[n], now)) return true;
+        return false;
+    };
+    auto scanFirst = [&](ReaderIndex a, ReaderIndex b) {
+        const bool ha = holdsUpExtra(a), hb = holdsUpExtra(b);
+        return ha != hb ? ha : byPriority(a, b);
+    };
     std::optional<ReaderIndex> ready;
     auto until = Microseconds::max();
     for (ReaderIndex r = 0; r < readers_.size(); ++r) {
@@ -71,12 +94,15 @@ FieldStep FieldScheduler::next(Microseconds now) {
         if (s.on && !s.scanning) {
             const Microseconds poweredAt = s.onAt + config_.powerUpTime;
             if (poweredAt <= now) {
-                if (!ready || byPriority(r, *ready)) ready = r;
+                if (!ready || scanFirst(r, *ready)) ready = r;
             } else {
                 until = std::min(until, poweredAt);
             }
         }
         if (!s.on && s.retryAt > now) until = std::min(until, s.retryAt);
+        if (!s.on && s.doneIn == cycle_ && s.doneAt + cycleLength_ * 3 / 4 > now)
+            until = std::min(until, s.doneAt + cycleLength_ * 3 / 4);
+        if (!s.on && s.extraAt && *s.extraAt > now) until = std::min(until, std::max(*s.extraAt, s.retryAt));
     }
     if (ready) {
         readers_[*ready].scanning = true;
@@ -87,9 +113,17 @@ FieldStep FieldScheduler::next(Microseconds now) {
     return {FieldStep::Kind::Wait, 0, until};
 }
 
+void FieldScheduler::scanSoon(ReaderIndex reader, Microseconds at) { readers_[reader].extraAt = at; }
+
 void FieldScheduler::scanned(ReaderIndex reader, bool ok, Microseconds now) {
     ReaderState& s = readers_[reader];
-    s.doneIn = target(s);
+    // An extra scan counts for no cycle; a turn at or after the extra's time serves as the extra too.
+    if (!s.extra) {
+        s.doneIn = target(s);
+        s.doneAt = now;
+    }
+    if (s.extra || (s.extraAt && *s.extraAt <= s.onAt)) s.extraAt.reset();
+    s.extra = false;
     s.on = false;
     s.scanning = false;
     if (ok) {
@@ -114,6 +148,7 @@ void FieldScheduler::closeCycles(Microseconds now) {
         }
         if (anyOwed || !anyDone) return;
         ++cycle_;
+        cycleLength_ = now - lastCycleEnd_;
         lastCycleEnd_ = now;
     }
 }

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "drivers/sensing/field_coupling.hpp"
@@ -63,6 +64,15 @@ public:
     // The reader's inventory is over and its field off; or its field failed to
     // come on (then ok = false too). A failing reader is backed off.
     void scanned(ReaderIndex reader, bool ok, Microseconds now);
+    // One scan of `reader` besides its turns, at `at` or as soon after as
+    // its neighbours' fields allow: it goes before every reader owed a turn,
+    // and counts for no cycle. A turn of the reader that comes at `at` or
+    // later does instead. A later call replaces an earlier one. (The table
+    // confirms a change quickly this way: a tag gone, or a new tag once a
+    // hand brushing past would have left.)
+    void scanSoon(ReaderIndex reader, Microseconds at);
+    bool extraPending(ReaderIndex reader) const { return readers_[reader].extraAt.has_value(); }
+
     // Optional: the field actually came on at `at` (after the register write),
     // later than the FieldOn step's `now`; the power-up counts from there.
     void fieldCameOn(ReaderIndex reader, Microseconds at) { readers_[reader].onAt = at; }
@@ -88,8 +98,17 @@ private:
         std::int64_t doneIn = -1;  // the last cycle it was inventoried for
         std::uint32_t failures = 0;
         Microseconds retryAt{0};
-        std::size_t rank = 0;  // its place in the groups' order
+        std::size_t rank = 0;                 // its place in the groups' order
+        std::optional<Microseconds> extraAt;  // scanSoon(): an extra scan wanted from then
+        bool extra = false;                   // the field is on for that extra scan
+        Microseconds doneAt{0};               // its last turn's end
     };
+    // An extra scan is wanted by now (its field may be on for it already).
+    static bool wantsExtra(const ReaderState& r, Microseconds now) { return r.extraAt && *r.extraAt <= now; }
+    // ... and its field may go on for it.
+    static bool extraDue(const ReaderState& r, Microseconds now) {
+        return wantsExtra(r, now) && !r.on && r.retryAt <= now;
+    }
 
     // The cycle this reader's next inventory counts for.
     std::int64_t target(const ReaderState& r) const;
@@ -105,6 +124,7 @@ private:
     std::vector<ReaderState> readers_;
     std::int64_t cycle_ = 0;  // the cycle under way
     Microseconds lastCycleEnd_{0};
+    Microseconds cycleLength_{0};  // the last completed cycle's
 };
 
 }  // namespace vivaref::drivers

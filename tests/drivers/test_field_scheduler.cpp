@@ -220,3 +220,70 @@ TEST_CASE("Field scheduler: bad settings are refused") {
                                    {.powerUpTime = 1us, .maxFieldsOn = 0, .backoff = {.firstBackoff = 0ms}}),
                     std::invalid_argument);
 }
+
+TEST_CASE("Field scheduler: each reader's turns come about a cycle apart, never twice in a row") {
+    std::vector<std::optional<int>> levels;
+    for (int i = 0; i < 28; ++i) levels.push_back(i / 4);
+    FieldScheduler s(couplingByLevel(levels, LevelCoupling::AdjacentLevels));
+    const Run run = drive(s, 40, [](ReaderIndex r) { return Microseconds(900 + 150 * (r % 5)); });
+    const double cycle = static_cast<double>((run.cycleEnds.back() - run.cycleEnds[5]).count()) /
+                         static_cast<double>(run.cycleEnds.size() - 6);
+    for (ReaderIndex r = 0; r < 28; ++r) {
+        const auto& scans = run.scansOf[r];
+        for (std::size_t i = 10; i < scans.size(); ++i) {
+            CAPTURE(r);
+            CAPTURE(i);
+            const double gap = static_cast<double>((scans[i] - scans[i - 1]).count());
+            CHECK(gap >= 0.6 * cycle);
+            CHECK(gap <= 1.6 * cycle);
+        }
+    }
+}
+
+TEST_CASE(
+    "Field scheduler: an extra scan comes as soon as the neighbours' fields are off, and counts for no "
+    "cycle") {
+    std::vector<std::optional<int>> levels;
+    for (int i = 0; i < 28; ++i) levels.push_back(i / 4);
+    FieldScheduler s(couplingByLevel(levels, LevelCoupling::AdjacentLevels));
+    (void)drive(s, 5, [](ReaderIndex) { return 1500us; });
+    // Reader 10 was just inventoried: ask for it again at once.
+    Microseconds now = s.lastCycleEnd();
+    const auto cyclesBefore = s.completedCycles();
+    s.scanSoon(10, now);
+    CHECK(s.extraPending(10));
+    std::optional<Microseconds> servedAt;
+    for (int step = 0; step < 1000 && !servedAt; ++step) {
+        const FieldStep next = s.next(now);
+        if (next.kind == FieldStep::Kind::Wait) {
+            now = next.until;
+        } else if (next.kind == FieldStep::Kind::Scan) {
+            now += 1500us;
+            s.scanned(next.reader, true, now);
+            if (next.reader == 10) servedAt = now;
+        }
+    }
+    REQUIRE(servedAt);
+    // The neighbours' fields on when asked are inventoried first (a few
+    // scans), then its own power-up and inventory.
+    CHECK(*servedAt - s.lastCycleEnd() <= 20ms);
+    CHECK_FALSE(s.extraPending(10));
+    CHECK(s.completedCycles() <= cyclesBefore + 1);
+
+    // Asked for later: not before then.
+    const Microseconds askedAt = now;
+    s.scanSoon(3, askedAt + 45ms);
+    std::optional<Microseconds> laterAt;
+    for (int step = 0; step < 1000 && !laterAt; ++step) {
+        const FieldStep next = s.next(now);
+        if (next.kind == FieldStep::Kind::Wait) {
+            now = next.until;
+        } else if (next.kind == FieldStep::Kind::Scan) {
+            now += 1500us;
+            s.scanned(next.reader, true, now);
+            if (next.reader == 3 && !s.extraPending(3)) laterAt = now;
+        }
+    }
+    REQUIRE(laterAt);
+    CHECK(*laterAt >= askedAt + 45ms);
+}

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     std::ifstream in(std::string(VIVAREF_SOURCE_DIR) + "/daemon/config/examples/castle-2024.ini");
     const std::string ini((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 
-    std::vector<double> landed, lifted, cycles, scanGaps;
+    std::vector<double> landed, lifted, cycles, scanGaps, afterChange, afterLoss;
     int puts = 0, lifts = 0, games = 0, finished = 0;
     std::uint64_t rawScans = 0;
     double virtualMs = 0;
@@ -88,15 +88,24 @@ int main(int argc, char** argv) {
                 }
             }
         };
+        // Each reader's scans: how far apart, and how soon a change is scanned again.
         std::vector<Timestamp> lastScanOf(28, Timestamp(0));
-        std::vector<double>* gaps = &scanGaps;
-        options.onRawScan = [&lastScanOf, gaps](drivers::ReaderIndex r, const drivers::ScanResult&,
-                                                Timestamp at) {
-            if (r < lastScanOf.size()) {
-                if (lastScanOf[r].count() > 0)
-                    gaps->push_back(static_cast<double>((at - lastScanOf[r]).count()));
-                lastScanOf[r] = at;
+        std::vector<drivers::TagSet> lastTagsOf(28);
+        std::vector<char> changed(28, 0);
+        options.onRawScan = [&](drivers::ReaderIndex r, const drivers::ScanResult& result, Timestamp at) {
+            if (r >= lastScanOf.size()) return;
+            if (lastScanOf[r].count() > 0) {
+                const auto gap = static_cast<double>((at - lastScanOf[r]).count());
+                scanGaps.push_back(gap);
+                if (changed[r] == 1) afterLoss.push_back(gap);
+                if (changed[r] == 2) afterChange.push_back(gap);
             }
+            const drivers::TagSet tags = result.ok() ? result.tags() : drivers::TagSet{};
+            const bool lost = std::any_of(lastTagsOf[r].begin(), lastTagsOf[r].end(),
+                                          [&](const auto& t) { return !tags.contains(t); });
+            changed[r] = !result.ok() ? 0 : lost ? 1 : tags != lastTagsOf[r] ? 2 : 0;
+            lastTagsOf[r] = tags;
+            lastScanOf[r] = at;
         };
         realtest::EmulatedCastle castle(ini, options);
 
@@ -144,5 +153,7 @@ int main(int argc, char** argv) {
     print("lifted -> in hand", lifted);
     print("mean scan cycle per game", cycles);
     print("between two scans of one reader", scanGaps);
+    print("from a reader's loss of a tag to its next scan", afterLoss);
+    print("from a reader's new tag to its next scan", afterChange);
     return 0;
 }
