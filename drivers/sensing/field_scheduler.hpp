@@ -10,8 +10,11 @@
 // (the bus is shared), and its field goes off with its inventory. Every
 // reader is inventoried once per cycle, in the order of fieldGroups(); a
 // reader done with this cycle may already power up for the next one, but
-// never while a reader it couples with still waits for its turn in this one.
-// A reader that keeps failing is backed off as ScanScheduler does.
+// never while a reader it couples with still waits for its turn in this one,
+// and not before three quarters of the last cycle have passed since its turn
+// (so each reader is read about once a cycle, not twice in a row and then
+// not for two). scanSoon() asks for one scan out of turn (a change to
+// confirm). A reader that keeps failing is backed off as ScanScheduler does.
 //
 // Decide, then drive: next() says what to do at the caller's time `now`; the
 // caller does it (antenna on; or scan and antenna off) and reports. No clock,
