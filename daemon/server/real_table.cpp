@@ -184,28 +184,39 @@ bool RealTable::keyReadable(int fd) {
 std::chrono::microseconds RealTable::step() {
     ++counters_.steps;
     confirmPresses(clock_.now());
-    std::chrono::microseconds next = radio();
+    const std::chrono::microseconds radioDue = radio();
     table_.advance();
 
     const Timestamp now = clock_.now();
     leds_.show(table_.rig().referee().leds(now));
     for (const auto& fault : leds_.advance(now)) problem(fault.message());
 
+    std::chrono::microseconds next = radioDue;
     auto sooner = [&](Timestamp at) { next = std::min<std::chrono::microseconds>(next, at); };
     sooner(now + table_.advanceEvery());  // the store's flush and the status's republishing
     if (auto deadline = table_.rig().referee().nextDeadline()) sooner(*deadline);
     if (auto sensing = table_.rig().pipeline().nextDeadline()) sooner(*sensing);
     if (auto led = leds_.nextChangeAt()) sooner(*led);
     if (auto key = keys_.nextDeadline()) sooner(*key - options_.edgeClockAtZero);
-    return std::max(next, clock_.nowMicros() + std::chrono::microseconds(100));
+    // The radio may ask for "now" (it has more to do at once: it moves on each
+    // time); anything else at least 0.1 ms on, so that a deadline nobody can
+    // honour yet never spins the loop.
+    const auto soonest = clock_.nowMicros();
+    if (radioDue <= soonest) return soonest;
+    return std::max(next, soonest + std::chrono::microseconds(100));
 }
 
 std::chrono::microseconds RealTable::radio() {
-    // Every step the scheduler hands out is done at once (each is a few
-    // register writes or one inventory); at most two per reader, so that a
-    // scheduler that never waits cannot hold the loop.
+    // The fields the scheduler switches on are switched on at once (a
+    // register write each); an inventory takes 1 to 3 ms of the bus, so after
+    // kRadioSlice of them the loop gets its turn back (keys, HTTP, a hand's
+    // next move in the tests) and comes back at once: a whole cycle's scans
+    // in one step held everything else up for 60 ms and more.
+    constexpr std::chrono::microseconds kRadioSlice{2000};
+    const auto began = clock_.nowMicros();
     for (std::size_t budget = 2 * readers_.size() + 2; budget > 0; --budget) {
         const auto now = clock_.nowMicros();
+        if (now - began >= kRadioSlice) return now;
         const drivers::FieldStep step = fields_.next(now);
         if (step.kind == drivers::FieldStep::Kind::Wait) return step.until;
         drivers::TagReader& reader = readers_[step.reader];

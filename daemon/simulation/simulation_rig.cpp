@@ -159,18 +159,17 @@ std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) 
         return "this trace records a castle's own scans (\"once\" lines): a put, a lift or a scan "
                "without \"once\" needs the simulated board, which no longer scans";
     if (isOnce(line.input)) {
-        drivers::ReaderIndex reader = 0;
-        drivers::ScanResult result{drivers::TagSet{}};
+        // Each scan goes in as built (check() saw its reader); castleScan counts the line when it takes it.
         if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) {
-            reader = *board_.layout().findReader(scan->reader);  // check() saw it
-            result = drivers::ScanResult(drivers::TagSet(scan->tags.begin(), scan->tags.end()));
+            castleScan(*board_.layout().findReader(scan->reader),
+                       drivers::ScanResult(drivers::TagSet(scan->tags.begin(), scan->tags.end())), t);
         } else {
             const auto& fault = std::get<trace::ReaderFaultLine>(line.input);
-            reader = *board_.layout().findReader(fault.reader);
-            result = drivers::ScanResult(
-                drivers::ScanError{faultKind(fault.what), "reader " + fault.reader.name + ": " + fault.what});
+            castleScan(*board_.layout().findReader(fault.reader),
+                       drivers::ScanResult(drivers::ScanError{
+                           faultKind(fault.what), "reader " + fault.reader.name + ": " + fault.what}),
+                       t);
         }
-        castleScan(reader, result, t);  // counts the line when it takes it
         return std::nullopt;
     }
     runUntil(t);
@@ -212,12 +211,12 @@ void SimulationRig::apply(const trace::TraceLine& line) {
             } else if constexpr (std::is_same_v<T, trace::ScanLine>) {
                 // What the reader holds from now on; its next scan on the board's schedule reads it.
                 const auto reader = *board_.layout().findReader(input.reader);
-                held_[reader] = drivers::ScanResult(drivers::TagSet(input.tags.begin(), input.tags.end()));
+                held_[reader].emplace(drivers::TagSet(input.tags.begin(), input.tags.end()));
             } else if constexpr (std::is_same_v<T, trace::ReaderFaultLine>) {
                 // The reader fails from now on, until a scan line names it again.
                 const auto reader = *board_.layout().findReader(input.reader);
-                held_[reader] = drivers::ScanResult(drivers::ScanError{
-                    faultKind(input.what), "reader " + input.reader.name + ": " + input.what});
+                held_[reader].emplace(drivers::ScanError{faultKind(input.what),
+                                                         "reader " + input.reader.name + ": " + input.what});
             } else if constexpr (std::is_same_v<T, trace::PutLine>) {
                 (void)board_.put(tagUid(input.tag), input.place);  // check() saw the place
             } else if constexpr (std::is_same_v<T, trace::LiftLine>) {

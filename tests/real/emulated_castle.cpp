@@ -1,9 +1,11 @@
 #include "tests/real/emulated_castle.hpp"
 
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "daemon/config/config_check.hpp"
+#include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "drivers/sim/simulated_board.hpp"
 #include "engine/roster.hpp"
@@ -65,6 +67,25 @@ std::string classicCastleIni() {
     return ini;
 }
 
+BriskGame brisk2024Game(std::uint64_t seed, bool handNoise) {
+    engine::RulesSpec spec;
+    spec.edition = engine::Edition::Vive2024;
+    spec.seats = 3 + static_cast<int>(seed % 3);
+    BriskGame game;
+    game.record = simtest::randomRecord(spec, seed);
+    trace::TableScriptOptions script;
+    script.start = 1000;
+    script.timing = trace::TableTiming::brisk();
+    script.noise.seed = handNoise ? seed : 0;
+    game.lines = trace::tableScriptFromRecord(game.record, script).lines;
+    return game;
+}
+
+std::string exampleCastleIni(const std::string& sourceDir) {
+    std::ifstream in(sourceDir + "/daemon/config/examples/castle-2024.ini");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 std::vector<std::uint8_t> tagBytes(const drivers::TagUid& uid) {
     return {uid.bytes().begin(), uid.bytes().end()};
 }
@@ -97,6 +118,7 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
                                                                std::chrono::nanoseconds,
                                                                int) { judged(update, table_->rig().now()); };
     if (emulation.onRawScan) options.onRawScan = emulation.onRawScan;
+    if (emulation.onNotice) options.onNotice = emulation.onNotice;
     table_ = std::make_unique<server::SimulatedTable>(clock_, store_.get(), std::move(options), false);
 
     server::RealDevices devices;

@@ -47,6 +47,8 @@ struct EmulatedCastleOptions {
     // Each update of the board as sensed that changed something, at the
     // rig's time the referee judged it (benchmarks).
     std::function<void(const drivers::SensingUpdate&, Timestamp)> onJudged;
+    // Each public notice of the referee.
+    std::function<void(const referee::Notice&)> onNotice;
     // Each scan of each reader as the table gets it (benchmarks).
     std::function<void(drivers::ReaderIndex, const drivers::ScanResult&, Timestamp)> onRawScan;
 };
@@ -100,6 +102,18 @@ private:
     std::vector<std::string> problems_;
     std::map<drivers::TagUid, std::string> fieldOf_;  // which reader's field holds a tag
 };
+
+// A random complete 2024 game for 3 to 5 seats (by `seed`) and its table
+// script at a brisk pace from t = 1000, with hand noise or without.
+struct BriskGame {
+    std::string record;
+    std::vector<trace::TraceLine> lines;
+};
+BriskGame brisk2024Game(std::uint64_t seed, bool handNoise);
+
+// The example castle's configuration (daemon/config/examples/castle-2024.ini)
+// under `sourceDir`.
+std::string exampleCastleIni(const std::string& sourceDir);
 
 // The UID bytes of a character's enrolled tag.
 std::vector<std::uint8_t> tagBytes(const drivers::TagUid& uid);

@@ -18,14 +18,13 @@
 // 20 µs by default: what a Pi's spidev costs, about.
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <vector>
 
 #include "daemon/referee/referee.hpp"
 #include "daemon/trace/table_script.hpp"
+#include "daemon/trace/trace_writer.hpp"
 #include "tests/real/emulated_castle.hpp"
 
 using namespace vivaref;
@@ -59,8 +58,7 @@ int main(int argc, char** argv) {
     const std::uint64_t firstSeed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
     const std::int64_t overheadUs = argc > 3 ? std::atoll(argv[3]) : 20;
     const bool noise = !(argc > 4 && std::string(argv[4]) == "clean");
-    std::ifstream in(std::string(VIVAREF_SOURCE_DIR) + "/daemon/config/examples/castle-2024.ini");
-    const std::string ini((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string ini = realtest::exampleCastleIni(VIVAREF_SOURCE_DIR);
 
     std::vector<double> landed, lifted, cycles, scanGaps, afterChange, afterLoss;
     int puts = 0, lifts = 0, games = 0, finished = 0;
@@ -74,6 +72,8 @@ int main(int argc, char** argv) {
         options.timing.perTransferOverheadNs = overheadUs * 1000;
         options.onJudged = [&](const drivers::SensingUpdate& update, Timestamp at) {
             for (const auto& change : update.changes) {
+                if (std::getenv("VIVAREF_BENCH_VERBOSE"))
+                    std::cout << "    judged " << at.count() << ": " << drivers::describe(change) << "\n";
                 auto it = pending.find(change.character.name);
                 if (it == pending.end()) continue;
                 const Pending& p = it->second;
@@ -104,20 +104,22 @@ int main(int argc, char** argv) {
             const bool lost = std::any_of(lastTagsOf[r].begin(), lastTagsOf[r].end(),
                                           [&](const auto& t) { return !tags.contains(t); });
             changed[r] = !result.ok() ? 0 : lost ? 1 : tags != lastTagsOf[r] ? 2 : 0;
+            if ((changed[r] || (r < 3 && at.count() > 15800 && at.count() < 15990)) &&
+                std::getenv("VIVAREF_BENCH_VERBOSE")) {
+                std::cout << "    scan " << at.count() << " reader " << r << ":";
+                for (const auto& t : tags) std::cout << " " << t.toHex();
+                std::cout << "\n";
+            }
             lastTagsOf[r] = tags;
             lastScanOf[r] = at;
         };
+        if (std::getenv("VIVAREF_BENCH_VERBOSE"))
+            options.onNotice = [](const referee::Notice& n) {
+                std::cout << "    " << n.at.count() << " " << n.kind << ": " << n.text << "\n";
+            };
         realtest::EmulatedCastle castle(ini, options);
 
-        engine::RulesSpec spec;
-        spec.edition = engine::Edition::Vive2024;
-        spec.seats = 3 + static_cast<int>(seed % 3);
-        const std::string record = simtest::randomRecord(spec, seed);
-        trace::TableScriptOptions script;
-        script.start = 1000;
-        script.timing = trace::TableTiming::brisk();
-        script.noise.seed = noise ? seed : 0;
-        const auto lines = trace::tableScriptFromRecord(record, script).lines;
+        const auto lines = realtest::brisk2024Game(seed, noise).lines;
         for (const auto& line : lines) {
             castle.runUntil(Timestamp(line.t));
             // A put or lift still waiting is a touch too short to be seen: not a landing.
@@ -128,6 +130,8 @@ int main(int argc, char** argv) {
                 pending[lift->tag.text] = {lift->tag.text, "", castle.clock().now()};
                 ++lifts;
             }
+            if (std::getenv("VIVAREF_BENCH_VERBOSE"))
+                std::cout << "  > " << trace::writeTraceLine(line) << "\n";
             castle.apply(line);
         }
         castle.runUntil(Timestamp(lines.back().t + 5000));
@@ -136,7 +140,8 @@ int main(int argc, char** argv) {
         finished += counters.gamesFinished;
         if (counters.gamesFinished == 0)
             std::cout << "  seed " << seed << ": not finished; refusals "
-                      << referee::countersJson(counters)["refusals"].dump() << "\n";
+                      << referee::countersJson(counters)["refusals"].dump()
+                      << "; standing: " << castle.table().publicStatus()["refusal"].dump() << "\n";
         rawScans += static_cast<std::uint64_t>(castle.real().counters().rawScans);
         virtualMs += static_cast<double>(castle.clock().now().count());
         const auto& fields = castle.real().fields();
