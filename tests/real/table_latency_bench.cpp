@@ -89,9 +89,10 @@ int main(int argc, char** argv) {
             }
         };
         // Each reader's scans: how far apart, and how soon a change is scanned again.
-        std::vector<Timestamp> lastScanOf(28, Timestamp(0));
-        std::vector<drivers::TagSet> lastTagsOf(28);
-        std::vector<char> changed(28, 0);
+        constexpr std::size_t kReaders = 28;  // the example castle's
+        std::vector<Timestamp> lastScanOf(kReaders, Timestamp(0));
+        std::vector<drivers::TagSet> lastTagsOf(kReaders);
+        std::vector<char> changed(kReaders, 0);
         options.onRawScan = [&](drivers::ReaderIndex r, const drivers::ScanResult& result, Timestamp at) {
             if (r >= lastScanOf.size()) return;
             if (lastScanOf[r].count() > 0) {
@@ -104,8 +105,7 @@ int main(int argc, char** argv) {
             const bool lost = std::any_of(lastTagsOf[r].begin(), lastTagsOf[r].end(),
                                           [&](const auto& t) { return !tags.contains(t); });
             changed[r] = !result.ok() ? 0 : lost ? 1 : tags != lastTagsOf[r] ? 2 : 0;
-            if ((changed[r] || (r < 3 && at.count() > 15800 && at.count() < 15990)) &&
-                std::getenv("VIVAREF_BENCH_VERBOSE")) {
+            if (changed[r] && std::getenv("VIVAREF_BENCH_VERBOSE")) {
                 std::cout << "    scan " << at.count() << " reader " << r << ":";
                 for (const auto& t : tags) std::cout << " " << t.toHex();
                 std::cout << "\n";

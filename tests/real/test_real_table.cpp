@@ -145,19 +145,9 @@ TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is 
                             "private_refusals", "host_refusals", "own_chance", "results", "trace_lines"})
         CHECK_MESSAGE(replay[key] == live[key], key);
     CHECK(replayLog.exportRecord(store::GameId{1}) == game.record);
-    std::string again;
-    for (const auto& line : replayLog.traceLines(store::GameId{1})) again += line + "\n";
-    CHECK(again == stored);
+    CHECK(simtest::storedTrace(replayLog, store::GameId{1}) == stored);
     // Every decision at the same millisecond as in the live game.
-    const auto liveEvents = castle.store().events(store::GameId{1});
-    const auto replayEvents = replayLog.events(store::GameId{1});
-    REQUIRE(liveEvents.size() == replayEvents.size());
-    for (std::size_t i = 0; i < liveEvents.size(); ++i) {
-        CAPTURE(i);
-        CHECK(replayEvents[i].kind == liveEvents[i].kind);
-        CHECK(replayEvents[i].at == liveEvents[i].at);
-        CHECK(replayEvents[i].payload == liveEvents[i].payload);
-    }
+    CHECK(simtest::eventDifference(castle.store(), replayLog, store::GameId{1}) == "");
 }
 
 TEST_CASE("real castle: a refused move blinks its place's LED on the GPIO line, then the game goes on") {

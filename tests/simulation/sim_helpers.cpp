@@ -134,4 +134,24 @@ nlohmann::ordered_json simulateInto(const std::string& traceText, const std::fil
     return outcome.summary;
 }
 
+std::string eventDifference(store::GameStore& a, store::GameStore& b, store::GameId game) {
+    const auto left = a.events(game);
+    const auto right = b.events(game);
+    if (left.size() != right.size())
+        return std::to_string(left.size()) + " events against " + std::to_string(right.size());
+    for (std::size_t i = 0; i < left.size(); ++i) {
+        if (left[i].kind != right[i].kind || left[i].at != right[i].at || left[i].payload != right[i].payload)
+            return "event " + std::to_string(i) + ": " + left[i].kind + " " + left[i].payload + " against " +
+                   right[i].kind + " " + right[i].payload + " (" +
+                   std::to_string((left[i].at - right[i].at).count()) + " ms apart)";
+    }
+    return {};
+}
+
+std::string storedTrace(store::GameStore& log, store::GameId game) {
+    std::string text;
+    for (const auto& line : log.traceLines(game)) text += line + "\n";
+    return text;
+}
+
 }  // namespace vivaref::simtest

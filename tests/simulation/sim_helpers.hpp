@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/simulation/simulate.hpp"
+#include "daemon/store/game_store.hpp"
 #include "engine/rules.hpp"
 
 namespace vivaref::simtest {
@@ -46,6 +47,12 @@ private:
 // `blankWallTimes` the wall-clock columns (started_ms, ended_ms, at_ms,
 // last_fault_ms) are left out; a trace's t_ms stays.
 std::string dumpDatabase(const std::filesystem::path& file, bool blankWallTimes);
+
+// A game's decisions in two logs (a live game and its replay): empty when
+// they are the same, with the same times; else the first difference.
+std::string eventDifference(store::GameStore& a, store::GameStore& b, store::GameId game);
+// Every trace line a log holds for a game, one a line.
+std::string storedTrace(store::GameStore& log, store::GameId game);
 
 // `simulate --db file --epoch epochMs --seed seed` of a trace's text; the
 // summary, or a failing check with the trace's error.

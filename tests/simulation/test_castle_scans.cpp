@@ -87,8 +87,7 @@ TEST_CASE(
         MESSAGE(family.name, ": ", counters.scans, " scans taken, ", counters.repeatedScans, " left out");
         CHECK(counters.repeatedScans > 5 * counters.scans);
         // A castle's trace has no put or lift, and every scan line says once.
-        std::string stored;
-        for (const auto& line : live.traceLines(store::GameId{1})) stored += line + "\n";
+        const std::string stored = storedTrace(live, store::GameId{1});
         CHECK(stored.find("\"put\"") == std::string::npos);
         CHECK(stored.find("\"once\":true") != std::string::npos);
 
@@ -102,18 +101,8 @@ TEST_CASE(
         REQUIRE_FALSE(outcome.error);
         CHECK(outcome.summary["games_finished"] == 1);
         CHECK(replayLog.exportRecord(store::GameId{1}) == record);
-        const auto a = live.events(store::GameId{1});
-        const auto b = replayLog.events(store::GameId{1});
-        REQUIRE(a.size() == b.size());
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            CAPTURE(i);
-            CHECK(b[i].kind == a[i].kind);
-            CHECK(b[i].at == a[i].at);
-            CHECK(b[i].payload == a[i].payload);
-        }
-        std::string again;
-        for (const auto& line : replayLog.traceLines(store::GameId{1})) again += line + "\n";
-        CHECK(again == stored);
+        CHECK(eventDifference(live, replayLog, store::GameId{1}) == "");
+        CHECK(storedTrace(replayLog, store::GameId{1}) == stored);
     }
 }
 
