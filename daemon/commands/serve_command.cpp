@@ -104,7 +104,7 @@ int runServe(const std::vector<std::string>& args) {
     if (hardwareChosen != "sim" && hardwareChosen != "real")
         return usageError("serve", "--hardware is sim or real, not '" + hardwareChosen + "'");
     if (hardwareChosen == "real") {
-        // The readers, keys and LEDs (real_table.hpp) are opened as the configuration says.
+        // The readers, keys and LEDs (castle/real_castle.hpp) are opened as the configuration says.
         if (!castleRead)
             return usageError("serve",
                               "--hardware=real needs --config FILE: the castle's readers, keys and LEDs");

@@ -5,10 +5,11 @@
 #include <iostream>
 #include <optional>
 
+#include "daemon/castle/real_castle.hpp"
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
-#include "daemon/server/real_table.hpp"
+#include "daemon/server/table_core.hpp"
 #include "daemon/simulation/simulate.hpp"
 
 namespace vivaref::daemon {
@@ -67,7 +68,7 @@ int runSimulate(const std::vector<std::string>& args) {
         }
         if (!check.config.readers.empty()) {
             try {
-                options = server::realRigOptions(check.config, server::enrolledTags(check.config));
+                options = server::realRigOptions(check.config, castle::enrolledTags(check.config));
             } catch (const std::exception& e) {
                 std::cerr << "vivaref simulate: " << e.what() << "\n";
                 return kExitUsage;
@@ -86,8 +87,8 @@ int runSimulate(const std::vector<std::string>& args) {
                                                    : time_point_cast<milliseconds>(system_clock::now());
 
     // A malformed trace is reported before the log is opened: it writes nothing.
-    trace::TraceRead read = options.layout ? simulation::checkTrace(*text, *options.layout)
-                                           : simulation::checkTrace(*text);
+    trace::TraceRead read =
+        options.layout ? simulation::checkTrace(*text, *options.layout) : simulation::checkTrace(*text);
     if (read.error) {
         std::cerr << "vivaref simulate: " << (path == "-" ? std::string("stdin") : path) << ": "
                   << read.error->describe() << "\n";

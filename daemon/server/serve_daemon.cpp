@@ -10,10 +10,12 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "daemon/server/loop_clock.hpp"
-#include "daemon/server/real_table.hpp"
-#include "daemon/server/simulated_table.hpp"
+#include "daemon/castle/loop_clock.hpp"
+#include "daemon/castle/real_castle.hpp"
+#include "daemon/castle/simulated_castle.hpp"
 #include "daemon/server/systemd_notifier.hpp"
+#include "daemon/server/table_core.hpp"
+#include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
 #include "daemon/store/store_error.hpp"
 
@@ -35,58 +37,25 @@ std::string urlOf(const net::ip::tcp::endpoint& endpoint) {
     return url.str();
 }
 
-// Advances the table every scan interval on the loop's steady clock. The
-// next wake is planned from the last planned one, so the rhythm does not
-// drift; after a stall (a suspended machine) it starts again from now.
-class TableTimer {
+// The table loop on the io_context: a steady_timer wakes it when it says
+// it is next due (a reader's field or inventory, a debounce, an LED phase, a
+// deadline of the referee), and each of the castle's descriptors (a vote
+// key's line) is watched for edges. The descriptors stay the castle's
+// (released, never closed, here).
+class LoopOnAsio {
 public:
-    TableTimer(net::io_context& io, SimulatedTable& table) : timer_(io), table_(table) {}
-    void start() {
-        next_ = std::chrono::steady_clock::now();
-        arm();
-    }
-    void stop() {
-        stopped_ = true;
-        timer_.cancel();
-    }
-
-private:
-    void arm() {
-        next_ += table_.advanceEvery();
-        const auto now = std::chrono::steady_clock::now();
-        if (next_ < now - std::chrono::seconds(1)) next_ = now + table_.advanceEvery();
-        timer_.expires_at(next_);
-        timer_.async_wait([this](const error_code& error) {
-            if (error || stopped_) return;
-            table_.advance();
-            arm();
-        });
-    }
-
-    net::steady_timer timer_;
-    SimulatedTable& table_;
-    std::chrono::steady_clock::time_point next_;
-    bool stopped_ = false;
-};
-
-// The real castle on the loop: a steady_timer wakes the table when it says
-// it is next due (a scan step, a debounce, an LED phase, the rig's scans),
-// and each vote key's line descriptor is watched for edges. The descriptors
-// stay the lines' (released, never closed, here).
-class RealLoop {
-public:
-    RealLoop(net::io_context& io, RealTable& table, const SteadyLoopClock& clock)
-        : timer_(io), table_(table), clock_(clock) {
-        for (int fd : table.keyDescriptors()) {
+    LoopOnAsio(net::io_context& io, TableLoop& loop, const castle::SteadyLoopClock& clock)
+        : timer_(io), loop_(loop), clock_(clock) {
+        for (int fd : loop.keyDescriptors()) {
             keys_.push_back(std::make_unique<net::posix::stream_descriptor>(io, fd));
             retries_.push_back(std::make_unique<net::steady_timer>(io));
         }
     }
-    ~RealLoop() {
+    ~LoopOnAsio() {
         for (auto& key : keys_) (void)key->release();
     }
-    RealLoop(const RealLoop&) = delete;
-    RealLoop& operator=(const RealLoop&) = delete;
+    LoopOnAsio(const LoopOnAsio&) = delete;
+    LoopOnAsio& operator=(const LoopOnAsio&) = delete;
 
     void start() {
         for (std::size_t k = 0; k < keys_.size(); ++k) watch(k);
@@ -103,7 +72,7 @@ private:
     void watch(std::size_t k) {
         keys_[k]->async_wait(net::posix::stream_descriptor::wait_read, [this, k](const error_code& error) {
             if (error || stopped_) return;
-            if (table_.keyReadable(keys_[k]->native_handle())) return watch(k);
+            if (loop_.keyReadable(keys_[k]->native_handle())) return watch(k);
             // A line that cannot be read stays readable: a second before trying it again.
             retries_[k]->expires_after(std::chrono::seconds(1));
             retries_[k]->async_wait([this, k](const error_code& e) {
@@ -112,7 +81,7 @@ private:
         });
     }
     void wake() {
-        const auto next = table_.step();
+        const auto next = loop_.step();
         timer_.expires_at(clock_.startedAt() + next);
         timer_.async_wait([this](const error_code& error) {
             if (!error && !stopped_) wake();
@@ -120,70 +89,87 @@ private:
     }
 
     net::steady_timer timer_;
-    RealTable& table_;
-    const SteadyLoopClock& clock_;
+    TableLoop& loop_;
+    const castle::SteadyLoopClock& clock_;
     std::vector<std::unique_ptr<net::posix::stream_descriptor>> keys_;
     std::vector<std::unique_ptr<net::steady_timer>> retries_;
     bool stopped_ = false;
 };
 
+// The game log, created if missing; null after saying why on `err`.
+std::unique_ptr<store::GameStore> openStore(const ServeSettings& settings, std::ostream& err) {
+    try {
+        if (settings.database.has_parent_path())
+            std::filesystem::create_directories(settings.database.parent_path());
+        auto store =
+            std::make_unique<store::GameStore>(settings.database, store::GameStore::Access::CreateIfMissing);
+        store->setRawScansKept(settings.rawScansKept);
+        return store;
+    } catch (const std::exception& e) {
+        err << "vivaref serve: " << e.what() << "\n";
+        return nullptr;
+    }
+}
+
+// The rig of the real castle: its readers' layout and its enrolled tags,
+// the referee's knobs from `rig`. Throws when tags.json cannot be read.
+simulation::RigOptions realCastleRig(const config::CastleConfig& castle, const simulation::RigOptions& rig,
+                                     std::ostream& err) {
+    drivers::TagRegistry tags = castle::enrolledTags(castle);
+    if (tags.size() == 0)
+        err << "vivaref serve: no tag is enrolled for the " << config::castleEditionName(castle.edition)
+            << " edition in " << castle.tagRegistryPath().string()
+            << ": every tag is unknown until 'vivaref enrol' runs\n";
+    simulation::RigOptions real = realRigOptions(castle, std::move(tags));
+    real.referee = rig.referee;
+    real.settleFor = rig.settleFor;
+    real.finishLimit = rig.finishLimit;
+    real.onNotice = rig.onNotice;
+    return real;
+}
+
 }  // namespace
 
 int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err) {
     // The log first: without it no game may start.
-    std::unique_ptr<store::GameStore> store;
+    const std::unique_ptr<store::GameStore> store = openStore(settings, err);
+    if (!store) return 2;
+
+    // The castle: the real one the configuration names, or the simulated one.
+    net::io_context io;
+    castle::SteadyLoopClock clock;
+    simulation::RigOptions rig = settings.rig;
+    std::unique_ptr<castle::Castle> castle;
+    castle::SimulatedCastle* simulated = nullptr;
     try {
-        if (settings.database.has_parent_path())
-            std::filesystem::create_directories(settings.database.parent_path());
-        store =
-            std::make_unique<store::GameStore>(settings.database, store::GameStore::Access::CreateIfMissing);
-        store->setRawScansKept(settings.rawScansKept);
+        if (const auto& real = settings.realCastle) {
+            rig = realCastleRig(*real, rig, err);
+            castle::RealCastleOptions options;
+            options.edgeClockAtZero =
+                std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
+            castle = std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, options);
+        } else {
+            castle::SimulatedCastleOptions options;
+            options.board.seed = rig.referee.seed;
+            auto sim = std::make_unique<castle::SimulatedCastle>(
+                rig.layout ? *rig.layout : drivers::standardBoardLayout(), clock, std::move(options));
+            simulated = sim.get();
+            castle = std::move(sim);
+        }
     } catch (const std::exception& e) {
         err << "vivaref serve: " << e.what() << "\n";
         return 2;
     }
 
-    net::io_context io;
-    SteadyLoopClock clock;
-    simulation::RigOptions rig = settings.rig;
-    const auto* castle = settings.realCastle ? &*settings.realCastle : nullptr;
-    if (castle) {
-        // The rig of the real castle: its readers' layout and its enrolled tags.
-        drivers::TagRegistry tags;
-        try {
-            tags = enrolledTags(*castle);
-        } catch (const std::exception& e) {
-            err << "vivaref serve: " << e.what() << "\n";
-            return 2;
-        }
-        if (tags.size() == 0)
-            err << "vivaref serve: no tag is enrolled for the " << config::castleEditionName(castle->edition)
-                << " edition in " << castle->tagRegistryPath().string()
-                << ": every tag is unknown until 'vivaref enrol' runs\n";
-        simulation::RigOptions real = realRigOptions(*castle, std::move(tags));
-        real.referee = rig.referee;
-        real.settleFor = rig.settleFor;
-        real.finishLimit = rig.finishLimit;
-        real.onNotice = rig.onNotice;
-        rig = std::move(real);
-    }
+    // The table on it: the referee behind the rig, stepped with the castle by one loop.
     rig.referee.wallAtZero =
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    SimulatedTable table(clock, store.get(), std::move(rig), castle == nullptr);
-    std::unique_ptr<RealTable> hardware;
-    if (castle) {
-        RealTableOptions options;
-        options.edgeClockAtZero = std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
-        options.onProblem = [&err](const std::string& problem) {
-            err << "vivaref serve: " << problem << "\n";
-        };
-        try {
-            hardware = std::make_unique<RealTable>(*castle, table, clock, RealDevices{}, std::move(options));
-        } catch (const std::exception& e) {
-            err << "vivaref serve: " << e.what() << "\n";
-            return 2;
-        }
-    }
+    TableCore table(clock, store.get(), std::move(rig), simulated);
+    TableLoopOptions loopOptions;
+    loopOptions.onProblem = [&err](const std::string& problem) {
+        err << "vivaref serve: " << problem << "\n";
+    };
+    TableLoop loop(*castle, table, clock, std::move(loopOptions));
     if (auto resumed = table.resumeUnfinished()) {
         if (resumed->ok)
             err << "vivaref serve: resumed game " << (resumed->game ? resumed->game->value : 0)
@@ -221,8 +207,8 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
         err << "vivaref serve: no host token is set: anyone who reaches " << urlOf(web.localEndpoint())
             << " can run the game\n";
     const std::string url = urlOf(web.localEndpoint());
-    if (hardware)
-        out << "vivaref serve: listening on " << url << " (real castle: " << hardware->readerCount()
+    if (!simulated)
+        out << "vivaref serve: listening on " << url << " (real castle: " << castle->layout().readerCount()
             << " readers)" << std::endl;
     else
         out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
@@ -237,27 +223,20 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
         }
     });
 
-    TableTimer timer(io, table);
-    std::optional<RealLoop> realLoop;
-    if (hardware) realLoop.emplace(io, *hardware, clock);
+    LoopOnAsio onAsio(io, loop, clock);
     net::signal_set signals(io, SIGTERM, SIGINT);
     int signalled = 0;
     signals.async_wait([&](const error_code& error, int number) {
         if (error) return;
         signalled = number;
         systemd.stopping();
-        timer.stop();
-        if (realLoop) realLoop->stop();
+        onAsio.stop();
         web.stop();
         io.stop();
     });
 
-    if (hardware) {
-        hardware->start();  // every reader reset and checked: bounded, before the loop runs
-        realLoop->start();
-    } else {
-        timer.start();
-    }
+    loop.start();  // every reader reset and checked: bounded, before the loop runs
+    onAsio.start();
     systemd.ready("listening on " + url + "; " + lastStatus);
     systemd.startWatchdog();
     io.run();

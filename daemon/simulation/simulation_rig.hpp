@@ -119,7 +119,7 @@ public:
     // When runUntil() last handled something due (a scan of the simulated
     // board, a stability window or in-hand grace ending, a referee deadline).
     // An input stamped at or before it would be replayed before that, so a
-    // live caller stamps it a millisecond later (SimulatedTable::stamp).
+    // live caller stamps it a millisecond later (TableCore::stamp).
     std::optional<Timestamp> lastDueAt() const { return lastDueAt_; }
 
     // The referee's answer to the host line the last consume() applied

@@ -21,7 +21,7 @@ using drivers::emulation::EmulatedMfrc522;
 // a transfer starts at the loop's now and the loop's now moves on to its end.
 class ChipLink final : public drivers::SpiTransport {
 public:
-    ChipLink(EmulatedMfrc522& chip, server::ManualClock* busClock) : chip_(chip), busClock_(busClock) {}
+    ChipLink(EmulatedMfrc522& chip, castle::ManualClock* busClock) : chip_(chip), busClock_(busClock) {}
     using SpiTransport::transfer;
     std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
                              std::chrono::microseconds settle) override {
@@ -34,7 +34,7 @@ public:
 
 private:
     EmulatedMfrc522& chip_;
-    server::ManualClock* busClock_;
+    castle::ManualClock* busClock_;
 };
 
 }  // namespace
@@ -119,25 +119,26 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
                                                                int) { judged(update, table_->rig().now()); };
     if (emulation.onRawScan) options.onRawScan = emulation.onRawScan;
     if (emulation.onNotice) options.onNotice = emulation.onNotice;
-    table_ = std::make_unique<server::SimulatedTable>(clock_, store_.get(), std::move(options), false);
+    table_ = std::make_unique<server::TableCore>(clock_, store_.get(), std::move(options));
 
-    server::RealDevices devices;
+    castle::RealDevices devices;
     devices.gpio = &gpio_;
     devices.readers.gpio = &gpio_;
     devices.readers.openSpi = [this, busTime = emulation.busTime](const config::ReaderConfig& r,
                                                                   drivers::ChipSelect*) {
         return std::make_unique<ChipLink>(*chips_.at(r.name), busTime ? &clock_ : nullptr);
     };
-    server::RealTableOptions realOptions;
-    realOptions.onProblem = [this](const std::string& p) { problems_.push_back(p); };
-    real_ = std::make_unique<server::RealTable>(castle_, *table_, clock_, devices, realOptions);
-    real_->start();
+    real_ = std::make_unique<castle::RealCastle>(castle_, clock_, devices);
+    server::TableLoopOptions loopOptions;
+    loopOptions.onProblem = [this](const std::string& p) { problems_.push_back(p); };
+    loop_ = std::make_unique<server::TableLoop>(*real_, *table_, clock_, loopOptions);
+    loop_->start();
 }
 
 void EmulatedCastle::runUntil(Timestamp end) {
     const std::chrono::microseconds until = end;
     while (clock_.nowMicros() < until) {
-        const auto next = real_->step();
+        const auto next = loop_->step();
         clock_.set(std::min(next, until));
     }
 }
@@ -154,7 +155,7 @@ void EmulatedCastle::apply(const trace::TraceLine& line) {
         const auto uid = simulation::SimulationRig::tagUid(put->tag);
         if (auto it = fieldOf_.find(uid); it != fieldOf_.end())
             chip(it->second).field().remove(tagBytes(uid));
-        const auto layout = server::realBoardLayout(castle_);
+        const auto layout = castle::realBoardLayout(castle_);
         const auto place = layout.findPlace(put->place);
         if (!place) throw std::runtime_error("no place " + put->place.name);
         const std::string reader = layout.reader(layout.readersOf(*place).front()).name;
@@ -174,7 +175,7 @@ void EmulatedCastle::apply(const trace::TraceLine& line) {
 }
 
 drivers::LineAddress EmulatedCastle::keyLine(int station, drivers::VoteKey key) const {
-    for (const auto& spec : server::keySpecs(castle_))
+    for (const auto& spec : castle::keySpecs(castle_))
         if (spec.station.number == station && spec.key == key) return spec.line;
     throw std::runtime_error("no such key");
 }
@@ -183,14 +184,14 @@ void EmulatedCastle::pressKey(int station, drivers::VoteKey key, Timestamp heldF
     const auto line = keyLine(station, key);
     const Timestamp at = clock_.now();
     gpio_.queueEdge(line, true, at);
-    (void)real_->keyReadable(gpio_.input(line).fd);  // the loop: its descriptor became readable
+    (void)loop_->keyReadable(gpio_.input(line).fd);  // the loop: its descriptor became readable
     runUntil(at + heldFor);
     gpio_.queueEdge(line, false, clock_.now());
-    (void)real_->keyReadable(gpio_.input(line).fd);
+    (void)loop_->keyReadable(gpio_.input(line).fd);
 }
 
 drivers::testing::MemoryGpioLines::Output& EmulatedCastle::led(const std::string& name) {
-    for (const auto& spec : server::ledSpecs(castle_))
+    for (const auto& spec : castle::ledSpecs(castle_))
         if (spec.led.name == name) return gpio_.output(spec.line);
     throw std::runtime_error("no LED " + name);
 }

@@ -1,5 +1,5 @@
 // A real castle on this machine: `vivaref serve --hardware=real`'s table
-// (RealTable over the table core) built from a configuration file, its
+// (the table loop over the table core and a RealCastle) built from a configuration file, its
 // MFRC522 readers emulated chips behind the SPI interface (the real driver
 // code talks to a model of the chip, tests/drivers/emulated_mfrc522.hpp),
 // its vote keys, LEDs and chip-selects in-memory GPIO lines, its clock a
@@ -18,9 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "daemon/castle/real_castle.hpp"
 #include "daemon/config/castle_config.hpp"
-#include "daemon/server/real_table.hpp"
-#include "daemon/server/simulated_table.hpp"
+#include "daemon/server/table_core.hpp"
+#include "daemon/server/table_loop.hpp"
 #include "daemon/store/game_store.hpp"
 #include "daemon/trace/trace_line.hpp"
 #include "tests/drivers/emulated_mfrc522.hpp"
@@ -60,7 +61,7 @@ public:
     // Every character of its edition is enrolled with its simulated UID.
     explicit EmulatedCastle(std::string ini, EmulatedCastleOptions emulation = {});
 
-    // Runs the loop (RealTable::step() at each time it asks for) up to `end`.
+    // Runs the loop (TableLoop::step() at each time it asks for) up to `end`.
     void runUntil(Timestamp end);
     // Each line at its time: the table script's players.
     void play(const std::vector<trace::TraceLine>& lines);
@@ -76,13 +77,14 @@ public:
     drivers::LineAddress keyLine(int station, drivers::VoteKey key) const;
     void pressKey(int station, drivers::VoteKey key, Timestamp heldFor = Timestamp(100));
 
-    server::SimulatedTable& table() { return *table_; }
-    server::RealTable& real() { return *real_; }
+    server::TableCore& table() { return *table_; }
+    castle::RealCastle& real() { return *real_; }
+    server::TableLoop& loop() { return *loop_; }
     store::GameStore& store() { return *store_; }
     const config::CastleConfig& castle() const { return castle_; }
     const drivers::TagRegistry& tags() const { return tags_; }
     drivers::testing::MemoryGpioLines& gpio() { return gpio_; }
-    server::ManualClock& clock() { return clock_; }
+    castle::ManualClock& clock() { return clock_; }
     const std::vector<std::string>& problems() const { return problems_; }
     const std::filesystem::path& dir() const { return dir_.path(); }
 
@@ -95,10 +97,11 @@ private:
     drivers::TagRegistry tags_;
     std::map<std::string, std::unique_ptr<drivers::emulation::EmulatedMfrc522>> chips_;
     drivers::testing::MemoryGpioLines gpio_;
-    server::ManualClock clock_;
+    castle::ManualClock clock_;
     std::unique_ptr<store::GameStore> store_;
-    std::unique_ptr<server::SimulatedTable> table_;
-    std::unique_ptr<server::RealTable> real_;
+    std::unique_ptr<server::TableCore> table_;
+    std::unique_ptr<castle::RealCastle> real_;
+    std::unique_ptr<server::TableLoop> loop_;
     std::vector<std::string> problems_;
     std::map<drivers::TagUid, std::string> fieldOf_;  // which reader's field holds a tag
 };

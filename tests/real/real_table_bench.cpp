@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
               << summary["trace_lines"] << " trace lines, button lines " << c.presses << "\n"
               << "  trace: " << trace.size() << " bytes; " << script.size() << " table-script lines\n"
               << "  wall time " << wall * 1000.0 << " ms: " << 100.0 * wall / virtualS
-              << " % of one core (the loop's steps, the emulated chips included), " << c.steps << " steps\n";
+              << " % of one core (the loop's steps, the emulated chips included), "
+              << castle.loop().counters().steps << " steps\n";
     return summary["games_finished"] == 1 ? 0 : 1;
 }

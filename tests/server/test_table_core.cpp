@@ -1,8 +1,8 @@
 // The real service behind `serve --hardware=sim`: whole recorded games
 // played through the JSON API alone (host requests, puts, lifts, key
-// presses), in virtual time on a ManualClock, and the game log then holds
-// the same record. Also the players' links, the keep from a player's page,
-// what a game in progress withholds, and bad requests.
+// presses) on the simulated castle, the table loop stepped in virtual time
+// on a ManualClock, and the game log then holds the same record. Also the players' links, the keep from a
+// player's page, what a game in progress withholds, and bad requests.
 #include <stdlib.h>
 
 #include <filesystem>
@@ -12,7 +12,8 @@
 #include <doctest/doctest.h>
 
 #include "daemon/server/api_router.hpp"
-#include "daemon/server/simulated_table.hpp"
+#include "daemon/server/table_core.hpp"
+#include "daemon/server/table_loop.hpp"
 #include "daemon/trace/table_script.hpp"
 
 using namespace vivaref;
@@ -55,15 +56,27 @@ std::vector<json> jsonLines(const std::string& text) {
     return out;
 }
 
-// The table behind its routes, on a manual clock and a fresh game log.
+// The table behind its routes on the simulated castle, on a manual clock
+// and a fresh game log.
 struct Table {
     // Durability::Normal: these games need no power-cut safety, and a sync per
     // request would make the test slow.
     explicit Table(const std::filesystem::path& db)
         : store(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal),
-          table(clock, &store, {}),
+          castle(drivers::standardBoardLayout(), clock),
+          table(clock, &store, {}, &castle),
+          loop(castle, table, clock),
           files("/nonexistent/vivaref-web-ui"),
-          router(table, files, {}) {}
+          router(table, files, {}) {
+        loop.start();
+    }
+
+    // The loop stepped at each time it asks for, up to `end`.
+    void runTo(Timestamp end) {
+        const std::chrono::microseconds until = end;
+        while (clock.nowMicros() < until) clock.set(std::min(loop.step(), until));
+    }
+    void runFor(Timestamp span) { runTo(clock.now() + span); }
 
     std::pair<int, json> call(http::verb method, const std::string& target, const json& body = nullptr) {
         Request r{method, target, 11};
@@ -81,9 +94,11 @@ struct Table {
         return body;
     }
 
-    ManualClock clock;
+    castle::ManualClock clock;
     store::GameStore store;
-    SimulatedTable table;
+    castle::SimulatedCastle castle;
+    TableCore table;
+    TableLoop loop;
     StaticFiles files;
     ApiRouter router;
 };
@@ -124,7 +139,7 @@ TEST_CASE("whole recorded games played through the API alone give the same recor
         TempDirectory dir;
         Table t(dir / "games.sqlite");
         for (const auto& line : script.lines) {
-            t.clock.set(Timestamp(line.t));
+            t.runTo(Timestamp(line.t));
             const auto [target, body] = apiCall(line);
             const auto [status, answer] = t.call(http::verb::post, target, body);
             CAPTURE(target);
@@ -137,8 +152,7 @@ TEST_CASE("whole recorded games played through the API alone give the same recor
             CHECK(shown.find("\"hand\"") == std::string::npos);
             CHECK(shown.find("\"private\"") == std::string::npos);
         }
-        t.clock.advance(Timestamp(10'000));
-        t.table.advance();
+        t.runFor(Timestamp(10'000));
 
         const json status = t.get("/api/status");
         CHECK(status["refusal"].is_null());
@@ -174,8 +188,7 @@ TEST_CASE("players' links: one per player, each opening only that player's page;
     REQUIRE(started["players"].size() == 3);
     CHECK(started["game"] == 1);
     // The referee deals by itself after its grace.
-    t.clock.advance(Timestamp(2000));
-    t.table.advance();
+    t.runFor(Timestamp(2000));
     std::set<std::string> favourites;
     for (const auto& p : started["players"]) {
         const std::string token = p["token"];
@@ -282,26 +295,22 @@ TEST_CASE("the table reports a change when the board or the referee changes, not
     Table t(dir / "games.sqlite");
     int changes = 0;
     t.table.onChange([&] { ++changes; });
-    auto runFor = [&](int ms) {
-        for (int i = 0; i < ms / 10; ++i) {
-            t.clock.advance(Timestamp(10));
-            t.table.advance();
-        }
-    };
+    auto runFor = [&](int ms) { t.runFor(Timestamp(ms)); };
     REQUIRE(
         t.call(http::verb::post, "/api/host/new-game", {{"setup", {{"edition", "classic"}, {"seats", 4}}}})
             .first == 200);
     runFor(3000);  // the referee deals by itself
     changes = 0;
     runFor(500);
-    // Nothing happened in 50 scans: at most the once-a-second refresh, which
-    // may fall in any half second.
+    // Nothing happened in hundreds of scans: at most the once-a-second
+    // refresh, which may fall in any half second.
+    CHECK(t.castle.counters().scans > 200);
     CHECK(changes <= 1);
     changes = 0;
     REQUIRE(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", "3"}}).first == 200);
-    CHECK(changes == 1);  // the request itself
+    CHECK(changes == 0);  // a tag on the castle: nothing until a reader sees it
     runFor(500);
-    CHECK(changes >= 2);  // the readers saw it settle
+    CHECK(changes >= 1);  // the readers saw it settle
     const int settled = changes;
     runFor(900);
     CHECK(changes <= settled + 1);  // quiet again (at most the once-a-second refresh)

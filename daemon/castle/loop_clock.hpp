@@ -1,4 +1,4 @@
-// The time the referee and the simulated castle run on, in milliseconds
+// The time the table and its castle run on, in milliseconds
 // (drivers::Timestamp). `vivaref serve` uses the steady clock from its start;
 // tests use a manual one and move it themselves, so the same code runs in
 // virtual time.
@@ -8,7 +8,7 @@
 
 #include "drivers/sensing/sensing_types.hpp"
 
-namespace vivaref::server {
+namespace vivaref::castle {
 
 using drivers::Timestamp;
 
@@ -47,4 +47,4 @@ private:
     std::chrono::microseconds now_{0};
 };
 
-}  // namespace vivaref::server
+}  // namespace vivaref::castle

@@ -1,8 +1,9 @@
-#include "daemon/server/simulated_table.hpp"
+#include "daemon/server/table_core.hpp"
 
 #include <algorithm>
 #include <map>
 
+#include "daemon/castle/real_castle.hpp"
 #include "daemon/server/game_archive.hpp"
 #include "engine/roster.hpp"
 
@@ -41,17 +42,26 @@ const std::map<drivers::TagUid, std::string>& knownTags() {
     return tags;
 }
 
-// A real castle scans on its own: its scans come straight in (castleScan).
-simulation::RigOptions castleOptions(simulation::RigOptions options, bool simulatedCastle) {
-    if (!simulatedCastle) options.castleScans = true;
+// Every castle scans on its own: its scans come straight in (castleScan).
+simulation::RigOptions castleOptions(simulation::RigOptions options) {
+    options.castleScans = true;
     return options;
 }
 
 }  // namespace
 
+simulation::RigOptions realRigOptions(const config::CastleConfig& castle, drivers::TagRegistry tags) {
+    simulation::RigOptions options;
+    options.layout = castle::realBoardLayout(castle);
+    options.registry = std::move(tags);
+    options.sensing = castle.sensing;
+    options.board.scanInterval = castle.scanInterval;
+    return options;
+}
+
 // The rig says when the board as sensed changed and when the referee spoke:
 // the two things besides inputs and deadlines that change what is shown.
-simulation::RigOptions SimulatedTable::watched(simulation::RigOptions options) {
+simulation::RigOptions TableCore::watched(simulation::RigOptions options) {
     auto judged = std::move(options.onJudged);
     options.onJudged = [this, judged](const drivers::SensingUpdate& update, std::chrono::nanoseconds took,
                                       int accepted) {
@@ -73,15 +83,14 @@ simulation::RigOptions SimulatedTable::watched(simulation::RigOptions options) {
     return options;
 }
 
-SimulatedTable::SimulatedTable(const LoopClock& clock, store::GameStore* store,
-                               simulation::RigOptions options, bool simulatedCastle)
+TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
+                     castle::SimulatedCastle* simulated)
     : clock_(clock),
       store_(store),
-      simulatedCastle_(simulatedCastle),
-      scanInterval_(options.board.scanInterval),
-      rig_(watched(castleOptions(std::move(options), simulatedCastle)), store) {}
+      simulated_(simulated),
+      rig_(watched(castleOptions(std::move(options))), store) {}
 
-std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
+std::optional<referee::HostAnswer> TableCore::resumeUnfinished() {
     if (!store_) return std::nullopt;
     const auto unfinished = store_->unfinishedGames();
     if (unfinished.empty()) return std::nullopt;
@@ -96,7 +105,7 @@ std::optional<referee::HostAnswer> SimulatedTable::resumeUnfinished() {
     return answer;
 }
 
-void SimulatedTable::advance() {
+void TableCore::advance() {
     const Timestamp now = clock_.now();
     const auto deadline = rig_.referee().nextDeadline();
     dirty_ = false;
@@ -111,20 +120,20 @@ void SimulatedTable::advance() {
 }
 
 // A line at t acts before the scans and deadlines due at t (the rig's rule).
-Timestamp SimulatedTable::stamp() const {
+Timestamp TableCore::stamp() const {
     Timestamp at = std::max(clock_.now(), rig_.now());
     if (auto due = rig_.lastDueAt(); due && at <= *due) at = *due + Timestamp(1);
     return at;
 }
 
-std::optional<std::string> SimulatedTable::input(trace::TraceInput input) {
+std::optional<std::string> TableCore::input(trace::TraceInput input) {
     trace::TraceLine line{stamp().count(), std::move(input)};
     auto problem = rig_.consume(line);
     afterInput();
     return problem;
 }
 
-void SimulatedTable::scan(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
+void TableCore::scan(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
     // Only a scan that changed the board as sensed (or made the referee
     // speak) changes what is shown: most scans do neither.
     dirty_ = false;
@@ -134,7 +143,7 @@ void SimulatedTable::scan(drivers::ReaderIndex reader, const drivers::ScanResult
 
 // A new game gets new secret links; a finished one keeps its links, so the
 // players can still read their cards.
-void SimulatedTable::afterInput() {
+void TableCore::afterInput() {
     const auto game = rig_.referee().game();
     if (game && game != tokensFor_) {
         const auto* state = rig_.referee().state();
@@ -147,7 +156,7 @@ void SimulatedTable::afterInput() {
     changed();
 }
 
-json SimulatedTable::publicStatus() {
+json TableCore::publicStatus() {
     json status = rig_.referee().publicStatus();
     // The characters' names, for the pages (the referee speaks in slugs).
     if (const auto* state = rig_.referee().state();
@@ -160,20 +169,20 @@ json SimulatedTable::publicStatus() {
     return status;
 }
 
-json SimulatedTable::games() { return store_ ? gamesJson(*store_) : json::array(); }
+json TableCore::games() { return store_ ? gamesJson(*store_) : json::array(); }
 
-std::optional<json> SimulatedTable::game(std::int64_t id) {
+std::optional<json> TableCore::game(std::int64_t id) {
     if (!store_) return std::nullopt;
     return gameJson(*store_, store::GameId{id});
 }
 
-std::optional<json> SimulatedTable::playerStatus(std::string_view token) {
+std::optional<json> TableCore::playerStatus(std::string_view token) {
     const auto player = tokens_.find(token);
     if (!player) return std::nullopt;
     return rig_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
 }
 
-ServiceAnswer SimulatedTable::player(std::string_view token, std::string_view request, const json& body) {
+ServiceAnswer TableCore::player(std::string_view token, std::string_view request, const json& body) {
     const auto player = tokens_.find(token);
     if (!player)
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
@@ -188,7 +197,7 @@ ServiceAnswer SimulatedTable::player(std::string_view token, std::string_view re
     return host("keep", json{{"player", *player}, {"ambition", *ambition}});
 }
 
-ServiceAnswer SimulatedTable::players() {
+ServiceAnswer TableCore::players() {
     const auto* state = rig_.referee().state();
     const auto game = rig_.referee().game();
     if (!state || !game || tokensFor_ != game)
@@ -213,7 +222,7 @@ ServiceAnswer SimulatedTable::players() {
     return ServiceAnswer::ok(std::move(out));
 }
 
-ServiceAnswer SimulatedTable::host(std::string_view request, const json& body) {
+ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     if (request == "players") return players();
     trace::HostKind kind{};
     if (!trace::parseHostKind(request, kind))
@@ -245,7 +254,7 @@ ServiceAnswer SimulatedTable::host(std::string_view request, const json& body) {
     return ServiceAnswer::ok(std::move(out));
 }
 
-std::optional<trace::TagName> SimulatedTable::tagOf(const json& body, std::string& why) const {
+std::optional<trace::TagName> TableCore::tagOf(const json& body, std::string& why) const {
     if (auto c = body.find("character"); c != body.end()) {
         if (!c->is_string() || !isSlug(c->get<std::string>())) {
             why = "\"character\" is a character's slug (\"odessa\")";
@@ -264,24 +273,31 @@ std::optional<trace::TagName> SimulatedTable::tagOf(const json& body, std::strin
     return std::nullopt;
 }
 
-ServiceAnswer SimulatedTable::sim(std::string_view request, const json& body) {
-    if (!simulatedCastle_)
+ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
+    if (!simulated_)
         return ServiceAnswer::failed(Outcome::Unavailable, "not-simulated",
                                      "the castle is real: no sim routes");
     std::string why;
     if (request == "put" || request == "lift") {
         auto tag = tagOf(body, why);
         if (!tag) return badRequest(why);
+        const drivers::TagUid uid = simulation::SimulationRig::tagUid(*tag);
         if (request == "lift") {
             if (body.size() != 1) return badRequest("a lift names its tag only");
-            consume(trace::LiftLine{std::move(*tag)});
+            simulated_->lift(uid);
             return ServiceAnswer::ok({{"ok", true}});
         }
         auto place = body.find("place");
         if (place == body.end() || !place->is_string() || body.size() != 2)
             return badRequest("a put names its tag and its \"place\" (\"3\", \"wc3\", \"dungeon1\")");
-        if (auto problem = consume(trace::PutLine{std::move(*tag), {place->get<std::string>()}}))
-            return ServiceAnswer::failed(Outcome::NotFound, "no-such-place", *problem);
+        const drivers::PlaceName where{place->get<std::string>()};
+        if (!simulated_->put(uid, where)) {
+            // The same sentence as a trace's put on no place.
+            trace::TraceLine line{0, trace::PutLine{std::move(*tag), where}};
+            const auto problem = simulation::SimulationRig::check(simulated_->layout(), line);
+            return ServiceAnswer::failed(Outcome::NotFound, "no-such-place",
+                                         problem.value_or("no such place: " + where.name));
+        }
         return ServiceAnswer::ok({{"ok", true}});
     }
     if (request == "press") {
@@ -296,33 +312,35 @@ ServiceAnswer SimulatedTable::sim(std::string_view request, const json& body) {
             return badRequest("stations are numbered from 0 to " + std::to_string(trace::kMaxStations - 1));
         const auto voteKey = drivers::voteKeyFromName(key->get<std::string>());
         if (!voteKey) return badRequest("the keys are yes, no and stomachache");
-        consume(trace::ButtonLine{drivers::StationId{static_cast<int>(number)}, *voteKey});
+        simulated_->press(drivers::StationId{static_cast<int>(number)}, *voteKey);
         return ServiceAnswer::ok({{"ok", true}});
     }
     return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
                                  "the simulated castle takes put, lift and press");
 }
 
-json SimulatedTable::simState() {
+json TableCore::simState() {
     const Timestamp now = clock_.now();
     json leds = json::object();
-    for (const auto& [led, mode] : rig_.referee().leds(now)) leds[led.name] = drivers::ledModeName(mode);
     json board = json::object();
-    const auto& layout = rig_.board().layout();
-    const auto& known = knownTags();
-    for (std::size_t p = 0; p < layout.placeCount(); ++p) {
-        const auto& place = layout.place(static_cast<drivers::PlaceIndex>(p));
-        json tags = json::array();
-        for (const auto& uid : rig_.board().tagsOn(place)) {
-            auto it = known.find(uid);
-            tags.push_back(it != known.end() ? it->second : uid.toHex());
+    if (simulated_) {
+        for (const auto& [led, mode] : simulated_->leds()) leds[led.name] = drivers::ledModeName(mode);
+        const auto& layout = simulated_->layout();
+        const auto& known = knownTags();
+        for (std::size_t p = 0; p < layout.placeCount(); ++p) {
+            const auto& place = layout.place(static_cast<drivers::PlaceIndex>(p));
+            json tags = json::array();
+            for (const auto& uid : simulated_->board().tagsOn(place)) {
+                auto it = known.find(uid);
+                tags.push_back(it != known.end() ? it->second : uid.toHex());
+            }
+            if (!tags.empty()) board[place.name] = std::move(tags);
         }
-        if (!tags.empty()) board[place.name] = std::move(tags);
     }
     return {{"now", now.count()}, {"leds", std::move(leds)}, {"board", std::move(board)}};
 }
 
-std::string SimulatedTable::summaryLine() {
+std::string TableCore::summaryLine() {
     const auto game = rig_.referee().game();
     if (!game) return "no game yet";
     // Cheap: called after every change.

@@ -1,26 +1,28 @@
-// The RefereeService of `vivaref serve --hardware=sim`: the referee on the
-// simulated castle (the simulation rig of `vivaref simulate`), run on the
-// event loop's clock. Every request from the web (a host request, a tag put
-// or lifted, a key pressed) becomes a referee trace line at the loop's time
-// and goes through the rig, so the game log gets the game's trace as
-// `vivaref simulate` would write it, and `vivaref trace export` replays it.
+// The table core: the RefereeService of `vivaref serve`, the referee
+// behind the simulation rig in castle mode, on the event loop's clock.
+// Whatever the castle (castle/castle.hpp), its scans and key presses come in
+// through the table loop (table_loop.hpp): each scan straight into the
+// sensing pipeline and the referee (scan()), each press and every host
+// request as a trace line at the loop's time (input()). The rig records the
+// game's trace beside (the `once` lines of the scans that said something
+// new), so `vivaref simulate` of that trace makes the same decisions at the
+// same times, and `vivaref trace export` replays it.
 //
-// Time: advance() runs the castle's scans and the referee's deadlines up to
-// the clock's now; serve calls it from a steady_timer every scan interval,
-// tests call it themselves on a ManualClock.
+// Time: advance() runs the referee's and the pipeline's deadlines up to the
+// clock's now; the table loop calls it at every step.
 //
-// It is also the core of `--hardware=real` (RealTable, real_table.hpp): the
-// real readers' changes, the vote keys' presses and the host's requests go
-// in through input() as trace lines, through the same rig, so the referee
-// consumes exactly what the game's trace records. The simulated castle's
-// web routes (sim(), simState()) are then closed.
+// On the simulated castle, the web page's sim routes (sim(), simState())
+// act on that castle: a put or lift moves a tag on its places, a press
+// reaches the table at the loop's next step. On a real castle they are closed.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "daemon/server/loop_clock.hpp"
+#include "daemon/castle/loop_clock.hpp"
+#include "daemon/castle/simulated_castle.hpp"
+#include "daemon/config/castle_config.hpp"
 #include "daemon/server/player_tokens.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/simulation/simulation_rig.hpp"
@@ -28,30 +30,40 @@
 
 namespace vivaref::server {
 
-class SimulatedTable final : public RefereeService {
+using drivers::Timestamp;
+
+// The rig of a real castle: its layout, its tags (the enrolled registry of
+// the castle's edition), its sensing knobs and scan interval. `vivaref
+// simulate --config` replays a real castle's trace with the same.
+simulation::RigOptions realRigOptions(const config::CastleConfig& castle, drivers::TagRegistry tags);
+
+class TableCore final : public RefereeService {
 public:
-    // `store` may be null (no log; games() is then empty); it must outlive the table.
-    // `simulatedCastle` false: the board is a real castle's, fed by input().
-    SimulatedTable(const LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
-                   bool simulatedCastle = true);
+    // `store` may be null (no log; games() is then empty); it must outlive
+    // the table. `simulated`: the castle is this simulated one (its sim
+    // routes open); null: a real castle. The rig's layout is the castle's.
+    TableCore(const castle::LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
+              castle::SimulatedCastle* simulated = nullptr);
 
     // After a restart: the newest unfinished game in the log is resumed (the
     // board is then guided back to its logged position). Its answer, or
     // nullopt when there was nothing to resume.
     std::optional<referee::HostAnswer> resumeUnfinished();
 
-    // Runs scans and deadlines up to the clock's now and reports a change.
+    // Runs the deadlines up to the clock's now and reports a change.
     void advance();
-    // How often advance() is due: the simulated readers' scan interval.
-    Timestamp advanceEvery() const { return scanInterval_; }
+    // advance() is due at least this often (the log's delayed writes, the
+    // status republished).
+    static constexpr Timestamp kAdvanceEvery{10};
 
     simulation::SimulationRig& rig() { return rig_; }
 
-    // Runs one input through the rig as a trace line at the clock's now, and
-    // reports a change. A sentence when the rig refuses the line.
+    // Runs one input (a host request, a key press) through the rig as a
+    // trace line at the clock's now, and reports a change. A sentence when
+    // the rig refuses the line.
     std::optional<std::string> input(trace::TraceInput input);
 
-    // A real castle's scan of one of its readers, at the clock's now: straight
+    // A castle's scan of one of its readers, at the clock's now: straight
     // into the sensing pipeline and the referee (SimulationRig::castleScan),
     // recorded when it says something new.
     void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
@@ -64,7 +76,7 @@ public:
     ServiceAnswer player(std::string_view token, std::string_view request,
                          const nlohmann::json& body) override;
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override;
-    bool simulated() const override { return simulatedCastle_; }
+    bool simulated() const override { return simulated_ != nullptr; }
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;
     nlohmann::json simState() override;
     std::string summaryLine() override;
@@ -83,10 +95,9 @@ private:
     ServiceAnswer players();
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
 
-    const LoopClock& clock_;
+    const castle::LoopClock& clock_;
     store::GameStore* store_;
-    bool simulatedCastle_;
-    Timestamp scanInterval_;
+    castle::SimulatedCastle* simulated_;
     simulation::SimulationRig rig_;
     PlayerTokens tokens_;
     std::optional<store::GameId> tokensFor_;

@@ -1,0 +1,77 @@
+// A castle: the readers under the board's places, the vote keys and the
+// LEDs, as the table sees them. Two stand side by side, with one interface:
+//
+// - RealCastle (real_castle.hpp): MFRC522 / PN532 readers over spidev and
+//   libnfc, keys and LEDs over libgpiod;
+// - SimulatedCastle (simulated_castle.hpp): tags on places in memory, put
+//   and lifted from the web page, each reader's turn taking what the real
+//   driver's takes.
+//
+// (The third way a game is seen, a referee trace replayed by `vivaref
+// simulate`, is the simulation rig's own board: daemon/simulation.)
+//
+// A castle knows nothing of the rules: it says what its readers saw and
+// which keys were pressed, as it happens, to a CastleSink (the table loop,
+// daemon/server/table_loop.hpp), and shows the LEDs it is told to. It runs
+// on the loop's clock (loop_clock.hpp): step() does what is due now and says
+// when it is next due; nothing in it sleeps.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drivers/buttons/button_source.hpp"
+#include "drivers/leds/led_sink.hpp"
+#include "drivers/rfid/tag_reader.hpp"
+#include "drivers/sensing/board_layout.hpp"
+
+namespace vivaref::castle {
+
+using drivers::Timestamp;
+using Microseconds = std::chrono::microseconds;
+
+// What a castle tells the table, each at the loop clock's now.
+class CastleSink {
+public:
+    virtual ~CastleSink() = default;
+    // One scan of one reader of the layout, just taken (its tags, or why it failed).
+    virtual void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) = 0;
+    // A vote key pressed (debounced).
+    virtual void pressed(drivers::StationId station, drivers::VoteKey key) = 0;
+    // A hardware problem for the daemon's log (a reader failing, a line
+    // unreadable); each distinct one once in a row.
+    virtual void problem(const std::string& message) = 0;
+};
+
+class Castle {
+public:
+    virtual ~Castle() = default;
+
+    // The readers under the board's places and the places, by the indices
+    // scanned() names.
+    virtual const drivers::BoardLayout& layout() const = 0;
+
+    // Once, before the first step(): every reader reset and checked (a
+    // reader that fails says so as a failed scan).
+    virtual void start(CastleSink& sink) = 0;
+
+    // Everything due at the clock's now (fields on, inventories, debounced
+    // keys); when the castle is next due, on the loop's clock. It may say
+    // "now" when it gave the loop back with more to do at once.
+    virtual Microseconds step(CastleSink& sink) = 0;
+
+    // The LEDs as the referee decides them at `now`, and where they next
+    // change on their own (a blink's phase), if they do.
+    virtual void show(const drivers::LedStates& leds, Timestamp now, CastleSink& sink) = 0;
+    virtual std::optional<Timestamp> nextLedChange() const = 0;
+
+    // Descriptors the loop watches for the castle (the vote keys' lines);
+    // keyReadable() when one is readable. False: it could not be read (said
+    // through the sink), the loop waits a while before watching it again.
+    virtual std::vector<int> keyDescriptors() const { return {}; }
+    virtual bool keyReadable(int /*fd*/, CastleSink& /*sink*/) { return true; }
+};
+
+}  // namespace vivaref::castle

@@ -1,0 +1,37 @@
+// A change a reader saw, confirmed out of turn. A reader's turn comes once
+// a cycle (about 50 ms on the example castle), and the sensing pipeline
+// wants two scans alike before it believes a change: the second is asked of
+// the field scheduler at once rather than a cycle later. A tag gone is
+// scanned again at once (a lift is then "in hand" a few milliseconds after
+// the first miss). A new tag is scanned again no sooner than 45 ms after its
+// first read: a hand brushing another place on its way is there 40 ms at
+// most, so it has left by then and its two reads never come together.
+//
+// Both castles' readers follow it, so a simulated castle answers as soon as
+// a real one would.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "drivers/rfid/tag_reader.hpp"
+#include "drivers/sensing/field_scheduler.hpp"
+
+namespace vivaref::castle {
+
+class ChangeConfirmer {
+public:
+    static constexpr drivers::Microseconds kConfirmNewTagAfter{45'000};
+
+    explicit ChangeConfirmer(std::size_t readers) : last_(readers) {}
+
+    // `reader`'s scan, just taken at `now`: a change from its last good scan
+    // is scanned again soon. Failures have their own backoff.
+    void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result, drivers::Microseconds now,
+                 drivers::FieldScheduler& fields);
+
+private:
+    std::vector<std::optional<drivers::TagSet>> last_;  // each reader's last good scan
+};
+
+}  // namespace vivaref::castle

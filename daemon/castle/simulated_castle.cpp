@@ -1,0 +1,85 @@
+#include "daemon/castle/simulated_castle.hpp"
+
+#include "daemon/config/castle_config.hpp"
+
+namespace vivaref::castle {
+
+namespace {
+
+drivers::FieldScheduler fieldScheduler(const drivers::BoardLayout& layout,
+                                       const SimulatedCastleOptions& options) {
+    drivers::FieldSchedulerConfig config;
+    config.powerUpTime = options.timing.powerUp;
+    if (options.coupling) return drivers::FieldScheduler(*options.coupling, config);
+    config::CastleConfig castle;
+    castle.fieldRule = config::FieldRule::AdjacentLevels;
+    return drivers::FieldScheduler(castle.fieldCoupling(layout), config);
+}
+
+}  // namespace
+
+SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& clock,
+                                 SimulatedCastleOptions options)
+    : clock_(clock),
+      options_(std::move(options)),
+      board_(std::move(layout), options_.board),
+      fields_(fieldScheduler(board_.layout(), options_)),
+      confirmer_(board_.layout().readerCount()),
+      lastGood_(board_.layout().readerCount()) {}
+
+void SimulatedCastle::start(CastleSink& /*sink*/) {}
+
+bool SimulatedCastle::put(const drivers::TagUid& tag, const drivers::PlaceName& place) {
+    return board_.put(tag, place);
+}
+
+void SimulatedCastle::lift(const drivers::TagUid& tag) { board_.lift(tag); }
+
+void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
+    presses_.push_back({station, key});
+}
+
+void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/, CastleSink& /*sink*/) {
+    leds_ = leds;
+}
+
+// What the real driver spends on one reader's inventory (the table in
+// simulated_castle.hpp): a lone tag it already knew is only checked.
+Microseconds SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const {
+    const auto& timing = options_.timing;
+    if (!result.ok() || result.tags().empty()) return timing.emptyScan;
+    const auto& tags = result.tags();
+    if (tags.size() == 1 && lastGood_[reader] && *lastGood_[reader] == tags) return timing.knownTag;
+    return timing.emptyScan + static_cast<std::int64_t>(tags.size()) * timing.fullTag;
+}
+
+Microseconds SimulatedCastle::step(CastleSink& sink) {
+    for (const auto& p : presses_) {
+        ++counters_.presses;
+        sink.pressed(p.station, p.key);
+    }
+    presses_.clear();
+    for (std::size_t budget = 4 * board_.layout().readerCount() + 4; budget > 0; --budget) {
+        const Microseconds now = clock_.nowMicros();
+        if (inventory_) {
+            if (now < inventory_->endsAt) return inventory_->endsAt;
+            const Inventory& done = *inventory_;
+            ++counters_.scans;
+            fields_.scanned(done.reader, done.result.ok(), done.endsAt);
+            confirmer_.scanned(done.reader, done.result, done.endsAt, fields_);
+            if (done.result.ok()) lastGood_[done.reader] = done.result.tags();
+            sink.scanned(done.reader, done.result);
+            inventory_.reset();
+            continue;
+        }
+        const drivers::FieldStep step = fields_.next(now);
+        if (step.kind == drivers::FieldStep::Kind::Wait) return step.until;
+        if (step.kind == drivers::FieldStep::Kind::FieldOn) continue;
+        drivers::ScanResult result = board_.scan(step.reader);
+        const Microseconds ends = now + cost(step.reader, result);
+        inventory_.emplace(Inventory{step.reader, ends, std::move(result)});
+    }
+    return clock_.nowMicros();
+}
+
+}  // namespace vivaref::castle
