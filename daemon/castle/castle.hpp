@@ -11,7 +11,7 @@
 // simulate`, is the simulation rig's own board: daemon/simulation.)
 //
 // A castle knows nothing of the rules: it says what its readers saw and
-// which keys were pressed, as it happens, to a CastleSink (the table loop,
+// which keys were pressed, as it happens, to the CastleSink given at start() (the table loop,
 // daemon/server/table_loop.hpp), and shows the LEDs it is told to. It runs
 // on the loop's clock (loop_clock.hpp): step() does what is due now and says
 // when it is next due; nothing in it sleeps.
@@ -53,25 +53,26 @@ public:
     // scanned() names.
     virtual const drivers::BoardLayout& layout() const = 0;
 
-    // Once, before the first step(): every reader reset and checked (a
-    // reader that fails says so as a failed scan).
+    // Once, before the first step(): the castle speaks to `sink` from now on
+    // (it must outlive the castle's use), and every reader is reset and
+    // checked (a reader that fails says so as a failed scan).
     virtual void start(CastleSink& sink) = 0;
 
     // Everything due at the clock's now (fields on, inventories, debounced
     // keys); when the castle is next due, on the loop's clock. It may say
     // "now" when it gave the loop back with more to do at once.
-    virtual Microseconds step(CastleSink& sink) = 0;
+    virtual Microseconds step() = 0;
 
     // The LEDs as the referee decides them at `now`, and where they next
     // change on their own (a blink's phase), if they do.
-    virtual void show(const drivers::LedStates& leds, Timestamp now, CastleSink& sink) = 0;
+    virtual void show(const drivers::LedStates& leds, Timestamp now) = 0;
     virtual std::optional<Timestamp> nextLedChange() const = 0;
 
     // Descriptors the loop watches for the castle (the vote keys' lines);
     // keyReadable() when one is readable. False: it could not be read (said
     // through the sink), the loop waits a while before watching it again.
     virtual std::vector<int> keyDescriptors() const { return {}; }
-    virtual bool keyReadable(int /*fd*/, CastleSink& /*sink*/) { return true; }
+    virtual bool keyReadable(int /*fd*/) { return true; }
 };
 
 }  // namespace vivaref::castle

@@ -155,34 +155,35 @@ RealCastle::RealCastle(const config::CastleConfig& castle, const LoopClock& cloc
 }
 
 void RealCastle::start(CastleSink& sink) {
+    sink_ = &sink;
     for (std::size_t r = 0; r < readers_.size(); ++r) {
         if (auto failure = readers_.initialize(r)) {
             // Backed off from now; its failure goes to the pipeline as any scan's would.
             fields_.scanned(r, false, clock_.nowMicros());
-            concludeScan(r, *failure, sink);
+            concludeScan(r, *failure);
         }
     }
 }
 
-bool RealCastle::keyReadable(int fd, CastleSink& sink) {
+bool RealCastle::keyReadable(int fd) {
     auto fault = keys_.readReady(fd);
-    if (fault) sink.problem(fault->message());
+    if (fault) sink_->problem(fault->message());
     return !fault;
 }
 
-Microseconds RealCastle::step(CastleSink& sink) {
-    confirmPresses(clock_.now(), sink);
-    Microseconds next = radio(sink);
+Microseconds RealCastle::step() {
+    confirmPresses(clock_.now());
+    Microseconds next = radio();
     if (auto key = keys_.nextDeadline()) next = std::min<Microseconds>(next, *key - options_.edgeClockAtZero);
     return next;
 }
 
-void RealCastle::show(const drivers::LedStates& leds, Timestamp now, CastleSink& sink) {
+void RealCastle::show(const drivers::LedStates& leds, Timestamp now) {
     leds_.show(leds);
-    for (const auto& fault : leds_.advance(now)) sink.problem(fault.message());
+    for (const auto& fault : leds_.advance(now)) sink_->problem(fault.message());
 }
 
-Microseconds RealCastle::radio(CastleSink& sink) {
+Microseconds RealCastle::radio() {
     // The fields the scheduler switches on are switched on at once (a
     // register write each); an inventory takes 1 to 3 ms of the bus, so after
     // kRadioSlice of them the loop gets its turn back (keys, HTTP, a hand's
@@ -202,8 +203,7 @@ Microseconds RealCastle::radio(CastleSink& sink) {
                 fields_.scanned(step.reader, false, clock_.nowMicros());
                 concludeScan(step.reader,
                              drivers::ScanError{drivers::ScanErrorKind::Bus,
-                                                "reader " + reader.name() + ": antenna on: " + ec.message()},
-                             sink);
+                                                "reader " + reader.name() + ": antenna on: " + ec.message()});
             } else {
                 // ISO/IEC 14443-3 §5.2.4: the tags power up from when the field is really on.
                 fields_.fieldCameOn(step.reader, clock_.nowMicros());
@@ -213,29 +213,29 @@ Microseconds RealCastle::radio(CastleSink& sink) {
         const drivers::ScanResult result = reader.scan();
         (void)reader.antennaOff();
         fields_.scanned(step.reader, result.ok(), clock_.nowMicros());
-        concludeScan(step.reader, result, sink);
+        concludeScan(step.reader, result);
     }
     return clock_.nowMicros();
 }
 
-void RealCastle::confirmPresses(Timestamp now, CastleSink& sink) {
-    for (const auto& fault : keys_.advance(now + options_.edgeClockAtZero)) sink.problem(fault.message());
+void RealCastle::confirmPresses(Timestamp now) {
+    for (const auto& fault : keys_.advance(now + options_.edgeClockAtZero)) sink_->problem(fault.message());
     for (const auto& press : keys_.takeEvents()) {
         ++counters_.presses;
-        sink.pressed(press.station, press.key);
+        sink_->pressed(press.station, press.key);
     }
 }
 
-void RealCastle::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult& result, CastleSink& sink) {
+void RealCastle::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult& result) {
     ++counters_.rawScans;
     if (!result.ok()) {
         ++counters_.failedScans;
         (void)readers_.initialize(r);  // a reset or replugged chip may answer on its next turn
-        if (!failing_[r]) sink.problem(result.error().message);
+        if (!failing_[r]) sink_->problem(result.error().message);
     }
     failing_[r] = !result.ok();
     confirmer_.scanned(r, result, clock_.nowMicros(), fields_);
-    sink.scanned(r, result);
+    sink_->scanned(r, result);
 }
 
 }  // namespace vivaref::castle

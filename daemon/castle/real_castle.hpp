@@ -78,11 +78,11 @@ public:
 
     const drivers::BoardLayout& layout() const override { return layout_; }
     void start(CastleSink& sink) override;
-    Microseconds step(CastleSink& sink) override;
-    void show(const drivers::LedStates& leds, Timestamp now, CastleSink& sink) override;
+    Microseconds step() override;
+    void show(const drivers::LedStates& leds, Timestamp now) override;
     std::optional<Timestamp> nextLedChange() const override { return leds_.nextChangeAt(); }
     std::vector<int> keyDescriptors() const override { return keys_.eventDescriptors(); }
-    bool keyReadable(int fd, CastleSink& sink) override;
+    bool keyReadable(int fd) override;
 
     const RealCastleCounters& counters() const { return counters_; }
     const drivers::GpioLedSink& leds() const { return leds_; }
@@ -92,13 +92,14 @@ public:
 private:
     // Fields on and inventories, as many as are due now within a slice of
     // the bus; the time the scheduler next wants the loop.
-    Microseconds radio(CastleSink& sink);
+    Microseconds radio();
     // A scan's outcome: a failing reader reset for its next turn, a change
     // confirmed soon, the sink told.
-    void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, CastleSink& sink);
-    void confirmPresses(Timestamp now, CastleSink& sink);
+    void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
+    void confirmPresses(Timestamp now);
 
     const LoopClock& clock_;
+    CastleSink* sink_ = nullptr;  // start()'s
     RealCastleOptions options_;
     drivers::BoardLayout layout_;
     hardware::RealReaders readers_;

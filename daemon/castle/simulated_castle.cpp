@@ -1,5 +1,7 @@
 #include "daemon/castle/simulated_castle.hpp"
 
+#include <utility>
+
 #include "daemon/config/castle_config.hpp"
 
 namespace vivaref::castle {
@@ -27,7 +29,10 @@ SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& c
       confirmer_(board_.layout().readerCount()),
       lastGood_(board_.layout().readerCount()) {}
 
-void SimulatedCastle::start(CastleSink& /*sink*/) {}
+void SimulatedCastle::start(CastleSink& sink) {
+    sink_ = &sink;
+    for (const auto& p : std::exchange(presses_, {})) press(p.station, p.key);
+}
 
 bool SimulatedCastle::put(const drivers::TagUid& tag, const drivers::PlaceName& place) {
     return board_.put(tag, place);
@@ -36,12 +41,15 @@ bool SimulatedCastle::put(const drivers::TagUid& tag, const drivers::PlaceName& 
 void SimulatedCastle::lift(const drivers::TagUid& tag) { board_.lift(tag); }
 
 void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
-    presses_.push_back({station, key});
+    if (!sink_) {
+        presses_.push_back({station, key});
+        return;
+    }
+    ++counters_.presses;
+    sink_->pressed(station, key);
 }
 
-void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/, CastleSink& /*sink*/) {
-    leds_ = leds;
-}
+void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) { leds_ = leds; }
 
 // What the real driver spends on one reader's inventory (the table in
 // simulated_castle.hpp): a lone tag it already knew is only checked.
@@ -53,12 +61,7 @@ Microseconds SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::S
     return timing.emptyScan + static_cast<std::int64_t>(tags.size()) * timing.fullTag;
 }
 
-Microseconds SimulatedCastle::step(CastleSink& sink) {
-    for (const auto& p : presses_) {
-        ++counters_.presses;
-        sink.pressed(p.station, p.key);
-    }
-    presses_.clear();
+Microseconds SimulatedCastle::step() {
     for (std::size_t budget = 4 * board_.layout().readerCount() + 4; budget > 0; --budget) {
         const Microseconds now = clock_.nowMicros();
         if (inventory_) {
@@ -68,7 +71,7 @@ Microseconds SimulatedCastle::step(CastleSink& sink) {
             fields_.scanned(done.reader, done.result.ok(), done.endsAt);
             confirmer_.scanned(done.reader, done.result, done.endsAt, fields_);
             if (done.result.ok()) lastGood_[done.reader] = done.result.tags();
-            sink.scanned(done.reader, done.result);
+            sink_->scanned(done.reader, done.result);
             inventory_.reset();
             continue;
         }

@@ -62,12 +62,14 @@ public:
 
     const drivers::BoardLayout& layout() const override { return board_.layout(); }
     void start(CastleSink& sink) override;
-    Microseconds step(CastleSink& sink) override;
-    void show(const drivers::LedStates& leds, Timestamp now, CastleSink& sink) override;
+    Microseconds step() override;
+    void show(const drivers::LedStates& leds, Timestamp now) override;
     std::optional<Timestamp> nextLedChange() const override { return std::nullopt; }
 
     // What a hand does on the web page. A put on no place of the layout is
-    // false (and nothing moves). A press reaches the table at the next step.
+    // false (and nothing moves); the readers see a put or a lift on their
+    // next turns. A press is a key pressed and released, debounced: it goes
+    // to the sink at once (after start(); before, at start()).
     [[nodiscard]] bool put(const drivers::TagUid& tag, const drivers::PlaceName& place);
     void lift(const drivers::TagUid& tag);
     void press(drivers::StationId station, drivers::VoteKey key);
@@ -91,6 +93,7 @@ private:
     Microseconds cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const;
 
     const LoopClock& clock_;
+    CastleSink* sink_ = nullptr;  // start()'s
     SimulatedCastleOptions options_;
     drivers::SimulatedBoard board_;
     drivers::FieldScheduler fields_;
@@ -101,7 +104,7 @@ private:
         drivers::StationId station;
         drivers::VoteKey key;
     };
-    std::vector<Press> presses_;
+    std::vector<Press> presses_;  // before start()
     drivers::LedStates leds_;
     SimulatedCastleCounters counters_;
 };

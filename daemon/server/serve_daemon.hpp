@@ -1,10 +1,9 @@
 // `vivaref serve` once its options and configuration are read: one
-// boost::asio::io_context owning everything. On it: the referee on the
-// simulated castle advanced by a steady_timer every scan interval, or on a
-// real castle (real_table.hpp: the readers scanned on a steady_timer, the
-// vote keys' line descriptors watched by posix::stream_descriptor, the
-// LEDs), the HTTP server, SIGTERM/SIGINT (stop cleanly: the log flushed,
-// exit 0), and systemd's notifications (READY=1 once listening, STATUS= as
+// boost::asio::io_context owning everything. On it: the table loop
+// (table_loop.hpp) stepping the castle, simulated or real
+// (daemon/castle/), and the table core on a steady_timer, the castle's vote
+// keys' line descriptors watched by posix::stream_descriptor, the HTTP
+// server, SIGTERM/SIGINT (stop cleanly: the log flushed, exit 0), and systemd's notifications (READY=1 once listening, STATUS= as
 // games come and go, WATCHDOG=1 pets from the loop). Nothing sleeps: the
 // loop waits in epoll for a socket, a timer, a key or a signal.
 #pragma once

@@ -20,12 +20,12 @@ void TableLoop::start() { castle_.start(*this); }
 
 std::chrono::microseconds TableLoop::step() {
     ++counters_.steps;
-    const std::chrono::microseconds castleDue = castle_.step(*this);
+    const std::chrono::microseconds castleDue = castle_.step();
     table_.advance();
 
     const Timestamp now = clock_.now();
     const auto& rig = table_.rig();
-    castle_.show(rig.referee().leds(now), now, *this);
+    castle_.show(rig.referee().leds(now), now);
 
     std::chrono::microseconds next = castleDue;
     auto sooner = [&](Timestamp at) { next = std::min<std::chrono::microseconds>(next, at); };

@@ -42,7 +42,8 @@ public:
     TableLoop(castle::Castle& castle, TableCore& table, const castle::LoopClock& clock,
               TableLoopOptions options = {});
 
-    // Once, before the first step(): the castle's readers reset and checked.
+    // Once, before the first step(): the castle speaks to the loop from now
+    // on, its readers reset and checked.
     void start();
 
     // Everything due at the clock's now: the castle's step, the table's
@@ -51,7 +52,7 @@ public:
     std::chrono::microseconds step();
 
     std::vector<int> keyDescriptors() const { return castle_.keyDescriptors(); }
-    bool keyReadable(int fd) { return castle_.keyReadable(fd, *this); }
+    bool keyReadable(int fd) { return castle_.keyReadable(fd); }
 
     const TableLoopCounters& counters() const { return counters_; }
 

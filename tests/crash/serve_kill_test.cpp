@@ -6,7 +6,8 @@
 //   - every decision acknowledged before the kill is on disk, in order (a
 //     host request or a key press is acknowledged by its HTTP answer, a move
 //     by the status showing it; the log is read at that moment and must
-//     already hold it), and so is the input (trace line) that led to it;
+//     already hold it), and so is the input (trace line) that led to it
+//     (for a placement or a move, the castle's scans that saw it);
 //   - the game resumes where it was: the board is guided back, the votes
 //     already cast stay cast, and the rest of the record plays on;
 // and at the end `vivaref verify` passes, and `vivaref export` gives the
@@ -330,8 +331,11 @@ private:
                 "a vote on disk lacks its key press in the trace");
         require(traceLinesWith(db_, "\"deal\"") >= decided["deal"],
                 "a deal on disk lacks its host line in the trace");
-        require(traceLinesWith(db_, "\"put\"") >= decided["place"] + decided["move"],
-                "a placement or move on disk lacks its put in the trace");
+        // A placement or move is seen by the castle's readers: the scans
+        // that found the tag at its new place (a first read and the one that
+        // confirmed it) are `once` lines of the trace.
+        require(traceLinesWith(db_, "\"once\"") >= 2 * (decided["place"] + decided["move"]),
+                "a placement or move on disk lacks the scans that saw it in the trace");
         start();
         const json s = status();
         require(s["game"] == 1 && (s["state"] == "playing" || s["state"] == "finished"),

@@ -1,0 +1,174 @@
+// The simulated castle: its readers take turns as a real castle's do (the
+// field scheduler, the bus one inventory at a time, each inventory timed as
+// the real driver's), a change is confirmed out of turn, vote keys reach
+// the sink at once, faults come out as failed scans. In virtual
+// time on a ManualClock.
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "daemon/castle/simulated_castle.hpp"
+
+using namespace vivaref;
+using castle::Microseconds;
+
+namespace {
+
+struct Seen {
+    drivers::ReaderIndex reader;
+    Microseconds at;
+    bool ok;
+    drivers::TagSet tags;
+};
+
+struct RecordingSink final : castle::CastleSink {
+    explicit RecordingSink(const castle::LoopClock& c) : clock(c) {}
+    void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override {
+        scans.push_back(
+            {reader, clock.nowMicros(), result.ok(), result.ok() ? result.tags() : drivers::TagSet{}});
+    }
+    void pressed(drivers::StationId station, drivers::VoteKey key) override {
+        presses.push_back({station, key});
+    }
+    void problem(const std::string& message) override { problems.push_back(message); }
+
+    const castle::LoopClock& clock;
+    std::vector<Seen> scans;
+    std::vector<std::pair<drivers::StationId, drivers::VoteKey>> presses;
+    std::vector<std::string> problems;
+};
+
+struct Rig {
+    Rig() : castle(drivers::standardBoardLayout(), clock), sink(clock) { castle.start(sink); }
+
+    // The castle stepped at each time it asks for, up to `end`.
+    void runTo(Microseconds end) {
+        while (clock.nowMicros() < end) {
+            const Microseconds next = castle.step();
+            REQUIRE(next >= clock.nowMicros());
+            clock.set(std::min(std::max(next, clock.nowMicros() + Microseconds(1)), end));
+        }
+    }
+    drivers::ReaderIndex reader(const std::string& name) const {
+        return *castle.layout().findReader(drivers::ReaderId{name});
+    }
+    // The scans of `reader` from `from` on.
+    std::vector<Seen> scansOf(drivers::ReaderIndex r, Microseconds from = Microseconds(0)) const {
+        std::vector<Seen> out;
+        for (const auto& s : sink.scans)
+            if (s.reader == r && s.at >= from) out.push_back(s);
+        return out;
+    }
+
+    castle::ManualClock clock;
+    castle::SimulatedCastle castle;
+    RecordingSink sink;
+};
+
+const drivers::TagUid kOdessa = drivers::simulatedTagUid("odessa");
+
+}  // namespace
+
+TEST_CASE("simulated castle: every reader is scanned about once a cycle, one inventory at a time") {
+    Rig rig;
+    REQUIRE(rig.castle.put(kOdessa, {"3"}));
+    rig.runTo(Microseconds(2'000'000));
+    const auto& layout = rig.castle.layout();
+    for (drivers::ReaderIndex r = 0; r < layout.readerCount(); ++r) {
+        CAPTURE(layout.reader(r).name);
+        const auto scans = rig.scansOf(r, Microseconds(500'000));
+        REQUIRE(scans.size() >= 2);
+        std::vector<std::int64_t> gaps;
+        for (std::size_t i = 1; i < scans.size(); ++i)
+            gaps.push_back((scans[i].at - scans[i - 1].at).count());
+        std::sort(gaps.begin(), gaps.end());
+        const auto median = gaps[gaps.size() / 2];
+        // A cycle of the standard board: power-ups overlapped, 12 short inventories.
+        CHECK(median >= 5'100);
+        CHECK(median <= 40'000);
+        for (const auto& s : scans) {
+            CHECK(s.ok);
+            CHECK(s.tags.contains(kOdessa) == (layout.reader(r).name == "floor3"));
+        }
+    }
+    // The bus: an inventory ends at least its own cost after the one before.
+    for (std::size_t i = 1; i < rig.sink.scans.size(); ++i) {
+        const auto& s = rig.sink.scans[i];
+        const auto cost = s.tags.empty() ? Microseconds(340) : Microseconds(2'900);
+        CHECK(s.at - rig.sink.scans[i - 1].at >= cost);
+    }
+    MESSAGE("standard board, one tag: " << rig.castle.fields().completedCycles() << " cycles in 2 s");
+    CHECK(rig.castle.fields().completedCycles() >= 50);
+}
+
+TEST_CASE("simulated castle: a tag put is seen within a cycle; a tag lifted is confirmed gone at once") {
+    Rig rig;
+    rig.runTo(Microseconds(300'000));
+    const auto floor3 = rig.reader("floor3");
+    const Microseconds putAt = rig.clock.nowMicros();
+    REQUIRE(rig.castle.put(kOdessa, {"3"}));
+    rig.runTo(putAt + Microseconds(300'000));
+    const auto afterPut = rig.scansOf(floor3, putAt);
+    REQUIRE_FALSE(afterPut.empty());
+    CHECK(afterPut.front().tags.contains(kOdessa));
+    CHECK(afterPut.front().at - putAt <= Microseconds(40'000));
+
+    const Microseconds liftAt = rig.clock.nowMicros();
+    rig.castle.lift(kOdessa);
+    rig.runTo(liftAt + Microseconds(300'000));
+    const auto afterLift = rig.scansOf(floor3, liftAt);
+    REQUIRE(afterLift.size() >= 2);
+    CHECK_FALSE(afterLift[0].tags.contains(kOdessa));
+    CHECK_FALSE(afterLift[1].tags.contains(kOdessa));
+    // The second miss out of turn: as soon as the field has powered up again.
+    CHECK(afterLift[1].at - afterLift[0].at <= Microseconds(12'000));
+    MESSAGE("put -> first read " << (afterPut.front().at - putAt).count() << " us; lift -> two misses "
+                                 << (afterLift[1].at - liftAt).count() << " us");
+}
+
+TEST_CASE("simulated castle: key presses reach the sink at once, in order; a put on no place moves nothing") {
+    castle::ManualClock clock;
+    castle::SimulatedCastle early(drivers::standardBoardLayout(), clock);
+    RecordingSink earlySink(clock);
+    early.press(drivers::StationId{1}, drivers::VoteKey::No);  // before start(): given at start()
+    CHECK(earlySink.presses.empty());
+    early.start(earlySink);
+    CHECK(earlySink.presses.size() == 1);
+
+    Rig rig;
+    rig.castle.press(drivers::StationId{2}, drivers::VoteKey::Yes);
+    rig.castle.press(drivers::StationId{0}, drivers::VoteKey::Stomachache);
+    REQUIRE(rig.sink.presses.size() == 2);
+    CHECK(rig.sink.presses[0] == std::pair{drivers::StationId{2}, drivers::VoteKey::Yes});
+    CHECK(rig.sink.presses[1] == std::pair{drivers::StationId{0}, drivers::VoteKey::Stomachache});
+    CHECK(rig.castle.counters().presses == 2);
+
+    REQUIRE(rig.castle.put(kOdessa, {"5"}));
+    CHECK_FALSE(rig.castle.put(kOdessa, {"attic"}));
+    CHECK(rig.castle.board().placeOf(kOdessa) == drivers::PlaceName{"5"});
+}
+
+TEST_CASE("simulated castle: a silent reader's scans fail and it is retried less and less often") {
+    Rig rig;
+    const auto throne = rig.reader("throne");
+    const auto floor1 = rig.reader("floor1");
+    rig.castle.board().silence(throne);
+    rig.runTo(Microseconds(3'000'000));
+    const auto failed = rig.scansOf(throne);
+    REQUIRE_FALSE(failed.empty());
+    for (const auto& s : failed) CHECK_FALSE(s.ok);
+    CHECK(failed.size() * 4 < rig.scansOf(floor1).size());
+    rig.castle.board().restore(throne);
+    rig.runTo(Microseconds(8'000'000));
+    CHECK(rig.scansOf(throne, Microseconds(7'000'000)).front().ok);
+}
+
+TEST_CASE("simulated castle: the LEDs it is shown are the ones it keeps") {
+    Rig rig;
+    drivers::LedStates leds{{drivers::LedId{"place-3"}, drivers::LedMode::Blink}};
+    rig.castle.show(leds, rig.clock.now());
+    CHECK(rig.castle.leds() == leds);
+    CHECK_FALSE(rig.castle.nextLedChange());
+}
