@@ -5,8 +5,10 @@
 // player's page, what a game in progress withholds, and bad requests.
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -61,10 +63,10 @@ std::vector<json> jsonLines(const std::string& text) {
 struct Table {
     // Durability::Normal: these games need no power-cut safety, and a sync per
     // request would make the test slow.
-    explicit Table(const std::filesystem::path& db)
+    explicit Table(const std::filesystem::path& db, simulation::RigOptions options = {})
         : store(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal),
           castle(drivers::standardBoardLayout(), clock),
-          table(clock, &store, {}, &castle),
+          table(clock, &store, std::move(options), &castle),
           loop(castle, table, clock),
           files("/nonexistent/vivaref-web-ui"),
           router(table, files, {}) {
@@ -315,4 +317,71 @@ TEST_CASE("the table reports a change when the board or the referee changes, not
     runFor(900);
     CHECK(changes <= settled + 1);  // quiet again (at most the once-a-second refresh)
     CHECK(t.get("/api/status")["board"]["seen"]["odessa"]["on"] == "3");
+}
+
+TEST_CASE(
+    "the simulated castle answers as a real one: a move judged and a lift in hand soon, in virtual time") {
+    // Moves and lifts at random moments (seeded), as sim.html sends them: the
+    // time from the request to the pipeline's update that shows it, on the
+    // loop's clock. The figures follow from the castle's timing (its readers'
+    // turns about 16 ms apart on the standard board, a change confirmed out
+    // of turn) and the pipeline's knobs (two reads, the 40 ms window).
+    TempDirectory dir;
+    std::vector<std::pair<drivers::TagLocation, Timestamp>> updates;
+    simulation::RigOptions options;
+    Table* table = nullptr;
+    options.onJudged = [&](const drivers::SensingUpdate& update, std::chrono::nanoseconds, int) {
+        for (const auto& change : update.changes)
+            if (change.character == drivers::CharacterSlug{"odessa"}) updates.emplace_back(change.to, table->clock.now());
+    };
+    Table t(dir / "games.sqlite", std::move(options));
+    table = &t;
+    std::mt19937_64 random(20261124);
+    std::vector<std::int64_t> moves, lifts;
+    const std::vector<std::string> places = {"0", "1", "2", "3", "4", "5", "6", "wc3", "wc4", "dungeon2"};
+    std::string at = "0";
+    auto settleAfter = [&](std::uint64_t spread) {
+        t.runFor(Timestamp(300 + static_cast<std::int64_t>(random() % spread)));
+    };
+    for (int i = 0; i < 200; ++i) {
+        CAPTURE(i);
+        std::string to = places[random() % places.size()];
+        if (to == at) to = to == "0" ? "1" : "0";
+        updates.clear();
+        const Timestamp putAt = t.clock.now();
+        REQUIRE(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", to}}).first ==
+                200);
+        settleAfter(200);
+        const auto placed = std::find_if(updates.begin(), updates.end(), [&](const auto& u) {
+            return u.first.kind == drivers::TagLocation::Kind::OnPlace &&
+                   u.first.place == drivers::PlaceName{to};
+        });
+        REQUIRE(placed != updates.end());
+        moves.push_back((placed->second - putAt).count());
+        at = to;
+        if (i % 2) continue;
+        updates.clear();
+        const Timestamp liftAt = t.clock.now();
+        REQUIRE(t.call(http::verb::post, "/api/sim/lift", {{"character", "odessa"}}).first == 200);
+        settleAfter(100);
+        REQUIRE_FALSE(updates.empty());
+        CHECK(updates.front().first.kind == drivers::TagLocation::Kind::InHand);
+        lifts.push_back((updates.front().second - liftAt).count());
+        REQUIRE(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", at}}).first ==
+                200);
+        settleAfter(200);
+    }
+    std::sort(moves.begin(), moves.end());
+    std::sort(lifts.begin(), lifts.end());
+    auto pct = [](const std::vector<std::int64_t>& v, double p) {
+        return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+    };
+    MESSAGE("simulated castle, virtual time: move -> judged p50 "
+            << pct(moves, 0.5) << " ms, p99 " << pct(moves, 0.99) << " ms; lift -> in hand p50 "
+            << pct(lifts, 0.5) << " ms, p99 " << pct(lifts, 0.99) << " ms");
+    // Two reads of the new place a turn apart, then the window; the old
+    // place's two misses come sooner.
+    CHECK(pct(moves, 0.99) <= 100);
+    CHECK(pct(moves, 0.0) >= 40);  // the stability window is honoured
+    CHECK(pct(lifts, 0.99) <= 40);
 }
