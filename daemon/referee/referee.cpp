@@ -50,7 +50,7 @@ const char* gameStatusName(GameStatus s) {
     return "?";
 }
 
-Referee::Impl::Impl(RefereeOptions o, store::GameStore* s)
+Referee::Impl::Impl(RefereeOptions o, store::DecisionLog* s)
     : options(std::move(o)),
       store(s),
       layout(options.layout ? *options.layout : drivers::standardBoardLayout()) {}
@@ -182,7 +182,7 @@ HostAnswer Referee::Impl::undo() {
     --keep;
     const int taken = static_cast<int>(history.size() - keep);
     for (int i = 0; i < taken; ++i)
-        writeLog([&](store::GameStore& s, store::GameId g) { return s.appendUndo(g, wallTime()); });
+        writeLog([&](store::DecisionLog& s, store::GameId g) { return s.appendUndo(g, wallTime()); });
     state = std::move(history[keep].before);
     history.erase(history.begin() + static_cast<std::ptrdiff_t>(keep), history.end());
     ++counters.undos;
@@ -224,7 +224,7 @@ HostAnswer Referee::Impl::resumePlay() {
 HostAnswer Referee::Impl::abandon() {
     if (status != GameStatus::Playing && status != GameStatus::Paused)
         return HostAnswer::refused("no-game", "No game is being played.", gameId);
-    writeLog([&](store::GameStore& s, store::GameId g) { return s.abandonGame(g, wallTime()); });
+    writeLog([&](store::DecisionLog& s, store::GameId g) { return s.abandonGame(g, wallTime()); });
     status = GameStatus::Abandoned;
     ++counters.gamesAbandoned;
     refusal.reset();
@@ -296,7 +296,7 @@ std::string Referee::Impl::slug(engine::CharacterId c) const {
 
 // --- Referee ---------------------------------------------------------------
 
-Referee::Referee(RefereeOptions options, store::GameStore* store)
+Referee::Referee(RefereeOptions options, store::DecisionLog* store)
     : impl_(std::make_unique<Impl>(std::move(options), store)) {}
 Referee::~Referee() = default;
 

@@ -29,7 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/referee/host_request.hpp"
-#include "daemon/store/game_store.hpp"
+#include "daemon/store/decision_log.hpp"
 #include "drivers/buttons/button_source.hpp"
 #include "drivers/leds/led_sink.hpp"
 #include "drivers/sensing/board_layout.hpp"
@@ -120,9 +120,11 @@ nlohmann::json countersJson(const RefereeCounters& counters);
 
 class Referee {
 public:
-    // `store` may be null: no log (tests, a dry run); otherwise it must
-    // outlive the referee.
-    Referee(RefereeOptions options, store::GameStore* store);
+    // `store`: where the game is logged (the game log's DecisionLog, kept in
+    // SQLite by store::GameStore; the referee sees only the interface). It
+    // may be null: no log (tests, a dry run); otherwise it must outlive the
+    // referee.
+    Referee(RefereeOptions options, store::DecisionLog* store);
     ~Referee();
     Referee(const Referee&) = delete;
     Referee& operator=(const Referee&) = delete;

@@ -214,7 +214,8 @@ bool Referee::Impl::autoPass() {
 }
 
 void Referee::Impl::privateNotice(int station, std::string kind, std::string text, json detail) {
-    Notice notice{now, std::move(kind), Notice::Audience::Station, station, std::move(text), std::move(detail)};
+    Notice notice{now,     std::move(kind), Notice::Audience::Station,
+                  station, std::move(text), std::move(detail)};
     stationNotices[station] = notice;  // the seat's own page shows it too
     ++counters.stationNotices;
     notices.push_back(std::move(notice));

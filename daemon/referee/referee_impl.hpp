@@ -58,7 +58,7 @@ struct BoardRefusal {
 
 struct vivaref::referee::Referee::Impl {
     RefereeOptions options;
-    store::GameStore* store = nullptr;
+    store::DecisionLog* store = nullptr;
     drivers::BoardLayout layout;
     RefereeCounters counters;
     store::WriteStatus log;
@@ -103,7 +103,7 @@ struct vivaref::referee::Referee::Impl {
     // that seat's own page only.
     std::map<int, Notice> stationNotices;
 
-    explicit Impl(RefereeOptions o, store::GameStore* s);
+    explicit Impl(RefereeOptions o, store::DecisionLog* s);
 
     // referee.cpp
     HostAnswer newGame(const NewGameRequest& r);
@@ -160,7 +160,7 @@ struct vivaref::referee::Referee::Impl {
     std::optional<engine::Refusal> decide(const engine::Deal& d, bool automatic);
     std::optional<engine::Refusal> decide(const engine::Reshuffle& r, bool automatic);
     void afterDecision(Decision::Kind kind, const engine::EventList& events, bool automatic);
-    void writeLog(const std::function<store::WriteStatus(store::GameStore&, store::GameId)>& write);
+    void writeLog(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write);
     // The log's writes while it lives are committed together when it ends.
     class LogBatch {
     public:

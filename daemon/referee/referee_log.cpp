@@ -19,7 +19,7 @@ std::optional<engine::Refusal> Referee::Impl::decide(const engine::Action& a, bo
     engine::EventList events;
     if (auto why = state->apply(a, &events)) return why;
     history.push_back(Decision{Decision::Kind::Action, automatic, std::move(before), a});
-    writeLog([&](store::GameStore& s, store::GameId g) { return s.appendAction(g, a, wallTime()); });
+    writeLog([&](store::DecisionLog& s, store::GameId g) { return s.appendAction(g, a, wallTime()); });
     if (a.kind() == engine::ActionKind::Pass)
         ++counters.automaticPasses;
     else
@@ -36,7 +36,7 @@ std::optional<engine::Refusal> Referee::Impl::decide(const engine::Deal& d, bool
     // Physical cards: a new deal of a round is placeholders again.
     favouritesEntered.erase(d.round);
     ambitionsEntered.erase(d.round);
-    writeLog([&](store::GameStore& s, store::GameId g) { return s.appendDeal(g, d, wallTime()); });
+    writeLog([&](store::DecisionLog& s, store::GameId g) { return s.appendDeal(g, d, wallTime()); });
     afterDecision(Decision::Kind::Deal, events, automatic);
     return std::nullopt;
 }
@@ -46,7 +46,7 @@ std::optional<engine::Refusal> Referee::Impl::decide(const engine::Reshuffle& r,
     engine::EventList events;
     if (auto why = state->applyReshuffle(r, &events)) return why;
     history.push_back(Decision{Decision::Kind::Reshuffle, automatic, std::move(before), r});
-    writeLog([&](store::GameStore& s, store::GameId g) { return s.appendReshuffle(g, r, wallTime()); });
+    writeLog([&](store::DecisionLog& s, store::GameId g) { return s.appendReshuffle(g, r, wallTime()); });
     afterDecision(Decision::Kind::Reshuffle, events, automatic);
     return std::nullopt;
 }
@@ -172,7 +172,7 @@ void Referee::Impl::afterDecision(Decision::Kind kind, const engine::EventList& 
 void Referee::Impl::finishIfOver() {
     if (!state->isOver() || status != GameStatus::Playing || revealNeeded()) return;
     auto result = record::resultJson(*state);
-    writeLog([&](store::GameStore& s, store::GameId g) { return s.finishGame(g, result, wallTime()); });
+    writeLog([&](store::DecisionLog& s, store::GameId g) { return s.finishGame(g, result, wallTime()); });
     status = GameStatus::Finished;
     stopGuiding();
     refusal.reset();
@@ -193,7 +193,7 @@ void Referee::Impl::finishIfOver() {
 }
 
 void Referee::Impl::writeLog(
-    const std::function<store::WriteStatus(store::GameStore&, store::GameId)>& write) {
+    const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write) {
     if (!store || !gameId) return;
     try {
         noteLog(write(*store, *gameId));
@@ -208,11 +208,11 @@ Referee::Impl::LogBatch::LogBatch(Impl& m) : m_(m) {
 }
 
 Referee::Impl::LogBatch::~LogBatch() {
-    m_.writeLog([](store::GameStore& s, store::GameId) { return s.endBatch(); });
+    m_.writeLog([](store::DecisionLog& s, store::GameId) { return s.endBatch(); });
 }
 
 void Referee::Impl::refereeEvent(std::string_view kind, const json& payload) {
-    writeLog([&](store::GameStore& s, store::GameId g) {
+    writeLog([&](store::DecisionLog& s, store::GameId g) {
         return s.appendRefereeEvent(g, kind, payload.dump(), wallTime());
     });
 }

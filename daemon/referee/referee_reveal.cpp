@@ -228,21 +228,22 @@ std::optional<engine::Refusal> Referee::Impl::replayRound(
     {
         LogBatch batch(*this);
         for (std::size_t i = dealIndex; i < history.size(); ++i)
-            writeLog([&](store::GameStore& st, store::GameId g) { return st.appendUndo(g, wallTime()); });
+            writeLog([&](store::DecisionLog& st, store::GameId g) { return st.appendUndo(g, wallTime()); });
         for (const auto& d : redone) {
             if (const auto* a = std::get_if<engine::Action>(&d.what)) {
                 if (d.automatic && a->kind() == engine::ActionKind::Keep)
                     refereeEvent("automatic-keep", json{{"player", a->player().index}});
-                writeLog([&](store::GameStore& st, store::GameId g) {
+                writeLog([&](store::DecisionLog& st, store::GameId g) {
                     return st.appendAction(g, *a, wallTime());
                 });
             } else if (const auto* dl = std::get_if<engine::Deal>(&d.what)) {
                 if (d.automatic) refereeEvent("referee-chance", json{{"kind", "deal"}});
-                writeLog(
-                    [&](store::GameStore& st, store::GameId g) { return st.appendDeal(g, *dl, wallTime()); });
+                writeLog([&](store::DecisionLog& st, store::GameId g) {
+                    return st.appendDeal(g, *dl, wallTime());
+                });
             } else if (const auto* r = std::get_if<engine::Reshuffle>(&d.what)) {
                 if (d.automatic) refereeEvent("referee-chance", json{{"kind", "reshuffle"}});
-                writeLog([&](store::GameStore& st, store::GameId g) {
+                writeLog([&](store::DecisionLog& st, store::GameId g) {
                     return st.appendReshuffle(g, *r, wallTime());
                 });
             }

@@ -16,9 +16,6 @@ namespace vivaref::store {
 
 namespace {
 
-constexpr std::string_view kDecisionKinds[] = {"setup", "keep", "place", "move",
-                                               "vote",  "pass", "deal",  "reshuffle"};
-
 std::string describe(const SqliteError& e) { return std::string(e.what()); }
 
 // The one sentence a user needs for each way opening can fail.
@@ -68,10 +65,6 @@ Database openDatabase(const std::filesystem::path& file, GameStore::Access acces
 std::int64_t toMs(WallTime t) { return t.time_since_epoch().count(); }
 
 }  // namespace
-
-bool isDecisionKind(std::string_view kind) {
-    return std::find(std::begin(kDecisionKinds), std::end(kDecisionKinds), kind) != std::end(kDecisionKinds);
-}
 
 GameStore::GameStore(const std::filesystem::path& file, Access access, Durability durability)
     : db_(openDatabase(file, access)) {

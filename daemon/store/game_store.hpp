@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/store/decision_log.hpp"
 #include "daemon/store/sqlite.hpp"
 #include "daemon/store/store_error.hpp"
 #include "engine/action.hpp"
@@ -40,50 +41,10 @@
 
 namespace vivaref::store {
 
-// Wall-clock time, given by the caller (time is an input).
-using WallTime = std::chrono::sys_time<std::chrono::milliseconds>;
-
-struct GameId {
-    std::int64_t value = 0;
-    friend auto operator<=>(GameId, GameId) = default;
-};
-
 // How hard a commit waits for the disk (PRAGMA synchronous).
 enum class Durability {
     Full,    // survives power loss: every commit syncs the WAL
     Normal,  // survives a crash of the process; a power cut may lose the last commits
-};
-
-struct WriteStatus {
-    bool durable = true;      // every event so far is on disk (trace lines may wait for flushDue)
-    std::string problem;      // why not, as a sentence naming the file
-    std::size_t waiting = 0;  // rows held in memory until the disk takes them
-};
-
-struct NewGame {
-    engine::RulesSpec spec;
-    std::vector<std::string> players;   // one name per player; empty: "Player 1", ...
-    std::optional<std::uint64_t> seed;  // when the referee deals from its generator
-    WallTime at;
-};
-
-struct SeatedPlayer {
-    int player = 0;
-    int seat = 0;
-    std::string name;
-};
-
-struct GameSummary {
-    GameId id;
-    WallTime started;
-    std::optional<WallTime> ended;
-    std::string edition;
-    std::string setupLine;  // GAME-RECORD
-    std::optional<std::uint64_t> seed;
-    std::vector<SeatedPlayer> players;
-    std::optional<nlohmann::json> result;  // GAME-RECORD result, once finished
-    bool complete = false;
-    bool abandoned = false;
 };
 
 struct ReaderHealth {
@@ -94,19 +55,7 @@ struct ReaderHealth {
     std::string lastFault;
 };
 
-struct StoredEvent {
-    std::int64_t seq = 0;
-    WallTime at;
-    int round = 0;
-    std::optional<int> seat;
-    std::string kind;     // setup, deal, keep, place, move, vote, pass, reshuffle, undo, ...
-    std::string payload;  // the GAME-RECORD line for a decision; JSON otherwise
-};
-
-// True for the kinds that are GAME-RECORD lines.
-bool isDecisionKind(std::string_view kind);
-
-class GameStore {
+class GameStore final : public DecisionLog {
 public:
     enum class Access {
         CreateIfMissing,  // the daemon
@@ -132,22 +81,23 @@ public:
     // --- writing (the referee) ---------------------------------------------
     // A new game with its setup line as event 0. The spec must be valid.
     // Throws StoreError when it cannot be written: a game starts on disk.
-    GameId createGame(const NewGame& game);
-    WriteStatus appendDeal(GameId game, const engine::Deal& deal, WallTime at);
-    WriteStatus appendAction(GameId game, const engine::Action& action, WallTime at);
-    WriteStatus appendReshuffle(GameId game, const engine::Reshuffle& reshuffle, WallTime at);
+    GameId createGame(const NewGame& game) override;
+    WriteStatus appendDeal(GameId game, const engine::Deal& deal, WallTime at) override;
+    WriteStatus appendAction(GameId game, const engine::Action& action, WallTime at) override;
+    WriteStatus appendReshuffle(GameId game, const engine::Reshuffle& reshuffle, WallTime at) override;
     // Takes back the last decision still in effect (export and verify skip it).
-    WriteStatus appendUndo(GameId game, WallTime at);
+    WriteStatus appendUndo(GameId game, WallTime at) override;
     // A referee event that is not a decision (pause, resume, a refusal, ...):
     // `payload` is a JSON object's text.
-    WriteStatus appendRefereeEvent(GameId game, std::string_view kind, std::string_view payload, WallTime at);
+    WriteStatus appendRefereeEvent(GameId game, std::string_view kind, std::string_view payload,
+                                   WallTime at) override;
     // A referee trace line at `tMs` (the trace's clock): buffered, see above.
     // It is written at once when it finds the oldest buffered line
     // traceFlushEvery older than itself.
     WriteStatus appendTrace(GameId game, std::int64_t tMs, std::string_view line);
     // The game's GAME-RECORD result (record::resultJson).
-    WriteStatus finishGame(GameId game, const nlohmann::json& result, WallTime at);
-    WriteStatus abandonGame(GameId game, WallTime at);
+    WriteStatus finishGame(GameId game, const nlohmann::json& result, WallTime at) override;
+    WriteStatus abandonGame(GameId game, WallTime at) override;
     // Writes what is waiting in memory: buffered trace lines and rows the
     // disk refused.
     WriteStatus flush();
@@ -158,11 +108,11 @@ public:
     // Events appended from beginBatch() to endBatch() are committed together
     // by endBatch() (all or none after a crash); the appends in between
     // return a durable status and write nothing. Batches nest.
-    void beginBatch() { ++batchDepth_; }
-    WriteStatus endBatch();
+    void beginBatch() override { ++batchDepth_; }
+    WriteStatus endBatch() override;
     // Zero: every trace line is committed on its own (the old behaviour).
     void setTraceFlushEvery(std::chrono::milliseconds every) { traceFlushEvery_ = every; }
-    std::size_t waiting() const { return pending_.size(); }  // rows the disk refused
+    std::size_t waiting() const override { return pending_.size(); }  // rows the disk refused
     std::size_t traceBuffered() const { return traceBuffer_.size(); }
 
     // Reader health and raw scans: counters, not history, so a failure to
@@ -174,8 +124,8 @@ public:
 
     // --- reading (the commands) --------------------------------------------
     std::vector<GameSummary> games();
-    std::optional<GameSummary> game(GameId id);
-    std::vector<StoredEvent> events(GameId id);
+    std::optional<GameSummary> game(GameId id) override;
+    std::vector<StoredEvent> events(GameId id) override;
     // The decision lines still in effect (undos applied), setup first: the
     // game's GAME-RECORD.
     std::vector<std::string> recordLines(GameId id);

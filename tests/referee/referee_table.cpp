@@ -90,7 +90,7 @@ void checkNoSecrets(const json& status, const engine::State& state) {
 
 // --- HandTable ----------------------------------------------------------------
 
-HandTable::HandTable(store::GameStore* store, RefereeOptions options) : referee(std::move(options), store) {}
+HandTable::HandTable(store::DecisionLog* store, RefereeOptions options) : referee(std::move(options), store) {}
 
 const engine::State& HandTable::state() const {
     REQUIRE(referee.state() != nullptr);
@@ -259,7 +259,7 @@ drivers::TagUid uid(const std::string& slug) { return drivers::simulatedTagUid(s
 
 }  // namespace
 
-SimTable::SimTable(store::GameStore* store, RefereeOptions options)
+SimTable::SimTable(store::DecisionLog* store, RefereeOptions options)
     : referee(std::move(options), store), pipeline(drivers::standardBoardLayout(), everyCharacter()) {}
 
 const engine::State& SimTable::state() const {

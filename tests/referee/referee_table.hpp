@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/referee/referee.hpp"
+#include "daemon/store/game_store.hpp"
 #include "drivers/sensing/sensing_pipeline.hpp"
 #include "drivers/sim/simulated_board.hpp"
 #include "engine/chance.hpp"
@@ -52,7 +53,7 @@ void checkNoSecrets(const json& status, const engine::State& state);
 
 class HandTable {
 public:
-    explicit HandTable(store::GameStore* store = nullptr, RefereeOptions options = {});
+    explicit HandTable(store::DecisionLog* store = nullptr, RefereeOptions options = {});
 
     Referee referee;
     Timestamp now{0};
@@ -91,7 +92,7 @@ void toClassicAscent(HandTable& t);
 
 class SimTable {
 public:
-    explicit SimTable(store::GameStore* store = nullptr, RefereeOptions options = {});
+    explicit SimTable(store::DecisionLog* store = nullptr, RefereeOptions options = {});
 
     Referee referee;
     drivers::SimulatedBoard board;
