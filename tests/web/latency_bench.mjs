@@ -14,8 +14,10 @@
 // page notes performance.now() just before its POST /api/sim/put and again
 // when it has drawn a status in which the referee expects Odessa on floor 2
 // (and at the next animation frame). The time includes the sensing
-// pipeline's stability window and the simulated readers' scan interval,
-// which a real castle has too; "event to DOM" is the page's own share.
+// pipeline's stability window and the simulated readers' turns, timed as a
+// real castle's; "event to DOM" is the page's own share. The 8 pages share
+// this machine's cores with the daemon and the browser
+// (VIVAREF_BENCH_PAGES=1 for one page, as when each phone draws its own).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { api, serveMissing, startServe } from './daemon.mjs';
@@ -144,15 +146,17 @@ try {
   console.log(line('POST to next frame', painted));
   console.log(line('POST to event at the page', daemon));
   console.log(line('event to page drawn', own));
-  // By design (drivers/sensing/sensing_config.hpp, the simulated board's
-  // round robin of 12 readers at 10 ms, 120 ms a cycle): the move is seen
-  // once the old place's reader has missed the tag in all of its last 3
-  // scans (sticky presence; the new place's reader needs only 2 of 3), then
-  // the new position holds for the 150 ms stability window.
-  console.log('by design: 160 to 280 ms of the POST to event is sensing (the old place\'s reader missing the tag twice and the new one reading it twice, a 120 ms cycle each, then the 40 ms stability window)');
+  // By design (daemon/castle/simulated_castle.hpp, drivers/sensing/
+  // sensing_config.hpp): the simulated castle is timed as a real one, and
+  // in this game floors 2 to 4 hold four characters each, so their readers
+  // inventory in full (about 13 ms each) and a reader's turns are some
+  // 55 ms apart. A move is seen on the new place's next turn, confirmed on
+  // the one after, then holds for the 40 ms stability window; the old
+  // place's loss is confirmed out of turn, sooner.
+  console.log('by design: about 60 to 150 ms of the POST to event is sensing (a read on the new place\'s next turn and one on the turn after, some 55 ms apart with four characters on a floor, then the 40 ms stability window)');
   const f = (l) => l.map((x) => x.toFixed(2)).join(' ');
   console.log(`load average: ${f(loadBefore)} before the moves, ${f(loadavg())} after (${process.env.VIVAREF_BENCH_NOTE || 'cores: 2'})`);
-  console.log(`daemon memory: idle RSS ${idle.rss} kB; with 8 pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
+  console.log(`daemon memory: idle RSS ${idle.rss} kB; with ${pageCount} pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
 } finally {
   await close();
   await server.stop();

@@ -489,6 +489,19 @@ try {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     check(wide <= 392, `the ${name} page fits 390 px (${wide})`);
   }
+  // The status page on a TV across the room (1920 x 1080): the whole castle
+  // on screen without scrolling, drawn large, and no sideways scrolling.
+  const tv = await newPage({ viewport: { width: 1920, height: 1080 } });
+  await tv.goto(`${url}/`);
+  await tv.waitForFunction(() => Number(document.body.dataset.renders || 0) > 0, null, { timeout: kWait });
+  const tvCastle = await tv.locator('#castle').boundingBox();
+  check(tvCastle && tvCastle.y >= 0 && tvCastle.y + tvCastle.height <= 1080,
+    `on a TV the whole castle is on screen (${JSON.stringify(tvCastle)})`);
+  check(tvCastle && tvCastle.height >= 0.5 * 1080, `on a TV the castle takes half the screen's height or more (${tvCastle && tvCastle.height} px)`);
+  const tvWide = await tv.evaluate(() => document.documentElement.scrollWidth);
+  check(tvWide <= 1920, `the status page fits a TV's width (${tvWide})`);
+  await shot(tv, 'status-tv');
+
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
   console.log(`moves on the simulated board: ${drags.drags} dragged, ${drags.taps} tapped (${drags.tooFar} too far apart to drag)`);
   check(drags.drags >= 5 && drags.taps >= 5, 'both drag and tap-then-tap moved characters');
