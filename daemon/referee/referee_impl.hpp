@@ -1,7 +1,7 @@
-// The referee's insides, shared by its source files (referee.cpp: host
-// requests and time; referee_board.cpp: judging the board and the vote keys;
-// referee_log.cpp: decisions, the log and resuming from it;
-// referee_status.cpp: the JSON pages and the LEDs). Not part of the API.
+// The referee's insides, shared by its source files, in named parts (the
+// game, the timeline and undo, chance, physical cards, judging the board:
+// each part's state below, its behaviour in the source file named beside
+// it; referee_status.cpp: the JSON pages and the LEDs). Not part of the API.
 #pragma once
 
 #include <functional>
@@ -54,38 +54,47 @@ struct BoardRefusal {
     bool strict = true;
 };
 
-}  // namespace vivaref::referee
+// The referee's named parts: the state each keeps. Their behaviour is
+// Impl's, in the source file named beside each; Impl holds what they share
+// (the options, the log, the clock, the notices).
 
-struct vivaref::referee::Referee::Impl {
-    RefereeOptions options;
-    store::DecisionLog* store = nullptr;
-    drivers::BoardLayout layout;
-    RefereeCounters counters;
-    store::WriteStatus log;
-    std::vector<Notice> notices;
-    std::vector<OwnChance> ownChance;
-    Timestamp now{0};
-    std::uint64_t gamesMade = 0;
-    std::int64_t localGameIds = 0;  // without a store
-
-    // --- the game -----------------------------------------------------------
+// The game being played (referee.cpp: host requests and time).
+struct GamePart {
     GameStatus status = GameStatus::None;
     std::optional<store::GameId> gameId;
     std::optional<engine::State> state;
     std::vector<std::string> players;
+    std::string lastAction;  // a public sentence
+};
+
+// The timeline and undo (referee_log.cpp): every decision in effect, with
+// the state before it; each logged as it is made.
+struct TimelinePart {
+    std::vector<Decision> history;
+};
+
+// Chance (referee.cpp): the deals and piles the referee makes itself from
+// its seeded generator when the host has not made them within the grace.
+struct ChancePart {
     std::uint64_t seed = 0;
     std::optional<engine::Rng> rng;
-    std::vector<Decision> history;
     std::optional<Timestamp> chanceDueSince;  // a deal or pile awaited since then
-    // Physical cards: the rounds whose favourites / kept Ambition cards the
-    // host has entered (the deal in effect holds them); a new deal of a
-    // round forgets them.
+    std::vector<OwnChance> ownChance;         // made, for the stored trace
+};
+
+// Physical cards (referee_reveal.cpp): the rounds whose favourites / kept
+// Ambition cards the host has entered (the deal in effect holds them); a
+// new deal of a round forgets them.
+struct PhysicalCardsPart {
     FavouritesMode favouritesMode = FavouritesMode::Dealt;
     std::set<int> favouritesEntered;
     std::set<int> ambitionsEntered;
-    std::string lastAction;  // a public sentence
+};
 
-    // --- the board ----------------------------------------------------------
+// Judging the board (referee_board.cpp, board_judge.cpp): what the castle
+// shows, what differs from the game, the refusal standing, the guidance,
+// the LEDs' flashes and the stations' private notices.
+struct BoardPart {
     drivers::BoardObservation seen;
     std::set<std::string> faultyPlaces;
     std::vector<std::string> faultyReaders;
@@ -102,6 +111,20 @@ struct vivaref::referee::Referee::Impl {
     // Each station's last private notice (a key not counted, ignored): for
     // that seat's own page only.
     std::map<int, Notice> stationNotices;
+};
+
+}  // namespace vivaref::referee
+
+struct vivaref::referee::Referee::Impl : GamePart, TimelinePart, ChancePart, PhysicalCardsPart, BoardPart {
+    RefereeOptions options;
+    store::DecisionLog* store = nullptr;
+    drivers::BoardLayout layout;
+    RefereeCounters counters;
+    store::WriteStatus log;
+    std::vector<Notice> notices;
+    Timestamp now{0};
+    std::uint64_t gamesMade = 0;
+    std::int64_t localGameIds = 0;  // without a store
 
     explicit Impl(RefereeOptions o, store::DecisionLog* s);
 
