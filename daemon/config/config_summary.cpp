@@ -65,7 +65,7 @@ std::string summaryText(const CastleConfig& c) {
             " ms, in hand for up to " + std::to_string(c.sensing.inHandGrace.count()) + " ms; " +
             (c.daemon.hardware == Hardware::Real
                  ? "readers scanned back to back, fields " + std::string(fieldRuleName(c.fieldRule))
-                 : "one reader scanned every " + std::to_string(c.scanInterval.count()) + " ms") +
+                 : "the simulated readers scanned back to back as real ones, fields adjacent-levels") +
             "; buttons debounced for " + std::to_string(c.buttonDebounce.count()) +
             " ms. The status page is on " + c.daemon.httpAddress + ":" + std::to_string(c.daemon.httpPort) +
             (c.daemon.hostToken.empty() ? " with no host password" : " with a host password") +
