@@ -118,6 +118,9 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     flashPlace.reset();
     stationBlinkUntil.clear();
     stationNotices.clear();
+    liftedAt.clear();
+    heldKeys.clear();
+    boardActionAt = now;
     startGuiding();  // a board left from before is cleared first
     chanceDueSince = now;
     lastAction.clear();
@@ -180,6 +183,8 @@ HostAnswer Referee::Impl::undo() {
     while (keep > 0 && history[keep - 1].automatic) --keep;
     if (keep == 0) return HostAnswer::refused("nothing-to-undo", "There is nothing to take back.", gameId);
     --keep;
+    boardActionAt = now;  // lifts before an undo are not ordered against the board after it
+    heldKeys.clear();
     const int taken = static_cast<int>(history.size() - keep);
     for (int i = 0; i < taken; ++i)
         writeLog([&](store::DecisionLog& s, store::GameId g) { return s.appendUndo(g, wallTime()); });
@@ -266,6 +271,7 @@ void Referee::Impl::runDue(Timestamp until, bool inclusive) {
         makeOwnChance();
         settle();
     }
+    expireHeldKeys(due);
     if (flashPlace && due(flashUntil)) flashPlace.reset();
     std::erase_if(stationBlinkUntil, [&](const auto& entry) { return due(entry.second); });
     now = std::max(now, until);
@@ -331,6 +337,7 @@ std::optional<Timestamp> Referee::nextDeadline() const {
         consider(*m.chanceDueSince + m.options.chanceGrace);
     if (m.flashPlace) consider(m.flashUntil);
     for (const auto& [station, until] : m.stationBlinkUntil) consider(until);
+    for (const auto& held : m.heldKeys) consider(held.until);
     return next;
 }
 

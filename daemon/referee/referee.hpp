@@ -52,6 +52,17 @@ struct RefereeOptions {
     Timestamp flashFor{600};
     // A station's LED blinks this long after a private refusal there.
     Timestamp privateBlinkFor{1500};
+    // Several characters out of place at once are judged one by one, in the
+    // order they were lifted, when each was lifted at least this long after
+    // the one before: the first had landed and would have been judged by
+    // then, had its place's reader not been down (REFEREE-NOTES.md). Closer
+    // together, one hand moved them at once: refused (several-moved).
+    Timestamp liftsApart{500};
+    // A vote key pressed while no vote is open but a move is still being seen
+    // (the board differs from the game: a candidate on its way up) is held
+    // this long: if the move opens the vote meanwhile the key counts then,
+    // otherwise it is refused as "no vote is open" (REFEREE-NOTES.md).
+    Timestamp earlyVoteHold{1500};
     // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
     // `simulate` passes a fixed one, `serve` its start time).
     store::WallTime wallAtZero{};

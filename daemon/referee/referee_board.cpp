@@ -70,6 +70,7 @@ void Referee::observe(const drivers::BoardObservation& observation, Timestamp no
     if (sameBoard(observation, m.seen)) return;
     const auto before = m.faultyReaders;
     m.seen = observation;
+    for (const auto& [slug, hand] : observation.inHand) m.liftedAt[slug.name] = hand.since;
     m.faultyReaders.clear();
     m.faultyPlaces.clear();
     for (const auto& reader : observation.faultyReaders) {
@@ -86,6 +87,30 @@ void Referee::observe(const drivers::BoardObservation& observation, Timestamp no
                      json{{"faulty", m.faultyReaders}});
     }
     m.settle();
+    m.releaseHeldKeys();
+}
+
+void Referee::Impl::releaseHeldKeys() {
+    if (heldKeys.empty() || !state) return;
+    if (state->phase() == Phase::Election) {
+        for (const auto& held : std::exchange(heldKeys, {})) pressKey(held.press);
+    } else if (comparison.matches()) {
+        for (const auto& held : std::exchange(heldKeys, {}))
+            privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
+    }
+}
+
+void Referee::Impl::expireHeldKeys(const std::function<bool(Timestamp)>& due) {
+    std::vector<HeldKey> over;
+    std::erase_if(heldKeys, [&](const HeldKey& held) {
+        if (!due(held.until)) return false;
+        over.push_back(held);
+        return true;
+    });
+    for (const auto& held : over) {
+        now = std::max(now, held.until);
+        privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
+    }
 }
 
 void Referee::Impl::compare() {
@@ -145,7 +170,9 @@ void Referee::Impl::settle() {
         if (!comparison.blindPlaces.empty() || comparison.unsettled) return;
         if (state->phase() == Phase::AwaitDeal || state->phase() == Phase::AwaitReshuffle) return;
         const auto& diffs = comparison.differences;
-        if (diffs.size() > 1) {
+        std::optional<Difference> first;
+        if (diffs.size() > 1) first = firstLifted(diffs);
+        if (diffs.size() > 1 && !first) {
             std::vector<std::string> names;
             for (const auto& d : diffs) names.push_back(d.character);
             std::string list;
@@ -154,7 +181,7 @@ void Referee::Impl::settle() {
                    diffs);
             return;
         }
-        const Difference d = diffs.front();
+        const Difference d = first ? *first : diffs.front();
         if (d.id.index >= state->rules().roster().size()) {
             refuse("not-in-game", d.character + " is not a character of this game.", diffs);
             return;
@@ -173,10 +200,29 @@ void Referee::Impl::settle() {
             refuse(std::string(engine::refusalCodeName(refused->code)), refused->message, diffs);
             return;
         }
+        boardActionAt = now;
         flashPlace = d.seen.place;
         flashUntil = now + options.flashFor;
         if (hadRefusal) clearRefusal("A legal action was completed: play on.");
     }
+}
+
+std::optional<Difference> Referee::Impl::firstLifted(const std::vector<Difference>& diffs) const {
+    // Each must be a character of this game standing on a place, lifted
+    // since the game last moved it; the lifts in a row, each liftsApart or
+    // more after the one before.
+    std::vector<std::pair<Timestamp, const Difference*>> lifts;
+    for (const auto& d : diffs) {
+        if (d.id.index >= state->rules().roster().size() || d.seen.kind != Sighting::Kind::OnPlace)
+            return std::nullopt;
+        auto it = liftedAt.find(d.character);
+        if (it == liftedAt.end() || it->second < boardActionAt) return std::nullopt;
+        lifts.emplace_back(it->second, &d);
+    }
+    std::sort(lifts.begin(), lifts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 1; i < lifts.size(); ++i)
+        if (lifts[i].first - lifts[i - 1].first < options.liftsApart) return std::nullopt;
+    return *lifts.front().second;
 }
 
 void Referee::Impl::refuse(std::string code, std::string message, std::vector<Difference> restore,
@@ -235,8 +281,14 @@ void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
     if (revealNeeded())
         return privateNotice(station, "ignored-key", "The host is entering the revealed cards: wait.",
                              json::object());
-    if (state->phase() != Phase::Election)
+    if (state->phase() != Phase::Election) {
+        // The move that opens the vote may still be on its way to the readers.
+        if (!comparison.matches() && options.earlyVoteHold > Timestamp(0)) {
+            heldKeys.push_back({e, now + options.earlyVoteHold});
+            return;
+        }
         return privateNotice(station, "ignored-key", "No vote is open.", json::object());
+    }
     engine::VoteCard card = e.key == drivers::VoteKey::Yes  ? engine::VoteCard::Yes
                             : e.key == drivers::VoteKey::No ? engine::VoteCard::No
                                                             : engine::VoteCard::Stomachache;

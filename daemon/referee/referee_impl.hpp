@@ -111,6 +111,17 @@ struct BoardPart {
     // Each station's last private notice (a key not counted, ignored): for
     // that seat's own page only.
     std::map<int, Notice> stationNotices;
+    // When each character was last seen leaving a place (lifted), and when
+    // the board last gave an action.
+    std::map<std::string, Timestamp> liftedAt;
+    Timestamp boardActionAt{0};
+    // Vote keys pressed before the vote they are for was open, held until it
+    // opens or `until` (RefereeOptions::earlyVoteHold).
+    struct HeldKey {
+        drivers::ButtonEvent press;
+        Timestamp until;
+    };
+    std::vector<HeldKey> heldKeys;
 };
 
 }  // namespace vivaref::referee
@@ -145,12 +156,19 @@ struct vivaref::referee::Referee::Impl : GamePart, TimelinePart, ChancePart, Phy
 
     // referee_board.cpp
     void settle();
+    // Several characters out of place: the one to judge first when they were
+    // lifted far enough apart (RefereeOptions::liftsApart), else none.
+    std::optional<Difference> firstLifted(const std::vector<Difference>& diffs) const;
     void judgeDifferences();
     void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
     void clearRefusal(const char* why);
     bool autoPass();
     void acceptBoardAction(const engine::Action& a, const Difference& d);
     void pressKey(const drivers::ButtonEvent& e);
+    // Held keys: counted once their vote is open, refused once the board
+    // matches the game with no vote open, or when their hold is over.
+    void releaseHeldKeys();
+    void expireHeldKeys(const std::function<bool(Timestamp)>& due);
     void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
     void compare();
     void startGuiding();

@@ -336,6 +336,9 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     flashPlace.reset();
     stationBlinkUntil.clear();
     stationNotices.clear();
+    liftedAt.clear();
+    heldKeys.clear();
+    boardActionAt = now;
     startGuiding();  // the board goes back to the logged position first
     status = wasPaused ? GameStatus::Paused : GameStatus::Playing;
     armChance();

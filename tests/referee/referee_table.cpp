@@ -90,7 +90,8 @@ void checkNoSecrets(const json& status, const engine::State& state) {
 
 // --- HandTable ----------------------------------------------------------------
 
-HandTable::HandTable(store::DecisionLog* store, RefereeOptions options) : referee(std::move(options), store) {}
+HandTable::HandTable(store::DecisionLog* store, RefereeOptions options)
+    : referee(std::move(options), store) {}
 
 const engine::State& HandTable::state() const {
     REQUIRE(referee.state() != nullptr);
@@ -118,7 +119,8 @@ drivers::BoardObservation HandTable::observation() const {
     for (const auto& [slug, place] : on)
         o.onBoard[drivers::CharacterSlug{slug}] = {drivers::PlaceName{place}, false};
     for (const auto& [slug, from] : inHand) {
-        drivers::CharacterInHand h{std::nullopt, now};
+        const auto lifted = liftedAt.find(slug);
+        drivers::CharacterInHand h{std::nullopt, lifted != liftedAt.end() ? lifted->second : now};
         if (from) h.liftedFrom = drivers::PlaceName{*from};
         o.inHand[drivers::CharacterSlug{slug}] = h;
     }
@@ -153,6 +155,7 @@ void HandTable::lift(const std::string& slug) {
         on.erase(it);
     }
     inHand[slug] = from;
+    liftedAt[slug] = now;
     show();
 }
 

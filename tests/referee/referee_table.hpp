@@ -59,6 +59,7 @@ public:
     Timestamp now{0};
     std::map<std::string, std::string> on;                     // slug -> place
     std::map<std::string, std::optional<std::string>> inHand;  // slug -> lifted from
+    std::map<std::string, Timestamp> liftedAt;                 // slug -> when lift() took it
     std::vector<std::string> faulty;                           // reader names
     std::vector<Notice> notices;
 

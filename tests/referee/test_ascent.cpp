@@ -114,4 +114,44 @@ TEST_CASE("several characters moved during the ascent are refused until the tabl
     CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
 }
 
+TEST_CASE("moves the readers saw late are judged in the order their pieces were lifted") {
+    // Floor 4's reader is down while seat 0 moves leonardo from 3 to 4: the
+    // referee sees leonardo in a hand. A second later seat 1 moves merlino
+    // from 3 to 4 too. When the reader is back both stand on 4: leonardo,
+    // lifted first, is seat 0's move, merlino seat 1's.
+    HandTable t;
+    toClassicAscent(t);
+    t.faulty = {"floor4"};
+    t.lift("leonardo");
+    t.on["leonardo"] = "4";
+    t.inHand.erase("leonardo");
+    t.show();
+    t.wait(Timestamp(800));
+    t.lift("merlino");
+    t.on["merlino"] = "4";
+    t.inHand.erase("merlino");
+    t.show();
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);  // nothing judged while blind
+    t.faulty.clear();
+    t.show();
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor4);
+    CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor4);
+    CHECK(t.state().seatToAct() == engine::Seat{2});
+
+    // Lifted together (one hand, two pieces): several-moved, as before.
+    HandTable both;
+    toClassicAscent(both);
+    both.faulty = {"floor4"};
+    both.lift("leonardo");
+    both.lift("merlino");
+    both.on["leonardo"] = "4";
+    both.on["merlino"] = "4";
+    both.inHand.clear();
+    both.show();
+    both.faulty.clear();
+    both.show();
+    CHECK(refusalCode(both) == "several-moved");
+}
+
 }  // namespace vivaref::referee::testing

@@ -126,6 +126,52 @@ TEST_CASE("a key outside an election is ignored, privately") {
     CHECK(t.referee.publicStatus().dump() == before);
 }
 
+TEST_CASE("a key pressed while the candidate's move is still being seen counts once the vote opens") {
+    // natale is on the throne, but its reader has not shown it yet: the
+    // referee still sees natale in a hand. A key pressed then is held, and
+    // counts when the move is seen and opens the vote.
+    HandTable t;
+    toClassicAscent(t);
+    t.put("natale", "5");
+    t.lift("natale");
+    t.take();
+    t.press(2, VoteKey::Yes);
+    CHECK(t.take().empty());  // held, not refused
+    t.put("natale", "6");
+    REQUIRE(t.state().phase() == engine::Phase::Election);
+    CHECK(t.referee.publicStatus()["election"]["voted"] == json::array({2}));
+
+    // Held too long (the move never came): refused when the hold is over.
+    HandTable late;
+    toClassicAscent(late);
+    late.lift("natale");
+    late.take();
+    late.press(1, VoteKey::No);
+    CHECK(late.take().empty());
+    late.wait(RefereeOptions{}.earlyVoteHold - Timestamp(100));
+    CHECK(late.take().empty());  // still held
+    REQUIRE(late.referee.nextDeadline());
+    CHECK(*late.referee.nextDeadline() <= late.now + Timestamp(100));  // the hold's end is a deadline
+    late.wait(Timestamp(100));
+    auto notes = late.take();
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].kind == "ignored-key");
+    CHECK(notes[0].station == 1);
+
+    // The board settles without opening a vote: refused at once.
+    HandTable back;
+    toClassicAscent(back);
+    back.lift("natale");
+    back.take();
+    back.press(0, VoteKey::Yes);
+    CHECK(back.take().empty());
+    back.put("natale", "4");  // put back where it was: nothing moved
+    notes = back.take();
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].kind == "ignored-key");
+    CHECK(notes[0].station == 0);
+}
+
 TEST_CASE("a No eliminates: the votes are revealed together, the candidate is guided to the box") {
     HandTable t;
     toElection(t);

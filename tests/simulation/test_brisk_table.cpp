@@ -14,8 +14,11 @@
 // on a place whose reader is down is then read only by its neighbour.
 //
 // Seeds are fixed and printed on failure: VIVAREF_BRISK_SEED=S moves them,
-// VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace (a campaign).
+// VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace (a campaign),
+// VIVAREF_BRISK_KEEP=DIR keeps every game's trace for `vivaref simulate`.
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include <doctest/doctest.h>
@@ -129,6 +132,10 @@ void playBriskly(const GameFamily& family, const Pace& pace, Noise noise, std::u
     const auto lines = noise == Noise::Antennas ? rawScans(script.lines, seed) : script.lines;
 
     TempDir dir;
+    // VIVAREF_BRISK_KEEP=DIR keeps each game's trace there (`vivaref simulate` replays it).
+    if (const char* keep = std::getenv("VIVAREF_BRISK_KEEP"))
+        std::ofstream(std::filesystem::path(keep) / ("brisk-" + std::to_string(seed) + ".trace"))
+            << trace::writeTrace(lines);
     auto summary = simulateInto(trace::writeTrace(lines), dir / "brisk.sqlite");
     INFO("summary " << summary.dump());
     CHECK(summary["games_started"] == 1);
@@ -150,8 +157,7 @@ void playFamilies(Noise noise, std::uint64_t salt) {
     for (std::uint64_t round = 0; round < rounds; ++round)
         for (std::size_t f = 0; f < families.size(); ++f)
             for (std::size_t p = 0; p < std::size(kPaces); ++p)
-                playBriskly(families[f], kPaces[p], noise,
-                            first + salt + 1000 * round + 10 * f + p);
+                playBriskly(families[f], kPaces[p], noise, first + salt + 1000 * round + 10 * f + p);
 }
 
 }  // namespace
