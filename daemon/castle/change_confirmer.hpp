@@ -29,6 +29,8 @@ public:
     // is scanned again soon. Failures have their own backoff.
     void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result, drivers::Microseconds now,
                  drivers::FieldScheduler& fields);
+    // The reader's last good scan, if it had one.
+    const std::optional<drivers::TagSet>& last(drivers::ReaderIndex reader) const { return last_[reader]; }
 
 private:
     std::vector<std::optional<drivers::TagSet>> last_;  // each reader's last good scan

@@ -26,8 +26,7 @@ SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& c
       options_(std::move(options)),
       board_(std::move(layout), options_.board),
       fields_(fieldScheduler(board_.layout(), options_)),
-      confirmer_(board_.layout().readerCount()),
-      lastGood_(board_.layout().readerCount()) {}
+      confirmer_(board_.layout().readerCount()) {}
 
 void SimulatedCastle::start(CastleSink& sink) {
     sink_ = &sink;
@@ -57,7 +56,8 @@ Microseconds SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::S
     const auto& timing = options_.timing;
     if (!result.ok() || result.tags().empty()) return timing.emptyScan;
     const auto& tags = result.tags();
-    if (tags.size() == 1 && lastGood_[reader] && *lastGood_[reader] == tags) return timing.knownTag;
+    const auto& last = confirmer_.last(reader);  // the check needs a lone tag it already knew
+    if (tags.size() == 1 && last && *last == tags) return timing.knownTag;
     return timing.emptyScan + static_cast<std::int64_t>(tags.size()) * timing.fullTag;
 }
 
@@ -70,7 +70,6 @@ Microseconds SimulatedCastle::step() {
             ++counters_.scans;
             fields_.scanned(done.reader, done.result.ok(), done.endsAt);
             confirmer_.scanned(done.reader, done.result, done.endsAt, fields_);
-            if (done.result.ok()) lastGood_[done.reader] = done.result.tags();
             sink_->scanned(done.reader, done.result);
             inventory_.reset();
             continue;

@@ -98,7 +98,6 @@ private:
     drivers::SimulatedBoard board_;
     drivers::FieldScheduler fields_;
     ChangeConfirmer confirmer_;
-    std::vector<std::optional<drivers::TagSet>> lastGood_;  // for the cost of the check
     std::optional<Inventory> inventory_;
     struct Press {
         drivers::StationId station;
