@@ -24,6 +24,20 @@ constexpr std::size_t kAtqaBits = 16, kSakBits = 24, kCascadeLevelBits = 40;
 
 std::uint8_t bitsBelow(int n) { return static_cast<std::uint8_t>((1u << n) - 1u); }
 
+std::size_t cascadeLevels(const TagUid& uid) { return uid.size() == 4 ? 1 : uid.size() == 7 ? 2 : 3; }
+
+// ISO/IEC 14443-3 §6.5.4: CLn of a known UID, levels before the last holding
+// the cascade tag and three UID bytes, then the BCC.
+std::array<std::uint8_t, 5> knownCascadeLevel(const TagUid& uid, std::size_t level) {
+    std::array<std::uint8_t, 5> known{};
+    const auto bytes = uid.bytes();
+    std::size_t at = 0;
+    if (level + 1 < cascadeLevels(uid)) known[at++] = kCascadeTag;
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(level * 3), 4 - at, known.begin() + at);
+    known[4] = static_cast<std::uint8_t>(known[0] ^ known[1] ^ known[2] ^ known[3]);
+    return known;
+}
+
 // CRC_A, ISO/IEC 14443-3 §6.2.4 and Annex B: the byte-wise form of the CCITT
 // polynomial taken LSB first, preset 0x6363. Computed here rather than by the
 // chip's coprocessor, which costs a command and a dozen bus transfers per frame.
@@ -76,11 +90,13 @@ std::error_code Mfrc522Reader::antennaOff() {
 
 ScanResult Mfrc522Reader::scan() {
     ScanResult result = scanField();
-    const bool loneLongUid = result.ok() && result.tags().size() == 1 && result.tags().begin()->size() > 4;
-    if (loneLongUid)
-        knownTag_ = *result.tags().begin();
-    else
-        knownTag_.reset();
+    knownTag_.reset();
+    knownTags_.clear();
+    if (result.ok()) {
+        const TagSet& tags = result.tags();
+        if (tags.size() == 1 && tags.begin()->size() > 4) knownTag_ = *tags.begin();
+        if (tags.size() >= 2) knownTags_ = tags;
+    }
     return result;
 }
 
@@ -89,7 +105,9 @@ ScanResult Mfrc522Reader::scanField() {
     if (!antennaOn_) {
         return ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"};
     }
-    if (!config_.checkKnownTag || !knownTag_) return inventory(false);
+    const bool checkOne = config_.checkKnownTag && knownTag_;
+    const bool checkSet = config_.checkKnownTags && knownTags_.size() >= 2;
+    if (!checkOne && !checkSet) return inventory(false);
 
     const mfrc522::BusCounters before = chip_.counters();
     auto finish = [&](ScanResult result) {
@@ -97,26 +115,97 @@ ScanResult Mfrc522Reader::scanField() {
         cost_.spiBytes = chip_.counters().bytes - before.bytes;
         return result;
     };
-    cost_.checkedKnownTag = true;
+    cost_.checkedKnownTag = checkOne;
+    cost_.checkedKnownTags = checkSet;
     if (auto f = chip_.checkVersion(version_)) return finish(*f);
-    KnownTagCheck outcome = KnownTagCheck::Changed;
-    if (auto f = checkKnownTag(*knownTag_, outcome)) return finish(*f);
-    if (outcome == KnownTagCheck::Changed) {
+    TagSet confirmed;
+    bool settled = false;
+    if (checkSet) {
+        if (auto f = checkKnownSet(knownTags_, confirmed, settled)) return finish(*f);
+    } else {
+        KnownTagCheck outcome = KnownTagCheck::Changed;
+        if (auto f = checkKnownTag(*knownTag_, outcome)) return finish(*f);
+        settled = outcome != KnownTagCheck::Changed;
+        if (outcome == KnownTagCheck::Confirmed) {
+            confirmed.insert(*knownTag_);
+            ++cost_.knownTagsConfirmed;
+        }
+    }
+    if (!settled) {
         const ScanCost check = cost_;
         ScanResult result = inventory(true);
         // One scan: the check's frames count with the inventory's.
         cost_.requests += check.requests;
         cost_.anticollisions += check.anticollisions;
         cost_.selects += check.selects;
+        cost_.halts += check.halts;
         cost_.noReplies += check.noReplies;
         cost_.collisions += check.collisions;
-        cost_.checkedKnownTag = true;
-        return finish(std::move(result));
+        cost_.checkedKnownTag = check.checkedKnownTag;
+        cost_.checkedKnownTags = check.checkedKnownTags;
+        cost_.knownTagsConfirmed = check.knownTagsConfirmed;
+        if (!result.ok() || confirmed.empty()) return finish(std::move(result));
+        // The tags the check halted stay silent for the inventory's REQAs.
+        confirmed.insert(result.tags().begin(), result.tags().end());
+        return finish(std::move(confirmed));
     }
     // As after any inventory: the answers just read came from a live chip.
     if (auto f = chip_.checkVersion(version_)) return finish(*f);
-    cost_.knownTagConfirmed = outcome == KnownTagCheck::Confirmed;
-    return finish(cost_.knownTagConfirmed ? TagSet{*knownTag_} : TagSet{});
+    cost_.knownTagConfirmed = checkSet ? confirmed == knownTags_ : !confirmed.empty();
+    return finish(std::move(confirmed));
+}
+
+Status Mfrc522Reader::checkKnownSet(const TagSet& known, TagSet& confirmed, bool& settled) {
+    settled = false;
+    // Garbage on the air is the full inventory's to judge (it retries); a dead chip or bus is an error now.
+    auto judge = [&](Status f) -> Status {
+        if (f && f->kind == ScanErrorKind::Protocol) return std::nullopt;
+        return f;
+    };
+    const std::uint8_t reqa[] = {kReqa};
+    // The set's first UID is a shortest one (TagUid's order): checked last, as a lone tag.
+    const TagUid& last = *known.begin();
+    for (auto it = std::next(known.begin()); it != known.end(); ++it) {
+        // The first REQA wakes every tag; the next ones, those a SELECT not their own sent back to IDLE.
+        Reply reply;
+        ++cost_.requests;
+        if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) return judge(f);
+        if (reply.outcome == Reply::Outcome::NoReply) {
+            // Every tag not halted was in IDLE: none is left but those confirmed.
+            ++cost_.noReplies;
+            settled = true;
+            return std::nullopt;
+        }
+        if (reply.outcome == Reply::Outcome::Collision) ++cost_.collisions;  // tags of different kinds
+        bool selected = false;
+        if (auto f = selectAndHaltKnownTag(*it, selected)) return judge(f);
+        if (!selected) return std::nullopt;
+        confirmed.insert(*it);
+        ++cost_.knownTagsConfirmed;
+    }
+    KnownTagCheck outcome = KnownTagCheck::Changed;
+    if (auto f = checkKnownTag(last, outcome)) return f;
+    settled = outcome != KnownTagCheck::Changed;
+    if (outcome == KnownTagCheck::Confirmed) {
+        confirmed.insert(last);
+        ++cost_.knownTagsConfirmed;
+    }
+    return std::nullopt;
+}
+
+Status Mfrc522Reader::selectAndHaltKnownTag(const TagUid& uid, bool& selected) {
+    selected = false;
+    const std::size_t levels = cascadeLevels(uid);
+    for (std::size_t level = 0; level < levels; ++level) {
+        bool lost = false;
+        std::uint8_t sak = 0;
+        if (auto f = selectLevel(kSelectCodes[level], knownCascadeLevel(uid, level), sak, lost)) return f;
+        if (lost) return std::nullopt;  // not there
+        const bool more = (sak & kSakCascadeBit) != 0;
+        if (more != (level + 1 < levels)) return std::nullopt;  // not the tag we know
+    }
+    selected = true;
+    return halt();
 }
 
 Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
@@ -139,17 +228,10 @@ Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
         ++cost_.collisions;  // tags of different kinds
         return std::nullopt;
     }
-    // ISO/IEC 14443-3 §6.5.4: levels before the last hold the cascade tag and three UID bytes.
-    const auto bytes = uid.bytes();
-    const std::size_t levels = bytes.size() == 7 ? 2 : 3;
+    const std::size_t levels = cascadeLevels(uid);
     for (std::size_t level = 0; level < levels; ++level) {
-        std::array<std::uint8_t, 5> known{};
-        const bool last = level + 1 == levels;
-        std::size_t at = 0;
-        if (!last) known[at++] = kCascadeTag;
-        std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(level * 3), 4 - at, known.begin() + at);
-        known[4] = static_cast<std::uint8_t>(known[0] ^ known[1] ^ known[2] ^ known[3]);
-        if (!last) {
+        const std::array<std::uint8_t, 5> known = knownCascadeLevel(uid, level);
+        if (level + 1 < levels) {
             bool lost = false;
             std::uint8_t sak = 0;
             if (auto f = selectLevel(kSelectCodes[level], known, sak, lost)) return judge(f);
@@ -166,6 +248,11 @@ Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
             !std::equal(known.begin(), known.end(), reply.bytes.begin())) {
             return std::nullopt;
         }
+    }
+    // A 4-byte tag (only ever the last of a set): the ANTICOLLISION reached every tag awake.
+    if (levels == 1) {
+        outcome = KnownTagCheck::Confirmed;
+        return std::nullopt;
     }
     // The known tag waits in READY and takes this REQA as an error, in silence;
     // any other tag is in IDLE and answers.

@@ -3,9 +3,9 @@
 // levels, then HLTA so that the next REQA finds the others), until no tag
 // answers, or until a round shows that the tag it read was the only one left
 // (stopAtLoneTag). Every wait is bounded; every failure comes back as a ScanError.
-// When its last scan found one 7- or 10-byte tag, a scan first checks for
-// exactly that tag (checkKnownTag) and runs the full inventory only when the
-// check says the field changed.
+// When its last scan found one 7- or 10-byte tag, or two tags or more, a scan
+// first checks for exactly those tags (checkKnownTag, checkKnownTags) and runs
+// the full inventory only when the check says the field changed.
 #pragma once
 
 #include <chrono>
@@ -53,6 +53,27 @@ struct Mfrc522ReaderConfig {
     // lone-tag inventory for one REQA that times out: ~0.45 ms less per 7-byte tag.
     // 4-byte tags gain nothing: REQA and one ANTICOLLISION already read them whole.
     bool checkKnownTag = true;
+    // When the last scan found two tags or more (any UID sizes), check for that
+    // set instead of inventorying, with no ANTICOLLISION but one:
+    // - REQA wakes every tag (ATQAs of different kinds may collide: fine);
+    // - each known tag but one in turn: SELECT of each cascade level with its
+    //   known bytes (the SAK's cascade bit must say whether more follow), then
+    //   HLTA. A missing tag leaves a SELECT unanswered. Every tag in READY that
+    //   hears a SELECT not its own falls back to IDLE, so the REQA before the
+    //   next known tag wakes them all again, while the halted ones stay silent;
+    //   a silent REQA there says no tag is left but those already confirmed;
+    // - the last one (a shortest UID) as in checkKnownTag: SELECT of its first
+    //   levels, one ANTICOLLISION of its last level, which every tag still in
+    //   step answers (a 4-byte tag: every tag awake, so nothing more to ask),
+    //   and a closing REQA that only a tag we did not select answers.
+    // Anything unexpected (an answer to the closing REQA, a missing or wrong
+    // SAK, garbage) runs the full inventory in the same scan, which starts as
+    // after a failed round (tags left in READY sit out one REQA) and cannot
+    // hear the tags the check halted: the scan's tags are the ones the check
+    // confirmed (they answered a SELECT of their whole UID within the last few
+    // milliseconds) and the ones the inventory found. Saves every collision
+    // round and all but one ANTICOLLISION: see drivers/rfid/NOTES.md.
+    bool checkKnownTags = true;
 };
 
 // What one scan cost, for the benchmark and the logs.
@@ -65,8 +86,10 @@ struct ScanCost {
     int halts = 0;
     bool stoppedAtLoneTag = false;
     bool checkedKnownTag = false;    // began with the check of the tag the last scan found
-    bool knownTagConfirmed = false;  // ...which found that tag alone: no inventory
-    int noReplies = 0;  // frames the chip's timer closed
+    bool checkedKnownTags = false;   // began with the check of the set of tags the last scan found
+    bool knownTagConfirmed = false;  // ...which found exactly that tag or set: no inventory
+    int knownTagsConfirmed = 0;      // known tags whose SELECTs the check saw answered, inventory or not
+    int noReplies = 0;               // frames the chip's timer closed
     int collisions = 0;
     int failedRounds = 0;
 };
@@ -89,6 +112,8 @@ public:
     const ScanCost& lastScanCost() const { return cost_; }
     // The tag the next scan checks for first (checkKnownTag), if any.
     const std::optional<TagUid>& knownTag() const { return knownTag_; }
+    // The set of two tags or more the next scan checks for first (checkKnownTags), or none.
+    const TagSet& knownTags() const { return knownTags_; }
     const mfrc522::BusCounters& busCounters() const { return chip_.counters(); }
 
 private:
@@ -99,6 +124,11 @@ private:
     // a first REQA only sends back to IDLE.
     ScanResult inventory(bool tagsMayBeAwake);
     mfrc522::Status checkKnownTag(const TagUid& uid, KnownTagCheck& outcome);
+    // `settled`: the field holds exactly `confirmed`; else it changed, and holds
+    // `confirmed` (halted) and whatever an inventory finds.
+    mfrc522::Status checkKnownSet(const TagSet& known, TagSet& confirmed, bool& settled);
+    // SELECT of every cascade level of `uid`, then HLTA; `selected` when each SAK came as expected.
+    mfrc522::Status selectAndHaltKnownTag(const TagUid& uid, bool& selected);
     mfrc522::Status inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end);
     // One cascade level's ANTICOLLISION loop: the 4 UID bytes and BCC of one tag.
     mfrc522::Status resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
@@ -114,6 +144,7 @@ private:
     bool antennaOn_ = false;
     ScanCost cost_;
     std::optional<TagUid> knownTag_;
+    TagSet knownTags_;
 };
 
 }  // namespace vivaref::drivers

@@ -109,8 +109,9 @@ void EmulatedMfrc522::dieAfterTransfers(std::uint64_t transfers, std::uint8_t va
     deadValue_ = value;
 }
 
-void EmulatedMfrc522::garbleAnswers(int frames, bool parityVisible) {
+void EmulatedMfrc522::garbleAnswers(int frames, bool parityVisible, int clean) {
     garbledAnswers_ = frames;
+    cleanAnswers_ = clean;
     garbleParityVisible_ = parityVisible;
 }
 
@@ -327,7 +328,9 @@ void EmulatedMfrc522::startTransmission(bool receive) {
 
 void EmulatedMfrc522::deliverAnswer(const Exchange& ex) {
     Bits bits = ex.answer->bits;
-    if (garbledAnswers_ > 0 && !bits.empty()) {
+    if (cleanAnswers_ > 0 && !bits.empty()) {
+        --cleanAnswers_;
+    } else if (garbledAnswers_ > 0 && !bits.empty()) {
         --garbledAnswers_;
         if (garbleParityVisible_) {
             bits[0] ^= 1;

@@ -50,9 +50,10 @@ public:
     void setVersion(std::uint8_t version) { version_ = version; }
     // From the next transfer on, every MISO byte reads `value` and writes are lost.
     void dieAfterTransfers(std::uint64_t transfers, std::uint8_t value);
-    // The next `frames` tag answers arrive garbled: with a parity error the chip
-    // sees, or with two bits of one byte flipped, which parity cannot see.
-    void garbleAnswers(int frames, bool parityVisible);
+    // The next `frames` tag answers (after `clean` more that arrive intact) are
+    // garbled: with a parity error the chip sees, or with two bits of one byte
+    // flipped, which parity cannot see.
+    void garbleAnswers(int frames, bool parityVisible, int clean = 0);
     // Each MISO byte is replaced by a random one with probability 1/oneIn.
     void garbleMiso(std::uint32_t seed, int oneIn);
     void failTransfers(std::error_code ec) { failure_ = ec; }
@@ -104,6 +105,7 @@ private:
     std::optional<std::uint64_t> deathAt_;
     std::uint8_t deadValue_ = 0;
     int garbledAnswers_ = 0;
+    int cleanAnswers_ = 0;  // before the garbled ones
     bool garbleParityVisible_ = true;
     std::optional<std::mt19937> misoNoise_;
     int misoOneIn_ = 0;

@@ -41,7 +41,12 @@ constexpr const char* kHelp =
   --cycles N                pipelined cycles measured (default 200, after one warm-up)
   --moves-per-cycle N       tags moved to another reader after each cycle (default 1; and
                             every 4th cycle two tags swap readers)
-  --no-known-tag-check      every scan inventories (Mfrc522ReaderConfig::checkKnownTag off)
+  --no-known-tag-check      every scan inventories (Mfrc522ReaderConfig::checkKnownTag and
+                            checkKnownTags off)
+  --no-known-set-check      only a lone 7- or 10-byte tag is checked (checkKnownTags off)
+  --per-reader-uids N       per_reader_cycle's tags all of N bytes (4, 7 or 10; default
+                            mixed: 4, 7, 10, 7 in turn); with --repeat 2 or more the cycle
+                            shown is the last, so the known-tag check's when it applies
 
 Per castle: spi_bus_ms (bytes at the clock plus system-call overheads), rf_ms
 (frames on air, tags' frame delays, timeouts with no answer), power_up_ms,
@@ -84,6 +89,8 @@ struct Options {
     int cycles = 200;
     int movesPerCycle = 1;
     bool checkKnownTag = true;
+    bool checkKnownTags = true;
+    std::size_t perReaderUids = 0;
 };
 
 Options parse(int argc, char** argv) {
@@ -104,6 +111,11 @@ Options parse(int argc, char** argv) {
         }
         if (key == "--no-known-tag-check") {
             o.checkKnownTag = false;
+            o.checkKnownTags = false;
+            continue;
+        }
+        if (key == "--no-known-set-check") {
+            o.checkKnownTags = false;
             continue;
         }
         if (i + 1 >= argc) {
@@ -131,6 +143,8 @@ Options parse(int argc, char** argv) {
             o.cycles = static_cast<int>(value);
         else if (key == "--moves-per-cycle")
             o.movesPerCycle = static_cast<int>(value);
+        else if (key == "--per-reader-uids")
+            o.perReaderUids = static_cast<std::size_t>(value);
         else if (key == "--fields") {
             const std::string rule = argv[i];
             if (rule == "adjacent-levels")
@@ -143,14 +157,13 @@ Options parse(int argc, char** argv) {
                 std::cerr << "mfrc522_bench: --fields " << rule << ": not a rule (--help)\n";
                 std::exit(2);
             }
-        }
-        else {
+        } else {
             std::cerr << "mfrc522_bench: unknown option " << key << " (--help)\n";
             std::exit(2);
         }
     }
     if (o.spiHz == 0 || o.repeat < 1 || o.timeoutUs < 1 || o.powerUpUs < 0 || o.cycles < 1 ||
-        o.movesPerCycle < 0) {
+        o.movesPerCycle < 0 || (o.perReaderUids != 0 && !TagUid::isValidSize(o.perReaderUids))) {
         std::cerr << "mfrc522_bench: bad value (--help)\n";
         std::exit(2);
     }
@@ -171,6 +184,7 @@ struct CycleFigures {
     std::int64_t elapsedNs = 0;  // the emulated clock over the same
     EmulatedMfrc522::RadioTime radio;
     bool ok = true;
+    bool exact = true;  // the scan's tags are the field's
 };
 
 // One reader cycle as the castle runs it: field on, wait for the tags to power up, scan, field off.
@@ -187,6 +201,9 @@ CycleFigures cycle(EmulatedReader& r, const Options& o) {
     f.elapsedNs = r.chip.nowNs() - start - static_cast<std::int64_t>(o.powerUpUs) * 1000 -
                   o.transferOverheadUs * 1000;  // the power-up wait is counted apart
     f.ok = result.ok();
+    TagSet field;
+    for (const auto& tag : r.chip.field().tags()) field.insert(TagUid(tag.uid()));
+    f.exact = f.ok && result.tags() == field;
     f.cost = r.reader.lastScanCost();
     const auto& bus = r.reader.busCounters();
     f.bus = {bus.transfers - busBefore.transfers, bus.bytes - busBefore.bytes, bus.waits - busBefore.waits,
@@ -203,6 +220,7 @@ std::unique_ptr<EmulatedReader> makeReader(const Options& o, std::string name) {
     config.stopAtLoneTag = !o.fullProtocol;
     config.powerUpTime = std::chrono::microseconds(o.powerUpUs);
     config.checkKnownTag = o.checkKnownTag;
+    config.checkKnownTags = o.checkKnownTags;
     return std::make_unique<EmulatedReader>(timing, config);
 }
 
@@ -261,8 +279,7 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
             EmulatedReader& r = *reader;
             const CycleFigures f = cycle(r, o);
             const auto& field = r.chip.field().tags();
-            ok = ok && f.ok &&
-                 f.cost.halts + (f.cost.stoppedAtLoneTag ? 1 : 0) == static_cast<int>(field.size());
+            ok = ok && f.exact;
             occupied += field.empty() ? 0 : 1;
             scansUs += static_cast<double>(f.elapsedNs) / 1e3;
             spiUs += busUs(o, f.bus);
@@ -292,14 +309,15 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
     return out.str();
 }
 
-std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, const char* label, bool onePerReader,
-                          CastleFields fields) {
+std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, const char* label,
+                          bool onePerReader, CastleFields fields) {
     PipelinedCastleOptions p;
     p.bus = {o.spiHz, o.transferOverheadUs * 1000};
     p.reader = Mfrc522ReaderConfig{"", {std::chrono::microseconds(o.timeoutUs), 5000}, 16, 4};
     p.reader.stopAtLoneTag = !o.fullProtocol;
     p.reader.powerUpTime = std::chrono::microseconds(o.powerUpUs);
     p.reader.checkKnownTag = o.checkKnownTag;
+    p.reader.checkKnownTags = o.checkKnownTags;
     p.fields = fields;
     p.maxFieldsOn = o.maxFieldsOn;
     p.uidSizes = std::move(sizes);
@@ -336,7 +354,9 @@ int main(int argc, char** argv) {
             if (o.onlyTags >= 0 && tags != o.onlyTags) continue;
             auto readerOnChip = makeReader(o, "bench");
             EmulatedReader& r = *readerOnChip;
-            for (int t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, kMixed[t])));
+            for (int t = 0; t < tags; ++t)
+                r.chip.field().add(
+                    EmulatedTag(uidOfSize(rng, o.perReaderUids ? o.perReaderUids : kMixed[t])));
             if (r.reader.initialize()) return 1;
             CycleFigures f;
             for (int i = 0; i < o.repeat; ++i) f = cycle(r, o);
