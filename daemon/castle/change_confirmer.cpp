@@ -17,7 +17,7 @@ void ChangeConfirmer::scanned(drivers::ReaderIndex reader, const drivers::ScanRe
         if (lost)
             fields.scanSoon(reader, now);
         else if (found)
-            fields.scanSoon(reader, now + kConfirmNewTagAfter);
+            fields.scanSoon(reader, now + confirmNewTagAfter_);
     }
     last_[reader] = result.tags();
 }

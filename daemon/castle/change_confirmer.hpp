@@ -1,11 +1,12 @@
 // A change a reader saw, confirmed out of turn. A reader's turn comes once
 // a cycle (about 50 ms on the example castle), and the sensing pipeline
-// wants two scans alike before it believes a change: the second is asked of
+// wants more than one scan before it believes a change: the next is asked of
 // the field scheduler at once rather than a cycle later. A tag gone is
 // scanned again at once (a lift is then "in hand" a few milliseconds after
-// the first miss). A new tag is scanned again no sooner than 45 ms after its
-// first read: a hand brushing another place on its way is there 40 ms at
-// most, so it has left by then and its two reads never come together.
+// the first miss). A new tag is scanned again when the sensing pipeline's
+// stability window after its first read is over (45 ms by default): a hand
+// brushing another place on its way has left by then, and the read that
+// finds the tag still there is the one that places it.
 //
 // Both castles' readers follow it, so a simulated castle answers as soon as
 // a real one would.
@@ -21,9 +22,9 @@ namespace vivaref::castle {
 
 class ChangeConfirmer {
 public:
-    static constexpr drivers::Microseconds kConfirmNewTagAfter{45'000};
-
-    explicit ChangeConfirmer(std::size_t readers) : last_(readers) {}
+    // `confirmNewTagAfter`: the sensing pipeline's stability window.
+    ChangeConfirmer(std::size_t readers, drivers::Microseconds confirmNewTagAfter)
+        : last_(readers), confirmNewTagAfter_(confirmNewTagAfter) {}
 
     // `reader`'s scan, just taken at `now`: a change from its last good scan
     // is scanned again soon. Failures have their own backoff.
@@ -34,6 +35,7 @@ public:
 
 private:
     std::vector<std::optional<drivers::TagSet>> last_;  // each reader's last good scan
+    drivers::Microseconds confirmNewTagAfter_;
 };
 
 }  // namespace vivaref::castle

@@ -144,7 +144,7 @@ RealCastle::RealCastle(const config::CastleConfig& castle, const LoopClock& cloc
       keys_(openKeys(castle, devices.gpio)),
       leds_(openLeds(castle, devices.gpio)),
       fields_(fieldScheduler(castle, readers_, layout_)),
-      confirmer_(readers_.size()),
+      confirmer_(readers_.size(), castle.sensing.stabilityWindow),
       failing_(readers_.size(), 0) {
     if (readers_.size() == 0)
         throw std::runtime_error(castle.sourceFile.string() + ": no reader under the board's places");

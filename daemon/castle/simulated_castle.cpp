@@ -26,7 +26,7 @@ SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& c
       options_(std::move(options)),
       board_(std::move(layout), options_.board),
       fields_(fieldScheduler(board_.layout(), options_)),
-      confirmer_(board_.layout().readerCount()) {}
+      confirmer_(board_.layout().readerCount(), options_.stabilityWindow) {}
 
 void SimulatedCastle::start(CastleSink& sink) {
     sink_ = &sink;

@@ -30,6 +30,7 @@
 #include "daemon/castle/change_confirmer.hpp"
 #include "daemon/castle/loop_clock.hpp"
 #include "drivers/sensing/field_scheduler.hpp"
+#include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sim/simulated_board.hpp"
 
 namespace vivaref::castle {
@@ -48,6 +49,8 @@ struct SimulatedCastleOptions {
     // adjacent levels (`[castle] fields = adjacent-levels`, as on the example
     // castle; `vivaref serve --config` passes its castle's own).
     std::optional<drivers::FieldCoupling> coupling;
+    // The sensing pipeline's: a new tag is scanned again when it is over.
+    drivers::Timestamp stabilityWindow = drivers::SensingConfig{}.stabilityWindow;
 };
 
 struct SimulatedCastleCounters {

@@ -151,6 +151,7 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
         } else {
             castle::SimulatedCastleOptions options;
             options.board.seed = rig.referee.seed;
+            options.stabilityWindow = rig.sensing.stabilityWindow;
             auto sim = std::make_unique<castle::SimulatedCastle>(
                 rig.layout ? *rig.layout : drivers::standardBoardLayout(), clock, std::move(options));
             simulated = sim.get();

@@ -270,7 +270,7 @@ void SimulationRig::castleScan(drivers::ReaderIndex reader, const drivers::ScanR
     runUntil(t);
     clock_ = t;
     if (options_.onRawScan) options_.onRawScan(reader, result, t);
-    if (repeats(reader, result)) {
+    if (repeats(reader, result, t)) {
         ++counters_.repeatedScans;
         return;
     }
@@ -282,18 +282,26 @@ void SimulationRig::castleScan(drivers::ReaderIndex reader, const drivers::ScanR
     observe(t);
 }
 
-bool SimulationRig::repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
+bool SimulationRig::repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
     ScanRun& run = runs_[reader];
     const bool same =
         run.last && (result.ok() ? run.last->ok() && run.last->tags() == result.tags() : !run.last->ok());
-    run.length = same ? run.length + 1 : 1;
+    if (!same) {
+        run.length = 0;
+        run.since = at;
+        run.spanned = false;
+    }
+    ++run.length;
     run.last = result;
     // After this many scans in a row alike the pipeline's window for the
-    // reader holds nothing else (or the reader is already faulty): one more
-    // changes nothing it decides.
+    // reader holds nothing else (or the reader is already faulty), and once
+    // one of them was taken a stability window after the first, each of its
+    // tags has been read across the window: one more changes nothing it decides.
     const std::size_t enough =
         result.ok() ? options_.sensing.majorityScans : std::size_t{options_.sensing.faultyAfterFailures};
-    return run.length > enough;
+    const bool repeat = run.length > enough && run.spanned;
+    if (at - run.since >= options_.sensing.stabilityWindow) run.spanned = true;
+    return repeat;
 }
 
 trace::TraceLine SimulationRig::onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,

@@ -151,7 +151,7 @@ private:
     void sense(Timestamp at);
     void tick(Timestamp at);
     // True when `result` only repeats the reader's last scans (castleScan).
-    bool repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result);
+    bool repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
     trace::TraceLine onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
                               Timestamp at) const;
     void observe(Timestamp at);
@@ -176,6 +176,8 @@ private:
     struct ScanRun {
         std::optional<drivers::ScanResult> last;  // the reader's last scan taken or left out
         std::size_t length = 0;                   // scans in a row like it
+        Timestamp since{0};                       // the first of them
+        bool spanned = false;  // one of them taken at least the stability window after the first
     };
     std::vector<ScanRun> runs_;
     Timestamp clock_{0};

@@ -113,7 +113,10 @@ FieldStep FieldScheduler::next(Microseconds now) {
     return {FieldStep::Kind::Wait, 0, until};
 }
 
-void FieldScheduler::scanSoon(ReaderIndex reader, Microseconds at) { readers_[reader].extraAt = at; }
+void FieldScheduler::scanSoon(ReaderIndex reader, Microseconds at) {
+    // Its field goes on a power-up ahead, so that the scan itself comes at `at`.
+    readers_[reader].extraAt = at - config_.powerUpTime;
+}
 
 void FieldScheduler::scanned(ReaderIndex reader, bool ok, Microseconds now) {
     ReaderState& s = readers_[reader];

@@ -4,13 +4,21 @@
 
 namespace vivaref::drivers {
 
-ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter,
+namespace {
+constexpr Timestamp kNone{-1};
+}
+
+ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter, Timestamp span,
                            std::size_t tagCount)
     : ring_(majorityScans),
       hits_(tagCount, 0),
       seen_(tagCount, 0),
       missesInARow_(tagCount, 0),
+      inRun_(tagCount, 0),
+      runStart_(tagCount, Timestamp(0)),
+      spannedAt_(tagCount, kNone),
       sticky_(sticky),
+      span_(span),
       lostAfter_(std::min(std::max<std::size_t>(lostAfter, 1), majorityScans)) {}
 
 void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> unknown, Timestamp at) {
@@ -26,8 +34,16 @@ void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> un
     for (std::uint32_t& misses : missesInARow_) ++misses;
     for (TagIndex tag : tags) {
         ++hits_[tag];
+        if (!inRun_[tag]) {  // the scan before did not read it: a new run begins
+            inRun_[tag] = 1;
+            runStart_[tag] = at;
+            spannedAt_[tag] = kNone;
+        }
         missesInARow_[tag] = 0;
+        if (spannedAt_[tag] < Timestamp(0) && at - runStart_[tag] >= span_) spannedAt_[tag] = at;
     }
+    for (std::size_t tag = 0; tag < inRun_.size(); ++tag)
+        if (missesInARow_[tag] != 0) inRun_[tag] = 0;
     next_ = (next_ + 1) % ring_.size();
     for (std::size_t tag = 0; tag < hits_.size(); ++tag) {
         const bool majority = 2 * hits_[tag] > filled_;
@@ -43,6 +59,8 @@ void ReaderWindow::clear() {
     std::fill(hits_.begin(), hits_.end(), 0);
     std::fill(seen_.begin(), seen_.end(), 0);
     std::fill(missesInARow_.begin(), missesInARow_.end(), 0);
+    std::fill(inRun_.begin(), inRun_.end(), 0);
+    std::fill(spannedAt_.begin(), spannedAt_.end(), kNone);
     next_ = 0;
     filled_ = 0;
 }

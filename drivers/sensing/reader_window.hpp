@@ -5,10 +5,14 @@
 // `lostAfter` scans in a row (at most K): entering takes a majority, leaving
 // takes silence. A still tag that is missed once never looks lifted, and a
 // real lift shows after `lostAfter` scans.
+// It also keeps, per tag, the run of scans in a row that read it: a new place
+// is believed only once a run spans the stability window (spannedAt), so a
+// hand brushing past, read twice in quick succession, never makes a move.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "drivers/rfid/tag_uid.hpp"
@@ -19,7 +23,8 @@ namespace vivaref::drivers {
 
 class ReaderWindow {
 public:
-    ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter, std::size_t tagCount);
+    ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter, Timestamp span,
+                 std::size_t tagCount);
 
     // One successful scan, already split into enrolled tags (sorted, no
     // duplicates) and unknown UIDs.
@@ -37,6 +42,13 @@ public:
     // by cross-multiplication (see readsBetter).
     std::uint32_t hits(TagIndex tag) const { return hits_[tag]; }
     std::size_t scansHeld() const { return filled_; }
+    // When the run of scans in a row that read `tag`, up to the last scan,
+    // first reached `span` after its first read: the scan that did it. None
+    // when the last scan missed it, or the run is shorter than the span.
+    std::optional<Timestamp> spannedAt(TagIndex tag) const {
+        if (!inRun_[tag] || spannedAt_[tag] < Timestamp(0)) return std::nullopt;
+        return spannedAt_[tag];
+    }
 
     struct Unknown {
         TagUid uid;
@@ -57,7 +69,11 @@ private:
     std::vector<std::uint32_t> hits_;
     std::vector<char> seen_;
     std::vector<std::uint32_t> missesInARow_;
+    std::vector<char> inRun_;           // the last scan read it
+    std::vector<Timestamp> runStart_;   // the first read of the run of reads in a row
+    std::vector<Timestamp> spannedAt_;  // the read that made the run span `span_`; negative: none yet
     bool sticky_;
+    Timestamp span_;
     std::size_t lostAfter_;
 };
 

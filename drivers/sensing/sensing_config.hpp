@@ -1,5 +1,5 @@
 // The sensing pipeline's knobs. The defaults answer a brisk table: a put is
-// stable two reads and a short window after it lands, a lift is "in hand"
+// stable once read across a short window after it lands, a lift is "in hand"
 // after two scans in a row without the tag (drivers/sensing/NOTES.md).
 #pragma once
 
@@ -24,11 +24,13 @@ struct SensingConfig {
     // a lift shows after this many scans of its reader, a single missed read
     // changes nothing. At most majorityScans (more is the same as that).
     std::size_t lostAfterMisses = 2;
-    // A new place must hold this long before it becomes part of the stable
-    // observation (a piece lifted is "in hand" at once, without it). With the
-    // two reads a place needs first, it keeps a graze of a scan or two from
-    // counting, and leaves a put decided well under 150 ms.
-    Timestamp stabilityWindow{40};
+    // A new place is believed once one of its readers has read the tag in
+    // every scan across this window (the read that spans it decides); any
+    // other change once nothing contradicted it this long. A piece lifted is
+    // "in hand" at once, without it. A hand brushing a place on its way is
+    // there 40 ms at most: 45 ms keeps it from counting, and the castles scan
+    // a new tag again as the window ends (castle::ChangeConfirmer).
+    Timestamp stabilityWindow{45};
     // A piece its readers have lost is "in hand" at once (true), or only once
     // the loss has held for the stability window (false: a castle whose
     // readers miss still tags often, at the price of a slower lift).

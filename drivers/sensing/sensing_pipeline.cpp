@@ -15,7 +15,7 @@ SensingPipeline::SensingPipeline(BoardLayout layout, TagRegistry registry, Sensi
     readers_.reserve(layout_.readerCount());
     for (std::size_t i = 0; i < layout_.readerCount(); ++i) {
         readers_.push_back({ReaderWindow(config_.majorityScans, config_.stickyPresence,
-                                         config_.lostAfterMisses, registry_.size()),
+                                         config_.lostAfterMisses, config_.stabilityWindow, registry_.size()),
                             {}});
     }
     tags_.resize(registry_.size());
@@ -178,17 +178,10 @@ SensingPipeline::Spot SensingPipeline::target(const TagTrack& track) const {
 
 void SensingPipeline::settle(TagIndex tag, Timestamp now) {
     TagTrack& track = tags_[tag];
-    // A piece lifted is in hand at once: the readers have already lost it
-    // for lostAfterMisses scans, and "in hand" decides nothing by itself.
-    const bool lifted = config_.inHandAtOnce && track.seen.kind == Kind::Absent &&
-                        track.stable.kind != Kind::InHand && track.stable.kind != Kind::Absent;
-    if (lifted || now - track.seenSince >= config_.stabilityWindow) {
+    if (const auto stableAt = dueAt(tag); stableAt && *stableAt <= now) {
         Spot to = target(track);
-        if (to != track.stable) {
-            if (to.kind == Kind::InHand) track.inHandSince = track.seenSince;
-            const Timestamp stableAt = lifted ? track.seenSince : track.seenSince + config_.stabilityWindow;
-            commit(tag, std::move(to), track.seenSince, stableAt);
-        }
+        if (to.kind == Kind::InHand) track.inHandSince = track.seenSince;
+        commit(tag, std::move(to), track.seenSince, *stableAt);
     }
     if (track.stable.kind == Kind::InHand && track.seen.kind == Kind::Absent &&
         now - track.inHandSince >= config_.inHandGrace) {
@@ -196,6 +189,29 @@ void SensingPipeline::settle(TagIndex tag, Timestamp now) {
         const Timestamp goneAt = std::max(track.inHandSince + config_.inHandGrace, track.seenSince);
         commit(tag, Spot{}, track.inHandSince, goneAt);
     }
+}
+
+std::optional<Timestamp> SensingPipeline::dueAt(TagIndex tag) const {
+    const TagTrack& track = tags_[tag];
+    const Spot to = target(track);
+    if (to == track.stable) return std::nullopt;
+    // A piece lifted is in hand at once: the readers have already lost it
+    // for lostAfterMisses scans, and "in hand" decides nothing by itself.
+    const bool lifted = config_.inHandAtOnce && track.seen.kind == Kind::Absent &&
+                        track.stable.kind != Kind::InHand && track.stable.kind != Kind::Absent;
+    if (lifted) return track.seenSince;
+    if (to.kind != Kind::OnPlace || track.seenUncertain) return track.seenSince + config_.stabilityWindow;
+    // A new place: once one of its readers has read the tag in every scan
+    // for the window, the read that spans it decides (a hand brushing past is
+    // read once or twice within the window, then missed).
+    std::optional<Timestamp> spanned;
+    for (ReaderIndex r : layout_.readersOf(*to.place)) {
+        const ReaderState& state = readers_[r];
+        if (state.quality.faulty || !state.window.sees(tag)) continue;
+        if (const auto at = state.window.spannedAt(tag); at && (!spanned || *at < *spanned)) spanned = at;
+    }
+    if (!spanned) return std::nullopt;  // the next scan may span it
+    return std::max(track.seenSince, *spanned);
 }
 
 void SensingPipeline::commit(TagIndex tag, Spot to, Timestamp seenAt, Timestamp stableAt) {
@@ -230,12 +246,11 @@ std::optional<Timestamp> SensingPipeline::nextDeadline() const {
     auto consider = [&](Timestamp at) {
         if (!next || at < *next) next = at;
     };
-    for (const TagTrack& track : tags_) {
+    for (TagIndex tag = 0; tag < tags_.size(); ++tag) {
+        const TagTrack& track = tags_[tag];
         // settle()'s two rules, without committing anything.
         if (target(track) != track.stable) {
-            const bool lifted = config_.inHandAtOnce && track.seen.kind == Kind::Absent &&
-                                track.stable.kind != Kind::InHand && track.stable.kind != Kind::Absent;
-            consider(lifted ? track.seenSince : track.seenSince + config_.stabilityWindow);
+            if (const auto at = dueAt(tag)) consider(*at);
         } else if (track.stable.kind == Kind::InHand && track.seen.kind == Kind::Absent) {
             consider(track.inHandSince + config_.inHandGrace);
         }

@@ -5,7 +5,10 @@
 //   2. per tag, the readers that see it vote for a place: the place it stably
 //      stands on keeps it while one of its readers still reads it; otherwise
 //      the place where it reads most consistently wins, and a tie is "ambiguous";
-//   3. a new location must hold for the stability window before it is stable;
+//   3. a new location must hold for the stability window before it is stable:
+//      a new place once one of its readers has read the tag in every scan
+//      across the window (the read that spans it decides), any other change
+//      once nothing contradicted it for the window;
 //   4. a tag that vanishes from its place is "in hand" for a grace time, then gone.
 // Unknown UIDs are reported, never placed. A faulty reader's tags stay where
 // they were last seen, marked uncertain. No rules, no clocks: time comes in
@@ -83,6 +86,9 @@ private:
     void computeSeen(TagIndex tag, Spot& spot, bool& uncertain) const;
     Spot target(const TagTrack& track) const;
     void settle(TagIndex tag, Timestamp now);
+    // When the tag's stable location becomes its target, if nothing new is
+    // read: none when that waits for a scan (a new place not yet spanned).
+    std::optional<Timestamp> dueAt(TagIndex tag) const;
     void commit(TagIndex tag, Spot to, Timestamp seenAt, Timestamp stableAt);
     bool placeHasFaultyReader(PlaceIndex place) const;
     TagLocation toLocation(const Spot& spot) const;

@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
             const bool lost = std::any_of(lastTagsOf[r].begin(), lastTagsOf[r].end(),
                                           [&](const auto& t) { return !tags.contains(t); });
             changed[r] = !result.ok() ? 0 : lost ? 1 : tags != lastTagsOf[r] ? 2 : 0;
-            if (changed[r] && std::getenv("VIVAREF_BENCH_VERBOSE")) {
+            if ((changed[r] || std::getenv("VIVAREF_BENCH_ALL")) && std::getenv("VIVAREF_BENCH_VERBOSE")) {
                 std::cout << "    scan " << at.count() << " reader " << r << ":";
                 for (const auto& t : tags) std::cout << " " << t.toHex();
                 std::cout << "\n";
