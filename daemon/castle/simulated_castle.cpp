@@ -51,14 +51,16 @@ void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
 void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) { leds_ = leds; }
 
 // What the real driver spends on one reader's inventory (the table in
-// simulated_castle.hpp): a lone tag it already knew is only checked.
+// simulated_castle.hpp): tags it already knew are only checked.
 Microseconds SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const {
     const auto& timing = options_.timing;
     if (!result.ok() || result.tags().empty()) return timing.emptyScan;
     const auto& tags = result.tags();
-    const auto& last = confirmer_.last(reader);  // the check needs a lone tag it already knew
-    if (tags.size() == 1 && last && *last == tags) return timing.knownTag;
-    return timing.emptyScan + static_cast<std::int64_t>(tags.size()) * timing.fullTag;
+    const auto& last = confirmer_.last(reader);  // the checks need the tags it already knew
+    const auto count = static_cast<std::int64_t>(tags.size());
+    if (last && *last == tags)
+        return count == 1 ? timing.knownTag : timing.emptyScan + count * timing.knownSetTag;
+    return timing.emptyScan + timing.fullTag + (count - 1) * timing.collidingTag;
 }
 
 Microseconds SimulatedCastle::step() {

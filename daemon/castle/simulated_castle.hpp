@@ -15,7 +15,9 @@
 // | field on to first command (ISO/IEC 14443-3 guard) | 5.1 ms, overlapped | 5.1 ms, overlapped |
 // | empty reader: REQA times out, field off | 11 transfers, 337 µs | 340 µs |
 // | one 7-byte tag, known from the last scan (the check) | ~2.9 ms | 2.9 ms |
-// | a tag inventoried in full (new, or several) | ~3.3 ms each | 3.3 ms each |
+// | 2, 3, 4 7-byte tags known from the last scan (the set check) | 5.9, 9.2, 12.4 ms | 340 µs + 3.0 ms each |
+// | a lone tag inventoried in full (new) | ~3.3 ms | 3.3 ms |
+// | 2, 3, 4 tags inventoried in full (a set changed) | 8.7, 15.0, 22.1 ms | 3.3 ms + 6.0 ms each further |
 //
 // The bus is shared: one inventory at a time; power-ups overlap as the
 // coupling allows (by default as a castle configuration's: readers on
@@ -38,8 +40,10 @@ namespace vivaref::castle {
 struct SimulatedCastleTiming {
     Microseconds powerUp{5100};
     Microseconds emptyScan{340};
-    Microseconds knownTag{2900};  // a lone tag the reader held at its last scan
-    Microseconds fullTag{3300};   // each tag of a full inventory
+    Microseconds knownTag{2900};      // a lone tag the reader held at its last scan
+    Microseconds knownSetTag{3000};   // each tag of a set of several the reader held at its last scan
+    Microseconds fullTag{3300};       // a full inventory's first tag
+    Microseconds collidingTag{6000};  // each further tag of a full inventory: collision rounds, SELECTs, HLTA
 };
 
 struct SimulatedCastleOptions {

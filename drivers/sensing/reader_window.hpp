@@ -42,6 +42,8 @@ public:
     // by cross-multiplication (see readsBetter).
     std::uint32_t hits(TagIndex tag) const { return hits_[tag]; }
     std::size_t scansHeld() const { return filled_; }
+    // Its last scan read `tag`.
+    bool readLast(TagIndex tag) const { return inRun_[tag] != 0; }
     // When the run of scans in a row that read `tag`, up to the last scan,
     // first reached `span` after its first read: the scan that did it. None
     // when the last scan missed it, or the run is shorter than the span.

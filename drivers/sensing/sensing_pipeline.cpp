@@ -204,10 +204,17 @@ std::optional<Timestamp> SensingPipeline::dueAt(TagIndex tag) const {
     // A new place: once one of its readers has read the tag in every scan
     // for the window, the read that spans it decides (a hand brushing past is
     // read once or twice within the window, then missed).
+    // And no other place's reader read it in its last scan: a neighbour's
+    // cross-read, or the true place read a little later than a neighbour.
     std::optional<Timestamp> spanned;
-    for (ReaderIndex r : layout_.readersOf(*to.place)) {
+    for (ReaderIndex r = 0; r < readers_.size(); ++r) {
         const ReaderState& state = readers_[r];
-        if (state.quality.faulty || !state.window.sees(tag)) continue;
+        if (state.quality.faulty) continue;
+        if (layout_.placeOf(r) != *to.place) {
+            if (state.window.readLast(tag)) return std::nullopt;  // its next scan may say otherwise
+            continue;
+        }
+        if (!state.window.sees(tag)) continue;
         if (const auto at = state.window.spannedAt(tag); at && (!spanned || *at < *spanned)) spanned = at;
     }
     if (!spanned) return std::nullopt;  // the next scan may span it
