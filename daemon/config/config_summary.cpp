@@ -61,7 +61,7 @@ std::string summaryText(const CastleConfig& c) {
             plural(c.placeLeds.size(), "place LED") + " and " + plural(c.turnLeds.size(), "turn LED") + "; " +
             plural(n.lines.size(), "GPIO line") + " on " + plural(n.chips.size(), "chip") +
             ". Sensing: a tag counts when seen in most of " + std::to_string(c.sensing.majorityScans) +
-            " scans and stable for " + std::to_string(c.sensing.stabilityWindow.count()) +
+            " scans and read across " + std::to_string(c.sensing.stabilityWindow.count()) +
             " ms, in hand for up to " + std::to_string(c.sensing.inHandGrace.count()) + " ms; " +
             (c.daemon.hardware == Hardware::Real
                  ? "readers scanned back to back, fields " + std::string(fieldRuleName(c.fieldRule))

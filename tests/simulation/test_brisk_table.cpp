@@ -8,13 +8,19 @@
 // and then). Every game must end, and its log must export the record it was
 // made from.
 //
+// Stacked readers read their neighbour's tags in 5% of their scans here
+// (VIVAREF_BRISK_CROSSTALK=X changes it): a new place counts only once its
+// reader has read the tag across the stability window and no other place's
+// reader read it in its own last scan.
+//
 // Not yet met, and so not in CI: readers dropping out for 200-600 ms
-// (VIVAREF_BRISK_DROPOUTS=1) and cross-reads of 5% (VIVAREF_BRISK_CROSSTALK=
-// 0.05) each leave some games stalled or with a refused move: a tag landing
-// on a place whose reader is down, or that misses it, is read only by its
-// neighbour, and the neighbour's reads are taken for a move there. (Moves
-// seen late and vote keys pressed early no longer stall a game: with
-// drop-outs the first failure went from the 2nd game to the 14th.)
+// (VIVAREF_BRISK_DROPOUTS=1) end 22 of the 24 games with their records.
+// Seed 221: a piece put on a place whose reader is down is seen only when
+// the reader is back, after the next player's put on another place, so the
+// two puts (both legal) are credited in the order seen; the readers cannot
+// order two puts made while a place is blind. Seed 262: a move to wc4 made
+// while floor 3's reader was down is refused as a move that is not to the
+// floor above (not yet understood).
 //
 // Seeds are fixed and printed on failure: VIVAREF_BRISK_SEED=S moves them,
 // VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace (a campaign),
@@ -65,7 +71,7 @@ const char* noiseName(Noise noise) {
 
 // Antenna noise: each stacked neighbour reads a tag this often; readers
 // drop out for a while (off by default, see above).
-double kCrosstalk = 0.02;
+double kCrosstalk = 0.05;
 bool kDropOuts = false;
 
 // The script played on a noisy board of its own, every scan written as a

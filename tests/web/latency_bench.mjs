@@ -153,7 +153,7 @@ try {
   // 55 ms apart. A move is seen on the new place's next turn, confirmed on
   // the one after, then holds for the 40 ms stability window; the old
   // place's loss is confirmed out of turn, sooner.
-  console.log('by design: about 60 to 150 ms of the POST to event is sensing (a read on the new place\'s next turn and one on the turn after, some 55 ms apart with four characters on a floor, then the 40 ms stability window)');
+  console.log('by design: about 50 to 120 ms of the POST to event is sensing (a read on the new place\'s next turn, then the read 45 ms or more later that places it)');
   const f = (l) => l.map((x) => x.toFixed(2)).join(' ');
   console.log(`load average: ${f(loadBefore)} before the moves, ${f(loadavg())} after (${process.env.VIVAREF_BENCH_NOTE || 'cores: 2'})`);
   console.log(`daemon memory: idle RSS ${idle.rss} kB; with ${pageCount} pages RSS ${withPages.rss} kB; after the moves RSS ${loaded.rss} kB (peak ${loaded.hwm} kB)`);
