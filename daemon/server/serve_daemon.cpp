@@ -128,6 +128,50 @@ simulation::RigOptions realCastleRig(const config::CastleConfig& castle, const s
     return real;
 }
 
+// The castle `settings` name: the real one (its rig, readers' layout and
+// enrolled tags, into `rig`), or the simulated one (`simulated` points at
+// it). Null after saying why on `err`.
+std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
+                                           const castle::SteadyLoopClock& clock, simulation::RigOptions& rig,
+                                           castle::SimulatedCastle*& simulated, std::ostream& err) {
+    try {
+        if (const auto& real = settings.realCastle) {
+            rig = realCastleRig(*real, rig, err);
+            castle::RealCastleOptions options;
+            options.edgeClockAtZero =
+                std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
+            return std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, options);
+        }
+        castle::SimulatedCastleOptions options;
+        options.board.seed = rig.referee.seed;
+        options.stabilityWindow = rig.sensing.stabilityWindow;
+        auto sim = std::make_unique<castle::SimulatedCastle>(
+            rig.layout ? *rig.layout : drivers::standardBoardLayout(), clock, std::move(options));
+        simulated = sim.get();
+        return sim;
+    } catch (const std::exception& e) {
+        err << "vivaref serve: " << e.what() << "\n";
+        return nullptr;
+    }
+}
+
+// Where the pages are (on `out`), and what the host should know (on `err`).
+// `real`: the real castle, or null for the simulated one.
+void announce(const ServeSettings& settings, const std::string& url, const StaticFiles& files,
+              const castle::Castle* real, std::ostream& out, std::ostream& err) {
+    if (!files.rootExists())
+        err << "vivaref serve: the web page's folder " << files.root()
+            << " is missing: only the API answers\n";
+    if (settings.hostToken.empty())
+        err << "vivaref serve: no host token is set: anyone who reaches " << url << " can run the game\n";
+    if (real)
+        out << "vivaref serve: listening on " << url << " (real castle: " << real->layout().readerCount()
+            << " readers)" << std::endl;
+    else
+        out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
+            << std::endl;
+}
+
 }  // namespace
 
 int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err) {
@@ -139,28 +183,9 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
     net::io_context io;
     castle::SteadyLoopClock clock;
     simulation::RigOptions rig = settings.rig;
-    std::unique_ptr<castle::Castle> castle;
     castle::SimulatedCastle* simulated = nullptr;
-    try {
-        if (const auto& real = settings.realCastle) {
-            rig = realCastleRig(*real, rig, err);
-            castle::RealCastleOptions options;
-            options.edgeClockAtZero =
-                std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
-            castle = std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, options);
-        } else {
-            castle::SimulatedCastleOptions options;
-            options.board.seed = rig.referee.seed;
-            options.stabilityWindow = rig.sensing.stabilityWindow;
-            auto sim = std::make_unique<castle::SimulatedCastle>(
-                rig.layout ? *rig.layout : drivers::standardBoardLayout(), clock, std::move(options));
-            simulated = sim.get();
-            castle = std::move(sim);
-        }
-    } catch (const std::exception& e) {
-        err << "vivaref serve: " << e.what() << "\n";
-        return 2;
-    }
+    const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, simulated, err);
+    if (!castle) return 2;
 
     // The table on it: the referee behind the rig, stepped with the castle by one loop.
     rig.referee.wallAtZero =
@@ -201,19 +226,8 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
         err << "vivaref serve: " << e.what() << "\n";
         return 2;
     }
-    if (!web.files().rootExists())
-        err << "vivaref serve: the web page's folder " << web.files().root()
-            << " is missing: only the API answers\n";
-    if (settings.hostToken.empty())
-        err << "vivaref serve: no host token is set: anyone who reaches " << urlOf(web.localEndpoint())
-            << " can run the game\n";
     const std::string url = urlOf(web.localEndpoint());
-    if (!simulated)
-        out << "vivaref serve: listening on " << url << " (real castle: " << castle->layout().readerCount()
-            << " readers)" << std::endl;
-    else
-        out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
-            << std::endl;
+    announce(settings, url, web.files(), simulated ? nullptr : castle.get(), out, err);
 
     SystemdNotifier systemd(io);
     std::string lastStatus = table.summaryLine();
