@@ -18,10 +18,10 @@
 // Seed 221: a piece put on a place whose reader is down is seen only when
 // the reader is back, after the next player's put on another place, so the
 // two puts (both legal) are credited in the order seen; the readers cannot
-// order two puts made while a place is blind. Seed 262: after floor 3's
-// reader drops out, caius's move from floor 2 to wc4 (the record's) is
-// refused as "only one floor up": the referee's game has drifted from the
-// record before it, probably the same way (not yet traced).
+// order two puts made while a place is blind. Seed 262: caius goes from
+// floor 2 to 3 (one player) and from 3 to wc4 (the next) while floor 3's
+// reader is down, so the referee sees one move from 2 to wc4 and refuses
+// it. Two moves through a blind place could be inferred; not done.
 //
 // Seeds are fixed and printed on failure: VIVAREF_BRISK_SEED=S moves them,
 // VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace (a campaign),
