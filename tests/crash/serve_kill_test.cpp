@@ -133,7 +133,10 @@ public:
         std::ofstream(dir_ / "castle.ini")
             << "[castle]\nedition = " << record_[0]["setup"]["edition"].get<std::string>()
             << "\n\n[daemon]\nhardware = sim\nstate_dir = " << dir_.string()
-            << "\n\n[sensing]\nmajority_scans = 1\nstability_window_ms = 30\nin_hand_grace_ms = 120\n";
+            // A piece is "gone" once no reader has read it for the grace: 120 ms
+            // was outlasted by one loop stall on a loaded machine (the ASan build
+            // beside the browser tests), and a move was refused as a piece gone.
+            << "\n\n[sensing]\nmajority_scans = 1\nstability_window_ms = 30\nin_hand_grace_ms = 400\n";
     }
 
     void start() {
