@@ -70,9 +70,9 @@ public:
     // One scan of `reader` besides its turns, at `at` or as soon after as
     // its neighbours' fields allow (its field goes on a power-up before): it
     // goes before every reader owed a turn, and counts for no cycle. A turn
-    // of the reader that scans at `at` or later does instead. A later call replaces an earlier one. (The
-    // table confirms a change quickly this way: a tag gone, or a new tag once a hand brushing past would have
-    // left.)
+    // of the reader that scans at `at` or later does instead. A later call
+    // replaces an earlier one. (The table confirms a change quickly this way:
+    // a tag gone, or a new tag once a hand brushing past would have left.)
     void scanSoon(ReaderIndex reader, Microseconds at);
     bool extraPending(ReaderIndex reader) const { return readers_[reader].extraAt.has_value(); }
 

@@ -4,10 +4,6 @@
 
 namespace vivaref::drivers {
 
-namespace {
-constexpr Timestamp kNone{-1};
-}
-
 ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t lostAfter, Timestamp span,
                            std::size_t tagCount)
     : ring_(majorityScans),
@@ -16,7 +12,7 @@ ReaderWindow::ReaderWindow(std::size_t majorityScans, bool sticky, std::size_t l
       missesInARow_(tagCount, 0),
       inRun_(tagCount, 0),
       runStart_(tagCount, Timestamp(0)),
-      spannedAt_(tagCount, kNone),
+      spannedAt_(tagCount),
       sticky_(sticky),
       span_(span),
       lostAfter_(std::min(std::max<std::size_t>(lostAfter, 1), majorityScans)) {}
@@ -37,10 +33,10 @@ void ReaderWindow::add(const std::vector<TagIndex>& tags, std::vector<TagUid> un
         if (!inRun_[tag]) {  // the scan before did not read it: a new run begins
             inRun_[tag] = 1;
             runStart_[tag] = at;
-            spannedAt_[tag] = kNone;
+            spannedAt_[tag].reset();
         }
         missesInARow_[tag] = 0;
-        if (spannedAt_[tag] < Timestamp(0) && at - runStart_[tag] >= span_) spannedAt_[tag] = at;
+        if (!spannedAt_[tag] && at - runStart_[tag] >= span_) spannedAt_[tag] = at;
     }
     for (std::size_t tag = 0; tag < inRun_.size(); ++tag)
         if (missesInARow_[tag] != 0) inRun_[tag] = 0;
@@ -60,7 +56,7 @@ void ReaderWindow::clear() {
     std::fill(seen_.begin(), seen_.end(), 0);
     std::fill(missesInARow_.begin(), missesInARow_.end(), 0);
     std::fill(inRun_.begin(), inRun_.end(), 0);
-    std::fill(spannedAt_.begin(), spannedAt_.end(), kNone);
+    std::fill(spannedAt_.begin(), spannedAt_.end(), std::nullopt);
     next_ = 0;
     filled_ = 0;
 }

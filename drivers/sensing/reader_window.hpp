@@ -48,8 +48,7 @@ public:
     // first reached `span` after its first read: the scan that did it. None
     // when the last scan missed it, or the run is shorter than the span.
     std::optional<Timestamp> spannedAt(TagIndex tag) const {
-        if (!inRun_[tag] || spannedAt_[tag] < Timestamp(0)) return std::nullopt;
-        return spannedAt_[tag];
+        return inRun_[tag] ? spannedAt_[tag] : std::nullopt;
     }
 
     struct Unknown {
@@ -71,9 +70,9 @@ private:
     std::vector<std::uint32_t> hits_;
     std::vector<char> seen_;
     std::vector<std::uint32_t> missesInARow_;
-    std::vector<char> inRun_;           // the last scan read it
-    std::vector<Timestamp> runStart_;   // the first read of the run of reads in a row
-    std::vector<Timestamp> spannedAt_;  // the read that made the run span `span_`; negative: none yet
+    std::vector<char> inRun_;                          // the last scan read it
+    std::vector<Timestamp> runStart_;                  // the first read of the run of reads in a row
+    std::vector<std::optional<Timestamp>> spannedAt_;  // the read that made the run span `span_`
     bool sticky_;
     Timestamp span_;
     std::size_t lostAfter_;
