@@ -39,6 +39,9 @@ constexpr const char* kHelp =
                             example castle's), same-or-adjacent-levels or one-at-a-time
   --max-fields-on N         at most N fields on at once in the pipelined castle (default 0: no cap)
   --cycles N                pipelined cycles measured (default 200, after one warm-up)
+  --one-scan-at-a-time      the pipelined castle without interleaving: each scan holds the
+                            bus through its radio waits, the next begins when it ends (as
+                            before interleaved scans; for comparison)
   --moves-per-cycle N       tags moved to another reader after each cycle (default 1; and
                             every 4th cycle two tags swap readers)
   --no-known-tag-check      every scan inventories (Mfrc522ReaderConfig::checkKnownTag and
@@ -59,7 +62,9 @@ That is the old one-at-a-time cycle, kept for comparison.
 pipelined_castle: the same 28 readers on one SPI bus and one virtual clock,
 driven by the FieldScheduler (fields on as the coupling allows, each reader's
 power-up overlapping the others' inventories) and the known-tag check, for
---cycles cycles with tags moving between them. cycle_ms_median and
+--cycles cycles with tags moving between them. The scans of readers whose
+fields are on are interleaved on the bus (scan_mode; max_scans_under_way is
+how many were under way at once), unless --one-scan-at-a-time. cycle_ms_median and
 cycle_ms_worst are end-to-end (from the end of one cycle to the end of the
 next: every reader scanned once), cycles_per_second their mean;
 min_power_up_us is the shortest field-on-to-scan seen (never below the
@@ -86,6 +91,7 @@ struct Options {
     bool castleOnly = false;
     CastleFields fields = CastleFields::AdjacentLevels;
     std::size_t maxFieldsOn = 0;
+    bool interleave = true;
     int cycles = 200;
     int movesPerCycle = 1;
     bool checkKnownTag = true;
@@ -103,6 +109,10 @@ Options parse(int argc, char** argv) {
         }
         if (key == "--full-protocol") {
             o.fullProtocol = true;
+            continue;
+        }
+        if (key == "--one-scan-at-a-time") {
+            o.interleave = false;
             continue;
         }
         if (key == "--castle-only") {
@@ -320,6 +330,7 @@ std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, cons
     p.reader.checkKnownTags = o.checkKnownTags;
     p.fields = fields;
     p.maxFieldsOn = o.maxFieldsOn;
+    p.interleave = o.interleave;
     p.uidSizes = std::move(sizes);
     p.onePerReader = onePerReader;
     p.cycles = o.cycles;
@@ -330,11 +341,13 @@ std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, cons
     out << "{\"uids\":\"" << label << "\",\"tags_per_reader\":\"" << (onePerReader ? "one" : "random")
         << "\",\"fields\":\"" << castleFieldsName(fields) << "\",\"groups\":" << f.groups
         << ",\"coupled_pairs\":" << f.coupledPairs << ",\"max_fields_on\":" << f.maxFieldsOn
-        << ",\"cycles\":" << f.cycleMs.size() << ",\"moves\":" << f.moves << ",\"scans\":" << f.scans
-        << ",\"confirmed_checks\":" << f.confirmed << ",\"inventories\":" << f.inventories
-        << ",\"failed_scans\":" << f.failedScans << ",\"wrong_scans\":" << f.wrongScans
-        << ",\"min_power_up_us\":" << f.minPowerUpUs << ",\"first_cycle_ms\":" << f.firstCycleMs
-        << ",\"cycle_ms_median\":" << f.medianMs << ",\"cycle_ms_worst\":" << f.worstMs
+        << ",\"scan_mode\":\"" << (o.interleave ? "interleaved" : "one at a time")
+        << "\",\"max_scans_under_way\":" << f.maxScansUnderWay << ",\"cycles\":" << f.cycleMs.size()
+        << ",\"moves\":" << f.moves << ",\"scans\":" << f.scans << ",\"confirmed_checks\":" << f.confirmed
+        << ",\"inventories\":" << f.inventories << ",\"failed_scans\":" << f.failedScans
+        << ",\"wrong_scans\":" << f.wrongScans << ",\"min_power_up_us\":" << f.minPowerUpUs
+        << ",\"first_cycle_ms\":" << f.firstCycleMs << ",\"cycle_ms_median\":" << f.medianMs
+        << ",\"cycle_ms_worst\":" << f.worstMs
         << ",\"cycles_per_second\":" << (f.meanMs > 0 ? 1e3 / f.meanMs : 0) << ",\"target_ms\":50}";
     return out.str();
 }
