@@ -59,6 +59,11 @@ polling) and cycles_per_second. what_if_* show the same castle with several
 far-apart readers' fields on at once (not allowed by the one-antenna rule).
 That is the old one-at-a-time cycle, kept for comparison.
 
+interleaved_scan_costs: one reader's scan alone, field just on (power-up not
+counted), run as an interleaved scan: bus_us is how long it holds the bus
+(SPI bytes and per-transfer costs), scan_us how long it lasts, radio waits
+included (the bus is free for other readers for scan_us - bus_us).
+
 pipelined_castle: the same 28 readers on one SPI bus and one virtual clock,
 driven by the FieldScheduler (fields on as the coupling allows, each reader's
 power-up overlapping the others' inventories) and the known-tag check, for
@@ -255,6 +260,39 @@ std::string scanJson(const Options& o, int tags, const CycleFigures& f) {
     return out.str();
 }
 
+// One interleaved scan of a reader alone (field just on, power-up not
+// counted): how long the bus is held (the continueScan() calls) and how long
+// the scan lasts (its radio waits included), for the simulated castle's
+// timing table. The bus is free for other readers the rest of the time.
+std::string interleavedScanJson(const Options& o, const char* what, std::size_t tags, bool known) {
+    std::mt19937_64 rng(o.seed);
+    auto readerOnChip = makeReader(o, "bench");
+    EmulatedReader& r = *readerOnChip;
+    for (std::size_t t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, 7)));
+    if (r.reader.initialize()) return "{}";
+    if (known) (void)r.cycle();  // the scan before, whose tags this one checks
+    (void)r.reader.antennaOff();
+    (void)r.reader.antennaOn();
+    const std::int64_t start = r.chip.nowNs();
+    std::int64_t busNs = 0;
+    int stops = 0;
+    r.reader.beginScan();
+    for (;;) {
+        const std::int64_t before = r.chip.nowNs();
+        const auto wait = r.reader.continueScan();
+        busNs += r.chip.nowNs() - before;
+        if (!wait) break;
+        ++stops;
+        r.chip.idleUntil(r.chip.nowNs() + wait->count() * 1000);
+    }
+    const ScanResult result = r.reader.takeScanResult();
+    std::ostringstream out;
+    out << "{\"case\":\"" << what << "\",\"ok\":" << (result.ok() ? "true" : "false")
+        << ",\"radio_waits\":" << stops << ",\"bus_us\":" << static_cast<double>(busNs) / 1e3
+        << ",\"scan_us\":" << static_cast<double>(r.chip.nowNs() - start) / 1e3 << "}";
+    return out.str();
+}
+
 // 28 readers, one antenna on at a time, 14 tags: one each on 14 readers (a
 // character stands on one spot, over one reader), or dealt at random (some
 // readers then see two or three: the anticollision's worst case).
@@ -386,6 +424,13 @@ int main(int argc, char** argv) {
               << castleJson(o, {7}, "7-byte (NTAG)", false) << ","
               << castleJson(o, {4}, "4-byte (MIFARE Classic)", false) << ","
               << castleJson(o, {4, 7, 10, 7}, "mixed", false) << "]";
+    std::cout << ",\"interleaved_scan_costs\":["
+              << interleavedScanJson(o, "empty", 0, false) << ","
+              << interleavedScanJson(o, "one 7-byte tag, known (the check)", 1, true) << ","
+              << interleavedScanJson(o, "one 7-byte tag, full inventory", 1, false) << ","
+              << interleavedScanJson(o, "two 7-byte tags, known set", 2, true) << ","
+              << interleavedScanJson(o, "two 7-byte tags, full inventory", 2, false) << ","
+              << interleavedScanJson(o, "three 7-byte tags, full inventory", 3, false) << "]";
     std::cout << ",\"pipelined_castle\":[" << pipelinedJson(o, {7}, "7-byte (NTAG)", true, o.fields) << ","
               << pipelinedJson(o, {4}, "4-byte (MIFARE Classic)", true, o.fields) << ","
               << pipelinedJson(o, {4, 7, 10, 7}, "mixed", true, o.fields) << ","
