@@ -92,6 +92,7 @@ std::error_code Mfrc522Reader::antennaOff() {
 }
 
 ScanResult Mfrc522Reader::scan() {
+    assert(!scan_);  // one scan at a time per chip
     chip_.setRadioWaits(mfrc522::RadioWaits::OnTheBus);
     RadioTask<ScanResult> task = scanAndRemember();
     task.start();
@@ -100,6 +101,7 @@ ScanResult Mfrc522Reader::scan() {
 }
 
 void Mfrc522Reader::beginScan() {
+    assert(!scan_);
     chip_.setRadioWaits(mfrc522::RadioWaits::GiveBusBack);
     chip_.pause() = {};
     scan_.emplace(scanAndRemember());
