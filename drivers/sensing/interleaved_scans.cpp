@@ -17,7 +17,7 @@ void InterleavedScans::ended(ReaderIndex reader) {
 }
 
 const InterleavedScans::Wait* InterleavedScans::first() const {
-    // Ties go to the scan that waits longest in the list: the one begun first.
+    // Ties: the scan begun first (the list keeps the order in which scans began).
     auto it = std::min_element(waits_.begin(), waits_.end(),
                                [](const Wait& a, const Wait& b) { return a.until < b.until; });
     return it == waits_.end() ? nullptr : &*it;
