@@ -424,8 +424,7 @@ int main(int argc, char** argv) {
               << castleJson(o, {7}, "7-byte (NTAG)", false) << ","
               << castleJson(o, {4}, "4-byte (MIFARE Classic)", false) << ","
               << castleJson(o, {4, 7, 10, 7}, "mixed", false) << "]";
-    std::cout << ",\"interleaved_scan_costs\":["
-              << interleavedScanJson(o, "empty", 0, false) << ","
+    std::cout << ",\"interleaved_scan_costs\":[" << interleavedScanJson(o, "empty", 0, false) << ","
               << interleavedScanJson(o, "one 7-byte tag, known (the check)", 1, true) << ","
               << interleavedScanJson(o, "one 7-byte tag, full inventory", 1, false) << ","
               << interleavedScanJson(o, "two 7-byte tags, known set", 2, true) << ","
