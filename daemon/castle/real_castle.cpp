@@ -185,17 +185,27 @@ void RealCastle::show(const drivers::LedStates& leds, Timestamp now) {
 
 Microseconds RealCastle::radio() {
     // The fields the scheduler switches on are switched on at once (a
-    // register write each); an inventory takes 1 to 3 ms of the bus, so after
-    // kRadioSlice of them the loop gets its turn back (keys, HTTP, a hand's
-    // next move in the tests) and comes back at once: a whole cycle's scans
-    // in one step held everything else up for 60 ms and more.
+    // register write each); the scans go on as their radio waits end, each
+    // step a few bus transfers. After kRadioSlice of bus work the loop gets
+    // its turn back (keys, HTTP, a hand's next move in the tests) and comes
+    // back at once: a whole cycle's scans in one step held everything else
+    // up for 60 ms and more.
     constexpr Microseconds kRadioSlice{2000};
     const auto began = clock_.nowMicros();
-    for (std::size_t budget = 2 * readers_.size() + 2; budget > 0; --budget) {
+    // Bounds the steps of a slice even where the bus takes no time (tests):
+    // each reader's field on, the few steps of its scan.
+    for (std::size_t budget = 16 * readers_.size() + 2; budget > 0; --budget) {
         const auto now = clock_.nowMicros();
         if (now - began >= kRadioSlice) return now;
         const drivers::FieldStep step = fields_.next(now);
-        if (step.kind == drivers::FieldStep::Kind::Wait) return step.until;
+        if (step.kind == drivers::FieldStep::Kind::Wait) {
+            if (auto due = scans_.due(now)) {
+                continueScan(*due);
+                continue;
+            }
+            const auto radio = scans_.nextDue();
+            return radio ? std::min(step.until, *radio) : step.until;
+        }
         drivers::TagReader& reader = readers_[step.reader];
         if (step.kind == drivers::FieldStep::Kind::FieldOn) {
             if (auto ec = reader.antennaOn()) {
@@ -210,12 +220,31 @@ Microseconds RealCastle::radio() {
             }
             continue;
         }
-        const drivers::ScanResult result = reader.scan();
-        (void)reader.antennaOff();
-        fields_.scanned(step.reader, result.ok(), clock_.nowMicros());
-        concludeScan(step.reader, result);
+        if (auto* mfrc522 = readers_.mfrc522(step.reader)) {
+            mfrc522->beginScan();
+            continueScan(step.reader);
+            continue;
+        }
+        endScan(step.reader, reader.scan());
     }
     return clock_.nowMicros();
+}
+
+void RealCastle::continueScan(drivers::ReaderIndex r) {
+    drivers::Mfrc522Reader& reader = *readers_.mfrc522(r);
+    if (auto wait = reader.continueScan()) {
+        // Counted from now: the transfer that set the radio going has ended.
+        scans_.waitUntil(r, clock_.nowMicros() + *wait);
+        return;
+    }
+    scans_.ended(r);
+    endScan(r, reader.takeScanResult());
+}
+
+void RealCastle::endScan(drivers::ReaderIndex r, const drivers::ScanResult& result) {
+    (void)readers_[r].antennaOff();
+    fields_.scanned(r, result.ok(), clock_.nowMicros());
+    concludeScan(r, result);
 }
 
 void RealCastle::confirmPresses(Timestamp now) {

@@ -6,7 +6,9 @@
 //   inventoried when, on the loop's microsecond clock: fields of readers
 //   that do not couple ([castle] fields, [reader.X] neighbours) are on
 //   together, so one group's tags power up (5.1 ms, never a sleep: another
-//   wake of the timer) while another group is inventoried. A change is
+//   wake of the timer) while another group is inventoried. The MFRC522s
+//   whose fields are on scan together: each scan gives the bus back at its
+//   radio waits (InterleavedScans), which the loop's timer ends. A change is
 //   confirmed out of turn (ChangeConfirmer). A failing reader is reset and
 //   backed off. Each scan goes to the sink as it is taken.
 // - Vote keys: each line's event descriptor is watched by the loop; edges
@@ -33,6 +35,7 @@
 #include "drivers/gpio/gpio_button_source.hpp"
 #include "drivers/gpio/gpio_led_sink.hpp"
 #include "drivers/sensing/field_scheduler.hpp"
+#include "drivers/sensing/interleaved_scans.hpp"
 #include "drivers/sensing/tag_registry.hpp"
 
 namespace vivaref::castle {
@@ -93,6 +96,10 @@ private:
     // Fields on and inventories, as many as are due now within a slice of
     // the bus; the time the scheduler next wants the loop.
     Microseconds radio();
+    // Runs `reader`'s interleaved scan up to its next radio wait, or to its end.
+    void continueScan(drivers::ReaderIndex reader);
+    // The reader's scan is over (its field still on).
+    void endScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
     // A scan's outcome: a failing reader reset for its next turn, a change
     // confirmed soon, the sink told.
     void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
@@ -106,6 +113,7 @@ private:
     drivers::GpioButtonSource keys_;
     drivers::GpioLedSink leds_;
     drivers::FieldScheduler fields_;
+    drivers::InterleavedScans scans_;  // the MFRC522 scans under way
     ChangeConfirmer confirmer_;
     std::vector<char> failing_;  // the reader's last scan failed (said once through the sink)
     RealCastleCounters counters_;

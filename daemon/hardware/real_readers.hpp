@@ -48,6 +48,8 @@ public:
 
     std::size_t size() const { return readers_.size(); }
     drivers::TagReader& operator[](std::size_t i) { return *readers_[i].reader; }
+    // The same reader when it is an MFRC522 (whose scans may be interleaved on the bus), else null.
+    drivers::Mfrc522Reader* mfrc522(std::size_t i) { return readers_[i].mfrc522; }
     // Reset and check the chip (at start, and after it stopped answering).
     // Bounded: every bus wait of the drivers is (their headers say how).
     std::optional<drivers::ScanError> initialize(std::size_t i);

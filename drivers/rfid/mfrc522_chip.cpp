@@ -123,8 +123,17 @@ Status Mfrc522Chip::setFraming(std::uint8_t framing) {
     return std::nullopt;
 }
 
-Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits,
-                               std::uint8_t rxAlign, std::size_t replyBits, Reply& reply) {
+RadioTask<Status> Mfrc522Chip::writeThenWait(Register r, std::uint8_t value, std::chrono::microseconds wait,
+                                             const char* doing) {
+    const bool onTheBus = radioWaits_ == RadioWaits::OnTheBus;
+    if (auto f = busFailure(bus_.write(r, value, onTheBus ? wait : std::chrono::microseconds{0}), doing))
+        co_return f;
+    if (!onTheBus) co_await RadioWait{pause_, wait};
+    co_return std::nullopt;
+}
+
+RadioTask<Status> Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits,
+                                          std::uint8_t rxAlign, std::size_t replyBits, Reply& reply) {
     reply = Reply{};
     if (!armed_) {
         // Stop whatever runs (a Transceive still listening after a silence never stops by itself),
@@ -135,21 +144,22 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
             {Register::Command, static_cast<std::uint8_t>(Command::Transceive)},
         };
         for (const auto& [r, value] : restart) {
-            if (auto f = busFailure(bus_.write(r, value), "starting Transceive")) return f;
+            if (auto f = busFailure(bus_.write(r, value), "starting Transceive")) co_return f;
         }
         armed_ = true;
     }
-    if (auto f = busFailure(bus_.write(Register::ComIrq, bits::kAllComIrqs), "clearing interrupts")) return f;
-    if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) return f;
+    if (auto f = busFailure(bus_.write(Register::ComIrq, bits::kAllComIrqs), "clearing interrupts"))
+        co_return f;
+    if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) co_return f;
     const auto framing = static_cast<std::uint8_t>((rxAlign << 4) | txLastBits);
     const std::size_t txBits = (frame.size() - 1) * 8 + (txLastBits ? txLastBits : 8);
     // The first moment the chip can tell: its timer ran out, or an answer has begun and stopped it.
     const auto decideAt = ceilMicroseconds(frameAirTime(txBits) + timing_.responseTimeout);
     armed_ = false;  // until the exchange ends cleanly
     framing_ = framing;
-    if (auto f =
-            busFailure(bus_.write(Register::BitFraming, framing | bits::kStartSend, decideAt), "sending"))
-        return f;
+    if (auto f = co_await writeThenWait(
+            Register::BitFraming, static_cast<std::uint8_t>(framing | bits::kStartSend), decideAt, "sending"))
+        co_return f;
 
     // ComIrq first, then what a finished reception leaves, all in one transfer.
     const Register statusRegs[] = {Register::ComIrq, Register::Error, Register::FifoLevel, Register::Control,
@@ -158,30 +168,34 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
     const std::uint8_t done = bits::kRxIrq | bits::kIdleIrq | bits::kTimerIrq;
     for (int poll = 0;; ++poll) {
         if (poll == timing_.maxPolls) {
-            return failure(ScanErrorKind::NoAnswer, "chip never finished waiting for a tag's answer (" +
-                                                        std::to_string(timing_.maxPolls) + " polls)");
+            co_return failure(ScanErrorKind::NoAnswer, "chip never finished waiting for a tag's answer (" +
+                                                           std::to_string(timing_.maxPolls) + " polls)");
         }
-        if (auto f = busFailure(bus_.readMany(statusRegs, status), "waiting for a tag's answer")) return f;
+        if (auto f = busFailure(bus_.readMany(statusRegs, status), "waiting for a tag's answer")) co_return f;
         if (status[0] & done) break;
         // An answer is on air: wait for its expected end, then a byte at a time.
         const auto rest =
             poll == 0 ? ceilMicroseconds(kFrameDelay + frameAirTime(replyBits)) - timing_.responseTimeout
                       : std::chrono::microseconds(0);
-        if (auto f = busFailure(bus_.pause(std::max(rest, kByteTime)), "waiting for a tag's answer"))
-            return f;
+        if (radioWaits_ == RadioWaits::GiveBusBack) {
+            co_await RadioWait{pause_, std::max(rest, kByteTime)};
+        } else if (auto f = busFailure(bus_.pause(std::max(rest, kByteTime)), "waiting for a tag's answer")) {
+            co_return f;
+        }
     }
     const auto [irq, error, fifoLevel, control, coll] = status;
 
-    if (irq == 0xFF && error == 0xFF) return failure(ScanErrorKind::NoAnswer, "chip reads all ones");
-    if (!(irq & bits::kRxIrq)) return std::nullopt;  // the timer ran out: no tag answered
+    if (irq == 0xFF && error == 0xFF) co_return failure(ScanErrorKind::NoAnswer, "chip reads all ones");
+    if (!(irq & bits::kRxIrq)) co_return std::nullopt;  // the timer ran out: no tag answered
     const bool collision = (error & bits::kCollErr) != 0;
     // A collision garbles parity too; any other error means the frame is not to be trusted.
     const std::uint8_t fatal =
         bits::kTempErr | bits::kBufferOvfl | bits::kProtocolErr | (collision ? 0 : bits::kParityErr);
     if (error & fatal)
-        return failure(ScanErrorKind::Protocol, "ErrorReg " + hexByte(error) + " after a frame");
+        co_return failure(ScanErrorKind::Protocol, "ErrorReg " + hexByte(error) + " after a frame");
     if (collision) {
-        if (coll & bits::kCollPosNotValid) return failure(ScanErrorKind::Protocol, "collision out of range");
+        if (coll & bits::kCollPosNotValid)
+            co_return failure(ScanErrorKind::Protocol, "collision out of range");
         reply.outcome = Reply::Outcome::Collision;
         reply.collisionPosition = (coll & 0x1F) == 0 ? 32 : (coll & 0x1F);  // §9.3.1.15
     } else {
@@ -189,38 +203,37 @@ Status Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t
     }
     reply.size = fifoLevel & 0x7F;
     if (reply.size == 0 || reply.size > Mfrc522Bus::kFifoSize) {
-        return failure(ScanErrorKind::Protocol,
-                       "FIFO level " + std::to_string(reply.size) + " after a frame");
+        co_return failure(ScanErrorKind::Protocol,
+                          "FIFO level " + std::to_string(reply.size) + " after a frame");
     }
     reply.lastBits = control & 0x07;
     if (auto f = busFailure(bus_.readFifo(std::span<std::uint8_t>(reply.bytes.data(), reply.size)),
                             "reading a tag's answer")) {
-        return f;
+        co_return f;
     }
     armed_ = true;  // the FIFO is empty again and Transceive waits for the next StartSend
-    return std::nullopt;
+    co_return std::nullopt;
 }
 
-Status Mfrc522Chip::transmit(std::span<const std::uint8_t> frame) {
+RadioTask<Status> Mfrc522Chip::transmit(std::span<const std::uint8_t> frame) {
     armed_ = false;
     const std::pair<Register, std::uint8_t> prepare[] = {
         {Register::Command, static_cast<std::uint8_t>(Command::Idle)},
         {Register::ComIrq, bits::kAllComIrqs},
     };
     for (const auto& [r, value] : prepare) {
-        if (auto f = busFailure(bus_.write(r, value), "preparing Transmit")) return f;
+        if (auto f = busFailure(bus_.write(r, value), "preparing Transmit")) co_return f;
     }
-    if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) return f;
-    if (auto f = setFraming(0x00)) return f;
+    if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) co_return f;
+    if (auto f = setFraming(0x00)) co_return f;
     // Transmit starts at once and ends by itself (§10.3.1.5): wait for the frame to be on air.
     const auto airTime = ceilMicroseconds(frameAirTime(frame.size() * 8));
-    if (auto f =
-            busFailure(bus_.write(Register::Command, static_cast<std::uint8_t>(Command::Transmit), airTime),
-                       "starting Transmit")) {
-        return f;
+    if (auto f = co_await writeThenWait(Register::Command, static_cast<std::uint8_t>(Command::Transmit),
+                                        airTime, "starting Transmit")) {
+        co_return f;
     }
     std::uint8_t irq = 0;
-    return waitFor(Register::ComIrq, bits::kTxIrq | bits::kIdleIrq, irq, "transmitting");
+    co_return waitFor(Register::ComIrq, bits::kTxIrq | bits::kIdleIrq, irq, "transmitting");
 }
 
 Status Mfrc522Chip::calculateCrc(std::span<const std::uint8_t> data, std::array<std::uint8_t, 2>& crc) {

@@ -10,6 +10,9 @@
 // kbit/s, the tag's fixed frame delay), so instead of polling the chip while
 // the frames are on air we wait, in the same system call as the StartSend
 // write, until the chip can tell, then read all its status registers at once.
+// Or, with RadioWaits::GiveBusBack, the frame and answer commands stop at
+// each such wait (radio_task.hpp) and the bus is free for other chips until
+// the caller resumes them: the chip's timer and FIFO do not need the host.
 #pragma once
 
 #include <array>
@@ -20,6 +23,7 @@
 #include <string>
 
 #include "drivers/rfid/mfrc522_bus.hpp"
+#include "drivers/rfid/radio_task.hpp"
 #include "drivers/rfid/tag_reader.hpp"
 
 namespace vivaref::drivers::mfrc522 {
@@ -51,6 +55,12 @@ struct Reply {
     std::span<const std::uint8_t> data() const { return {bytes.data(), size}; }
 };
 
+// How the host spends a radio wait.
+enum class RadioWaits {
+    OnTheBus,     // in the delay of the transfer that started it: the bus is held (one scan at a time)
+    GiveBusBack,  // the command stops (pause()) and the caller resumes it once the wait is over
+};
+
 class Mfrc522Chip {
 public:
     Mfrc522Chip(SpiTransport& spi, std::string name, ChipTiming timing);
@@ -65,13 +75,17 @@ public:
     Status configureForIso14443A();
     std::error_code setAntenna(bool on);
 
+    void setRadioWaits(RadioWaits waits) { radioWaits_ = waits; }
+    // Where a command stopped for the radio (GiveBusBack).
+    RadioPause& pause() { return pause_; }
+
     // Sends `frame` (its last byte holding `txLastBits` bits, 0 = 8) and
     // receives the answer aligned at bit `rxAlign` of the first FIFO byte.
     // `replyBits`, the answer's expected length, tells when to look.
-    Status transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits, std::uint8_t rxAlign,
-                      std::size_t replyBits, Reply& reply);
+    RadioTask<Status> transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits,
+                                 std::uint8_t rxAlign, std::size_t replyBits, Reply& reply);
     // Sends `frame` and expects no answer (HLTA).
-    Status transmit(std::span<const std::uint8_t> frame);
+    RadioTask<Status> transmit(std::span<const std::uint8_t> frame);
     // CRC_A of `data` by the chip's coprocessor (§10.3.1.4), low byte first as sent.
     Status calculateCrc(std::span<const std::uint8_t> data, std::array<std::uint8_t, 2>& crc);
 
@@ -80,6 +94,9 @@ private:
     Status failure(ScanErrorKind kind, const std::string& what) const;
     Status waitFor(Register r, std::uint8_t anyOf, std::uint8_t& value, const char* doing);
     Status setFraming(std::uint8_t framing);
+    // Writes `r` and lets `wait` of radio time pass, the RadioWaits way.
+    RadioTask<Status> writeThenWait(Register r, std::uint8_t value, std::chrono::microseconds wait,
+                                    const char* doing);
 
     Mfrc522Bus bus_;
     std::string name_;
@@ -88,6 +105,8 @@ private:
     bool armed_ = false;
     // BitFramingReg's TxLastBits and RxAlign as last written; -1 unknown.
     int framing_ = -1;
+    RadioWaits radioWaits_ = RadioWaits::OnTheBus;
+    RadioPause pause_;
 };
 
 }  // namespace vivaref::drivers::mfrc522

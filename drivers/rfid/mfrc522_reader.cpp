@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <span>
 
 namespace vivaref::drivers {
 namespace {
 
+using mfrc522::RadioTask;
 using mfrc522::Reply;
 using mfrc522::Status;
 
@@ -63,6 +65,7 @@ Status Mfrc522Reader::protocolError(const std::string& what) const {
 }
 
 Status Mfrc522Reader::initialize() {
+    scan_.reset();       // a scan under way, if any, is abandoned with the chip's state
     antennaOn_ = false;  // a soft reset switches the field off
     knownTag_.reset();
     if (auto f = chip_.softReset()) return f;
@@ -89,7 +92,40 @@ std::error_code Mfrc522Reader::antennaOff() {
 }
 
 ScanResult Mfrc522Reader::scan() {
-    ScanResult result = scanField();
+    assert(!scan_);  // one scan at a time per chip
+    chip_.setRadioWaits(mfrc522::RadioWaits::OnTheBus);
+    RadioTask<ScanResult> task = scanAndRemember();
+    task.start();
+    assert(task.done());  // every radio wait was on the bus: nothing stopped it
+    return task.take();
+}
+
+void Mfrc522Reader::beginScan() {
+    assert(!scan_);
+    chip_.setRadioWaits(mfrc522::RadioWaits::GiveBusBack);
+    chip_.pause() = {};
+    scan_.emplace(scanAndRemember());
+}
+
+std::optional<std::chrono::microseconds> Mfrc522Reader::continueScan() {
+    assert(scan_ && !scan_->done());
+    if (auto stopped = std::exchange(chip_.pause().resume, {}))
+        stopped.resume();
+    else
+        scan_->start();
+    if (scan_->done()) return std::nullopt;
+    return chip_.pause().wait;
+}
+
+ScanResult Mfrc522Reader::takeScanResult() {
+    assert(scan_ && scan_->done());
+    ScanResult result = scan_->take();
+    scan_.reset();
+    return result;
+}
+
+RadioTask<ScanResult> Mfrc522Reader::scanAndRemember() {
+    ScanResult result = co_await scanField();
     knownTag_.reset();
     knownTags_.clear();
     if (result.ok()) {
@@ -97,17 +133,18 @@ ScanResult Mfrc522Reader::scan() {
         if (tags.size() == 1 && tags.begin()->size() > 4) knownTag_ = *tags.begin();
         if (tags.size() >= 2) knownTags_ = tags;
     }
-    return result;
+    co_return result;
 }
 
-ScanResult Mfrc522Reader::scanField() {
+RadioTask<ScanResult> Mfrc522Reader::scanField() {
     cost_ = ScanCost{};
     if (!antennaOn_) {
-        return ScanError{ScanErrorKind::AntennaOff, "reader " + config_.name + ": scan with the antenna off"};
+        co_return ScanError{ScanErrorKind::AntennaOff,
+                            "reader " + config_.name + ": scan with the antenna off"};
     }
     const bool checkOne = config_.checkKnownTag && knownTag_;
     const bool checkSet = config_.checkKnownTags && knownTags_.size() >= 2;
-    if (!checkOne && !checkSet) return inventory(false);
+    if (!checkOne && !checkSet) co_return co_await inventory(false);
 
     const mfrc522::BusCounters before = chip_.counters();
     auto finish = [&](ScanResult result) {
@@ -117,14 +154,14 @@ ScanResult Mfrc522Reader::scanField() {
     };
     cost_.checkedKnownTag = checkOne;
     cost_.checkedKnownTags = checkSet;
-    if (auto f = chip_.checkVersion(version_)) return finish(*f);
+    if (auto f = chip_.checkVersion(version_)) co_return finish(*f);
     TagSet confirmed;
     bool settled = false;
     if (checkSet) {
-        if (auto f = checkKnownSet(knownTags_, confirmed, settled)) return finish(*f);
+        if (auto f = co_await checkKnownSet(knownTags_, confirmed, settled)) co_return finish(*f);
     } else {
         KnownTagCheck outcome = KnownTagCheck::Changed;
-        if (auto f = checkKnownTag(*knownTag_, outcome)) return finish(*f);
+        if (auto f = co_await checkKnownTag(*knownTag_, outcome)) co_return finish(*f);
         settled = outcome != KnownTagCheck::Changed;
         if (outcome == KnownTagCheck::Confirmed) {
             confirmed.insert(*knownTag_);
@@ -133,7 +170,7 @@ ScanResult Mfrc522Reader::scanField() {
     }
     if (!settled) {
         const ScanCost check = cost_;
-        ScanResult result = inventory(true);
+        ScanResult result = co_await inventory(true);
         // One scan: the check's frames count with the inventory's.
         cost_.requests += check.requests;
         cost_.anticollisions += check.anticollisions;
@@ -144,18 +181,18 @@ ScanResult Mfrc522Reader::scanField() {
         cost_.checkedKnownTag = check.checkedKnownTag;
         cost_.checkedKnownTags = check.checkedKnownTags;
         cost_.knownTagsConfirmed = check.knownTagsConfirmed;
-        if (!result.ok() || confirmed.empty()) return finish(std::move(result));
+        if (!result.ok() || confirmed.empty()) co_return finish(std::move(result));
         // The tags the check halted stay silent for the inventory's REQAs.
         confirmed.insert(result.tags().begin(), result.tags().end());
-        return finish(std::move(confirmed));
+        co_return finish(std::move(confirmed));
     }
     // As after any inventory: the answers just read came from a live chip.
-    if (auto f = chip_.checkVersion(version_)) return finish(*f);
+    if (auto f = chip_.checkVersion(version_)) co_return finish(*f);
     cost_.knownTagConfirmed = checkSet ? confirmed == knownTags_ : !confirmed.empty();
-    return finish(std::move(confirmed));
+    co_return finish(std::move(confirmed));
 }
 
-Status Mfrc522Reader::checkKnownSet(const TagSet& known, TagSet& confirmed, bool& settled) {
+RadioTask<Status> Mfrc522Reader::checkKnownSet(const TagSet& known, TagSet& confirmed, bool& settled) {
     settled = false;
     // Garbage on the air is the full inventory's to judge (it retries); a dead chip or bus is an error now.
     auto judge = [&](Status f) -> Status {
@@ -169,46 +206,47 @@ Status Mfrc522Reader::checkKnownSet(const TagSet& known, TagSet& confirmed, bool
         // The first REQA wakes every tag; the next ones, those a SELECT not their own sent back to IDLE.
         Reply reply;
         ++cost_.requests;
-        if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) return judge(f);
+        if (auto f = co_await chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) co_return judge(f);
         if (reply.outcome == Reply::Outcome::NoReply) {
             // Every tag not halted was in IDLE: none is left but those confirmed.
             ++cost_.noReplies;
             settled = true;
-            return std::nullopt;
+            co_return std::nullopt;
         }
         if (reply.outcome == Reply::Outcome::Collision) ++cost_.collisions;  // tags of different kinds
         bool selected = false;
-        if (auto f = selectAndHaltKnownTag(*it, selected)) return judge(f);
-        if (!selected) return std::nullopt;
+        if (auto f = co_await selectAndHaltKnownTag(*it, selected)) co_return judge(f);
+        if (!selected) co_return std::nullopt;
         confirmed.insert(*it);
         ++cost_.knownTagsConfirmed;
     }
     KnownTagCheck outcome = KnownTagCheck::Changed;
-    if (auto f = checkKnownTag(last, outcome)) return f;
+    if (auto f = co_await checkKnownTag(last, outcome)) co_return f;
     settled = outcome != KnownTagCheck::Changed;
     if (outcome == KnownTagCheck::Confirmed) {
         confirmed.insert(last);
         ++cost_.knownTagsConfirmed;
     }
-    return std::nullopt;
+    co_return std::nullopt;
 }
 
-Status Mfrc522Reader::selectAndHaltKnownTag(const TagUid& uid, bool& selected) {
+RadioTask<Status> Mfrc522Reader::selectAndHaltKnownTag(const TagUid& uid, bool& selected) {
     selected = false;
     const std::size_t levels = cascadeLevels(uid);
     for (std::size_t level = 0; level < levels; ++level) {
         bool lost = false;
         std::uint8_t sak = 0;
-        if (auto f = selectLevel(kSelectCodes[level], knownCascadeLevel(uid, level), sak, lost)) return f;
-        if (lost) return std::nullopt;  // not there
+        if (auto f = co_await selectLevel(kSelectCodes[level], knownCascadeLevel(uid, level), sak, lost))
+            co_return f;
+        if (lost) co_return std::nullopt;  // not there
         const bool more = (sak & kSakCascadeBit) != 0;
-        if (more != (level + 1 < levels)) return std::nullopt;  // not the tag we know
+        if (more != (level + 1 < levels)) co_return std::nullopt;  // not the tag we know
     }
     selected = true;
-    return halt();
+    co_return co_await halt();
 }
 
-Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
+RadioTask<Status> Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
     outcome = KnownTagCheck::Changed;
     // Garbage on the air is the full inventory's to judge (it retries); a dead chip or bus is an error now.
     auto judge = [&](Status f) -> Status {
@@ -218,15 +256,15 @@ Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
     Reply reply;
     ++cost_.requests;
     const std::uint8_t reqa[] = {kReqa};
-    if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) return judge(f);
+    if (auto f = co_await chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) co_return judge(f);
     if (reply.outcome == Reply::Outcome::NoReply) {
         ++cost_.noReplies;
         outcome = KnownTagCheck::FieldEmpty;
-        return std::nullopt;
+        co_return std::nullopt;
     }
     if (reply.outcome == Reply::Outcome::Collision) {
         ++cost_.collisions;  // tags of different kinds
-        return std::nullopt;
+        co_return std::nullopt;
     }
     const std::size_t levels = cascadeLevels(uid);
     for (std::size_t level = 0; level < levels; ++level) {
@@ -234,37 +272,37 @@ Status Mfrc522Reader::checkKnownTag(const TagUid& uid, KnownTagCheck& outcome) {
         if (level + 1 < levels) {
             bool lost = false;
             std::uint8_t sak = 0;
-            if (auto f = selectLevel(kSelectCodes[level], known, sak, lost)) return judge(f);
-            if (lost || !(sak & kSakCascadeBit)) return std::nullopt;  // not there, or another tag
+            if (auto f = co_await selectLevel(kSelectCodes[level], known, sak, lost)) co_return judge(f);
+            if (lost || !(sak & kSakCascadeBit)) co_return std::nullopt;  // not there, or another tag
             continue;
         }
         // Every tag selected this far answers with its last level: ours alone, or a collision.
         const std::uint8_t frame[] = {kSelectCodes[level], 0x20};
         ++cost_.anticollisions;
-        if (auto f = chip_.transceive(frame, 0, 0, kCascadeLevelBits, reply)) return judge(f);
+        if (auto f = co_await chip_.transceive(frame, 0, 0, kCascadeLevelBits, reply)) co_return judge(f);
         if (reply.outcome == Reply::Outcome::NoReply) ++cost_.noReplies;
         if (reply.outcome == Reply::Outcome::Collision) ++cost_.collisions;
         if (reply.outcome != Reply::Outcome::Received || reply.size != 5 || reply.lastBits != 0 ||
             !std::equal(known.begin(), known.end(), reply.bytes.begin())) {
-            return std::nullopt;
+            co_return std::nullopt;
         }
     }
     // A 4-byte tag (only ever the last of a set): the ANTICOLLISION reached every tag awake.
     if (levels == 1) {
         outcome = KnownTagCheck::Confirmed;
-        return std::nullopt;
+        co_return std::nullopt;
     }
     // The known tag waits in READY and takes this REQA as an error, in silence;
     // any other tag is in IDLE and answers.
     ++cost_.requests;
-    if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) return judge(f);
-    if (reply.outcome != Reply::Outcome::NoReply) return std::nullopt;
+    if (auto f = co_await chip_.transceive(reqa, 7, 0, kAtqaBits, reply)) co_return judge(f);
+    if (reply.outcome != Reply::Outcome::NoReply) co_return std::nullopt;
     ++cost_.noReplies;
     outcome = KnownTagCheck::Confirmed;
-    return std::nullopt;
+    co_return std::nullopt;
 }
 
-ScanResult Mfrc522Reader::inventory(bool tagsMayBeAwake) {
+RadioTask<ScanResult> Mfrc522Reader::inventory(bool tagsMayBeAwake) {
     const mfrc522::BusCounters before = chip_.counters();
     cost_ = ScanCost{};
     auto finish = [&](ScanResult result) {
@@ -274,7 +312,7 @@ ScanResult Mfrc522Reader::inventory(bool tagsMayBeAwake) {
     };
     // Two bytes that tell a dead or swapped chip from an empty field.
     if (!tagsMayBeAwake) {
-        if (auto f = chip_.checkVersion(version_)) return finish(*f);
+        if (auto f = chip_.checkVersion(version_)) co_return finish(*f);
     }
 
     TagSet found;
@@ -291,23 +329,23 @@ ScanResult Mfrc522Reader::inventory(bool tagsMayBeAwake) {
         RoundEnd end = RoundEnd::FieldEmpty;
         const bool mayStopAtLoneTag =
             config_.stopAtLoneTag && cost_.failedRounds == 0 && !previousRoundFailed;
-        if (auto f = inventoryRound(found, mayStopAtLoneTag, end)) {
+        if (auto f = co_await inventoryRound(found, mayStopAtLoneTag, end)) {
             // A garbled frame may be a tag at the edge of the field: try again a few times.
             if (f->kind != ScanErrorKind::Protocol || ++cost_.failedRounds > config_.maxFailedRounds)
-                return finish(*f);
+                co_return finish(*f);
             previousRoundFailed = true;
             continue;
         }
         if (end == RoundEnd::FieldEmpty) {
             // After a failed round the tags left in READY take that REQA as an
             // error and fall back to IDLE in silence (ISO/IEC 14443-3 §6.3.3): ask again.
-            if (!previousRoundFailed) return finishFound();
+            if (!previousRoundFailed) co_return finishFound();
             previousRoundFailed = false;
             continue;
         }
         if (end == RoundEnd::LoneTagRead) {
             cost_.stoppedAtLoneTag = true;
-            return finishFound();
+            co_return finishFound();
         }
         previousRoundFailed = end == RoundEnd::TagLost;
         if (end == RoundEnd::TagLost) ++cost_.failedRounds;
@@ -316,20 +354,20 @@ ScanResult Mfrc522Reader::inventory(bool tagsMayBeAwake) {
             break;
         }
     }
-    return finish(*protocolError("inventory did not end after " + std::to_string(found.size()) +
-                                 " tags and " + std::to_string(cost_.failedRounds) + " failed rounds"));
+    co_return finish(*protocolError("inventory did not end after " + std::to_string(found.size()) +
+                                    " tags and " + std::to_string(cost_.failedRounds) + " failed rounds"));
 }
 
-Status Mfrc522Reader::inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end) {
+RadioTask<Status> Mfrc522Reader::inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end) {
     Reply atqa;
     ++cost_.requests;
     const int collisionsBefore = cost_.collisions;
     const std::uint8_t reqa[] = {kReqa};
-    if (auto f = chip_.transceive(reqa, 7, 0, kAtqaBits, atqa)) return f;
+    if (auto f = co_await chip_.transceive(reqa, 7, 0, kAtqaBits, atqa)) co_return f;
     if (atqa.outcome == Reply::Outcome::NoReply) {
         ++cost_.noReplies;
         end = RoundEnd::FieldEmpty;
-        return std::nullopt;
+        co_return std::nullopt;
     }
     // ATQAs of tags with different UID sizes collide; that only says several tags are there.
     if (atqa.outcome == Reply::Outcome::Collision) mayStopAtLoneTag = false;
@@ -340,7 +378,7 @@ Status Mfrc522Reader::inventoryRound(TagSet& found, bool mayStopAtLoneTag, Round
         std::array<std::uint8_t, 5> level{};
         bool lost = false;
         std::uint8_t sak = 0;
-        if (auto f = resolveCascadeLevel(selectCode, level, lost)) return f;
+        if (auto f = co_await resolveCascadeLevel(selectCode, level, lost)) co_return f;
         const bool lastLevel = selectCode == kSelectCodes[2];
         if (!lost && mayStopAtLoneTag && cost_.collisions == collisionsBefore &&
             (lastLevel || level[0] != kCascadeTag)) {
@@ -348,34 +386,34 @@ Status Mfrc522Reader::inventoryRound(TagSet& found, bool mayStopAtLoneTag, Round
             std::copy(level.begin(), level.begin() + 4, uid + uidSize);
             found.insert(TagUid(std::span<const std::uint8_t>(uid, uidSize + 4)));
             end = RoundEnd::LoneTagRead;
-            return std::nullopt;
+            co_return std::nullopt;
         }
         if (!lost) {
-            if (auto f = selectLevel(selectCode, level, sak, lost)) return f;
+            if (auto f = co_await selectLevel(selectCode, level, sak, lost)) co_return f;
         }
         if (lost) {
             end = RoundEnd::TagLost;  // it left the field mid-sequence: the next REQA tells
-            return std::nullopt;
+            co_return std::nullopt;
         }
         const bool more = (sak & kSakCascadeBit) != 0;
         if (more != (!lastLevel && level[0] == kCascadeTag)) {
-            return protocolError("SAK and cascade tag disagree on whether the UID goes on");
+            co_return protocolError("SAK and cascade tag disagree on whether the UID goes on");
         }
         const std::size_t skip = more ? 1 : 0;  // the cascade tag is not part of the UID
         std::copy(level.begin() + static_cast<std::ptrdiff_t>(skip), level.begin() + 4, uid + uidSize);
         uidSize += 4 - skip;
         if (!more) {
-            if (auto f = halt()) return f;
+            if (auto f = co_await halt()) co_return f;
             found.insert(TagUid(std::span<const std::uint8_t>(uid, uidSize)));
             end = RoundEnd::TagRead;
-            return std::nullopt;
+            co_return std::nullopt;
         }
     }
-    return protocolError("SAK still announces more UID bytes after cascade level 3");
+    co_return protocolError("SAK still announces more UID bytes after cascade level 3");
 }
 
-Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
-                                          bool& lost) {
+RadioTask<Status> Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode,
+                                                     std::array<std::uint8_t, 5>& level, bool& lost) {
     // ISO/IEC 14443-3 §6.5.3.1: send the bits known so far, the tags whose UID
     // starts with them answer with the rest; where their bits differ the chip
     // sees a collision, we pick the 1 branch and ask again. Each round fixes at
@@ -392,17 +430,17 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
         Reply reply;
         ++cost_.anticollisions;
         const auto bits = static_cast<std::uint8_t>(partialBits);
-        if (auto f =
-                chip_.transceive(std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)), bits,
-                                 bits, kCascadeLevelBits - static_cast<std::size_t>(knownBits), reply)) {
-            return f;
+        if (auto f = co_await chip_.transceive(
+                std::span(frame.data(), 2 + static_cast<std::size_t>(sentUidBytes)), bits, bits,
+                kCascadeLevelBits - static_cast<std::size_t>(knownBits), reply)) {
+            co_return f;
         }
         if (reply.outcome == Reply::Outcome::NoReply) {
             ++cost_.noReplies;
             lost = true;
-            return std::nullopt;
+            co_return std::nullopt;
         }
-        if (fullBytes + reply.size > level.size()) return protocolError("anticollision answer too long");
+        if (fullBytes + reply.size > level.size()) co_return protocolError("anticollision answer too long");
         // The first answer byte continues the partial byte we sent (RxAlign).
         level[fullBytes] = static_cast<std::uint8_t>((level[fullBytes] & bitsBelow(partialBits)) |
                                                      (reply.bytes[0] & ~bitsBelow(partialBits)));
@@ -413,8 +451,8 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
             // CollPos counts from bit 0 of the first FIFO byte, RxAlign included.
             const int collidedBit = fullBytes * 8 + reply.collisionPosition - 1;
             if (collidedBit < knownBits || collidedBit >= 32) {
-                return protocolError("collision at UID bit " + std::to_string(collidedBit) + " with " +
-                                     std::to_string(knownBits) + " bits known");
+                co_return protocolError("collision at UID bit " + std::to_string(collidedBit) + " with " +
+                                        std::to_string(knownBits) + " bits known");
             }
             const int byte = collidedBit / 8;
             level[byte] = static_cast<std::uint8_t>((level[byte] & bitsBelow(collidedBit % 8)) |
@@ -426,18 +464,18 @@ Status Mfrc522Reader::resolveCascadeLevel(std::uint8_t selectCode, std::array<st
         const std::size_t receivedBits = reply.size * 8 - static_cast<std::size_t>(partialBits) -
                                          (reply.lastBits ? 8u - reply.lastBits : 0u);
         if (receivedBits != static_cast<std::size_t>(40 - knownBits)) {
-            return protocolError("anticollision answer of " + std::to_string(receivedBits) +
-                                 " bits, expected " + std::to_string(40 - knownBits));
+            co_return protocolError("anticollision answer of " + std::to_string(receivedBits) +
+                                    " bits, expected " + std::to_string(40 - knownBits));
         }
         if ((level[0] ^ level[1] ^ level[2] ^ level[3]) != level[4])
-            return protocolError("UID check byte (BCC) wrong");
-        return std::nullopt;
+            co_return protocolError("UID check byte (BCC) wrong");
+        co_return std::nullopt;
     }
-    return protocolError("anticollision did not converge");
+    co_return protocolError("anticollision did not converge");
 }
 
-Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std::uint8_t, 5>& level,
-                                  std::uint8_t& sak, bool& lost) {
+RadioTask<Status> Mfrc522Reader::selectLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5> level,
+                                             std::uint8_t& sak, bool& lost) {
     std::array<std::uint8_t, 9> frame{selectCode, kSelectNvb, level[0], level[1],
                                       level[2],   level[3],   level[4]};
     const std::uint16_t crc = crcA(std::span(frame.data(), 7));
@@ -446,27 +484,27 @@ Status Mfrc522Reader::selectLevel(std::uint8_t selectCode, const std::array<std:
 
     Reply reply;
     ++cost_.selects;
-    if (auto f = chip_.transceive(frame, 0, 0, kSakBits, reply)) return f;
+    if (auto f = co_await chip_.transceive(frame, 0, 0, kSakBits, reply)) co_return f;
     if (reply.outcome == Reply::Outcome::NoReply) {
         ++cost_.noReplies;
         lost = true;
-        return std::nullopt;
+        co_return std::nullopt;
     }
     if (reply.outcome == Reply::Outcome::Collision)
-        return protocolError("collision on SAK: two tags selected");
-    if (reply.size != 3 || reply.lastBits != 0) return protocolError("SAK is not one byte and a CRC_A");
+        co_return protocolError("collision on SAK: two tags selected");
+    if (reply.size != 3 || reply.lastBits != 0) co_return protocolError("SAK is not one byte and a CRC_A");
     sak = reply.bytes[0];
     const std::uint16_t sakCrc = crcA(std::span(reply.bytes.data(), 1));
     if ((sakCrc & 0xFF) != reply.bytes[1] || (sakCrc >> 8) != reply.bytes[2])
-        return protocolError("SAK's CRC_A wrong");
-    return std::nullopt;
+        co_return protocolError("SAK's CRC_A wrong");
+    co_return std::nullopt;
 }
 
-Status Mfrc522Reader::halt() {
+RadioTask<Status> Mfrc522Reader::halt() {
     // §6.4.3: a tag that understood HLTA stays silent, so nothing to wait for but the end of sending.
     ++cost_.halts;
     const std::uint8_t frame[] = {kHlta[0], kHlta[1], kHltaCrc[0], kHltaCrc[1]};
-    return chip_.transmit(frame);
+    co_return co_await chip_.transmit(frame);
 }
 
 }  // namespace vivaref::drivers

@@ -6,6 +6,11 @@
 // When its last scan found one 7- or 10-byte tag, or two tags or more, a scan
 // first checks for exactly those tags (checkKnownTag, checkKnownTags) and runs
 // the full inventory only when the check says the field changed.
+//
+// The same scan may also run interleaved with other readers' on one SPI bus
+// (beginScan, continueScan): it stops at each radio wait and the bus serves
+// other chips meanwhile. scan() is that scan run to its end, each radio wait
+// spent holding the bus.
 #pragma once
 
 #include <chrono>
@@ -109,6 +114,20 @@ public:
     std::error_code antennaOff() override;
     ScanResult scan() override;
 
+    // The scan in steps, for a caller that keeps several readers' scans under
+    // way on one bus: beginScan(), then continueScan() until it returns no
+    // wait, then takeScanResult() (the same result, costs and known tags as
+    // scan()). Each continueScan() runs the scan on the bus up to its next
+    // radio wait (a frame on air, the tag's frame delay, the chip's timer) and
+    // returns how long the radio needs, counted from its return, before the
+    // next continueScan(); the chip's timer and FIFO keep the answer
+    // meanwhile, so other chips may use the bus, and a later call costs
+    // nothing but the delay. The field stays on throughout.
+    void beginScan();
+    std::optional<std::chrono::microseconds> continueScan();
+    ScanResult takeScanResult();
+    bool scanUnderWay() const { return scan_.has_value(); }
+
     const ScanCost& lastScanCost() const { return cost_; }
     // The tag the next scan checks for first (checkKnownTag), if any.
     const std::optional<TagUid>& knownTag() const { return knownTag_; }
@@ -119,23 +138,32 @@ public:
 private:
     enum class RoundEnd { FieldEmpty, TagRead, LoneTagRead, TagLost };
     enum class KnownTagCheck { Confirmed, FieldEmpty, Changed };
-    ScanResult scanField();
+    // Every step that talks to a tag is a RadioTask: it may stop at a radio
+    // wait (GiveBusBack) or run straight through (OnTheBus).
+    template <class T>
+    using RadioTask = mfrc522::RadioTask<T>;
+    using Status = mfrc522::Status;
+
+    // scanField(), then the known tags for the next scan.
+    RadioTask<ScanResult> scanAndRemember();
+    RadioTask<ScanResult> scanField();
     // The full inventory; `tagsMayBeAwake`: a check left tags in READY, which
     // a first REQA only sends back to IDLE.
-    ScanResult inventory(bool tagsMayBeAwake);
-    mfrc522::Status checkKnownTag(const TagUid& uid, KnownTagCheck& outcome);
+    RadioTask<ScanResult> inventory(bool tagsMayBeAwake);
+    RadioTask<Status> checkKnownTag(const TagUid& uid, KnownTagCheck& outcome);
     // `settled`: the field holds exactly `confirmed`; else it changed, and holds
     // `confirmed` (halted) and whatever an inventory finds.
-    mfrc522::Status checkKnownSet(const TagSet& known, TagSet& confirmed, bool& settled);
+    RadioTask<Status> checkKnownSet(const TagSet& known, TagSet& confirmed, bool& settled);
     // SELECT of every cascade level of `uid`, then HLTA; `selected` when each SAK came as expected.
-    mfrc522::Status selectAndHaltKnownTag(const TagUid& uid, bool& selected);
-    mfrc522::Status inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end);
+    RadioTask<Status> selectAndHaltKnownTag(const TagUid& uid, bool& selected);
+    RadioTask<Status> inventoryRound(TagSet& found, bool mayStopAtLoneTag, RoundEnd& end);
     // One cascade level's ANTICOLLISION loop: the 4 UID bytes and BCC of one tag.
-    mfrc522::Status resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
-                                        bool& lost);
-    mfrc522::Status selectLevel(std::uint8_t selectCode, const std::array<std::uint8_t, 5>& level,
-                                std::uint8_t& sak, bool& lost);
-    mfrc522::Status halt();
+    RadioTask<Status> resolveCascadeLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5>& level,
+                                          bool& lost);
+    // `level` by value: a coroutine must not hold on to its caller's temporaries.
+    RadioTask<Status> selectLevel(std::uint8_t selectCode, std::array<std::uint8_t, 5> level,
+                                  std::uint8_t& sak, bool& lost);
+    RadioTask<Status> halt();
     mfrc522::Status protocolError(const std::string& what) const;
 
     mfrc522::Mfrc522Chip chip_;
@@ -145,6 +173,7 @@ private:
     ScanCost cost_;
     std::optional<TagUid> knownTag_;
     TagSet knownTags_;
+    std::optional<RadioTask<ScanResult>> scan_;  // beginScan()'s, until takeScanResult()
 };
 
 }  // namespace vivaref::drivers

@@ -39,6 +39,9 @@ constexpr const char* kHelp =
                             example castle's), same-or-adjacent-levels or one-at-a-time
   --max-fields-on N         at most N fields on at once in the pipelined castle (default 0: no cap)
   --cycles N                pipelined cycles measured (default 200, after one warm-up)
+  --one-scan-at-a-time      the pipelined castle without interleaving: each scan holds the
+                            bus through its radio waits, the next begins when it ends (as
+                            before interleaved scans; for comparison)
   --moves-per-cycle N       tags moved to another reader after each cycle (default 1; and
                             every 4th cycle two tags swap readers)
   --no-known-tag-check      every scan inventories (Mfrc522ReaderConfig::checkKnownTag and
@@ -56,10 +59,17 @@ polling) and cycles_per_second. what_if_* show the same castle with several
 far-apart readers' fields on at once (not allowed by the one-antenna rule).
 That is the old one-at-a-time cycle, kept for comparison.
 
+interleaved_scan_costs: one reader's scan alone, field just on (power-up not
+counted), run as an interleaved scan: bus_us is how long it holds the bus
+(SPI bytes and per-transfer costs), scan_us how long it lasts, radio waits
+included (the bus is free for other readers for scan_us - bus_us).
+
 pipelined_castle: the same 28 readers on one SPI bus and one virtual clock,
 driven by the FieldScheduler (fields on as the coupling allows, each reader's
 power-up overlapping the others' inventories) and the known-tag check, for
---cycles cycles with tags moving between them. cycle_ms_median and
+--cycles cycles with tags moving between them. The scans of readers whose
+fields are on are interleaved on the bus (scan_mode; max_scans_under_way is
+how many were under way at once), unless --one-scan-at-a-time. cycle_ms_median and
 cycle_ms_worst are end-to-end (from the end of one cycle to the end of the
 next: every reader scanned once), cycles_per_second their mean;
 min_power_up_us is the shortest field-on-to-scan seen (never below the
@@ -86,6 +96,7 @@ struct Options {
     bool castleOnly = false;
     CastleFields fields = CastleFields::AdjacentLevels;
     std::size_t maxFieldsOn = 0;
+    bool interleave = true;
     int cycles = 200;
     int movesPerCycle = 1;
     bool checkKnownTag = true;
@@ -103,6 +114,10 @@ Options parse(int argc, char** argv) {
         }
         if (key == "--full-protocol") {
             o.fullProtocol = true;
+            continue;
+        }
+        if (key == "--one-scan-at-a-time") {
+            o.interleave = false;
             continue;
         }
         if (key == "--castle-only") {
@@ -245,6 +260,39 @@ std::string scanJson(const Options& o, int tags, const CycleFigures& f) {
     return out.str();
 }
 
+// One interleaved scan of a reader alone (field just on, power-up not
+// counted): how long the bus is held (the continueScan() calls) and how long
+// the scan lasts (its radio waits included), for the simulated castle's
+// timing table. The bus is free for other readers the rest of the time.
+std::string interleavedScanJson(const Options& o, const char* what, std::size_t tags, bool known) {
+    std::mt19937_64 rng(o.seed);
+    auto readerOnChip = makeReader(o, "bench");
+    EmulatedReader& r = *readerOnChip;
+    for (std::size_t t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, 7)));
+    if (r.reader.initialize()) return "{}";
+    if (known) (void)r.cycle();  // the scan before, whose tags this one checks
+    (void)r.reader.antennaOff();
+    (void)r.reader.antennaOn();
+    const std::int64_t start = r.chip.nowNs();
+    std::int64_t busNs = 0;
+    int stops = 0;
+    r.reader.beginScan();
+    for (;;) {
+        const std::int64_t before = r.chip.nowNs();
+        const auto wait = r.reader.continueScan();
+        busNs += r.chip.nowNs() - before;
+        if (!wait) break;
+        ++stops;
+        r.chip.idleUntil(r.chip.nowNs() + wait->count() * 1000);
+    }
+    const ScanResult result = r.reader.takeScanResult();
+    std::ostringstream out;
+    out << "{\"case\":\"" << what << "\",\"ok\":" << (result.ok() ? "true" : "false")
+        << ",\"radio_waits\":" << stops << ",\"bus_us\":" << static_cast<double>(busNs) / 1e3
+        << ",\"scan_us\":" << static_cast<double>(r.chip.nowNs() - start) / 1e3 << "}";
+    return out.str();
+}
+
 // 28 readers, one antenna on at a time, 14 tags: one each on 14 readers (a
 // character stands on one spot, over one reader), or dealt at random (some
 // readers then see two or three: the anticollision's worst case).
@@ -320,6 +368,7 @@ std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, cons
     p.reader.checkKnownTags = o.checkKnownTags;
     p.fields = fields;
     p.maxFieldsOn = o.maxFieldsOn;
+    p.interleave = o.interleave;
     p.uidSizes = std::move(sizes);
     p.onePerReader = onePerReader;
     p.cycles = o.cycles;
@@ -330,11 +379,13 @@ std::string pipelinedJson(const Options& o, std::vector<std::size_t> sizes, cons
     out << "{\"uids\":\"" << label << "\",\"tags_per_reader\":\"" << (onePerReader ? "one" : "random")
         << "\",\"fields\":\"" << castleFieldsName(fields) << "\",\"groups\":" << f.groups
         << ",\"coupled_pairs\":" << f.coupledPairs << ",\"max_fields_on\":" << f.maxFieldsOn
-        << ",\"cycles\":" << f.cycleMs.size() << ",\"moves\":" << f.moves << ",\"scans\":" << f.scans
-        << ",\"confirmed_checks\":" << f.confirmed << ",\"inventories\":" << f.inventories
-        << ",\"failed_scans\":" << f.failedScans << ",\"wrong_scans\":" << f.wrongScans
-        << ",\"min_power_up_us\":" << f.minPowerUpUs << ",\"first_cycle_ms\":" << f.firstCycleMs
-        << ",\"cycle_ms_median\":" << f.medianMs << ",\"cycle_ms_worst\":" << f.worstMs
+        << ",\"scan_mode\":\"" << (o.interleave ? "interleaved" : "one at a time")
+        << "\",\"max_scans_under_way\":" << f.maxScansUnderWay << ",\"cycles\":" << f.cycleMs.size()
+        << ",\"moves\":" << f.moves << ",\"scans\":" << f.scans << ",\"confirmed_checks\":" << f.confirmed
+        << ",\"inventories\":" << f.inventories << ",\"failed_scans\":" << f.failedScans
+        << ",\"wrong_scans\":" << f.wrongScans << ",\"min_power_up_us\":" << f.minPowerUpUs
+        << ",\"first_cycle_ms\":" << f.firstCycleMs << ",\"cycle_ms_median\":" << f.medianMs
+        << ",\"cycle_ms_worst\":" << f.worstMs
         << ",\"cycles_per_second\":" << (f.meanMs > 0 ? 1e3 / f.meanMs : 0) << ",\"target_ms\":50}";
     return out.str();
 }
@@ -373,6 +424,12 @@ int main(int argc, char** argv) {
               << castleJson(o, {7}, "7-byte (NTAG)", false) << ","
               << castleJson(o, {4}, "4-byte (MIFARE Classic)", false) << ","
               << castleJson(o, {4, 7, 10, 7}, "mixed", false) << "]";
+    std::cout << ",\"interleaved_scan_costs\":[" << interleavedScanJson(o, "empty", 0, false) << ","
+              << interleavedScanJson(o, "one 7-byte tag, known (the check)", 1, true) << ","
+              << interleavedScanJson(o, "one 7-byte tag, full inventory", 1, false) << ","
+              << interleavedScanJson(o, "two 7-byte tags, known set", 2, true) << ","
+              << interleavedScanJson(o, "two 7-byte tags, full inventory", 2, false) << ","
+              << interleavedScanJson(o, "three 7-byte tags, full inventory", 3, false) << "]";
     std::cout << ",\"pipelined_castle\":[" << pipelinedJson(o, {7}, "7-byte (NTAG)", true, o.fields) << ","
               << pipelinedJson(o, {4}, "4-byte (MIFARE Classic)", true, o.fields) << ","
               << pipelinedJson(o, {4, 7, 10, 7}, "mixed", true, o.fields) << ","

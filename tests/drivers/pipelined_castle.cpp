@@ -5,6 +5,8 @@
 #include <numeric>
 #include <random>
 
+#include "drivers/sensing/interleaved_scans.hpp"
+
 namespace vivaref::drivers::emulation {
 namespace {
 
@@ -82,16 +84,21 @@ PipelinedCastleFigures runPipelinedCastle(const PipelinedCastleOptions& o) {
             EmulatedTag(uidOfSize(rng, o.uidSizes[static_cast<std::size_t>(t) % o.uidSizes.size()])));
     }
 
-    // A hand moves a tag from one reader to another (an empty one when each holds one at most).
+    // Scans under way (interleaved), each stopped at a radio wait.
+    InterleavedScans underWay;
+    // A hand moves a tag from one reader to another (an empty one when each
+    // holds one at most); not in the middle of a scan, whose result could
+    // then be either field.
     auto moveOne = [&] {
         std::vector<std::size_t> holding, empty;
         for (std::size_t r = 0; r < kReaders; ++r)
-            (readers[r]->chip.field().tags().empty() ? empty : holding).push_back(r);
+            if (!underWay.underWay(r))
+                (readers[r]->chip.field().tags().empty() ? empty : holding).push_back(r);
         if (holding.empty()) return;
         const std::size_t from = holding[rng() % holding.size()];
         std::size_t to = from;
         if (o.onePerReader && !empty.empty()) to = empty[rng() % empty.size()];
-        while (to == from) to = rng() % kReaders;
+        while (to == from || underWay.underWay(to)) to = rng() % kReaders;
         auto& source = readers[from]->chip.field();
         const auto uid = source.tags()[rng() % source.tags().size()].uid();
         source.remove(uid);
@@ -101,7 +108,7 @@ PipelinedCastleFigures runPipelinedCastle(const PipelinedCastleOptions& o) {
     auto swapTwo = [&] {
         std::vector<std::size_t> holding;
         for (std::size_t r = 0; r < kReaders; ++r)
-            if (!readers[r]->chip.field().tags().empty()) holding.push_back(r);
+            if (!underWay.underWay(r) && !readers[r]->chip.field().tags().empty()) holding.push_back(r);
         if (holding.size() < 2) return;
         const std::size_t a = holding[rng() % holding.size()];
         std::size_t b = a;
@@ -129,10 +136,56 @@ PipelinedCastleFigures runPipelinedCastle(const PipelinedCastleOptions& o) {
     const std::int64_t start = now;
     std::int64_t lastEnd = start;
     const auto cycles = static_cast<std::uint64_t>(o.cycles) + 1;
+    // A scan is over: its field off, checked against the field, reported.
+    auto conclude = [&](std::size_t reader, const ScanResult& result) {
+        EmulatedReader& r = *readers[reader];
+        const ScanCost& cost = r.reader.lastScanCost();
+        (void)r.reader.antennaOff();
+        now = r.chip.nowNs();
+        ++f.scans;
+        if (!result.ok()) {
+            ++f.failedScans;
+        } else {
+            if (result.tags() != inField(r)) ++f.wrongScans;
+            if (cost.knownTagConfirmed)
+                ++f.confirmed;
+            else if (!result.tags().empty())
+                ++f.inventories;
+        }
+        const std::uint64_t before = scheduler.completedCycles();
+        scheduler.scanned(reader, result.ok(), floorUs(now));
+        if (scheduler.completedCycles() == before) return;
+        const double ms = static_cast<double>(now - lastEnd) / 1e6;
+        lastEnd = now;
+        if (before == 0)
+            f.firstCycleMs = ms;
+        else
+            f.cycleMs.push_back(ms);
+        for (int m = 0; m < o.movesPerCycle; ++m) moveOne();
+        if (o.swapEvery > 0 && scheduler.completedCycles() % static_cast<std::uint64_t>(o.swapEvery) == 0)
+            swapTwo();
+    };
     for (std::uint64_t steps = 0; scheduler.completedCycles() < cycles && steps < 10'000'000; ++steps) {
         const FieldStep step = scheduler.next(floorUs(now));
         if (step.kind == FieldStep::Kind::Wait) {
-            now = std::max(now, step.until.count() * 1000);
+            if (auto due = underWay.due(floorUs(now))) {
+                EmulatedReader& r = *readers[*due];
+                r.chip.idleUntil(now);
+                const auto wait = r.reader.continueScan();
+                now = r.chip.nowNs();
+                f.maxScansUnderWay = std::max(f.maxScansUnderWay, underWay.count());
+                if (wait) {
+                    // Counted from the end of the transfer that started the radio's work.
+                    underWay.waitUntil(*due, ceilUs(now) + *wait);
+                    continue;
+                }
+                underWay.ended(*due);
+                conclude(*due, r.reader.takeScanResult());
+                continue;
+            }
+            auto until = step.until;
+            if (auto next = underWay.nextDue()) until = std::min(until, *next);
+            now = std::max(now, until.count() * 1000);
             continue;
         }
         EmulatedReader& r = *readers[step.reader];
@@ -150,32 +203,12 @@ PipelinedCastleFigures runPipelinedCastle(const PipelinedCastleOptions& o) {
             continue;
         }
         minPowerUp = std::min(minPowerUp, now - onAt[step.reader]);
-        const ScanResult result = r.reader.scan();
-        const ScanCost& cost = r.reader.lastScanCost();
-        (void)r.reader.antennaOff();
-        now = r.chip.nowNs();
-        ++f.scans;
-        if (!result.ok()) {
-            ++f.failedScans;
-        } else {
-            if (result.tags() != inField(r)) ++f.wrongScans;
-            if (cost.knownTagConfirmed)
-                ++f.confirmed;
-            else if (!result.tags().empty())
-                ++f.inventories;
+        if (o.interleave) {
+            r.reader.beginScan();
+            underWay.waitUntil(step.reader, floorUs(now));
+            continue;
         }
-        const std::uint64_t before = scheduler.completedCycles();
-        scheduler.scanned(step.reader, result.ok(), floorUs(now));
-        if (scheduler.completedCycles() == before) continue;
-        const double ms = static_cast<double>(now - lastEnd) / 1e6;
-        lastEnd = now;
-        if (before == 0)
-            f.firstCycleMs = ms;
-        else
-            f.cycleMs.push_back(ms);
-        for (int m = 0; m < o.movesPerCycle; ++m) moveOne();
-        if (o.swapEvery > 0 && scheduler.completedCycles() % static_cast<std::uint64_t>(o.swapEvery) == 0)
-            swapTwo();
+        conclude(step.reader, r.reader.scan());
     }
     f.minPowerUpUs = static_cast<double>(minPowerUp) / 1e3;
     if (!f.cycleMs.empty()) {

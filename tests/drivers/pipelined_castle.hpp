@@ -4,6 +4,8 @@
 // FieldScheduler and the real Mfrc522Reader code: fields on as the coupling
 // allows, power-ups overlapping inventories, the known-tag check. Tags move
 // between cycles; every scan is compared with what its field really holds.
+// The scans of readers whose fields are on are interleaved on the bus
+// (InterleavedScans), or, for comparison, run one at a time.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,10 @@ struct PipelinedCastleOptions {
     int movesPerCycle = 1;  // tags moved to another reader after each cycle
     int swapEvery = 4;      // and every this many cycles two tags swap readers (0: never)
     std::uint64_t seed = 1;
+    // Readers whose fields are on scan together, the bus serving one while
+    // the others wait for the radio (InterleavedScans); else one scan at a
+    // time, each holding the bus through its radio waits.
+    bool interleave = true;
 };
 
 struct PipelinedCastleFigures {
@@ -44,6 +50,7 @@ struct PipelinedCastleFigures {
     std::uint64_t confirmed = 0;    // known-tag checks that found the tag alone
     std::uint64_t inventories = 0;  // scans that ran the full inventory
     std::uint64_t moves = 0;
+    std::size_t maxScansUnderWay = 0;  // scans interleaved at once, at most
 };
 
 PipelinedCastleFigures runPipelinedCastle(const PipelinedCastleOptions& options);

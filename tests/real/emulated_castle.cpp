@@ -17,24 +17,35 @@ namespace {
 using drivers::emulation::EmulatedMfrc522;
 
 // The SPI link the table opens for a reader: straight to its emulated chip.
-// With a bus clock, the chips share the loop's clock as they share the bus:
-// a transfer starts at the loop's now and the loop's now moves on to its end.
+// With bus time, the chips share the loop's clock as they share the bus: a
+// transfer starts at the loop's now and the loop's now moves on to its end.
+// Without, the bus costs the loop nothing, but the loop's own waits pass for
+// the chip too (an interleaved scan waits for its chip's radio on the loop's
+// timer).
 class ChipLink final : public drivers::SpiTransport {
 public:
-    ChipLink(EmulatedMfrc522& chip, castle::ManualClock* busClock) : chip_(chip), busClock_(busClock) {}
+    ChipLink(EmulatedMfrc522& chip, castle::ManualClock& clock, bool busTime)
+        : chip_(chip), clock_(clock), busTime_(busTime), lastLoopNow_(clock.nowMicros()) {}
     using SpiTransport::transfer;
     std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
                              std::chrono::microseconds settle) override {
-        if (!busClock_) return chip_.transfer(tx, rx, settle);
-        chip_.idleUntil(busClock_->nowMicros().count() * 1000);
+        const auto loopNow = clock_.nowMicros();
+        if (!busTime_) {
+            chip_.idleUntil(chip_.nowNs() + (loopNow - lastLoopNow_).count() * 1000);
+            lastLoopNow_ = loopNow;
+            return chip_.transfer(tx, rx, settle);
+        }
+        chip_.idleUntil(loopNow.count() * 1000);
         const auto ec = chip_.transfer(tx, rx, settle);
-        busClock_->set(std::max(busClock_->nowMicros(), std::chrono::microseconds(chip_.nowNs() / 1000)));
+        clock_.set(std::max(loopNow, std::chrono::microseconds(chip_.nowNs() / 1000)));
         return ec;
     }
 
 private:
     EmulatedMfrc522& chip_;
-    castle::ManualClock* busClock_;
+    castle::ManualClock& clock_;
+    bool busTime_;
+    std::chrono::microseconds lastLoopNow_;
 };
 
 }  // namespace
@@ -126,7 +137,7 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
     devices.readers.gpio = &gpio_;
     devices.readers.openSpi = [this, busTime = emulation.busTime](const config::ReaderConfig& r,
                                                                   drivers::ChipSelect*) {
-        return std::make_unique<ChipLink>(*chips_.at(r.name), busTime ? &clock_ : nullptr);
+        return std::make_unique<ChipLink>(*chips_.at(r.name), clock_, busTime);
     };
     real_ = std::make_unique<castle::RealCastle>(castle_, clock_, devices);
     server::TableLoopOptions loopOptions;
