@@ -272,6 +272,12 @@ void Referee::Impl::runDue(Timestamp until, bool inclusive) {
         settle();
     }
     expireHeldKeys(due);
+    if (failingHoldUntil && due(*failingHoldUntil)) {
+        // The hold is over with a reader still failing: judge what waited.
+        now = std::max(now, *failingHoldUntil);
+        failingHoldUntil.reset();
+        settle();
+    }
     if (flashPlace && due(flashUntil)) flashPlace.reset();
     std::erase_if(stationBlinkUntil, [&](const auto& entry) { return due(entry.second); });
     now = std::max(now, until);
@@ -336,6 +342,7 @@ std::optional<Timestamp> Referee::nextDeadline() const {
     if (m.status == GameStatus::Playing && m.state && m.state->awaitsChance() && m.chanceDueSince)
         consider(*m.chanceDueSince + m.options.chanceGrace);
     if (m.flashPlace) consider(m.flashUntil);
+    if (m.failingHoldUntil) consider(*m.failingHoldUntil);
     for (const auto& [station, until] : m.stationBlinkUntil) consider(until);
     for (const auto& held : m.heldKeys) consider(held.until);
     return next;

@@ -63,6 +63,12 @@ struct RefereeOptions {
     // this long: if the move opens the vote meanwhile the key counts then,
     // otherwise it is refused as "no vote is open" (REFEREE-NOTES.md).
     Timestamp earlyVoteHold{1500};
+    // While a reader that failed a scan catches up (drivers::ReaderQuality::
+    // failing), a piece put on or lifted from its place may not show yet, so
+    // nothing on the board is judged: at most this long from when the first
+    // began failing, then only what touches a faulty reader's place waits
+    // (REFEREE-NOTES.md, "A reader that misses scans").
+    Timestamp failingHold{2000};
     // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
     // `simulate` passes a fixed one, `serve` its start time).
     store::WallTime wallAtZero{};

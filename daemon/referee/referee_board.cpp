@@ -42,7 +42,7 @@ bool sameBoard(const drivers::BoardObservation& a, const drivers::BoardObservati
     return std::equal(a.onBoard.begin(), a.onBoard.end(), b.onBoard.begin(), b.onBoard.end(), samePlaced) &&
            std::equal(a.inHand.begin(), a.inHand.end(), b.inHand.begin(), b.inHand.end(), sameHand) &&
            a.ambiguous == b.ambiguous && a.faultyReaders == b.faultyReaders &&
-           a.unknownTags.size() == b.unknownTags.size();
+           a.failingReaders == b.failingReaders && a.unknownTags.size() == b.unknownTags.size();
 }
 
 json differenceJson(const Difference& d) {
@@ -69,6 +69,31 @@ void Referee::observe(const drivers::BoardObservation& observation, Timestamp no
     m.runDue(now, false);
     if (sameBoard(observation, m.seen)) return;
     const auto before = m.faultyReaders;
+    // Places whose reader failed lately, and each one's gap.
+    const bool wasFailing = !m.failingPlaces.empty();
+    std::set<std::string> failing;
+    for (const auto& reader : observation.failingReaders)
+        if (auto index = m.layout.findReader(reader))
+            failing.insert(m.layout.place(m.layout.placeOf(*index)).name);
+    for (const auto& place : failing) {
+        auto& gap = m.gaps[place];
+        if (!m.failingPlaces.count(place)) gap.began = now;
+        gap.last = now;
+    }
+    m.failingPlaces = std::move(failing);
+    if (m.failingPlaces.empty())
+        m.failingHoldUntil.reset();
+    else if (!wasFailing)
+        m.failingHoldUntil = now + m.options.failingHold;
+    for (const auto& [slug, placed] : observation.onBoard) {
+        auto was = m.seen.onBoard.find(slug);
+        if (was != m.seen.onBoard.end() && was->second.place == placed.place) continue;
+        // Seen landing during or just after its place's gap: it may have
+        // landed any time since the gap began (the middle is the best guess).
+        auto gap = m.gaps.find(placed.place.name);
+        const bool unseen = gap != m.gaps.end() && now - gap->second.last <= m.options.liftsApart;
+        m.arrivedAt[slug.name] = unseen ? gap->second.began + (now - gap->second.began) / 2 : now;
+    }
     m.seen = observation;
     for (const auto& [slug, hand] : observation.inHand) m.liftedAt[slug.name] = hand.since;
     m.faultyReaders.clear();
@@ -147,6 +172,9 @@ void Referee::Impl::settle() {
     // fewer automatic decisions in a row than this.
     for (int guard = 0; guard < 64; ++guard) {
         compare();
+        // The board agrees with the game: nothing went unseen before now.
+        if (comparison.matches())
+            std::erase_if(gaps, [&](const auto& gap) { return !failingPlaces.count(gap.first); });
         if (!state || status != GameStatus::Playing) return;
         if (autoKeep()) continue;
         if (guiding) {
@@ -167,9 +195,18 @@ void Referee::Impl::settle() {
             refuse(refusal->code, refusal->message, comparison.differences);
             return;
         }
-        if (!comparison.blindPlaces.empty() || comparison.unsettled) return;
+        if (failingHold() || !comparison.blindPlaces.empty() || comparison.unsettled) return;
         if (state->phase() == Phase::AwaitDeal || state->phase() == Phase::AwaitReshuffle) return;
         const auto& diffs = comparison.differences;
+        if (!gaps.empty()) {
+            // explainUnseen() tried the action on a copy: the engine takes it.
+            if (const auto action = explainUnseen(diffs)) {
+                if (action->kind() == engine::ActionKind::Pass ? decide(*action, true)
+                                                               : acceptBoardAction(*action))
+                    return;
+                continue;
+            }
+        }
         std::optional<Difference> first;
         if (diffs.size() > 1) first = firstLifted(diffs);
         if (diffs.size() > 1 && !first) {
@@ -195,16 +232,21 @@ void Referee::Impl::settle() {
         const engine::Place from = state->placeOf(d.id);
         const auto action = from == engine::Place::Reserve ? engine::Action::place(seat, d.id, to)
                                                            : engine::Action::move(seat, d.id, to);
-        const bool hadRefusal = refusal.has_value();
-        if (auto refused = decide(action, false)) {
+        if (auto refused = acceptBoardAction(action)) {
             refuse(std::string(engine::refusalCodeName(refused->code)), refused->message, diffs);
             return;
         }
-        boardActionAt = now;
-        flashPlace = d.seen.place;
-        flashUntil = now + options.flashFor;
-        if (hadRefusal) clearRefusal("A legal action was completed: play on.");
     }
+}
+
+std::optional<engine::Refusal> Referee::Impl::acceptBoardAction(const engine::Action& a) {
+    const bool hadRefusal = refusal.has_value();
+    if (auto refused = decide(a, false)) return refused;
+    boardActionAt = now;
+    flashPlace = boardPlace(a.to());
+    flashUntil = now + options.flashFor;
+    if (hadRefusal) clearRefusal("A legal action was completed: play on.");
+    return std::nullopt;
 }
 
 std::optional<Difference> Referee::Impl::firstLifted(const std::vector<Difference>& diffs) const {
@@ -223,6 +265,123 @@ std::optional<Difference> Referee::Impl::firstLifted(const std::vector<Differenc
     for (std::size_t i = 1; i < lifts.size(); ++i)
         if (lifts[i].first - lifts[i - 1].first < options.liftsApart) return std::nullopt;
     return *lifts.front().second;
+}
+
+bool Referee::Impl::failingHold() const {
+    if (!failingHoldUntil || now >= *failingHoldUntil || !state || state->phase() != Phase::Placement)
+        return false;
+    engine::ActionList legal;
+    state->legalActions(legal);
+    return std::any_of(legal.begin(), legal.end(), [&](const engine::Action& a) {
+        if (a.kind() != engine::ActionKind::Place) return false;
+        const auto place = boardPlace(a.to());
+        return place && failingPlaces.count(*place);
+    });
+}
+
+std::optional<engine::Action> Referee::Impl::explainUnseen(const std::vector<Difference>& diffs) const {
+    // Each difference a character of this game now on a place; a handful at
+    // most (every order is tried).
+    if (diffs.empty() || diffs.size() > 4) return std::nullopt;
+    for (const auto& d : diffs)
+        if (d.id.index >= state->rules().roster().size() || d.seen.kind != Sighting::Kind::OnPlace)
+            return std::nullopt;
+    auto liftedSince = [&](const Difference& d) {
+        auto it = liftedAt.find(d.character);
+        return it == liftedAt.end() ? Timestamp::max() : it->second;
+    };
+    auto arrived = [&](const Difference& d) {
+        auto it = arrivedAt.find(d.character);
+        return it == arrivedAt.end() ? Timestamp::max() : it->second;
+    };
+    // Two pieces lifted closer together than liftsApart since the board
+    // last gave an action: one hand moved them at once (several-moved).
+    std::vector<Timestamp> lifts;
+    for (const auto& d : diffs)
+        if (const Timestamp at = liftedSince(d); at != Timestamp::max() && at >= boardActionAt)
+            lifts.push_back(at);
+    std::sort(lifts.begin(), lifts.end());
+    for (std::size_t i = 1; i < lifts.size(); ++i)
+        if (lifts[i] - lifts[i - 1] < options.liftsApart) return std::nullopt;
+    // The likeliest order first: as each landed (a landing in a gap dated
+    // to the gap's middle).
+    std::vector<std::size_t> order(diffs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return arrived(diffs[a]) < arrived(diffs[b]); });
+    std::vector<std::size_t> rank(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+
+    // Where a move between two places may have stopped on the way: a place
+    // unseen at some time since the character was lifted.
+    std::vector<std::optional<engine::Place>> via(diffs.size());
+    std::vector<std::vector<std::optional<engine::Place>>> choices(diffs.size());
+    for (std::size_t i = 0; i < diffs.size(); ++i) {
+        choices[i].push_back(std::nullopt);
+        const auto& d = diffs[i];
+        if (!d.expected) continue;
+        for (const auto& [place, gap] : gaps)
+            if (place != *d.expected && place != d.seen.place && gap.last >= liftedSince(d))
+                choices[i].push_back(enginePlace(place));
+    }
+
+    // The actions of the seats in turn, on a copy, with the passes the
+    // referee makes for a seat that can only pass; the first of them when
+    // the engine allows them all.
+    auto tryPlan = [&](const std::vector<std::size_t>& plan) -> std::optional<engine::Action> {
+        engine::State copy = *state;
+        std::optional<engine::Action> first;
+        auto play = [&](const engine::Action& action) {
+            if (copy.apply(action)) return false;
+            if (!first) first = action;
+            return true;
+        };
+        auto act = [&](engine::CharacterId c, engine::Place to) {
+            for (int passes = 0;; ++passes) {
+                if (copy.phase() != Phase::Placement && copy.phase() != Phase::Ascent) return false;
+                engine::ActionList legal;
+                copy.legalActions(legal);
+                if (legal.size() != 1 || legal[0].kind() != engine::ActionKind::Pass) break;
+                if (passes == state->rules().seats() || !play(legal[0])) return false;
+            }
+            const engine::Seat seat = copy.seatToAct();
+            return play(copy.placeOf(c) == engine::Place::Reserve ? engine::Action::place(seat, c, to)
+                                                                  : engine::Action::move(seat, c, to));
+        };
+        for (std::size_t i : plan) {
+            const auto& d = diffs[i];
+            // The engine itself put it there meanwhile (the leftovers to floor 0).
+            if (!via[i] && copy.placeOf(d.id) == enginePlace(d.seen.place)) continue;
+            if (via[i] && !act(d.id, *via[i])) return std::nullopt;
+            if (!act(d.id, enginePlace(d.seen.place))) return std::nullopt;
+        }
+        return first;
+    };
+
+    // No stop on an unseen place first, then one; each time every order,
+    // likeliest first.
+    for (std::size_t stops = 0; stops <= 1; ++stops) {
+        std::vector<std::size_t> pick(diffs.size(), 0);  // an index into each choices[i]
+        while (true) {
+            std::size_t used = 0;
+            for (std::size_t i = 0; i < diffs.size(); ++i) {
+                via[i] = choices[i][pick[i]];
+                used += via[i].has_value();
+            }
+            if (used == stops) {
+                std::vector<std::size_t> plan = order;
+                do {
+                    if (auto first = tryPlan(plan)) return first;
+                } while (std::next_permutation(plan.begin(), plan.end(), [&](std::size_t a, std::size_t b) {
+                    return rank[a] < rank[b];
+                }));
+            }
+            std::size_t i = 0;
+            while (i < diffs.size() && ++pick[i] == choices[i].size()) pick[i++] = 0;
+            if (i == diffs.size()) break;
+        }
+    }
+    return std::nullopt;
 }
 
 void Referee::Impl::refuse(std::string code, std::string message, std::vector<Difference> restore,

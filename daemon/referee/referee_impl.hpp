@@ -98,6 +98,18 @@ struct BoardPart {
     drivers::BoardObservation seen;
     std::set<std::string> faultyPlaces;
     std::vector<std::string> faultyReaders;
+    // Places a reader that failed lately serves (its window still catching
+    // up); `failingHoldUntil` bounds the wait for them. `gaps`: each place
+    // so since the board last matched the game, when its last spell began
+    // and when it was last seen failing: an action there may have gone
+    // unseen, and may explain what is seen (explainUnseen()).
+    std::set<std::string> failingPlaces;
+    std::optional<Timestamp> failingHoldUntil;
+    struct Gap {
+        Timestamp began{0};
+        Timestamp last{0};
+    };
+    std::map<std::string, Gap> gaps;
     BoardComparison comparison;
     // The engine moved characters: guide them until each has been where it
     // says (`guided`: those still to go, taken when guidance starts). Then
@@ -114,6 +126,10 @@ struct BoardPart {
     // When each character was last seen leaving a place (lifted), and when
     // the board last gave an action.
     std::map<std::string, Timestamp> liftedAt;
+    // When each character landed where it stands: first seen there, or the
+    // middle of its place's gap when it was first seen there in or just
+    // after one.
+    std::map<std::string, Timestamp> arrivedAt;
     Timestamp boardActionAt{0};
     // Vote keys pressed before the vote they are for was open, held until it
     // opens or `until` (RefereeOptions::earlyVoteHold).
@@ -159,11 +175,22 @@ struct vivaref::referee::Referee::Impl : GamePart, TimelinePart, ChancePart, Phy
     // Several characters out of place: the one to judge first when they were
     // lifted far enough apart (RefereeOptions::liftsApart), else none.
     std::optional<Difference> firstLifted(const std::vector<Difference>& diffs) const;
-    void judgeDifferences();
+    // A placement from beside the board may have landed unseen on a place
+    // whose reader failed lately (nothing else goes unseen: a move starts
+    // with a lift, and the pipeline shows a tag leaving such a place as a
+    // move under way): while so, within the hold, the board is not judged.
+    bool failingHold() const;
+    // What is seen after a place went unseen, as the actions of the seats in
+    // turn that explain it: the differences in some order, and a move that
+    // ends beyond one step as two through an unseen place. The first action
+    // of the likeliest such sequence the engine allows whole, if any.
+    std::optional<engine::Action> explainUnseen(const std::vector<Difference>& diffs) const;
     void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
     void clearRefusal(const char* why);
     bool autoPass();
-    void acceptBoardAction(const engine::Action& a, const Difference& d);
+    // An action the board gave: decided; once the engine takes it, its place
+    // is lit and a refusal still standing is lifted. The engine's refusal otherwise.
+    std::optional<engine::Refusal> acceptBoardAction(const engine::Action& a);
     void pressKey(const drivers::ButtonEvent& e);
     // Held keys: counted once their vote is open, refused once the board
     // matches the game with no vote open, or when their hold is over.

@@ -182,6 +182,8 @@ json Referee::Impl::publicStatus() const {
                                   : "The character to be put back on the board.";
     } else if (!comparison.blindPlaces.empty()) {
         waiting = "A faulty reader to answer again.";
+    } else if (failingHold() && !comparison.matches()) {
+        waiting = "A reader that missed a scan to read again.";
     } else if (comparison.unsettled) {
         waiting = "A character in hand to be put down.";
     } else {

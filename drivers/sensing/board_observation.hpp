@@ -63,6 +63,10 @@ struct BoardObservation {
     std::map<CharacterSlug, std::vector<PlaceName>> ambiguous;
     std::vector<UnknownTagSighting> unknownTags;  // in any reader's recent scans
     std::vector<ReaderId> faultyReaders;
+    // Readers that failed a scan lately (ReaderQuality::failing; the faulty
+    // ones too): a piece put on or lifted from their places meanwhile may
+    // not show yet.
+    std::vector<ReaderId> failingReaders;
 };
 
 // One character's stable location changed.

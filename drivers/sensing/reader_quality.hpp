@@ -20,6 +20,12 @@ struct ReaderQuality {
     // Set after SensingConfig::faultyAfterFailures failures in a row, cleared
     // by the next success. While set, the reader's tags are held, uncertain.
     bool faulty = false;
+    // Set by any failed scan, cleared by SensingConfig::majorityScans
+    // successful scans in a row after it: until then the reader's window
+    // still holds reads from before the gap, so a tag put on or lifted from
+    // its place meanwhile may not show yet.
+    bool failing = false;
+    std::uint32_t successesSinceFailure = 0;
 
     // 1 before the first scan: a reader that was never asked is not a bad reader.
     double successRate() const { return scans == 0 ? 1.0 : static_cast<double>(successes) / scans; }

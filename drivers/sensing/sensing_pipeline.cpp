@@ -44,6 +44,8 @@ void SensingPipeline::addScan(ReaderIndex reader, const ScanResult& result, Time
 void SensingPipeline::recordFailure(ReaderIndex reader, const ScanError& error, Timestamp at) {
     ReaderQuality& quality = readers_[reader].quality;
     ++quality.consecutiveFailures;
+    quality.failing = true;
+    quality.successesSinceFailure = 0;
     quality.lastError = error;
     quality.lastErrorAt = at;
     if (!quality.faulty && quality.consecutiveFailures >= config_.faultyAfterFailures) {
@@ -58,6 +60,8 @@ void SensingPipeline::recordSuccess(ReaderIndex reader, const TagSet& tags, Time
     ++state.quality.successes;
     state.quality.consecutiveFailures = 0;
     state.quality.lastSuccessAt = at;
+    if (state.quality.failing && ++state.quality.successesSinceFailure >= config_.majorityScans)
+        state.quality.failing = false;
     const bool recovering = state.quality.faulty;
     if (recovering) {
         state.quality.faulty = false;
@@ -292,6 +296,7 @@ BoardObservation SensingPipeline::observe(Timestamp now) const {
         }
     }
     for (ReaderIndex r = 0; r < readers_.size(); ++r) {
+        if (readers_[r].quality.failing) observation.failingReaders.push_back(layout_.reader(r));
         if (readers_[r].quality.faulty) {
             observation.faultyReaders.push_back(layout_.reader(r));
             continue;  // its held scans are stale

@@ -155,6 +155,29 @@ TEST_CASE("Sensing: unknown or mangled UIDs are reported, never placed") {
     CHECK(s.update(600ms).unknownTags.empty());
 }
 
+TEST_CASE("Sensing: a reader that failed a scan is failing until majorityScans scans in a row succeed") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
+    CHECK(s.update(200ms).failingReaders.empty());
+    s.fail("floor3", 200ms);
+    const ReaderIndex floor3 = *s.pipeline.layout().findReader({"floor3"});
+    BoardObservation observation = s.update(200ms);
+    CHECK(observation.failingReaders == std::vector<ReaderId>{{"floor3"}});
+    CHECK(observation.faultyReaders.empty());  // one failure: failing, not faulty
+    CHECK(placeIn(observation, "odessa") == "3");
+    s.scan("floor3", {"odessa"}, 240ms);
+    s.scan("floor3", {"odessa"}, 280ms);
+    CHECK(s.update(280ms).failingReaders == std::vector<ReaderId>{{"floor3"}});
+    s.fail("floor3", 320ms);  // a new gap starts the count again
+    s.scan("floor3", {"odessa"}, 360ms);
+    s.scan("floor3", {"odessa"}, 400ms);
+    CHECK(s.pipeline.quality(floor3).failing);
+    s.scan("floor3", {"odessa"}, 440ms);
+    CHECK_FALSE(s.pipeline.quality(floor3).failing);
+    CHECK(s.update(440ms).failingReaders.empty());
+    CHECK(s.changes.size() == 1);  // the first placement only: a gap changes no place
+}
+
 TEST_CASE("Sensing: a reader that drops out holds its tags, uncertain, and is reported faulty") {
     Script s;
     holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
@@ -168,6 +191,7 @@ TEST_CASE("Sensing: a reader that drops out holds its tags, uncertain, and is re
     CHECK(placeIn(observation, "odessa") == "3");
     CHECK(observation.onBoard.at({"odessa"}).uncertain);
     CHECK(observation.faultyReaders == std::vector<ReaderId>{{"floor3"}});
+    CHECK(observation.failingReaders == std::vector<ReaderId>{{"floor3"}});
     const ReaderQuality& quality = s.pipeline.quality(floor3);
     CHECK(quality.faulty);
     CHECK(quality.scans == 5 + 45);

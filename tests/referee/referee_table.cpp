@@ -126,8 +126,10 @@ drivers::BoardObservation HandTable::observation() const {
     }
     std::set<std::string> blind;
     drivers::BoardLayout layout = drivers::standardBoardLayout();
+    for (const auto& reader : failing) o.failingReaders.push_back(drivers::ReaderId{reader});
     for (const auto& reader : faulty) {
         o.faultyReaders.push_back(drivers::ReaderId{reader});
+        o.failingReaders.push_back(drivers::ReaderId{reader});
         if (auto index = layout.findReader(drivers::ReaderId{reader}))
             blind.insert(layout.place(layout.placeOf(*index)).name);
     }

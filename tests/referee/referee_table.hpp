@@ -61,6 +61,7 @@ public:
     std::map<std::string, std::optional<std::string>> inHand;  // slug -> lifted from
     std::map<std::string, Timestamp> liftedAt;                 // slug -> when lift() took it
     std::vector<std::string> faulty;                           // reader names
+    std::vector<std::string> failing;  // failed a scan lately, not faulty (the faulty are failing too)
     std::vector<Notice> notices;
 
     const engine::State& state() const;

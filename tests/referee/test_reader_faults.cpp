@@ -1,6 +1,8 @@
 // A faulty reader: shown in the status and on its place's LED; actions that
-// touch its place wait until it is back; the rest of the game goes on. And
-// the same rules end to end on the simulated castle through the sensing
+// touch its place wait until it is back; the rest of the game goes on. A
+// reader that missed a scan: placements wait until it has caught up, and
+// what it could not see is explained by the seats' actions in turn. And the
+// same rules end to end on the simulated castle through the sensing
 // pipeline.
 #include <doctest/doctest.h>
 
@@ -42,6 +44,77 @@ TEST_CASE("the rest of the game goes on while a reader is faulty") {
     t.show();
     t.put("natale", "5");
     CHECK(t.state().placeOf(t.state().rules().roster().find("natale")) == Place::Floor5);
+}
+
+TEST_CASE("a reader that missed a scan holds placements; what landed in its gap counts first") {
+    HandTable t;
+    t.start(kClassic4);
+    const auto& roster = t.state().rules().roster();
+    t.failing = {"floor1"};
+    t.show();  // its gap begins
+    t.show();
+    t.put("piero", "2");  // seen at once, but odessa may already be on floor 1 unseen
+    CHECK(t.state().placeOf(roster.find("piero")) == Place::Reserve);
+    CHECK(t.referee.publicStatus()["waiting_for"] == "A reader that missed a scan to read again.");
+    // Caught up: odessa was there. She landed in the gap, piero after its middle.
+    t.failing.clear();
+    t.on["odessa"] = "1";
+    t.show();
+    CHECK(t.state().placeOf(roster.find("odessa")) == Place::Floor1);
+    CHECK(t.state().placeOf(roster.find("piero")) == Place::Floor2);
+    const auto accepted = noticesOf(t.notices, "accepted");
+    REQUIRE(accepted.size() >= 2);
+    CHECK(accepted[accepted.size() - 2].text.find("seat 0") == 0);
+    CHECK(accepted[accepted.size() - 2].text.find("placed odessa on 1") != std::string::npos);
+    CHECK(accepted.back().text.find("seat 1") == 0);
+    CHECK(accepted.back().text.find("placed piero on 2") != std::string::npos);
+    CHECK(t.referee.publicStatus()["refusal"].is_null());
+}
+
+TEST_CASE("a placement held for a failing reader is judged once the hold is over") {
+    HandTable t;
+    t.start(kClassic4);
+    t.failing = {"floor1"};
+    t.show();
+    t.put("piero", "2");
+    CHECK(t.state().placeOf(t.state().rules().roster().find("piero")) == Place::Reserve);
+    t.wait(2000ms);  // the reader still fails: the rest of the game goes on
+    CHECK(t.state().placeOf(t.state().rules().roster().find("piero")) == Place::Floor2);
+}
+
+TEST_CASE("a move seen to end two floors up while the floor between went unseen is two moves") {
+    HandTable t;
+    toClassicAscent(t);
+    const auto leonardo = t.state().rules().roster().find("leonardo");
+    SUBCASE("no gap: refused") {
+        t.lift("leonardo");
+        t.put("leonardo", "5");
+        CHECK(t.referee.publicStatus()["refusal"]["code"] == "not-adjacent");
+        CHECK(t.state().placeOf(leonardo) == Place::Floor3);
+    }
+    SUBCASE("floor 4's reader missed scans meanwhile: seat 0 moved it up, seat 1 on") {
+        t.lift("leonardo");
+        t.failing = {"floor4"};
+        t.show();
+        t.put("leonardo", "5");
+        CHECK(t.referee.publicStatus()["refusal"].is_null());
+        CHECK(t.state().placeOf(leonardo) == Place::Floor5);
+        CHECK(t.state().seatToAct() == engine::Seat{2});
+        const auto accepted = noticesOf(t.notices, "accepted");
+        REQUIRE(accepted.size() >= 2);
+        CHECK(accepted[accepted.size() - 2].text.find("moved leonardo from 3 to 4") != std::string::npos);
+        CHECK(accepted.back().text.find("moved leonardo from 4 to 5") != std::string::npos);
+    }
+    SUBCASE("a gap before the lift explains nothing") {
+        t.failing = {"floor4"};
+        t.show();
+        t.failing.clear();
+        t.show();
+        t.wait(100ms);
+        t.lift("leonardo");
+        t.put("leonardo", "5");
+        CHECK(t.referee.publicStatus()["refusal"]["code"] == "not-adjacent");
+    }
 }
 
 TEST_CASE("on the simulated castle: a placement accepted, a refusal recovered by lifting the character") {

@@ -13,15 +13,13 @@
 // reader has read the tag across the stability window and no other place's
 // reader read it in its own last scan.
 //
-// Not yet met, and so not in CI: readers dropping out for 200-600 ms
-// (VIVAREF_BRISK_DROPOUTS=1) end 22 of the 24 games with their records.
-// Seed 221: a piece put on a place whose reader is down is seen only when
-// the reader is back, after the next player's put on another place, so the
-// two puts (both legal) are credited in the order seen; the readers cannot
-// order two puts made while a place is blind. Seed 262: caius goes from
-// floor 2 to 3 (one player) and from 3 to wc4 (the next) while floor 3's
-// reader is down, so the referee sees one move from 2 to wc4 and refuses
-// it. Two moves through a blind place could be inferred; not done.
+// Not yet met, and so not in CI: readers dropping out for 200-600 ms every
+// 2-8 s (VIVAREF_BRISK_DROPOUTS=1). The referee holds placements while a
+// reader catches up and explains what it could not see by the seats'
+// actions in turn (daemon/referee/REFEREE-NOTES.md, "A reader that misses
+// scans"); over 120 games (VIVAREF_BRISK_ROUNDS=5) 104 end with their
+// records. Most of the rest are two actions inside one gap that both orders
+// explain: the readers cannot tell which came first.
 //
 // Seeds are fixed and printed on failure: VIVAREF_BRISK_SEED=S moves them,
 // VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace (a campaign),
@@ -131,8 +129,9 @@ std::vector<trace::TraceLine> rawScans(const std::vector<trace::TraceLine>& scri
 }
 
 void playBriskly(const GameFamily& family, const Pace& pace, Noise noise, std::uint64_t seed) {
-    INFO("family " << family.name << ", pace " << pace.name << ", noise " << noiseName(noise) << ", seed "
-                   << seed << " (VIVAREF_BRISK_SEED moves the seeds)");
+    INFO("family " << family.name << ", pace " << std::string(pace.name) << ", noise "
+                   << std::string(noiseName(noise)) << ", seed " << seed
+                   << " (VIVAREF_BRISK_SEED moves the seeds)");
     const std::string record = randomRecord(family.spec, seed);
     trace::TableScriptOptions options;
     options.timing = pace.timing;
@@ -149,7 +148,8 @@ void playBriskly(const GameFamily& family, const Pace& pace, Noise noise, std::u
     auto summary = simulateInto(trace::writeTrace(lines), dir / "brisk.sqlite");
     INFO("summary " << summary.dump());
     CHECK(summary["games_started"] == 1);
-    REQUIRE(summary["games_finished"] == 1);
+    CHECK(summary["games_finished"] == 1);
+    if (summary["games_finished"] != 1) return;  // on to the next seed: a campaign counts every failure
     CHECK(summary["host_refusals"].empty());
     CHECK(summary["own_chance"] == 0);
     if (noise != Noise::Hands) CHECK(summary["refusals"].empty());  // a slow hand is told its piece left
