@@ -1,20 +1,25 @@
 // A castle: the readers under the board's places, the vote keys and the
-// LEDs, as the table sees them. Two stand side by side, with one interface:
+// LEDs, as the table sees them. Three stand side by side, with one interface:
 //
 // - RealCastle (real_castle.hpp): MFRC522 / PN532 readers over spidev and
 //   libnfc, keys and LEDs over libgpiod;
 // - SimulatedCastle (simulated_castle.hpp): tags on places in memory, put
 //   and lifted from the web page, each reader's turn taking what the real
-//   driver's takes.
-//
-// (The third way a game is seen, a referee trace replayed by `vivaref
-// simulate`, is the simulation rig's own board: daemon/simulation.)
+//   driver's takes;
+// - TraceCastle (trace_castle.hpp): a referee trace's puts, lifts and scans
+//   as `vivaref simulate` replays them, in virtual time.
 //
 // A castle knows nothing of the rules: it says what its readers saw and
-// which keys were pressed, as it happens, to the CastleSink given at start() (the table loop,
-// daemon/server/table_loop.hpp), and shows the LEDs it is told to. It runs
-// on the loop's clock (loop_clock.hpp): step() does what is due now and says
-// when it is next due; nothing in it sleeps.
+// which keys were pressed, as it happens, to the CastleSink given at
+// start(), and shows the LEDs it is told to. Every scan ends in the same
+// place, the simulation rig's scan() (daemon/simulation/simulation_rig.hpp):
+// the real and the simulated castle's through the table loop of `vivaref
+// serve` (daemon/server/table_loop.hpp), the trace castle's from the rig,
+// which steps it itself. It runs on the loop's clock (loop_clock.hpp):
+// step() does what is due now and says when it is next due; nothing in it
+// sleeps. The trace castle also says when it is next due before it is
+// stepped (nextScanAt()): a replay runs the referee's deadlines due before
+// that first, and never reads a real clock.
 #pragma once
 
 #include <chrono>

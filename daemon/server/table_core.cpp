@@ -42,7 +42,7 @@ const std::map<drivers::TagUid, std::string>& knownTags() {
     return tags;
 }
 
-// Every castle scans on its own: its scans come straight in (castleScan).
+// Every castle scans on its own: its scans come straight in (SimulationRig::scan).
 simulation::RigOptions castleOptions(simulation::RigOptions options) {
     options.castleScans = true;
     return options;
@@ -73,7 +73,7 @@ simulation::RigOptions TableCore::watched(simulation::RigOptions options) {
     options.onRawScan = [this, raw](drivers::ReaderIndex reader, const drivers::ScanResult& result,
                                     Timestamp at) {
         if (raw) raw(reader, result, at);
-        if (hasRawScanListeners()) rawScanned(rig_.board().layout().reader(reader).name, result, at);
+        if (hasRawScanListeners()) rawScanned(rig_.layout().reader(reader).name, result, at);
     };
     auto notice = std::move(options.onNotice);
     options.onNotice = [this, notice](const referee::Notice& n) {
@@ -137,7 +137,7 @@ void TableCore::scan(drivers::ReaderIndex reader, const drivers::ScanResult& res
     // Only a scan that changed the board as sensed (or made the referee
     // speak) changes what is shown: most scans do neither.
     dirty_ = false;
-    rig_.castleScan(reader, result, stamp());
+    rig_.scan(reader, result, stamp());
     if (dirty_) afterInput();
 }
 
@@ -281,7 +281,7 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
     if (request == "put" || request == "lift") {
         auto tag = tagOf(body, why);
         if (!tag) return badRequest(why);
-        const drivers::TagUid uid = simulation::SimulationRig::tagUid(*tag);
+        const drivers::TagUid uid = tag->uid();
         if (request == "lift") {
             if (body.size() != 1) return badRequest("a lift names its tag only");
             simulated_->lift(uid);

@@ -64,7 +64,7 @@ public:
     std::optional<std::string> input(trace::TraceInput input);
 
     // A castle's scan of one of its readers, at the clock's now: straight
-    // into the sensing pipeline and the referee (SimulationRig::castleScan),
+    // into the sensing pipeline and the referee (SimulationRig::scan),
     // recorded when it says something new.
     void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
 

@@ -9,7 +9,7 @@ TableLoop::TableLoop(castle::Castle& castle, TableCore& table, const castle::Loo
                      TableLoopOptions options)
     : castle_(castle), table_(table), clock_(clock), options_(std::move(options)) {
     const auto& mine = castle_.layout();
-    const auto& rigs = table_.rig().board().layout();
+    const auto& rigs = table_.rig().layout();
     bool same = mine.readerCount() == rigs.readerCount();
     for (drivers::ReaderIndex r = 0; same && r < mine.readerCount(); ++r)
         same = mine.reader(r) == rigs.reader(r);

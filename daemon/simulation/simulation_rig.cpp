@@ -43,11 +43,6 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
     return referee::AbandonRequest{};
 }
 
-drivers::ScanErrorKind faultKind(const std::string& what) {
-    return what.find("no answer") != std::string::npos ? drivers::ScanErrorKind::NoAnswer
-                                                       : drivers::ScanErrorKind::Protocol;
-}
-
 // "floor0, floor1, ..." for a message: the first few names of a layout.
 std::string nameList(const std::vector<std::string>& names) {
     constexpr std::size_t kShown = 12;
@@ -59,23 +54,16 @@ std::string nameList(const std::vector<std::string>& names) {
 
 }  // namespace
 
-drivers::TagUid SimulationRig::tagUid(const trace::TagName& tag) {
-    if (tag.isUid()) {
-        std::string why;
-        if (auto uid = drivers::TagUid::tryFromHex(tag.text, why)) return *uid;
-    }
-    return drivers::simulatedTagUid(tag.text);
-}
-
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(std::move(options)),
       store_(store),
-      board_(options_.layout ? *options_.layout : drivers::standardBoardLayout(), options_.board),
+      castle_(options_.layout ? *options_.layout : drivers::standardBoardLayout(), castleClock_,
+              options_.board),
       referee_(options_.referee, store),
-      held_(board_.layout().readerCount()),
       castleMode_(options_.castleScans),
-      runs_(board_.layout().readerCount()) {
+      runs_(castle_.layout().readerCount()) {
     options_.sensing.validate();
+    castle_.start(*this);
     if (!options_.registry)
         for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
             for (const auto& c : roster->characters()) enrolled_.insert(c.id);
@@ -85,8 +73,7 @@ SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
 void SimulationRig::buildPipeline() {
     drivers::TagRegistry registry = options_.registry ? *options_.registry : drivers::TagRegistry{};
     for (const auto& slug : enrolled_) registry.enrol(drivers::simulatedTagUid(slug), {slug});
-    pipeline_ =
-        std::make_unique<drivers::SensingPipeline>(board_.layout(), std::move(registry), options_.sensing);
+    pipeline_ = std::make_unique<drivers::SensingPipeline>(layout(), std::move(registry), options_.sensing);
 }
 
 // A custom roster's characters get their simulated tags too. The pipeline is
@@ -141,7 +128,7 @@ bool isOnce(const trace::TraceInput& input) {
     return false;
 }
 
-// What the simulated board stands in for: puts, lifts, and readers' holdings.
+// What the trace castle's board stands in for: puts, lifts, and readers' holdings.
 bool needsBoard(const trace::TraceInput& input) {
     return std::holds_alternative<trace::PutLine>(input) || std::holds_alternative<trace::LiftLine>(input) ||
            ((std::holds_alternative<trace::ScanLine>(input) ||
@@ -154,31 +141,26 @@ bool needsBoard(const trace::TraceInput& input) {
 std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) {
     lastHostAnswer_.reset();
     if (auto problem = check(line)) return problem;
-    const Timestamp t{line.t};
     if (castleMode_ && needsBoard(line.input))
         return "this trace records a castle's own scans (\"once\" lines): a put, a lift or a scan "
                "without \"once\" needs the simulated board, which no longer scans";
-    if (isOnce(line.input)) {
-        // Each scan goes in as built (check() saw its reader); castleScan counts the line when it takes it.
-        if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) {
-            castleScan(*board_.layout().findReader(scan->reader),
-                       drivers::ScanResult(drivers::TagSet(scan->tags.begin(), scan->tags.end())), t);
-        } else {
-            const auto& fault = std::get<trace::ReaderFaultLine>(line.input);
-            castleScan(*board_.layout().findReader(fault.reader),
-                       drivers::ScanResult(drivers::ScanError{
-                           faultKind(fault.what), "reader " + fault.reader.name + ": " + fault.what}),
-                       t);
-        }
-        return std::nullopt;
-    }
+    // From the first `once` line on the trace speaks for every reader: the
+    // board scans nothing more, not even before the line.
+    const bool once = isOnce(line.input);
+    if (once) castleMode_ = true;
+    const Timestamp t{line.t};
     runUntil(t);
     clock_ = std::max(clock_, t);
+    if (once) {
+        // One scan: scan() records it and counts the line, unless it only repeats the last ones.
+        apply(line);
+        return std::nullopt;
+    }
     std::optional<drivers::ReaderIndex> reader;
     if (const auto* scan = std::get_if<trace::ScanLine>(&line.input))
-        reader = board_.layout().findReader(scan->reader);
+        reader = layout().findReader(scan->reader);
     else if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input))
-        reader = board_.layout().findReader(fault->reader);
+        reader = layout().findReader(fault->reader);
     // Recorded before it acts, so that the store writes it in the same
     // transaction as any decision it leads to (a vote is never on disk
     // without its key press). A new game's line belongs to the game it
@@ -199,33 +181,20 @@ std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) 
 
 void SimulationRig::apply(const trace::TraceLine& line) {
     const Timestamp t = clock_;
-    std::visit(
-        [&](const auto& input) {
-            using T = std::decay_t<decltype(input)>;
-            if constexpr (std::is_same_v<T, trace::HostLine>) {
-                if (input.kind == trace::HostKind::NewGame) enrolSetup(input.payload);
-                lastHostAnswer_ = referee_.host(hostRequest(input), t);
-                if (!lastHostAnswer_->ok)
-                    ++counters_
-                          .hostRefusals[lastHostAnswer_->code.empty() ? "refused" : lastHostAnswer_->code];
-            } else if constexpr (std::is_same_v<T, trace::ScanLine>) {
-                // What the reader holds from now on; its next scan on the board's schedule reads it.
-                const auto reader = *board_.layout().findReader(input.reader);
-                held_[reader].emplace(drivers::TagSet(input.tags.begin(), input.tags.end()));
-            } else if constexpr (std::is_same_v<T, trace::ReaderFaultLine>) {
-                // The reader fails from now on, until a scan line names it again.
-                const auto reader = *board_.layout().findReader(input.reader);
-                held_[reader].emplace(drivers::ScanError{faultKind(input.what),
-                                                         "reader " + input.reader.name + ": " + input.what});
-            } else if constexpr (std::is_same_v<T, trace::PutLine>) {
-                (void)board_.put(tagUid(input.tag), input.place);  // check() saw the place
-            } else if constexpr (std::is_same_v<T, trace::LiftLine>) {
-                board_.lift(tagUid(input.tag));
-            } else {
-                referee_.press(drivers::ButtonEvent{input.station, input.key, t});
-            }
-        },
-        line.input);
+    if (castle::TraceCastle::takes(line.input)) {
+        // A put, a lift, what a reader holds (check() saw the place or the
+        // reader), or one scan, which comes back through scanned() at once.
+        castleClock_.set(t);
+        castle_.take(line.input);
+    } else if (const auto* host = std::get_if<trace::HostLine>(&line.input)) {
+        if (host->kind == trace::HostKind::NewGame) enrolSetup(host->payload);
+        lastHostAnswer_ = referee_.host(hostRequest(*host), t);
+        if (!lastHostAnswer_->ok)
+            ++counters_.hostRefusals[lastHostAnswer_->code.empty() ? "refused" : lastHostAnswer_->code];
+    } else {
+        const auto& button = std::get<trace::ButtonLine>(line.input);
+        referee_.press(drivers::ButtonEvent{button.station, button.key, t});
+    }
 }
 
 void SimulationRig::runUntil(Timestamp end) {
@@ -235,10 +204,10 @@ void SimulationRig::runUntil(Timestamp end) {
             *deadline = std::max(*deadline, clock_);  // overdue: now
             if (*deadline == lastTickAt_ && ticksAtSameTime_ >= kMaxTicksAtSameTime) deadline.reset();
         }
-        // The board's scans come every scan interval, and the pipeline is
-        // updated at each; a castle's come when they come, so the pipeline's
-        // own deadlines (a stability window, an in-hand grace) are honoured
-        // exactly when due.
+        // The trace castle's board scans every scan interval, and the
+        // pipeline is updated at each; a castle that scans on its own scans
+        // when it does, so the pipeline's own deadlines (a stability window,
+        // an in-hand grace) are honoured exactly when due.
         std::optional<Timestamp> scanAt;
         std::optional<Timestamp> sensing;
         if (castleMode_) {
@@ -248,12 +217,14 @@ void SimulationRig::runUntil(Timestamp end) {
                 if (*sensing <= lastSenseAt_) sensing.reset();  // already updated then: nothing is due
             }
         } else {
-            scanAt = nextScanAt_;
+            scanAt = castle_.nextScanAt();
         }
         auto before = [](const std::optional<Timestamp>& a, Timestamp b) { return a && *a < b; };
         // At the same time: a scan (an input) first, then the pipeline, then the referee.
         if (scanAt && *scanAt < end && !before(sensing, *scanAt) && !before(deadline, *scanAt)) {
-            scanOnce(*scanAt);
+            // Its scan comes back through scanned().
+            castleClock_.set(*scanAt);
+            (void)castle_.step();
         } else if (sensing && *sensing < end && !before(deadline, *sensing)) {
             sense(*sensing);
         } else if (deadline && *deadline < end) {
@@ -264,12 +235,24 @@ void SimulationRig::runUntil(Timestamp end) {
     }
 }
 
-void SimulationRig::castleScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
-    castleMode_ = true;
+void SimulationRig::scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
+    scan(reader, result, castleClock_.now());
+}
+
+void SimulationRig::scan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
     const Timestamp t = std::max(at, clock_);
     runUntil(t);
     clock_ = t;
     if (options_.onRawScan) options_.onRawScan(reader, result, t);
+    if (!castleMode_) {
+        // The board's: the trace's puts and lifts are the record, and the
+        // pipeline is updated at each of its scans.
+        pipeline_->addScan(reader, result, t);
+        ++counters_.scans;
+        lastDueAt_ = t;
+        observe(t);
+        return;
+    }
     if (repeats(reader, result, t)) {
         ++counters_.repeatedScans;
         return;
@@ -306,7 +289,7 @@ bool SimulationRig::repeats(drivers::ReaderIndex reader, const drivers::ScanResu
 
 trace::TraceLine SimulationRig::onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
                                          Timestamp at) const {
-    const drivers::ReaderId& name = board_.layout().reader(reader);
+    const drivers::ReaderId& name = layout().reader(reader);
     if (result.ok())
         return {at.count(), trace::ScanLine{name, {result.tags().begin(), result.tags().end()}, true}};
     // "no answer" for a chip that does not answer (how a replay reads it), the kind and detail otherwise.
@@ -324,21 +307,6 @@ trace::TraceLine SimulationRig::onceLine(drivers::ReaderIndex reader, const driv
 void SimulationRig::sense(Timestamp at) {
     clock_ = std::max(clock_, at);
     lastSenseAt_ = at;
-    lastDueAt_ = at;
-    observe(clock_);
-}
-
-void SimulationRig::scanOnce(Timestamp at) {
-    clock_ = std::max(clock_, at);
-    for (const auto& scan : board_.advanceTo(at)) {
-        // A reader the trace named reads what the trace said it holds.
-        const auto& held = held_[scan.reader];
-        const drivers::ScanResult& result = held ? *held : scan.result;
-        if (options_.onRawScan) options_.onRawScan(scan.reader, result, scan.at);
-        pipeline_->addScan(scan.reader, result, scan.at);
-        ++counters_.scans;
-    }
-    nextScanAt_ = at + options_.board.scanInterval;
     lastDueAt_ = at;
     observe(clock_);
 }
@@ -426,7 +394,7 @@ void SimulationRig::record(std::int64_t t, const std::string& text,
 // the trace drives holds at its start when no held line said it: so each
 // game of a session replays alone (`trace export`), its board as it stood.
 void SimulationRig::writeSnapshot(store::GameId game, std::int64_t t) {
-    std::vector<bool> said(held_.size(), false);
+    std::vector<bool> said(layout().readerCount(), false);
     for (const auto& line : heldLines_) {
         store_->appendTrace(game, line.t, line.text);
         if (line.reader) said[*line.reader] = true;
@@ -446,16 +414,17 @@ void SimulationRig::writeSnapshot(store::GameId game, std::int64_t t) {
         }
         return;
     }
-    for (drivers::ReaderIndex r = 0; r < held_.size(); ++r) {
-        if (!held_[r] || said[r]) continue;
-        const drivers::ReaderId& name = board_.layout().reader(r);
+    for (drivers::ReaderIndex r = 0; r < said.size(); ++r) {
+        const auto& held = castle_.held(r);
+        if (!held || said[r]) continue;
+        const drivers::ReaderId& name = layout().reader(r);
         trace::TraceLine line{t, trace::ReaderFaultLine{name, "no answer"}};
-        if (held_[r]->ok()) {
+        if (held->ok()) {
             trace::ScanLine scan{name, {}};
-            for (const auto& uid : held_[r]->tags()) scan.tags.push_back(uid);
+            for (const auto& uid : held->tags()) scan.tags.push_back(uid);
             line.input = std::move(scan);
         } else {
-            const std::string& message = held_[r]->error().message;
+            const std::string& message = held->error().message;
             const std::string prefix = "reader " + name.name + ": ";
             line.input = trace::ReaderFaultLine{
                 name, message.starts_with(prefix) ? message.substr(prefix.size()) : message};

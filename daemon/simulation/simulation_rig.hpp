@@ -1,24 +1,31 @@
-// The simulation rig: a simulated castle (drivers/sim), the sensing pipeline
-// and the referee, wired together on one clock that the caller drives. It
-// consumes referee trace lines in time order: the clock first runs to the
-// line's `t` (every board scan due before it goes through the pipeline into
-// the referee, and the referee's deadlines are ticked exactly when due),
-// then the line acts: put/lift on the board, a key press or a host request
-// to the referee, and a scan or reader-fault line sets what its reader holds.
+// The simulation rig: the sensing pipeline and the referee on one clock that
+// the caller drives, fed by a castle's scans, with the game's trace recorded
+// on the side. Whatever the castle (daemon/castle/castle.hpp), each of its
+// scans comes in through scan(): the real and the simulated one's from the
+// table loop of `vivaref serve` (daemon/server/table_core.hpp), the trace
+// castle's (daemon/castle/trace_castle.hpp) from the rig itself, which owns
+// one and steps it on its virtual clock when `vivaref simulate` replays a
+// trace.
+//
+// It consumes referee trace lines in time order: the clock first runs to the
+// line's `t` (every scan the trace castle's board takes before it goes
+// through the pipeline into the referee, and the deadlines are honoured
+// exactly when due), then the line acts: a put, a lift, a scan or a reader
+// fault on the trace castle, a key press or a host request to the referee.
 // A reader named by a scan line holds that line's tags, exactly, until the
 // next scan or reader-fault line names it (a reader-fault: it fails until
 // then); the board keeps scanning it on its own schedule, as it does for
-// put/lift, and those scans go through the pipeline. So a trace may say only
-// what changed (what `vivaref serve --hardware=real` records), and a trace
-// that spells every scan out at the board's slots gives the same scans.
+// put/lift, and those scans go through the pipeline. A `once` line is one
+// scan of a castle that scans on its own, taken at its `t`.
 //
 // Every consumed line is recorded in the game log as the current game's
 // trace, and so is every chance decision the referee made from its own
 // generator (as the host deal/reshuffle line that would have made it), so
-// that `vivaref trace export` replays the same game without the seed.
+// that `vivaref trace export` replays the same game without the seed; a
+// castle's scans are recorded as `once` lines when they say something new.
 //
 // Time is whatever the caller says: `vivaref simulate` runs a trace as fast
-// as it can, `vivaref serve` can advance the same rig on its loop's clock.
+// as it can, `vivaref serve` advances the same rig on its loop's clock.
 #pragma once
 
 #include <chrono>
@@ -31,12 +38,13 @@
 #include <string>
 #include <vector>
 
+#include "daemon/castle/loop_clock.hpp"
+#include "daemon/castle/trace_castle.hpp"
 #include "daemon/referee/referee.hpp"
 #include "daemon/store/game_store.hpp"
 #include "daemon/trace/trace_line.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sensing/sensing_pipeline.hpp"
-#include "drivers/sim/simulated_board.hpp"
 
 namespace vivaref::simulation {
 
@@ -58,10 +66,10 @@ struct RigOptions {
     // deadline, at most `finishLimit`.
     Timestamp settleFor{5000};
     Timestamp finishLimit{60000};
-    // The castle scans on its own (a real castle): the simulated board never
-    // scans, every scan comes in through castleScan() and is recorded as a
-    // `once` line when it says something new. A trace's first `once` line
-    // puts the rig in the same mode.
+    // The castle scans on its own (a real or simulated castle of `vivaref
+    // serve`): the trace castle's board never scans, every scan comes in
+    // through scan() and is recorded as a `once` line when it says something
+    // new. A trace's first `once` line puts the rig in the same mode.
     bool castleScans = false;
     // Lines consumed before any game are held for the next game's trace; past
     // this many the oldest are dropped.
@@ -88,36 +96,38 @@ struct RigCounters {
     std::set<std::int64_t> games;             // ids of the games the trace touched
 };
 
-class SimulationRig {
+class SimulationRig final : private castle::CastleSink {
 public:
     // `store` may be null (no log); otherwise it must outlive the rig.
     // Throws std::invalid_argument on contradictory sensing or board knobs.
     SimulationRig(RigOptions options, store::GameStore* store);
+    // Its trace castle runs on its own clock.
+    SimulationRig(const SimulationRig&) = delete;
+    SimulationRig& operator=(const SimulationRig&) = delete;
 
     // Whether the line can act on a board of this layout: a scan's or a
     // fault's reader and a put's place must exist. A sentence when not.
     static std::optional<std::string> check(const drivers::BoardLayout& layout, const trace::TraceLine& line);
-    std::optional<std::string> check(const trace::TraceLine& line) const {
-        return check(board_.layout(), line);
-    }
+    std::optional<std::string> check(const trace::TraceLine& line) const { return check(layout(), line); }
 
     // Runs the clock to line.t (not before the current time), then applies
     // the line and records it. A sentence for a line check() refuses (then
     // nothing is applied, but time has passed).
     std::optional<std::string> consume(const trace::TraceLine& line);
 
-    // One scan of a castle that scans on its own, at `at` (not before the
-    // current time): the clock runs to `at`, then a scan that only repeats
-    // the reader's last ones is left out (it would change nothing the
+    // One scan of the castle's, at `at` (not before the current time): the
+    // clock runs to `at`, then the scan goes through the pipeline to the
+    // referee. A castle that scans on its own (castle mode): a scan that only
+    // repeats the reader's last ones is left out (it would change nothing the
     // pipeline decides: a full window of the same tags, or a reader already
-    // faulty failing again); any other is recorded as a `once` line and goes
-    // through the pipeline to the referee at once. Replaying those lines
-    // gives the pipeline the same scans at the same times. Puts the rig in
-    // castle mode (RigOptions::castleScans).
-    void castleScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
+    // faulty failing again); any other is recorded as a `once` line, and
+    // replaying those lines gives the pipeline the same scans at the same
+    // times. The trace castle's board (a board's trace): every scan goes in
+    // and none is recorded, the trace's puts and lifts are.
+    void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
 
-    // When runUntil() last handled something due (a scan of the simulated
-    // board, a stability window or in-hand grace ending, a referee deadline).
+    // When runUntil() last handled something due (a scan of the trace
+    // castle's board, a stability window or in-hand grace ending, a referee deadline).
     // An input stamped at or before it would be replayed before that, so a
     // live caller stamps it a millisecond later (TableCore::stamp).
     std::optional<Timestamp> lastDueAt() const { return lastDueAt_; }
@@ -139,18 +149,20 @@ public:
     Timestamp now() const { return clock_; }
     referee::Referee& referee() { return referee_; }
     const referee::Referee& referee() const { return referee_; }
-    drivers::SimulatedBoard& board() { return board_; }
+    const drivers::BoardLayout& layout() const { return castle_.layout(); }
+    // The trace castle's board: its tags, faults and noise.
+    drivers::SimulatedBoard& board() { return castle_.board(); }
     const drivers::SensingPipeline& pipeline() const { return *pipeline_; }
     const RigCounters& counters() const { return counters_; }
 
-    // The UID a put/lift's tag name stands for.
-    static drivers::TagUid tagUid(const trace::TagName& tag);
-
 private:
-    void scanOnce(Timestamp at);
+    // The trace castle's: a scan at the castle clock's now.
+    void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override;
+    void pressed(drivers::StationId /*station*/, drivers::VoteKey /*key*/) override {}
+    void problem(const std::string& /*message*/) override {}
     void sense(Timestamp at);
     void tick(Timestamp at);
-    // True when `result` only repeats the reader's last scans (castleScan).
+    // True when `result` only repeats the reader's last scans (scan()).
     bool repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
     trace::TraceLine onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
                               Timestamp at) const;
@@ -164,14 +176,12 @@ private:
 
     RigOptions options_;
     store::GameStore* store_;
-    drivers::SimulatedBoard board_;
+    castle::ManualClock castleClock_;  // the trace castle's: the rig's clock when it steps it
+    castle::TraceCastle castle_;
     std::unique_ptr<drivers::SensingPipeline> pipeline_;
     std::set<std::string> enrolled_;  // character slugs with a tag in the registry
     referee::Referee referee_;
-    // What each reader holds once a scan or reader-fault line named it (the
-    // line's tags, or its failure); none: the board's own contents.
-    std::vector<std::optional<drivers::ScanResult>> held_;
-    // Castle mode: the board is not scanned, the castle's scans come in.
+    // Castle mode: the trace castle's board is not scanned, a castle's scans come in.
     bool castleMode_ = false;
     struct ScanRun {
         std::optional<drivers::ScanResult> last;  // the reader's last scan taken or left out
@@ -183,7 +193,6 @@ private:
     Timestamp clock_{0};
     std::optional<Timestamp> lastDueAt_;
     Timestamp lastSenseAt_{-1};
-    Timestamp nextScanAt_{0};
     Timestamp lastTickAt_{-1};
     int ticksAtSameTime_ = 0;
     struct HeldLine {

@@ -73,6 +73,8 @@ struct ReaderFaultLine {
 struct TagName {
     std::string text;
     bool isUid() const;
+    // The tag it stands for: the UID, or the slug's simulated tag.
+    drivers::TagUid uid() const;
     friend bool operator==(const TagName&, const TagName&) = default;
 };
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <span>
 
+#include "drivers/sim/simulated_board.hpp"
 #include "engine/record/field_reader.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/strict_json.hpp"
@@ -264,6 +265,14 @@ bool TagName::isUid() const {
         return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
     });
     return hexOnly && std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+drivers::TagUid TagName::uid() const {
+    if (isUid()) {
+        std::string why;
+        if (auto uid = drivers::TagUid::tryFromHex(text, why)) return *uid;
+    }
+    return drivers::simulatedTagUid(text);
 }
 
 std::string_view hostKindName(HostKind kind) { return kHostNames[static_cast<std::size_t>(kind)]; }

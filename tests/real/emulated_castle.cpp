@@ -163,7 +163,7 @@ void EmulatedCastle::play(const std::vector<trace::TraceLine>& lines) {
 
 void EmulatedCastle::apply(const trace::TraceLine& line) {
     if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
-        const auto uid = simulation::SimulationRig::tagUid(put->tag);
+        const auto uid = put->tag.uid();
         if (auto it = fieldOf_.find(uid); it != fieldOf_.end())
             chip(it->second).field().remove(tagBytes(uid));
         const auto layout = castle::realBoardLayout(castle_);
@@ -173,7 +173,7 @@ void EmulatedCastle::apply(const trace::TraceLine& line) {
         chip(reader).field().add(drivers::emulation::EmulatedTag(tagBytes(uid)));
         fieldOf_[uid] = reader;
     } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {
-        const auto uid = simulation::SimulationRig::tagUid(lift->tag);
+        const auto uid = lift->tag.uid();
         if (auto it = fieldOf_.find(uid); it != fieldOf_.end()) {
             chip(it->second).field().remove(tagBytes(uid));
             fieldOf_.erase(it);

@@ -41,7 +41,7 @@ void playOnCastle(simulation::SimulationRig& rig, const std::vector<trace::Trace
     drivers::ReaderIndex next = 0;
     auto scanUntil = [&](std::int64_t end) {
         while (nextScanAt < end) {
-            rig.castleScan(next, board.scan(next), Timestamp(nextScanAt));
+            rig.scan(next, board.scan(next), Timestamp(nextScanAt));
             next = (next + 1) % board.layout().readerCount();
             nextScanAt += 3 + static_cast<std::int64_t>(jitter() % 3);
         }
@@ -49,9 +49,9 @@ void playOnCastle(simulation::SimulationRig& rig, const std::vector<trace::Trace
     for (const auto& line : script) {
         scanUntil(line.t);
         if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
-            (void)board.put(simulation::SimulationRig::tagUid(put->tag), put->place);
+            (void)board.put(put->tag.uid(), put->place);
         } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {
-            board.lift(simulation::SimulationRig::tagUid(lift->tag));
+            board.lift(lift->tag.uid());
         } else {
             REQUIRE_FALSE(rig.consume(line));
         }
