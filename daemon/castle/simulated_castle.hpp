@@ -23,6 +23,16 @@
 // coupling allows (by default as a castle configuration's: readers on
 // adjacent levels couple). With the standard board's 12 readers and one tag on a
 // few of them a cycle takes about 15 ms.
+//
+// Not yet followed: the real driver now interleaves the radio waits of the
+// readers whose fields are on together (a scan holds the bus for about 7% of
+// its time; drivers/rfid/NOTES.md, "Interleaved scans"), so on the example
+// castle a real cycle is 16.7 ms at the median; this model stays at the
+// real driver's cycle before it (48.1 ms, one scan at a time on the bus).
+// Modelling it needs each step's bus time beside its length
+// (`mfrc522_bench`'s interleaved_scan_costs) and several inventories under
+// way at once here. Until then the simulated castle answers later than a
+// real one would, never sooner.
 #pragma once
 
 #include <optional>
