@@ -1,5 +1,6 @@
 #include "daemon/castle/simulated_castle.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "daemon/config/castle_config.hpp"
@@ -50,38 +51,47 @@ void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
 
 void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) { leds_ = leds; }
 
-// What the real driver spends on one reader's inventory (the table in
+// What the real driver spends on one reader's scan (the table in
 // simulated_castle.hpp): tags it already knew are only checked.
-Microseconds SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const {
+ScanCost SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const {
     const auto& timing = options_.timing;
-    if (!result.ok() || result.tags().empty()) return timing.emptyScan;
+    if (!result.ok() || result.tags().empty()) return timing.empty;
     const auto& tags = result.tags();
     const auto& last = confirmer_.last(reader);  // the checks need the tags it already knew
     const auto count = static_cast<std::int64_t>(tags.size());
-    if (last && *last == tags)
-        return count == 1 ? timing.knownTag : timing.emptyScan + count * timing.knownSetTag;
-    return timing.emptyScan + timing.fullTag + (count - 1) * timing.collidingTag;
+    if (last && *last == tags) {
+        if (count == 1) return timing.knownTag;
+        return {timing.empty.lasts + count * timing.knownSetTag.lasts,
+                timing.empty.bus + count * timing.knownSetTag.bus};
+    }
+    return {timing.fullTag.lasts + (count - 1) * timing.collidingTag.lasts,
+            timing.fullTag.bus + (count - 1) * timing.collidingTag.bus};
 }
 
 Microseconds SimulatedCastle::step() {
+    auto byEnd = [](const Inventory& a, const Inventory& b) { return a.endsAt < b.endsAt; };
     for (std::size_t budget = 4 * board_.layout().readerCount() + 4; budget > 0; --budget) {
         const Microseconds now = clock_.nowMicros();
-        if (inventory_) {
-            if (now < inventory_->endsAt) return inventory_->endsAt;
-            const Inventory& done = *inventory_;
+        // The scan that ends first, once it has ended.
+        const auto first = std::min_element(inventories_.begin(), inventories_.end(), byEnd);
+        if (first != inventories_.end() && first->endsAt <= now) {
+            const Inventory done = std::move(*first);
+            inventories_.erase(first);
             ++counters_.scans;
             fields_.scanned(done.reader, done.result.ok(), done.endsAt);
             confirmer_.scanned(done.reader, done.result, done.endsAt, fields_);
             sink_->scanned(done.reader, done.result);
-            inventory_.reset();
             continue;
         }
+        const Microseconds nextEnd = first != inventories_.end() ? first->endsAt : Microseconds::max();
+        if (now < busFreeAt_) return std::min(busFreeAt_, nextEnd);
         const drivers::FieldStep step = fields_.next(now);
-        if (step.kind == drivers::FieldStep::Kind::Wait) return step.until;
+        if (step.kind == drivers::FieldStep::Kind::Wait) return std::min(step.until, nextEnd);
         if (step.kind == drivers::FieldStep::Kind::FieldOn) continue;
         drivers::ScanResult result = board_.scan(step.reader);
-        const Microseconds ends = now + cost(step.reader, result);
-        inventory_.emplace(Inventory{step.reader, ends, std::move(result)});
+        const ScanCost c = cost(step.reader, result);
+        busFreeAt_ = now + c.bus;
+        inventories_.push_back(Inventory{step.reader, now + c.lasts, std::move(result)});
     }
     return clock_.nowMicros();
 }

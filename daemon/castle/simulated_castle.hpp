@@ -7,32 +7,26 @@
 // the table sees the simulated castle's scans when it would see a real
 // one's: the same latency, the same `once` lines in the game's trace.
 //
-// Time each reader's turn takes (tests/drivers' emulated MFRC522 at 4 MHz
-// SPI, `mfrc522_bench --castle-only`, drivers/rfid/NOTES.md):
+// Time each reader's scan takes, and how much of it holds the SPI bus
+// (tests/drivers' emulated MFRC522 at 4 MHz SPI, one reader alone,
+// `mfrc522_bench`'s interleaved_scan_costs, drivers/rfid/NOTES.md):
 //
-// | step | real driver, emulated chip | here |
+// | scan | real driver: lasts, holds the bus | here |
 // | --- | --- | --- |
 // | field on to first command (ISO/IEC 14443-3 guard) | 5.1 ms, overlapped | 5.1 ms, overlapped |
-// | empty reader: REQA times out, field off | 11 transfers, 337 µs | 340 µs |
-// | one 7-byte tag, known from the last scan (the check) | ~2.9 ms | 2.9 ms |
-// | 2, 3, 4 7-byte tags known from the last scan (the set check) | 5.9, 9.2, 12.4 ms | 340 µs + 3.0 ms each |
-// | a lone tag inventoried in full (new) | ~3.3 ms | 3.3 ms |
-// | 2, 3, 4 tags inventoried in full (a set changed) | 8.7, 15.0, 22.1 ms | 3.3 ms + 6.0 ms each further |
+// | empty reader: REQA times out | 329 µs, 44 µs | 330, 44 µs |
+// | one 7-byte tag, known from the last scan (the check) | 2707 µs, 184 µs | 2700, 184 µs |
+// | two 7-byte tags known from the last scan (the set check) | 5929 µs, 384 µs | 330 + 2800 µs each, 44 + 170
+// µs each | | a lone tag inventoried in full (new) | 3184 µs, 222 µs | 3200, 222 µs | | 2, 3 tags inventoried
+// in full (a set changed) | 8721, 14259 µs; 574, 926 µs | 3200 + 5500 µs, 222 + 350 µs each further |
 //
-// The bus is shared: one inventory at a time; power-ups overlap as the
+// The rest of a scan is radio (frames on air, the tag's frame delay,
+// timeouts), and as in the real driver other readers whose fields are on
+// use the bus meanwhile: a scan begins once the bus is free of the scans
+// before it, and its result comes when it ends. Power-ups overlap as the
 // coupling allows (by default as a castle configuration's: readers on
-// adjacent levels couple). With the standard board's 12 readers and one tag on a
-// few of them a cycle takes about 15 ms.
-//
-// Not yet followed: the real driver now interleaves the radio waits of the
-// readers whose fields are on together (a scan holds the bus for about 7% of
-// its time; drivers/rfid/NOTES.md, "Interleaved scans"), so on the example
-// castle a real cycle is 16.7 ms at the median; this model stays at the
-// real driver's cycle before it (48.1 ms, one scan at a time on the bus).
-// Modelling it needs each step's bus time beside its length
-// (`mfrc522_bench`'s interleaved_scan_costs) and several inventories under
-// way at once here. Until then the simulated castle answers later than a
-// real one would, never sooner.
+// adjacent levels couple). With the standard board's 12 readers and one
+// tag on a few of them a cycle takes about 12 ms.
 #pragma once
 
 #include <optional>
@@ -47,13 +41,19 @@
 
 namespace vivaref::castle {
 
+// Each kind of scan: how long it lasts, and (`bus`) how much of it holds the bus.
+struct ScanCost {
+    Microseconds lasts{0};
+    Microseconds bus{0};
+};
+
 struct SimulatedCastleTiming {
     Microseconds powerUp{5100};
-    Microseconds emptyScan{340};
-    Microseconds knownTag{2900};      // a lone tag the reader held at its last scan
-    Microseconds knownSetTag{3000};   // each tag of a set of several the reader held at its last scan
-    Microseconds fullTag{3300};       // a full inventory's first tag
-    Microseconds collidingTag{6000};  // each further tag of a full inventory: collision rounds, SELECTs, HLTA
+    ScanCost empty{Microseconds(330), Microseconds(44)};
+    ScanCost knownTag{Microseconds(2700), Microseconds(184)};  // a lone tag the reader held at its last scan
+    ScanCost knownSetTag{Microseconds(2800), Microseconds(170)};  // each tag of a set it held, beside `empty`
+    ScanCost fullTag{Microseconds(3200), Microseconds(222)};      // a full inventory's first tag
+    ScanCost collidingTag{Microseconds(5500), Microseconds(350)};  // each further tag of a full inventory
 };
 
 struct SimulatedCastleOptions {
@@ -100,14 +100,14 @@ public:
     const drivers::FieldScheduler& fields() const { return fields_; }
 
 private:
-    // An inventory under way: its result is what the reader's field held
-    // when it began; the table gets it when it ends.
+    // A scan under way: its result is what the reader's field held when it
+    // began; the table gets it when it ends.
     struct Inventory {
         drivers::ReaderIndex reader = 0;
         Microseconds endsAt{0};
         drivers::ScanResult result;
     };
-    Microseconds cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const;
+    ScanCost cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const;
 
     const LoopClock& clock_;
     CastleSink* sink_ = nullptr;  // start()'s
@@ -115,7 +115,8 @@ private:
     drivers::SimulatedBoard board_;
     drivers::FieldScheduler fields_;
     ChangeConfirmer confirmer_;
-    std::optional<Inventory> inventory_;
+    std::vector<Inventory> inventories_;  // under way
+    Microseconds busFreeAt_{0};           // the scans begun so far are done with the bus
     struct Press {
         drivers::StationId station;
         drivers::VoteKey key;
