@@ -15,6 +15,7 @@
 
 #include "tests/drivers/emulated_reader.hpp"
 #include "tests/drivers/pipelined_castle.hpp"
+#include "tests/drivers/random_uid.hpp"
 
 using namespace vivaref::drivers;
 using namespace vivaref::drivers::emulation;
@@ -185,14 +186,6 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-std::vector<std::uint8_t> uidOfSize(std::mt19937_64& rng, std::size_t size) {
-    std::vector<std::uint8_t> uid(size);
-    for (auto& b : uid) b = static_cast<std::uint8_t>(rng());
-    uid[0] = size == 4 ? 0x1A : 0x04;  // no cascade tag value where a level starts
-    if (size >= 7 && uid[3] == 0x88) uid[3] = 0x08;
-    return uid;
-}
-
 struct CycleFigures {
     ScanCost cost;
     mfrc522::BusCounters bus;    // the whole reader cycle: field on, scan, field off
@@ -268,7 +261,7 @@ std::string interleavedScanJson(const Options& o, const char* what, std::size_t 
     std::mt19937_64 rng(o.seed);
     auto readerOnChip = makeReader(o, "bench");
     EmulatedReader& r = *readerOnChip;
-    for (std::size_t t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(uidOfSize(rng, 7)));
+    for (std::size_t t = 0; t < tags; ++t) r.chip.field().add(EmulatedTag(makersUid(rng, 7)));
     if (r.reader.initialize()) return "{}";
     if (known) (void)r.cycle();  // the scan before, whose tags this one checks
     (void)r.reader.antennaOff();
@@ -313,7 +306,7 @@ std::string castleJson(const Options& o, const std::vector<std::size_t>& sizes, 
         const auto at =
             static_cast<std::size_t>(spread ? spots[static_cast<std::size_t>(t)] : rng() % kReaders);
         readers[at]->chip.field().add(
-            EmulatedTag(uidOfSize(rng, sizes[static_cast<std::size_t>(t) % sizes.size()])));
+            EmulatedTag(makersUid(rng, sizes[static_cast<std::size_t>(t) % sizes.size()])));
     }
     double scansUs = 0, spiUs = 0, radioUs = 0, waitedUs = 0;
     std::uint64_t bytes = 0, transfers = 0, waits = 0;
@@ -407,7 +400,7 @@ int main(int argc, char** argv) {
             EmulatedReader& r = *readerOnChip;
             for (int t = 0; t < tags; ++t)
                 r.chip.field().add(
-                    EmulatedTag(uidOfSize(rng, o.perReaderUids ? o.perReaderUids : kMixed[t])));
+                    EmulatedTag(makersUid(rng, o.perReaderUids ? o.perReaderUids : kMixed[t])));
             if (r.reader.initialize()) return 1;
             CycleFigures f;
             for (int i = 0; i < o.repeat; ++i) f = cycle(r, o);

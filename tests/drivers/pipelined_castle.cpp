@@ -6,6 +6,7 @@
 #include <random>
 
 #include "drivers/sensing/interleaved_scans.hpp"
+#include "tests/drivers/random_uid.hpp"
 
 namespace vivaref::drivers::emulation {
 namespace {
@@ -24,14 +25,6 @@ constexpr CastleReader kCastle[] = {
     {"wc4", 4},      {"dungeon1", -1}, {"dungeon2", -1}, {"dungeon3", -1},
 };
 constexpr std::size_t kReaders = std::size(kCastle);
-
-std::vector<std::uint8_t> uidOfSize(std::mt19937_64& rng, std::size_t size) {
-    std::vector<std::uint8_t> uid(size);
-    for (auto& b : uid) b = static_cast<std::uint8_t>(rng());
-    uid[0] = size == 4 ? 0x1A : 0x04;  // no cascade tag value where a level starts
-    if (size >= 7 && uid[3] == 0x88) uid[3] = 0x08;
-    return uid;
-}
 
 FieldCoupling castleCoupling(CastleFields fields) {
     if (fields == CastleFields::OneAtATime) return FieldCoupling::oneAtATime(kReaders);
@@ -81,7 +74,7 @@ PipelinedCastleFigures runPipelinedCastle(const PipelinedCastleOptions& o) {
     for (int t = 0; t < o.tags; ++t) {
         const std::size_t at = o.onePerReader ? spots[static_cast<std::size_t>(t)] : rng() % kReaders;
         readers[at]->chip.field().add(
-            EmulatedTag(uidOfSize(rng, o.uidSizes[static_cast<std::size_t>(t) % o.uidSizes.size()])));
+            EmulatedTag(makersUid(rng, o.uidSizes[static_cast<std::size_t>(t) % o.uidSizes.size()])));
     }
 
     // Scans under way (interleaved), each stopped at a radio wait.

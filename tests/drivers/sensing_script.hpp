@@ -55,7 +55,8 @@ struct Script {
     SensingPipeline pipeline;
     std::vector<ObservationChange> changes;  // everything update() returned so far
 
-    explicit Script(SensingConfig config = patientKnobs()) : pipeline(smallCastle(), someCharacters(), config) {}
+    explicit Script(SensingConfig config = patientKnobs())
+        : pipeline(smallCastle(), someCharacters(), config) {}
 
     void scan(const std::string& reader, std::initializer_list<const char*> slugs, Timestamp at,
               std::vector<TagUid> extra = {}) {

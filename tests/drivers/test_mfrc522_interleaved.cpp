@@ -12,6 +12,7 @@
 
 #include "drivers/sensing/interleaved_scans.hpp"
 #include "tests/drivers/emulated_reader.hpp"
+#include "tests/drivers/random_uid.hpp"
 
 using namespace vivaref::drivers;
 using namespace vivaref::drivers::emulation;
@@ -19,17 +20,6 @@ using namespace vivaref::drivers::emulation;
 namespace {
 
 constexpr Microseconds kPowerUp{5100};
-
-std::vector<std::uint8_t> randomUid(std::mt19937_64& rng) {
-    static constexpr std::size_t kSizes[] = {4, 7, 10};
-    std::vector<std::uint8_t> uid(kSizes[rng() % 3]);
-    for (auto& b : uid) b = static_cast<std::uint8_t>(rng());
-    // ISO/IEC 14443-3 §6.5.4: the cascade tag value never starts a cascade level's UID bytes.
-    if (uid[0] == 0x88) uid[0] = 0x08;
-    if (uid.size() >= 7 && uid[3] == 0x88) uid[3] = 0x08;
-    if (uid.size() == 10 && uid[6] == 0x88) uid[6] = 0x08;
-    return uid;
-}
 
 TagSet inField(EmulatedReader& r) {
     TagSet tags;

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/drivers/crc_a.hpp"
+#include "tests/drivers/dying_chip.hpp"
 #include "tests/drivers/emulated_reader.hpp"
 
 using namespace vivaref::drivers;
@@ -323,24 +324,10 @@ TEST_CASE("Known set: a chip dying during the check is an error, never tags") {
             checkTransfers = r.reader.lastScanCost().spiTransfers;
             REQUIRE(checkTransfers > 10);
         }
-        for (std::uint8_t value : {std::uint8_t{0x00}, std::uint8_t{0xFF}}) {
-            for (std::uint64_t after = 0; after < checkTransfers; ++after) {
-                CAPTURE(names(set));
-                CAPTURE(int(value));
-                CAPTURE(after);
-                EmulatedReader r;
-                knowing(r, set);
-                r.reader.antennaOff();
-                r.reader.antennaOn();
-                r.chip.dieAfterTransfers(after, value);
-                const ScanResult result = r.reader.scan();
-                INFO(describe(result));
-                REQUIRE_FALSE(result.ok());
-                CHECK((result.error().kind == ScanErrorKind::NoAnswer ||
-                       result.error().kind == ScanErrorKind::Protocol));
-                CHECK(r.reader.knownTags().empty());  // a failed scan forgets: the next one inventories
-            }
-        }
+        CAPTURE(names(set));
+        checkDyingChip(
+            checkTransfers, [&](EmulatedReader& r) { knowing(r, set); },
+            [](EmulatedReader& r) { return r.reader.knownTags().empty(); });
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/drivers/dying_chip.hpp"
 #include "tests/drivers/emulated_reader.hpp"
 
 using namespace vivaref::drivers;
@@ -151,23 +152,9 @@ TEST_CASE("Known tag: a chip dying during the check is no answer or garbage, nev
         checkTransfers = r.reader.lastScanCost().spiTransfers;
         REQUIRE(checkTransfers > 5);
     }
-    for (std::uint8_t value : {std::uint8_t{0x00}, std::uint8_t{0xFF}}) {
-        for (std::uint64_t after = 0; after + 1 < checkTransfers; ++after) {
-            CAPTURE(int(value));
-            CAPTURE(after);
-            EmulatedReader r;
-            knowing(r, kSeven);
-            r.reader.antennaOff();
-            r.reader.antennaOn();
-            r.chip.dieAfterTransfers(after, value);
-            const ScanResult result = r.reader.scan();
-            INFO(describe(result));
-            REQUIRE_FALSE(result.ok());
-            CHECK((result.error().kind == ScanErrorKind::NoAnswer ||
-                   result.error().kind == ScanErrorKind::Protocol));
-            CHECK_FALSE(r.reader.knownTag());  // a failed scan forgets: the next one inventories
-        }
-    }
+    checkDyingChip(
+        checkTransfers, [](EmulatedReader& r) { knowing(r, kSeven); },
+        [](EmulatedReader& r) { return !r.reader.knownTag(); });
 }
 
 TEST_CASE("Known tag: noise on MISO never invents a tag") {

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/drivers/emulated_reader.hpp"
+#include "tests/drivers/random_uid.hpp"
 
 using namespace vivaref::drivers;
 using namespace vivaref::drivers::emulation;
@@ -18,17 +19,6 @@ namespace {
 std::uint64_t seedFromEnvironment() {
     const char* text = std::getenv("VIVAREF_SEED");
     return text ? std::strtoull(text, nullptr, 10) : 20240611;
-}
-
-std::vector<std::uint8_t> randomUid(std::mt19937_64& rng) {
-    static constexpr std::size_t kSizes[] = {4, 7, 10};
-    std::vector<std::uint8_t> uid(kSizes[rng() % 3]);
-    for (auto& b : uid) b = static_cast<std::uint8_t>(rng());
-    // ISO/IEC 14443-3 §6.5.4: the cascade tag value never starts a cascade level's UID bytes.
-    if (uid[0] == 0x88) uid[0] = 0x08;
-    if (uid.size() >= 7 && uid[3] == 0x88) uid[3] = 0x08;
-    // Small fields make collisions in the first bits likely: share a prefix now and then.
-    return uid;
 }
 
 }  // namespace
