@@ -185,6 +185,7 @@ private:
         s.millis("stability_window_ms", 0, 5'000, k.stabilityWindow);
         s.millis("in_hand_grace_ms", 1, 600'000, k.inHandGrace);
         s.integer("faulty_after_failures", 1, 1'000, k.faultyAfterFailures);
+        s.millis("blind_leave_wait_ms", 0, 60'000, k.blindLeaveWait);
         auto& b = config_.backoff;
         s.integer("backoff_after_failures", 0, 1'000, b.failuresBeforeBackoff);
         s.millis("first_backoff_ms", 1, 600'000, b.firstBackoff);

@@ -59,7 +59,8 @@ struct RefereeOptions {
     // together, one hand moved them at once: refused (several-moved).
     Timestamp liftsApart{500};
     // A vote key pressed while no vote is open but a move is still being seen
-    // (the board differs from the game: a candidate on its way up) is held
+    // (the board differs from the game: a candidate on its way up; or a reader
+    // is catching up, and the move may be on its place) is held
     // this long: if the move opens the vote meanwhile the key counts then,
     // otherwise it is refused as "no vote is open" (REFEREE-NOTES.md).
     Timestamp earlyVoteHold{1500};

@@ -119,7 +119,7 @@ void Referee::Impl::releaseHeldKeys() {
     if (heldKeys.empty() || !state) return;
     if (state->phase() == Phase::Election) {
         for (const auto& held : std::exchange(heldKeys, {})) pressKey(held.press);
-    } else if (comparison.matches()) {
+    } else if (comparison.matches() && failingPlaces.empty()) {
         for (const auto& held : std::exchange(heldKeys, {}))
             privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
     }
@@ -268,12 +268,20 @@ std::optional<Difference> Referee::Impl::firstLifted(const std::vector<Differenc
 }
 
 bool Referee::Impl::failingHold() const {
-    if (!failingHoldUntil || now >= *failingHoldUntil || !state || state->phase() != Phase::Placement)
-        return false;
+    if (!failingHoldUntil || now >= *failingHoldUntil || !state) return false;
+    std::set<std::string> moved;
+    for (const auto& d : comparison.differences) moved.insert(d.character);
     engine::ActionList legal;
     state->legalActions(legal);
     return std::any_of(legal.begin(), legal.end(), [&](const engine::Action& a) {
-        if (a.kind() != engine::ActionKind::Place) return false;
+        // A placement comes from beside the board: any target may hide it. A
+        // move only when its character is out of place: a neighbour may be
+        // reading it by cross-talk while its reader catches up.
+        if (a.kind() == engine::ActionKind::Move) {
+            if (!moved.count(slug(a.character()))) return false;
+        } else if (a.kind() != engine::ActionKind::Place) {
+            return false;
+        }
         const auto place = boardPlace(a.to());
         return place && failingPlaces.count(*place);
     });
@@ -441,8 +449,9 @@ void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
         return privateNotice(station, "ignored-key", "The host is entering the revealed cards: wait.",
                              json::object());
     if (state->phase() != Phase::Election) {
-        // The move that opens the vote may still be on its way to the readers.
-        if (!comparison.matches() && options.earlyVoteHold > Timestamp(0)) {
+        // The move that opens the vote may still be on its way to the
+        // readers, or on a place whose reader is catching up.
+        if ((!comparison.matches() || !failingPlaces.empty()) && options.earlyVoteHold > Timestamp(0)) {
             heldKeys.push_back({e, now + options.earlyVoteHold});
             return;
         }

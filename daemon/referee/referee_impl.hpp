@@ -176,9 +176,10 @@ struct vivaref::referee::Referee::Impl : GamePart, TimelinePart, ChancePart, Phy
     // lifted far enough apart (RefereeOptions::liftsApart), else none.
     std::optional<Difference> firstLifted(const std::vector<Difference>& diffs) const;
     // A placement from beside the board may have landed unseen on a place
-    // whose reader failed lately (nothing else goes unseen: a move starts
-    // with a lift, and the pipeline shows a tag leaving such a place as a
-    // move under way): while so, within the hold, the board is not judged.
+    // whose reader failed lately, and so may a character out of place that
+    // may legally move there (what is seen of it elsewhere may be a
+    // neighbour's cross-reads): while so, within the hold, the board is not
+    // judged.
     bool failingHold() const;
     // What is seen after a place went unseen, as the actions of the seats in
     // turn that explain it: the differences in some order, and a move that

@@ -41,6 +41,12 @@ struct SensingConfig {
     Timestamp inHandGrace{3000};
     // A reader is faulty after this many failed scans in a row.
     std::uint32_t faultyAfterFailures = 3;
+    // A tag read on a new place while the reader of the place it stands on
+    // does not answer: that reader's next scan may still find it at home,
+    // the new place's reads being a neighbour's cross-reads. The new place
+    // waits for that scan, but no longer than this from the reader's last
+    // answer: a reader dead for good holds up no move for longer.
+    Timestamp blindLeaveWait{2000};
 
     // Throws std::invalid_argument when the knobs contradict each other.
     void validate() const;

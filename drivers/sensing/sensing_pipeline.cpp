@@ -218,11 +218,23 @@ std::optional<Timestamp> SensingPipeline::dueAt(TagIndex tag) const {
             if (state.window.readLast(tag)) return std::nullopt;  // its next scan may say otherwise
             continue;
         }
-        if (!state.window.sees(tag)) continue;
+        // A reader whose last scan failed has not read the board since: its
+        // run may be a neighbour's cross-reads of a tag lifted meanwhile.
+        if (!state.window.sees(tag) || state.quality.consecutiveFailures > 0) continue;
         if (const auto at = state.window.spannedAt(tag); at && (!spanned || *at < *spanned)) spanned = at;
     }
     if (!spanned) return std::nullopt;  // the next scan may span it
-    return std::max(track.seenSince, *spanned);
+    Timestamp due = std::max(track.seenSince, *spanned);
+    // Leaving a place whose reader does not answer: its next scan may still
+    // read the tag there (SensingConfig::blindLeaveWait).
+    if (track.stable.kind == Kind::OnPlace && track.stable.place != to.place) {
+        for (ReaderIndex r = 0; r < readers_.size(); ++r) {
+            const ReaderQuality& quality = readers_[r].quality;
+            if (layout_.placeOf(r) != *track.stable.place || quality.consecutiveFailures == 0) continue;
+            due = std::max(due, quality.lastSuccessAt.value_or(Timestamp{0}) + config_.blindLeaveWait);
+        }
+    }
+    return due;
 }
 
 void SensingPipeline::commit(TagIndex tag, Spot to, Timestamp seenAt, Timestamp stableAt) {

@@ -30,7 +30,8 @@ TEST_CASE("numbers: not a number, out of range, in range") {
     const auto c = check(
         "[sensing]\nmajority_scans = 5\nsticky_presence = off\nstability_window_ms = 100\nin_hand_grace_ms = "
         "2000\n"
-        "faulty_after_failures = 4\nbackoff_after_failures = 1\nfirst_backoff_ms = 50\nmax_backoff_ms = 500\n"
+        "faulty_after_failures = 4\nblind_leave_wait_ms = 900\nbackoff_after_failures = 1\nfirst_backoff_ms "
+        "= 50\nmax_backoff_ms = 500\n"
         "scan_interval_ms = 7\n[buttons]\ndebounce_ms = 30\n[store]\nraw_scans_kept = 0\n");
     CHECK(c.problems.empty());
     CHECK(c.config.sensing.majorityScans == 5);
@@ -38,6 +39,7 @@ TEST_CASE("numbers: not a number, out of range, in range") {
     CHECK(c.config.sensing.stabilityWindow == Timestamp(100));
     CHECK(c.config.sensing.inHandGrace == Timestamp(2000));
     CHECK(c.config.sensing.faultyAfterFailures == 4);
+    CHECK(c.config.sensing.blindLeaveWait == Timestamp(900));
     CHECK(c.config.backoff.failuresBeforeBackoff == 1);
     CHECK(c.config.backoff.firstBackoff == Timestamp(50));
     CHECK(c.config.backoff.maxBackoff == Timestamp(500));

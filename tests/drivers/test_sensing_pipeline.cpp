@@ -227,6 +227,73 @@ TEST_CASE("Sensing: a reader that drops out holds its tags, uncertain, and is re
     }
 }
 
+TEST_CASE("Sensing: a tag read beside its place while that place's reader is down waits for it") {
+    Script s;
+    holdOn(s, "floor3", {"odessa"}, 0ms, 200ms);
+    // floor 3's reader is down; floor 4's reads odessa every scan meanwhile
+    // (a cross-read of a still tag looks just like this).
+    for (Timestamp t = 200ms; t < 480ms; t += kTick) {
+        s.fail("floor3", t);
+        s.scan("floor4", {"odessa"}, t);
+    }
+    BoardObservation observation = s.update(479ms);
+    CHECK(placeIn(observation, "odessa") == "3");
+    CHECK(s.changes.size() == 1);
+    SUBCASE("its reader comes back with it: it never left") {
+        s.scan("floor3", {"odessa"}, 480ms);
+        s.scan("floor4", {"odessa"}, 480ms);
+        observation = s.update(480ms);
+        CHECK(placeIn(observation, "odessa") == "3");
+        CHECK(s.changes.size() == 1);
+    }
+    SUBCASE("its reader comes back without it: it moved, when floor 4's reads spanned the window") {
+        holdOn(s, "floor4", {"odessa"}, 480ms, 600ms);
+        observation = s.update(600ms);
+        CHECK(placeIn(observation, "odessa") == "4");
+        REQUIRE(s.changes.size() == 2);
+        CHECK(s.changes[1].stableAt == 360ms);  // decided at 480
+    }
+    SUBCASE("its reader stays down: floor 4 has it blindLeaveWait after floor 3's last answer") {
+        const Timestamp due = 160ms + SensingConfig{}.blindLeaveWait;
+        for (Timestamp t = 480ms; t < due; t += kTick) {
+            s.fail("floor3", t);
+            s.scan("floor4", {"odessa"}, t);
+        }
+        const auto deadline = s.pipeline.nextDeadline();
+        REQUIRE(deadline);
+        CHECK(*deadline == due);
+        observation = s.update(due - 1ms);
+        CHECK(placeIn(observation, "odessa") == "3");
+        observation = s.update(due);
+        CHECK(placeIn(observation, "odessa") == "4");
+    }
+}
+
+TEST_CASE("Sensing: a reader whose last scan failed confirms no new place with its old reads") {
+    Script s;
+    holdOn(s, "floor2", {"odessa"}, 0ms, 400ms);
+    // floor 3's reader picks odessa up across from floor 2 for a while...
+    for (Timestamp t = 400ms; t < 600ms; t += kTick) {
+        s.scan("floor2", {"odessa"}, t);
+        s.scan("floor3", {"odessa"}, t);
+    }
+    // ...then fails, as odessa is lifted from floor 2.
+    for (Timestamp t = 600ms; t < 800ms; t += kTick) {
+        s.scan("floor2", {}, t);
+        s.fail("floor3", t);
+    }
+    BoardObservation observation = s.update(800ms);
+    CAPTURE(s.log());
+    CHECK(placeIn(observation, "odessa") != "3");
+    // Its next scan says what floor 3 really holds.
+    s.scan("floor3", {}, 800ms);
+    s.scan("floor3", {}, 840ms);
+    s.scan("floor3", {}, 880ms);
+    observation = s.update(880ms);
+    CHECK(placeIn(observation, "odessa") != "3");
+    for (const auto& change : s.changes) CHECK(change.to != TagLocation::onPlace({"3"}));
+}
+
 TEST_CASE("Sensing: a tag lifted is in hand for the grace, then gone") {
     Script s;
     holdOn(s, "floor3", {"odessa"}, 0ms, 400ms);

@@ -97,6 +97,12 @@ TEST_CASE("a move seen to end two floors up while the floor between went unseen 
         t.failing = {"floor4"};
         t.show();
         t.put("leonardo", "5");
+        // Floor 5 may be reading it across from floor 4: nothing is judged
+        // until floor 4's reader reads again.
+        CHECK(t.referee.publicStatus()["refusal"].is_null());
+        CHECK(t.state().placeOf(leonardo) == Place::Floor3);
+        t.failing = {};
+        t.show();
         CHECK(t.referee.publicStatus()["refusal"].is_null());
         CHECK(t.state().placeOf(leonardo) == Place::Floor5);
         CHECK(t.state().seatToAct() == engine::Seat{2});
@@ -151,6 +157,36 @@ TEST_CASE("on the simulated castle: a silent reader holds a placement on its flo
     t.advance(1000ms);
     CHECK(t.referee.publicStatus()["readers"]["faulty"].empty());
     CHECK(t.state().placeOf(t.state().rules().roster().find("odessa")) == Place::Floor1);
+}
+
+TEST_CASE(
+    "a vote key pressed while a reader catches up is held: the move that opens the vote may be on its "
+    "place") {
+    HandTable t;
+    toClassicAscent(t);
+    t.put("natale", "5");
+    // Floor 5's reader misses scans: natale's lift from it does not show yet,
+    // and the board still matches the game.
+    t.failing = {"floor5"};
+    t.show();
+    t.take();
+    t.press(2, drivers::VoteKey::Yes);
+    CHECK(t.take().empty());  // held, not refused
+    t.failing = {};
+    t.lift("natale");
+    t.put("natale", "6");
+    REQUIRE(t.state().phase() == engine::Phase::Election);
+    CHECK(t.referee.publicStatus()["election"]["voted"] == json::array({2}));
+
+    // With every reader reading, the same key is refused at once.
+    HandTable calm;
+    toClassicAscent(calm);
+    calm.put("natale", "5");
+    calm.take();
+    calm.press(2, drivers::VoteKey::Yes);
+    const auto notes = calm.take();
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].kind == "ignored-key");
 }
 
 }  // namespace vivaref::referee::testing
