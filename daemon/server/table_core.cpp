@@ -88,7 +88,14 @@ TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, si
     : clock_(clock),
       store_(store),
       simulated_(simulated),
-      rig_(watched(castleOptions(std::move(options))), store) {}
+      rig_(watched(castleOptions(std::move(options))), store) {
+    // The game's trace, recorded beside from what the rig consumes and takes.
+    if (store_) {
+        recorder_ = std::make_unique<simulation::TraceRecorder>(
+            *store_, rig_.layout(), simulation::RecorderOptions{rig_.options().sensing});
+        rig_.attach(*recorder_);
+    }
+}
 
 std::optional<referee::HostAnswer> TableCore::resumeUnfinished() {
     if (!store_) return std::nullopt;

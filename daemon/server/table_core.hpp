@@ -3,10 +3,11 @@
 // Whatever the castle (castle/castle.hpp), its scans and key presses come in
 // through the table loop (table_loop.hpp): each scan straight into the
 // sensing pipeline and the referee (scan()), each press and every host
-// request as a trace line at the loop's time (input()). The rig records the
-// game's trace beside (the `once` lines of the scans that said something
-// new), so `vivaref simulate` of that trace makes the same decisions at the
-// same times, and `vivaref trace export` replays it.
+// request as a trace line at the loop's time (input()). A trace recorder
+// watching the rig (simulation/trace_recorder.hpp) writes the game's trace
+// beside (the `once` lines of the scans that said something new), so
+// `vivaref simulate` of that trace makes the same decisions at the same
+// times, and `vivaref trace export` replays it.
 //
 // Time: advance() runs the referee's and the pipeline's deadlines up to the
 // clock's now; the table loop calls it at every step.
@@ -26,6 +27,7 @@
 #include "daemon/server/player_tokens.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/simulation/simulation_rig.hpp"
+#include "daemon/simulation/trace_recorder.hpp"
 #include "daemon/store/game_store.hpp"
 
 namespace vivaref::server {
@@ -64,8 +66,8 @@ public:
     std::optional<std::string> input(trace::TraceInput input);
 
     // A castle's scan of one of its readers, at the clock's now: straight
-    // into the sensing pipeline and the referee (SimulationRig::scan),
-    // recorded when it says something new.
+    // into the sensing pipeline and the referee (SimulationRig::scan), and
+    // into the trace when it says something new (the recorder's).
     void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
 
     // --- RefereeService ------------------------------------------------------
@@ -99,6 +101,7 @@ private:
     store::GameStore* store_;
     castle::SimulatedCastle* simulated_;
     simulation::SimulationRig rig_;
+    std::unique_ptr<simulation::TraceRecorder> recorder_;  // with a log: the rig's trace written beside
     PlayerTokens tokens_;
     std::optional<store::GameId> tokensFor_;
     bool dirty_ = false;  // set by the rig's hooks during advance()

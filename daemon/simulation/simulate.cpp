@@ -1,5 +1,6 @@
 #include "daemon/simulation/simulate.hpp"
 
+#include "daemon/simulation/trace_recorder.hpp"
 #include "engine/record/result_json.hpp"
 
 namespace vivaref::simulation {
@@ -27,6 +28,11 @@ trace::TraceRead checkTrace(std::string_view text, const drivers::BoardLayout& l
 ordered_json runTrace(const std::vector<trace::NumberedLine>& lines, const RigOptions& options,
                       store::GameStore* store) {
     SimulationRig rig(options, store);
+    std::optional<TraceRecorder> recorder;
+    if (store) {
+        recorder.emplace(*store, rig.layout(), RecorderOptions{options.sensing});
+        rig.attach(*recorder);
+    }
     for (const auto& numbered : lines) (void)rig.consume(numbered.line);
     rig.finish();
     return summaryJson(rig);
@@ -59,7 +65,7 @@ ordered_json summaryJson(const SimulationRig& rig) {
     out["refusals"] = c.refusals;
     out["private_refusals"] = c.privateRefusals;
     out["host_refusals"] = rig.counters().hostRefusals;
-    out["own_chance"] = rig.counters().ownChanceLines;
+    out["own_chance"] = rig.counters().ownChance;
     ordered_json results = ordered_json::array();
     for (const auto& r : c.results) results.push_back(ordered_json::parse(record::resultText(r)));
     out["results"] = std::move(results);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "daemon/trace/trace_reader.hpp"
-#include "daemon/trace/trace_writer.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::simulation {
@@ -56,12 +54,11 @@ std::string nameList(const std::vector<std::string>& names) {
 
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(std::move(options)),
-      store_(store),
       castle_(options_.layout ? *options_.layout : drivers::standardBoardLayout(), castleClock_,
               options_.board),
       referee_(options_.referee, store),
       castleMode_(options_.castleScans),
-      runs_(castle_.layout().readerCount()) {
+      runs_(castle_.layout().readerCount(), options_.sensing) {
     options_.sensing.validate();
     castle_.start(*this);
     if (!options_.registry)
@@ -152,28 +149,25 @@ std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) 
     runUntil(t);
     clock_ = std::max(clock_, t);
     if (once) {
-        // One scan: scan() records it and counts the line, unless it only repeats the last ones.
+        // One scan: scan() tells the observers and counts the line, unless it only repeats the last ones.
         apply(line);
         return std::nullopt;
     }
-    std::optional<drivers::ReaderIndex> reader;
-    if (const auto* scan = std::get_if<trace::ScanLine>(&line.input))
-        reader = layout().findReader(scan->reader);
-    else if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input))
-        reader = layout().findReader(fault->reader);
-    // Recorded before it acts, so that the store writes it in the same
-    // transaction as any decision it leads to (a vote is never on disk
-    // without its key press). A new game's line belongs to the game it
-    // makes: recorded once that exists, and written at once.
+    // Told before it acts, so that a log writes it in the same transaction
+    // as any decision it leads to (a vote is never on disk without its key
+    // press). A new game's line belongs to the game it makes: told once that
+    // exists.
     const auto* host = std::get_if<trace::HostLine>(&line.input);
     const bool newGame = host != nullptr && host->kind == trace::HostKind::NewGame;
-    const std::string text = trace::writeTraceLine(line);
-    if (!newGame) record(line.t, text, reader);
+    if (!newGame) {
+        const auto game = gameNow();
+        for (auto* observer : observers_) observer->lineConsumed(line, game);
+    }
     apply(line);
     drain();
     if (newGame) {
-        record(line.t, text, reader);
-        if (store_) (void)store_->flush();
+        const auto game = gameNow();
+        for (auto* observer : observers_) observer->lineConsumed(line, game);
     }
     ++counters_.linesConsumed;
     return std::nullopt;
@@ -253,55 +247,18 @@ void SimulationRig::scan(drivers::ReaderIndex reader, const drivers::ScanResult&
         observe(t);
         return;
     }
-    if (repeats(reader, result, t)) {
+    const bool taken = !runs_.repeats(reader, result, t);
+    const auto game = taken ? gameNow() : referee_.game();
+    for (auto* observer : observers_) observer->castleScanned(reader, result, t, taken, game);
+    if (!taken) {
         ++counters_.repeatedScans;
         return;
     }
-    record(t.count(), trace::writeTraceLine(onceLine(reader, result, t)), reader);
     ++counters_.linesConsumed;
     pipeline_->addScan(reader, result, t);
     ++counters_.scans;
     lastSenseAt_ = t;
     observe(t);
-}
-
-bool SimulationRig::repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
-    ScanRun& run = runs_[reader];
-    const bool same =
-        run.last && (result.ok() ? run.last->ok() && run.last->tags() == result.tags() : !run.last->ok());
-    if (!same) {
-        run.length = 0;
-        run.since = at;
-        run.spanned = false;
-    }
-    ++run.length;
-    run.last = result;
-    // After this many scans in a row alike the pipeline's window for the
-    // reader holds nothing else (or the reader is already faulty), and once
-    // one of them was taken a stability window after the first, each of its
-    // tags has been read across the window: one more changes nothing it decides.
-    const std::size_t enough =
-        result.ok() ? options_.sensing.majorityScans : std::size_t{options_.sensing.faultyAfterFailures};
-    const bool repeat = run.length > enough && run.spanned;
-    if (at - run.since >= options_.sensing.stabilityWindow) run.spanned = true;
-    return repeat;
-}
-
-trace::TraceLine SimulationRig::onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
-                                         Timestamp at) const {
-    const drivers::ReaderId& name = layout().reader(reader);
-    if (result.ok())
-        return {at.count(), trace::ScanLine{name, {result.tags().begin(), result.tags().end()}, true}};
-    // "no answer" for a chip that does not answer (how a replay reads it), the kind and detail otherwise.
-    const auto& error = result.error();
-    std::string what =
-        error.kind == drivers::ScanErrorKind::NoAnswer ? "no answer" : drivers::errorKindName(error.kind);
-    const std::string prefix = "reader " + name.name + ": ";
-    const std::string detail =
-        error.message.starts_with(prefix) ? error.message.substr(prefix.size()) : error.message;
-    // A detail that already starts with the kind is the whole text (and reads back the same).
-    if (!detail.empty()) what = detail.starts_with(what) ? detail : what + ": " + detail;
-    return {at.count(), trace::ReaderFaultLine{name, what, true}};
 }
 
 void SimulationRig::sense(Timestamp at) {
@@ -339,18 +296,11 @@ void SimulationRig::drain() {
     for (const auto& notice : referee_.takeNotices())
         if (options_.onNotice && notice.audience == referee::Notice::Audience::Public)
             options_.onNotice(notice);
-    bool ownChance = false;
     for (const auto& chance : referee_.takeOwnChance()) {
-        // Written as the host line that would have made the same decision.
-        nlohmann::json line = {{"t", chance.at.count()}, {"host", chance.host}};
-        trace::LineParse parsed = trace::parseTraceLine(line.dump());
-        record(chance.at.count(), parsed.line ? trace::writeTraceLine(*parsed.line) : line.dump());
-        ++counters_.ownChanceLines;
-        ownChance = true;
+        const auto game = gameNow();
+        for (auto* observer : observers_) observer->ownChance(chance, game);
+        ++counters_.ownChance;
     }
-    // The referee's own deal is logged before the line that stands for it:
-    // that line goes to disk at once (a few times a game), not a second later.
-    if (ownChance && store_) store_->flush();
 }
 
 Timestamp SimulationRig::finish() {
@@ -365,72 +315,10 @@ Timestamp SimulationRig::finish() {
     return clock_;
 }
 
-void SimulationRig::record(std::int64_t t, const std::string& text,
-                           std::optional<drivers::ReaderIndex> reader) {
+std::optional<store::GameId> SimulationRig::gameNow() {
     const auto game = referee_.game();
-    if (!game) {
-        if (heldLines_.size() >= options_.heldLinesLimit) heldLines_.erase(heldLines_.begin());
-        heldLines_.push_back({t, text, reader});
-        return;
-    }
-    counters_.games.insert(game->value);
-    if (!store_) {
-        heldLines_.clear();
-        return;
-    }
-    if (recordingGame_ != game) {
-        recordingGame_ = game;
-        writeSnapshot(*game, t);
-        // A new game's first lines (its request, the board) go to disk at
-        // once: a crash before its first decision still leaves its trace.
-        store_->appendTrace(*game, t, text);
-        store_->flush();
-        return;
-    }
-    store_->appendTrace(*game, t, text);
-}
-
-// A game's trace starts with the lines held for it, then what every reader
-// the trace drives holds at its start when no held line said it: so each
-// game of a session replays alone (`trace export`), its board as it stood.
-void SimulationRig::writeSnapshot(store::GameId game, std::int64_t t) {
-    std::vector<bool> said(layout().readerCount(), false);
-    for (const auto& line : heldLines_) {
-        store_->appendTrace(game, line.t, line.text);
-        if (line.reader) said[*line.reader] = true;
-    }
-    heldLines_.clear();
-    if (castleMode_) {
-        // What each reader's window holds: its last scan as many times in a
-        // row as the pipeline took it.
-        for (drivers::ReaderIndex r = 0; r < runs_.size(); ++r) {
-            if (said[r] || !runs_[r].last) continue;
-            const auto& last = *runs_[r].last;
-            const std::size_t enough = last.ok() ? options_.sensing.majorityScans
-                                                 : std::size_t{options_.sensing.faultyAfterFailures};
-            const std::string text = trace::writeTraceLine(onceLine(r, last, Timestamp(t)));
-            for (std::size_t i = 0; i < std::min(runs_[r].length, enough); ++i)
-                store_->appendTrace(game, t, text);
-        }
-        return;
-    }
-    for (drivers::ReaderIndex r = 0; r < said.size(); ++r) {
-        const auto& held = castle_.held(r);
-        if (!held || said[r]) continue;
-        const drivers::ReaderId& name = layout().reader(r);
-        trace::TraceLine line{t, trace::ReaderFaultLine{name, "no answer"}};
-        if (held->ok()) {
-            trace::ScanLine scan{name, {}};
-            for (const auto& uid : held->tags()) scan.tags.push_back(uid);
-            line.input = std::move(scan);
-        } else {
-            const std::string& message = held->error().message;
-            const std::string prefix = "reader " + name.name + ": ";
-            line.input = trace::ReaderFaultLine{
-                name, message.starts_with(prefix) ? message.substr(prefix.size()) : message};
-        }
-        store_->appendTrace(game, t, trace::writeTraceLine(line));
-    }
+    if (game) counters_.games.insert(game->value);
+    return game;
 }
 
 }  // namespace vivaref::simulation

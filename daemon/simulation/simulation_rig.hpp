@@ -1,11 +1,10 @@
 // The simulation rig: the sensing pipeline and the referee on one clock that
-// the caller drives, fed by a castle's scans, with the game's trace recorded
-// on the side. Whatever the castle (daemon/castle/castle.hpp), each of its
-// scans comes in through scan(): the real and the simulated one's from the
-// table loop of `vivaref serve` (daemon/server/table_core.hpp), the trace
-// castle's (daemon/castle/trace_castle.hpp) from the rig itself, which owns
-// one and steps it on its virtual clock when `vivaref simulate` replays a
-// trace.
+// the caller drives, fed by a castle's scans. Whatever the castle
+// (daemon/castle/castle.hpp), each of its scans comes in through scan(): the
+// real and the simulated one's from the table loop of `vivaref serve`
+// (daemon/server/table_core.hpp), the trace castle's
+// (daemon/castle/trace_castle.hpp) from the rig itself, which owns one and
+// steps it on its virtual clock when `vivaref simulate` replays a trace.
 //
 // It consumes referee trace lines in time order: the clock first runs to the
 // line's `t` (every scan the trace castle's board takes before it goes
@@ -18,11 +17,12 @@
 // put/lift, and those scans go through the pipeline. A `once` line is one
 // scan of a castle that scans on its own, taken at its `t`.
 //
-// Every consumed line is recorded in the game log as the current game's
-// trace, and so is every chance decision the referee made from its own
-// generator (as the host deal/reshuffle line that would have made it), so
-// that `vivaref trace export` replays the same game without the seed; a
-// castle's scans are recorded as `once` lines when they say something new.
+// The rig records nothing itself: it tells its observers (rig_observer.hpp)
+// every line it consumes, every scan of a castle that scans on its own it
+// takes or leaves out, and every chance decision the referee made from its
+// own generator. The game's trace is written beside by one of them, the
+// trace recorder (trace_recorder.hpp), which whoever gives the rig a log
+// attaches.
 //
 // Time is whatever the caller says: `vivaref simulate` runs a trace as fast
 // as it can, `vivaref serve` advances the same rig on its loop's clock.
@@ -41,6 +41,8 @@
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/trace_castle.hpp"
 #include "daemon/referee/referee.hpp"
+#include "daemon/simulation/rig_observer.hpp"
+#include "daemon/simulation/scan_runs.hpp"
 #include "daemon/store/game_store.hpp"
 #include "daemon/trace/trace_line.hpp"
 #include "drivers/sensing/sensing_config.hpp"
@@ -68,12 +70,9 @@ struct RigOptions {
     Timestamp finishLimit{60000};
     // The castle scans on its own (a real or simulated castle of `vivaref
     // serve`): the trace castle's board never scans, every scan comes in
-    // through scan() and is recorded as a `once` line when it says something
-    // new. A trace's first `once` line puts the rig in the same mode.
+    // through scan(), and the ones that only repeat the last are left out. A
+    // trace's first `once` line puts the rig in the same mode.
     bool castleScans = false;
-    // Lines consumed before any game are held for the next game's trace; past
-    // this many the oldest are dropped.
-    std::size_t heldLinesLimit = 10000;
     // Called with each public notice of the referee as it comes (else they are dropped).
     std::function<void(const referee::Notice&)> onNotice;
     // Called with each scan of each reader as the pipeline gets it (what the
@@ -88,22 +87,28 @@ struct RigOptions {
 
 // Counts the rig keeps besides the referee's own.
 struct RigCounters {
-    std::int64_t linesConsumed = 0;
+    std::int64_t linesConsumed = 0;           // trace lines consumed and castle scans taken (`once` lines)
     std::int64_t scans = 0;                   // board scans and scan lines through the pipeline
     std::int64_t repeatedScans = 0;           // a castle's scans left out: they only repeated the last ones
     std::map<std::string, int> hostRefusals;  // refused host requests by code
-    std::int64_t ownChanceLines = 0;          // chance the referee made itself, written into the trace
+    std::int64_t ownChance = 0;               // deals and piles the referee made from its own generator
     std::set<std::int64_t> games;             // ids of the games the trace touched
 };
 
 class SimulationRig final : private castle::CastleSink {
 public:
-    // `store` may be null (no log); otherwise it must outlive the rig.
+    // `store` may be null (no log); otherwise it must outlive the rig. The
+    // referee logs its decisions there; the trace is the recorder's, which
+    // the caller attaches (attach()).
     // Throws std::invalid_argument on contradictory sensing or board knobs.
     SimulationRig(RigOptions options, store::GameStore* store);
     // Its trace castle runs on its own clock.
     SimulationRig(const SimulationRig&) = delete;
     SimulationRig& operator=(const SimulationRig&) = delete;
+
+    // Tells `observer` what happens from now on (rig_observer.hpp), after
+    // the observers attached before it. It must outlive the rig.
+    void attach(RigObserver& observer) { observers_.push_back(&observer); }
 
     // Whether the line can act on a board of this layout: a scan's or a
     // fault's reader and a put's place must exist. A sentence when not.
@@ -111,19 +116,20 @@ public:
     std::optional<std::string> check(const trace::TraceLine& line) const { return check(layout(), line); }
 
     // Runs the clock to line.t (not before the current time), then applies
-    // the line and records it. A sentence for a line check() refuses (then
-    // nothing is applied, but time has passed).
+    // the line and tells the observers. A sentence for a line check()
+    // refuses (then nothing is applied, but time has passed).
     std::optional<std::string> consume(const trace::TraceLine& line);
 
     // One scan of the castle's, at `at` (not before the current time): the
     // clock runs to `at`, then the scan goes through the pipeline to the
     // referee. A castle that scans on its own (castle mode): a scan that only
-    // repeats the reader's last ones is left out (it would change nothing the
-    // pipeline decides: a full window of the same tags, or a reader already
-    // faulty failing again); any other is recorded as a `once` line, and
-    // replaying those lines gives the pipeline the same scans at the same
-    // times. The trace castle's board (a board's trace): every scan goes in
-    // and none is recorded, the trace's puts and lifts are.
+    // repeats the reader's last ones is left out (ScanRuns: it would change
+    // nothing the pipeline decides, a full window of the same tags or a
+    // reader already faulty failing again); the observers hear of each, taken
+    // or not (the recorder writes the taken ones as `once` lines, and
+    // replaying those gives the pipeline the same scans at the same times).
+    // The trace castle's board (a board's trace): every scan goes in, and the
+    // observers hear only of the trace's lines (its puts and lifts).
     void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
 
     // When runUntil() last handled something due (a scan of the trace
@@ -154,6 +160,7 @@ public:
     drivers::SimulatedBoard& board() { return castle_.board(); }
     const drivers::SensingPipeline& pipeline() const { return *pipeline_; }
     const RigCounters& counters() const { return counters_; }
+    const RigOptions& options() const { return options_; }
 
 private:
     // The trace castle's: a scan at the castle clock's now.
@@ -162,20 +169,14 @@ private:
     void problem(const std::string& /*message*/) override {}
     void sense(Timestamp at);
     void tick(Timestamp at);
-    // True when `result` only repeats the reader's last scans (scan()).
-    bool repeats(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
-    trace::TraceLine onceLine(drivers::ReaderIndex reader, const drivers::ScanResult& result,
-                              Timestamp at) const;
     void observe(Timestamp at);
     void drain();
     void apply(const trace::TraceLine& line);
-    // `reader`: the reader a scan or reader-fault line names.
-    void record(std::int64_t t, const std::string& text, std::optional<drivers::ReaderIndex> reader = {});
-    void writeSnapshot(store::GameId game, std::int64_t t);
+    // The referee's game, now that an observer hears of something for it.
+    std::optional<store::GameId> gameNow();
     void buildPipeline();
 
     RigOptions options_;
-    store::GameStore* store_;
     castle::ManualClock castleClock_;  // the trace castle's: the rig's clock when it steps it
     castle::TraceCastle castle_;
     std::unique_ptr<drivers::SensingPipeline> pipeline_;
@@ -183,25 +184,13 @@ private:
     referee::Referee referee_;
     // Castle mode: the trace castle's board is not scanned, a castle's scans come in.
     bool castleMode_ = false;
-    struct ScanRun {
-        std::optional<drivers::ScanResult> last;  // the reader's last scan taken or left out
-        std::size_t length = 0;                   // scans in a row like it
-        Timestamp since{0};                       // the first of them
-        bool spanned = false;  // one of them taken at least the stability window after the first
-    };
-    std::vector<ScanRun> runs_;
+    ScanRuns runs_;  // castle mode: which scans only repeat the last ones
+    std::vector<RigObserver*> observers_;
     Timestamp clock_{0};
     std::optional<Timestamp> lastDueAt_;
     Timestamp lastSenseAt_{-1};
     Timestamp lastTickAt_{-1};
     int ticksAtSameTime_ = 0;
-    struct HeldLine {
-        std::int64_t t;
-        std::string text;
-        std::optional<drivers::ReaderIndex> reader;
-    };
-    std::vector<HeldLine> heldLines_;  // lines waiting for a game
-    std::optional<store::GameId> recordingGame_;
     RigCounters counters_;
     std::optional<referee::HostAnswer> lastHostAnswer_;
 };

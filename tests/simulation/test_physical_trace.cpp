@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/simulation/simulation_rig.hpp"
+#include "daemon/simulation/trace_recorder.hpp"
 #include "daemon/store/game_store.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
@@ -116,6 +117,8 @@ TEST_CASE("physical cards end to end: placeholders dealt, real cards revealed, t
             store::GameStore log(dir / "a.sqlite", store::GameStore::Access::CreateIfMissing,
                                  store::Durability::Normal);
             simulation::SimulationRig rig({}, &log);
+            simulation::TraceRecorder recorder(log, rig.layout());
+            rig.attach(recorder);
             for (const auto& line : script) {
                 REQUIRE_FALSE(rig.consume(line));
                 const json need = rig.referee().publicStatus().value("reveal", json());
