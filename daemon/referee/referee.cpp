@@ -1,14 +1,13 @@
-// The referee's API, the host's requests, and time (its own chance after a
-// grace, LED expiries).
+// The referee's API and its wiring (Referee::Impl, referee_impl.hpp): the
+// host's requests, time (its own chance after a grace, holds and LED
+// expiries), and settle(), where the parts judge the board in turn.
 #include "daemon/referee/referee.hpp"
 
 #include <algorithm>
 
 #include "daemon/referee/referee_impl.hpp"
-#include "drivers/sim/simulated_board.hpp"
 #include "engine/record/deal_reader.hpp"
 #include "engine/record/line_reader.hpp"
-#include "engine/record/line_writer.hpp"
 #include "engine/record/setup_reader.hpp"
 
 namespace vivaref::referee {
@@ -34,26 +33,7 @@ json countersJson(const RefereeCounters& c) {
                 {"results", c.results}};
 }
 
-const char* gameStatusName(GameStatus s) {
-    switch (s) {
-        case GameStatus::None:
-            return "no-game";
-        case GameStatus::Playing:
-            return "playing";
-        case GameStatus::Paused:
-            return "paused";
-        case GameStatus::Finished:
-            return "finished";
-        case GameStatus::Abandoned:
-            return "abandoned";
-    }
-    return "?";
-}
-
-Referee::Impl::Impl(RefereeOptions o, store::DecisionLog* s)
-    : options(std::move(o)),
-      store(s),
-      layout(options.layout ? *options.layout : drivers::standardBoardLayout()) {}
+Referee::Impl::Impl(RefereeOptions o, store::DecisionLog* s) : ctx(std::move(o), s) {}
 
 namespace {
 
@@ -70,18 +50,20 @@ record::LineRead readPayload(std::string_view kind, const json& payload, const e
 }  // namespace
 
 std::optional<HostAnswer> Referee::Impl::needPlaying() const {
-    if (status == GameStatus::Paused)
-        return HostAnswer::refused("paused", "The game is paused: resume it first.", gameId);
-    if (status != GameStatus::Playing)
-        return HostAnswer::refused("no-game", "No game is being played: start one first.", gameId);
+    const auto& game = ctx.game;
+    if (game.status == GameStatus::Paused)
+        return HostAnswer::refused("paused", "The game is paused: resume it first.", game.id);
+    if (game.status != GameStatus::Playing)
+        return HostAnswer::refused("no-game", "No game is being played: start one first.", game.id);
     return std::nullopt;
 }
 
 HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
-    if (status == GameStatus::Playing || status == GameStatus::Paused)
+    auto& game = ctx.game;
+    if (game.status == GameStatus::Playing || game.status == GameStatus::Paused)
         return HostAnswer::refused(
             "game-in-progress",
-            "Game " + std::to_string(gameId->value) + " is still being played: abandon it first.", gameId);
+            "Game " + std::to_string(game.id->value) + " is still being played: abandon it first.", game.id);
     auto read = record::readSetup(r.setup);
     if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, std::nullopt);
     const auto& spec = std::get<engine::RulesSpec>(read);
@@ -94,11 +76,11 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     std::vector<std::string> names = r.players;
     if (names.empty())
         for (int i = 0; i < rules->players(); ++i) names.push_back("Player " + std::to_string(i + 1));
-    const std::uint64_t gameSeed = options.seed + gamesMade;
+    const std::uint64_t gameSeed = ctx.options.seed + gamesMade;
     store::GameId id;
-    if (store) {
+    if (ctx.store) {
         try {
-            id = store->createGame(store::NewGame{spec, names, gameSeed, wallTime()});
+            id = ctx.store->createGame(store::NewGame{spec, names, gameSeed, ctx.wallTime()});
         } catch (const std::exception& e) {
             // A game starts on disk or not at all.
             return HostAnswer::refused("log-unwritable",
@@ -108,202 +90,185 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
         id.value = ++localGameIds;
     }
     ++gamesMade;
-    gameId = id;
-    state.emplace(rules);
-    players = std::move(names);
-    seed = gameSeed;
-    rng.emplace(gameSeed);
-    history.clear();
-    refusal.reset();
-    flashPlace.reset();
-    stationBlinkUntil.clear();
-    stationNotices.clear();
-    liftedAt.clear();
-    heldKeys.clear();
-    boardActionAt = now;
-    startGuiding();  // a board left from before is cleared first
-    chanceDueSince = now;
-    lastAction.clear();
-    status = GameStatus::Playing;
-    favouritesMode = r.favourites;
-    favouritesEntered.clear();
-    ambitionsEntered.clear();
-    if (physical()) refereeEvent("favourites-mode", json{{"mode", "physical"}});
-    ++counters.gamesStarted;
-    notice("game-started",
-           "Game " + std::to_string(id.value) + " starts: " + std::string(engine::editionName(spec.edition)) +
-               ", " + std::to_string(rules->seats()) + " seats" +
-               (physical() ? ", with the table's own Favourites cards." : "."),
-           json{{"game", id.value}, {"favourites_mode", favouritesModeName(favouritesMode)}});
+    game.id = id;
+    game.state.emplace(rules);
+    game.players = std::move(names);
+    chance.startGame(gameSeed);
+    timeline.restart();
+    board.startGame();  // a board left from before is cleared first
+    chance.arm(true);
+    game.lastAction.clear();
+    game.status = GameStatus::Playing;
+    cards.startGame(r.favourites);
+    if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
+    ++ctx.counters.gamesStarted;
+    ctx.notice("game-started",
+               "Game " + std::to_string(id.value) + " starts: " +
+                   std::string(engine::editionName(spec.edition)) + ", " + std::to_string(rules->seats()) +
+                   " seats" + (cards.physical() ? ", with the table's own Favourites cards." : "."),
+               json{{"game", id.value}, {"favourites_mode", favouritesModeName(cards.mode())}});
     settle();
     return HostAnswer::accepted(id, "Game " + std::to_string(id.value) + " started.");
 }
 
 HostAnswer Referee::Impl::deal(const DealRequest& r) {
     if (auto bad = needPlaying()) return *bad;
-    auto read = record::readDeal(r.deal, state->rules());
-    if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, gameId);
-    if (auto why = decide(std::get<engine::Deal>(read), false)) return refusedBy(*why, gameId);
+    const auto& game = ctx.game;
+    auto read = record::readDeal(r.deal, game.state->rules());
+    if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, game.id);
+    if (auto why = decide(std::get<engine::Deal>(read), false)) return refusedBy(*why, game.id);
     settle();
-    return HostAnswer::accepted(gameId, "Round " + std::to_string(state->round()) + " is dealt.");
+    return HostAnswer::accepted(game.id, "Round " + std::to_string(game.state->round()) + " is dealt.");
 }
 
 HostAnswer Referee::Impl::keep(const KeepRequest& r) {
     if (auto bad = needPlaying()) return *bad;
-    if (physical())
+    const auto& game = ctx.game;
+    if (cards.physical())
         return HostAnswer::refused(
             "physical-cards",
             "This table plays with its own cards: each player keeps an Ambition card in "
             "hand, and the host enters it when it is revealed.",
-            gameId);
-    auto read = readPayload("keep", r.keep, state->rules());
-    if (!read.line) return refusedBy(*read.refusal, gameId);
+            game.id);
+    auto read = readPayload("keep", r.keep, game.state->rules());
+    if (!read.line) return refusedBy(*read.refusal, game.id);
     const auto& action = std::get<engine::Action>(*read.line);
-    if (auto why = decide(action, false)) return refusedBy(*why, gameId);
+    if (auto why = decide(action, false)) return refusedBy(*why, game.id);
     settle();
-    return HostAnswer::accepted(gameId, "Player " + std::to_string(action.player().index) + " kept a card.");
+    return HostAnswer::accepted(game.id, "Player " + std::to_string(action.player().index) + " kept a card.");
 }
 
 HostAnswer Referee::Impl::reshuffle(const ReshuffleRequest& r) {
     if (auto bad = needPlaying()) return *bad;
-    auto read = readPayload("reshuffle", r.reshuffle, state->rules());
-    if (!read.line) return refusedBy(*read.refusal, gameId);
-    if (auto why = decide(std::get<engine::Reshuffle>(*read.line), false)) return refusedBy(*why, gameId);
+    const auto& game = ctx.game;
+    auto read = readPayload("reshuffle", r.reshuffle, game.state->rules());
+    if (!read.line) return refusedBy(*read.refusal, game.id);
+    if (auto why = decide(std::get<engine::Reshuffle>(*read.line), false)) return refusedBy(*why, game.id);
     settle();
-    return HostAnswer::accepted(gameId, "The Emissary's pile is set.");
+    return HostAnswer::accepted(game.id, "The Emissary's pile is set.");
 }
 
 HostAnswer Referee::Impl::undo() {
-    if (status == GameStatus::Finished)
-        return HostAnswer::refused("game-over", "The game is over: nothing can be taken back.", gameId);
-    if (status != GameStatus::Playing && status != GameStatus::Paused)
-        return HostAnswer::refused("no-game", "No game is being played.", gameId);
-    // The last decision a person took, with what the referee did on its own after it.
-    std::size_t keep = history.size();
-    while (keep > 0 && history[keep - 1].automatic) --keep;
-    if (keep == 0) return HostAnswer::refused("nothing-to-undo", "There is nothing to take back.", gameId);
-    --keep;
-    boardActionAt = now;  // lifts before an undo are not ordered against the board after it
-    heldKeys.clear();
-    const int taken = static_cast<int>(history.size() - keep);
-    for (int i = 0; i < taken; ++i)
-        writeLog([&](store::DecisionLog& s, store::GameId g) { return s.appendUndo(g, wallTime()); });
-    state = std::move(history[keep].before);
-    history.erase(history.begin() + static_cast<std::ptrdiff_t>(keep), history.end());
-    ++counters.undos;
-    refusal.reset();
-    flashPlace.reset();
-    startGuiding();
+    auto& game = ctx.game;
+    if (game.status == GameStatus::Finished)
+        return HostAnswer::refused("game-over", "The game is over: nothing can be taken back.", game.id);
+    if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
+        return HostAnswer::refused("no-game", "No game is being played.", game.id);
+    const int taken = timeline.takeBack();
+    if (taken == 0) return HostAnswer::refused("nothing-to-undo", "There is nothing to take back.", game.id);
+    ++ctx.counters.undos;
+    board.afterUndo();
     armChance();
-    lastAction = "The host took back the last decision.";
-    notice("undone", lastAction + " Put the board back as shown.", json{{"decisions", taken}});
+    game.lastAction = "The host took back the last decision.";
+    ctx.notice("undone", game.lastAction + " Put the board back as shown.", json{{"decisions", taken}});
     settle();
-    return HostAnswer::accepted(gameId, lastAction);
+    return HostAnswer::accepted(game.id, game.lastAction);
 }
 
 HostAnswer Referee::Impl::pause() {
-    if (status == GameStatus::Paused)
-        return HostAnswer::refused("paused", "The game is already paused.", gameId);
+    auto& game = ctx.game;
+    if (game.status == GameStatus::Paused)
+        return HostAnswer::refused("paused", "The game is already paused.", game.id);
     if (auto bad = needPlaying()) return *bad;
-    status = GameStatus::Paused;
-    chanceDueSince.reset();
-    refereeEvent("pause", json::object());
-    notice("paused", "The game is paused: nothing is accepted until it resumes.");
-    return HostAnswer::accepted(gameId, "Paused.");
+    game.status = GameStatus::Paused;
+    chance.disarm();
+    ctx.refereeEvent("pause", json::object());
+    ctx.notice("paused", "The game is paused: nothing is accepted until it resumes.");
+    return HostAnswer::accepted(game.id, "Paused.");
 }
 
 HostAnswer Referee::Impl::resumePlay() {
-    if (status != GameStatus::Paused) {
-        if (status == GameStatus::Playing)
-            return HostAnswer::refused("not-paused", "The game is not paused.", gameId);
-        return HostAnswer::refused("no-game", "No game is being played.", gameId);
+    auto& game = ctx.game;
+    if (game.status != GameStatus::Paused) {
+        if (game.status == GameStatus::Playing)
+            return HostAnswer::refused("not-paused", "The game is not paused.", game.id);
+        return HostAnswer::refused("no-game", "No game is being played.", game.id);
     }
-    status = GameStatus::Playing;
+    game.status = GameStatus::Playing;
     armChance();
-    refereeEvent("resume", json::object());
-    notice("resumed", "The game goes on.");
+    ctx.refereeEvent("resume", json::object());
+    ctx.notice("resumed", "The game goes on.");
     settle();
-    return HostAnswer::accepted(gameId, "Resumed.");
+    return HostAnswer::accepted(game.id, "Resumed.");
 }
 
 HostAnswer Referee::Impl::abandon() {
-    if (status != GameStatus::Playing && status != GameStatus::Paused)
-        return HostAnswer::refused("no-game", "No game is being played.", gameId);
-    writeLog([&](store::DecisionLog& s, store::GameId g) { return s.abandonGame(g, wallTime()); });
-    status = GameStatus::Abandoned;
-    ++counters.gamesAbandoned;
-    refusal.reset();
-    stopGuiding();
-    chanceDueSince.reset();
-    notice("abandoned", "Game " + std::to_string(gameId->value) + " is abandoned.");
-    return HostAnswer::accepted(gameId, "Abandoned.");
+    auto& game = ctx.game;
+    if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
+        return HostAnswer::refused("no-game", "No game is being played.", game.id);
+    ctx.writeLog([&](store::DecisionLog& s, store::GameId g) { return s.abandonGame(g, ctx.wallTime()); });
+    game.status = GameStatus::Abandoned;
+    ++ctx.counters.gamesAbandoned;
+    board.stop();
+    chance.disarm();
+    ctx.notice("abandoned", "Game " + std::to_string(game.id->value) + " is abandoned.");
+    return HostAnswer::accepted(game.id, "Abandoned.");
 }
 
-void Referee::Impl::makeOwnChance() {
-    const auto& rules = state->rules();
-    if (state->phase() == engine::Phase::AwaitDeal) {
-        auto deal = engine::randomDeal(*state, *rng);
-        json host{{"deal", json::parse(record::writeDeal(deal, rules)).at("deal")}};
-        refereeEvent("referee-chance", json{{"kind", "deal"}});
-        if (!decide(deal, true)) ownChance.push_back({now, std::move(host)});
-    } else {
-        auto pile = engine::randomReshuffle(*state, *rng);
-        json host{{"reshuffle", json::parse(record::writeReshuffle(pile)).at("reshuffle")}};
-        refereeEvent("referee-chance", json{{"kind", "reshuffle"}});
-        if (!decide(pile, true)) ownChance.push_back({now, std::move(host)});
+HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
+    if (auto bad = needPlaying()) return *bad;
+    auto& game = ctx.game;
+    auto read = cards.read(r, timeline.decisions());
+    if (auto* answer = std::get_if<HostAnswer>(&read)) return *answer;
+    const auto& entered = std::get<CardsEntered>(read);
+    const int taken = static_cast<int>(timeline.decisions().size() - entered.dealIndex);
+    if (auto why = timeline.replayRound(entered.dealIndex, entered.deal, entered.kept, entered.favourites,
+                                        entered.ambitions))
+        return HostAnswer::refused(std::string(engine::refusalCodeName(why->code)), why->message, game.id);
+    cards.entered(entered.round, entered.favourites, entered.ambitions);
+
+    game.lastAction = "The revealed cards of round " + std::to_string(entered.round) +
+                      " are entered: the scores are counted.";
+    ctx.notice("cards-entered", game.lastAction,
+               json{{"round", entered.round}, {"decisions", taken}, {"totals", game.state->totals()}});
+    board.dropRefusal();
+    armChance();
+    finishIfOver();
+    settle();
+    return HostAnswer::accepted(game.id, game.lastAction);
+}
+
+void Referee::Impl::settle() {
+    // Each round of the loop accepts at most one decision; a game has far
+    // fewer automatic decisions in a row than this.
+    for (int guard = 0; guard < 64; ++guard) {
+        board.review();
+        if (!ctx.game.state || !ctx.game.playing()) return;
+        if (cards.autoKeep(*this)) continue;
+        if (!board.guidanceOver()) return;
+        // Physical cards face up and not yet entered: nothing is accepted.
+        if (cards.revealNeeded()) return;
+        if (!board.judge(*this)) return;
     }
-}
-
-void Referee::Impl::armChance() {
-    chanceDueSince = status == GameStatus::Playing && state && state->awaitsChance() && !revealNeeded()
-                         ? std::optional<Timestamp>(now)
-                         : std::nullopt;
 }
 
 void Referee::Impl::runDue(Timestamp until, bool inclusive) {
     auto due = [&](Timestamp at) { return at < until || (inclusive && at == until); };
     for (int guard = 0; guard < 4; ++guard) {
-        if (status != GameStatus::Playing || !state || !state->awaitsChance() || !chanceDueSince) break;
-        const Timestamp at = *chanceDueSince + options.chanceGrace;
-        if (!due(at)) break;
-        now = std::max(now, at);
-        chanceDueSince.reset();
-        makeOwnChance();
+        const auto at = chance.deadline();
+        if (!at || !due(*at)) break;
+        ctx.now = std::max(ctx.now, *at);
+        chance.disarm();
+        chance.makeOwn(*this);
         settle();
     }
-    expireHeldKeys(due);
-    if (failingHoldUntil && due(*failingHoldUntil)) {
-        // The hold is over with a reader still failing: judge what waited.
-        now = std::max(now, *failingHoldUntil);
-        failingHoldUntil.reset();
-        settle();
-    }
-    if (flashPlace && due(flashUntil)) flashPlace.reset();
-    std::erase_if(stationBlinkUntil, [&](const auto& entry) { return due(entry.second); });
-    now = std::max(now, until);
+    board.expireHeldKeys(due);
+    // The hold for failing readers is over: judge what waited.
+    if (board.failingHoldOver(due)) settle();
+    board.expireFlashes(due);
+    ctx.now = std::max(ctx.now, until);
 }
 
-void Referee::Impl::notice(std::string kind, std::string text, json detail) {
-    notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
-                             std::move(detail)});
+void Referee::Impl::observe(const drivers::BoardObservation& observation, Timestamp now) {
+    runDue(now, false);
+    if (!board.observe(observation, now)) return;
+    settle();
+    for (const auto& press : board.releaseHeldKeys()) pressKey(press);
 }
 
-std::string Referee::Impl::seatName(engine::Seat s) const {
-    std::string text = "seat " + std::to_string(s.index);
-    if (!state || s.index >= state->rules().seats()) return text;
-    const auto& rules = state->rules();
-    text += " (";
-    for (int i = 0; i < rules.playersAt(s); ++i) {
-        auto p = rules.playerAt(s, i).index;
-        if (i) text += " and ";
-        text += p < players.size() ? players[p] : "player " + std::to_string(p);
-    }
-    return text + ")";
-}
-
-std::string Referee::Impl::slug(engine::CharacterId c) const {
-    const auto& roster = state->rules().roster();
-    return c.index < roster.size() ? roster[c].id : "?";
+void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
+    runDue(e.at, false);
+    if (board.press(e, cards.revealNeeded().has_value(), *this)) settle();
 }
 
 // --- Referee ---------------------------------------------------------------
@@ -331,6 +296,14 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
         request);
 }
 
+void Referee::observe(const drivers::SensingUpdate& update, Timestamp now) {
+    observe(update.observation, now);
+}
+
+void Referee::observe(const drivers::BoardObservation& observation, Timestamp now) {
+    impl_->observe(observation, now);
+}
+
 void Referee::tick(Timestamp now) { impl_->runDue(now, true); }
 
 std::optional<Timestamp> Referee::nextDeadline() const {
@@ -339,12 +312,8 @@ std::optional<Timestamp> Referee::nextDeadline() const {
     auto consider = [&](Timestamp at) {
         if (!next || at < *next) next = at;
     };
-    if (m.status == GameStatus::Playing && m.state && m.state->awaitsChance() && m.chanceDueSince)
-        consider(*m.chanceDueSince + m.options.chanceGrace);
-    if (m.flashPlace) consider(m.flashUntil);
-    if (m.failingHoldUntil) consider(*m.failingHoldUntil);
-    for (const auto& [station, until] : m.stationBlinkUntil) consider(until);
-    for (const auto& held : m.heldKeys) consider(held.until);
+    if (auto at = m.chance.deadline()) consider(*at);
+    m.board.deadlines(consider);
     return next;
 }
 
@@ -358,12 +327,15 @@ void Referee::press(const drivers::ButtonEvent& event) { impl_->pressKey(event);
 drivers::LedStates Referee::leds(Timestamp now) const { return impl_->leds(now); }
 nlohmann::json Referee::publicStatus() const { return impl_->publicStatus(); }
 nlohmann::json Referee::playerStatus(engine::PlayerId player) const { return impl_->playerStatus(player); }
-std::vector<Notice> Referee::takeNotices() { return std::exchange(impl_->notices, {}); }
-std::vector<OwnChance> Referee::takeOwnChance() { return std::exchange(impl_->ownChance, {}); }
-std::optional<store::GameId> Referee::game() const { return impl_->gameId; }
-const engine::State* Referee::state() const { return impl_->state ? &*impl_->state : nullptr; }
-bool Referee::paused() const { return impl_->status == GameStatus::Paused; }
-const RefereeCounters& Referee::counters() const { return impl_->counters; }
-const store::WriteStatus& Referee::logHealth() const { return impl_->log; }
+std::vector<Notice> Referee::takeNotices() { return std::exchange(impl_->ctx.notices, {}); }
+std::vector<OwnChance> Referee::takeOwnChance() { return impl_->chance.takeOwnChance(); }
+std::optional<store::GameId> Referee::game() const { return impl_->ctx.game.id; }
+const engine::State* Referee::state() const {
+    const auto& state = impl_->ctx.game.state;
+    return state ? &*state : nullptr;
+}
+bool Referee::paused() const { return impl_->ctx.game.status == GameStatus::Paused; }
+const RefereeCounters& Referee::counters() const { return impl_->ctx.counters; }
+const store::WriteStatus& Referee::logHealth() const { return impl_->ctx.log; }
 
 }  // namespace vivaref::referee

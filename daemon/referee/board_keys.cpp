@@ -1,0 +1,84 @@
+// The vote keys: a press during an election is that station's seat's vote;
+// a refusal, or a key with no vote open, goes to that station alone; a key a
+// moment early is held until the move that opens the vote shows
+// (REFEREE-NOTES.md, "Votes" and "When the readers are late").
+#include <algorithm>
+
+#include "daemon/referee/board_part.hpp"
+
+namespace vivaref::referee {
+
+using engine::Phase;
+using nlohmann::json;
+
+bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider& decider) {
+    const int station = e.station.number;
+    auto ignored = [&](std::string text) {
+        privateNotice(station, "ignored-key", std::move(text), json::object());
+        return false;
+    };
+    if (!state() || (ctx_.game.status != GameStatus::Playing && ctx_.game.status != GameStatus::Paused))
+        return ignored("No game is being played.");
+    if (station < 0 || station >= state()->rules().seats())
+        return ignored("This game has no seat " + std::to_string(station) + ".");
+    if (ctx_.game.status == GameStatus::Paused) return ignored("The game is paused: vote once it goes on.");
+    if (cardsAwaited) return ignored("The host is entering the revealed cards: wait.");
+    if (state()->phase() != Phase::Election) {
+        // The move that opens the vote may still be on its way to the
+        // readers, or on a place whose reader is catching up.
+        if ((!comparison_.matches() || !failingPlaces_.empty()) &&
+            ctx_.options.earlyVoteHold > Timestamp(0)) {
+            heldKeys_.push_back({e, ctx_.now + ctx_.options.earlyVoteHold});
+            return false;
+        }
+        return ignored("No vote is open.");
+    }
+    engine::VoteCard card = e.key == drivers::VoteKey::Yes  ? engine::VoteCard::Yes
+                            : e.key == drivers::VoteKey::No ? engine::VoteCard::No
+                                                            : engine::VoteCard::Stomachache;
+    const auto vote = engine::Action::vote(engine::Seat{static_cast<std::uint8_t>(station)}, card);
+    if (auto refused = decider.decide(vote, false)) {
+        // Only this station learns of it: a card not held tells about a hand.
+        ++ctx_.counters.privateRefusals;
+        stationBlinkUntil_[station] = ctx_.now + ctx_.options.privateBlinkFor;
+        privateNotice(station, "private-refusal", refused->message + " This key was not counted.",
+                      json{{"code", engine::refusalCodeName(refused->code)}});
+        return false;
+    }
+    return true;
+}
+
+std::vector<drivers::ButtonEvent> BoardPart::releaseHeldKeys() {
+    std::vector<drivers::ButtonEvent> open;
+    if (heldKeys_.empty() || !state()) return open;
+    if (state()->phase() == Phase::Election) {
+        for (const auto& held : std::exchange(heldKeys_, {})) open.push_back(held.press);
+    } else if (comparison_.matches() && failingPlaces_.empty()) {
+        for (const auto& held : std::exchange(heldKeys_, {}))
+            privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
+    }
+    return open;
+}
+
+void BoardPart::expireHeldKeys(const Due& due) {
+    std::vector<HeldKey> over;
+    std::erase_if(heldKeys_, [&](const HeldKey& held) {
+        if (!due(held.until)) return false;
+        over.push_back(held);
+        return true;
+    });
+    for (const auto& held : over) {
+        ctx_.now = std::max(ctx_.now, held.until);
+        privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
+    }
+}
+
+void BoardPart::privateNotice(int station, std::string kind, std::string text, json detail) {
+    Notice notice{ctx_.now, std::move(kind), Notice::Audience::Station,
+                  station,  std::move(text), std::move(detail)};
+    stationNotices_[station] = notice;  // the seat's own page shows it too
+    ++ctx_.counters.stationNotices;
+    ctx_.notices.push_back(std::move(notice));
+}
+
+}  // namespace vivaref::referee

@@ -1,0 +1,303 @@
+// Judging the board: the observations taken in, guidance, and what a
+// difference between the board and the game means, which depends on where
+// the game is:
+//   - guiding (the engine moved characters: an election's outcome, the
+//     leftovers to floor 0, a new round, an undo, a resume): the characters
+//     that differed when guidance began are guided, each until it has been
+//     where the engine says (a piece in a hand counts as off the board);
+//     then whatever else differs is judged as below, so a move the next
+//     player made meanwhile is not lost;
+//   - a refusal stands (repairs are never moves): nothing is accepted until
+//     the whole board is back, the restore list following the board;
+//   - a difference touching a faulty reader's place, or a character in a
+//     hand: wait;
+//   - one character elsewhere: the action of the seat to act, applied if the
+//     engine allows it, refused with the engine's code and sentence if not;
+//   - more than one, a character gone, a piece of no character of this
+//     game: refused with our own codes (REFEREE-NOTES.md);
+//   - the board matches: a refusal is lifted; a seat with no legal move
+//     passes;
+//   - physical cards face up and not yet entered: nothing is judged until
+//     the host enters them (Referee::Impl::settle() asks PhysicalCardsPart).
+#include "daemon/referee/board_part.hpp"
+
+#include <algorithm>
+
+#include "daemon/referee/board_places.hpp"
+
+namespace vivaref::referee {
+
+using engine::Phase;
+using nlohmann::json;
+
+namespace {
+
+bool sameBoard(const drivers::BoardObservation& a, const drivers::BoardObservation& b) {
+    auto samePlaced = [](const auto& x, const auto& y) {
+        return x.first == y.first && x.second.place == y.second.place &&
+               x.second.uncertain == y.second.uncertain;
+    };
+    auto sameHand = [](const auto& x, const auto& y) {
+        return x.first == y.first && x.second.liftedFrom == y.second.liftedFrom;
+    };
+    return std::equal(a.onBoard.begin(), a.onBoard.end(), b.onBoard.begin(), b.onBoard.end(), samePlaced) &&
+           std::equal(a.inHand.begin(), a.inHand.end(), b.inHand.begin(), b.inHand.end(), sameHand) &&
+           a.ambiguous == b.ambiguous && a.faultyReaders == b.faultyReaders &&
+           a.failingReaders == b.failingReaders && a.unknownTags.size() == b.unknownTags.size();
+}
+
+json differenceJson(const Difference& d) {
+    return json{{"character", d.character},
+                {"expected", d.expected ? json(*d.expected) : json(nullptr)},
+                {"seen", describe(d.seen)}};
+}
+
+std::string joinSentences(const std::vector<std::string>& parts) {
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? "; " : "") + parts[i];
+    if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    return text + ".";
+}
+
+}  // namespace
+
+bool BoardPart::observe(const drivers::BoardObservation& observation, Timestamp now) {
+    if (sameBoard(observation, seen_)) return false;
+    const auto before = faultyReaders_;
+    // Places whose reader failed lately, and each one's gap.
+    const bool wasFailing = !failingPlaces_.empty();
+    std::set<std::string> failing;
+    for (const auto& reader : observation.failingReaders)
+        if (auto index = ctx_.layout.findReader(reader))
+            failing.insert(ctx_.layout.place(ctx_.layout.placeOf(*index)).name);
+    for (const auto& place : failing) {
+        auto& gap = gaps_[place];
+        if (!failingPlaces_.count(place)) gap.began = now;
+        gap.last = now;
+    }
+    failingPlaces_ = std::move(failing);
+    if (failingPlaces_.empty())
+        failingHoldUntil_.reset();
+    else if (!wasFailing)
+        failingHoldUntil_ = now + ctx_.options.failingHold;
+    for (const auto& [slug, placed] : observation.onBoard) {
+        auto was = seen_.onBoard.find(slug);
+        if (was != seen_.onBoard.end() && was->second.place == placed.place) continue;
+        // Seen landing during or just after its place's gap: it may have
+        // landed any time since the gap began (the middle is the best guess).
+        auto gap = gaps_.find(placed.place.name);
+        const bool unseen = gap != gaps_.end() && now - gap->second.last <= ctx_.options.liftsApart;
+        arrivedAt_[slug.name] = unseen ? gap->second.began + (now - gap->second.began) / 2 : now;
+    }
+    seen_ = observation;
+    for (const auto& [slug, hand] : observation.inHand) liftedAt_[slug.name] = hand.since;
+    faultyReaders_.clear();
+    faultyPlaces_.clear();
+    for (const auto& reader : observation.faultyReaders) {
+        faultyReaders_.push_back(reader.name);
+        if (auto index = ctx_.layout.findReader(reader))
+            faultyPlaces_.insert(ctx_.layout.place(ctx_.layout.placeOf(*index)).name);
+    }
+    if (faultyReaders_ != before) {
+        if (faultyReaders_.empty())
+            ctx_.notice("reader-fault", "Every reader answers again.", json{{"faulty", json::array()}});
+        else
+            ctx_.notice("reader-fault",
+                        "A reader does not answer: moves touching its place wait until it is back.",
+                        json{{"faulty", faultyReaders_}});
+    }
+    return true;
+}
+
+void BoardPart::startGame() {
+    refusal_.reset();
+    flashPlace_.reset();
+    stationBlinkUntil_.clear();
+    stationNotices_.clear();
+    liftedAt_.clear();
+    heldKeys_.clear();
+    boardActionAt_ = ctx_.now;
+    startGuiding();  // a board left from before is cleared first
+}
+
+void BoardPart::guide() {
+    refusal_.reset();
+    startGuiding();
+}
+
+void BoardPart::afterUndo() {
+    boardActionAt_ = ctx_.now;  // lifts before an undo are not ordered against the board after it
+    heldKeys_.clear();
+    refusal_.reset();
+    flashPlace_.reset();
+    startGuiding();
+}
+
+void BoardPart::stop() {
+    refusal_.reset();
+    stopGuiding();
+}
+
+void BoardPart::compare() {
+    if (state())
+        comparison_ = compareBoard(*state(), seen_, faultyPlaces_);
+    else
+        comparison_ = {};
+}
+
+void BoardPart::startGuiding() {
+    guiding_ = true;
+    compare();
+    guided_.clear();
+    for (const auto& d : comparison_.differences) guided_.insert(d.character);
+}
+
+void BoardPart::stopGuiding() {
+    guiding_ = false;
+    guided_.clear();
+}
+
+bool BoardPart::guidanceDone() {
+    // A guided character that has been in place once is no longer guided:
+    // moving it again later is a move like any other.
+    std::erase_if(guided_, [&](const std::string& slug) {
+        return std::none_of(comparison_.differences.begin(), comparison_.differences.end(),
+                            [&](const Difference& d) { return d.character == slug; });
+    });
+    return guided_.empty();
+}
+
+void BoardPart::review() {
+    compare();
+    // The board agrees with the game: nothing went unseen before now.
+    if (comparison_.matches())
+        std::erase_if(gaps_, [&](const auto& gap) { return !failingPlaces_.count(gap.first); });
+}
+
+bool BoardPart::guidanceOver() {
+    if (!guiding_) return true;
+    if (!guidanceDone()) return false;
+    stopGuiding();
+    ctx_.notice("guided", comparison_.matches() ? "The board matches the game: play on."
+                                                : "The guided characters are in place: play on.");
+    return true;
+}
+
+bool BoardPart::judge(Decider& decider) {
+    if (comparison_.matches()) {
+        if (refusal_) clearRefusal("The board is back as it was: play on.");
+        return autoPass(decider);
+    }
+    if (refusal_ && refusal_->strict) {
+        // Repairs are never moves: the restore list follows the board.
+        refuse(refusal_->code, refusal_->message, comparison_.differences);
+        return false;
+    }
+    if (failingHold() || !comparison_.blindPlaces.empty() || comparison_.unsettled) return false;
+    if (state()->phase() == Phase::AwaitDeal || state()->phase() == Phase::AwaitReshuffle) return false;
+    const auto& diffs = comparison_.differences;
+    if (!gaps_.empty()) {
+        // explainUnseen() tried the action on a copy: the engine takes it.
+        if (const auto action = explainUnseen(diffs)) {
+            if (action->kind() == engine::ActionKind::Pass ? decider.decide(*action, true)
+                                                           : acceptBoardAction(*action, decider))
+                return false;
+            return true;
+        }
+    }
+    std::optional<Difference> first;
+    if (diffs.size() > 1) first = firstLifted(diffs);
+    if (diffs.size() > 1 && !first) {
+        std::vector<std::string> names;
+        for (const auto& d : diffs) names.push_back(d.character);
+        std::string list;
+        for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+        refuse("several-moved", "Several characters are out of place (" + list + "): move one at a time.",
+               diffs);
+        return false;
+    }
+    const Difference d = first ? *first : diffs.front();
+    if (d.id.index >= state()->rules().roster().size()) {
+        refuse("not-in-game", d.character + " is not a character of this game.", diffs);
+        return false;
+    }
+    if (d.seen.kind == Sighting::Kind::Absent) {
+        refuse("character-gone", d.character + " has left the board.", diffs, false);
+        return false;
+    }
+    const engine::Place to = enginePlace(d.seen.place);
+    const engine::Seat seat = state()->seatToAct();
+    const engine::Place from = state()->placeOf(d.id);
+    const auto action = from == engine::Place::Reserve ? engine::Action::place(seat, d.id, to)
+                                                       : engine::Action::move(seat, d.id, to);
+    if (auto refused = acceptBoardAction(action, decider)) {
+        refuse(std::string(engine::refusalCodeName(refused->code)), refused->message, diffs);
+        return false;
+    }
+    return true;
+}
+
+std::optional<engine::Refusal> BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) {
+    const bool hadRefusal = refusal_.has_value();
+    if (auto refused = decider.decide(a, false)) return refused;
+    boardActionAt_ = ctx_.now;
+    flashPlace_ = boardPlace(a.to());
+    flashUntil_ = ctx_.now + ctx_.options.flashFor;
+    if (hadRefusal) clearRefusal("A legal action was completed: play on.");
+    return std::nullopt;
+}
+
+void BoardPart::refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict) {
+    const bool fresh = !refusal_;
+    if (!fresh && refusal_->code == code && refusal_->restore == restore) return;
+    std::vector<std::string> steps;
+    json restoreJson = json::array();
+    for (const auto& d : restore) {
+        steps.push_back(restoreSentence(d));
+        auto entry = differenceJson(d);
+        entry["do"] = steps.back();
+        restoreJson.push_back(std::move(entry));
+    }
+    refusal_ = BoardRefusal{code, message, std::move(restore), strict};
+    json detail{{"code", code}, {"message", message}, {"restore", restoreJson}};
+    if (fresh) {
+        ++ctx_.counters.refusals[code];
+        ctx_.refereeEvent("refusal", detail);
+    }
+    ctx_.notice("refused", message + " " + joinSentences(steps), std::move(detail));
+}
+
+void BoardPart::clearRefusal(const char* why) {
+    refusal_.reset();
+    ctx_.notice("recovered", why);
+}
+
+bool BoardPart::autoPass(Decider& decider) {
+    if (state()->phase() != Phase::Placement && state()->phase() != Phase::Ascent) return false;
+    engine::ActionList legal;
+    state()->legalActions(legal);
+    if (legal.size() != 1 || legal[0].kind() != engine::ActionKind::Pass) return false;
+    return !decider.decide(legal[0], true);
+}
+
+bool BoardPart::failingHoldOver(const Due& due) {
+    if (!failingHoldUntil_ || !due(*failingHoldUntil_)) return false;
+    // The hold is over with a reader still failing: judge what waited.
+    ctx_.now = std::max(ctx_.now, *failingHoldUntil_);
+    failingHoldUntil_.reset();
+    return true;
+}
+
+void BoardPart::expireFlashes(const Due& due) {
+    if (flashPlace_ && due(flashUntil_)) flashPlace_.reset();
+    std::erase_if(stationBlinkUntil_, [&](const auto& entry) { return due(entry.second); });
+}
+
+void BoardPart::deadlines(const std::function<void(Timestamp)>& consider) const {
+    if (flashPlace_) consider(flashUntil_);
+    if (failingHoldUntil_) consider(*failingHoldUntil_);
+    for (const auto& [station, until] : stationBlinkUntil_) consider(until);
+    for (const auto& held : heldKeys_) consider(held.until);
+}
+
+}  // namespace vivaref::referee

@@ -1,0 +1,167 @@
+// Judging the board and the vote keys: what the castle shows, what differs
+// from the game, the refusal standing, the guidance, the LEDs' flashes and
+// the stations' private notices (REFEREE-NOTES.md, "Judging the board").
+// board_part.cpp: the observations, guidance and judging; board_unseen.cpp:
+// what a late or failing reader hid; board_keys.cpp: the vote keys;
+// board_status.cpp: the board on the screens and the LEDs. The comparison
+// itself is board_judge.hpp (pure). Not part of the API.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "daemon/referee/board_judge.hpp"
+#include "daemon/referee/led_decision.hpp"
+#include "daemon/referee/referee_context.hpp"
+
+namespace vivaref::referee {
+
+// A refusal on the board. A strict one (every refusal but a character gone)
+// stands until the board is back at the last legal position: nothing is
+// accepted meanwhile, so a partial put-back is never an action. A character
+// gone stands until it is on the board again, where it is judged afresh.
+struct BoardRefusal {
+    std::string code;
+    std::string message;              // the engine's sentence, or ours
+    std::vector<Difference> restore;  // what to put back
+    bool strict = true;
+};
+
+class BoardPart {
+public:
+    using Due = std::function<bool(Timestamp)>;
+
+    explicit BoardPart(Context& ctx) : ctx_(ctx) {}
+
+    // --- what the castle shows -------------------------------------------
+    // The pipeline's observation taken in; false when nothing changed.
+    bool observe(const drivers::BoardObservation& observation, Timestamp now);
+    // The board compared with the game again (the gaps forgotten once it
+    // matches).
+    void review();
+
+    // --- the game's life -------------------------------------------------
+    // A new or resumed game: nothing from before stands; the board is guided
+    // to the game's position first.
+    void startGame();
+    // The engine moved characters (or an undo did): guide them afresh.
+    void guide();
+    // After an undo: lifts and keys from before it no longer count.
+    void afterUndo();
+    // The game is over or abandoned: nothing guided or refused any more.
+    void stop();
+    void dropRefusal() { refusal_.reset(); }
+
+    // --- judging (one step of Referee::Impl::settle()) -------------------
+    // Guidance progress: false while guided characters are still to go.
+    bool guidanceOver();
+    // What the board shows, judged: at most one decision through `decider`.
+    // True when it should be judged again at once (a decision was taken).
+    bool judge(Decider& decider);
+
+    // --- vote keys (board_keys.cpp) -------------------------------------
+    // A key pressed; `cardsAwaited`: physical cards face up, not yet
+    // entered. True when a vote was decided (the board is to be settled).
+    bool press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider& decider);
+    // Held keys: those to press again now their vote is open; refused once
+    // the board matches the game with no vote open, or when their hold is over.
+    std::vector<drivers::ButtonEvent> releaseHeldKeys();
+    void expireHeldKeys(const Due& due);
+
+    // --- time -------------------------------------------------------------
+    // The hold for failing readers is over: true when the board is to be
+    // judged again (the clock moved on to its end).
+    bool failingHoldOver(const Due& due);
+    void expireFlashes(const Due& due);
+    void deadlines(const std::function<void(Timestamp)>& consider) const;
+
+    // --- what the screens and the LEDs show (board_status.cpp) -----------
+    nlohmann::json readersJson() const;
+    // "board", "differences", "in_hand", "guidance", "refusal".
+    void addStatus(nlohmann::json& out) const;
+    // What the board waits for, if it waits.
+    std::optional<std::string> waitingFor() const;
+    // The places' and stations' LEDs: the blind places always; the rest while
+    // a game is being played (`inGame`, paused or not).
+    void addLedFacts(LedFacts& facts, bool inGame) const;
+    const Notice* stationNotice(int station) const;
+
+private:
+    const std::optional<engine::State>& state() const { return ctx_.game.state; }
+    void compare();
+    void startGuiding();
+    void stopGuiding();
+    bool guidanceDone();
+    // Several characters out of place: the one to judge first when they were
+    // lifted far enough apart (RefereeOptions::liftsApart), else none.
+    std::optional<Difference> firstLifted(const std::vector<Difference>& diffs) const;
+    // A placement from beside the board may have landed unseen on a place
+    // whose reader failed lately, and so may a character out of place that
+    // may legally move there (what is seen of it elsewhere may be a
+    // neighbour's cross-reads): while so, within the hold, the board is not
+    // judged.
+    bool failingHold() const;
+    // What is seen after a place went unseen, as the actions of the seats in
+    // turn that explain it: the differences in some order, and a move that
+    // ends beyond one step as two through an unseen place. The first action
+    // of the likeliest such sequence the engine allows whole, if any.
+    std::optional<engine::Action> explainUnseen(const std::vector<Difference>& diffs) const;
+    void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
+    void clearRefusal(const char* why);
+    bool autoPass(Decider& decider);
+    // An action the board gave: decided; once the engine takes it, its place
+    // is lit and a refusal still standing is lifted. The engine's refusal otherwise.
+    std::optional<engine::Refusal> acceptBoardAction(const engine::Action& a, Decider& decider);
+    void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
+
+    Context& ctx_;
+    drivers::BoardObservation seen_;
+    std::set<std::string> faultyPlaces_;
+    std::vector<std::string> faultyReaders_;
+    // Places a reader that failed lately serves (its window still catching
+    // up); `failingHoldUntil_` bounds the wait for them. `gaps_`: each place
+    // so since the board last matched the game, when its last spell began
+    // and when it was last seen failing: an action there may have gone
+    // unseen, and may explain what is seen (explainUnseen()).
+    std::set<std::string> failingPlaces_;
+    std::optional<Timestamp> failingHoldUntil_;
+    struct Gap {
+        Timestamp began{0};
+        Timestamp last{0};
+    };
+    std::map<std::string, Gap> gaps_;
+    BoardComparison comparison_;
+    // The engine moved characters: guide them until each has been where it
+    // says (`guided_`: those still to go, taken when guidance starts). Then
+    // what else differs is judged as usual: a move made meanwhile counts.
+    bool guiding_ = false;
+    std::set<std::string> guided_;
+    std::optional<BoardRefusal> refusal_;
+    std::optional<std::string> flashPlace_;
+    Timestamp flashUntil_{0};
+    std::map<int, Timestamp> stationBlinkUntil_;
+    // Each station's last private notice (a key not counted, ignored): for
+    // that seat's own page only.
+    std::map<int, Notice> stationNotices_;
+    // When each character was last seen leaving a place (lifted), and when
+    // the board last gave an action.
+    std::map<std::string, Timestamp> liftedAt_;
+    // When each character landed where it stands: first seen there, or the
+    // middle of its place's gap when it was first seen there in or just
+    // after one.
+    std::map<std::string, Timestamp> arrivedAt_;
+    Timestamp boardActionAt_{0};
+    // Vote keys pressed before the vote they are for was open, held until it
+    // opens or `until` (RefereeOptions::earlyVoteHold).
+    struct HeldKey {
+        drivers::ButtonEvent press;
+        Timestamp until;
+    };
+    std::vector<HeldKey> heldKeys_;
+};
+
+}  // namespace vivaref::referee

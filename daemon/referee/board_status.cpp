@@ -1,0 +1,132 @@
+// The board on the screens and the LEDs: what the engine expects and what the
+// readers see, the differences, the guidance or refusal in plain words, what
+// the board waits for, and which place and station LEDs blink or flash.
+#include "daemon/referee/board_part.hpp"
+#include "daemon/referee/board_places.hpp"
+
+namespace vivaref::referee {
+
+using nlohmann::json;
+
+namespace {
+
+json placeOrNull(const std::optional<std::string>& place) { return place ? json(*place) : json(nullptr); }
+
+json sightingJson(const Sighting& s) {
+    switch (s.kind) {
+        case Sighting::Kind::Absent:
+            return nullptr;
+        case Sighting::Kind::OnPlace:
+            return json{{"on", s.place}, {"uncertain", s.uncertain}};
+        case Sighting::Kind::InHand:
+            return json{{"in_hand", true}, {"lifted_from", s.place.empty() ? json(nullptr) : json(s.place)}};
+        case Sighting::Kind::Ambiguous:
+            return json{{"unclear", s.candidates}};
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+json BoardPart::readersJson() const {
+    return json{{"faulty", faultyReaders_},
+                {"blind_places", faultyPlaces_},
+                {"unknown_tags", seen_.unknownTags.size()}};
+}
+
+void BoardPart::addStatus(json& out) const {
+    const auto& roster = state()->rules().roster();
+    // The board: what the engine expects and what the readers see.
+    json expected = json::object();
+    json seenJson = json::object();
+    json inHand = json::array();
+    for (int i = 0; i < roster.size(); ++i) {
+        const auto c = engine::CharacterId{static_cast<std::uint8_t>(i)};
+        expected[roster[c].id] = placeOrNull(boardPlace(state()->placeOf(c)));
+    }
+    for (const auto& [slug, placed] : seen_.onBoard)
+        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug.name));
+    for (const auto& [slug, hand] : seen_.inHand) {
+        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug.name));
+        inHand.push_back(slug.name);
+    }
+    for (const auto& [slug, places] : seen_.ambiguous)
+        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug.name));
+    out["board"] = json{{"expected", std::move(expected)}, {"seen", std::move(seenJson)}};
+    json differences = json::array();
+    for (const auto& d : comparison_.differences)
+        differences.push_back(json{
+            {"character", d.character}, {"expected", placeOrNull(d.expected)}, {"seen", describe(d.seen)}});
+    out["differences"] = std::move(differences);
+    out["in_hand"] = std::move(inHand);
+
+    json guidance = nullptr;
+    if (guiding_ && !comparison_.matches()) {
+        json moves = json::array();
+        std::string text;
+        for (const auto& d : comparison_.differences) {
+            if (!guided_.contains(d.character)) continue;  // a move made meanwhile: judged after
+            const auto sentence = guidanceSentence(d);
+            text += (text.empty() ? "" : "; ") + sentence;
+            moves.push_back(json{{"character", d.character},
+                                 {"to", placeOrNull(d.expected)},
+                                 {"seen", describe(d.seen)},
+                                 {"do", sentence}});
+        }
+        guidance = json{{"text", text}, {"moves", std::move(moves)}};
+    }
+    out["guidance"] = std::move(guidance);
+
+    json refused = nullptr;
+    if (refusal_) {
+        json restore = json::array();
+        std::string steps;
+        for (const auto& d : refusal_->restore) {
+            const auto sentence = restoreSentence(d);
+            steps += (steps.empty() ? "" : "; ") + sentence;
+            restore.push_back(
+                json{{"character", d.character}, {"to", placeOrNull(d.expected)}, {"do", sentence}});
+        }
+        refused = json{{"code", refusal_->code},
+                       {"message", refusal_->message},
+                       {"text", refusal_->message + " To go on: " + steps + "."},
+                       {"restore", std::move(restore)}};
+    }
+    out["refusal"] = std::move(refused);
+}
+
+std::optional<std::string> BoardPart::waitingFor() const {
+    if (guiding_ && !comparison_.matches()) return "The board to be set as guided.";
+    if (refusal_)
+        return refusal_->strict ? "The board to be put back as shown."
+                                : "The character to be put back on the board.";
+    if (!comparison_.blindPlaces.empty()) return "A faulty reader to answer again.";
+    if (failingHold() && !comparison_.matches()) return "A reader that missed a scan to read again.";
+    if (comparison_.unsettled) return "A character in hand to be put down.";
+    return std::nullopt;
+}
+
+void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
+    facts.blindPlaces = faultyPlaces_;
+    if (!inGame) return;
+    if (guiding_ || refusal_) {
+        for (const auto& d : comparison_.differences) {
+            if (!refusal_ && !guided_.contains(d.character)) continue;
+            if (d.expected) facts.blinkPlaces.insert(*d.expected);
+            if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(d.seen.place);
+            for (const auto& c : d.seen.candidates) facts.blinkPlaces.insert(c);
+        }
+    }
+    if (flashPlace_) {
+        facts.flashPlace = flashPlace_;
+        facts.flashUntil = flashUntil_;
+    }
+    facts.stationBlinkUntil = stationBlinkUntil_;
+}
+
+const Notice* BoardPart::stationNotice(int station) const {
+    auto it = stationNotices_.find(station);
+    return it == stationNotices_.end() ? nullptr : &it->second;
+}
+
+}  // namespace vivaref::referee

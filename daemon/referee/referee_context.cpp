@@ -1,0 +1,90 @@
+// What the parts share: the log's writes and health, the notices, names.
+#include "daemon/referee/referee_context.hpp"
+
+#include "drivers/sim/simulated_board.hpp"
+
+namespace vivaref::referee {
+
+using nlohmann::json;
+
+const char* gameStatusName(GameStatus s) {
+    switch (s) {
+        case GameStatus::None:
+            return "no-game";
+        case GameStatus::Playing:
+            return "playing";
+        case GameStatus::Paused:
+            return "paused";
+        case GameStatus::Finished:
+            return "finished";
+        case GameStatus::Abandoned:
+            return "abandoned";
+    }
+    return "?";
+}
+
+Context::Context(RefereeOptions o, store::DecisionLog* s)
+    : options(std::move(o)),
+      layout(options.layout ? *options.layout : drivers::standardBoardLayout()),
+      store(s) {}
+
+void Context::writeLog(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write) {
+    if (!store || !game.id) return;
+    try {
+        noteLog(write(*store, *game.id));
+    } catch (const std::exception& e) {
+        // The log broke beyond a full disk: say so loudly, play on in memory.
+        noteLog(store::WriteStatus{false, std::string("the game log failed: ") + e.what(), store->waiting()});
+    }
+}
+
+LogBatch::LogBatch(Context& ctx) : ctx_(ctx) {
+    if (ctx_.store && ctx_.game.id) ctx_.store->beginBatch();
+}
+
+LogBatch::~LogBatch() {
+    ctx_.writeLog([](store::DecisionLog& s, store::GameId) { return s.endBatch(); });
+}
+
+void Context::refereeEvent(std::string_view kind, const json& payload) {
+    writeLog([&](store::DecisionLog& s, store::GameId g) {
+        return s.appendRefereeEvent(g, kind, payload.dump(), wallTime());
+    });
+}
+
+void Context::noteLog(const store::WriteStatus& written) {
+    const bool wasDurable = log.durable;
+    log = written;
+    if (wasDurable && !written.durable)
+        notice("log-problem",
+               "THE GAME LOG CANNOT BE WRITTEN: " + written.problem + ". The game goes on in memory.",
+               json{{"problem", written.problem}, {"waiting", written.waiting}});
+    else if (!wasDurable && written.durable)
+        notice("log-ok", "The game log is written again: nothing was lost.");
+}
+
+void Context::notice(std::string kind, std::string text, json detail) {
+    notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
+                             std::move(detail)});
+}
+
+std::string Context::seatName(engine::Seat s) const {
+    const auto& state = game.state;
+    std::string text = "seat " + std::to_string(s.index);
+    if (!state || s.index >= state->rules().seats()) return text;
+    const auto& rules = state->rules();
+    text += " (";
+    for (int i = 0; i < rules.playersAt(s); ++i) {
+        auto p = rules.playerAt(s, i).index;
+        if (i) text += " and ";
+        text += p < game.players.size() ? game.players[p] : "player " + std::to_string(p);
+    }
+    return text + ")";
+}
+
+std::string Context::slug(engine::CharacterId c) const {
+    const auto& roster = game.state->rules().roster();
+    return c.index < roster.size() ? roster[c].id : "?";
+}
+
+}  // namespace vivaref::referee

@@ -1,0 +1,97 @@
+// What the referee's parts share (the board, the timeline, chance, physical
+// cards: each a class of its own, *_part.hpp): the options, the game being
+// played, the decision log and its health, the clock, the notices and the
+// counters. A part holds a reference to the Context and changes only its own
+// state; what it needs of the other parts (a decision made and reacted to)
+// it asks through Decider, which Referee::Impl implements. Not part of the API.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "daemon/referee/referee.hpp"
+#include "engine/event.hpp"
+
+namespace vivaref::referee {
+
+enum class GameStatus { None, Playing, Paused, Finished, Abandoned };
+const char* gameStatusName(GameStatus s);
+
+using DecisionValue = std::variant<engine::Action, engine::Deal, engine::Reshuffle>;
+
+// One decision in effect, with the state before it (for undo) and the
+// decision itself (to play a round again on the physical cards revealed).
+struct Decision {
+    enum class Kind { Deal, Action, Reshuffle } kind = Kind::Action;
+    // Made by the referee itself (an automatic pass or keep, its own deal or
+    // pile): an undo takes these back together with the decision before them.
+    bool automatic = false;
+    engine::State before;
+    DecisionValue what;
+};
+
+// The game being played: every part reads it; the timeline changes its
+// state, Referee::Impl its status.
+struct Game {
+    GameStatus status = GameStatus::None;
+    std::optional<store::GameId> id;
+    std::optional<engine::State> state;
+    std::vector<std::string> players;
+    std::string lastAction;  // a public sentence
+
+    bool playing() const { return status == GameStatus::Playing; }
+};
+
+struct Context {
+    Context(RefereeOptions o, store::DecisionLog* s);
+
+    RefereeOptions options;
+    drivers::BoardLayout layout;
+    Game game;
+    Timestamp now{0};
+    std::vector<Notice> notices;
+    RefereeCounters counters;
+    store::DecisionLog* store = nullptr;  // may be null: no log
+    store::WriteStatus log;               // the log's health
+
+    store::WallTime wallTime() const { return options.wallAtZero + now; }
+    // One write to the game's log; its health noted (a problem told loudly).
+    void writeLog(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write);
+    void refereeEvent(std::string_view kind, const nlohmann::json& payload);
+    void noteLog(const store::WriteStatus& status);
+
+    // A public notice, now.
+    void notice(std::string kind, std::string text, nlohmann::json detail = nlohmann::json::object());
+    std::string seatName(engine::Seat s) const;
+    std::string slug(engine::CharacterId c) const;
+};
+
+// The log's writes while it lives are committed together when it ends.
+class LogBatch {
+public:
+    explicit LogBatch(Context& ctx);
+    ~LogBatch();
+    LogBatch(const LogBatch&) = delete;
+    LogBatch& operator=(const LogBatch&) = delete;
+
+private:
+    Context& ctx_;
+};
+
+// A decision made on behalf of a part: applied to the game, logged durably,
+// kept for undo, and reacted to across the parts (guidance, chance, the end
+// of the game). The engine's refusal otherwise. Referee::Impl implements it.
+class Decider {
+public:
+    virtual std::optional<engine::Refusal> decide(const engine::Action& a, bool automatic) = 0;
+    virtual std::optional<engine::Refusal> decide(const engine::Deal& d, bool automatic) = 0;
+    virtual std::optional<engine::Refusal> decide(const engine::Reshuffle& r, bool automatic) = 0;
+    virtual ~Decider() = default;
+};
+
+}  // namespace vivaref::referee

@@ -1,0 +1,243 @@
+// Decisions and the parts' reactions to them: each decision applied and
+// logged by the timeline, then its events told to the table and passed on
+// to the other parts (guidance when the engine moved characters, chance
+// armed, physical cards wanted, the game finished). Resuming a game from
+// the log after a crash.
+#include <algorithm>
+
+#include "daemon/referee/referee_impl.hpp"
+#include "engine/record/line_reader.hpp"
+#include "engine/record/result_json.hpp"
+#include "engine/record/view_json.hpp"
+#include "engine/views.hpp"
+
+namespace vivaref::referee {
+
+using engine::EventKind;
+using nlohmann::json;
+
+std::optional<engine::Refusal> Referee::Impl::decide(const engine::Action& a, bool automatic) {
+    engine::EventList events;
+    if (auto why = timeline.apply(a, automatic, events)) return why;
+    afterDecision(events, automatic);
+    return std::nullopt;
+}
+
+std::optional<engine::Refusal> Referee::Impl::decide(const engine::Deal& d, bool automatic) {
+    engine::EventList events;
+    if (auto why = timeline.apply(d, automatic, events)) return why;
+    // Physical cards: a new deal of a round is placeholders again.
+    cards.forgetRound(d.round);
+    afterDecision(events, automatic);
+    return std::nullopt;
+}
+
+std::optional<engine::Refusal> Referee::Impl::decide(const engine::Reshuffle& r, bool automatic) {
+    engine::EventList events;
+    if (auto why = timeline.apply(r, automatic, events)) return why;
+    afterDecision(events, automatic);
+    return std::nullopt;
+}
+
+void Referee::Impl::afterDecision(const engine::EventList& events, bool automatic) {
+    auto& game = ctx.game;
+    const auto& rules = game.state->rules();
+    bool engineMoved = false;
+    for (const auto& e : events) {
+        switch (e.kind) {
+            case EventKind::RoundDealt:
+                engineMoved = true;  // every character back beside the board
+                game.lastAction = cards.physical()
+                                      ? "Round " + std::to_string(e.round) +
+                                            " starts: deal your own Favourites cards, and keep them hidden."
+                                      : "Round " + std::to_string(e.round) + " is dealt" +
+                                            (automatic ? " by the referee." : ".");
+                ctx.notice("dealt", game.lastAction,
+                           json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
+                break;
+            case EventKind::JesterSetUp:
+            case EventKind::LeftToFloor0:
+            case EventKind::PlacedAtRandom:
+            case EventKind::Rejected:
+            case EventKind::Eliminated:
+            case EventKind::Cancelled:
+                engineMoved = true;
+                break;
+            case EventKind::Compensated:
+                ctx.notice("compensated",
+                           ctx.seatName(e.seat) + " gains 3 points for placing only one character.");
+                break;
+            case EventKind::AmbitionKept:
+                ctx.notice("ambition-kept",
+                           "Player " + std::to_string(e.player.index) + " kept an Ambition card.",
+                           json{{"player", e.player.index}});
+                break;
+            case EventKind::Placed:
+                game.lastAction = ctx.seatName(e.seat) + " placed " + ctx.slug(e.character) + " on " +
+                                  std::string(engine::placeName(e.to)) + ".";
+                ctx.notice("accepted", game.lastAction,
+                           json{{"action", "place"},
+                                {"seat", e.seat.index},
+                                {"character", ctx.slug(e.character)},
+                                {"to", engine::placeName(e.to)}});
+                break;
+            case EventKind::Moved:
+                game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.slug(e.character) + " from " +
+                                  std::string(engine::placeName(e.from)) + " to " +
+                                  std::string(engine::placeName(e.to)) + ".";
+                ctx.notice("accepted", game.lastAction,
+                           json{{"action", "move"},
+                                {"seat", e.seat.index},
+                                {"character", ctx.slug(e.character)},
+                                {"from", engine::placeName(e.from)},
+                                {"to", engine::placeName(e.to)}});
+                break;
+            case EventKind::PlacementEnded:
+                ctx.notice("placement-ended", "Placement is over: the characters left go to floor 0.");
+                break;
+            case EventKind::Passed:
+                game.lastAction = ctx.seatName(e.seat) + " cannot move and passes.";
+                ctx.notice("passed", game.lastAction, json{{"seat", e.seat.index}});
+                break;
+            case EventKind::ElectionOpened:
+                ctx.notice("election-opened",
+                           ctx.slug(e.character) + " is on the throne: every seat votes with its station.",
+                           json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
+                break;
+            case EventKind::VoteCast:
+                // Who voted, never what (the card is in the log, not here).
+                game.lastAction = ctx.seatName(e.seat) + " has voted.";
+                ctx.notice("vote-cast", game.lastAction, json{{"seat", e.seat.index}});
+                break;
+            case EventKind::VotesRevealed: {
+                auto view = record::publicViewJson(engine::publicView(*game.state), rules);
+                ctx.notice("revealed", "The votes are revealed.", view.value("last_reveal", json::object()));
+                break;
+            }
+            case EventKind::Crowned:
+                game.lastAction = ctx.slug(e.character) + " is crowned.";
+                ctx.notice("crowned", game.lastAction, json{{"character", ctx.slug(e.character)}});
+                break;
+            case EventKind::PileReshuffled:
+                ctx.notice("reshuffled", std::string("The Emissary's pile is shuffled") +
+                                             (automatic ? " by the referee." : "."));
+                break;
+            case EventKind::CoronationScored:
+                // Physical cards not yet entered: the scores are not known.
+                if (!cards.revealNeeded())
+                    ctx.notice("scored", "The coronation is scored.", json{{"totals", game.state->totals()}});
+                break;
+            case EventKind::RoundEnded:
+                ctx.notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
+                           cards.revealNeeded() ? json{{"round", e.round}}
+                                                : json{{"round", e.round}, {"totals", game.state->totals()}});
+                break;
+            case EventKind::GameOver:
+                break;
+        }
+        if (e.kind == EventKind::Rejected || e.kind == EventKind::Eliminated ||
+            e.kind == EventKind::Cancelled) {
+            game.lastAction = ctx.slug(e.character) + " is not crowned: it goes to " +
+                              std::string(engine::placeName(e.to)) + ".";
+            ctx.notice("not-crowned", game.lastAction,
+                       json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
+        }
+    }
+    if (engineMoved) board.guide();
+    if (auto need = cards.revealNeeded()) {
+        game.lastAction = std::string("Show your ") + (need->favourites ? "Favourites" : "") +
+                          (need->favourites && need->ambitions ? " and " : "") +
+                          (need->ambitions ? "Ambition" : "") +
+                          " cards: the host enters them, then the scores are counted.";
+        ctx.notice(
+            "cards-wanted", game.lastAction,
+            json{{"round", need->round}, {"favourites", need->favourites}, {"ambitions", need->ambitions}});
+    }
+    armChance();
+    finishIfOver();
+}
+
+void Referee::Impl::armChance() {
+    const auto& game = ctx.game;
+    chance.arm(game.playing() && game.state && game.state->awaitsChance() && !cards.revealNeeded());
+}
+
+void Referee::Impl::finishIfOver() {
+    auto& game = ctx.game;
+    if (!game.state->isOver() || game.status != GameStatus::Playing || cards.revealNeeded()) return;
+    auto result = record::resultJson(*game.state);
+    ctx.writeLog(
+        [&](store::DecisionLog& s, store::GameId g) { return s.finishGame(g, result, ctx.wallTime()); });
+    game.status = GameStatus::Finished;
+    board.stop();
+    ++ctx.counters.gamesFinished;
+    ctx.counters.results.push_back(result);
+    std::string text = "The game is over.";
+    if (!result["winners"].empty()) {
+        text += " Winner:";
+        for (const auto& w : result["winners"]) {
+            auto p = w.get<std::size_t>();
+            text += " " + (p < game.players.size() ? game.players[p] : "player " + std::to_string(p));
+        }
+        text += ".";
+    } else {
+        text += " The Emissary wins.";
+    }
+    ctx.notice("game-over", text, result);
+}
+
+HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
+    auto& game = ctx.game;
+    if (!ctx.store) return HostAnswer::refused("no-log", "There is no game log to resume from.");
+    if (game.status == GameStatus::Playing || game.status == GameStatus::Paused)
+        return HostAnswer::refused("game-in-progress", "A game is being played: abandon it first.", game.id);
+    std::optional<store::GameSummary> summary;
+    std::vector<store::StoredEvent> events;
+    try {
+        summary = ctx.store->game(id);
+        if (summary) events = ctx.store->events(id);
+    } catch (const std::exception& e) {
+        return HostAnswer::refused("bad-log", std::string("The game log cannot be read: ") + e.what(), id);
+    }
+    if (!summary)
+        return HostAnswer::refused("no-such-game", "The log holds no game " + std::to_string(id.value) + ".");
+    if (summary->ended)
+        return HostAnswer::refused("game-over", "Game " + std::to_string(id.value) + " is already over.", id);
+    auto bad = [&](const std::string& why) {
+        return HostAnswer::refused("bad-log",
+                                   "Game " + std::to_string(id.value) + " cannot be resumed: " + why, id);
+    };
+    if (events.empty() || events.front().kind != "setup") return bad("its setup is missing.");
+    auto setup = record::readLine(events.front().payload, nullptr);
+    if (!setup.line || !std::holds_alternative<engine::RulesSpec>(*setup.line))
+        return bad("its setup is unreadable.");
+    auto rules = std::make_shared<const engine::Rules>(std::get<engine::RulesSpec>(*setup.line));
+    auto read = readLoggedGame(events, rules);
+    if (auto* why = std::get_if<std::string>(&read)) return bad(*why);
+    auto& logged = std::get<LoggedGame>(read);
+
+    game.id = id;
+    game.state.emplace(std::move(logged.state));
+    timeline.restart(std::move(logged.decisions));
+    cards.resumeGame(logged.favouritesMode, std::move(logged.favouritesEntered),
+                     std::move(logged.ambitionsEntered));
+    game.players.assign(static_cast<std::size_t>(rules->players()), std::string());
+    for (const auto& p : summary->players)
+        if (p.player >= 0 && p.player < rules->players())
+            game.players[static_cast<std::size_t>(p.player)] = p.name;
+    chance.resumeGame(summary->seed.value_or(ctx.options.seed), events.size());
+    board.startGame();  // the board goes back to the logged position first
+    game.status = logged.paused ? GameStatus::Paused : GameStatus::Playing;
+    armChance();
+    game.lastAction = "The game resumed from the log.";
+    ctx.refereeEvent("restart", json{{"decisions", timeline.decisions().size()}});
+    ctx.notice(
+        "resumed-from-log",
+        "Game " + std::to_string(id.value) + " resumes from the log: put the board as shown, then play on.",
+        json{{"game", id.value}});
+    finishIfOver();
+    settle();
+    return HostAnswer::accepted(id, "Game " + std::to_string(id.value) + " resumed.");
+}
+
+}  // namespace vivaref::referee

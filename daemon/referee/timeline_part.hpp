@@ -1,0 +1,68 @@
+// The timeline and undo: every decision in effect, with the state before it,
+// each written to the game log as it is made; the host's undo; a round taken
+// back and played again on the physical cards revealed; a game rebuilt from
+// its log after a crash. Not part of the API.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "daemon/referee/referee_context.hpp"
+
+namespace vivaref::referee {
+
+// A game as its log tells it: the decisions in effect (undos, the referee's
+// own chance and keeps marked), paused or not, and its physical cards.
+struct LoggedGame {
+    explicit LoggedGame(const std::shared_ptr<const engine::Rules>& rules) : state(rules) {}
+    engine::State state;
+    std::vector<Decision> decisions;
+    bool paused = false;
+    FavouritesMode favouritesMode = FavouritesMode::Dealt;
+    std::set<int> favouritesEntered;
+    std::set<int> ambitionsEntered;
+};
+
+// The log's events after its setup (events[0]), replayed with `rules`. What
+// is wrong with the log otherwise (a sentence).
+std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::StoredEvent>& events,
+                                                     const std::shared_ptr<const engine::Rules>& rules);
+
+class TimelinePart {
+public:
+    explicit TimelinePart(Context& ctx) : ctx_(ctx) {}
+
+    const std::vector<Decision>& decisions() const { return history_; }
+    void restart(std::vector<Decision> decisions = {}) { history_ = std::move(decisions); }
+
+    // Applies a decision to the game's state; on success logs it durably and
+    // keeps the state before for undo, with the engine's events in `events`.
+    // The refusal otherwise (nothing changed).
+    std::optional<engine::Refusal> apply(const engine::Action& a, bool automatic, engine::EventList& events);
+    std::optional<engine::Refusal> apply(const engine::Deal& d, bool automatic, engine::EventList& events);
+    std::optional<engine::Refusal> apply(const engine::Reshuffle& r, bool automatic,
+                                         engine::EventList& events);
+
+    // The host's undo: the last decision a person took, with what the
+    // referee did on its own after it, taken back (one logged undo each).
+    // How many were taken back: 0 when there is nothing to take back.
+    int takeBack();
+
+    // The cards entered, applied: the round taken back to its deal (at
+    // `dealIndex`) and played again on the real cards, logged in one
+    // transaction as undos, the decisions again and a `cards-entered` event.
+    std::optional<engine::Refusal> replayRound(std::size_t dealIndex, const engine::Deal& deal,
+                                               const std::optional<std::vector<engine::AmbitionCard>>& kept,
+                                               bool favourites, bool ambitions);
+
+private:
+    Context& ctx_;
+    std::vector<Decision> history_;
+};
+
+}  // namespace vivaref::referee
