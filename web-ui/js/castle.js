@@ -233,6 +233,8 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
     y += h + 4;
   }
   svg.setAttribute('viewBox', `0 0 ${width} ${y + 4}`);
+  // Scaled into a box of another shape (a page that fits the screen): at the top, centred.
+  svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
   container.replaceChildren(svg);
   container.castleBands = bands;
   return svg;
