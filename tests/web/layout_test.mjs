@@ -181,13 +181,17 @@ try {
     checkFits('simulated board at 1280x800', m, [...Object.keys(castleSelectors), 'tray']);
     const from = await piece.boundingBox();
     const to = await page.locator('#castle rect.band[data-place="6"]').boundingBox();
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 - 10);
-    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
-    await page.mouse.up();
-    const end = Date.now() + kWait;
-    let board = null;
+    // A mouse drags within the window: the page does not scroll under it.
+    const reachable = (b) => b && b.y >= 0 && b.y + b.height <= 800;
+    if (check(reachable(from) && reachable(to), `the piece and the throne are both on screen (${JSON.stringify([from, to])})`)) {
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 - 10);
+      await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+      await page.mouse.up();
+    }
+    const end = Date.now() + (reachable(from) && reachable(to) ? kWait : 0);
+    let board = {};
     while (Date.now() < end) {
       board = (await api(url, '/api/sim/state', { token })).json.board;
       if ((board['6'] || []).includes(slug)) break;
@@ -199,7 +203,11 @@ try {
     const button = await page.locator('#stations button[data-station="0"][data-key="yes"]').elementHandle();
     await page.evaluate((b) => { b.dataset.kept = 'yes'; }, button);
     await sim('lift', { character: slug });
+    await sim('put', { character: 'clemente', place: '5' });
+    await page.locator('#castle g.token[data-slug="clemente"][data-place="5"]').waitFor({ timeout: kWait });
+    await sim('lift', { character: 'clemente' });
     await page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`).waitFor({ timeout: kWait });
+    await page.locator('#castle g.token[data-slug="clemente"][data-place="tray"]').waitFor({ timeout: kWait });
     await page.waitForTimeout(300);
     check(await page.evaluate((b) => b.isConnected && b.dataset.kept === 'yes', button), 'the vote buttons are the same elements after an update');
     await page.context().close();
