@@ -162,6 +162,17 @@ try {
   await sim('press', { station: 2, key: 'yes' });
   // The round is over: the castle is cleared for round 2, as guided.
   const crowned = await waitStatus((s) => !s.election && s.view && s.view.round === 2 && Object.values(s.board.expected).every((p) => p === null), 'round 2 dealt', 20000);
+  // The longest guidance there is (every piece off the castle): still one screen.
+  for (const size of kSizes.slice(0, 2)) {
+    const page = await newPage(browser, size.options, errors);
+    await page.goto(`${url}/`);
+    await page.locator('#guidance:not(.hidden) li').nth(12).waitFor({ timeout: kWait });
+    await page.waitForTimeout(200);
+    const m = await measure(page, { ...castleSelectors, 'the guidance\'s title': '#guidance .title' });
+    checkFits(`status page at ${m.innerWidth}x${m.innerHeight} with 13 pieces to take off`, m, Object.keys(m.boxes));
+    await shot(page, `status-clear-${size.name}`, { fullPage: false });
+    await page.context().close();
+  }
   for (const [slug, seen] of Object.entries(crowned.board.seen)) {
     if (!seen || seen.on === undefined) continue;
     const r = await sim('lift', { character: slug });
@@ -273,13 +284,14 @@ try {
 
   // --- a 2024 castle: WCs and dungeons fit too -------------------------------------
   await newGame({ edition: '2024', seats: 4, first: 0 });
-  await waitStatus((s) => s.edition === '2024' && s.board && Object.keys(s.board.expected || {}).length, 'the 2024 game');
+  await waitStatus((s) => s.edition === '2024' && s.view && s.view.phase === 'placement' && (s.view.to_act || []).length, 'the 2024 game');
   const k2024 = ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'];
-  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting' };
+  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting', 'the turn': '#turn .turn-chip' };
   for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/`);
     await page.locator('#castle rect.band[data-place="dungeon1"]').waitFor({ timeout: kWait });
+    await page.locator('#turn .turn-chip').waitFor({ timeout: kWait });
     await page.waitForTimeout(200);
     const m = await measure(page, selectors2024);
     checkFits(`2024 status page at ${m.innerWidth}x${m.innerHeight}`, m, Object.keys(selectors2024));
