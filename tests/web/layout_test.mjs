@@ -16,7 +16,11 @@
 // abandoned in round 2 and reviewed: that vote's step says round 1, no two
 // cards share a title, and the games list fits a phone's width. The
 // simulated board at 1280x800: a piece is dragged from the tray to the
-// throne. Then a 2024 game: the WCs and dungeons fit at each size too.
+// throne; its vote buttons stay the same elements across updates; on a
+// small phone (360x480) a piece held at the top edge scrolls the page
+// until the throne shows, and lands there. The longest guidance (13 pieces
+// to take off) leaves the castle on screen. Then a 2024 game: the WCs and
+// dungeons fit at each size too.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
@@ -221,6 +225,42 @@ try {
     await page.locator('#castle g.token[data-slug="clemente"][data-place="tray"]').waitFor({ timeout: kWait });
     await page.waitForTimeout(300);
     check(await page.evaluate((b) => b.isConnected && b.dataset.kept === 'yes', button), 'the vote buttons are the same elements after an update');
+    await page.context().close();
+  }
+  await waitStatus((s) => !s.refusal && !s.guidance, 'the board back as expected');
+  // On a small phone (360x480) the board is taller than the screen: a piece
+  // held at the screen's top edge scrolls the page up until the throne shows.
+  {
+    const page = await newPage(browser, { ...kSizes[0].options, viewport: { width: 360, height: 480 } }, errors);
+    await page.goto(`${url}/sim.html`);
+    const slug = 'piero'; // the tray's last row
+    const piece = page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`);
+    await piece.waitFor({ timeout: kWait });
+    await piece.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    const throne = page.locator('#castle rect.band[data-place="6"]');
+    const from = await piece.boundingBox();
+    const away = await throne.boundingBox();
+    check(away.y + away.height < 0, `small phone: with the tray's piece in view the throne is off the screen (${Math.round(away.y)})`);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 20);
+    await page.mouse.move(from.x + from.width / 2, 8, { steps: 6 });
+    const scrolled = await page.waitForFunction(() => window.scrollY === 0, null, { timeout: 5000 }).then(() => true, () => false);
+    check(scrolled, 'small phone: holding the piece at the top edge scrolls the page to its top');
+    const to = await throne.boundingBox();
+    // A finger drops only where it can reach: on the screen.
+    const onScreen = to.y >= 0 && to.y + to.height <= 480;
+    if (onScreen) await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const end = Date.now() + (onScreen ? kWait : 0);
+    let board = {};
+    while (Date.now() < end) {
+      board = (await api(url, '/api/sim/state', { token })).json.board;
+      if ((board['6'] || []).includes(slug)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    check((board['6'] || []).includes(slug), `small phone: the drag from the tray put ${slug} on the throne: ${JSON.stringify(board['6'])}`);
+    await sim('lift', { character: slug });
     await page.context().close();
   }
   await waitStatus((s) => !s.refusal && !s.guidance, 'the board back as expected');
