@@ -133,7 +133,7 @@ function showStep(i) {
   if (step.view) drawCastle($('castle'), { edition, tokens: tokensFromPositions(view.positions, view.candidate), trayTitle: 'Off the castle (box or not placed)' });
   else $('castle').innerHTML = '<p class="muted">No castle at this step.</p>';
   const r = view.last_reveal;
-  $('step-reveal').innerHTML = `<h2>Last election at this step</h2>${r ? revealHtml(r, players) : '<span class="muted">None yet at this step.</span>'}`;
+  $('step-reveal').innerHTML = `<h2>Last election at this step</h2>${r ? revealHtml(r, players) : '<span class="muted">None in this round so far.</span>'}`;
   $('step-scores').innerHTML = scoresHtml(view, players);
   document.body.dataset.step = String(n);
 }
