@@ -83,6 +83,17 @@ async function measure(page, selectors) {
     return out;
   }, selectors);
 }
+// An element's box once the simulated board has drawn the castle's state
+// (the board is redrawn as the status and the castle's state arrive).
+async function boxOf(page, locator) {
+  await page.waitForFunction(() => document.body.dataset.simNow, null, { timeout: kWait });
+  for (let attempt = 0; attempt < 20; ++attempt) {
+    const box = await locator.boundingBox().catch(() => null);
+    if (box) return box;
+    await page.waitForTimeout(100);
+  }
+  return null;
+}
 const inView = (m, b) => b.top >= -0.5 && b.left >= -0.5 && b.bottom <= m.innerHeight + 0.5 && b.right <= m.innerWidth + 0.5 && b.height > 0;
 const fmt = (b) => b ? `${Math.round(b.top)}..${Math.round(b.bottom)}` : 'none';
 
@@ -194,8 +205,8 @@ try {
     await piece.waitFor({ timeout: kWait });
     const m = await measure(page, { ...castleSelectors, tray: '#castle rect.band[data-place="tray"]' });
     checkFits('simulated board at 1280x800', m, [...Object.keys(castleSelectors), 'tray']);
-    const from = await piece.boundingBox();
-    const to = await page.locator('#castle rect.band[data-place="6"]').boundingBox();
+    const from = await boxOf(page, piece);
+    const to = await boxOf(page, page.locator('#castle rect.band[data-place="6"]'));
     // A mouse drags within the window: the page does not scroll under it.
     const reachable = (b) => b && b.y >= 0 && b.y + b.height <= 800;
     if (check(reachable(from) && reachable(to), `the piece and the throne are both on screen (${JSON.stringify([from, to])})`)) {
@@ -236,10 +247,17 @@ try {
     const slug = 'piero'; // the tray's last row
     const piece = page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`);
     await piece.waitFor({ timeout: kWait });
-    await piece.evaluate((el) => el.scrollIntoView({ block: 'end' }));
     const throne = page.locator('#castle rect.band[data-place="6"]');
-    const from = await piece.boundingBox();
-    const away = await throne.boundingBox();
+    await boxOf(page, piece);
+    // The page settles (the referee's words, the stations) before the piece is scrolled to.
+    let away = null;
+    for (let attempt = 0; attempt < 10; ++attempt) {
+      await page.waitForTimeout(200);
+      await piece.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      away = await boxOf(page, throne);
+      if (away && away.y + away.height < 0) break;
+    }
+    const from = await boxOf(page, piece);
     check(away.y + away.height < 0, `small phone: with the tray's piece in view the throne is off the screen (${Math.round(away.y)})`);
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await page.mouse.down();
@@ -247,7 +265,7 @@ try {
     await page.mouse.move(from.x + from.width / 2, 8, { steps: 6 });
     const scrolled = await page.waitForFunction(() => window.scrollY === 0, null, { timeout: 5000 }).then(() => true, () => false);
     check(scrolled, 'small phone: holding the piece at the top edge scrolls the page to its top');
-    const to = await throne.boundingBox();
+    const to = await boxOf(page, throne);
     // A finger drops only where it can reach: on the screen.
     const onScreen = to.y >= 0 && to.y + to.height <= 480;
     if (onScreen) await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
