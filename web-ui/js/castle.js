@@ -24,6 +24,10 @@ const kGap = 6;
 const kLabelH = 22;
 const kLampRowH = 18;
 const kSvgNs = 'http://www.w3.org/2000/svg';
+// Dragging near the window's edge: the band that scrolls, the pause first, the step a frame.
+const kEdgePx = 32;
+const kEdgePauseMs = 300;
+const kEdgeStepPx = 14;
 
 export const kBoardPlaces = ['0', '1', '2', '3', '4', '5', '6'];
 export const kPlaces2024 = ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'];
@@ -233,6 +237,8 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
     y += h + 4;
   }
   svg.setAttribute('viewBox', `0 0 ${width} ${y + 4}`);
+  // Scaled into a box of another shape (a page that fits the screen): at the top, centred.
+  svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
   container.replaceChildren(svg);
   container.castleBands = bands;
   return svg;
@@ -301,25 +307,55 @@ export function attachBoardInteraction(container, onMove, onSelect = () => {}) {
       /* not every pointer can be captured */
     }
   });
+  // The held piece follows the pointer; the place under it is outlined.
+  const dragTo = (clientX, clientY) => {
+    const p = clientToSvg(drag.svg, clientX, clientY);
+    drag.token.classList.add('dragging');
+    drag.token.setAttribute('transform', `${drag.base} translate(${p.x - drag.start.x},${p.y - drag.start.y})`);
+    drag.svg.append(drag.token); // on top
+    for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');
+    const place = placeAt(container, clientX, clientY);
+    if (place) {
+      const rect = container.querySelector(`rect.band[data-place="${place}"]`);
+      if (rect) rect.classList.add('drop-target');
+    }
+  };
+  // A piece held still near the window's top or bottom edge scrolls the
+  // page (a drag cannot scroll it otherwise): after a short pause there, so
+  // a quick drop near an edge stays where it was aimed.
+  const edgeScroll = () => {
+    if (!drag || !drag.edge) return;
+    const { dir, since } = drag.edge;
+    if (performance.now() - since >= kEdgePauseMs) {
+      const scroller = document.scrollingElement;
+      const before = scroller.scrollTop;
+      scroller.scrollTop += dir * kEdgeStepPx;
+      if (scroller.scrollTop !== before) dragTo(drag.lastClient[0], drag.lastClient[1]);
+    }
+    drag.edge.frame = requestAnimationFrame(edgeScroll);
+  };
+  const stopEdge = () => {
+    if (drag && drag.edge) cancelAnimationFrame(drag.edge.frame);
+    if (drag) drag.edge = null;
+  };
   container.addEventListener('pointermove', (event) => {
     if (!drag || event.pointerId !== drag.pointerId) return;
     const dx = event.clientX - drag.startClient[0];
     const dy = event.clientY - drag.startClient[1];
     if (!drag.moved && Math.hypot(dx, dy) < 8) return;
     drag.moved = true;
-    const p = clientToSvg(drag.svg, event.clientX, event.clientY);
-    drag.token.classList.add('dragging');
-    drag.token.setAttribute('transform', `${drag.base} translate(${p.x - drag.start.x},${p.y - drag.start.y})`);
-    drag.svg.append(drag.token); // on top
-    for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');
-    const place = placeAt(container, event.clientX, event.clientY);
-    if (place) {
-      const rect = container.querySelector(`rect.band[data-place="${place}"]`);
-      if (rect) rect.classList.add('drop-target');
+    drag.lastClient = [event.clientX, event.clientY];
+    dragTo(event.clientX, event.clientY);
+    const dir = event.clientY < kEdgePx ? -1 : event.clientY > window.innerHeight - kEdgePx ? 1 : 0;
+    if (!dir) stopEdge();
+    else if (!drag.edge || drag.edge.dir !== dir) {
+      stopEdge();
+      drag.edge = { dir, since: performance.now(), frame: requestAnimationFrame(edgeScroll) };
     }
   });
   const finish = (event, cancelled) => {
     if (!drag || event.pointerId !== drag.pointerId) return;
+    stopEdge();
     const { slug, moved, token, base } = drag;
     drag = null;
     for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');

@@ -43,10 +43,11 @@ async function showList() {
     $('games').innerHTML = '<p class="muted">No game has been logged yet.</p>';
     return;
   }
+  // data-label: a phone shows each game as a block, a cell a line with its heading (style.css).
   const rows = [...games].reverse().map((g) => `<tr data-game="${g.id}">
-      <td><a href="#${g.id}">Game ${g.id}</a></td><td>${esc(when(g.startedAt))}</td><td>${esc(g.edition)}</td>
-      <td>${esc(playersText(g))}</td><td>${esc(statusWord(g.status))}</td><td>${winnersText(g) ? `★ ${esc(winnersText(g))}` : ''}</td></tr>`);
-  $('games').innerHTML = `<table><tr><th>Game</th><th>Started</th><th>Edition</th><th>Players</th><th>Status</th><th>Winner</th></tr>${rows.join('')}</table>`;
+      <td data-label="Game"><a href="#${g.id}">Game ${g.id}</a></td><td data-label="Started">${esc(when(g.startedAt))}</td><td data-label="Edition">${esc(g.edition)}</td>
+      <td data-label="Players">${esc(playersText(g))}</td><td data-label="Status">${esc(statusWord(g.status))}</td><td data-label="Winner">${winnersText(g) ? `★ ${esc(winnersText(g))}` : ''}</td></tr>`);
+  $('games').innerHTML = `<table class="games-table"><thead><tr><th>Game</th><th>Started</th><th>Edition</th><th>Players</th><th>Status</th><th>Winner</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function fail(text) {
@@ -84,6 +85,12 @@ function buildSteps(g) {
   $('approx').classList.toggle('hidden', !g.timelineError && timeline.length > 0);
   const steps = timeline.map((t) => ({ line: t.line, view: t.view || {} }));
   for (const line of (g.record || []).slice(steps.length)) steps.push({ line, view: null });
+  // The round a line was decided in: the view before it (the view after a
+  // round's crowning vote is already the next round's), and a deal's own.
+  steps.forEach((step, i) => {
+    const before = i > 0 && steps[i - 1].view ? steps[i - 1].view.round : undefined;
+    step.round = step.line && step.line.deal ? step.line.deal.round : before;
+  });
   return steps;
 }
 
@@ -121,12 +128,12 @@ function showStep(i) {
   const players = game.players || [];
   $('step').value = String(n);
   const view = step.view || {};
-  $('step-text').textContent = `Step ${n + 1} of ${steps.length}${view.round ? ` · round ${view.round}` : ''}: ${describe(step.line, players)}`;
+  $('step-text').textContent = `Step ${n + 1} of ${steps.length}${step.round ? ` · round ${step.round}` : ''}: ${describe(step.line, players)}`;
   const edition = game.edition || 'classic';
   if (step.view) drawCastle($('castle'), { edition, tokens: tokensFromPositions(view.positions, view.candidate), trayTitle: 'Off the castle (box or not placed)' });
   else $('castle').innerHTML = '<p class="muted">No castle at this step.</p>';
   const r = view.last_reveal;
-  $('step-reveal').innerHTML = r ? `<h2>Last election so far</h2>${revealHtml(r, players)}` : '<h2>Elections</h2><span class="muted">None yet at this step.</span>';
+  $('step-reveal').innerHTML = `<h2>Last election at this step</h2>${r ? revealHtml(r, players) : '<span class="muted">None in this round so far.</span>'}`;
   $('step-scores').innerHTML = scoresHtml(view, players);
   document.body.dataset.step = String(n);
 }

@@ -69,17 +69,43 @@ function lampHtml(mode, label) {
   return `<span class="lamp ${esc(m)}" title="${esc(label)}: ${esc(m)}">${esc(label)} ${esc(m)}</span>`;
 }
 
+// A lamp's span, changed in place only where it differs.
+function setLamp(node, mode, label) {
+  const m = mode || 'off';
+  const cls = `lamp ${m}`;
+  if (node.className !== cls) node.className = cls;
+  if (node.textContent !== `${label} ${m}`) {
+    node.textContent = `${label} ${m}`;
+    node.title = `${label}: ${m}`;
+  }
+}
+
+// The stations are built once for a set of seats and keys, then updated in
+// place: a button is never replaced under a finger or a mouse on its way to it.
+let stationsShape = '';
 function drawStations() {
   const leds = (sim && sim.leds) || {};
   const players = (status && status.players) || [];
   const keys = edition() === '2024' ? ['yes', 'no', 'stomachache'] : ['yes', 'no'];
   const words = { yes: '✔ Yes', no: '✘ No', stomachache: '☹ Stomach' };
-  const html = seats().map((s) => `<div class="station" data-station="${s}">
-      <div><b>${esc(seatName(s, players))}</b></div>
-      <div>${lampHtml(leds[`turn-${s}`], 'turn')} ${lampHtml(leds[`station-${s}`], 'vote')}</div>
+  const seatList = seats();
+  const box = $('stations');
+  const shape = JSON.stringify([seatList, keys]);
+  if (shape !== stationsShape) {
+    stationsShape = shape;
+    box.innerHTML = seatList.map((s) => `<div class="station" data-station="${s}">
+      <div><b class="station-name"></b></div>
+      <div><span class="lamp" data-lamp="turn"></span> <span class="lamp" data-lamp="vote"></span></div>
       <div class="row">${keys.map((k) => `<button type="button" data-station="${s}" data-key="${k}">${words[k]}</button>`).join('')}</div>
-    </div>`);
-  $('stations').innerHTML = html.join('');
+    </div>`).join('');
+  }
+  for (const s of seatList) {
+    const station = box.querySelector(`.station[data-station="${s}"]`);
+    const name = station.querySelector('.station-name');
+    if (name.textContent !== seatName(s, players)) name.textContent = seatName(s, players);
+    setLamp(station.querySelector('[data-lamp="turn"]'), leds[`turn-${s}`], 'turn');
+    setLamp(station.querySelector('[data-lamp="vote"]'), leds[`station-${s}`], 'vote');
+  }
   const all = Object.keys(leds).sort();
   $('leds').innerHTML = all.length ? all.map((name) => lampHtml(leds[name], name)).join(' ') : 'No LED lit.';
 }

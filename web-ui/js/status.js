@@ -188,6 +188,7 @@ export function render(status) {
 
 async function start() {
   $('legend').innerHTML = legendHtml();
+  $('legend-more').innerHTML = legendHtml(); // a phone's: below the first screen
   try {
     const info = await getJson('/api/info');
     if (info.simulated) $('sim-link').classList.remove('hidden');

@@ -1,0 +1,366 @@
+// A screen that fits: the status page, the games list, the review and the
+// simulated board at a phone's, a laptop's and a TV's size, measured with
+// the elements' boxes in Debian's chromium (playwright-core) against the
+// real `vivaref serve --hardware=sim`.
+//   node tests/web/layout_test.mjs VIVAREF [ARTIFACT_DIR]
+// Exit 0 pass, 1 fail, 77 skipped (no chromium, node_modules or serve).
+//
+// The story: a 3-seat classic game of two rounds is played through the
+// simulated castle's API up to round 1's election; one seat votes, then a
+// piece is moved from floor 0 to floor 1 during the election (refused). At
+// 390x844, 1280x800 and 1920x1080 the status page must show, with no page
+// scroll, the throne and every floor, the misplaced piece on floor 1, who
+// must act, the seats still to vote and the refusal; on the phone the seats
+// to vote and the refusal come above the castle. The piece is put back, the
+// last votes crown the King (round 1's crowning vote), the game is
+// abandoned in round 2 and reviewed: that vote's step says round 1, no two
+// cards share a title, and the games list fits a phone's width. The
+// simulated board at 1280x800: a piece is dragged from the tray to the
+// throne; its vote buttons stay the same elements across updates; on a
+// small phone (360x480) a piece held at the top edge scrolls the page
+// until the throne shows, and lands there. The longest guidance (13 pieces
+// to take off) leaves the castle on screen. Then a 2024 game: the WCs and
+// dungeons fit at each size too.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { api, serveMissing, startServe } from './daemon.mjs';
+import { browserOrSkip, checker, kWait, newPage, shooter, skip } from './harness.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const [vivaref, artifactArg] = process.argv.slice(2);
+const artifacts = artifactArg || join(here, 'artifacts');
+const launchBrowser = await browserOrSkip();
+const missing = serveMissing(vivaref);
+if (missing) skip(missing);
+const { check, fail, finish } = checker('web-layout');
+const shot = shooter(artifacts, 'layout-');
+
+const kSizes = [
+  { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+  { name: 'laptop', options: { viewport: { width: 1280, height: 800 } } },
+  { name: 'tv', options: { viewport: { width: 1920, height: 1080 } } },
+];
+
+const server = await startServe(vivaref, { edition: 'classic' });
+const { url } = server;
+const token = server.hostToken;
+const hostApi = (path, body) => api(url, path, { method: 'POST', body, token });
+const sim = (path, body) => api(url, `/api/sim/${path}`, { method: 'POST', body, token });
+
+async function status() {
+  return (await api(url, '/api/status')).json;
+}
+async function waitStatus(pred, what, timeout = kWait) {
+  const end = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < end) {
+    last = await status();
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(last).slice(0, 600)}`);
+}
+async function play(slug, place) {
+  const r = await sim('put', { character: slug, place });
+  if (r.status !== 200) throw new Error(`sim/put ${slug} ${place}: ${r.status} ${r.text}`);
+  await waitStatus((s) => s.board && s.board.expected[slug] === place && !s.refusal, `${slug} on ${place} accepted`);
+}
+async function newGame(setup) {
+  const r = await hostApi('/api/host/new-game', { setup, players: ['Anna', 'Bruno', 'Chiara', 'Dario'].slice(0, setup.seats) });
+  if (r.status !== 200) throw new Error(`new-game: ${r.status} ${r.text}`);
+}
+
+// The boxes of what the page must show, measured in the page.
+async function measure(page, selectors) {
+  return page.evaluate((sels) => {
+    const out = { innerWidth, innerHeight, scrollHeight: document.scrollingElement.scrollHeight, boxes: {} };
+    for (const [name, sel] of Object.entries(sels)) {
+      out.boxes[name] = [...document.querySelectorAll(sel)].map((el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height };
+      });
+    }
+    return out;
+  }, selectors);
+}
+// An element's box once the simulated board has drawn the castle's state
+// (the board is redrawn as the status and the castle's state arrive).
+async function boxOf(page, locator) {
+  await page.waitForFunction(() => document.body.dataset.simNow, null, { timeout: kWait });
+  for (let attempt = 0; attempt < 20; ++attempt) {
+    const box = await locator.boundingBox().catch(() => null);
+    if (box) return box;
+    await page.waitForTimeout(100);
+  }
+  return null;
+}
+const inView = (m, b) => b.top >= -0.5 && b.left >= -0.5 && b.bottom <= m.innerHeight + 0.5 && b.right <= m.innerWidth + 0.5 && b.height > 0;
+const fmt = (b) => b ? `${Math.round(b.top)}..${Math.round(b.bottom)}` : 'none';
+
+// Every selector's elements present and within the screen, with no page scroll.
+function checkFits(label, m, names) {
+  check(m.scrollHeight <= m.innerHeight, `${label}: the page does not scroll (scrollHeight ${m.scrollHeight}, height ${m.innerHeight})`);
+  for (const name of names) {
+    const boxes = m.boxes[name];
+    check(boxes.length > 0 && boxes.every((b) => inView(m, b)), `${label}: ${name} within the screen (${boxes.map(fmt).join(', ') || 'not drawn'})`);
+  }
+}
+
+const kFloors = ['0', '1', '2', '3', '4', '5', '6'];
+const castleSelectors = Object.fromEntries(kFloors.map((f) => [f === '6' ? 'the throne' : `floor ${f}`, `#castle rect.band[data-place="${f}"]`]));
+
+const { browser, close } = await launchBrowser();
+const errors = [];
+try {
+  // --- round 1, up to an election with a refusal ---------------------------------
+  await newGame({ edition: 'classic', seats: 3, first: 0, rounds: 2 });
+  await waitStatus((s) => s.view && s.view.phase === 'placement', 'the placement phase');
+  const placements = [
+    ['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
+    ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1'],
+  ];
+  for (const [slug, place] of placements) await play(slug, place);
+  const guided = await waitStatus((s) => s.guidance || (s.view && s.view.phase === 'ascent'), 'the end of placement');
+  if (guided.guidance) {
+    await sim('put', { character: 'piero', place: '0' });
+    await waitStatus((s) => !s.guidance && s.view.phase === 'ascent', 'the board set for the ascent');
+  }
+  await play('alighiero', '5');
+  await play('alighiero', '6');
+  await waitStatus((s) => s.election, 'the election');
+  await sim('press', { station: 0, key: 'yes' });
+  await waitStatus((s) => s.election && (s.election.voted || []).length === 1, "seat 1's vote counted");
+  // Piero from floor 0 to floor 1 during the election: refused; misplaced low on the castle.
+  await sim('put', { character: 'piero', place: '1' });
+  await waitStatus((s) => s.refusal && s.board.seen.piero && s.board.seen.piero.on === '1', 'the refusal of a move during the election');
+
+  for (const size of kSizes) {
+    const page = await newPage(browser, size.options, errors);
+    await page.goto(`${url}/`);
+    await page.locator('#refusal:not(.hidden)').waitFor({ timeout: kWait });
+    await page.locator('#voters li.to-vote').nth(1).waitFor({ timeout: kWait });
+    await page.locator('#castle g.token[data-slug="piero"][data-place="1"][data-state="moved"]').waitFor({ timeout: kWait });
+    await page.waitForTimeout(200); // the last layout
+    const m = await measure(page, {
+      ...castleSelectors,
+      'the misplaced piece on floor 1': '#castle g.token[data-slug="piero"][data-place="1"]',
+      'who must act': '#waiting',
+      'the seats still to vote': '#voters li.to-vote',
+      'the refusal': '#refusal',
+      'the castle picture': '#castle svg',
+    });
+    const label = `status page at ${m.innerWidth}x${m.innerHeight}`;
+    checkFits(label, m, [...Object.keys(castleSelectors), 'the misplaced piece on floor 1', 'who must act', 'the seats still to vote', 'the refusal']);
+    check(m.boxes['the seats still to vote'].length === 2, `${label}: two seats still to vote (${m.boxes['the seats still to vote'].length})`);
+    const floor0 = m.boxes['floor 0'][0];
+    const throne = m.boxes['the throne'][0];
+    check(floor0 && throne && floor0.bottom - throne.top >= 0.3 * m.innerHeight,
+      `${label}: the castle is drawn large (throne to floor 0: ${floor0 && throne ? Math.round(floor0.bottom - throne.top) : 0} px)`);
+    if (size.name === 'phone') {
+      const castleTop = m.boxes['the throne'][0].top;
+      const lowest = (name) => Math.max(...m.boxes[name].map((b) => b.bottom));
+      check(lowest('who must act') <= m.boxes['the seats still to vote'][0].top, 'phone: who must act comes first');
+      check(lowest('the seats still to vote') <= m.boxes['the refusal'][0].top, 'phone: the seats still to vote come before the refusal');
+      check(lowest('the refusal') <= castleTop, `phone: the refusal comes above the castle (refusal ends ${Math.round(lowest('the refusal'))}, throne at ${Math.round(castleTop)})`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      check(wide <= 390, `phone: no sideways scrolling (${wide})`);
+    }
+    await shot(page, `status-${size.name}`, { fullPage: false });
+    await page.context().close();
+  }
+
+  // --- the simulated board at laptop size: tray to throne by a drag ------------
+  // Put back Piero; the last votes crown Alighiero: round 1's crowning vote.
+  await sim('put', { character: 'piero', place: '0' });
+  await waitStatus((s) => !s.refusal, 'the board put back');
+  await sim('press', { station: 1, key: 'yes' });
+  await sim('press', { station: 2, key: 'yes' });
+  // The round is over: the castle is cleared for round 2, as guided.
+  const crowned = await waitStatus((s) => !s.election && s.view && s.view.round === 2 && Object.values(s.board.expected).every((p) => p === null), 'round 2 dealt', 20000);
+  // The longest guidance there is (every piece off the castle): still one screen.
+  for (const size of kSizes.slice(0, 2)) {
+    const page = await newPage(browser, size.options, errors);
+    await page.goto(`${url}/`);
+    await page.locator('#guidance:not(.hidden) li').nth(12).waitFor({ timeout: kWait });
+    await page.waitForTimeout(200);
+    const m = await measure(page, { ...castleSelectors, 'the guidance\'s title': '#guidance .title' });
+    checkFits(`status page at ${m.innerWidth}x${m.innerHeight} with 13 pieces to take off`, m, Object.keys(m.boxes));
+    await shot(page, `status-clear-${size.name}`, { fullPage: false });
+    await page.context().close();
+  }
+  for (const [slug, seen] of Object.entries(crowned.board.seen)) {
+    if (!seen || seen.on === undefined) continue;
+    const r = await sim('lift', { character: slug });
+    if (r.status !== 200) throw new Error(`sim/lift ${slug}: ${r.status} ${r.text}`);
+  }
+  const round2 = await waitStatus((s) => !s.guidance && !s.refusal && s.view.phase === 'placement', 'round 2 placement', 20000);
+  check(round2.view.finished_rounds.length === 1, 'round 1 is scored');
+  {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
+    await page.goto(`${url}/sim.html`);
+    const slug = 'beatrice';
+    const before = (await api(url, '/api/sim/state', { token })).json.board;
+    check(!Object.values(before).some((list) => list.includes(slug)), `${slug} is off the castle in round 2`);
+    const piece = page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`);
+    await piece.waitFor({ timeout: kWait });
+    const m = await measure(page, { ...castleSelectors, tray: '#castle rect.band[data-place="tray"]' });
+    checkFits('simulated board at 1280x800', m, [...Object.keys(castleSelectors), 'tray']);
+    const from = await boxOf(page, piece);
+    const to = await boxOf(page, page.locator('#castle rect.band[data-place="6"]'));
+    // A mouse drags within the window: the page does not scroll under it.
+    const reachable = (b) => b && b.y >= 0 && b.y + b.height <= 800;
+    if (check(reachable(from) && reachable(to), `the piece and the throne are both on screen (${JSON.stringify([from, to])})`)) {
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 - 10);
+      await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+      await page.mouse.up();
+    }
+    const end = Date.now() + (reachable(from) && reachable(to) ? kWait : 0);
+    let board = {};
+    while (Date.now() < end) {
+      board = (await api(url, '/api/sim/state', { token })).json.board;
+      if ((board['6'] || []).includes(slug)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    check((board['6'] || []).includes(slug), `the drag from the tray put ${slug} on the throne: ${JSON.stringify(board['6'])}`);
+    await shot(page, 'sim-laptop-drag', { fullPage: false });
+    // The vote buttons are kept from one update to the next (a click is not lost).
+    const button = await page.locator('#stations button[data-station="0"][data-key="yes"]').elementHandle();
+    await page.evaluate((b) => { b.dataset.kept = 'yes'; }, button);
+    await sim('lift', { character: slug });
+    await sim('put', { character: 'clemente', place: '5' });
+    await page.locator('#castle g.token[data-slug="clemente"][data-place="5"]').waitFor({ timeout: kWait });
+    await sim('lift', { character: 'clemente' });
+    await page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`).waitFor({ timeout: kWait });
+    await page.locator('#castle g.token[data-slug="clemente"][data-place="tray"]').waitFor({ timeout: kWait });
+    await page.waitForTimeout(300);
+    check(await page.evaluate((b) => b.isConnected && b.dataset.kept === 'yes', button), 'the vote buttons are the same elements after an update');
+    await page.context().close();
+  }
+  await waitStatus((s) => !s.refusal && !s.guidance, 'the board back as expected');
+  // On a small phone (360x480) the board is taller than the screen: a piece
+  // held at the screen's top edge scrolls the page up until the throne shows.
+  {
+    const page = await newPage(browser, { ...kSizes[0].options, viewport: { width: 360, height: 480 } }, errors);
+    await page.goto(`${url}/sim.html`);
+    const slug = 'piero'; // the tray's last row
+    const piece = page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`);
+    await piece.waitFor({ timeout: kWait });
+    const throne = page.locator('#castle rect.band[data-place="6"]');
+    await boxOf(page, piece);
+    // The page settles (the referee's words, the stations) before the piece is scrolled to.
+    let away = null;
+    for (let attempt = 0; attempt < 10; ++attempt) {
+      await page.waitForTimeout(200);
+      await piece.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      away = await boxOf(page, throne);
+      if (away && away.y + away.height < 0) break;
+    }
+    const from = await boxOf(page, piece);
+    check(away.y + away.height < 0, `small phone: with the tray's piece in view the throne is off the screen (${Math.round(away.y)})`);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 20);
+    await page.mouse.move(from.x + from.width / 2, 8, { steps: 6 });
+    const scrolled = await page.waitForFunction(() => window.scrollY === 0, null, { timeout: 5000 }).then(() => true, () => false);
+    check(scrolled, 'small phone: holding the piece at the top edge scrolls the page to its top');
+    const to = await boxOf(page, throne);
+    // A finger drops only where it can reach: on the screen.
+    const onScreen = to.y >= 0 && to.y + to.height <= 480;
+    if (onScreen) await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const end = Date.now() + (onScreen ? kWait : 0);
+    let board = {};
+    while (Date.now() < end) {
+      board = (await api(url, '/api/sim/state', { token })).json.board;
+      if ((board['6'] || []).includes(slug)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    check((board['6'] || []).includes(slug), `small phone: the drag from the tray put ${slug} on the throne: ${JSON.stringify(board['6'])}`);
+    await sim('lift', { character: slug });
+    await page.context().close();
+  }
+  await waitStatus((s) => !s.refusal && !s.guidance, 'the board back as expected');
+
+  // --- review: round 1's crowning vote is round 1's ----------------------------
+  const abandon = await hostApi('/api/host/abandon', {});
+  check(abandon.status === 200, `the game is abandoned in round 2 (${abandon.status} ${abandon.text.slice(0, 120)})`);
+  const gameId = round2.game;
+  {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
+    await page.goto(`${url}/games.html#${gameId}`);
+    await page.locator('#step-text').filter({ hasText: 'Step 1 of' }).waitFor({ timeout: kWait });
+    const game = (await api(url, `/api/games/${gameId}`)).json;
+    // The record's last vote before round 2's deal: round 1's crowning vote.
+    const record = game.record || [];
+    const deal2 = record.findIndex((line) => line.deal && line.deal.round === 2);
+    let crowning = -1;
+    for (let i = 0; i < (deal2 < 0 ? record.length : deal2); ++i) if (record[i].vote) crowning = i;
+    check(crowning > 0, `the record holds round 1's crowning vote (line ${crowning + 1}, round 2 dealt at line ${deal2 + 1})`);
+    const labelAt = async (i) => {
+      await page.evaluate((n) => {
+        const range = document.getElementById('step');
+        range.value = String(n);
+        range.dispatchEvent(new Event('input'));
+      }, i);
+      return page.locator('#step-text').innerText();
+    };
+    const crownText = await labelAt(crowning);
+    check(/round 1\b/.test(crownText) && /votes\b.*Yes/.test(crownText), `round 1's crowning vote is labelled round 1: "${crownText}"`);
+    if (deal2 > 0) {
+      const dealText = await labelAt(deal2);
+      check(/round 2\b/.test(dealText), `round 2's deal is labelled round 2: "${dealText}"`);
+    }
+    const firstPlace = record.findIndex((line) => line.place);
+    const placeText = await labelAt(firstPlace);
+    check(/round 1\b/.test(placeText), `the first placement is labelled round 1: "${placeText}"`);
+    for (const at of [0, crowning, record.length - 1]) {
+      await labelAt(at);
+      const titles = await page.locator('#review .card h2').allInnerTexts();
+      const seen = new Set(titles.map((t) => t.trim().toLowerCase()));
+      check(titles.length >= 3 && seen.size === titles.length, `review step ${at + 1}: no two cards share a title (${titles.join(' | ')})`);
+    }
+    await shot(page, 'review-laptop', { fullPage: false });
+    await page.context().close();
+  }
+
+  // --- the games list on a phone ------------------------------------------------
+  {
+    const page = await newPage(browser, kSizes[0].options, errors);
+    await page.goto(`${url}/games.html`);
+    await page.locator(`#games [data-game="${gameId}"] a`).waitFor({ timeout: kWait });
+    const widths = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, client: document.scrollingElement.clientWidth,
+      list: document.getElementById('games').scrollWidth, listClient: document.getElementById('games').clientWidth }));
+    check(widths.scroll <= widths.client && widths.list <= widths.listClient,
+      `the games list fits 390 px with no sideways scroll (page ${widths.scroll}/${widths.client}, list ${widths.list}/${widths.listClient})`);
+    const text = await page.locator(`#games [data-game="${gameId}"]`).innerText();
+    check(/Anna/.test(text) && /abandoned/.test(text), `the phone's list still says who played and how it ended: ${text.replace(/\s+/g, ' ')}`);
+    await shot(page, 'games-phone');
+    await page.context().close();
+  }
+
+  // --- a 2024 castle: WCs and dungeons fit too -------------------------------------
+  await newGame({ edition: '2024', seats: 4, first: 0 });
+  await waitStatus((s) => s.edition === '2024' && s.view && s.view.phase === 'placement' && (s.view.to_act || []).length, 'the 2024 game');
+  const k2024 = ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'];
+  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting', 'the turn': '#turn .turn-chip' };
+  for (const size of kSizes) {
+    const page = await newPage(browser, size.options, errors);
+    await page.goto(`${url}/`);
+    await page.locator('#castle rect.band[data-place="dungeon1"]').waitFor({ timeout: kWait });
+    await page.locator('#turn .turn-chip').waitFor({ timeout: kWait });
+    await page.waitForTimeout(200);
+    const m = await measure(page, selectors2024);
+    checkFits(`2024 status page at ${m.innerWidth}x${m.innerHeight}`, m, Object.keys(selectors2024));
+    await shot(page, `status-2024-${size.name}`, { fullPage: false });
+    await page.context().close();
+  }
+  check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
+} catch (e) {
+  fail(e);
+} finally {
+  await close();
+  await server.stop();
+}
+finish();
