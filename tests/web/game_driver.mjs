@@ -26,7 +26,7 @@ export function gameDriver(server) {
   const play = async (slug, place, label) => {
     const answer = await sim('put', { character: slug, place });
     if (answer.status !== 200) throw new Error(`${label}: /api/sim/put answered ${answer.status} ${answer.text}`);
-    return waitStatus((s) => s.board && s.board.expected[slug] === place && !s.refusal && !s.guidance, `${label} accepted`);
+    return waitStatus((s) => s.board && s.board.expected[slug] === place && !s.refusal, `${label} accepted`);
   };
   // Follows the referee's guidance (pieces the engine moved) until none is left.
   const followGuidance = async () => {
