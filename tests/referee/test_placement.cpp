@@ -160,7 +160,8 @@ TEST_CASE("a placed character that leaves the board is refused with character-go
     t.remove("alighiero");
     CHECK(refusalCode(t) == "character-gone");
     CHECK(t.led("place-1") == LedMode::Blink);
-    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "put Alighiero lo Scudiero back on floor 1");
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] ==
+          "put Alighiero lo Scudiero back on floor 1");
     t.put("alighiero", "1");
     CHECK(refusalCode(t).empty());
 }
