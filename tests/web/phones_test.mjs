@@ -153,6 +153,12 @@ try {
   await statusPage.locator('#ambition-waiting').waitFor({ state: 'detached', timeout: kWait });
   check(true, 'the status page no longer asks for Ambition cards');
 
+  // The host's chance box reads names as the pages show them (js/chance_words.js).
+  const typed = await statusPage.evaluate(async () => (await import('/js/chance_words.js')).slugsFromNames(
+    { favourites: [['Eloise', 'The Jester', 'caius']], ambitions: [['No WC and no dungeon (8)', 'Under 11']], pile: ['✔ Yes', 'No'] }, '2024'));
+  check(JSON.stringify(typed) === JSON.stringify({ favourites: [['eloise', 'jester', 'caius']], ambitions: [['no-wc-no-dungeon', 'under-11']], pile: ['yes', 'no'] }),
+    `the chance box turns names into slugs: ${JSON.stringify(typed)}`);
+
   // --- the castle: placement, the leftovers, the ascent, the election -------------------
   const roster = new Map((placing.roster || []).map((c) => [c.id, c.name]));
   const placements = [['eloise', '4'], ['ouaf', '4'], ['caius', '4'], ['foidvo', '4'], ['jeanne', '3'],
