@@ -60,8 +60,8 @@ function renderTop(status) {
 function renderAmbitionWaiting(status) {
   const waiting = status.ambition_waiting || [];
   if (!waiting.length || (status.view || {}).phase !== 'ambition') return;
-  const chips = waiting.map((w) => `<span class="turn-chip" data-player="${esc(w.player)}">✋ ${esc(w.name)}</span>`).join(' ');
-  $('turn').innerHTML = `<span id="ambition-waiting">To keep an Ambition card on their phone: ${chips}</span>`;
+  const chips = waiting.map((w) => `<span class="turn-chip" data-player="${esc(w.player)}">… ${esc(w.name)}: to choose</span>`).join(' ');
+  $('turn').innerHTML = `<span id="ambition-waiting">Still choosing an Ambition card on their phone: ${chips}</span>`;
 }
 
 function renderNotices(status) {
