@@ -28,13 +28,13 @@ std::string describe(const Sighting& seen) {
         case Sighting::Kind::Absent:
             return "off the board";
         case Sighting::Kind::OnPlace:
-            return "on " + seen.place;
+            return "on " + placeWord(seen.place);
         case Sighting::Kind::InHand:
-            return seen.place.empty() ? "in hand" : "in hand (from " + seen.place + ")";
+            return seen.place.empty() ? "in hand" : "in hand (from " + placeWord(seen.place) + ")";
         case Sighting::Kind::Ambiguous: {
             std::string text = "unclear (";
             for (std::size_t i = 0; i < seen.candidates.size(); ++i)
-                text += (i ? " or " : "") + seen.candidates[i];
+                text += (i ? " or " : "") + placeWord(seen.candidates[i]);
             return text + ")";
         }
     }
@@ -76,6 +76,7 @@ BoardComparison compareBoard(const engine::State& state, const drivers::BoardObs
         Difference d;
         d.character = slug;
         d.id = roster.find(slug);
+        d.name = d.id.index < roster.size() ? roster[d.id].name : slug;
         if (d.id.index < roster.size()) d.expected = boardPlace(state.placeOf(d.id));
         d.seen = sightingOf(observation, slug);
         if (sameSpot(d.expected, d.seen)) continue;
@@ -88,15 +89,15 @@ BoardComparison compareBoard(const engine::State& state, const drivers::BoardObs
 }
 
 std::string restoreSentence(const Difference& d) {
-    if (!d.expected) return "take " + d.character + " off the board";
-    return "put " + d.character + " back on " + *d.expected;
+    if (!d.expected) return "take " + d.name + " off the board";
+    return "put " + d.name + " back on " + placeWord(*d.expected);
 }
 
 std::string guidanceSentence(const Difference& d) {
-    if (!d.expected) return "take " + d.character + " off the board";
+    if (!d.expected) return "take " + d.name + " off the board";
     if (d.seen.kind == Sighting::Kind::OnPlace)
-        return "move " + d.character + " from " + d.seen.place + " to " + *d.expected;
-    return "put " + d.character + " on " + *d.expected;
+        return "move " + d.name + " from " + placeWord(d.seen.place) + " to " + placeWord(*d.expected);
+    return "put " + d.name + " on " + placeWord(*d.expected);
 }
 
 }  // namespace vivaref::referee

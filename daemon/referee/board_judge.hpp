@@ -24,11 +24,12 @@ struct Sighting {
     friend bool operator==(const Sighting&, const Sighting&) = default;
 };
 
-// "on 3", "in hand (from 3)", "off the board", "unclear (2 or 3)".
+// "on floor 3", "in hand (from WC 3)", "off the board", "unclear (floor 2 or floor 3)".
 std::string describe(const Sighting& seen);
 
 struct Difference {
     std::string character;                // the slug
+    std::string name;                     // the display name (a stray tag: its slug)
     engine::CharacterId id;               // kInvalidIndex: not a character of this game
     std::optional<std::string> expected;  // board place; nullopt: off the board
     Sighting seen;
@@ -51,9 +52,9 @@ BoardComparison compareBoard(const engine::State& state, const drivers::BoardObs
                              const std::set<std::string>& faultyPlaces);
 
 // What to do to remove a difference, as a sentence. After a refusal the
-// expected place is where the character was: "put odessa back on 3", "take
-// dario off the board". After the engine moved it (guidance): "move odessa
-// from 6 to dungeon3", "put dario on 0".
+// expected place is where the character was: "put Odessa la Contessa back
+// on floor 3", "take Dario off the board". After the engine moved it
+// (guidance): "move Odessa la Contessa from the throne to dungeon 3".
 std::string restoreSentence(const Difference& d);
 std::string guidanceSentence(const Difference& d);
 

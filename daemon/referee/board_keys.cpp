@@ -20,7 +20,7 @@ bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider&
     if (!state() || (ctx_.game.status != GameStatus::Playing && ctx_.game.status != GameStatus::Paused))
         return ignored("No game is being played.");
     if (station < 0 || station >= state()->rules().seats())
-        return ignored("This game has no seat " + std::to_string(station) + ".");
+        return ignored("This game has no seat " + std::to_string(station + 1) + ".");
     if (ctx_.game.status == GameStatus::Paused) return ignored("The game is paused: vote once it goes on.");
     if (cardsAwaited) return ignored("The host is entering the revealed cards: wait.");
     if (state()->phase() != Phase::Election) {
@@ -41,7 +41,11 @@ bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider&
         // Only this station learns of it: a card not held tells about a hand.
         ++ctx_.counters.privateRefusals;
         stationBlinkUntil_[station] = ctx_.now + ctx_.options.privateBlinkFor;
-        privateNotice(station, "private-refusal", refused->message + " This key was not counted.",
+        // The engine names seats by number; the station's player reads "you".
+        const std::string why = refused->code == engine::RefusalCode::AlreadyVoted
+                                    ? "You have already voted in this election."
+                                    : refused->message;
+        privateNotice(station, "private-refusal", why + " This key was not counted.",
                       json{{"code", engine::refusalCodeName(refused->code)}});
         return false;
     }

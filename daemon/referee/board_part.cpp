@@ -209,7 +209,7 @@ bool BoardPart::judge(Decider& decider) {
     if (diffs.size() > 1) first = firstLifted(diffs);
     if (diffs.size() > 1 && !first) {
         std::vector<std::string> names;
-        for (const auto& d : diffs) names.push_back(d.character);
+        for (const auto& d : diffs) names.push_back(d.name);
         std::string list;
         for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
         refuse("several-moved", "Several characters are out of place (" + list + "): move one at a time.",
@@ -218,11 +218,11 @@ bool BoardPart::judge(Decider& decider) {
     }
     const Difference d = first ? *first : diffs.front();
     if (d.id.index >= state()->rules().roster().size()) {
-        refuse("not-in-game", d.character + " is not a character of this game.", diffs);
+        refuse("not-in-game", "The tag " + d.character + " is no character of this game.", diffs);
         return false;
     }
     if (d.seen.kind == Sighting::Kind::Absent) {
-        refuse("character-gone", d.character + " has left the board.", diffs, false);
+        refuse("character-gone", d.name + " has left the board.", diffs, false);
         return false;
     }
     const engine::Place to = enginePlace(d.seen.place);

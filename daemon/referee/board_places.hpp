@@ -19,6 +19,10 @@ std::optional<std::string> boardPlace(engine::Place p);
 // The engine place a board place stands for ("6" is the throne);
 // Place::Unknown for a name that is no place on the board.
 engine::Place enginePlace(std::string_view boardPlace);
+// A place in the table's words: "floor 1", "the throne", "WC 3",
+// "dungeon 2", "the box"; a name that is no place comes back as it is.
+std::string placeWord(std::string_view place);
+std::string placeWord(engine::Place p);
 // The LED of a board place: "place-3", "place-wc3".
 std::string placeLedName(std::string_view boardPlace);
 

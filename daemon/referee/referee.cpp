@@ -135,7 +135,7 @@ HostAnswer Referee::Impl::keep(const KeepRequest& r) {
     const auto& action = std::get<engine::Action>(*read.line);
     if (auto why = decide(action, false)) return refusedBy(*why, game.id);
     settle();
-    return HostAnswer::accepted(game.id, "Player " + std::to_string(action.player().index) + " kept a card.");
+    return HostAnswer::accepted(game.id, ctx.playerName(action.player()) + " kept a card.");
 }
 
 HostAnswer Referee::Impl::reshuffle(const ReshuffleRequest& r) {

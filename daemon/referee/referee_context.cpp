@@ -69,17 +69,35 @@ void Context::notice(std::string kind, std::string text, json detail) {
 }
 
 std::string Context::seatName(engine::Seat s) const {
+    const std::string numbered = "Seat " + std::to_string(s.index + 1);
     const auto& state = game.state;
-    std::string text = "seat " + std::to_string(s.index);
-    if (!state || s.index >= state->rules().seats()) return text;
+    if (!state || s.index >= state->rules().seats()) return numbered;
     const auto& rules = state->rules();
-    text += " (";
+    std::string text;
     for (int i = 0; i < rules.playersAt(s); ++i) {
         auto p = rules.playerAt(s, i).index;
-        if (i) text += " and ";
-        text += p < game.players.size() ? game.players[p] : "player " + std::to_string(p);
+        if (p >= game.players.size() || game.players[p].empty()) continue;
+        text += (text.empty() ? "" : " and ") + game.players[p];
     }
-    return text + ")";
+    return text.empty() ? numbered : text;
+}
+
+std::string Context::playerName(engine::PlayerId p) const {
+    if (p.index < game.players.size() && !game.players[p.index].empty()) return game.players[p.index];
+    return "Player " + std::to_string(p.index + 1);
+}
+
+std::string Context::characterName(engine::CharacterId c) const {
+    if (!game.state) return "?";
+    const auto& roster = game.state->rules().roster();
+    return c.index < roster.size() ? roster[c].name : "?";
+}
+
+std::string Context::characterName(std::string_view slug) const {
+    if (!game.state) return std::string(slug);
+    const auto& roster = game.state->rules().roster();
+    const auto c = roster.find(slug);
+    return c.index < roster.size() ? roster[c].name : std::string(slug);
 }
 
 std::string Context::slug(engine::CharacterId c) const {

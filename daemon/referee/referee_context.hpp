@@ -67,7 +67,13 @@ struct Context {
 
     // A public notice, now.
     void notice(std::string kind, std::string text, nlohmann::json detail = nlohmann::json::object());
+    // Words for the table: a seat by its players' names ("Ann", "Ann and Bob",
+    // "Seat 1" when nobody is named: counted from 1), a character by its
+    // display name ("Odessa la Contessa"); the slug stays for the JSON.
     std::string seatName(engine::Seat s) const;
+    std::string playerName(engine::PlayerId p) const;
+    std::string characterName(engine::CharacterId c) const;
+    std::string characterName(std::string_view slug) const;
     std::string slug(engine::CharacterId c) const;
 };
 

@@ -5,6 +5,7 @@
 // the log after a crash.
 #include <algorithm>
 
+#include "daemon/referee/board_places.hpp"
 #include "daemon/referee/referee_impl.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/result_json.hpp"
@@ -68,13 +69,12 @@ void Referee::Impl::afterDecision(const engine::EventList& events, bool automati
                            ctx.seatName(e.seat) + " gains 3 points for placing only one character.");
                 break;
             case EventKind::AmbitionKept:
-                ctx.notice("ambition-kept",
-                           "Player " + std::to_string(e.player.index) + " kept an Ambition card.",
+                ctx.notice("ambition-kept", ctx.playerName(e.player) + " kept an Ambition card.",
                            json{{"player", e.player.index}});
                 break;
             case EventKind::Placed:
-                game.lastAction = ctx.seatName(e.seat) + " placed " + ctx.slug(e.character) + " on " +
-                                  std::string(engine::placeName(e.to)) + ".";
+                game.lastAction = ctx.seatName(e.seat) + " placed " + ctx.characterName(e.character) +
+                                  " on " + placeWord(e.to) + ".";
                 ctx.notice("accepted", game.lastAction,
                            json{{"action", "place"},
                                 {"seat", e.seat.index},
@@ -82,9 +82,8 @@ void Referee::Impl::afterDecision(const engine::EventList& events, bool automati
                                 {"to", engine::placeName(e.to)}});
                 break;
             case EventKind::Moved:
-                game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.slug(e.character) + " from " +
-                                  std::string(engine::placeName(e.from)) + " to " +
-                                  std::string(engine::placeName(e.to)) + ".";
+                game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.characterName(e.character) +
+                                  " from " + placeWord(e.from) + " to " + placeWord(e.to) + ".";
                 ctx.notice("accepted", game.lastAction,
                            json{{"action", "move"},
                                 {"seat", e.seat.index},
@@ -100,9 +99,10 @@ void Referee::Impl::afterDecision(const engine::EventList& events, bool automati
                 ctx.notice("passed", game.lastAction, json{{"seat", e.seat.index}});
                 break;
             case EventKind::ElectionOpened:
-                ctx.notice("election-opened",
-                           ctx.slug(e.character) + " is on the throne: every seat votes with its station.",
-                           json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
+                ctx.notice(
+                    "election-opened",
+                    ctx.characterName(e.character) + " is on the throne: every seat votes with its station.",
+                    json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
                 break;
             case EventKind::VoteCast:
                 // Who voted, never what (the card is in the log, not here).
@@ -115,7 +115,7 @@ void Referee::Impl::afterDecision(const engine::EventList& events, bool automati
                 break;
             }
             case EventKind::Crowned:
-                game.lastAction = ctx.slug(e.character) + " is crowned.";
+                game.lastAction = ctx.characterName(e.character) + " is crowned.";
                 ctx.notice("crowned", game.lastAction, json{{"character", ctx.slug(e.character)}});
                 break;
             case EventKind::PileReshuffled:
@@ -137,8 +137,8 @@ void Referee::Impl::afterDecision(const engine::EventList& events, bool automati
         }
         if (e.kind == EventKind::Rejected || e.kind == EventKind::Eliminated ||
             e.kind == EventKind::Cancelled) {
-            game.lastAction = ctx.slug(e.character) + " is not crowned: it goes to " +
-                              std::string(engine::placeName(e.to)) + ".";
+            game.lastAction =
+                ctx.characterName(e.character) + " is not crowned and goes to " + placeWord(e.to) + ".";
             ctx.notice("not-crowned", game.lastAction,
                        json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
         }
@@ -177,7 +177,7 @@ void Referee::Impl::finishIfOver() {
         text += " Winner:";
         for (const auto& w : result["winners"]) {
             auto p = w.get<std::size_t>();
-            text += " " + (p < game.players.size() ? game.players[p] : "player " + std::to_string(p));
+            text += " " + ctx.playerName(engine::PlayerId{static_cast<std::uint8_t>(p)});
         }
         text += ".";
     } else {

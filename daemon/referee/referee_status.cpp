@@ -94,6 +94,15 @@ json Referee::Impl::publicStatus() const {
                         {"waiting", seatList(state->toAct())}};
     }
     out["election"] = std::move(election);
+    // Who still has to keep an Ambition card: names only, never which card.
+    json ambitionWaiting = json::array();
+    if (state->phase() == Phase::KeepAmbition && !cards.physical())
+        for (int p = 0; p < rules.players(); ++p) {
+            const engine::PlayerId player{static_cast<std::uint8_t>(p)};
+            if (state->keptAmbition(player) == engine::AmbitionCard::Unknown)
+                ambitionWaiting.push_back(json{{"player", p}, {"name", ctx.playerName(player)}});
+        }
+    out["ambition_waiting"] = std::move(ambitionWaiting);
     out["last_action"] = game.lastAction;
 
     // What the referee waits for, in one sentence.
@@ -117,7 +126,7 @@ json Referee::Impl::publicStatus() const {
                 waiting = "The Emissary's pile to be shuffled.";
                 break;
             case Phase::KeepAmbition:
-                waiting = "Ambition cards to be kept.";
+                waiting = "Ambition cards to be kept: each player taps one on their own page.";
                 break;
             case Phase::Placement:
                 waiting = ctx.seatName(state->seatToAct()) + " to place a character.";

@@ -1,5 +1,6 @@
 #include "daemon/store/game_story.hpp"
 
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <string>
@@ -9,6 +10,30 @@
 namespace vivaref::store {
 
 namespace {
+
+// An Ambition card as the pages name it (web-ui/js/names.js), with its points.
+std::string ambitionTitle(engine::AmbitionCard c) {
+    static constexpr std::array<std::string_view, engine::kAmbitionCardCount> kTitles = {
+        "The Jester is King",
+        "It's a Queen",
+        "It's a King",
+        "0 favourites in a WC",
+        "1 favourite in a WC",
+        "2 favourites in a WC",
+        "No favourite on floors 0-1",
+        "No favourite on floors 2-3",
+        "No favourite on floors 4-5",
+        "1 favourite in the dungeons",
+        "2 favourites in the dungeons",
+        "3 favourites in the dungeons",
+        "No WC and no dungeon",
+        "Only Yes votes",
+        "Friend of the King",
+        "Under 11"};
+    const auto i = static_cast<std::size_t>(c);
+    if (i >= kTitles.size()) return std::string(engine::ambitionCardName(c));
+    return "\"" + std::string(kTitles[i]) + "\" (" + std::to_string(engine::ambitionCardPoints(c)) + ")";
+}
 
 std::string placeText(engine::Place p) {
     using engine::Place;
@@ -35,12 +60,12 @@ public:
         std::string names;
         for (int i = 0; i < rules.playersAt(seat); ++i)
             names += (i ? " & " : "") + playerName(rules.playerAt(seat, i).index);
-        return names.empty() ? "seat " + std::to_string(seat.index) : names;
+        return names.empty() ? "Seat " + std::to_string(seat.index + 1) : names;
     }
     std::string playerName(int player) const {
         for (const auto& p : game_.players)
-            if (p.player == player) return p.name;
-        return "player " + std::to_string(player);
+            if (p.player == player && !p.name.empty()) return p.name;
+        return "Player " + std::to_string(player + 1);
     }
 
 private:
@@ -70,7 +95,7 @@ private:
                 break;
             case EventKind::AmbitionKept:
                 out_ << "  " << playerName(e.player.index) << " keeps the Ambition card "
-                     << engine::ambitionCardName(state.keptAmbition(e.player)) << ".\n";
+                     << ambitionTitle(state.keptAmbition(e.player)) << ".\n";
                 break;
             case EventKind::Placed:
                 out_ << "  " << seatName(rules, e.seat) << " places " << name(rules, e.character) << " on "

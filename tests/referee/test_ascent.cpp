@@ -44,8 +44,9 @@ TEST_CASE("a character moved down is refused with not-adjacent and put back") {
     CHECK(t.led("place-3") == LedMode::Blink);
     CHECK(t.led("turn-0") == LedMode::On);
     auto status = t.referee.publicStatus();
-    CHECK(status["refusal"]["restore"][0]["do"] == "put leonardo back on 3");
-    CHECK(status["refusal"]["text"].get<std::string>().find("put leonardo back on 3") != std::string::npos);
+    CHECK(status["refusal"]["restore"][0]["do"] == "put Leonardo Messo Gagliardo back on floor 3");
+    CHECK(status["refusal"]["text"].get<std::string>().find("put Leonardo Messo Gagliardo back on floor 3") !=
+          std::string::npos);
     t.put("leonardo", "3");
     CHECK(refusalCode(t).empty());
     CHECK(t.led("place-2") == LedMode::Off);
@@ -61,7 +62,8 @@ TEST_CASE("a character moved two floors up is refused; put back, then one floor 
     t.put("ernesto", "3");  // a repair is never a move: the board must be back first
     CHECK(refusalCode(t) == "not-adjacent");
     CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
-    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "put ernesto back on 2");
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] ==
+          "put Ernesto il Duca Onesto back on floor 2");
     t.put("ernesto", "2");
     CHECK(refusalCode(t).empty());
     t.put("ernesto", "3");

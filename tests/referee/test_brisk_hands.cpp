@@ -115,7 +115,7 @@ TEST_CASE("repairs are never moves: two pieces moved, one put back, nothing is a
     CHECK(t.referee.counters().actionsAccepted == accepted);
     auto restore = t.referee.publicStatus()["refusal"]["restore"];
     REQUIRE(restore.size() == 1);
-    CHECK(restore[0]["do"] == "put merlino back on 3");
+    CHECK(restore[0]["do"] == "put Merlino l'Indovino back on floor 3");
     CHECK(t.led("place-4") == LedMode::Blink);
     t.put("merlino", "3");
     CHECK(refusalCode(t).empty());

@@ -188,7 +188,7 @@ TEST_CASE("a No eliminates: the votes are revealed together, the candidate is gu
     auto status = t.referee.publicStatus();
     CHECK(status["view"]["last_reveal"]["votes"][3] == "no");
     REQUIRE(status["guidance"].is_object());
-    CHECK(status["guidance"]["moves"][0]["do"] == "take natale off the board");
+    CHECK(status["guidance"]["moves"][0]["do"] == "take Natale Oste Gioviale off the board");
     CHECK(t.led("place-6") == LedMode::Blink);
     CHECK(t.led("turn-2") == LedMode::On);
     t.lift("natale");
@@ -257,7 +257,7 @@ TEST_CASE("2024: a rejected Jester is guided back down to floor 2 (or 1, or 0)")
     auto status = t.referee.publicStatus();
     REQUIRE(status["guidance"].is_object());
     CHECK(status["guidance"]["moves"][0]["do"] ==
-          "move jester from 6 to " + std::string(engine::placeName(back)));
+          "move The Jester from the throne to floor " + std::string(engine::placeName(back)));
     CHECK(t.led("place-6") == LedMode::Blink);
     CHECK(t.led("place-" + std::string(engine::placeName(back))) == LedMode::Blink);
     t.follow();

@@ -46,7 +46,7 @@ TEST_CASE("a placement by the seat to act is accepted, acknowledged and lit") {
     CHECK_FALSE(t.referee.nextDeadline());
     CHECK(t.referee.counters().actionsAccepted == 1);
     auto status = t.referee.publicStatus();
-    CHECK(status["last_action"] == "seat 0 (Player 1) placed alighiero on 1.");
+    CHECK(status["last_action"] == "Player 1 placed Alighiero lo Scudiero on floor 1.");
     CHECK(status["differences"].empty());
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("placing on floor 0 or 5 is refused with floor-not-allowed; recovered 
         auto refused = noticesOf(t.take(), "refused");
         REQUIRE(refused.size() == 1);
         CHECK(refused[0].detail["code"] == "floor-not-allowed");
-        CHECK(refused[0].text.find("Take dario off the board") != std::string::npos);
+        CHECK(refused[0].text.find("Take Dario l'Antiquario off the board") != std::string::npos);
         CHECK(t.referee.counters().refusals.at("floor-not-allowed") == 1);
         t.remove("dario");
         CHECK(refusalCode(t).empty());
@@ -96,7 +96,7 @@ TEST_CASE("repairs are never moves: a refused piece moved on to a legal place is
     t.put("dario", "4");  // slid straight on, never off the board: not back as guided
     CHECK(refusalCode(t) == "floor-not-allowed");
     CHECK(t.state().placeOf(id(t, "dario")) == Place::Reserve);
-    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "take dario off the board");
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "take Dario l'Antiquario off the board");
     t.remove("dario");
     CHECK(refusalCode(t).empty());
     t.put("dario", "4");
@@ -122,7 +122,7 @@ TEST_CASE("two characters placed at once are refused with several-moved") {
     CHECK(t.state().placeOf(id(t, "alighiero")) == Place::Reserve);
     restore = t.referee.publicStatus()["refusal"]["restore"];
     REQUIRE(restore.size() == 1);
-    CHECK(restore[0]["do"] == "take alighiero off the board");
+    CHECK(restore[0]["do"] == "take Alighiero lo Scudiero off the board");
     t.remove("alighiero");
     CHECK(refusalCode(t).empty());
     t.put("alighiero", "1");
@@ -160,7 +160,8 @@ TEST_CASE("a placed character that leaves the board is refused with character-go
     t.remove("alighiero");
     CHECK(refusalCode(t) == "character-gone");
     CHECK(t.led("place-1") == LedMode::Blink);
-    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] == "put alighiero back on 1");
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] ==
+          "put Alighiero lo Scudiero back on floor 1");
     t.put("alighiero", "1");
     CHECK(refusalCode(t).empty());
 }
@@ -175,7 +176,7 @@ TEST_CASE("the end of placement: the leftovers are guided to floor 0, then the a
     REQUIRE(t.state().phase() == engine::Phase::Ascent);
     auto status = t.referee.publicStatus();
     REQUIRE(status["guidance"].is_object());
-    CHECK(status["guidance"]["moves"][0]["do"] == "put piero on 0");
+    CHECK(status["guidance"]["moves"][0]["do"] == "put Piero il Cuoco Fiero on floor 0");
     CHECK(t.led("place-0") == LedMode::Blink);
     // Nothing is accepted while guiding: a move now is not taken.
     t.put("natale", "5");

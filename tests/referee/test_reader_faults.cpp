@@ -64,10 +64,11 @@ TEST_CASE("a reader that missed a scan holds placements; what landed in its gap 
     CHECK(t.state().placeOf(roster.find("piero")) == Place::Floor2);
     const auto accepted = noticesOf(t.notices, "accepted");
     REQUIRE(accepted.size() >= 2);
-    CHECK(accepted[accepted.size() - 2].text.find("seat 0") == 0);
-    CHECK(accepted[accepted.size() - 2].text.find("placed odessa on 1") != std::string::npos);
-    CHECK(accepted.back().text.find("seat 1") == 0);
-    CHECK(accepted.back().text.find("placed piero on 2") != std::string::npos);
+    CHECK(accepted[accepted.size() - 2].text.find("Player 1 ") == 0);
+    CHECK(accepted[accepted.size() - 2].text.find("placed Odessa la Contessa on floor 1") !=
+          std::string::npos);
+    CHECK(accepted.back().text.find("Player 2 ") == 0);
+    CHECK(accepted.back().text.find("placed Piero il Cuoco Fiero on floor 2") != std::string::npos);
     CHECK(t.referee.publicStatus()["refusal"].is_null());
 }
 
@@ -108,8 +109,10 @@ TEST_CASE("a move seen to end two floors up while the floor between went unseen 
         CHECK(t.state().seatToAct() == engine::Seat{2});
         const auto accepted = noticesOf(t.notices, "accepted");
         REQUIRE(accepted.size() >= 2);
-        CHECK(accepted[accepted.size() - 2].text.find("moved leonardo from 3 to 4") != std::string::npos);
-        CHECK(accepted.back().text.find("moved leonardo from 4 to 5") != std::string::npos);
+        CHECK(accepted[accepted.size() - 2].text.find(
+                  "moved Leonardo Messo Gagliardo from floor 3 to floor 4") != std::string::npos);
+        CHECK(accepted.back().text.find("moved Leonardo Messo Gagliardo from floor 4 to floor 5") !=
+              std::string::npos);
     }
     SUBCASE("a gap before the lift explains nothing") {
         t.failing = {"floor4"};

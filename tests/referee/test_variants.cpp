@@ -136,7 +136,7 @@ TEST_CASE("2024: after the deal the Jester is guided to floor 3 and the rest off
     REQUIRE(status["guidance"].is_object());
     std::set<std::string> steps;
     for (const auto& m : status["guidance"]["moves"]) steps.insert(m["do"].get<std::string>());
-    CHECK(steps == std::set<std::string>{"put jester on 3", "take ouaf off the board"});
+    CHECK(steps == std::set<std::string>{"put The Jester on floor 3", "take Ouaf off the board"});
     CHECK(t.led("place-3") == drivers::LedMode::Blink);
     t.remove("ouaf");
     t.put("jester", "3");

@@ -538,18 +538,14 @@ try {
     secrets.favourites.push(page.private.favourites);
   }
   await checkSecrecy('the 2024 deal', statusPage);
-  // Player 0 keeps one of their two Ambition cards (entered by the host).
+  // Player 0 keeps one of their two Ambition cards with a tap on their page.
   const link0 = await host2.locator('#links figure[data-player="0"] a.player-link').getAttribute('href');
   const p2024 = await newPage(kPhone);
   await p2024.goto(link0);
   await p2024.locator('#ambition-card:not(.hidden)').waitFor({ timeout: kWait });
   const choices = (await api(url, `/api/player/${new URL(link0).hash.slice(1)}`)).json.private.ambition_choices;
   check(choices.length === 2, `player 0 is offered two Ambition cards: ${choices}`);
-  await host2.click('details.card summary');
-  await host2.selectOption('#chance-kind', 'keep');
-  await host2.fill('#chance', JSON.stringify({ player: 0, ambition: choices[0] }));
-  await host2.click('#send-chance');
-  await host2.locator('#message.ok').waitFor({ timeout: kWait });
+  await p2024.locator(`button.ambition-keep[data-ambition="${choices[0]}"]`).tap();
   await p2024.locator('#ambition .big').waitFor({ timeout: kWait });
   check(true, 'the kept Ambition card shows on the player\'s page');
   const ambitionSlugs = choices;

@@ -4,7 +4,8 @@
 // the host token (asked once, kept in sessionStorage) as "Authorization: Bearer".
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
 import { initEnrolment } from './enrol.js';
-import { kPhaseWords, seatName } from './names.js';
+import { slugsFromNames } from './chance_words.js';
+import { kPhaseWords, seatName, setRoster } from './names.js';
 import { drawQr, encodeQr } from './qr.js';
 import { createRevealForm } from './reveal.js';
 
@@ -54,13 +55,13 @@ function refreshForm() {
   per.forEach((count, seat) => {
     for (let k = 0; k < count; ++k, ++player) {
       const value = kept[player] ?? '';
-      rows.push(`<label>Seat ${seat}${count > 1 ? `, player ${k + 1}` : ''}: name
+      rows.push(`<label>Seat ${seat + 1}${count > 1 ? `, player ${k + 1}` : ''}: name
         <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"></label>`);
     }
   });
   $('names').innerHTML = rows.join('');
   const first = $('first').value;
-  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">Seat ${s}</option>`).join('');
+  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">Seat ${s + 1}</option>`).join('');
   if (first && Number(first) < seats) $('first').value = first;
 }
 
@@ -115,7 +116,7 @@ function showLinks(answer) {
       canvas.replaceWith(document.createTextNode(e.message));
     }
     const caption = document.createElement('figcaption');
-    caption.innerHTML = `${esc(p.name || `Player ${p.player + 1}`)} <span class="small muted">seat ${p.seat}</span>
+    caption.innerHTML = `${esc(p.name || `Player ${p.player + 1}`)} <span class="small muted">seat ${p.seat + 1}</span>
       <details><summary class="small">the link</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>`;
     figure.append(canvas, caption);
     grid.append(figure);
@@ -161,6 +162,8 @@ function unlocked() {
 let revealForm = null;
 
 function onStatus(status) {
+  setRoster(status.roster);
+  onStatus.edition = status.edition;
   if (revealForm) revealForm.render(status);
   const view = status.view || {};
   const parts = [];
@@ -225,7 +228,7 @@ async function start() {
   $('send-chance').addEventListener('click', async () => {
     let body;
     try {
-      body = JSON.parse($('chance').value || '{}');
+      body = slugsFromNames(JSON.parse($('chance').value || '{}'), onStatus.edition);
     } catch (e) {
       say(`That is not JSON: ${e.message}`, false);
       return;

@@ -57,10 +57,16 @@ export function floorTitle(floor) {
   return floor === 6 ? 'Throne' : `Floor ${floor} · ${kFloorNames[floor]}`;
 }
 
-// "Anna (seat 0)": seats are counted from 0, as the referee, the API and the LEDs (turn-0, station-0) count them.
+// A seat in the table's words: its players' names ("Anna", "Anna & Bo"),
+// or "Seat 1" when nobody there is named. The API, the referee and the LEDs
+// (turn-0, station-0) count seats from 0; people count from 1.
+export function seatNumber(seat) {
+  return Number(seat) + 1;
+}
+
 export function seatName(seat, players) {
   const names = (players || []).filter((p) => p.seat === seat).map((p) => p.name).filter(Boolean);
-  return names.length ? `${names.join(' & ')} (seat ${seat})` : `Seat ${seat}`;
+  return names.length ? names.join(' & ') : `Seat ${seatNumber(seat)}`;
 }
 
 export function playerName(player, players) {

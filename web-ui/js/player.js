@@ -1,11 +1,13 @@
 // A player's private page, reached by the secret link of the host's QR
 // code (/player.html#TOKEN; ?token=TOKEN works too). It reads only
-// GET /api/player/TOKEN: that player's favourites, hand and Ambition card.
+// GET /api/player/TOKEN: that player's favourites, hand and Ambition card;
+// the Ambition card is kept here with a tap (js/ambition_choice.js).
 // The public event stream only tells it when to read again. A table with
 // its own physical Favourites cards (favourites_mode "physical") gets no
 // card here: the page says to keep the card in hand, and shows the votes.
 import { esc, getJson, liveEvents } from './api.js';
-import { ambitionWord, characterName, kPhaseWords, setRoster, voteWord } from './names.js';
+import { renderAmbitionChoice } from './ambition_choice.js';
+import { characterName, kPhaseWords, seatNumber, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,7 +46,7 @@ function render(page) {
   const mine = page.private || {};
   $('who').textContent = page.name ? `${page.name}'s cards` : 'My cards';
   document.title = `vivaref — ${page.name || 'my cards'}`;
-  $('game-line').textContent = `Game ${page.game ?? '?'} · seat ${page.seat ?? "?"}${page.state && page.state !== 'playing' ? ` · ${page.state}` : ''}`;
+  $('game-line').textContent = `Game ${page.game ?? '?'} · seat ${page.seat === undefined || page.seat === null ? '?' : seatNumber(page.seat)}${page.state && page.state !== 'playing' ? ` · ${page.state}` : ''}`;
   const physical = page.favourites_mode === 'physical';
   $('own-card').classList.toggle('hidden', !physical);
   $('own-card').textContent = physical ? 'You play with your own Favourites card: keep it hidden until the coronation.' : '';
@@ -65,8 +67,7 @@ function render(page) {
   const choices = mine.ambition_choices || [];
   const showAmbition = !physical && (mine.ambition || choices.length);
   $('ambition-card').classList.toggle('hidden', !showAmbition);
-  if (mine.ambition) $('ambition').innerHTML = `<div class="big">${esc(ambitionWord(mine.ambition))}</div>`;
-  else if (choices.length) $('ambition').innerHTML = `<p>Keep one of: ${choices.map((c) => `<b>${esc(ambitionWord(c))}</b>`).join(' or ')} (tell the host).</p>`;
+  if (showAmbition) renderAmbitionChoice($('ambition'), { token: token(), choices, kept: mine.ambition, onKept: refresh });
 }
 
 async function refresh() {

@@ -136,7 +136,7 @@ async function move(slug, place) {
 async function press(station, key) {
   try {
     await postJson('/api/sim/press', { station, key });
-    say(`Seat ${station} pressed ${key}.`, true);
+    say(`Seat ${Number(station) + 1} pressed ${key}.`, true);
   } catch (e) {
     say(e.message, false);
   }

@@ -3,7 +3,7 @@
 // never a hand, a favourites card or a vote before its reveal.
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
-import { characterName, kOutcomeWords, kPhaseWords, placeName, playerName, seatName, setRoster, voteWord } from './names.js';
+import { characterName, kOutcomeWords, kPhaseWords, placeName, playerName, seatName, seatNumber, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 let renders = 0;
@@ -53,6 +53,15 @@ function renderTop(status) {
   }
   $('turn').innerHTML = turn;
   $('last-action').textContent = status.last_action ? `Last: ${status.last_action}` : '';
+}
+
+// While Ambition cards are kept: who still has to tap one on their phone,
+// by name. The status never says which card anyone kept.
+function renderAmbitionWaiting(status) {
+  const waiting = status.ambition_waiting || [];
+  if (!waiting.length || (status.view || {}).phase !== 'ambition') return;
+  const chips = waiting.map((w) => `<span class="turn-chip" data-player="${esc(w.player)}">… ${esc(w.name)}: to choose</span>`).join(' ');
+  $('turn').innerHTML = `<span id="ambition-waiting">Still choosing an Ambition card on their phone: ${chips}</span>`;
 }
 
 function renderNotices(status) {
@@ -132,7 +141,7 @@ function renderScores(status) {
     const cells = rounds.map((r) => `<td class="num">${r.scores ? r.scores[p.player] ?? '' : ''}</td>`).join('');
     const total = view.totals ? view.totals[p.player] ?? 0 : 0;
     const mark = winners.has(p.player) && !pending ? ' ★ winner' : '';
-    return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${p.seat}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
+    return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${seatNumber(p.seat)}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
   });
   if (view.emissary_total !== undefined)
     rows.push(`<tr><td>Emissary</td>${rounds.map((r) => `<td class="num">${r.emissary_score ?? ''}</td>`).join('')}<td class="num"><b>${view.emissary_total}</b></td></tr>`);
@@ -166,6 +175,7 @@ export function render(status) {
   if (!status || typeof status !== 'object') return;
   setRoster(status.roster);
   renderTop(status);
+  renderAmbitionWaiting(status);
   renderNotices(status);
   renderCardsCall(status);
   renderElection(status);
