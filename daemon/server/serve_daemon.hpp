@@ -27,7 +27,12 @@ struct ServeSettings {
     boost::asio::ip::tcp::endpoint listen;
     std::filesystem::path database;
     std::filesystem::path webRoot;
-    std::string hostToken;  // empty: the host's routes are open
+    // The host's token: the configuration's host_token, else the host secret
+    // (host_secret.hpp). Never empty: serve refuses to start without one.
+    std::string hostToken;
+    // The host secret's file when hostToken is that secret: the host's link
+    // is then printed at start (stdout, the journal under systemd).
+    std::filesystem::path hostSecretFile;
     std::string version;
     // The simulated castle and the referee (its seed, grace times...). The
     // wall time of the referee's time 0 is set at start.
