@@ -131,19 +131,7 @@ int runServe(const std::vector<std::string>& args) {
     // No host_token configured: the host secret of the state directory
     // (made at the first start), so no configuration leaves the host's
     // controls open.
-    if (settings.hostToken.empty()) {
-        try {
-            const auto secret = server::loadOrCreateHostSecret(
-                server::hostSecretDirectory(stateDirectory, settings.database));
-            if (!secret.warning.empty()) std::cerr << "vivaref serve: " << secret.warning << "\n";
-            if (secret.created) std::cerr << "vivaref serve: made a new host secret in " << secret.file.string() << "\n";
-            settings.hostToken = secret.token;
-            settings.hostSecretFile = secret.file;
-        } catch (const std::exception& e) {
-            std::cerr << "vivaref serve: " << e.what() << "\n";
-            return 2;
-        }
-    }
+    settings.hostSecretDirectory = server::hostSecretDirectory(stateDirectory, settings.database);
     settings.webRoot = webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(webRoot);
     settings.rig.referee.seed = vm.count("seed") ? seed : freshSeed();
     return server::serveCastle(settings, std::cout, std::cerr);

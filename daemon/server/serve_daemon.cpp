@@ -14,6 +14,7 @@
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/server/host_link.hpp"
+#include "daemon/server/host_secret.hpp"
 #include "daemon/server/systemd_notifier.hpp"
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
@@ -190,11 +191,28 @@ void announce(const ServeSettings& settings, const std::string& url, const WebSe
 
 }  // namespace
 
-int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err) {
-    if (settings.hostToken.empty()) {
-        err << "vivaref serve: no host token: the host's controls would be open to anyone; not starting\n";
-        return 2;
+// The host's token: the configuration's, else the host secret of the state
+// directory (made now at the first start). Empty after saying why on `err`.
+std::string hostTokenOf(ServeSettings& settings, std::ostream& err) {
+    if (!settings.hostToken.empty()) return settings.hostToken;
+    if (settings.hostSecretDirectory.empty()) {
+        err << "vivaref serve: no host token and no state directory for the host secret\n";
+        return {};
     }
+    try {
+        const auto secret = loadOrCreateHostSecret(settings.hostSecretDirectory);
+        if (!secret.warning.empty()) err << "vivaref serve: " << secret.warning << "\n";
+        if (secret.created) err << "vivaref serve: made a new host secret in " << secret.file.string() << "\n";
+        settings.hostSecretFile = secret.file;
+        return secret.token;
+    } catch (const std::exception& e) {
+        err << "vivaref serve: " << e.what() << "\n";
+        return {};
+    }
+}
+
+int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err) {
+    ServeSettings settings = given;
     // The log first: without it no game may start.
     const std::unique_ptr<store::GameStore> store = openStore(settings, err);
     if (!store) return 2;
@@ -206,6 +224,9 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
     castle::SimulatedCastle* simulated = nullptr;
     const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, simulated, err);
     if (!castle) return 2;
+    // No configuration leaves the host's controls open.
+    settings.hostToken = hostTokenOf(settings, err);
+    if (settings.hostToken.empty()) return 2;
 
     // The table on it: the referee behind the rig, stepped with the castle by one loop.
     rig.referee.wallAtZero =

@@ -27,12 +27,13 @@ struct ServeSettings {
     boost::asio::ip::tcp::endpoint listen;
     std::filesystem::path database;
     std::filesystem::path webRoot;
-    // The host's token: the configuration's host_token, else the host secret
-    // (host_secret.hpp). Never empty: serve refuses to start without one.
+    // The host's token: the configuration's host_token. Empty: the host
+    // secret of `hostSecretDirectory` (host_secret.hpp), made there at the
+    // first start once the castle has opened; the host's link is then
+    // printed at start (stdout: the journal under systemd).
     std::string hostToken;
-    // The host secret's file when hostToken is that secret: the host's link
-    // is then printed at start (stdout, the journal under systemd).
-    std::filesystem::path hostSecretFile;
+    std::filesystem::path hostSecretDirectory;
+    std::filesystem::path hostSecretFile;  // set by serveCastle when the secret is used
     std::string version;
     // The simulated castle and the referee (its seed, grace times...). The
     // wall time of the referee's time 0 is set at start.
