@@ -67,7 +67,8 @@ int runHostLink(const std::vector<std::string>& args) {
         token = daemon.hostToken;
         directory = daemon.stateDirectory;
     } else {
-        const std::filesystem::path db = database.empty() ? config::defaultDatabasePath() : database;
+        const std::filesystem::path db =
+            database.empty() ? config::defaultDatabasePath() : std::filesystem::path(database);
         directory = server::hostSecretDirectory({}, db);
     }
     if (token.empty()) {

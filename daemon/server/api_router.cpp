@@ -138,9 +138,10 @@ bool ApiRouter::hostAllowed(const Request& request) const {
 }
 
 ApiRouter::Reply ApiRouter::hostRefused(const Request& request) {
-    auto reply = error(request, http::status::unauthorized, "host-credential",
-                       "only the host's device can do this: it needs the host's secret (Authorization: Bearer "
-                       "SECRET); open the host's link on this device");
+    auto reply =
+        error(request, http::status::unauthorized, "host-credential",
+              "only the host's device can do this: it needs the host's secret (Authorization: Bearer "
+              "SECRET); open the host's link on this device");
     reply.response.set(http::field::www_authenticate, "Bearer realm=\"vivaref host\"");
     return reply;
 }

@@ -1,9 +1,10 @@
 #include "daemon/server/host_link.hpp"
 
+#include <unistd.h>
+
 #include <array>
 
 #include <boost/asio/ip/address.hpp>
-#include <unistd.h>
 
 namespace vivaref::server {
 

@@ -1,13 +1,14 @@
 #include "daemon/server/host_secret.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "daemon/server/secret_token.hpp"
 
@@ -56,7 +57,8 @@ ReadResult readSecretFile(const std::filesystem::path& file, std::string& token,
     if ((info.st_mode & 077) != 0) {
         if (::fchmod(fd.get(), 0600) != 0)
             throw problem(file, "can be read by other users and cannot be made private: " + systemError());
-        warning = "the host secret " + file.string() + " could be read by other users: made private (0600) again";
+        warning =
+            "the host secret " + file.string() + " could be read by other users: made private (0600) again";
     }
     char buffer[256];
     std::string text;
@@ -73,8 +75,9 @@ ReadResult readSecretFile(const std::filesystem::path& file, std::string& token,
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
         text.pop_back();
     if (!isSecret(text))
-        throw problem(file, "does not hold a host secret (one line of 64 hex digits); delete it and a new one "
-                            "is made at the next start");
+        throw problem(file,
+                      "does not hold a host secret (one line of 64 hex digits); delete it and a new one "
+                      "is made at the next start");
     token = std::move(text);
     return ReadResult::Read;
 }

@@ -1,10 +1,10 @@
 #include "daemon/server/qr_svg.hpp"
 
+#include <qrencode.h>
+
 #include <cerrno>
 #include <memory>
 #include <stdexcept>
-
-#include <qrencode.h>
 
 namespace vivaref::server {
 
@@ -12,8 +12,8 @@ QrMatrix encodeQr(std::string_view text) {
     if (text.empty()) throw std::invalid_argument("a QR code needs some text");
     // libqrencode takes 8-bit data with its length, so any byte is kept.
     std::unique_ptr<QRcode, decltype(&QRcode_free)> code(
-        QRcode_encodeData(static_cast<int>(text.size()), reinterpret_cast<const unsigned char*>(text.data()), 0,
-                          QR_ECLEVEL_M),
+        QRcode_encodeData(static_cast<int>(text.size()), reinterpret_cast<const unsigned char*>(text.data()),
+                          0, QR_ECLEVEL_M),
         &QRcode_free);
     if (!code) {
         if (errno == ERANGE || errno == EINVAL)

@@ -179,12 +179,13 @@ void announce(const ServeSettings& settings, const std::string& url, const WebSe
             << "host.html (unlocked with the configuration's host_token)" << std::endl;
         return;
     }
-    out << "vivaref serve: the host's link (open it on the host's phone or laptop only; it unlocks the host's "
+    out << "vivaref serve: the host's link (open it on the host's phone or laptop only; it unlocks the "
+           "host's "
            "page on that device): "
         << hostLink(people, settings.hostToken) << std::endl;
     if (!real)
-        out << "vivaref serve: the simulated castle with the host's secret: " << simLink(people, settings.hostToken)
-            << std::endl;
+        out << "vivaref serve: the simulated castle with the host's secret: "
+            << simLink(people, settings.hostToken) << std::endl;
     out << "vivaref serve: the secret is kept in " << settings.hostSecretFile.string()
         << "; 'vivaref host-link' prints the link again" << std::endl;
 }
@@ -202,7 +203,8 @@ std::string hostTokenOf(ServeSettings& settings, std::ostream& err) {
     try {
         const auto secret = loadOrCreateHostSecret(settings.hostSecretDirectory);
         if (!secret.warning.empty()) err << "vivaref serve: " << secret.warning << "\n";
-        if (secret.created) err << "vivaref serve: made a new host secret in " << secret.file.string() << "\n";
+        if (secret.created)
+            err << "vivaref serve: made a new host secret in " << secret.file.string() << "\n";
         settings.hostSecretFile = secret.file;
         return secret.token;
     } catch (const std::exception& e) {

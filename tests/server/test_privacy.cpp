@@ -2,7 +2,6 @@
 // and reuse), the routes it guards (the host's, the simulated castle's
 // moves and keys), and the players' QR codes as SVG from libqrencode.
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <set>
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/host_link.hpp"
@@ -88,7 +88,8 @@ TEST_CASE("the host secret: made once from the kernel's randomness, 0600, the sa
     CHECK(first.token.find_first_not_of("0123456789abcdef") == std::string::npos);
     CHECK(modeOf(first.file) == 0600);
     // No temporary file is left beside it.
-    CHECK(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()) == 1);
+    CHECK(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()) ==
+          1);
 
     const HostSecret again = loadOrCreateHostSecret(folder);
     CHECK_FALSE(again.created);
@@ -142,8 +143,8 @@ TEST_CASE("the host's link: the listening address, or this machine's name on eve
 }
 
 TEST_CASE("QR codes: libqrencode's modules written as one SVG path with a quiet zone of 4") {
-    for (const std::string text : {std::string("a"), std::string("http://castle.local:8080/player.html#") +
-                                                         std::string(64, 'f')}) {
+    for (const std::string text :
+         {std::string("a"), std::string("http://castle.local:8080/player.html#") + std::string(64, 'f')}) {
         CAPTURE(text);
         const QrMatrix matrix = encodeQr(text);
         REQUIRE(matrix.width >= 21);
@@ -159,14 +160,16 @@ TEST_CASE("QR codes: libqrencode's modules written as one SVG path with a quiet 
         CHECK(matrix.at(3, 3));
         const std::string svg = qrSvg(matrix);
         const std::string side = std::to_string(matrix.width + 8);
-        CHECK(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + side + " " + side + "\""));
-        CHECK(svg.find("<rect width=\"" + side + "\" height=\"" + side + "\" fill=\"#fff\"/>") != std::string::npos);
+        CHECK(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + side + " " + side +
+                              "\""));
+        CHECK(svg.find("<rect width=\"" + side + "\" height=\"" + side + "\" fill=\"#fff\"/>") !=
+              std::string::npos);
         const QrMatrix drawn = modulesOf(svg, matrix.width, 4);
         CHECK(drawn.dark == matrix.dark);
     }
     // The longest link is version 6 or less at level M: a phone reads it from afar.
-    CHECK(encodeQr("http://vivaref-castle-in-the-kitchen.local:65535/player.html#" + std::string(64, 'a')).width <=
-          41);
+    CHECK(encodeQr("http://vivaref-castle-in-the-kitchen.local:65535/player.html#" + std::string(64, 'a'))
+              .width <= 41);
     CHECK_THROWS_AS((void)encodeQr(""), std::invalid_argument);
     CHECK_THROWS_AS((void)encodeQr(std::string(4000, 'x')), std::invalid_argument);
 }
@@ -177,7 +180,9 @@ TEST_CASE("the host token guards the host's routes, the simulated castle's moves
     RouterOptions options;
     options.hostToken = std::string(64, 'c');
     ApiRouter router(fake, files, options);
-    const auto status = [&](const Request& r) { return static_cast<int>(router.handle(r).response.result_int()); };
+    const auto status = [&](const Request& r) {
+        return static_cast<int>(router.handle(r).response.result_int());
+    };
     const std::string token = options.hostToken;
     const std::string put = R"({"character": "odessa", "place": "3"})";
     const std::string press = R"({"station": 0, "key": "yes"})";

@@ -4,13 +4,13 @@
 // is bounded: poll() on the process's output, its pidfd and the socket.
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
@@ -104,10 +104,10 @@ TEST_CASE(
         REQUIRE(info);
         CHECK(info->json()["simulated"] == true);
 
-        auto started =
-            post(port, "/api/host/new-game",
-                 R"({"setup": {"edition": "classic", "seats": 3}, "players": ["Ann", "Bob", "Cy"]})",
-                 "Content-Type: application/json\r\nAuthorization: Bearer " + hostSecret(dir.path()) + "\r\n");
+        auto started = post(
+            port, "/api/host/new-game",
+            R"({"setup": {"edition": "classic", "seats": 3}, "players": ["Ann", "Bob", "Cy"]})",
+            "Content-Type: application/json\r\nAuthorization: Bearer " + hostSecret(dir.path()) + "\r\n");
         REQUIRE(started);
         CHECK(started->status == 200);
         auto gameStatus = nextState(systemd);
@@ -206,7 +206,8 @@ TEST_CASE("serve with no host token: a host secret made at first start guards th
         REQUIRE(::stat((state / "host-secret").c_str(), &info) == 0);
         CHECK((info.st_mode & 0777) == 0600);
         CHECK(readFile(dir / "stderr-1").find("made a new host secret") != std::string::npos);
-        const std::string bearer = "Content-Type: application/json\r\nAuthorization: Bearer " + secret + "\r\n";
+        const std::string bearer =
+            "Content-Type: application/json\r\nAuthorization: Bearer " + secret + "\r\n";
         const std::string game = R"({"setup": {"edition": "classic", "seats": 3}})";
         CHECK(post(port, "/api/host/new-game", game)->status == 401);
         CHECK(get(port, "/api/host/players")->status == 401);
@@ -234,14 +235,14 @@ TEST_CASE("serve with no host token: a host secret made at first start guards th
         CHECK(serve.stop(SIGTERM, 20000ms) == 0);
     }
     // `vivaref host-link` prints the same link from the state directory.
-    auto link = vivaref::testsupport::runCommand(VIVAREF_BINARY, {"host-link", "--config", (dir / "castle.ini").string()},
-                                                 30000ms);
+    auto link = vivaref::testsupport::runCommand(
+        VIVAREF_BINARY, {"host-link", "--config", (dir / "castle.ini").string()}, 30000ms);
     CHECK(link.status == 0);
     CHECK(link.out == "http://127.0.0.1:8080/host.html#" + secret + "\n");
     auto simLink = vivaref::testsupport::runCommand(
         VIVAREF_BINARY, {"host-link", "--config", (dir / "castle.ini").string(), "--sim"}, 30000ms);
     CHECK(simLink.out == "http://127.0.0.1:8080/sim.html#" + secret + "\n");
-    auto none = vivaref::testsupport::runCommand(VIVAREF_BINARY, {"host-link", "--db", (dir / "nowhere" / "games.sqlite").string()},
-                                                 30000ms);
+    auto none = vivaref::testsupport::runCommand(
+        VIVAREF_BINARY, {"host-link", "--db", (dir / "nowhere" / "games.sqlite").string()}, 30000ms);
     CHECK(none.status == 1);
 }
