@@ -57,21 +57,20 @@ std::string summaryText(const CastleConfig& c) {
                        plural(n.places.size(), "place") +
                        (c.readers.empty() ? " (the simulated standard castle)" : "");
     if (n.enrolmentReaders > 0) text += ", " + std::to_string(n.enrolmentReaders) + " of them for enrolment";
-    text +=
-        "; " + plural(c.stations.size(), "vote station") + "; " + plural(c.placeLeds.size(), "place LED") +
-        " and " + plural(c.turnLeds.size(), "turn LED") + "; " + plural(n.lines.size(), "GPIO line") +
-        " on " + plural(n.chips.size(), "chip") + ". Sensing: a tag counts when seen in most of " +
-        std::to_string(c.sensing.majorityScans) + " scans and read across " +
-        std::to_string(c.sensing.stabilityWindow.count()) + " ms, in hand for up to " +
-        std::to_string(c.sensing.inHandGrace.count()) + " ms; " +
-        (c.daemon.hardware == Hardware::Real
-             ? "readers scanned back to back, fields " + std::string(fieldRuleName(c.fieldRule))
-             : "the simulated readers scanned back to back as real ones, fields adjacent-levels") +
-        "; buttons debounced for " + std::to_string(c.buttonDebounce.count()) +
-        " ms. The status page is on " + c.daemon.httpAddress + ":" + std::to_string(c.daemon.httpPort) +
-        (c.daemon.hostToken.empty() ? " with the host secret made at first start" : " with a host password") +
-        "; the game log is " + c.databasePath().string() + " and the tag registry " +
-        c.tagRegistryPath().string() + ".";
+    text += "; " + plural(c.stations.size(), "vote station") + "; " +
+            plural(c.placeLeds.size(), "place LED") + " and " + plural(c.turnLeds.size(), "turn LED") + "; " +
+            plural(n.lines.size(), "GPIO line") + " on " + plural(n.chips.size(), "chip") +
+            ". Sensing: a tag counts when seen in most of " + std::to_string(c.sensing.majorityScans) +
+            " scans and read across " + std::to_string(c.sensing.stabilityWindow.count()) +
+            " ms, in hand for up to " + std::to_string(c.sensing.inHandGrace.count()) + " ms; " +
+            (c.daemon.hardware == Hardware::Real
+                 ? "readers scanned back to back, fields " + std::string(fieldRuleName(c.fieldRule))
+                 : "the simulated readers scanned back to back as real ones, fields adjacent-levels") +
+            "; buttons debounced for " + std::to_string(c.buttonDebounce.count()) +
+            " ms. The status page is on " + c.daemon.httpAddress + ":" + std::to_string(c.daemon.httpPort) +
+            (c.daemon.hostToken.empty() ? " with the host secret" : " with a host password") +
+            "; the game log is " + c.databasePath().string() + " and the tag registry " +
+            c.tagRegistryPath().string() + ".";
     return text;
 }
 
