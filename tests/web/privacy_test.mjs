@@ -30,7 +30,7 @@ const shot = shooter(artifacts, 'privacy-');
 const errors = [];
 // No host_token: serve makes its secret, as on a fresh Pi.
 const server = await startServe(vivaref, { hostToken: '' });
-const browser = await launchBrowser();
+const { browser, close } = await launchBrowser();
 try {
   const { url } = server;
   const secret = server.hostToken;
@@ -131,7 +131,7 @@ try {
 } catch (e) {
   fail(e);
 } finally {
-  await browser.close();
+  await close();
   await server.stop();
 }
 finish();

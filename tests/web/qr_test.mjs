@@ -20,7 +20,7 @@ mkdirSync(artifacts, { recursive: true });
 
 const { check, fail, finish } = checker('web-qr');
 const server = await startServe(vivaref, { edition: '2024' });
-const browser = await launchBrowser();
+const { browser, close } = await launchBrowser();
 try {
   const { url, hostToken: token } = server;
   // Eight players: the longest links of a table.
@@ -58,7 +58,7 @@ try {
 } catch (e) {
   fail(e);
 } finally {
-  await browser.close();
+  await close();
   await server.stop();
 }
 finish();

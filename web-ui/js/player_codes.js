@@ -27,13 +27,15 @@ export function createPlayerCodes(grid, { say, onHostError }) {
 
   async function show(player) {
     hide();
-    const figure = figureOf(player);
     const p = players.find((q) => q.player === player);
-    if (!figure || !p) return;
-    const button = figure.querySelector('button.show-code');
+    if (!p) return;
     try {
       const blob = await getHostBlob(`/api/host/players/${player}/qr.svg`);
       hide();
+      // The cards may have been drawn again meanwhile: look the player up now.
+      const figure = figureOf(player);
+      if (!figure) return;
+      const button = figure.querySelector('button.show-code');
       shownUrl = URL.createObjectURL(blob);
       const img = document.createElement('img');
       img.className = 'qr';
@@ -66,9 +68,14 @@ export function createPlayerCodes(grid, { say, onHostError }) {
     }
   }
 
+  let drawn = null; // what the cards show, to leave a shown code alone when nothing changed
   function render(answer) {
+    const next = answer && Array.isArray(answer.players) ? answer.players : [];
+    const key = JSON.stringify(next.map((p) => [p.player, p.seat, p.name, p.token, p.path]));
+    if (key === drawn && grid.querySelector('figure')) return;
+    drawn = key;
     hide();
-    players = answer && Array.isArray(answer.players) ? answer.players : [];
+    players = next;
     if (!players.length) {
       grid.innerHTML = '<span class="muted">Start a game to get the links.</span>';
       return;
