@@ -143,7 +143,7 @@ TEST_CASE("the host's link: the listening address, or this machine's name on eve
 }
 
 TEST_CASE("QR codes: libqrencode's modules written as one SVG path with a quiet zone of 4") {
-    for (const std::string text :
+    for (const std::string& text :
          {std::string("a"), std::string("http://castle.local:8080/player.html#") + std::string(64, 'f')}) {
         CAPTURE(text);
         const QrMatrix matrix = encodeQr(text);
