@@ -42,5 +42,6 @@ int runCheckConfig(const std::vector<std::string>& args);
 int runEnrol(const std::vector<std::string>& args);
 int runNew(const std::vector<std::string>& args);
 int runHost(const std::vector<std::string>& args);
+int runHostLink(const std::vector<std::string>& args);
 
 }  // namespace vivaref::daemon

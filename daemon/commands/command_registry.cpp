@@ -14,6 +14,8 @@ constexpr std::array kCommands = {
             runNew},
     Command{"host", "Send the host's other requests to the running daemon: undo, pause, resume, abandon, ...",
             runHost},
+    Command{"host-link", "Print the host's link (the host page with the host's secret) to open on the host's device.",
+            runHostLink},
     Command{"replay", "Replay a game record (a file, or - for stdin) and print its result as JSON.",
             runReplay},
     Command{"bench", "Play random complete games on one core and print how fast the engine runs.", runBench},

@@ -7,6 +7,7 @@
 
 #include "daemon/commands/command.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/server/host_secret.hpp"
 
 namespace vivaref::daemon {
 
@@ -32,9 +33,9 @@ std::string textOf(const json& body, const char* key) {
 const char* const kHostConnectionHelp =
     "The daemon is found at --url, else at the [daemon] http_address and http_port of --config FILE\n"
     "(a daemon listening on every interface is reached on this machine), else at http://127.0.0.1:8080.\n"
-    "The host token (when the daemon's configuration sets host_token) is --host-token, else\n"
-    "$VIVAREF_HOST_TOKEN, else the host_token of --config FILE. Connecting and the answer are each\n"
-    "given --timeout seconds.";
+    "The host token is --host-token, else $VIVAREF_HOST_TOKEN, else the host_token of --config FILE,\n"
+    "else the host secret 'vivaref serve' made in the state directory (--config's, else beside the\n"
+    "default game log, $VIVAREF_DB). Connecting and the answer are each given --timeout seconds.";
 
 void HostConnectionOptions::addTo(CommandLine& line) {
     line.visible.add_options()("url", po::value(&url), "the daemon: http://HOST:PORT")(
@@ -47,6 +48,7 @@ void HostConnectionOptions::addTo(CommandLine& line) {
 std::variant<HostConnection, int> openHostConnection(std::string_view command,
                                                      const HostConnectionOptions& options) {
     HostConnection connection;
+    std::filesystem::path stateDirectory;
     connection.command = std::string(command);
     connection.address = kDefaultAddress;
     if (options.timeoutSeconds == 0) return usageError(command, "--timeout is a number of seconds from 1");
@@ -63,6 +65,7 @@ std::variant<HostConnection, int> openHostConnection(std::string_view command,
         const auto& settings = check.config.daemon;
         connection.address = daemonAddressOnThisMachine(settings.httpAddress, settings.httpPort);
         connection.hostToken = settings.hostToken;
+        stateDirectory = settings.stateDirectory;
     }
     if (!options.url.empty()) {
         try {
@@ -73,6 +76,14 @@ std::variant<HostConnection, int> openHostConnection(std::string_view command,
     }
     if (const char* token = std::getenv(kTokenVariable); token && *token) connection.hostToken = token;
     if (!options.hostToken.empty()) connection.hostToken = options.hostToken;
+    // On the referee's own machine the host secret serve made is at hand:
+    // the configuration's state directory, else beside the default game log.
+    if (connection.hostToken.empty()) {
+        std::string why;
+        if (auto secret = server::readHostSecret(
+                server::hostSecretDirectory(stateDirectory, config::defaultDatabasePath()), why))
+            connection.hostToken = *secret;
+    }
     return connection;
 }
 
@@ -104,7 +115,8 @@ std::variant<json, int> sendHostRequest(const HostConnection& connection, const 
         std::cerr << who
                   << (connection.hostToken.empty() ? "this daemon wants the host token: give it with "
                                                    : "the host token given is not this daemon's: check ")
-                  << "--host-token, $" << kTokenVariable << " or the host_token of --config FILE\n";
+                  << "--host-token, $" << kTokenVariable
+                  << " or the host_token of --config FILE ('vivaref host-link' prints the host's secret)\n";
     return kExitRefused;
 }
 

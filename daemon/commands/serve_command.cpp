@@ -9,6 +9,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/server/host_secret.hpp"
 #include "daemon/server/http_server.hpp"
 #include "daemon/server/serve_daemon.hpp"
 #include "daemon/server/static_files.hpp"
@@ -20,7 +21,7 @@ namespace po = boost::program_options;
 namespace {
 
 // Without a configuration only the simulated castle runs, and only for this
-// machine: no host token guards it.
+// machine (the host secret guards its controls all the same).
 constexpr const char* kDefaultListen = "127.0.0.1:8080";
 
 // A fresh seed for the referee's own deals each run; the log keeps each game's.
@@ -51,7 +52,10 @@ int runServe(const std::vector<std::string>& args) {
         "--hardware=real opens the readers, vote keys and LEDs the configuration names (a device\n"
         "that does not open stops it, naming the file line). Without --config: the simulated castle on " +
         std::string(kDefaultListen) +
-        ", no host token. Prints 'listening on URL' once it\n"
+        ". The host's controls (and the simulated castle's pieces and keys) need\n"
+        "the configuration's host_token, else the host secret made at the first start in the state\n"
+        "directory (without --config: beside the game log); serve prints the host's link with it and\n"
+        "'vivaref host-link' prints it again. Prints 'listening on URL' once it\n"
         "listens. SIGTERM or SIGINT stops it cleanly (exit status 0, the game is saved); an\n"
         "unfinished game in the log is resumed at start. Under systemd (Type=notify) it reports\n"
         "READY=1 and STATUS=, and pets the watchdog (WatchdogSec=).";
@@ -80,12 +84,14 @@ int runServe(const std::vector<std::string>& args) {
     std::string listenText = kDefaultListen;
     settings.database = config::defaultDatabasePath();
     std::optional<config::CastleConfig> castleRead;
+    std::filesystem::path stateDirectory;  // the configuration's; none without one
     if (!configFile.empty()) {
         // The same check as `vivaref check-config`, before anything starts.
         const auto check = config::checkCastleConfigFile(configFile);
         if (check.status != config::ConfigCheck::Status::Valid) return refuseConfig(check);
         const auto& castle = check.config;
         castleRead = castle;
+        stateDirectory = castle.daemon.stateDirectory;
         hardwareChosen = config::hardwareName(castle.daemon.hardware);
         listenText = castle.daemon.httpAddress.find(':') != std::string::npos
                          ? "[" + castle.daemon.httpAddress + "]:" + std::to_string(castle.daemon.httpPort)
@@ -122,6 +128,10 @@ int runServe(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         return usageError("serve", e.what());
     }
+    // No host_token configured: the host secret of the state directory
+    // (made at the first start), so no configuration leaves the host's
+    // controls open.
+    settings.hostSecretDirectory = server::hostSecretDirectory(stateDirectory, settings.database);
     settings.webRoot = webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(webRoot);
     settings.rig.referee.seed = vm.count("seed") ? seed : freshSeed();
     return server::serveCastle(settings, std::cout, std::cerr);

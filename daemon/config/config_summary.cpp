@@ -68,7 +68,7 @@ std::string summaryText(const CastleConfig& c) {
                  : "the simulated readers scanned back to back as real ones, fields adjacent-levels") +
             "; buttons debounced for " + std::to_string(c.buttonDebounce.count()) +
             " ms. The status page is on " + c.daemon.httpAddress + ":" + std::to_string(c.daemon.httpPort) +
-            (c.daemon.hostToken.empty() ? " with no host password" : " with a host password") +
+            (c.daemon.hostToken.empty() ? " with the host secret" : " with a host password") +
             "; the game log is " + c.databasePath().string() + " and the tag registry " +
             c.tagRegistryPath().string() + ".";
     return text;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <variant>
 
+#include "daemon/server/qr_svg.hpp"
 #include "daemon/server/secret_token.hpp"
 
 namespace vivaref::server {
@@ -121,6 +122,7 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
     }
     if (head == "host" && !rest.empty() && rest.find('/') == std::string_view::npos)
         return host(request, rest);
+    if (head == "host" && rest.starts_with("players/")) return playerCode(request, rest.substr(8));
     if (head == "sim" && !rest.empty() && rest.find('/') == std::string_view::npos) return sim(request, rest);
     return error(request, http::status::not_found, "no-such-route", "the API has no such address");
 }
@@ -135,13 +137,17 @@ bool ApiRouter::hostAllowed(const Request& request) const {
     return tokensEqual(value.substr(kBearer.size()), options_.hostToken);
 }
 
+ApiRouter::Reply ApiRouter::hostRefused(const Request& request) {
+    auto reply =
+        error(request, http::status::unauthorized, "host-credential",
+              "only the host's device can do this: it needs the host's secret (Authorization: Bearer "
+              "SECRET); open the host's link on this device");
+    reply.response.set(http::field::www_authenticate, "Bearer realm=\"vivaref host\"");
+    return reply;
+}
+
 ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) {
-    if (!hostAllowed(request)) {
-        auto reply = error(request, http::status::unauthorized, "host-credential",
-                           "the host's controls need the host token (Authorization: Bearer TOKEN)");
-        reply.response.set(http::field::www_authenticate, "Bearer realm=\"vivaref host\"");
-        return reply;
-    }
+    if (!hostAllowed(request)) return hostRefused(request);
     if (name == "enrol") return enrol(request);
     if (name == "players") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
@@ -192,9 +198,59 @@ ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {
         return ok(request, state);
     }
     if (request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+    // Looking at the castle is public; moving its pieces and pressing its
+    // keys is the host's (or whoever the host gave the link to).
+    if (!hostAllowed(request)) return hostRefused(request);
     auto body = jsonBody(request);
     if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
     return answer(request, service_.sim(name, std::get<json>(body)));
+}
+
+// GET /api/host/players/P/qr.svg: player P's link as a QR code. The link is
+// made for the address the host's page was opened at (its Host header), as
+// the page would make it: the phones reach the castle the way the host does.
+ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view rest) {
+    if (!hostAllowed(request)) return hostRefused(request);
+    const auto [number, what] = firstSegment(rest);
+    if (what != "qr.svg")
+        return error(request, http::status::not_found, "no-such-route", "the API has no such address");
+    if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
+    int player = -1;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), player);
+    if (ec != std::errc() || end != number.data() + number.size() || player < 0)
+        return error(request, http::status::not_found, "no-such-player",
+                     "a player is named by their number, from 0");
+    const auto host = request.find(http::field::host);
+    const std::string_view authority = host == request.end() ? std::string_view{} : host->value();
+    if (authority.empty() || authority.size() > 255 ||
+        authority.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") !=
+            std::string_view::npos)
+        return error(request, http::status::bad_request, "bad-host",
+                     "the request's Host header must name the castle's address (NAME or NAME:PORT)");
+    const ServiceAnswer players = service_.host("players", json::object());
+    if (players.outcome != ServiceAnswer::Outcome::Ok) return answer(request, players);
+    std::string path;
+    for (const auto& p : players.body.value("players", json::array()))
+        if (p.is_object() && p.value("player", -1) == player) path = p.value("path", "");
+    if (path.empty())
+        return error(request, http::status::not_found, "no-such-player",
+                     "the current game has no player " + std::to_string(player));
+    std::string svg;
+    try {
+        svg = qrSvg(encodeQr("http://" + std::string(authority) + path));
+    } catch (const std::exception& e) {
+        return error(request, http::status::internal_server_error, "no-qr-code", e.what());
+    }
+    Response response{http::status::ok, request.version()};
+    response.set(http::field::server, "vivaref");
+    response.set(http::field::content_type, "image/svg+xml");
+    // The code is a player's secret link: kept in no cache.
+    response.set(http::field::cache_control, "no-store");
+    response.set("X-Content-Type-Options", "nosniff");
+    response.keep_alive(request.keep_alive());
+    response.body() = std::move(svg);
+    response.prepare_payload();
+    return {std::move(response)};
 }
 
 ApiRouter::Reply ApiRouter::file(const Request& request, std::string_view path) {

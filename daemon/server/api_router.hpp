@@ -1,9 +1,10 @@
 // The routes: from one HTTP request to its answer. The API's shapes are in
 // web-ui/API.md; everything not under /api/ is a file of the web page.
 // Access: public routes need nothing; /api/player/TOKEN needs the player's
-// secret link; /api/host/... needs "Authorization: Bearer HOST-TOKEN" when
-// the configuration sets a host token; /api/sim/... exists only on the
-// simulated castle. A POST must say Content-Type: application/json (so a
+// secret link; /api/host/... needs "Authorization: Bearer HOST-TOKEN" (the
+// configuration's host_token, else the host secret made at first start,
+// host_secret.hpp); /api/sim/... exists only on the simulated castle, and
+// its POSTs (put, lift, press) need the host token too. A POST must say Content-Type: application/json (so a
 // page on another site cannot post a form to the castle). Never throws for
 // anything a client sends: every problem is a 4xx with a JSON message.
 #pragma once
@@ -19,7 +20,9 @@
 namespace vivaref::server {
 
 struct RouterOptions {
-    // The host's token; empty: the host's routes are open to anyone on the network.
+    // The host's token. Empty opens the host's routes to anyone: only the
+    // router's own tests do that; `vivaref serve` always sets one (the
+    // configuration's host_token, else the host secret).
     std::string hostToken;
     // Deeper JSON bodies are refused (no request needs more than a few levels).
     int maxJsonDepth = 32;
@@ -47,6 +50,8 @@ private:
     Reply host(const Request& request, std::string_view name);
     Reply enrol(const Request& request);
     Reply sim(const Request& request, std::string_view name);
+    Reply playerCode(const Request& request, std::string_view rest);
+    Reply hostRefused(const Request& request);
     Reply file(const Request& request, std::string_view path);
     Reply answer(const Request& request, const ServiceAnswer& answer);
     // The request's JSON body ({} when empty), or the error reply.

@@ -9,6 +9,12 @@ void PlayerTokens::issue(int players) {
     for (int p = 0; p < players; ++p) tokens_.push_back(randomToken());
 }
 
+bool PlayerTokens::renew(int player) {
+    if (player < 0 || player >= static_cast<int>(tokens_.size())) return false;
+    tokens_[static_cast<std::size_t>(player)] = randomToken();
+    return true;
+}
+
 std::optional<int> PlayerTokens::find(std::string_view token) const {
     std::optional<int> found;
     // No early exit: every token is compared whatever matched before.

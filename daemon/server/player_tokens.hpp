@@ -2,7 +2,8 @@
 // issued when the game starts (or is resumed after a restart: tokens live in
 // memory only, never in the game log, so the host shows the links again).
 // Looking a token up compares it with every player's, in constant time
-// each, so the answer's timing says nothing about which one was close.
+// each, so the answer's timing says nothing about which one was close. The
+// host can give one player a new link (renew()): the old one stops working.
 #pragma once
 
 #include <optional>
@@ -17,6 +18,9 @@ public:
     // Forgets the previous game's tokens and issues `players` new ones.
     void issue(int players);
     void clear() { tokens_.clear(); }
+    // A new token for `player` (a lost phone): the old link then names
+    // nobody. False when there is no such player.
+    bool renew(int player);
 
     // The player (0-based) holding `token`, if any.
     std::optional<int> find(std::string_view token) const;

@@ -66,7 +66,8 @@ public:
 
     // --- host (the server has checked the host's credential) -----------------
     // `request`: "new-game", "deal", "keep", "reshuffle", "undo", "pause",
-    // "resume", "abandon", "players" (the players' secret links); `body` the
+    // "resume", "abandon", "players" (the players' secret links), "new-link"
+    // {"player": P} (P's link replaced: the old one names nobody); `body` the
     // request's JSON ({} when it had none).
     virtual ServiceAnswer host(std::string_view request, const nlohmann::json& body) = 0;
 

@@ -13,6 +13,8 @@
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
+#include "daemon/server/host_link.hpp"
+#include "daemon/server/host_secret.hpp"
 #include "daemon/server/systemd_notifier.hpp"
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
@@ -157,24 +159,62 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
 
 // Where the pages are (on `out`), and what the host should know (on `err`).
 // `real`: the real castle, or null for the simulated one.
-void announce(const ServeSettings& settings, const std::string& url, const StaticFiles& files,
+void announce(const ServeSettings& settings, const std::string& url, const WebServer& web,
               const castle::Castle* real, std::ostream& out, std::ostream& err) {
+    const StaticFiles& files = web.files();
     if (!files.rootExists())
         err << "vivaref serve: the web page's folder " << files.root()
             << " is missing: only the API answers\n";
-    if (settings.hostToken.empty())
-        err << "vivaref serve: no host token is set: anyone who reaches " << url << " can run the game\n";
     if (real)
         out << "vivaref serve: listening on " << url << " (real castle: " << real->layout().readerCount()
             << " readers)" << std::endl;
     else
         out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
             << std::endl;
+    // What a person opens: the listening address, or this machine's name
+    // when serve listens on every interface.
+    const std::string people = castleUrl(settings.listen.address().to_string(), web.localEndpoint().port());
+    if (settings.hostSecretFile.empty()) {
+        out << "vivaref serve: the host's page: " << people
+            << "host.html (unlocked with the configuration's host_token)" << std::endl;
+        return;
+    }
+    out << "vivaref serve: the host's link (open it on the host's phone or laptop only; it unlocks the "
+           "host's "
+           "page on that device): "
+        << hostLink(people, settings.hostToken) << std::endl;
+    if (!real)
+        out << "vivaref serve: the simulated castle with the host's secret: "
+            << simLink(people, settings.hostToken) << std::endl;
+    out << "vivaref serve: the secret is kept in " << settings.hostSecretFile.string()
+        << "; 'vivaref host-link' prints the link again" << std::endl;
 }
 
 }  // namespace
 
-int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err) {
+// The host's token: the configuration's, else the host secret of the state
+// directory (made now at the first start). Empty after saying why on `err`.
+std::string hostTokenOf(ServeSettings& settings, std::ostream& err) {
+    if (!settings.hostToken.empty()) return settings.hostToken;
+    if (settings.hostSecretDirectory.empty()) {
+        err << "vivaref serve: no host token and no state directory for the host secret\n";
+        return {};
+    }
+    try {
+        const auto secret = loadOrCreateHostSecret(settings.hostSecretDirectory);
+        if (!secret.warning.empty()) err << "vivaref serve: " << secret.warning << "\n";
+        if (secret.created)
+            err << "vivaref serve: made a new host secret in " << secret.file.string() << "\n";
+        settings.hostSecretFile = secret.file;
+        return secret.token;
+    } catch (const std::exception& e) {
+        err << "vivaref serve: " << e.what() << "\n";
+        return {};
+    }
+}
+
+int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err) {
+    ServeSettings settings = given;
     // The log first: without it no game may start.
     const std::unique_ptr<store::GameStore> store = openStore(settings, err);
     if (!store) return 2;
@@ -186,6 +226,9 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
     castle::SimulatedCastle* simulated = nullptr;
     const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, simulated, err);
     if (!castle) return 2;
+    // No configuration leaves the host's controls open.
+    settings.hostToken = hostTokenOf(settings, err);
+    if (settings.hostToken.empty()) return 2;
 
     // The table on it: the referee behind the rig, stepped with the castle by one loop.
     rig.referee.wallAtZero =
@@ -227,7 +270,7 @@ int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& 
         return 2;
     }
     const std::string url = urlOf(web.localEndpoint());
-    announce(settings, url, web.files(), simulated ? nullptr : castle.get(), out, err);
+    announce(settings, url, web, simulated ? nullptr : castle.get(), out, err);
 
     SystemdNotifier systemd(io);
     std::string lastStatus = table.summaryLine();

@@ -27,7 +27,13 @@ struct ServeSettings {
     boost::asio::ip::tcp::endpoint listen;
     std::filesystem::path database;
     std::filesystem::path webRoot;
-    std::string hostToken;  // empty: the host's routes are open
+    // The host's token: the configuration's host_token. Empty: the host
+    // secret of `hostSecretDirectory` (host_secret.hpp), made there at the
+    // first start once the castle has opened; the host's link is then
+    // printed at start (stdout: the journal under systemd).
+    std::string hostToken;
+    std::filesystem::path hostSecretDirectory;
+    std::filesystem::path hostSecretFile;  // set by serveCastle when the secret is used
     std::string version;
     // The simulated castle and the referee (its seed, grace times...). The
     // wall time of the referee's time 0 is set at start.

@@ -229,8 +229,25 @@ ServiceAnswer TableCore::players() {
     return ServiceAnswer::ok(std::move(out));
 }
 
+// {"player": P}: player P's link is replaced by a new one (a lost phone);
+// the answer is the players' links, as "players" gives them.
+ServiceAnswer TableCore::newLink(const json& body) {
+    const auto player = body.find("player");
+    if (player == body.end() || !player->is_number_integer() || body.size() != 1)
+        return badRequest("a new link names its \"player\" (a number, from 0)");
+    if (!rig_.referee().game() || tokensFor_ != rig_.referee().game())
+        return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
+    const auto number = player->get<std::int64_t>();
+    if (number < 0 || number >= static_cast<std::int64_t>(tokens_.tokens().size()) ||
+        !tokens_.renew(static_cast<int>(number)))
+        return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
+                                     "the current game has no player " + std::to_string(number));
+    return players();
+}
+
 ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     if (request == "players") return players();
+    if (request == "new-link") return newLink(body);
     trace::HostKind kind{};
     if (!trace::parseHostKind(request, kind))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",

@@ -95,6 +95,7 @@ private:
     std::optional<std::string> consume(trace::TraceInput input) { return this->input(std::move(input)); }
     void afterInput();
     ServiceAnswer players();
+    ServiceAnswer newLink(const nlohmann::json& body);
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
 
     const castle::LoopClock& clock_;

@@ -57,6 +57,9 @@ Run runVivaref(const ScratchDir& dir, std::vector<std::string> args,
                std::vector<std::string> environment = {}) {
     static std::atomic<int> runs{0};
     const auto errFile = dir.path() / ("stderr-" + std::to_string(++runs));
+    // The game log of the daemon the tests start: `new` and `host` find the
+    // host secret serve made beside it, as on the castle's own machine.
+    environment.insert(environment.begin(), "VIVAREF_DB=" + (dir.path() / "games.sqlite").string());
     args.insert(args.begin(), VIVAREF_BINARY);
     const auto start = Clock::now();
     Run run;

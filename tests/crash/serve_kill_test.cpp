@@ -125,6 +125,11 @@ enum class KillMode {
     RequestInFlight,  // the request sent, killed before its answer is read
 };
 
+// The host's routes and the simulated castle's moves and keys need the host token.
+constexpr const char* kHostToken = "crash-test-host-token";
+const std::string kHeaders =
+    std::string("Content-Type: application/json\r\nAuthorization: Bearer ") + kHostToken + "\r\n";
+
 class Driver {
 public:
     Driver(std::string binary, std::filesystem::path dir, std::vector<json> record, std::uint64_t seed)
@@ -132,7 +137,7 @@ public:
         db_ = dir_ / "games.sqlite";
         std::ofstream(dir_ / "castle.ini")
             << "[castle]\nedition = " << record_[0]["setup"]["edition"].get<std::string>()
-            << "\n\n[daemon]\nhardware = sim\nstate_dir = " << dir_.string()
+            << "\n\n[daemon]\nhardware = sim\nhost_token = " << kHostToken << "\nstate_dir = " << dir_.string()
             // A piece is "gone" once no reader has read it for the grace: 120 ms
             // was outlasted by one loop stall on a loaded machine (the ASan build
             // beside the browser tests), and a move was refused as a piece gone.
@@ -152,7 +157,7 @@ public:
 
     void newGame() {
         json body = {{"setup", record_[0]["setup"]}};
-        auto answer = post(port_, "/api/host/new-game", body.dump());
+        auto answer = post(port_, "/api/host/new-game", body.dump(), kHeaders);
         require(answer && answer->status == 200,
                 "new-game was refused: " + (answer ? answer->body : "no answer"));
     }
@@ -228,11 +233,11 @@ private:
             server::testing::TestConnection c(port_);
             require(c.connected(), "cannot connect to serve");
             c.send(
-                server::testing::request("POST", target, body.dump(), "Content-Type: application/json\r\n"));
+                server::testing::request("POST", target, body.dump(), kHeaders));
             serve_->killNow();
             return;
         }
-        auto answer = post(port_, target, body.dump());
+        auto answer = post(port_, target, body.dump(), kHeaders);
         require(answer && answer->status == 200,
                 target + " " + body.dump() + " answered " + (answer ? answer->body : "nothing"));
     }

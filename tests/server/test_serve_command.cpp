@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
@@ -51,6 +52,13 @@ std::string readFile(const std::filesystem::path& file) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+// The host secret serve made in `dir` (no host_token configured).
+std::string hostSecret(const std::filesystem::path& dir) {
+    std::string text = readFile(dir / "host-secret");
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
 }
 
 // The next notification that is not a watchdog pet.
@@ -96,9 +104,10 @@ TEST_CASE(
         REQUIRE(info);
         CHECK(info->json()["simulated"] == true);
 
-        auto started =
-            post(port, "/api/host/new-game",
-                 R"({"setup": {"edition": "classic", "seats": 3}, "players": ["Ann", "Bob", "Cy"]})");
+        auto started = post(
+            port, "/api/host/new-game",
+            R"({"setup": {"edition": "classic", "seats": 3}, "players": ["Ann", "Bob", "Cy"]})",
+            "Content-Type: application/json\r\nAuthorization: Bearer " + hostSecret(dir.path()) + "\r\n");
         REQUIRE(started);
         CHECK(started->status == 200);
         auto gameStatus = nextState(systemd);
@@ -176,4 +185,64 @@ TEST_CASE("serve refuses to start on a bad configuration, a bad address or a tak
         CHECK(readFile(dir / "stderr-b").find("cannot bind") != std::string::npos);
         CHECK(first.stop(SIGTERM, 20000ms) == 0);
     }
+}
+
+TEST_CASE("serve with no host token: a host secret made at first start guards the host and the sim routes") {
+    TempDirectory dir;
+    const auto state = dir.path() / "state";
+    std::ofstream(dir / "castle.ini") << "[castle]\nedition = classic\n\n[daemon]\nhardware = sim\n"
+                                         "http_address = 127.0.0.1\nhost_token =\nstate_dir = "
+                                      << state.string() << "\n";
+    std::string secret;
+    {
+        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"},
+                           dir / "stderr-1");
+        const auto port = serve.waitForPort(30000ms);
+        CAPTURE(readFile(dir / "stderr-1"));
+        REQUIRE(port != 0);
+        secret = hostSecret(state);
+        REQUIRE(secret.size() == 64);
+        struct stat info {};
+        REQUIRE(::stat((state / "host-secret").c_str(), &info) == 0);
+        CHECK((info.st_mode & 0777) == 0600);
+        CHECK(readFile(dir / "stderr-1").find("made a new host secret") != std::string::npos);
+        const std::string bearer =
+            "Content-Type: application/json\r\nAuthorization: Bearer " + secret + "\r\n";
+        const std::string game = R"({"setup": {"edition": "classic", "seats": 3}})";
+        CHECK(post(port, "/api/host/new-game", game)->status == 401);
+        CHECK(get(port, "/api/host/players")->status == 401);
+        CHECK(post(port, "/api/sim/press", R"({"station": 0, "key": "yes"})")->status == 401);
+        CHECK(post(port, "/api/sim/put", R"({"character": "odessa", "place": "3"})")->status == 401);
+        CHECK(get(port, "/api/sim/state")->json()["board"].empty());
+        CHECK(post(port, "/api/host/new-game", game, bearer)->status == 200);
+        CHECK(post(port, "/api/sim/press", R"({"station": 0, "key": "yes"})", bearer)->status == 200);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+    }
+    {
+        // The same secret at the next start; serve prints the host's link with it.
+        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"},
+                           dir / "stderr-2");
+        const auto port = serve.waitForPort(30000ms);
+        REQUIRE(port != 0);
+        CHECK(hostSecret(state) == secret);
+        CHECK(readFile(dir / "stderr-2").find("made a new host secret") == std::string::npos);
+        // The links follow the "listening on" line.
+        for (int i = 0; i < 50 && serve.output().find("/sim.html#") == std::string::npos; ++i)
+            serve.readOutput(std::chrono::steady_clock::now() + 200ms);
+        CHECK(serve.output().find("/host.html#" + secret) != std::string::npos);
+        CHECK(serve.output().find("/sim.html#" + secret) != std::string::npos);
+        CHECK(get(port, "/api/host/players", "Authorization: Bearer " + secret + "\r\n")->status == 200);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+    }
+    // `vivaref host-link` prints the same link from the state directory.
+    auto link = vivaref::testsupport::runCommand(
+        VIVAREF_BINARY, {"host-link", "--config", (dir / "castle.ini").string()}, 30000ms);
+    CHECK(link.status == 0);
+    CHECK(link.out == "http://127.0.0.1:8080/host.html#" + secret + "\n");
+    auto simLink = vivaref::testsupport::runCommand(
+        VIVAREF_BINARY, {"host-link", "--config", (dir / "castle.ini").string(), "--sim"}, 30000ms);
+    CHECK(simLink.out == "http://127.0.0.1:8080/sim.html#" + secret + "\n");
+    auto none = vivaref::testsupport::runCommand(
+        VIVAREF_BINARY, {"host-link", "--db", (dir / "nowhere" / "games.sqlite").string()}, 30000ms);
+    CHECK(none.status == 1);
 }

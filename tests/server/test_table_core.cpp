@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/server/api_router.hpp"
+#include "daemon/server/qr_svg.hpp"
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
 #include "daemon/trace/table_script.hpp"
@@ -384,4 +385,49 @@ TEST_CASE(
     CHECK(pct(moves, 0.99) <= 100);
     CHECK(pct(moves, 0.0) >= 40);  // the stability window is honoured
     CHECK(pct(lifts, 0.99) <= 40);
+}
+
+TEST_CASE("a lost phone: the host gives one player a new link, the old one opens nothing; codes as SVG") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    auto [early, why] = t.call(http::verb::post, "/api/host/new-link", {{"player", 0}});
+    CHECK(early == 503);
+    auto [status, started] = t.call(http::verb::post, "/api/host/new-game",
+                                    {{"setup", {{"edition", "classic"}, {"seats", 3}}}, {"players", {"Ann", "Bob", "Cy"}}});
+    REQUIRE(status == 200);
+    const std::string old = started["players"][1]["token"];
+    CHECK(t.call(http::verb::get, "/api/player/" + old).first == 200);
+    auto [renewed, links] = t.call(http::verb::post, "/api/host/new-link", {{"player", 1}});
+    REQUIRE(renewed == 200);
+    const std::string fresh = links["players"][1]["token"];
+    CHECK(fresh.size() == 64);
+    CHECK(fresh != old);
+    // The others keep theirs.
+    CHECK(links["players"][0]["token"] == started["players"][0]["token"]);
+    CHECK(links["players"][2]["token"] == started["players"][2]["token"]);
+    CHECK(t.call(http::verb::get, "/api/player/" + old).first == 404);
+    CHECK(t.call(http::verb::get, "/api/player/" + fresh).first == 200);
+    CHECK(t.call(http::verb::post, "/api/player/" + old + "/keep", {{"ambition", "x"}}).first == 404);
+    for (const json& bad : {json{{"player", 3}}, json{{"player", -1}}, json{{"player", "1"}}, json::object(),
+                            json{{"player", 1}, {"why", "lost"}}})
+        CHECK(t.call(http::verb::post, "/api/host/new-link", bad).first >= 400);
+    CHECK(t.get("/api/host/players")["players"][1]["token"] == fresh);
+
+    // Player 1's code: an SVG of the link at the address the host used.
+    Request r{http::verb::get, "/api/host/players/1/qr.svg", 11};
+    r.set(http::field::host, "castle.local:8080");
+    auto reply = t.router.handle(r);
+    CHECK(reply.response.result_int() == 200);
+    CHECK(reply.response[http::field::content_type] == "image/svg+xml");
+    CHECK(reply.response[http::field::cache_control] == "no-store");
+    const std::string svg = reply.response.body();
+    CHECK(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    CHECK(svg.find(fresh) == std::string::npos);  // the link is in the modules, not in the text
+    const QrMatrix expected = encodeQr("http://castle.local:8080/player.html#" + fresh);
+    CHECK(svg == qrSvg(expected));
+    r.set(http::field::host, "evil\"><script>");
+    CHECK(t.router.handle(r).response.result_int() == 400);
+    Request none{http::verb::get, "/api/host/players/3/qr.svg", 11};
+    none.set(http::field::host, "castle.local");
+    CHECK(t.router.handle(none).response.result_int() == 404);
 }

@@ -2,11 +2,16 @@
 // test and the benchmark: a fresh game log in a temporary directory, a
 // port the kernel picks, and the address read from what serve prints.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const kHostToken = 'web-test-host-token-0123456789abcdef';
+
+// The host token of each daemon startServe started, by its URL: api() sends
+// it on /api/sim/ requests that name no token (the simulated castle's pieces
+// and keys are the host's; see api()).
+const kTokens = new Map();
 
 // Why serve cannot be run, or null. `serve --help` must name --listen.
 export function serveMissing(vivaref) {
@@ -17,20 +22,20 @@ export function serveMissing(vivaref) {
   return null;
 }
 
-// Starts serve; resolves to {url, pid, stop(), log()}. With a castle
-// configuration when serve takes --config (the host token then guards the
-// host's routes, as on a real castle).
+// Starts serve; resolves to {url, pid, hostToken, hostLink, simLink, stop(),
+// log()}. With a castle configuration naming `hostToken` as its host_token;
+// `hostToken: ''` names none, so serve makes its host secret in the test's
+// state directory (as the Quick start and the packaged service do) and
+// `hostToken` is that secret. Every host route and every /api/sim/ POST
+// needs it; `hostLink` and `simLink` open host.html and sim.html with it,
+// as the links serve prints.
 export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'vivaref-web-'));
-  const help = spawnSync(vivaref, ['serve', '--help'], { encoding: 'utf8' });
   const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite')];
-  let tokenInUse = '';
-  if (/--config/.test(`${help.stdout}${help.stderr}`)) {
-    const config = join(dir, 'castle.ini');
-    writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken}\nstate_dir = ${dir}\n`);
-    args.push('--config', config);
-    tokenInUse = hostToken;
-  }
+  const config = join(dir, 'castle.ini');
+  writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n`);
+  args.push('--config', config);
+  let tokenInUse = hostToken || '';
   let child = null;
   let output = '';
   // Spawns serve with `listenArgs` and resolves to its address once it listens.
@@ -77,15 +82,24 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
     const again = args.map((a) => (a === '127.0.0.1:0' ? `127.0.0.1:${port}` : a));
     await launch(again);
   };
-  // What the daemon says its host token is (empty: open), from /api/info.
-  const info = await (await fetch(`${url}/api/info`)).json();
-  return { url, get pid() { return child.pid; }, get child() { return child; }, dir, hostToken: info.hostTokenRequired ? tokenInUse : '', stop, restart, log: () => output };
+  // No host_token configured: the secret serve made in the state directory.
+  if (!tokenInUse) tokenInUse = readFileSync(join(dir, 'host-secret'), 'utf8').trim();
+  kTokens.set(url, tokenInUse);
+  const hostLink = `${url}/host.html#${tokenInUse}`;
+  const simLink = `${url}/sim.html#${tokenInUse}`;
+  return { url, get pid() { return child.pid; }, get child() { return child; }, dir, hostToken: tokenInUse, hostLink, simLink, stop, restart, log: () => output };
 }
 
-// Fetch helpers against the daemon.
+// Fetch helpers against the daemon. `token`: sent as the host's
+// (Authorization: Bearer). Left out (undefined) on an /api/sim/ path, the
+// host token of the daemon startServe started at `url` is sent, so tests
+// that move pieces and press keys need not name it; `token: ''` (or null)
+// sends none, to check a refusal. Host routes (/api/host/) send only the
+// token given: pass `token: server.hostToken`.
 export async function api(url, path, { method = 'GET', body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token === undefined && path.startsWith('/api/sim/')) token = kTokens.get(url);
   if (token) headers.Authorization = `Bearer ${token}`;
   const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await r.text();

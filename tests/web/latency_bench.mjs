@@ -113,7 +113,7 @@ try {
   const loadBefore = loadavg();
   const t0 = Date.now();
   for (let i = 0; i < moves; ++i) {
-    const r = await page.evaluate(async () => {
+    const r = await page.evaluate(async (hostToken) => {
       const shown = new Promise((resolve) => {
         const on = (e) => {
           const b = e.detail.status.board;
@@ -126,10 +126,10 @@ try {
         window.addEventListener('vivaref:rendered', on);
       });
       const sent = performance.now();
-      await fetch('/api/sim/put', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ character: 'odessa', place: '2' }) });
+      await fetch('/api/sim/put', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${hostToken}` }, body: JSON.stringify({ character: 'odessa', place: '2' }) });
       const { drawn, arrival, frame } = await shown;
       return { sent, drawn, arrival, frame };
-    });
+    }, token);
     total.push(r.drawn - r.sent);
     own.push(r.drawn - r.arrival);
     daemon.push(r.arrival - r.sent);

@@ -252,7 +252,11 @@ try {
     const href = await figure.locator('a.player-link').getAttribute('href');
     links.push(href);
     const png = join(artifacts, `qr-player-${p}.png`);
-    await figure.locator('canvas').screenshot({ path: png });
+    // One code at a time: the host taps a player's "Show code".
+    await figure.locator('button.show-code').click();
+    await figure.locator('img.qr').waitFor({ timeout: kWait });
+    await figure.locator('img.qr').evaluate((img) => img.decode());
+    await figure.locator('img.qr').screenshot({ path: png });
     const zbar = spawnSync('zbarimg', ['--quiet', '--raw', png], { encoding: 'utf8' });
     if (zbar.error) console.log('zbarimg is missing: the QR codes are not decoded (Debian package zbar-tools)');
     else check(zbar.status === 0 && zbar.stdout.trim() === href, `player ${p}'s QR code reads ${JSON.stringify(zbar.stdout.trim())}, link ${href}`);
@@ -299,7 +303,7 @@ try {
 
   // --- the simulated board, phone-sized ----------------------------------------
   const simPage = await phone.newPage();
-  await simPage.goto(`${url}/sim.html`);
+  await simPage.goto(server.simLink);  // the host's sim.html link: its pieces and keys are the host's
   await simPage.locator('#castle g.token[data-slug="alighiero"]').waitFor({ timeout: kWait });
   await shot(simPage, 'sim-phone-start');
   const phoneStatus = await newPage(kPhone);

@@ -27,36 +27,68 @@ async function answerOf(response) {
   return body;
 }
 
+// The host's secret goes with the host's requests and with the simulated
+// castle's (its pieces and keys are the host's too).
+const needsHost = (path, host) => host || String(path).startsWith('/api/sim/');
+
 export async function getJson(path, { host = false } = {}) {
-  const headers = host ? hostHeaders() : {};
+  const headers = needsHost(path, host) ? hostHeaders() : {};
   return answerOf(await fetch(path, { headers, cache: 'no-store' }));
 }
 
 export async function postJson(path, body = {}, { host = false } = {}) {
-  const headers = { 'Content-Type': 'application/json', ...(host ? hostHeaders() : {}) };
+  const headers = { 'Content-Type': 'application/json', ...(needsHost(path, host) ? hostHeaders() : {}) };
   return answerOf(await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) }));
 }
 
-// The host's token lives for the browser tab only (sessionStorage).
+// A host-only file (a player's QR code) as a Blob; failures as from getJson.
+export async function getHostBlob(path) {
+  const response = await fetch(path, { headers: hostHeaders(), cache: 'no-store' });
+  if (!response.ok) await answerOf(response);
+  return response.blob();
+}
+
+// The host's secret is kept on this device (localStorage): the host opens
+// the host's link once (host.html#SECRET, or sim.html#SECRET on the
+// simulated castle) and the page works there from then on. The secret is
+// taken out of the address bar at once, so it is not shown or bookmarked.
 export function hostToken() {
   try {
-    return sessionStorage.getItem(kHostTokenKey) || '';
+    return localStorage.getItem(kHostTokenKey) || '';
   } catch {
     return '';
   }
 }
 export function setHostToken(token) {
   try {
-    if (token) sessionStorage.setItem(kHostTokenKey, token);
-    else sessionStorage.removeItem(kHostTokenKey);
+    if (token) localStorage.setItem(kHostTokenKey, token);
+    else localStorage.removeItem(kHostTokenKey);
   } catch {
-    /* private mode without storage: the token is asked again */
+    /* private mode without storage: the page asks again */
   }
 }
 function hostHeaders() {
   const token = hostToken();
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
+
+// On the host's and the simulated castle's pages, a secret after the # is
+// the host's link: kept, then taken out of the address.
+function adoptHostLink() {
+  if (typeof window === 'undefined' || !window.location) return;
+  const { pathname, hash } = window.location;
+  if (!/\/(host|sim)\.html$/.test(pathname) || hash.length < 2) return;
+  let secret = hash.slice(1);
+  try {
+    secret = decodeURIComponent(secret);
+  } catch {
+    return;
+  }
+  if (!secret.trim()) return;
+  setHostToken(secret.trim());
+  history.replaceState(null, '', pathname + window.location.search);
+}
+adoptHostLink();
 
 // Live updates from GET /api/events. `handlers` maps an event kind ("status",
 // "sim") to a function of its parsed JSON. `banner` (an element) is shown

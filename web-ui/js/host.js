@@ -1,12 +1,14 @@
 // The host's page: start a game, hand out the players' secret links as QR
 // codes, undo, pause, resume, abandon, enter physical Favourites cards at a
 // coronation (js/reveal.js), enrol tags (js/enrol.js). Every request carries
-// the host token (asked once, kept in sessionStorage) as "Authorization: Bearer".
+// the host's secret as "Authorization: Bearer": taken from the host's link
+// (host.html#SECRET) and kept on this device (js/api.js). Any other device
+// sees only "this page needs the host's link". The codes: js/player_codes.js.
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
 import { initEnrolment } from './enrol.js';
 import { slugsFromNames } from './chance_words.js';
 import { kPhaseWords, seatName, setRoster } from './names.js';
-import { drawQr, encodeQr } from './qr.js';
+import { createPlayerCodes } from './player_codes.js';
 import { createRevealForm } from './reveal.js';
 
 const $ = (id) => document.getElementById(id);
@@ -97,30 +99,10 @@ async function host(request, body = {}) {
   }
 }
 
+let codes = null;
+
 function showLinks(answer) {
-  const grid = $('links');
-  if (!answer || !Array.isArray(answer.players) || !answer.players.length) {
-    grid.innerHTML = '<span class="muted">Start a game to get the links.</span>';
-    return;
-  }
-  grid.innerHTML = '';
-  for (const p of answer.players) {
-    const path = p.path || `/player.html#${p.token}`;
-    const url = new URL(path, window.location.origin).href;
-    const figure = document.createElement('figure');
-    figure.dataset.player = String(p.player);
-    const canvas = document.createElement('canvas');
-    try {
-      drawQr(canvas, encodeQr(url, { level: 'M' }), 6);
-    } catch (e) {
-      canvas.replaceWith(document.createTextNode(e.message));
-    }
-    const caption = document.createElement('figcaption');
-    caption.innerHTML = `${esc(p.name || `Player ${p.player + 1}`)} <span class="small muted">seat ${p.seat + 1}</span>
-      <details><summary class="small">the link</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>`;
-    figure.append(canvas, caption);
-    grid.append(figure);
-  }
+  codes.render(answer);
 }
 
 async function loadLinks() {
@@ -129,7 +111,7 @@ async function loadLinks() {
     return true;
   } catch (e) {
     if (e.status === 401) {
-      lock(hostToken() ? 'That token was not accepted.' : '');
+      lock(hostToken() ? 'That secret was not accepted: open the host\'s link again.' : '');
       return false;
     }
     showLinks(null); // no game yet
@@ -139,6 +121,8 @@ async function loadLinks() {
 
 function lock(message) {
   setHostToken('');
+  if (codes) codes.hide();
+  $('links').innerHTML = '';
   $('controls').classList.add('hidden');
   $('unlock').classList.remove('hidden');
   const m = $('unlock-message');
@@ -183,6 +167,7 @@ function onStatus(status) {
 }
 
 async function start() {
+  codes = createPlayerCodes($('links'), { say, onHostError: (e) => { if (e.status === 401) lock(e.message); } });
   refreshForm();
   revealForm = createRevealForm({
     form: $('reveal-form'), title: $('reveal-title'), intro: $('reveal-intro'), players: $('reveal-players'),

@@ -1,0 +1,210 @@
+// Private by default: the host secret made at first start (its file, mode
+// and reuse), the routes it guards (the host's, the simulated castle's
+// moves and keys), and the players' QR codes as SVG from libqrencode.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include "daemon/server/api_router.hpp"
+#include "daemon/server/host_link.hpp"
+#include "daemon/server/host_secret.hpp"
+#include "daemon/server/qr_svg.hpp"
+#include "fake_service.hpp"
+
+using namespace vivaref::server;
+using namespace vivaref::server::testing;
+using nlohmann::json;
+
+namespace {
+
+class TempDirectory {
+public:
+    TempDirectory() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-secret-XXXXXX").string();
+        path_ = ::mkdtemp(pattern.data());
+    }
+    ~TempDirectory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+unsigned modeOf(const std::filesystem::path& file) {
+    struct stat info {};
+    REQUIRE(::stat(file.c_str(), &info) == 0);
+    return info.st_mode & 0777;
+}
+
+// The dark modules an SVG of qrSvg() draws, back as a matrix of `width`.
+QrMatrix modulesOf(const std::string& svg, int width, int quiet) {
+    QrMatrix drawn;
+    drawn.width = width;
+    drawn.dark.assign(static_cast<std::size_t>(width * width), false);
+    const std::regex run("M(\\d+) (\\d+)h(\\d+)v1h-(\\d+)z");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), run); it != std::sregex_iterator(); ++it) {
+        const int x = std::stoi((*it)[1]) - quiet, y = std::stoi((*it)[2]) - quiet, n = std::stoi((*it)[3]);
+        REQUIRE(std::stoi((*it)[4]) == n);
+        REQUIRE(x >= 0);
+        REQUIRE(y >= 0);
+        REQUIRE(x + n <= width);
+        REQUIRE(y < width);
+        for (int k = 0; k < n; ++k) {
+            CHECK_FALSE(drawn.dark[static_cast<std::size_t>(y * width + x + k)]);  // no module drawn twice
+            drawn.dark[static_cast<std::size_t>(y * width + x + k)] = true;
+        }
+    }
+    return drawn;
+}
+
+Request make(http::verb method, std::string target, std::string body = {}, std::string token = {}) {
+    Request r{method, target, 11};
+    if (method == http::verb::post) r.set(http::field::content_type, "application/json");
+    if (!token.empty()) r.set(http::field::authorization, "Bearer " + token);
+    r.set(http::field::host, "castle.local:8080");
+    r.body() = std::move(body);
+    r.prepare_payload();
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the host secret: made once from the kernel's randomness, 0600, the same at every start") {
+    TempDirectory dir;
+    const auto folder = dir.path() / "state";
+    const HostSecret first = loadOrCreateHostSecret(folder);
+    CHECK(first.created);
+    CHECK(first.file == folder / "host-secret");
+    CHECK(first.token.size() == 64);
+    CHECK(first.token.find_first_not_of("0123456789abcdef") == std::string::npos);
+    CHECK(modeOf(first.file) == 0600);
+    // No temporary file is left beside it.
+    CHECK(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()) ==
+          1);
+
+    const HostSecret again = loadOrCreateHostSecret(folder);
+    CHECK_FALSE(again.created);
+    CHECK(again.token == first.token);
+    CHECK(again.warning.empty());
+    std::string why;
+    CHECK(readHostSecret(folder, why) == first.token);
+
+    // Another folder, another secret.
+    TempDirectory other;
+    CHECK(loadOrCreateHostSecret(other.path()).token != first.token);
+
+    // A file others could read is made private again, and said so.
+    std::filesystem::permissions(first.file, std::filesystem::perms(0644));
+    const HostSecret loose = loadOrCreateHostSecret(folder);
+    CHECK(loose.token == first.token);
+    CHECK(loose.warning.find("made private (0600) again") != std::string::npos);
+    CHECK(modeOf(first.file) == 0600);
+}
+
+TEST_CASE("the host secret: a damaged file stops the start with its name; none yet is said") {
+    TempDirectory dir;
+    std::string why;
+    CHECK_FALSE(readHostSecret(dir.path(), why));
+    CHECK(why.find("there is no host secret " + (dir.path() / "host-secret").string()) != std::string::npos);
+    std::ofstream(dir.path() / "host-secret") << "password\n";
+    ::chmod((dir.path() / "host-secret").c_str(), 0600);
+    try {
+        (void)loadOrCreateHostSecret(dir.path());
+        FAIL("a file without a secret was taken");
+    } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()).find((dir.path() / "host-secret").string()) != std::string::npos);
+        CHECK(std::string(e.what()).find("does not hold a host secret") != std::string::npos);
+    }
+    CHECK_FALSE(readHostSecret(dir.path(), why));
+    CHECK(why.find("does not hold a host secret") != std::string::npos);
+    // Where it lives: the configuration's state directory, else beside the log.
+    CHECK(hostSecretDirectory("/var/lib/vivaref", "/elsewhere/games.sqlite") == "/var/lib/vivaref");
+    CHECK(hostSecretDirectory({}, "/tmp/demo/games.sqlite") == "/tmp/demo");
+}
+
+TEST_CASE("the host's link: the listening address, or this machine's name on every interface") {
+    CHECK(castleUrl("127.0.0.1", 8080) == "http://127.0.0.1:8080/");
+    CHECK(castleUrl("::1", 80) == "http://[::1]:80/");
+    CHECK(castleUrl("castle.example", 8080) == "http://castle.example:8080/");
+    const std::string any = castleUrl("0.0.0.0", 8080);
+    CHECK(any.find("0.0.0.0") == std::string::npos);
+    CHECK(any.ends_with(":8080/"));
+    CHECK(hostLink("http://a:1/", "s3") == "http://a:1/host.html#s3");
+    CHECK(simLink("http://a:1/", "s3") == "http://a:1/sim.html#s3");
+}
+
+TEST_CASE("QR codes: libqrencode's modules written as one SVG path with a quiet zone of 4") {
+    for (const std::string& text :
+         {std::string("a"), std::string("http://castle.local:8080/player.html#") + std::string(64, 'f')}) {
+        CAPTURE(text);
+        const QrMatrix matrix = encodeQr(text);
+        REQUIRE(matrix.width >= 21);
+        CHECK((matrix.width - 17) % 4 == 0);  // versions 1-40: 21, 25, ... modules
+        // The finder pattern's dark ring in the top-left corner.
+        for (int i = 0; i < 7; ++i) {
+            CHECK(matrix.at(i, 0));
+            CHECK(matrix.at(0, i));
+            CHECK(matrix.at(i, 6));
+            CHECK(matrix.at(6, i));
+        }
+        CHECK_FALSE(matrix.at(1, 1));
+        CHECK(matrix.at(3, 3));
+        const std::string svg = qrSvg(matrix);
+        const std::string side = std::to_string(matrix.width + 8);
+        CHECK(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + side + " " + side +
+                              "\""));
+        CHECK(svg.find("<rect width=\"" + side + "\" height=\"" + side + "\" fill=\"#fff\"/>") !=
+              std::string::npos);
+        const QrMatrix drawn = modulesOf(svg, matrix.width, 4);
+        CHECK(drawn.dark == matrix.dark);
+    }
+    // A link on the castle's network address is version 6 at most (41 modules): a phone reads it from afar.
+    CHECK(encodeQr("http://192.168.100.200:8080/player.html#" + std::string(64, 'a')).width <= 41);
+    CHECK_THROWS_AS((void)encodeQr(""), std::invalid_argument);
+    CHECK_THROWS_AS((void)encodeQr(std::string(4000, 'x')), std::invalid_argument);
+}
+
+TEST_CASE("the host token guards the host's routes, the simulated castle's moves and keys, and the codes") {
+    FakeService fake;
+    StaticFiles files("/nonexistent/vivaref-web-ui");
+    RouterOptions options;
+    options.hostToken = std::string(64, 'c');
+    ApiRouter router(fake, files, options);
+    const auto status = [&](const Request& r) {
+        return static_cast<int>(router.handle(r).response.result_int());
+    };
+    const std::string token = options.hostToken;
+    const std::string put = R"({"character": "odessa", "place": "3"})";
+    const std::string press = R"({"station": 0, "key": "yes"})";
+
+    CHECK(status(make(http::verb::post, "/api/sim/put", put)) == 401);
+    CHECK(status(make(http::verb::post, "/api/sim/press", press, "guess")) == 401);
+    CHECK(fake.simRequests.empty());
+    auto refused = router.handle(make(http::verb::post, "/api/sim/press", press));
+    CHECK(json::parse(refused.response.body())["message"].get<std::string>().find("host's link") !=
+          std::string::npos);
+    CHECK(status(make(http::verb::post, "/api/sim/put", put, token)) == 200);
+    CHECK(fake.simRequests.size() == 1);
+    // Looking at the castle stays public.
+    CHECK(status(make(http::verb::get, "/api/sim/state")) == 200);
+    CHECK(status(make(http::verb::get, "/api/sim/leds")) == 200);
+
+    CHECK(status(make(http::verb::get, "/api/host/players")) == 401);
+    CHECK(status(make(http::verb::post, "/api/host/new-link", R"({"player": 0})")) == 401);
+    CHECK(status(make(http::verb::get, "/api/host/players/0/qr.svg")) == 401);
+    CHECK(fake.hostRequests.empty());
+    // The fake names no players: no code for player 0; bad addresses are 404.
+    CHECK(status(make(http::verb::get, "/api/host/players/0/qr.svg", {}, token)) == 404);
+    CHECK(status(make(http::verb::get, "/api/host/players/0/qr.png", {}, token)) == 404);
+    CHECK(status(make(http::verb::get, "/api/host/players/-1/qr.svg", {}, token)) == 404);
+    CHECK(status(make(http::verb::post, "/api/host/players/0/qr.svg", "{}", token)) == 405);
+}

@@ -1,0 +1,109 @@
+// The players' secret links on the host's page, one code at a time: each
+// player has a card with their name and seat; "Show code" fetches that
+// player's QR code (an SVG the daemon makes with libqrencode, GET
+// /api/host/players/P/qr.svg) and shows it alone, hiding any other, so a
+// player scans only their own. "New link" replaces a lost phone's link
+// (POST /api/host/new-link): the old link then opens nobody's page.
+import { esc, getHostBlob, postJson } from './api.js';
+
+// `grid`: the element holding the cards. `say(text, ok)`: the page's message
+// line. `onHostError(e)`: a refused host request (401 locks the page).
+export function createPlayerCodes(grid, { say, onHostError }) {
+  let players = [];
+  let shownUrl = null; // the object URL of the code shown
+
+  const figureOf = (player) => grid.querySelector(`figure[data-player="${player}"]`);
+  const nameOf = (p) => p.name || `Player ${p.player + 1}`;
+
+  function hide() {
+    for (const img of grid.querySelectorAll('img.qr')) img.remove();
+    for (const button of grid.querySelectorAll('button.show-code')) {
+      button.textContent = 'Show code';
+      button.setAttribute('aria-expanded', 'false');
+    }
+    if (shownUrl) URL.revokeObjectURL(shownUrl);
+    shownUrl = null;
+  }
+
+  async function show(player) {
+    hide();
+    const p = players.find((q) => q.player === player);
+    if (!p) return;
+    try {
+      const blob = await getHostBlob(`/api/host/players/${player}/qr.svg`);
+      hide();
+      // The cards may have been drawn again meanwhile: look the player up now.
+      const figure = figureOf(player);
+      if (!figure) return;
+      const button = figure.querySelector('button.show-code');
+      shownUrl = URL.createObjectURL(blob);
+      const img = document.createElement('img');
+      img.className = 'qr';
+      img.src = shownUrl;
+      img.alt = `QR code of ${nameOf(p)}'s secret link`;
+      img.width = 220;
+      img.height = 220;
+      img.style.display = 'block';
+      img.style.margin = '0.4rem auto';
+      figure.insertBefore(img, figure.querySelector('figcaption'));
+      button.textContent = 'Hide code';
+      button.setAttribute('aria-expanded', 'true');
+    } catch (e) {
+      onHostError(e);
+      say(`${nameOf(p)}'s code: ${e.message}`, false);
+    }
+  }
+
+  async function newLink(player) {
+    const p = players.find((q) => q.player === player);
+    if (!p) return;
+    if (!window.confirm(`Give ${nameOf(p)} a new link? Their old link stops working (a lost phone).`)) return;
+    try {
+      render(await postJson('/api/host/new-link', { player }, { host: true }));
+      say(`${nameOf(p)} has a new link: the old one no longer opens their page. Let them scan the new code.`, true);
+      await show(player);
+    } catch (e) {
+      onHostError(e);
+      say(e.message, false);
+    }
+  }
+
+  let drawn = null; // what the cards show, to leave a shown code alone when nothing changed
+  function render(answer) {
+    const next = answer && Array.isArray(answer.players) ? answer.players : [];
+    const key = JSON.stringify(next.map((p) => [p.player, p.seat, p.name, p.token, p.path]));
+    if (key === drawn && grid.querySelector('figure')) return;
+    drawn = key;
+    hide();
+    players = next;
+    if (!players.length) {
+      grid.innerHTML = '<span class="muted">Start a game to get the links.</span>';
+      return;
+    }
+    grid.innerHTML = players.map((p) => {
+      const url = new URL(p.path || `/player.html#${p.token}`, window.location.origin).href;
+      return `<figure data-player="${p.player}">
+        <figcaption>${esc(nameOf(p))} <span class="small muted">seat ${p.seat + 1}</span>
+          <details><summary class="small">the link</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>
+        </figcaption>
+        <div class="row">
+          <button type="button" class="show-code primary" aria-expanded="false">Show code</button>
+          <button type="button" class="new-link">New link</button>
+        </div>
+      </figure>`;
+    }).join('');
+  }
+
+  grid.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    const figure = button && button.closest('figure[data-player]');
+    if (!figure) return;
+    const player = Number(figure.dataset.player);
+    if (button.classList.contains('show-code')) {
+      if (figure.querySelector('img.qr')) hide();
+      else show(player);
+    } else if (button.classList.contains('new-link')) newLink(player);
+  });
+
+  return { render, hide };
+}
