@@ -5,6 +5,7 @@
 // its own physical Favourites cards (favourites_mode "physical") gets no
 // card here: the page says to keep the card in hand, and shows the votes.
 import { esc, getJson, liveEvents } from './api.js';
+import { renderPlayerEnding } from './ending.js';
 import { ambitionWord, characterName, kPhaseWords, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -39,6 +40,7 @@ function showStationNotice(notice) {
 }
 
 function render(page) {
+  renderPlayerEnding(undefined, page.player ?? null);
   $('error').classList.add('hidden');
   $('private').classList.remove('hidden');
   const mine = page.private || {};
@@ -88,6 +90,7 @@ function onStatus(status) {
   const r = status.reveal;
   const what = r ? [r.favourites ? 'Favourites card' : '', r.ambitions ? 'kept Ambition card' : ''].filter(Boolean).join(' and ') : '';
   const call = what ? `Show your ${what} now: the host is entering the cards. ` : '';
+  renderPlayerEnding(status);
   $('public').textContent = status.state === 'no-game' ? 'No game.' : `${call}${kPhaseWords[view.phase] || ''}${view.round ? ` · round ${view.round}` : ''} — ${status.waiting_for || ''}`;
   refresh();
 }
