@@ -38,8 +38,12 @@ json lineJson(const engine::ScoreLine& line, const engine::Rules& rules) {
             out["name"] = ambitionTitle(line.ambition);
             out["met"] = line.met;
             break;
-        case ScoreLineKind::Rule33: out["name"] = "A round of exactly 0 scores 33"; break;
-        case ScoreLineKind::TeamPawn: out["name"] = "The team's pawn moves by the lower score"; break;
+        case ScoreLineKind::Rule33:
+            out["name"] = "A round of exactly 0 scores 33";
+            break;
+        case ScoreLineKind::TeamPawn:
+            out["name"] = "The team's pawn moves by the lower score";
+            break;
     }
     return out;
 }
@@ -64,8 +68,12 @@ std::string lineText(const engine::ScoreLine& line, const engine::Rules& rules) 
         case ScoreLineKind::Ambition:
             text = "Ambition " + ambitionTitle(line.ambition) + (line.met ? " (met)" : " (not met)");
             break;
-        case ScoreLineKind::Rule33: text = "round 3 score of exactly 0 becomes 33"; break;
-        case ScoreLineKind::TeamPawn: text = "team pawn, the lower score"; break;
+        case ScoreLineKind::Rule33:
+            text = "round 3 score of exactly 0 becomes 33";
+            break;
+        case ScoreLineKind::TeamPawn:
+            text = "team pawn, the lower score";
+            break;
     }
     return text + " " + (line.points > 0 ? "+" : "") + std::to_string(line.points);
 }
@@ -78,7 +86,8 @@ std::string placeWords(engine::Place p) {
     if (engine::isFloor(p)) return "floor " + std::to_string(engine::floorOf(p));
     if (p == Place::Wc3) return "WC 3";
     if (p == Place::Wc4) return "WC 4";
-    if (engine::isDungeon(p)) return "dungeon " + std::to_string(static_cast<int>(p) - static_cast<int>(Place::Dungeon1) + 1);
+    if (engine::isDungeon(p))
+        return "dungeon " + std::to_string(static_cast<int>(p) - static_cast<int>(Place::Dungeon1) + 1);
     if (p == Place::Box) return "the box";
     if (p == Place::BesideThrone) return "beside the throne";
     if (p == Place::Reserve) return "off the board";
@@ -88,23 +97,40 @@ std::string placeWords(engine::Place p) {
 std::string ambitionTitle(engine::AmbitionCard c) {
     using engine::AmbitionCard;
     switch (c) {
-        case AmbitionCard::JesterKing: return "Jester King";
-        case AmbitionCard::ItsAQueen: return "It's a Queen!";
-        case AmbitionCard::ItsAKing: return "It's a King!";
-        case AmbitionCard::Wc0: return "0 favourites in a WC";
-        case AmbitionCard::Wc1: return "1 favourite in a WC";
-        case AmbitionCard::Wc2: return "2 favourites in a WC";
-        case AmbitionCard::NoFloors01: return "No favourite on floors 0 and 1";
-        case AmbitionCard::NoFloors23: return "No favourite on floors 2 and 3";
-        case AmbitionCard::NoFloors45: return "No favourite on floors 4 and 5";
-        case AmbitionCard::Dungeons1: return "1 favourite in the dungeons";
-        case AmbitionCard::Dungeons2: return "2 favourites in the dungeons";
-        case AmbitionCard::Dungeons3: return "3 favourites in the dungeons";
-        case AmbitionCard::NoWcNoDungeon: return "No WC and no dungeon";
-        case AmbitionCard::OnlyYes: return "Only Yes";
-        case AmbitionCard::FriendOfTheKing: return "Friend of the King";
-        case AmbitionCard::Under11: return "Under 11 points";
-        case AmbitionCard::Unknown: break;
+        case AmbitionCard::JesterKing:
+            return "Jester King";
+        case AmbitionCard::ItsAQueen:
+            return "It's a Queen!";
+        case AmbitionCard::ItsAKing:
+            return "It's a King!";
+        case AmbitionCard::Wc0:
+            return "0 favourites in a WC";
+        case AmbitionCard::Wc1:
+            return "1 favourite in a WC";
+        case AmbitionCard::Wc2:
+            return "2 favourites in a WC";
+        case AmbitionCard::NoFloors01:
+            return "No favourite on floors 0 and 1";
+        case AmbitionCard::NoFloors23:
+            return "No favourite on floors 2 and 3";
+        case AmbitionCard::NoFloors45:
+            return "No favourite on floors 4 and 5";
+        case AmbitionCard::Dungeons1:
+            return "1 favourite in the dungeons";
+        case AmbitionCard::Dungeons2:
+            return "2 favourites in the dungeons";
+        case AmbitionCard::Dungeons3:
+            return "3 favourites in the dungeons";
+        case AmbitionCard::NoWcNoDungeon:
+            return "No WC and no dungeon";
+        case AmbitionCard::OnlyYes:
+            return "Only Yes";
+        case AmbitionCard::FriendOfTheKing:
+            return "Friend of the King";
+        case AmbitionCard::Under11:
+            return "Under 11 points";
+        case AmbitionCard::Unknown:
+            break;
     }
     return "no card kept";
 }
@@ -186,15 +212,20 @@ std::string roundBreakdownText(const engine::RoundResult& round, const engine::R
         if (k.jesterKing) out += ": the Jester is King, floors and dungeons score reversed";
         out += "\n";
         for (std::size_t p = 0; p < k.players.size(); ++p) {
-            out += "    " + playerName(names, static_cast<int>(p)) + " " + std::to_string(k.players[p].total) + ":";
-            for (std::size_t i = 0; i < k.players[p].lines.size(); ++i)
-                out += (i ? ", " : " ") + lineText(k.players[p].lines[i], rules);
+            out += "    " + playerName(names, static_cast<int>(p)) + " " +
+                   std::to_string(k.players[p].total) + ":";
+            for (std::size_t i = 0; i < k.players[p].lines.size(); ++i) {
+                out += i ? ", " : " ";
+                out += lineText(k.players[p].lines[i], rules);
+            }
             out += "\n";
         }
         if (k.emissary) {
             out += "    The Emissary " + std::to_string(k.emissary->total) + ":";
-            for (std::size_t i = 0; i < k.emissary->lines.size(); ++i)
-                out += (i ? ", " : " ") + lineText(k.emissary->lines[i], rules);
+            for (std::size_t i = 0; i < k.emissary->lines.size(); ++i) {
+                out += i ? ", " : " ";
+                out += lineText(k.emissary->lines[i], rules);
+            }
             out += "\n";
         }
     }
@@ -205,8 +236,8 @@ std::string roundBreakdownText(const engine::RoundResult& round, const engine::R
         bool first = true;
         for (std::size_t p = 0; p < round.compensation.size(); ++p) {
             if (round.compensation[p] == 0) continue;
-            out += std::string(first ? " " : ", ") + playerName(names, static_cast<int>(p)) + " +" +
-                   std::to_string(round.compensation[p]);
+            out += first ? " " : ", ";
+            out += playerName(names, static_cast<int>(p)) + " +" + std::to_string(round.compensation[p]);
             first = false;
         }
         out += "\n";

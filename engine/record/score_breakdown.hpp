@@ -5,9 +5,10 @@
 // rules reveal those cards at the coronation); a round in progress never.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/state.hpp"
 

@@ -186,9 +186,12 @@ try {
   const secret = async (when) => {
     const text = await publicAnswers();
     const leaked = kept.filter((c) => text.includes(`"${c}"`));
-    check(!leaked.length && !text.includes('"ambition"'), `${when}: no kept Ambition card in a public answer (${leaked})`);
+    check(!leaked.length && !text.includes('"kind":"ambition"'), `${when}: no kept Ambition card in a public answer (${leaked})`);
   };
   await secret('after keeping');
+  // The Jester stands on floor 3 before anything else: as guided.
+  await h.until((s) => s.guidance, 'the guidance to set up the Jester');
+  await h.put('jester', '3');
   for (const [c, p] of [['eloise', '4'], ['ouaf', '4'], ['caius', '4'], ['romeo', '4'], ['foidvo', '3'], ['merlin', '3'],
     ['leonardo', '2'], ['jeanne', '2'], ['victoria', '2'], ['bridget', '2'], ['agathe', '1'], ['gontran', '1']]) await h.put(c, p);
   await h.guided();

@@ -6,6 +6,16 @@
 // rows) and the review page. Words come from the daemon ("floor 3", names).
 import { esc } from './api.js';
 
+// The styles of the breakdown and the winner moment (css/ending.css).
+(function loadStyle() {
+  if (document.getElementById('ending-css')) return;
+  const link = document.createElement('link');
+  link.id = 'ending-css';
+  link.rel = 'stylesheet';
+  link.href = '/css/ending.css';
+  document.head.appendChild(link);
+})();
+
 function signed(points) {
   return points > 0 ? `+${points}` : String(points);
 }

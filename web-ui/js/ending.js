@@ -6,15 +6,6 @@
 import { esc } from './api.js';
 import { breakdownHtml } from './breakdown.js';
 
-(function loadStyle() {
-  if (document.getElementById('ending-css')) return;
-  const link = document.createElement('link');
-  link.id = 'ending-css';
-  link.rel = 'stylesheet';
-  link.href = '/css/ending.css';
-  document.head.appendChild(link);
-})();
-
 function node(id, make) {
   let n = document.getElementById(id);
   if (!n) {
