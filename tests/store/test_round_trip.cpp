@@ -119,9 +119,9 @@ TEST_CASE("show tells a classic game round by round; stats count it") {
         if (!std::regex_match(line, m, sheetLine)) continue;
         const std::string items = m[3].str();
         bool placed = false;
-        for (const char* where : {"(floor", "(the ", "(dungeon", "(WC"}) placed = placed || items.find(where) != std::string::npos;
-        if (!placed)
-            continue;
+        for (const char* where : {"(floor", "(the ", "(dungeon", "(WC"})
+            placed = placed || items.find(where) != std::string::npos;
+        if (!placed) continue;
         ++sheets;
         int sum = 0;
         for (std::sregex_iterator it(items.begin(), items.end(), points), end; it != end; ++it)
