@@ -6,25 +6,43 @@
 
 namespace vivaref::engine {
 
-int State::favouritePoints(const FavouritesCard& card, bool jesterKing) const {
+std::string_view scoreLineKindName(ScoreLineKind k) {
+    switch (k) {
+        case ScoreLineKind::Favourite: return "favourite";
+        case ScoreLineKind::Banished: return "banished";
+        case ScoreLineKind::Ambition: return "ambition";
+        case ScoreLineKind::Rule33: return "rule33";
+        case ScoreLineKind::TeamPawn: return "team_pawn";
+    }
+    return "favourite";
+}
+
+int State::favouriteLines(const FavouritesCard& card, bool jesterKing, ScoreSheet& sheet) const {
     // RULES §3.5 table; when the Jester is crowned, floors and dungeons invert.
     int sign = jesterKing ? -1 : 1;
-    int points = 0;
+    int sum = 0;
     for (auto c : card.characters) {
-        if (!card.counts(c)) continue;  // the banished character
         Place p = place_[c.index];
+        if (!card.counts(c)) {  // the banished character
+            sheet.lines.push_back(ScoreLine{.kind = ScoreLineKind::Banished, .character = c, .place = p});
+            continue;
+        }
+        int points = 0;
         if (isFloor(p)) {
-            points += sign * floorOf(p);
+            points = sign * floorOf(p);
         } else if (p == Place::Throne) {
-            points += jesterKing ? 0 : 10;
+            points = jesterKing ? 0 : 10;
         } else if (isDungeon(p)) {
             int depth = static_cast<int>(p) - static_cast<int>(Place::Dungeon1) + 1;  // Dungeon1..3
-            points -= sign * depth;
+            points = -sign * depth;
         }
         // WCs, the box and the royal couple's first King (at the second
         // coronation) score 0.
+        sheet.lines.push_back(
+            ScoreLine{.kind = ScoreLineKind::Favourite, .character = c, .place = p, .points = points});
+        sum += points;
     }
-    return points;
+    return sum;
 }
 
 bool State::ambitionHolds(PlayerId p, AmbitionCard card, int points) const {
@@ -79,33 +97,63 @@ void State::scoreCoronation(EventList* ev) {
     // RULES §6: in a royal-couple round Ambition scores at the second coronation only.
     const bool ambition = rules_->options().ambition && (!rules_->isRoyalCouple() || !current_.kings.empty());
     const int players = rules_->players();
-    std::array<int, kMaxPlayers> change{};
+    // Every change is the sum of its sheet's lines: the breakdown and the
+    // score cannot disagree.
+    CoronationScore score;
+    score.king = candidate_;
+    score.crown = crown_;
+    score.jesterKing = jesterKing;
+    score.players.resize(static_cast<std::size_t>(players));
     for (int p = 0; p < players; ++p) {
         PlayerId id{static_cast<std::uint8_t>(p)};
-        int points = favouritePoints(favourites_[p], jesterKing);
-        change[p] = points;
-        if (ambition && ambitionHolds(id, ambitionKept_[p], points)) change[p] += ambitionCardPoints(ambitionKept_[p]);
+        ScoreSheet& sheet = score.players[p];
+        const int points = favouriteLines(favourites_[p], jesterKing, sheet);
+        if (ambition) {
+            const AmbitionCard kept = ambitionKept_[p];
+            const bool met = ambitionHolds(id, kept, points);
+            sheet.lines.push_back(ScoreLine{.kind = ScoreLineKind::Ambition,
+                                            .ambition = kept,
+                                            .met = met,
+                                            .points = met ? ambitionCardPoints(kept) : 0});
+        }
+        for (const auto& line : sheet.lines) sheet.total += line.points;
         // RULES §3.5: classic, third round only, exactly 0 scores 33.
-        if (rules_->hasRule33() && round_ == 3 && change[p] == 0) change[p] = 33;
+        if (rules_->hasRule33() && round_ == 3 && sheet.total == 0) {
+            sheet.lines.push_back(ScoreLine{.kind = ScoreLineKind::Rule33, .points = 33});
+            sheet.total = 33;
+        }
     }
     if (rules_->isTeamPawn()) {
         // RULES §6: the team's pawn advances by the lower of its players' scores.
         for (int s = 0; s < rules_->seats(); ++s) {
             Seat seat{static_cast<std::uint8_t>(s)};
-            int low = change[rules_->playerAt(seat, 0).index];
-            for (int i = 1; i < rules_->playersAt(seat); ++i) low = std::min(low, change[rules_->playerAt(seat, i).index]);
-            for (int i = 0; i < rules_->playersAt(seat); ++i) change[rules_->playerAt(seat, i).index] = low;
+            int low = score.players[rules_->playerAt(seat, 0).index].total;
+            for (int i = 1; i < rules_->playersAt(seat); ++i)
+                low = std::min(low, score.players[rules_->playerAt(seat, i).index].total);
+            for (int i = 0; i < rules_->playersAt(seat); ++i) {
+                ScoreSheet& sheet = score.players[rules_->playerAt(seat, i).index];
+                if (sheet.total == low) continue;
+                sheet.lines.push_back(
+                    ScoreLine{.kind = ScoreLineKind::TeamPawn, .points = low - sheet.total});
+                sheet.total = low;
+            }
         }
     }
-    for (int p = 0; p < players; ++p) addToTotal(PlayerId{static_cast<std::uint8_t>(p)}, change[p]);
+    for (int p = 0; p < players; ++p)
+        addToTotal(PlayerId{static_cast<std::uint8_t>(p)}, score.players[p].total);
     if (rules_->hasEmissary()) {
-        int points = favouritePoints(emissaryFavourites_, jesterKing);
-        current_.emissaryScore += points;
-        emissaryTotal_ = std::max(0, emissaryTotal_ + points);
+        ScoreSheet sheet;
+        sheet.total = favouriteLines(emissaryFavourites_, jesterKing, sheet);
+        current_.emissaryScore += sheet.total;
+        emissaryTotal_ = std::max(0, emissaryTotal_ + sheet.total);
+        score.emissary = std::move(sheet);
     }
+    current_.coronations.push_back(std::move(score));
     current_.kings.push_back(candidate_);
     current_.crown = crown_;
-    if (ev) ev->push(Event{.kind = EventKind::CoronationScored, .seat = crown_, .character = candidate_, .round = round_});
+    if (ev)
+        ev->push(Event{
+            .kind = EventKind::CoronationScored, .seat = crown_, .character = candidate_, .round = round_});
 }
 
 void State::endRound(Seat lastCrown, EventList* ev) {

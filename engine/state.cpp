@@ -52,6 +52,7 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
     if (rules_->hasEmissary()) emissaryTotal_ = rules_->emissaryStartingScore();
     current_.round = 1;
     current_.scores.assign(rules_->players(), 0);
+    current_.compensation.assign(rules_->players(), 0);
     history_.reserve(static_cast<std::size_t>(rules_->rounds()));
 }
 
@@ -196,6 +197,8 @@ std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
     current_.crown = Seat{};
     current_.scores.assign(players, 0);
     current_.emissaryScore = 0;
+    current_.compensation.assign(players, 0);
+    current_.coronations.clear();
 
     for (int p = 0; p < players; ++p) favourites_[p] = d.favourites[p];
     for (int p = 0; p < players; ++p) {
@@ -228,9 +231,13 @@ std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
                     PlayerId p = rules_->playerAt(s, i);
                     totals_[p.index] += 3;
                     current_.scores[p.index] += 3;
+                    current_.compensation[p.index] += 3;
                 }
             } else {
-                for (int i = 0; i < rules_->playersAt(s); ++i) addToTotal(rules_->playerAt(s, i), 3);
+                for (int i = 0; i < rules_->playersAt(s); ++i) {
+                    addToTotal(rules_->playerAt(s, i), 3);
+                    current_.compensation[rules_->playerAt(s, i).index] += 3;
+                }
             }
             if (ev) ev->push(Event{.kind = EventKind::Compensated, .seat = s, .round = round_});
         }

@@ -44,12 +44,54 @@ struct Reveal {
     friend bool operator==(const Reveal&, const Reveal&) = default;
 };
 
+// One line of a score sheet: why some points were scored (RULES §3.5, §5, §6).
+enum class ScoreLineKind : std::uint8_t {
+    Favourite,  // `character` stood at `place` and scored by the §3.5 table
+    Banished,   // `character` carries the seal: no favourite, 0 points
+    Ambition,   // the kept `ambition` card, `met` or not
+    Rule33,     // classic round 3: a round score of exactly 0 becomes 33
+    TeamPawn,   // single-pawn team: down to the lower teammate's score
+};
+std::string_view scoreLineKindName(ScoreLineKind k);
+
+struct ScoreLine {
+    ScoreLineKind kind = ScoreLineKind::Favourite;
+    CharacterId character{};
+    Place place = Place::Unknown;
+    AmbitionCard ambition = AmbitionCard::Unknown;
+    bool met = false;
+    int points = 0;
+    friend bool operator==(const ScoreLine&, const ScoreLine&) = default;
+};
+
+// One player's (or the Emissary's) part of a coronation: `total` is the sum of
+// the lines and is what the score track moved by (before the 2024 floor at 0).
+struct ScoreSheet {
+    std::vector<ScoreLine> lines;
+    int total = 0;
+    friend bool operator==(const ScoreSheet&, const ScoreSheet&) = default;
+};
+
+// Why one coronation scored what it did. Public once its round is over.
+struct CoronationScore {
+    CharacterId king{};
+    Seat crown{};                        // moved the King to the throne
+    bool jesterKing = false;             // 2024: floors and dungeons score reversed
+    std::vector<ScoreSheet> players;     // by player
+    std::optional<ScoreSheet> emissary;  // with the Emissary
+    friend bool operator==(const CoronationScore&, const CoronationScore&) = default;
+};
+
 struct RoundResult {
     int round = 0;
     std::vector<CharacterId> kings;  // one, or two for a royal couple
     Seat crown{};                    // triggered the round's last coronation
     std::vector<int> scores;         // by player, before clamping
     int emissaryScore = 0;
+    // The breakdown: scores[p] == compensation[p] + the sum of coronations[i].players[p].total,
+    // emissaryScore == the sum of the Emissary's sheets.
+    std::vector<int> compensation;             // by player: RULES §2, 3 points at the deal
+    std::vector<CoronationScore> coronations;  // in order
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
 
@@ -145,7 +187,8 @@ private:
     // scoring.cpp (RULES §3.5, §4, §5)
     void scoreCoronation(EventList* ev);
     void endRound(Seat lastCrown, EventList* ev);
-    int favouritePoints(const FavouritesCard& card, bool jesterKing) const;
+    // Adds one line per character of the card to `sheet`; returns their sum.
+    int favouriteLines(const FavouritesCard& card, bool jesterKing, ScoreSheet& sheet) const;
     bool ambitionHolds(PlayerId p, AmbitionCard c, int favouritePoints) const;
     // state.cpp
     std::optional<Refusal> checkDeal(const Deal& d) const;

@@ -111,12 +111,40 @@ template <typename A> void io(A& a, Reveal& v) {
     io(a, v.outcome);
     io(a, v.sentTo);
 }
+template <typename A>
+void io(A& a, ScoreLineKind& v) {
+    intField(a, v, 0, static_cast<int>(ScoreLineKind::TeamPawn));
+}
+template <typename A>
+void io(A& a, ScoreLine& v) {
+    io(a, v.kind);
+    io(a, v.character);
+    io(a, v.place);
+    io(a, v.ambition);
+    io(a, v.met);
+    io(a, v.points);
+}
+template <typename A>
+void io(A& a, ScoreSheet& v) {
+    io(a, v.lines, 16);
+    io(a, v.total);
+}
+template <typename A>
+void io(A& a, CoronationScore& v) {
+    io(a, v.king);
+    io(a, v.crown);
+    io(a, v.jesterKing);
+    io(a, v.players, kMaxPlayers);
+    io(a, v.emissary);
+}
 template <typename A> void io(A& a, RoundResult& v) {
     io(a, v.round);
     io(a, v.kings, 2);
     io(a, v.crown);
     io(a, v.scores, kMaxPlayers);
     io(a, v.emissaryScore);
+    io(a, v.compensation, kMaxPlayers);
+    io(a, v.coronations, 2);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // through those views.
 #include "daemon/referee/led_decision.hpp"
 #include "daemon/referee/referee_impl.hpp"
+#include "engine/record/score_breakdown.hpp"
 #include "engine/record/view_json.hpp"
 #include "engine/views.hpp"
 
@@ -79,6 +80,14 @@ json Referee::Impl::publicStatus() const {
             if (before.contains(key)) out["view"][key] = before[key];
         out["view"]["revealed_favourites"] = json::array();
     }
+
+    // Why each scored round scored what it did, and the final standing: only
+    // rounds already scored, whose cards the coronation revealed (API.md).
+    const engine::State& scored = need && !history.empty() ? history.back().before : *state;
+    json breakdown = json::array();
+    for (const auto& r : scored.finishedRounds()) breakdown.push_back(record::roundBreakdownJson(r, rules, game.players));
+    out["score_breakdown"] = std::move(breakdown);
+    out["standing"] = record::standingJson(scored, game.players);
 
     // The board, the differences, the guidance or the refusal.
     board.addStatus(out);

@@ -4,6 +4,7 @@
 
 #include "engine/record/line_reader.hpp"
 #include "engine/record/view_json.hpp"
+#include "engine/record/score_breakdown.hpp"
 #include "engine/state.hpp"
 #include "engine/views.hpp"
 
@@ -43,7 +44,9 @@ json parsedOrText(const std::string& text) {
 // through the engine, which also moves what the players do not (leftovers,
 // election outcomes, the board cleared between rounds). A line the engine
 // refuses (a damaged log) ends the timeline with the reason.
-json timelineJson(const std::vector<std::string>& lines, std::string& error) {
+// `breakdown`: each round the replay scored, why (score_breakdown.hpp).
+json timelineJson(const std::vector<std::string>& lines, std::string& error, const std::vector<std::string>& names,
+                  json& breakdown) {
     json timeline = json::array();
     std::optional<engine::State> state;
     for (const auto& text : lines) {
@@ -72,6 +75,10 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error) {
         timeline.push_back({{"line", parsedOrText(text)},
                             {"view", record::publicViewJson(engine::publicView(*state), state->rules())}});
     }
+    breakdown = json::array();
+    if (state)
+        for (const auto& r : state->finishedRounds())
+            breakdown.push_back(record::roundBreakdownJson(r, state->rules(), names));
     return timeline;
 }
 
@@ -102,7 +109,15 @@ std::optional<json> gameJson(store::GameStore& store, store::GameId id) {
     out["record"] = json::array();
     for (const auto& line : lines) out["record"].push_back(parsedOrText(line));
     std::string error;
-    out["timeline"] = timelineJson(lines, error);
+    std::vector<std::string> names;
+    for (const auto& p : summary->players) {
+        if (p.player < 0) continue;
+        if (names.size() <= static_cast<std::size_t>(p.player)) names.resize(static_cast<std::size_t>(p.player) + 1);
+        names[p.player] = p.name;
+    }
+    json breakdown;
+    out["timeline"] = timelineJson(lines, error, names, breakdown);
+    out["score_breakdown"] = std::move(breakdown);
     if (!error.empty()) out["timelineError"] = error;
     return out;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "daemon/store/record_walk.hpp"
+#include "engine/record/score_breakdown.hpp"
 
 namespace vivaref::store {
 
@@ -165,7 +166,10 @@ private:
                     for (std::size_t p = 0; p < totals.size(); ++p)
                         out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << totals[p];
                     if (rules.hasEmissary()) out_ << ", the Emissary " << state.emissaryTotal();
-                    out_ << ".\n";
+                    out_ << ".\n  Why, favourite by favourite:\n";
+                    std::vector<std::string> names;
+                    for (int p = 0; p < rules.players(); ++p) names.push_back(playerName(p));
+                    out_ << record::roundBreakdownText(r, rules, names);
                 }
                 break;
             case EventKind::GameOver: {

@@ -198,6 +198,7 @@ private:
         }
         emissaryRound_ += scores.emissary;
         emissaryTotal_ = std::max(0, emissaryTotal_ + scores.emissary);
+        checkBreakdown(before, c, scores);
         kings_.push_back(c.king);
         lastCrown_ = c.mover;
         revealed_ = true;
@@ -208,6 +209,54 @@ private:
                 fail("after the first coronation the round's scores are ", list(state_.currentRound().scores), ", expected ", list(roundScores_));
         }
         ++coronations_;
+    }
+
+    // The coronation's breakdown: each sheet's lines add up to its total, the
+    // totals are the reference's scores, every favourite line names where that
+    // character stood.
+    void checkBreakdown(const State& before, const reference::Coronation& c,
+                        const reference::CoronationScores& scores) {
+        const auto& list = state_.currentRound().coronations;
+        if (list.size() != static_cast<std::size_t>(coronations_ + 1)) {
+            fail("the round lists ", list.size(), " coronation breakdowns after ", coronations_ + 1,
+                 " coronations");
+            return;
+        }
+        const CoronationScore& b = list.back();
+        if (!(b.king == c.king) || !(b.crown == c.mover))
+            fail("the breakdown names another King or crown holder");
+        if (b.jesterKing != rules_->roster().isJester(c.king)) fail("the breakdown's Jester flag is wrong");
+        if (b.players.size() != static_cast<std::size_t>(rules_->players())) {
+            fail("the breakdown has ", b.players.size(), " sheets");
+            return;
+        }
+        auto checkSheet = [&](const ScoreSheet& sheet, const FavouritesCard& card, int expected,
+                              const char* who, int p) {
+            int sum = 0, characters = 0;
+            for (const ScoreLine& line : sheet.lines) {
+                sum += line.points;
+                if (line.kind == ScoreLineKind::Favourite || line.kind == ScoreLineKind::Banished) {
+                    ++characters;
+                    if (line.place != c.positions[line.character.index])
+                        fail(who, p, "'s line puts a character elsewhere");
+                    if ((line.kind == ScoreLineKind::Banished) == card.counts(line.character))
+                        fail(who, p, "'s line gets the seal wrong");
+                }
+                if (line.kind == ScoreLineKind::Ambition && !c.scoresAmbition)
+                    fail(who, p, " has an Ambition line off time");
+            }
+            if (characters != static_cast<int>(card.characters.size()))
+                fail(who, p, "'s sheet lists ", characters, " characters");
+            if (sum != sheet.total)
+                fail(who, p, "'s lines add up to ", sum, ", not the sheet's total ", sheet.total);
+            if (sheet.total != expected)
+                fail(who, p, "'s sheet totals ", sheet.total, ", the reference ", expected);
+        };
+        for (int p = 0; p < rules_->players(); ++p)
+            checkSheet(b.players[p], before.favourites(PlayerId{static_cast<std::uint8_t>(p)}),
+                       scores.byPlayer[p], "player ", p);
+        if (rules_->hasEmissary() != b.emissary.has_value()) fail("the Emissary's sheet is missing or extra");
+        if (b.emissary) checkSheet(*b.emissary, before.emissaryFavourites(), scores.emissary, "Emissary ", 0);
     }
 
     void onRoundEnd(const State& before) {
@@ -221,6 +270,18 @@ private:
         if (rules_->hasEmissary() && r.emissaryScore != emissaryRound_)
             fail("round ", r.round, " Emissary score ", r.emissaryScore, ", expected ", emissaryRound_);
         if (r.kings != kings_) fail("round ", r.round, " lists other kings than were crowned");
+        for (int p = 0; p < rules_->players(); ++p) {
+            int sum = r.compensation[p];
+            for (const CoronationScore& k : r.coronations) sum += k.players[p].total;
+            if (sum != r.scores[p])
+                fail("round ", r.round, " player ", p, "'s breakdown adds up to ", sum, ", not ",
+                     r.scores[p]);
+        }
+        int emissarySum = 0;
+        for (const CoronationScore& k : r.coronations)
+            if (k.emissary) emissarySum += k.emissary->total;
+        if (emissarySum != r.emissaryScore)
+            fail("round ", r.round, " Emissary breakdown adds up to ", emissarySum);
         if (!(r.crown == lastCrown_)) fail("round ", r.round, " names seat ", int{r.crown.index}, " as crown, expected ", int{lastCrown_.index});
         if (rules_->isRoyalCouple() && kings_.size() < 2) ++stats_.allPassRounds;
         expectedFirst_ = rules_->is2024() ? lastCrown_ : rules_->nextSeat(lastCrown_);

@@ -1,6 +1,7 @@
 // Random complete games from the engine, written into the log the way the
 // referee writes them, must export to the record that was played, replay to
 // the result that was logged, and verify equal.
+#include <regex>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -103,6 +104,32 @@ TEST_CASE("show tells a classic game round by round; stats count it") {
     CHECK(text.find("is crowned King") != std::string::npos);
     CHECK(text.find("Scores of round 3") != std::string::npos);
     CHECK(text.find("The game is over.") != std::string::npos);
+    // Each round's breakdown: a line per player whose points add up to its total.
+    std::size_t whys = 0;
+    for (auto at = text.find("Why, favourite by favourite:"); at != std::string::npos;
+         at = text.find("Why, favourite by favourite:", at + 1))
+        ++whys;
+    CHECK(whys == 3);
+    const std::regex sheetLine(R"(^    (.+?) (-?\d+): (.*)$)");
+    const std::regex points(R"(([+-]?\d+)(?:,|$))");
+    int sheets = 0;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (!std::regex_match(line, m, sheetLine)) continue;
+        const std::string items = m[3].str();
+        bool placed = false;
+        for (const char* where : {"(floor", "(the ", "(dungeon", "(WC"})
+            placed = placed || items.find(where) != std::string::npos;
+        if (!placed) continue;
+        ++sheets;
+        int sum = 0;
+        for (std::sregex_iterator it(items.begin(), items.end(), points), end; it != end; ++it)
+            sum += std::stoi((*it)[1].str());
+        CAPTURE(line);
+        CHECK(sum == std::stoi(m[2].str()));
+    }
+    CHECK(sheets == 3 * 4);  // a sheet per player per round
 
     const auto stats = gatherStats(log);
     REQUIRE(stats.editions.count("classic") == 1);

@@ -5,6 +5,7 @@
 import { esc, getJson } from './api.js';
 import { drawCastle, tokensFromPositions } from './castle.js';
 import { characterName, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
+import { breakdownHtml } from './breakdown.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
@@ -170,6 +171,21 @@ async function showGame(id) {
     ? `<ul class="plain">${list.map((e) => `<li><a href="#${game.id}" data-goto="${e.step}">Step ${e.step + 1}</a> ${revealHtml(e.reveal, players)}</li>`).join('')}</ul>`
     : '<span class="muted">No election.</span>';
   showStep(0);
+  showBreakdown(game);
+}
+
+// Why each round scored what it did (the daemon's score_breakdown, breakdown.js).
+function showBreakdown(game) {
+  let card = document.getElementById('review-breakdown-card');
+  if (!card) {
+    card = document.createElement('div');
+    card.id = 'review-breakdown-card';
+    card.className = 'card';
+    $('review').append(card);
+  }
+  const html = breakdownHtml(game.score_breakdown, { players: game.players || [] });
+  card.innerHTML = html ? `<h2>Why the rounds scored</h2><div id="review-breakdown">${html}</div>` : '';
+  card.classList.toggle('hidden', !html);
 }
 
 function route() {

@@ -7,6 +7,7 @@
 // card here: the page says to keep the card in hand, and shows the votes.
 import { esc, getJson, liveEvents } from './api.js';
 import { renderAmbitionChoice } from './ambition_choice.js';
+import { renderPlayerEnding } from './ending.js';
 import { characterName, kPhaseWords, seatNumber, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -41,6 +42,7 @@ function showStationNotice(notice) {
 }
 
 function render(page) {
+  renderPlayerEnding(undefined, page.player ?? null);
   $('error').classList.add('hidden');
   $('private').classList.remove('hidden');
   const mine = page.private || {};
@@ -89,6 +91,7 @@ function onStatus(status) {
   const r = status.reveal;
   const what = r ? [r.favourites ? 'Favourites card' : '', r.ambitions ? 'kept Ambition card' : ''].filter(Boolean).join(' and ') : '';
   const call = what ? `Show your ${what} now: the host is entering the cards. ` : '';
+  renderPlayerEnding(status);
   $('public').textContent = status.state === 'no-game' ? 'No game.' : `${call}${kPhaseWords[view.phase] || ''}${view.round ? ` · round ${view.round}` : ''} — ${status.waiting_for || ''}`;
   refresh();
 }

@@ -3,6 +3,7 @@
 // never a hand, a favourites card or a vote before its reveal.
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
+import { renderEnding } from './ending.js';
 import { characterName, kOutcomeWords, kPhaseWords, placeName, playerName, seatName, seatNumber, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -184,6 +185,7 @@ export function render(status) {
   const mode = status.favourites_mode;
   $('favourites-mode').textContent = mode === 'physical' ? "Favourites cards: the players' own, revealed at each coronation." : mode === 'dealt' ? 'Favourites cards: dealt by the referee.' : '';
   renderHealth(status);
+  renderEnding(status);
   if (status.board) {
     drawCastle($('castle'), { edition: status.edition, tokens: tokensFromStatus(status) });
   } else {
