@@ -34,7 +34,7 @@ json lineJson(const engine::ScoreLine& line, const engine::Rules& rules) {
             out["where"] = placeWords(line.place);
             break;
         case ScoreLineKind::Ambition:
-            out["card"] = engine::ambitionCardName(line.ambition);
+            out["ambition_card"] = engine::ambitionCardName(line.ambition);
             out["name"] = ambitionTitle(line.ambition);
             out["met"] = line.met;
             break;

@@ -206,7 +206,7 @@ try {
   const sheets = over24.score_breakdown[0].coronations[0].players;
   for (const sheet of sheets) {
     const line = sheet.lines.find((l) => l.kind === 'ambition');
-    check(line && line.card === kept[sheet.player] && line.points === (line.met ? line.points : 0) && sheet.lines.reduce((a, l) => a + l.points, 0) === sheet.total,
+    check(line && line.ambition_card === kept[sheet.player] && line.points === (line.met ? line.points : 0) && sheet.lines.reduce((a, l) => a + l.points, 0) === sheet.total,
       `${sheet.name}'s kept card ${kept[sheet.player]} is in the breakdown: ${line && `${line.name} ${line.met ? 'met' : 'not met'} ${line.points}`}`);
   }
   const page24 = await newPage(browser, kLaptop, errors);
