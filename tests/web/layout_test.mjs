@@ -197,7 +197,7 @@ try {
   check(round2.view.finished_rounds.length === 1, 'round 1 is scored');
   {
     const page = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
-    await page.goto(`${url}/sim.html`);
+    await page.goto(server.simLink);  // the host's sim.html link: its pieces are the host's to move
     const slug = 'beatrice';
     const before = (await api(url, '/api/sim/state', { token })).json.board;
     check(!Object.values(before).some((list) => list.includes(slug)), `${slug} is off the castle in round 2`);
@@ -243,7 +243,7 @@ try {
   // held at the screen's top edge scrolls the page up until the throne shows.
   {
     const page = await newPage(browser, { ...kSizes[0].options, viewport: { width: 360, height: 480 } }, errors);
-    await page.goto(`${url}/sim.html`);
+    await page.goto(server.simLink);  // the host's sim.html link: its pieces are the host's to move
     const slug = 'piero'; // the tray's last row
     const piece = page.locator(`#castle g.token[data-slug="${slug}"][data-place="tray"]`);
     await piece.waitFor({ timeout: kWait });
