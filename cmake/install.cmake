@@ -4,20 +4,26 @@
 #   /usr/bin/vivaref                          the binary
 #   /usr/share/vivaref/web-ui/                the web page (found by defaultWebRoot())
 #   /usr/lib/systemd/system/vivaref.service   the unit, with this prefix's paths
+#   /usr/lib/systemd/system-generators/vivaref-generator
+#                                             its drop-in from the configuration
 #   /usr/lib/sysusers.d/vivaref.conf          its user and groups
 #   /usr/lib/udev/rules.d/60-vivaref.rules    GPIO, SPI and I2C devices to their groups
 #   /etc/vivaref/vivaref.ini                  the configuration (a conffile)
 #   /usr/share/doc/vivaref/                   README.md, copyright, examples/*.ini
 #
-# Another prefix (e.g. /usr/local) moves everything under it, /etc included
-# (GNUInstallDirs: only the prefix /usr puts the configuration in /etc).
+# Another prefix (e.g. /usr/local) moves everything under it but the
+# configuration: the unit's ConfigurationDirectory=vivaref is /etc/vivaref
+# whatever the prefix, so the configuration goes there too, and the unit
+# names it as %E/vivaref/vivaref.ini.
 include(GNUInstallDirs)
 
 set(VIVAREF_BINARY ${CMAKE_INSTALL_FULL_BINDIR}/vivaref)
-set(VIVAREF_CONFIG_DIR ${CMAKE_INSTALL_FULL_SYSCONFDIR}/vivaref)
+set(VIVAREF_CONFIG_DIR /etc/vivaref)
 set(VIVAREF_DOC_DIR ${CMAKE_INSTALL_FULL_DOCDIR})
 # The unit names the installed binary and configuration.
 configure_file(${PROJECT_SOURCE_DIR}/systemd/vivaref.service.in ${PROJECT_BINARY_DIR}/systemd/vivaref.service
+  @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/systemd/vivaref-generator.in ${PROJECT_BINARY_DIR}/systemd/vivaref-generator
   @ONLY)
 
 install(TARGETS vivaref RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -29,6 +35,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/web-ui/ DESTINATION ${CMAKE_INSTALL_DATA
 # Relative to the prefix (lib/, not the multiarch libdir): systemd, udev and
 # sysusers read /usr/lib and, before the /usr merge, /lib too.
 install(FILES ${PROJECT_BINARY_DIR}/systemd/vivaref.service DESTINATION lib/systemd/system)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/systemd/vivaref-generator DESTINATION lib/systemd/system-generators)
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/vivaref.sysusers DESTINATION lib/sysusers.d RENAME vivaref.conf)
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/60-vivaref.rules DESTINATION lib/udev/rules.d)
 

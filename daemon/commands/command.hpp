@@ -43,5 +43,6 @@ int runEnrol(const std::vector<std::string>& args);
 int runNew(const std::vector<std::string>& args);
 int runHost(const std::vector<std::string>& args);
 int runHostLink(const std::vector<std::string>& args);
+int runUnitAccess(const std::vector<std::string>& args);
 
 }  // namespace vivaref::daemon

@@ -33,6 +33,8 @@ constexpr std::array kCommands = {
     Command{"check-config", "Check a castle configuration file (readers, stations, LEDs) without touching hardware.",
             runCheckConfig},
     Command{"enrol", "Record which RFID tag belongs to which character, one character at a time.", runEnrol},
+    Command{"unit-access", "Print the systemd drop-in that lets the service reach only what its configuration uses.",
+            runUnitAccess},
 };
 
 }  // namespace

@@ -182,10 +182,10 @@ scenario() {
     [[ -x "$root/usr/bin/vivaref" ]] || fail "/usr/bin/vivaref is not executable"
     check_file /usr/share/vivaref/web-ui/index.html "the web page"
     check_file /usr/lib/systemd/system/vivaref.service "the unit"
-    grep -q '^ExecStart=/usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini$' \
+    grep -q '^ExecStart=/usr/bin/vivaref serve --config %E/vivaref/vivaref.ini$' \
         "$root/usr/lib/systemd/system/vivaref.service" &&
-        ok "the unit starts /usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini" ||
-        fail "the unit's ExecStart is not /usr/bin/vivaref serve --config /etc/vivaref/vivaref.ini"
+        ok "the unit starts /usr/bin/vivaref serve --config %E/vivaref/vivaref.ini (/etc)" ||
+        fail "the unit's ExecStart is not /usr/bin/vivaref serve --config %E/vivaref/vivaref.ini"
     check_file /usr/lib/sysusers.d/vivaref.conf "the sysusers file"
     check_file /usr/lib/udev/rules.d/60-vivaref.rules "the udev rules"
     check_file /etc/vivaref/vivaref.ini "the configuration"
@@ -196,8 +196,13 @@ scenario() {
         fail "no user vivaref in the root's /etc/passwd"
     local g
     for g in gpio spi dialout i2c; do
-        in_group "$g" && ok "vivaref is in the group $g" || fail "vivaref is not in the group $g"
+        grep -q "^$g:" "$root/etc/group" && ok "the group $g exists" || fail "no group $g"
+        in_group "$g" && fail "vivaref is in the group $g (the unit gives it what it needs)" ||
+            ok "vivaref is not in the group $g"
     done
+    check_file /usr/lib/systemd/system-generators/vivaref-generator "the unit's generator"
+    [[ -x "$root/usr/lib/systemd/system-generators/vivaref-generator" ]] &&
+        ok "the generator is executable" || fail "the generator is not executable"
     has "$wants" && [[ "$(readlink "$root$wants")" == */systemd/system/vivaref.service ]] &&
         ok "postinst enabled the unit: $wants" || fail "the unit is not enabled ($wants)"
     [[ -d "$root/var/lib/vivaref" && "$(stat -c %a "$root/var/lib/vivaref")" == 750 ]] &&
@@ -223,7 +228,15 @@ scenario() {
     echo "# edited by the castle's owner" >>"$root/etc/vivaref/vivaref.ini"
     echo "not really SQLite" >"$root/var/lib/vivaref/games.sqlite"
     if $privileged; then chown "$uid:$gid" "$root/var/lib/vivaref/games.sqlite"; fi
+    # As an earlier version left it: the user in the gpio and spi groups.
+    sed -i -e 's/^\(gpio:[^:]*:[0-9]*:\)$/\1vivaref/' -e 's/^\(spi:[^:]*:[0-9]*:\)$/\1vivaref/' "$root/etc/group"
+    in_group gpio || fail "the test could not put vivaref in gpio as an earlier version did"
     step --install "$pkgdeb"
+    if in_group gpio || in_group spi; then
+        fail "the upgrade left vivaref in gpio or spi"
+    else
+        ok "the upgrade took vivaref out of the device groups an earlier version put it in"
+    fi
     grep -q "edited by the castle's owner" "$root/etc/vivaref/vivaref.ini" &&
         ok "upgrade kept the edited configuration" || fail "upgrade lost the edited configuration"
     check_file /var/lib/vivaref/games.sqlite "upgrade kept the game log"

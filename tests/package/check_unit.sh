@@ -7,7 +7,12 @@
 #   - systemd-analyze security --offline=yes: the sandbox rates OK or better
 #     and no worse than MAX_EXPOSURE (a loosened sandbox fails here);
 #   - the binary accepts the ExecStart command line's options (`serve --help`
-#     lists --config) and the installed configuration passes check-config.
+#     lists --config) and the installed configuration passes check-config;
+#   - ExecStart names the configuration where ConfigurationDirectory= puts it
+#     (/etc/vivaref, whatever the prefix), and the install put it there;
+#   - the generator's drop-in, for the simulated castle and for the example
+#     real castle: the devices, groups and port the configuration uses and
+#     none else; the unit with it still verifies and rates no worse.
 # Exits 77 (skipped) without systemd-analyze (Debian's systemd package).
 #
 #   check_unit.sh BUILD_DIR VIVAREF_BINARY [MAX_EXPOSURE]
@@ -47,38 +52,106 @@ done
 
 status=0
 
-# verify prints a line for any unknown key or bad value but still exits 0:
-# any output is a failure.
-if ! systemd-analyze verify --man=no --root="$root" "$unit" >"$scratch/verify.log" 2>&1 ||
-    [ -s "$scratch/verify.log" ]; then
-    cat "$scratch/verify.log"
-    echo "FAIL: systemd-analyze verify $unit"
-    status=1
+# The drop-in vivaref-generator writes at boot, as this binary makes it.
+generator="$root$prefix/lib/systemd/system-generators/vivaref-generator"
+if [ -x "$generator" ] && sh -n "$generator"; then
+    echo "ok: the generator is installed and parses: $prefix/lib/systemd/system-generators/vivaref-generator"
 else
-    echo "ok: systemd-analyze verify: no warning"
+    echo "FAIL: no executable generator at $prefix/lib/systemd/system-generators/vivaref-generator"
+    status=1
+fi
+dropin_dir="$root/etc/systemd/system/vivaref.service.d"
+mkdir -p "$dropin_dir"
+source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
+# The generator itself, run with this build's binary on the example castle.
+sed -e "s|^$prefix/bin/vivaref |$binary |" -e "s|^config=.*|config=$source_dir/daemon/config/examples/castle-2024.ini|" \
+    "$generator" >"$scratch/generator"
+sh "$scratch/generator" "$scratch/generated"
+real="$scratch/generated/vivaref.service.d/50-access.conf"
+expect() {  # expect FILE PATTERN WHAT
+    if grep -qE "$2" "$1"; then echo "ok: $3"; else
+        cat "$1"
+        echo "FAIL: $3 (no line matching '$2')"
+        status=1
+    fi
+}
+refuse() {  # refuse FILE PATTERN WHAT
+    if grep -qE "$2" "$1"; then
+        cat "$1"
+        echo "FAIL: $3 (a line matches '$2')"
+        status=1
+    else echo "ok: $3"; fi
+}
+if [ -f "$real" ]; then
+    expect "$real" '^DeviceAllow=/dev/spidev0\.0 rw$' "real castle: its SPI bus is allowed"
+    expect "$real" '^DeviceAllow=/dev/gpiochip2 rw$' "real castle: its GPIO expander is allowed"
+    refuse "$real" '^DeviceAllow=(char-|/dev/tty|/dev/i2c)' "real castle: no serial port, I2C bus or whole device class"
+    expect "$real" '^SupplementaryGroups=gpio spi$' "real castle: the groups gpio and spi only"
+    expect "$real" '^SocketBindAllow=tcp:8080$' "real castle: its http_port"
+    refuse "$real" '^PrivateUsers=' "real castle: no user namespace (it would hide the device groups)"
+else
+    echo "FAIL: the generator wrote no drop-in for the example castle"
+    status=1
+fi
+# A configuration with problems: the generator writes nothing.
+printf '[daemon]\nhardware = wood\n' >"$scratch/bad.ini"
+sed -i "s|^config=.*|config=$scratch/bad.ini|" "$scratch/generator"
+sh "$scratch/generator" "$scratch/generated-bad"
+if [ -e "$scratch/generated-bad/vivaref.service.d/50-access.conf" ]; then
+    echo "FAIL: the generator wrote a drop-in from a configuration with problems"
+    status=1
+else echo "ok: a configuration with problems gets no drop-in"; fi
+# The installed configuration (the simulated castle): no device, its own users.
+"$binary" unit-access --config "$root/etc/vivaref/vivaref.ini" --output "$dropin_dir/50-access.conf"
+sim="$dropin_dir/50-access.conf"
+refuse "$sim" '^DeviceAllow=.' "simulated castle: no device"
+expect "$sim" '^SupplementaryGroups=$' "simulated castle: no device group"
+expect "$sim" '^PrivateUsers=yes$' "simulated castle: a user namespace of its own"
+
+# ExecStart's configuration is where ConfigurationDirectory= makes it.
+if grep -q '^ExecStart=.* --config %E/vivaref/vivaref.ini$' "$root$unit" &&
+    grep -q '^ConfigurationDirectory=vivaref$' "$root$unit" && [ -f "$root/etc/vivaref/vivaref.ini" ]; then
+    echo "ok: ExecStart reads /etc/vivaref/vivaref.ini (%E/vivaref, ConfigurationDirectory=vivaref), installed there"
+else
+    echo "FAIL: ExecStart's --config is not %E/vivaref/vivaref.ini, or no ConfigurationDirectory=vivaref, or no /etc/vivaref/vivaref.ini installed"
+    status=1
 fi
 
-systemd-analyze security --offline=yes --root="$root" "$root$unit" >"$scratch/security.log" 2>&1 || true
-grep '✗' "$scratch/security.log" | sed 's/  */ /g' || true
-line="$(grep 'Overall exposure level' "$scratch/security.log" || true)"
-echo "$line"
-score="$(echo "$line" | sed -n 's/.*: \([0-9.]*\) \([A-Z]*\).*/\1/p')"
-rating="$(echo "$line" | sed -n 's/.*: \([0-9.]*\) \([A-Z]*\).*/\2/p')"
-case "$rating" in
-OK | SAFE | PERFECT)
-    if awk -v s="$score" -v m="$max_exposure" 'BEGIN { exit !(s > m) }'; then
-        echo "FAIL: exposure $score is above this test's ceiling $max_exposure: was the sandbox loosened?"
+# The unit with a drop-in: verify prints a line for any unknown key or bad
+# value but still exits 0, so any output is a failure; then its exposure.
+rate() {  # rate WHAT (the drop-in in place)
+    if ! systemd-analyze verify --man=no --root="$root" "$unit" >"$scratch/verify.log" 2>&1 ||
+        [ -s "$scratch/verify.log" ]; then
+        cat "$scratch/verify.log"
+        echo "FAIL: systemd-analyze verify $unit ($1)"
         status=1
     else
-        echo "ok: exposure $score $rating (ceiling $max_exposure)"
+        echo "ok: systemd-analyze verify ($1): no warning"
     fi
-    ;;
-*)
-    cat "$scratch/security.log"
-    echo "FAIL: systemd-analyze security rates the unit '${rating:-?}', not OK or better"
-    status=1
-    ;;
-esac
+    systemd-analyze security --offline=yes --root="$root" "$root$unit" >"$scratch/security.log" 2>&1 || true
+    grep '✗' "$scratch/security.log" | sed 's/  */ /g' || true
+    line="$(grep 'Overall exposure level' "$scratch/security.log" || true)"
+    echo "$1: $line"
+    score="$(echo "$line" | sed -n 's/.*: \([0-9.]*\) \([A-Z]*\).*/\1/p')"
+    rating="$(echo "$line" | sed -n 's/.*: \([0-9.]*\) \([A-Z]*\).*/\2/p')"
+    case "$rating" in
+    OK | SAFE | PERFECT)
+        if awk -v s="$score" -v m="$max_exposure" 'BEGIN { exit !(s > m) }'; then
+            echo "FAIL: exposure $score ($1) is above this test's ceiling $max_exposure: was the sandbox loosened?"
+            status=1
+        else
+            echo "ok: exposure $score $rating ($1; ceiling $max_exposure)"
+        fi
+        ;;
+    *)
+        cat "$scratch/security.log"
+        echo "FAIL: systemd-analyze security rates the unit '${rating:-?}' ($1), not OK or better"
+        status=1
+        ;;
+    esac
+}
+rate "simulated castle"
+[ ! -f "$real" ] || { cp "$real" "$sim" && rate "real castle"; }
 
 # The ExecStart line's options, as the binary understands them.
 if "$binary" serve --help >"$scratch/serve.txt" 2>&1; then
@@ -92,8 +165,7 @@ if "$binary" serve --help >"$scratch/serve.txt" 2>&1; then
 else
     echo "note: this vivaref has no serve command yet; the ExecStart line's options are unchecked"
 fi
-config="$prefix/etc/vivaref/vivaref.ini"
-[ "$prefix" != /usr ] || config=/etc/vivaref/vivaref.ini
+config=/etc/vivaref/vivaref.ini
 if "$binary" check-config "$root$config"; then
     echo "ok: the installed $config passes check-config"
 else
