@@ -231,13 +231,15 @@ std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, st
         while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
         while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
         std::string name(item);
-        if (name.size() > 2 && name.front() == '[' && name.back() == ']') name = name.substr(1, name.size() - 2);
+        if (name.size() > 2 && name.front() == '[' && name.back() == ']')
+            name = name.substr(1, name.size() - 2);
         unsigned char buffer[16];
-        const bool address = inet_pton(AF_INET, name.c_str(), buffer) == 1 ||
-                             inet_pton(AF_INET6, name.c_str(), buffer) == 1;
+        const bool address =
+            inet_pton(AF_INET, name.c_str(), buffer) == 1 || inet_pton(AF_INET6, name.c_str(), buffer) == 1;
         if (name.empty()) {
-            why = "an empty name in the list: write names and addresses separated by commas, e.g. "
-                  "castle.lan, 192.168.4.1";
+            why =
+                "an empty name in the list: write names and addresses separated by commas, e.g. "
+                "castle.lan, 192.168.4.1";
             return std::nullopt;
         }
         if (!address && !isDnsName(name)) {

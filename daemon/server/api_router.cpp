@@ -92,9 +92,9 @@ ApiRouter::ApiRouter(RefereeService& service, const StaticFiles& files, RouterOp
 ApiRouter::Reply ApiRouter::handle(const Request& request, const boost::asio::ip::address& peer) {
     if (options_.hostNames) {
         const auto host = request.find(http::field::host);
-        if (!options_.hostNames->allows(host == request.end() ? std::nullopt
-                                                              : std::optional<std::string_view>(host->value()),
-                                        std::chrono::steady_clock::now()))
+        if (!options_.hostNames->allows(
+                host == request.end() ? std::nullopt : std::optional<std::string_view>(host->value()),
+                std::chrono::steady_clock::now()))
             return {misdirected(request)};
     }
     peer_ = peer;

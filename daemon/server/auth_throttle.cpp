@@ -10,10 +10,11 @@ namespace vivaref::server {
 namespace ip = boost::asio::ip;
 using std::chrono::milliseconds;
 
-std::int64_t wholeSeconds(milliseconds delay) { return std::max<std::int64_t>(1, (delay.count() + 999) / 1000); }
+std::int64_t wholeSeconds(milliseconds delay) {
+    return std::max<std::int64_t>(1, (delay.count() + 999) / 1000);
+}
 
-AuthThrottle::AuthThrottle(AuthThrottleOptions options, std::ostream* log)
-    : options_(options), log_(log) {}
+AuthThrottle::AuthThrottle(AuthThrottleOptions options, std::ostream* log) : options_(options), log_(log) {}
 
 // IPv4 (also as ::ffff:a.b.c.d) by its address, IPv6 by its /64.
 AuthThrottle::Key AuthThrottle::keyOf(const ip::address& peer) {
@@ -48,9 +49,9 @@ AuthThrottle::Record& AuthThrottle::recordFor(const Key& key, Clock::time_point 
             return now - entry.second.lastFailure >= options_.forgetAfter && now >= entry.second.closedUntil;
         });
         if (table_.size() >= options_.maxAddresses) {
-            const auto quietest = std::min_element(table_.begin(), table_.end(), [](const auto& a, const auto& b) {
-                return a.second.lastFailure < b.second.lastFailure;
-            });
+            const auto quietest = std::min_element(
+                table_.begin(), table_.end(),
+                [](const auto& a, const auto& b) { return a.second.lastFailure < b.second.lastFailure; });
             table_.erase(quietest);
         }
     }
@@ -66,7 +67,8 @@ void AuthThrottle::failed(const ip::address& peer, Clock::time_point now) {
     if (over <= 0) return;
     // 1 s, 2 s, 4 s... up to the cap (the shift stops before it can overflow).
     milliseconds delay = options_.maxDelay;
-    if (over <= 30) delay = std::min(options_.maxDelay, options_.firstDelay * (std::int64_t{1} << (over - 1)));
+    if (over <= 30)
+        delay = std::min(options_.maxDelay, options_.firstDelay * (std::int64_t{1} << (over - 1)));
     record.closedUntil = now + delay;
     if (!record.loggedAt || now - *record.loggedAt >= options_.logEvery) {
         record.loggedAt = now;
@@ -76,11 +78,12 @@ void AuthThrottle::failed(const ip::address& peer, Clock::time_point now) {
 
 void AuthThrottle::succeeded(const ip::address& peer) { table_.erase(keyOf(peer)); }
 
-void AuthThrottle::say(const ip::address& peer, const Record& record, milliseconds delay, Clock::time_point now) {
+void AuthThrottle::say(const ip::address& peer, const Record& record, milliseconds delay,
+                       Clock::time_point now) {
     if (!log_) return;
     const auto span = std::chrono::duration_cast<milliseconds>(now - record.firstFailure);
-    *log_ << "vivaref serve: " << record.failures << " wrong host secrets from " << addressName(peer) << " in "
-          << wholeSeconds(span) << " s";
+    *log_ << "vivaref serve: " << record.failures << " wrong host secrets from " << addressName(peer)
+          << " in " << wholeSeconds(span) << " s";
     if (record.refused > 0) *log_ << " (and " << record.refused << " requests refused while slowed)";
     *log_ << "; its host requests are refused for " << wholeSeconds(delay)
           << " s after each further wrong one, growing to " << wholeSeconds(options_.maxDelay) << " s\n";

@@ -46,7 +46,7 @@ public:
     // Before a request with the host secret from `peer` is looked at: how
     // long it must wait (nullopt: answer it now).
     std::optional<std::chrono::milliseconds> closedFor(const boost::asio::ip::address& peer,
-                                                      Clock::time_point now);
+                                                       Clock::time_point now);
     // The request from `peer` had a wrong (or no) host secret.
     void failed(const boost::asio::ip::address& peer, Clock::time_point now);
     // The request from `peer` had the right one.
@@ -57,8 +57,8 @@ public:
 private:
     using Key = std::array<std::uint8_t, 16>;
     struct Record {
-        int failures = 0;     // wrong secrets since the burst began
-        int refused = 0;      // requests refused while closed
+        int failures = 0;  // wrong secrets since the burst began
+        int refused = 0;   // requests refused while closed
         Clock::time_point firstFailure;
         Clock::time_point lastFailure;
         Clock::time_point closedUntil;

@@ -1,13 +1,14 @@
 #include "daemon/server/host_check.hpp"
 
+#include <ifaddrs.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
 
-#include <ifaddrs.h>
 #include <netinet/in.h>
-#include <unistd.h>
 
 namespace vivaref::server {
 
@@ -17,8 +18,9 @@ namespace {
 
 std::string lowerCase(std::string_view text) {
     std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+        return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    });
     return lower;
 }
 
@@ -62,7 +64,7 @@ std::optional<std::string> hostOfHeader(std::string_view header) {
         if (!after.empty() && !after.starts_with(':')) return std::nullopt;
         if (!after.empty()) port = after.substr(1);
         boost::system::error_code error;
-        const auto address = ip::make_address_v6(std::string(name), error);
+        (void)ip::make_address_v6(std::string(name), error);
         if (error) return std::nullopt;
     } else {
         const auto colon = header.find(':');
@@ -71,7 +73,8 @@ std::optional<std::string> hostOfHeader(std::string_view header) {
             port = header.substr(colon + 1);
         }
     }
-    if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
     if (name.empty() || name.size() > 253) return std::nullopt;
     std::string lower = lowerCase(name);
     if (!header.starts_with('[')) {

@@ -326,7 +326,8 @@ TEST_CASE("the host token: asked for when missing, from --host-token, the enviro
     CHECK(has(run.err, "the host token given is not this daemon's"));
     CHECK(daemon.get("/api/status")["game"].is_null());
 
-    run = runVivaref(dir, withGame({"new", "--url", daemon.url}), {"VIVAREF_HOST_TOKEN=s3cret-token-for-tests"});
+    run = runVivaref(dir, withGame({"new", "--url", daemon.url}),
+                     {"VIVAREF_HOST_TOKEN=s3cret-token-for-tests"});
     CHECK(run.status == 0);
     // --url wins over the configuration's address; the token is the configuration's.
     run = runVivaref(dir, {"host", "abandon", "--config", config.string(), "--url", daemon.url});

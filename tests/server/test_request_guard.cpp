@@ -3,6 +3,8 @@
 // and wrong host secrets from one address slow that address down, not the
 // others, with one journal line per burst.
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -92,7 +94,8 @@ TEST_CASE("listening on every interface: the interfaces' addresses are answered,
 
 TEST_CASE("over a socket: a foreign Host gets 421 with a short plain answer, the castle's names 200") {
     RouterOptions router;
-    router.hostNames = std::make_shared<HostCheck>(make_address("127.0.0.1"), std::vector<std::string>{"castle.lan"});
+    router.hostNames =
+        std::make_shared<HostCheck>(make_address("127.0.0.1"), std::vector<std::string>{"castle.lan"});
     ServerFixture server({}, router);
     const std::string port = std::to_string(server.port);
     auto asked = [&](const std::string& head) {
@@ -103,13 +106,14 @@ TEST_CASE("over a socket: a foreign Host gets 421 with a short plain answer, the
         REQUIRE(answer);
         return *answer;
     };
-    for (const std::string host : {"127.0.0.1:" + port, "localhost:" + port, "localhost", "castle.lan:" + port}) {
+    for (const std::string& host : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port,
+                                                            "localhost", "castle.lan:" + port}) {
         CAPTURE(host);
         const auto answer = asked("GET /api/status HTTP/1.1\r\nHost: " + host + "\r\n");
         CHECK(answer.status == 200);
         CHECK(answer.json()["phase"] == "waiting");
     }
-    for (const std::string host : {"evil.example", "evil.example:" + port}) {
+    for (const std::string& host : std::vector<std::string>{"evil.example", "evil.example:" + port}) {
         CAPTURE(host);
         const auto answer = asked("GET /api/status HTTP/1.1\r\nHost: " + host + "\r\n");
         CHECK(answer.status == 421);
@@ -152,9 +156,10 @@ TEST_CASE("the throttle: free failures, then a closed address for 1 s doubling t
                                               milliseconds(60000), milliseconds(60000), milliseconds(60000),
                                               milliseconds(60000)});
     // One line for the burst: when the address was first slowed.
-    CHECK(log.str() ==
-          "vivaref serve: 6 wrong host secrets from 192.168.1.7 in 1 s; its host requests are refused for 1 s "
-          "after each further wrong one, growing to 60 s\n");
+    CHECK(
+        log.str() ==
+        "vivaref serve: 6 wrong host secrets from 192.168.1.7 in 1 s; its host requests are refused for 1 s "
+        "after each further wrong one, growing to 60 s\n");
     // Ten minutes on, still guessing: one more line, with the totals.
     t += milliseconds(61'000);
     throttle.failed(guesser, t);
@@ -204,18 +209,21 @@ TEST_CASE("the router: many wrong secrets from one address get 429, a right one 
     const auto host = make_address("192.168.1.8");
     std::vector<int> statuses;
     for (int i = 0; i < 12; ++i)
-        statuses.push_back(router.handle(make(http::verb::post, "/api/host/pause", "guess" + std::to_string(i)), guesser)
-                               .response.result_int());
+        statuses.push_back(
+            router.handle(make(http::verb::post, "/api/host/pause", "guess" + std::to_string(i)), guesser)
+                .response.result_int());
     CHECK(statuses == std::vector<int>{401, 401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429});
     const auto refused = router.handle(make(http::verb::post, "/api/host/pause", kSecret), guesser);
     CHECK(refused.response.result_int() == 429);
     CHECK(refused.response[http::field::retry_after] == "1");
-    CHECK(refused.response.body().find("too many wrong host secrets came from this address: try again in 1 s") !=
-          std::string::npos);
+    CHECK(refused.response.body().find(
+              "too many wrong host secrets came from this address: try again in 1 s") != std::string::npos);
     // The host's device at another address: answered at once.
-    CHECK(router.handle(make(http::verb::post, "/api/host/pause", kSecret), host).response.result_int() == 200);
+    CHECK(router.handle(make(http::verb::post, "/api/host/pause", kSecret), host).response.result_int() ==
+          200);
     // The sim's POSTs and the players' codes are behind the same gate; public routes are not.
-    CHECK(router.handle(make(http::verb::post, "/api/sim/press", kSecret), guesser).response.result_int() == 429);
+    CHECK(router.handle(make(http::verb::post, "/api/sim/press", kSecret), guesser).response.result_int() ==
+          429);
     CHECK(router.handle(make(http::verb::get, "/api/host/players/0/qr.svg", kSecret), guesser)
               .response.result_int() == 429);
     CHECK(router.handle(make(http::verb::get, "/api/status"), guesser).response.result_int() == 200);

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -67,25 +69,29 @@ std::size_t count(const std::string& text, std::string_view what) {
 
 }  // namespace
 
-TEST_CASE("serve answers its own names and http_names, 421 for others; wrong secrets are slowed, logged once") {
+TEST_CASE(
+    "serve answers its own names and http_names, 421 for others; wrong secrets are slowed, logged once") {
     TempDirectory dir;
-    std::ofstream(dir / "castle.ini") << castleIni(dir.path(), std::string("host_token = ") + kToken +
-                                                                  "\nhttp_names = castle.example, 10.1.2.3\n");
+    std::ofstream(dir / "castle.ini") << castleIni(
+        dir.path(), std::string("host_token = ") + kToken + "\nhttp_names = castle.example, 10.1.2.3\n");
     vivaref::testsupport::ServeProcess serve(
-        VIVAREF_BINARY, {"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"}, dir / "stderr");
+        VIVAREF_BINARY, {"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"},
+        dir / "stderr");
     const auto port = serve.waitForPort(30000ms);
     CAPTURE(readFile(dir / "stderr"));
     REQUIRE(port != 0);
     const std::string p = std::to_string(port);
 
-    for (const std::string host : {"127.0.0.1:" + p, "localhost:" + p, "localhost", "castle.example",
-                                   "castle.example:" + p, "10.1.2.3:" + p}) {
+    for (const std::string& host :
+         std::vector<std::string>{"127.0.0.1:" + p, "localhost:" + p, "localhost", "castle.example",
+                                  "castle.example:" + p, "10.1.2.3:" + p}) {
         CAPTURE(host);
         const auto answer = ask(port, "GET /api/status HTTP/1.1\r\nHost: " + host + "\r\n");
         CHECK(answer.status == 200);
         CHECK(answer.json()["state"] == "no-game");
     }
-    for (const std::string host : {"evil.example", "evil.example:" + p, "castle.example.evil.example"}) {
+    for (const std::string& host :
+         std::vector<std::string>{"evil.example", "evil.example:" + p, "castle.example.evil.example"}) {
         CAPTURE(host);
         const auto answer = ask(port, "GET /api/status HTTP/1.1\r\nHost: " + host + "\r\n");
         CHECK(answer.status == 421);
@@ -98,16 +104,17 @@ TEST_CASE("serve answers its own names and http_names, 421 for others; wrong sec
     // Guessing the host's secret: five free, then the address is closed.
     std::vector<int> statuses;
     for (int i = 0; i < 20; ++i) {
-        auto answer = post(port, "/api/host/pause", "{}",
-                           "Content-Type: application/json\r\nAuthorization: Bearer guess-" + std::to_string(i) +
-                               "\r\n");
+        auto answer = post(
+            port, "/api/host/pause", "{}",
+            "Content-Type: application/json\r\nAuthorization: Bearer guess-" + std::to_string(i) + "\r\n");
         REQUIRE(answer);
         statuses.push_back(answer->status);
     }
     CHECK(std::vector<int>(statuses.begin(), statuses.begin() + 6) == std::vector<int>(6, 401));
     CHECK(std::vector<int>(statuses.begin() + 6, statuses.end()) == std::vector<int>(14, 429));
-    auto right = post(port, "/api/host/pause", "{}",
-                      std::string("Content-Type: application/json\r\nAuthorization: Bearer ") + kToken + "\r\n");
+    auto right =
+        post(port, "/api/host/pause", "{}",
+             std::string("Content-Type: application/json\r\nAuthorization: Bearer ") + kToken + "\r\n");
     REQUIRE(right);
     CHECK(right->status == 429);
     CHECK(right->header("Retry-After") == "1");
@@ -126,14 +133,16 @@ TEST_CASE("serve answers its own names and http_names, 421 for others; wrong sec
 TEST_CASE("a weak host_token: check-config and serve refuse it, naming the file and line") {
     TempDirectory dir;
     const auto ini = dir / "castle.ini";
-    for (const std::string token : {"1", "aaaaaaaaaaaaaaaaaaaaaaaa", "passwordpassword", "change-me-before-the-party"}) {
+    for (const std::string token :
+         {"1", "aaaaaaaaaaaaaaaaaaaaaaaa", "passwordpassword", "change-me-before-the-party"}) {
         CAPTURE(token);
         std::ofstream(ini) << castleIni(dir.path(), "host_token = " + token + "\n");
-        const auto check = vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", ini.string()}, 30000ms, "");
+        const auto check =
+            vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", ini.string()}, 30000ms, "");
         CHECK(check.status == 1);
         CHECK(check.out.find(ini.string() + ":6: daemon.host_token: the host token ") != std::string::npos);
-        vivaref::testsupport::ServeProcess serve(VIVAREF_BINARY, {"--config", ini.string(), "--listen", "127.0.0.1:0"},
-                                                 dir / "stderr");
+        vivaref::testsupport::ServeProcess serve(
+            VIVAREF_BINARY, {"--config", ini.string(), "--listen", "127.0.0.1:0"}, dir / "stderr");
         CHECK(serve.waitExit(30000ms) == 1);
         const std::string said = readFile(dir / "stderr");
         CHECK(said.find(ini.string() + ":6: daemon.host_token: the host token ") != std::string::npos);
@@ -141,5 +150,6 @@ TEST_CASE("a weak host_token: check-config and serve refuse it, naming the file 
         std::filesystem::remove(dir / "stderr");
     }
     std::ofstream(ini) << castleIni(dir.path(), std::string("host_token = ") + kToken + "\n");
-    CHECK(vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", ini.string()}, 30000ms, "").status == 0);
+    CHECK(vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", ini.string()}, 30000ms, "")
+              .status == 0);
 }
