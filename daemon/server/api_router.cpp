@@ -68,9 +68,10 @@ Response misdirected(const Request& request) {
     response.set(http::field::cache_control, "no-store");
     response.set("X-Content-Type-Options", "nosniff");
     response.keep_alive(false);
-    response.body() =
-        "421 Misdirected Request: this castle answers only at its own addresses and names "
-        "(more with http_names in its configuration).\n";
+    if (request.method() != http::verb::head)
+        response.body() =
+            "421 Misdirected Request: this castle answers only at its own addresses and names "
+            "(more with http_names in its configuration).\n";
     response.prepare_payload();
     return response;
 }
