@@ -97,6 +97,7 @@ int runServe(const std::vector<std::string>& args) {
                          ? "[" + castle.daemon.httpAddress + "]:" + std::to_string(castle.daemon.httpPort)
                          : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
         settings.hostToken = castle.daemon.hostToken;
+        settings.httpNames = castle.daemon.httpNames;
         settings.database = castle.databasePath();
         settings.rig.board.scanInterval = castle.scanInterval;
         settings.rig.sensing = castle.sensing;

@@ -115,9 +115,12 @@ struct DaemonSettings {
     // interface by default.
     std::string httpAddress = "0.0.0.0";
     std::uint16_t httpPort = 8080;
-    // The host's password for the game controls; empty: no password (anyone
-    // on the network can run the game).
+    // The host's password for the game controls (strong: isStrongHostToken);
+    // empty: the host secret serve makes in the state directory.
     std::string hostToken;
+    // More names and addresses the pages are reached by, besides the
+    // machine's own (the Host headers answered: server/host_check.hpp).
+    std::vector<std::string> httpNames;
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute

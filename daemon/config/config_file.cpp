@@ -161,7 +161,20 @@ private:
                 s.problem(*e, why);
         }
         s.integer("http_port", 1, 65535, d.httpPort);
-        if (const IniEntry* e = s.take("host_token")) d.hostToken = e->value;
+        if (const IniEntry* e = s.take("host_token")) {
+            std::string why;
+            if (e->value.empty() || isStrongHostToken(e->value, why))
+                d.hostToken = e->value;
+            else
+                s.problem(*e, why);
+        }
+        if (const IniEntry* e = s.take("http_names")) {
+            std::string why;
+            if (auto names = parseHttpNames(e->value, why))
+                d.httpNames = std::move(*names);
+            else
+                s.problem(*e, why);
+        }
         if (const IniEntry* e = s.take("state_dir")) {
             if (e->value.starts_with('/'))
                 d.stateDirectory = e->value;

@@ -1,5 +1,8 @@
 #include "daemon/config/config_values.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <charconv>
 #include <vector>
 
@@ -151,6 +154,103 @@ bool isListenAddress(std::string_view text, std::string& why) {
     why = "'" + address +
           "' is not an IP address: 0.0.0.0 listens on every interface, 127.0.0.1 on this machine";
     return false;
+}
+
+bool isStrongHostToken(std::string_view text, std::string& why) {
+    const std::string advice =
+        "; a host token needs at least " + std::to_string(kMinHostTokenLength) +
+        " characters mixing two kinds (lower case, upper case, digits, punctuation), or leave host_token "
+        "out and serve makes a strong secret of its own (host-secret in the state directory)";
+    bool lower = false, upper = false, digit = false, other = false;
+    std::array<bool, 128> seen{};
+    std::size_t different = 0;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u <= ' ' || u >= 127) {
+            why = "the host token may hold only visible ASCII characters (no spaces)" + advice;
+            return false;
+        }
+        if (!seen[u]) ++different;
+        seen[u] = true;
+        lower = lower || (c >= 'a' && c <= 'z');
+        upper = upper || (c >= 'A' && c <= 'Z');
+        digit = digit || (c >= '0' && c <= '9');
+        other = other || !std::isalnum(u);
+    }
+    std::string lowered(text);
+    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered.find("change-me") != std::string::npos) {
+        why = "the host token is still the example's placeholder" + advice;
+        return false;
+    }
+    if (text.size() < kMinHostTokenLength) {
+        why = "the host token is too short to be safe (" + std::to_string(text.size()) +
+              (text.size() == 1 ? " character)" : " characters)") + advice;
+        return false;
+    }
+    if (int{lower} + int{upper} + int{digit} + int{other} < 2) {
+        why = "the host token is too easy to guess (one kind of character only)" + advice;
+        return false;
+    }
+    if (different < 6) {
+        why = "the host token is too easy to guess (" + std::to_string(different) + " different characters)" +
+              advice;
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+// A DNS name: labels of 1-63 letters, digits and hyphens (not at either
+// end), 253 characters at most; one trailing dot allowed.
+bool isDnsName(std::string_view name) {
+    if (name.ends_with('.')) name.remove_suffix(1);
+    if (name.empty() || name.size() > 253) return false;
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        const auto dot = std::min(name.find('.', start), name.size());
+        const std::string_view label = name.substr(start, dot - start);
+        if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+        for (const char c : label)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
+        start = dot + 1;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why) {
+    std::vector<std::string> names;
+    if (text.find_first_not_of(" \t") == std::string_view::npos) return names;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = std::min(text.find(',', start), text.size());
+        std::string_view item = text.substr(start, comma - start);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+        std::string name(item);
+        if (name.size() > 2 && name.front() == '[' && name.back() == ']')
+            name = name.substr(1, name.size() - 2);
+        unsigned char buffer[16];
+        const bool address =
+            inet_pton(AF_INET, name.c_str(), buffer) == 1 || inet_pton(AF_INET6, name.c_str(), buffer) == 1;
+        if (name.empty()) {
+            why =
+                "an empty name in the list: write names and addresses separated by commas, e.g. "
+                "castle.lan, 192.168.4.1";
+            return std::nullopt;
+        }
+        if (!address && !isDnsName(name)) {
+            why = "'" + std::string(item) +
+                  "' is neither a host name (letters, digits, hyphens and dots, no port) nor an IP address";
+            return std::nullopt;
+        }
+        names.push_back(name);
+        start = comma + 1;
+    }
+    return names;
 }
 
 }  // namespace vivaref::config

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "daemon/config/castle_config.hpp"
 
@@ -40,5 +41,19 @@ bool isPn532Connection(std::string_view text, std::string& why);
 
 // An IPv4 or IPv6 address to listen on ("0.0.0.0", "::", "127.0.0.1").
 bool isListenAddress(std::string_view text, std::string& why);
+
+// A host_token hard enough to guess: at least kMinHostTokenLength visible
+// ASCII characters (no spaces), at least two kinds of character (lower
+// case, upper case, digits, punctuation), at least 6 different characters,
+// and not the example configuration's placeholder. Empty is not a token
+// (the daemon then makes its own secret); the caller decides that.
+inline constexpr std::size_t kMinHostTokenLength = 16;
+bool isStrongHostToken(std::string_view text, std::string& why);
+
+// `http_names`: the names and addresses, besides its own, the daemon's
+// pages are reached by, separated by commas ("castle.lan, 192.168.4.1").
+// Each is a DNS name (letters, digits, hyphens, dots) or an IP address, no
+// port. Empty text: none.
+std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why);
 
 }  // namespace vivaref::config

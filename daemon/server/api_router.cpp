@@ -3,6 +3,8 @@
 #include <charconv>
 #include <variant>
 
+#include "daemon/server/auth_throttle.hpp"
+#include "daemon/server/host_check.hpp"
 #include "daemon/server/qr_svg.hpp"
 #include "daemon/server/secret_token.hpp"
 
@@ -58,12 +60,45 @@ http::status statusOf(ServiceAnswer::Outcome outcome) {
     return http::status::internal_server_error;
 }
 
+// 421 with a short plain answer: the request named a host this daemon is not.
+Response misdirected(const Request& request) {
+    Response response{http::status::misdirected_request, request.version()};
+    response.set(http::field::server, "vivaref");
+    response.set(http::field::content_type, "text/plain; charset=utf-8");
+    response.set(http::field::cache_control, "no-store");
+    response.set("X-Content-Type-Options", "nosniff");
+    response.keep_alive(false);
+    if (request.method() != http::verb::head)
+        response.body() =
+            "421 Misdirected Request: this castle answers only at its own addresses and names "
+            "(more with http_names in its configuration).\n";
+    response.prepare_payload();
+    return response;
+}
+
+// 429 while the request's address is slowed after wrong host secrets.
+ApiRouter::Reply slowedDown(const Request& request, std::chrono::milliseconds wait) {
+    const std::string seconds = std::to_string(wholeSeconds(wait));
+    auto reply = error(request, http::status::too_many_requests, "too-many-wrong-secrets",
+                       "too many wrong host secrets came from this address: try again in " + seconds + " s");
+    reply.response.set(http::field::retry_after, seconds);
+    return reply;
+}
+
 }  // namespace
 
 ApiRouter::ApiRouter(RefereeService& service, const StaticFiles& files, RouterOptions options)
     : service_(service), files_(files), options_(std::move(options)) {}
 
-ApiRouter::Reply ApiRouter::handle(const Request& request) {
+ApiRouter::Reply ApiRouter::handle(const Request& request, const boost::asio::ip::address& peer) {
+    if (options_.hostNames) {
+        const auto host = request.find(http::field::host);
+        if (!options_.hostNames->allows(
+                host == request.end() ? std::nullopt : std::optional<std::string_view>(host->value()),
+                std::chrono::steady_clock::now()))
+            return {misdirected(request)};
+    }
+    peer_ = peer;
     const std::string_view target = request.target();
     if (target.empty() || target.front() != '/')
         return error(request, http::status::bad_request, "bad-target",
@@ -146,8 +181,23 @@ ApiRouter::Reply ApiRouter::hostRefused(const Request& request) {
     return reply;
 }
 
+std::optional<ApiRouter::Reply> ApiRouter::hostGate(const Request& request) {
+    if (options_.hostToken.empty()) return std::nullopt;
+    // Only a request that offers a secret is a guess: one without is refused as before.
+    const bool offered = request.find(http::field::authorization) != request.end();
+    const auto now = std::chrono::steady_clock::now();
+    if (options_.throttle && offered)
+        if (auto wait = options_.throttle->closedFor(peer_, now)) return slowedDown(request, *wait);
+    if (hostAllowed(request)) {
+        if (options_.throttle) options_.throttle->succeeded(peer_);
+        return std::nullopt;
+    }
+    if (options_.throttle && offered) options_.throttle->failed(peer_, now);
+    return hostRefused(request);
+}
+
 ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) {
-    if (!hostAllowed(request)) return hostRefused(request);
+    if (auto refused = hostGate(request)) return std::move(*refused);
     if (name == "enrol") return enrol(request);
     if (name == "players") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
@@ -200,7 +250,7 @@ ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {
     if (request.method() != http::verb::post) return methodNotAllowed(request, "POST");
     // Looking at the castle is public; moving its pieces and pressing its
     // keys is the host's (or whoever the host gave the link to).
-    if (!hostAllowed(request)) return hostRefused(request);
+    if (auto refused = hostGate(request)) return std::move(*refused);
     auto body = jsonBody(request);
     if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
     return answer(request, service_.sim(name, std::get<json>(body)));
@@ -210,7 +260,7 @@ ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {
 // made for the address the host's page was opened at (its Host header), as
 // the page would make it: the phones reach the castle the way the host does.
 ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view rest) {
-    if (!hostAllowed(request)) return hostRefused(request);
+    if (auto refused = hostGate(request)) return std::move(*refused);
     const auto [number, what] = firstSegment(rest);
     if (what != "qr.svg")
         return error(request, http::status::not_found, "no-such-route", "the API has no such address");

@@ -10,14 +10,21 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <variant>
+
+#include <boost/asio/ip/address.hpp>
 
 #include "daemon/server/http_message.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/server/static_files.hpp"
 
 namespace vivaref::server {
+
+class HostCheck;
+class AuthThrottle;
 
 struct RouterOptions {
     // The host's token. Empty opens the host's routes to anyone: only the
@@ -33,6 +40,12 @@ struct RouterOptions {
     // played or paused. Unset: the daemon has no enrolment (404).
     std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
         enrol;
+    // DNS rebinding: a request whose Host header names neither the castle
+    // nor a configured name gets 421 (host_check.hpp). Null: every Host is
+    // answered (the router's own tests).
+    std::shared_ptr<HostCheck> hostNames;
+    // Wrong host secrets per source address (auth_throttle.hpp). Null: not throttled.
+    std::shared_ptr<AuthThrottle> throttle;
 };
 
 class ApiRouter {
@@ -43,7 +56,8 @@ public:
         Response response;
         bool eventStream = false;  // GET /api/events: the session turns into an event stream
     };
-    Reply handle(const Request& request);
+    // `peer`: the address the request came from (the throttle counts by it).
+    Reply handle(const Request& request, const boost::asio::ip::address& peer = {});
 
 private:
     Reply api(const Request& request, std::string_view path);
@@ -52,6 +66,9 @@ private:
     Reply sim(const Request& request, std::string_view name);
     Reply playerCode(const Request& request, std::string_view rest);
     Reply hostRefused(const Request& request);
+    // Nothing when the request may use the host's routes, else its refusal
+    // (401, or 429 while its address is slowed).
+    std::optional<Reply> hostGate(const Request& request);
     Reply file(const Request& request, std::string_view path);
     Reply answer(const Request& request, const ServiceAnswer& answer);
     // The request's JSON body ({} when empty), or the error reply.
@@ -61,6 +78,7 @@ private:
     RefereeService& service_;
     const StaticFiles& files_;
     RouterOptions options_;
+    boost::asio::ip::address peer_;  // of the request being answered
 };
 
 }  // namespace vivaref::server

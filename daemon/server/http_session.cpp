@@ -107,7 +107,9 @@ void HttpSession::onRead(error_code error) {
     const Request& request = parser_->get();
     ApiRouter::Reply reply;
     try {
-        reply = context_->router.handle(request);
+        // The peer's address, for the router's count of wrong host secrets.
+        error_code noPeer;
+        reply = context_->router.handle(request, stream_.socket().remote_endpoint(noPeer).address());
     } catch (const std::exception& e) {
         // Our bug, not the client's: answer, say so, keep serving.
         std::cerr << "vivaref serve: " << request.method_string() << " " << request.target()

@@ -13,6 +13,8 @@
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
+#include "daemon/server/auth_throttle.hpp"
+#include "daemon/server/host_check.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/systemd_notifier.hpp"
@@ -261,6 +263,10 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     options.limits = settings.limits;
     options.router.hostToken = settings.hostToken;
     options.router.version = settings.version;
+    // Only the castle's own names and addresses are answered (DNS rebinding),
+    // and wrong host secrets slow their address down.
+    options.router.hostNames = std::make_shared<HostCheck>(settings.listen.address(), settings.httpNames);
+    options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
     options.webRoot = settings.webRoot;
     WebServer web(io, table, options);
     try {

@@ -13,6 +13,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
 
@@ -35,6 +36,8 @@ struct ServeSettings {
     std::filesystem::path hostSecretDirectory;
     std::filesystem::path hostSecretFile;  // set by serveCastle when the secret is used
     std::string version;
+    // The configuration's http_names: more Host names answered (host_check.hpp).
+    std::vector<std::string> httpNames;
     // The simulated castle and the referee (its seed, grace times...). The
     // wall time of the referee's time 0 is set at start.
     simulation::RigOptions rig;

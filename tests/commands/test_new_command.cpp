@@ -306,7 +306,7 @@ TEST_CASE("the host token: asked for when missing, from --host-token, the enviro
     ScratchDir dir;
     const auto config = dir.path() / "castle.ini";
     std::ofstream(config) << "[castle]\nedition = classic\n[daemon]\nhardware = sim\nhttp_address = 0.0.0.0\n"
-                             "http_port = 1\nhost_token = s3cret-token\nstate_dir = "
+                             "http_port = 1\nhost_token = s3cret-token-for-tests\nstate_dir = "
                           << dir.path().string() << "\n";
     Daemon daemon(dir, {"--config", config.string()});
     const std::vector<std::string> game = {"--edition", "classic", "--seats", "3"};
@@ -326,12 +326,13 @@ TEST_CASE("the host token: asked for when missing, from --host-token, the enviro
     CHECK(has(run.err, "the host token given is not this daemon's"));
     CHECK(daemon.get("/api/status")["game"].is_null());
 
-    run = runVivaref(dir, withGame({"new", "--url", daemon.url}), {"VIVAREF_HOST_TOKEN=s3cret-token"});
+    run = runVivaref(dir, withGame({"new", "--url", daemon.url}),
+                     {"VIVAREF_HOST_TOKEN=s3cret-token-for-tests"});
     CHECK(run.status == 0);
     // --url wins over the configuration's address; the token is the configuration's.
     run = runVivaref(dir, {"host", "abandon", "--config", config.string(), "--url", daemon.url});
     CHECK(run.status == 0);
-    run = runVivaref(dir, withGame({"new", "--url", daemon.url, "--host-token", "s3cret-token"}));
+    run = runVivaref(dir, withGame({"new", "--url", daemon.url, "--host-token", "s3cret-token-for-tests"}));
     CHECK(run.status == 0);
     CHECK(daemon.get("/api/status")["game"] == 2);
 

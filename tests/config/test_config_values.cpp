@@ -73,12 +73,13 @@ TEST_CASE("switches, editions, hardware, addresses, directories") {
               "castle.ini:4: daemon.state_dir: 'var/lib' is not an absolute directory, e.g. /var/lib/vivaref",
               "castle.ini:5: daemon.database: 'logs/' is not a file name, e.g. games.sqlite"});
     const auto c = check(
-        "[daemon]\nhttp_address = ::\nhttp_port = 80\nhost_token = s3cret!\nstate_dir = /srv/castle\n"
+        "[daemon]\nhttp_address = ::\nhttp_port = 80\nhost_token = s3cret!-Castle-7\nstate_dir = "
+        "/srv/castle\n"
         "database = /data/games.sqlite\n");
     CHECK(c.problems.empty());
     CHECK(c.config.daemon.httpAddress == "::");
     CHECK(c.config.daemon.httpPort == 80);
-    CHECK(c.config.daemon.hostToken == "s3cret!");
+    CHECK(c.config.daemon.hostToken == "s3cret!-Castle-7");
     CHECK(c.config.databasePath() == "/data/games.sqlite");
     CHECK(c.config.tagRegistryPath() == "/srv/castle/tags.json");
     CHECK(check("[daemon]\nstate_dir = /srv/castle\n").config.databasePath() == "/srv/castle/games.sqlite");

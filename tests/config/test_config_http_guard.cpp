@@ -1,0 +1,73 @@
+// [daemon] host_token's strength and http_names (issue 14, items 4 and 5):
+// a guessable token is refused with its file and line, the names are checked.
+#include <doctest/doctest.h>
+
+#include "config_test_helpers.hpp"
+#include "daemon/config/config_values.hpp"
+
+using namespace vivaref::config;
+using namespace vivaref::config::testing;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+const std::string kAdvice =
+    "; a host token needs at least 16 characters mixing two kinds (lower case, upper case, digits, "
+    "punctuation), "
+    "or leave host_token out and serve makes a strong secret of its own (host-secret in the state directory)";
+
+}  // namespace
+
+TEST_CASE("a host_token too easy to guess is refused, naming the file and line") {
+    CHECK(problemTexts("[daemon]\nhost_token = 1\n") ==
+          Strings{"castle.ini:2: daemon.host_token: the host token is too short to be safe (1 character)" +
+                  kAdvice});
+    CHECK(
+        problemTexts("[daemon]\nhardware = sim\nhost_token = passwordpassword\n") ==
+        Strings{"castle.ini:3: daemon.host_token: the host token is too easy to guess (one kind of character "
+                "only)" +
+                kAdvice});
+    CHECK(
+        problemTexts("[daemon]\nhost_token = ab1ab1ab1ab1ab1ab1ab1\n") ==
+        Strings{
+            "castle.ini:2: daemon.host_token: the host token is too easy to guess (3 different characters)" +
+            kAdvice});
+    CHECK(problemTexts("[daemon]\nhost_token = change-me-before-the-party\n") ==
+          Strings{"castle.ini:2: daemon.host_token: the host token is still the example's placeholder" +
+                  kAdvice});
+    CHECK(
+        problemTexts("[daemon]\nhost_token = Castle password 2024\n") ==
+        Strings{"castle.ini:2: daemon.host_token: the host token may hold only visible ASCII characters (no "
+                "spaces)" +
+                kAdvice});
+    // Strong enough; empty means the daemon's own secret.
+    for (const char* good : {"castle-night-2024", "Tr0ub4dor&3xyzzy", "0123456789abcdef0123"}) {
+        CAPTURE(good);
+        const auto c = check(std::string("[daemon]\nhost_token = ") + good + "\n");
+        CHECK(c.problems.empty());
+        CHECK(c.config.daemon.hostToken == good);
+    }
+    CHECK(check("[daemon]\nhost_token =\n").problems.empty());
+}
+
+TEST_CASE("http_names: host names and addresses, separated by commas") {
+    const auto c =
+        check("[daemon]\nhttp_names = castle.lan, Castle-2.example., 192.168.4.1 ,[fe80::1], ::1\n");
+    CHECK(c.problems.empty());
+    CHECK(c.config.daemon.httpNames ==
+          Strings{"castle.lan", "Castle-2.example.", "192.168.4.1", "fe80::1", "::1"});
+    CHECK(check("[daemon]\nhttp_names =\n").config.daemon.httpNames.empty());
+    CHECK(check("[daemon]\n").config.daemon.httpNames.empty());
+    CHECK(
+        problemTexts("[daemon]\nhttp_names = castle.lan:8080\n") ==
+        Strings{"castle.ini:2: daemon.http_names: 'castle.lan:8080' is neither a host name (letters, digits, "
+                "hyphens and dots, no port) nor an IP address"});
+    CHECK(problemTexts("[daemon]\nhttp_names = castle.lan,,x\n") ==
+          Strings{"castle.ini:2: daemon.http_names: an empty name in the list: write names and addresses "
+                  "separated by commas, e.g. castle.lan, 192.168.4.1"});
+    for (const char* bad : {"*.lan", "-castle.lan", "castle..lan", "http://castle.lan", "castle lan"}) {
+        CAPTURE(bad);
+        CHECK(check(std::string("[daemon]\nhttp_names = ") + bad + "\n").problems.size() == 1);
+    }
+}
