@@ -337,8 +337,42 @@ WriteStatus GameStore::flush() {
                 "the game log '" + file().string() + "' cannot be written (" + describe(e) + "); " +
                     std::to_string(pending_.size()) +
                     " rows wait in memory: free some disk space, they are written as soon as it can",
-                pending_.size()};
+                pending_.size(), e.isFull() ? "disk full" : describe(e)};
     }
+}
+
+std::string GameStore::describeWaiting() const {
+    struct Counts {
+        std::vector<std::string> events;
+        std::int64_t trace = 0;
+        bool end = false;
+    };
+    std::map<GameId, Counts> byGame;
+    for (const auto* rows : {&pending_, &traceBuffer_})
+        for (const auto& row : *rows) {
+            auto& c = byGame[row.game];
+            if (row.kind == PendingRow::Kind::Event)
+                c.events.push_back(row.what);
+            else if (row.kind == PendingRow::Kind::Trace)
+                ++c.trace;
+            else
+                c.end = true;
+        }
+    std::string out;
+    for (const auto& [game, c] : byGame) {
+        std::string parts;
+        auto add = [&](const std::string& part) { parts += (parts.empty() ? "" : ", ") + part; };
+        if (!c.events.empty()) {
+            std::string kinds;
+            for (const auto& k : c.events) kinds += (kinds.empty() ? "" : ", ") + k;
+            add(std::to_string(c.events.size()) + (c.events.size() == 1 ? " event (" : " events (") + kinds +
+                ")");
+        }
+        if (c.trace > 0) add(std::to_string(c.trace) + (c.trace == 1 ? " trace line" : " trace lines"));
+        if (c.end) add("its end");
+        out += (out.empty() ? "" : "; ") + ("game " + std::to_string(game.value) + ": " + parts);
+    }
+    return out;
 }
 
 WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tagsJson, WallTime at) {
@@ -388,5 +422,31 @@ void GameStore::limitPagesForTesting(std::int64_t pages) {
 }
 
 std::string GameStore::integrityCheck() { return db_.queryText("PRAGMA integrity_check"); }
+
+std::vector<std::string> GameStore::damage(Check check, int limit) {
+    std::vector<std::string> lines;
+    try {
+        auto s = db_.prepare(
+            std::string(check == Check::Quick ? "PRAGMA quick_check(" : "PRAGMA integrity_check(") +
+            std::to_string(std::max(limit, 1)) + ")");
+        while (s.step()) lines.push_back(s.text(0));
+    } catch (const SqliteError& e) {
+        return {describe(e)};
+    }
+    if (lines.size() == 1 && lines.front() == "ok") lines.clear();
+    return lines;
+}
+
+std::string damagedLogAdvice(const std::filesystem::path& file, const std::vector<std::string>& damage) {
+    std::string said;
+    for (const auto& line : damage) said += (said.empty() ? "" : "; ") + line;
+    const std::string name = file.string();
+    return "the game log " + name + " is damaged (SQLite's check says: " + said +
+           "). Stop the daemon and keep a copy of the file first; then either recover what can be read "
+           "into a new file (sqlite3 '" +
+           name + "' .recover | sqlite3 '" + name +
+           ".recovered', check it with 'vivaref verify --all --db' on that file, and put it in the log's "
+           "place), or move the file aside: serve then starts a new, empty log";
+}
 
 }  // namespace vivaref::store
