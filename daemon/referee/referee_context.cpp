@@ -61,8 +61,8 @@ void Context::noteLog(const store::WriteStatus& written) {
         logRetryAt = now + kLogRetryEvery;
         notice("log-problem",
                "THE GAME LOG CANNOT BE WRITTEN: " + written.problem +
-                   ". Nothing new is accepted until it can; the last decision is held, not saved. Free "
-                   "some disk space: the game goes on by itself.",
+                   ". Nothing new is accepted until it can; the last decision is held, not saved; the "
+                   "game goes on by itself once it is.",
                json{{"problem", written.problem}, {"waiting", written.waiting}});
     } else if (!wasDurable && written.durable) {
         logRetryAt.reset();

@@ -239,7 +239,7 @@ WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_vi
     if (traceFlushEvery_.count() <= 0) return enqueue(std::move(row));
     traceBuffer_.push_back(std::move(row));
     if (batchDepth_ == 0 && tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
-    return {pending_.empty(), {}, pending_.size()};
+    return {pending_.empty(), {}, pending_.size(), {}};
 }
 
 WriteStatus GameStore::flushDue(std::int64_t nowMs) {
@@ -361,16 +361,26 @@ std::string GameStore::describeWaiting() const {
     std::string out;
     for (const auto& [game, c] : byGame) {
         std::string parts;
-        auto add = [&](const std::string& part) { parts += (parts.empty() ? "" : ", ") + part; };
+        auto add = [&](const std::string& part) {
+            if (!parts.empty()) parts += ", ";
+            parts += part;
+        };
         if (!c.events.empty()) {
             std::string kinds;
-            for (const auto& k : c.events) kinds += (kinds.empty() ? "" : ", ") + k;
+            for (const auto& k : c.events) {
+                if (!kinds.empty()) kinds += ", ";
+                kinds += k;
+            }
             add(std::to_string(c.events.size()) + (c.events.size() == 1 ? " event (" : " events (") + kinds +
                 ")");
         }
         if (c.trace > 0) add(std::to_string(c.trace) + (c.trace == 1 ? " trace line" : " trace lines"));
         if (c.end) add("its end");
-        out += (out.empty() ? "" : "; ") + ("game " + std::to_string(game.value) + ": " + parts);
+        if (!out.empty()) out += "; ";
+        out += "game ";
+        out += std::to_string(game.value);
+        out += ": ";
+        out += parts;
     }
     return out;
 }
@@ -397,7 +407,7 @@ WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tags
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
         return {false, "a scan of " + std::string(reader) + " was not logged: " + describe(e),
-                pending_.size()};
+                pending_.size(), describe(e)};
     }
 }
 
@@ -413,7 +423,7 @@ WriteStatus GameStore::recordReaderFault(std::string_view reader, std::string_vi
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
         return {false, "a fault of " + std::string(reader) + " was not logged: " + describe(e),
-                pending_.size()};
+                pending_.size(), describe(e)};
     }
 }
 

@@ -245,3 +245,5 @@ TEST_CASE("while the log cannot save, no game is abandoned or started") {
     CHECK(t.host({{"abandon", json::object()}}).ok);
     CHECK(t.host({{"new-game", {{"setup", kClassic4}}}}).ok);
 }
+
+}  // namespace vivaref::referee::testing

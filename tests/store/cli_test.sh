@@ -77,16 +77,6 @@ done
 status=0; "$vivaref" games --config "$dir" 2> /dev/null || status=$?
 [ $status -eq 2 ] || fail "a directory as --config is exit 2"
 
-# A decision tampered with in the log is reported by verify (exit 1).
-sqlite_tamper() {
-    command -v sqlite3 >/dev/null || return 1
-    sqlite3 "$db" "UPDATE games SET result = replace(result, '\"totals\":[', '\"totals\":[1') WHERE id = 2"
-}
-if sqlite_tamper; then
-    status=0; "$vivaref" verify --db "$db" 2 > "$dir/verify" || status=$?
-    [ $status -eq 1 ] && grep -q "DIFFERS" "$dir/verify" || fail "verify reports a tampered result"
-fi
-
 # A page overwritten by noise (page 3 of a copy, past the file's header):
 # verify says which file, what SQLite says and what to do, exit 1; serve
 # refuses to start on it (exit 2, one line), before opening anything else.
@@ -108,4 +98,15 @@ STATE_DIRECTORY=$dir timeout 20 "$vivaref" serve --hardware=sim --listen 127.0.0
 [ $status -eq 2 ] || fail "serve on a damaged log: exit $status, not 2"
 [ "$(wc -l < "$dir/err")" -eq 1 ] && grep -q "^vivaref serve: not started: the game log $damaged is damaged" "$dir/err" \
     || fail "serve says once why it does not start: $(cat "$dir/err")"
+
+# A decision tampered with in the log is reported by verify (exit 1).
+sqlite_tamper() {
+    command -v sqlite3 >/dev/null || return 1
+    sqlite3 "$db" "UPDATE games SET result = replace(result, '\"totals\":[', '\"totals\":[1') WHERE id = 2"
+}
+if sqlite_tamper; then
+    status=0; "$vivaref" verify --db "$db" 2 > "$dir/verify" || status=$?
+    [ $status -eq 1 ] && grep -q "DIFFERS" "$dir/verify" || fail "verify reports a tampered result"
+fi
+
 echo "cli: ok"
