@@ -202,7 +202,7 @@ TEST_CASE("a full log: nothing new is accepted, nothing acknowledged is lost, pl
     CHECK(refused.code == "log-unwritable");
     CHECK(refused.message.find("disk full") != std::string::npos);
     const auto placed = t.state().placeOf(engine::CharacterId{2});
-    t.put("carlo", "1");
+    t.put("clemente", "1");
     CHECK(t.state().placeOf(engine::CharacterId{2}) == placed);
     // Retries on the referee's timer do not repeat the journal's line.
     t.wait(Timestamp(2500));
@@ -218,10 +218,10 @@ TEST_CASE("a full log: nothing new is accepted, nothing acknowledged is lost, pl
     CHECK(t.referee.publicStatus()["log_problem"].is_null());
     said = t.take();
     CHECK(noticesOf(said, "log-ok").size() == 1);
-    CHECK(t.state().placeOf(engine::CharacterId{2}) == engine::Place::Floor1);  // carlo, judged now
+    CHECK(t.state().placeOf(engine::CharacterId{2}) == engine::Place::Floor1);  // clemente, judged now
     const auto lines = onDisk(file, id);
     CHECK(holds(lines, "piero"));
-    CHECK(holds(lines, "carlo"));
+    CHECK(holds(lines, "clemente"));
     CHECK(record::replayRecord(log.exportRecord(id)) == record::resultJson(t.state()));
     CHECK(t.host({{"pause", json::object()}}).ok);
 }
