@@ -23,7 +23,9 @@ int runVerify(const std::vector<std::string>& args) {
         "Replays game GAME (or every game) of the game log through the rules engine and reports\n"
         "any difference from what was logged: a decision the engine refuses, a decision logged\n"
         "with a round or seat other than the engine's, or a result other than the logged one.\n"
-        "Exit status 0 when every game agrees, 1 otherwise.");
+        "The file's integrity is checked first (SQLite's integrity_check): a damaged file is\n"
+        "reported with what to do, and no game is replayed.\n"
+        "Exit status 0 when every game agrees, 1 when one differs or the file is damaged.");
     addGameLogOptions(line.visible, where);
     line.visible.add_options()("all", po::bool_switch(&all), "verify every game")(
         "json", po::bool_switch(&json), "print one JSON object per game");
@@ -39,6 +41,15 @@ int runVerify(const std::vector<std::string>& args) {
     const auto db = gameLogPath(where, "verify");
     if (!db) return kExitUsage;
     store::GameStore log(*db, store::GameStore::Access::MustExist);
+    // A damaged file first: its games' replays would say little (or throw).
+    if (const auto damage = log.damage(store::GameStore::Check::Full); !damage.empty()) {
+        if (json)
+            std::cout
+                << nlohmann::ordered_json{{"file", db->string()}, {"ok", false}, {"damage", damage}}.dump()
+                << "\n";
+        std::cerr << "vivaref verify: " << store::damagedLogAdvice(*db, damage) << "\n";
+        return kExitRefused;
+    }
     std::vector<store::GameId> ids;
     if (all)
         for (const auto& g : log.games()) ids.push_back(g.id);

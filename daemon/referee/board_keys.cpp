@@ -22,6 +22,8 @@ bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider&
     if (station < 0 || station >= state()->rules().seats())
         return ignored("This game has no seat " + std::to_string(station + 1) + ".");
     if (ctx_.game.status == GameStatus::Paused) return ignored("The game is paused: vote once it goes on.");
+    if (ctx_.logBlocked())
+        return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");
     if (cardsAwaited) return ignored("The host is entering the revealed cards: wait.");
     if (state()->phase() != Phase::Election) {
         // The move that opens the vote may still be on its way to the

@@ -234,6 +234,8 @@ void Referee::Impl::settle() {
     for (int guard = 0; guard < 64; ++guard) {
         board.review();
         if (!ctx.game.state || !ctx.game.playing()) return;
+        // Nothing is decided that the log cannot save: judged once it can.
+        if (ctx.logBlocked()) return;
         if (cards.autoKeep(*this)) continue;
         if (!board.guidanceOver()) return;
         // Physical cards face up and not yet entered: nothing is accepted.
@@ -244,7 +246,13 @@ void Referee::Impl::settle() {
 
 void Referee::Impl::runDue(Timestamp until, bool inclusive) {
     auto due = [&](Timestamp at) { return at < until || (inclusive && at == until); };
-    for (int guard = 0; guard < 4; ++guard) {
+    // The log that could not save is tried again on its own timer; once it
+    // saves, the board is judged again and the game goes on by itself.
+    if (ctx.logRetryAt && due(*ctx.logRetryAt)) {
+        ctx.now = std::max(ctx.now, *ctx.logRetryAt);
+        if (ctx.retryLog()) settle();
+    }
+    for (int guard = 0; guard < 4 && !ctx.logBlocked(); ++guard) {
         const auto at = chance.deadline();
         if (!at || !due(*at)) break;
         ctx.now = std::max(ctx.now, *at);
@@ -280,7 +288,14 @@ Referee::~Referee() = default;
 HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
     auto& m = *impl_;
     m.runDue(now, false);
-    return std::visit(
+    auto& ctx = m.ctx;
+    // While the log cannot save, nothing new is accepted (a try first: the
+    // disk may have room again).
+    if (ctx.logBlocked()) {
+        if (!ctx.retryLog()) return HostAnswer::refused("log-unwritable", ctx.logRefusal(), ctx.game.id);
+        m.settle();
+    }
+    HostAnswer answer = std::visit(
         [&](const auto& r) -> HostAnswer {
             using T = std::decay_t<decltype(r)>;
             if constexpr (std::is_same_v<T, NewGameRequest>) return m.newGame(r);
@@ -294,6 +309,15 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
             if constexpr (std::is_same_v<T, RevealRequest>) return m.reveal(r);
         },
         request);
+    // The request met the full disk: what it decided is held in memory, not
+    // saved, so it is not acknowledged (a kill now would lose it).
+    if (answer.ok && ctx.logBlocked())
+        return HostAnswer::refused("log-unwritable",
+                                   "Not saved: " + ctx.logRefusal() +
+                                       " This request is held in memory and saved as soon as the disk "
+                                       "has room; if the referee stops before that, it is lost.",
+                                   answer.game);
+    return answer;
 }
 
 void Referee::observe(const drivers::SensingUpdate& update, Timestamp now) {
@@ -313,6 +337,7 @@ std::optional<Timestamp> Referee::nextDeadline() const {
         if (!next || at < *next) next = at;
     };
     if (auto at = m.chance.deadline()) consider(*at);
+    if (m.ctx.logRetryAt) consider(*m.ctx.logRetryAt);
     m.board.deadlines(consider);
     return next;
 }

@@ -34,7 +34,8 @@ void Context::writeLog(const std::function<store::WriteStatus(store::DecisionLog
         noteLog(write(*store, *game.id));
     } catch (const std::exception& e) {
         // The log broke beyond a full disk: say so loudly, play on in memory.
-        noteLog(store::WriteStatus{false, std::string("the game log failed: ") + e.what(), store->waiting()});
+        noteLog(store::WriteStatus{false, std::string("the game log failed: ") + e.what(), store->waiting(),
+                                   "it cannot write"});
     }
 }
 
@@ -55,15 +56,40 @@ void Context::refereeEvent(std::string_view kind, const json& payload) {
 void Context::noteLog(const store::WriteStatus& written) {
     const bool wasDurable = log.durable;
     log = written;
-    if (wasDurable && !written.durable)
+    if (wasDurable && !written.durable) {
+        // Once when it starts (not at each retry): the journal and the pages.
+        logRetryAt = now + kLogRetryEvery;
         notice("log-problem",
-               "THE GAME LOG CANNOT BE WRITTEN: " + written.problem + ". The game goes on in memory.",
+               "THE GAME LOG CANNOT BE WRITTEN: " + written.problem +
+                   ". Nothing new is accepted until it can; the last decision is held, not saved; the "
+                   "game goes on by itself once it is.",
                json{{"problem", written.problem}, {"waiting", written.waiting}});
-    else if (!wasDurable && written.durable)
-        notice("log-ok", "The game log is written again: nothing was lost.");
+    } else if (!wasDurable && written.durable) {
+        logRetryAt.reset();
+        notice("log-ok", "The game log is written again: nothing was lost, the game goes on.");
+    }
+}
+
+std::string Context::logRefusal() const {
+    const std::string reason = log.reason.empty() ? "it cannot write" : log.reason;
+    return "The game log cannot save (" + reason +
+           "): nothing new is accepted until it can. Free some disk space on the referee's machine: "
+           "the game goes on by itself.";
+}
+
+bool Context::retryLog() {
+    if (!logBlocked()) return true;
+    writeLog([](store::DecisionLog& s, store::GameId) { return s.flush(); });
+    if (logBlocked()) logRetryAt = now + kLogRetryEvery;
+    return !logBlocked();
 }
 
 void Context::notice(std::string kind, std::string text, json detail) {
+    // Said while the log cannot save: shown, but never as saved.
+    if (logBlocked() && kind != "log-problem") {
+        text = "Not saved yet: " + text;
+        detail["saved"] = false;
+    }
     notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
                              std::move(detail)});
 }

@@ -58,12 +58,22 @@ struct Context {
     RefereeCounters counters;
     store::DecisionLog* store = nullptr;  // may be null: no log
     store::WriteStatus log;               // the log's health
+    // While the log cannot save: when the referee tries it again.
+    std::optional<Timestamp> logRetryAt;
+    static constexpr Timestamp kLogRetryEvery{1000};
 
     store::WallTime wallTime() const { return options.wallAtZero + now; }
     // One write to the game's log; its health noted (a problem told loudly).
     void writeLog(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write);
     void refereeEvent(std::string_view kind, const nlohmann::json& payload);
     void noteLog(const store::WriteStatus& status);
+    // The log of the game cannot save what the referee decides: nothing new
+    // is accepted until it can (REFEREE-NOTES.md, "Never lose a game").
+    bool logBlocked() const { return store && game.id && !log.durable; }
+    // Why, in words for the table: "The game log cannot save (disk full): ...".
+    std::string logRefusal() const;
+    // Writes what waits now; true when the log saves again.
+    bool retryLog();
 
     // A public notice, now.
     void notice(std::string kind, std::string text, nlohmann::json detail = nlohmann::json::object());

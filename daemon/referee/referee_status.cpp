@@ -34,7 +34,9 @@ json Referee::Impl::publicStatus() const {
                {"durable", log.durable},
                {"problem", log.problem},
                {"waiting", log.waiting}}},
-             {"readers", board.readersJson()}};
+             {"readers", board.readersJson()},
+             // While the log cannot save: why, in words for the table (nothing new is accepted).
+             {"log_problem", ctx.logBlocked() ? json(ctx.logRefusal()) : json(nullptr)}};
     if (!game.state) return out;
     const auto& state = game.state;
     const auto& rules = state->rules();
@@ -196,6 +198,12 @@ drivers::LedStates Referee::Impl::leds(Timestamp at) const {
                 facts.turnSeats.push_back(s.index);
         }
         facts.paused = game.status == GameStatus::Paused;
+    }
+    // The log cannot save: the turn LEDs pulse as when paused, and nothing
+    // flashes as accepted (the move that met the full disk is not saved).
+    if (ctx.logBlocked()) {
+        facts.paused = true;
+        facts.flashPlace.reset();
     }
     return decideLeds(facts, at);
 }

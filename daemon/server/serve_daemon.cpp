@@ -108,6 +108,12 @@ std::unique_ptr<store::GameStore> openStore(const ServeSettings& settings, std::
         auto store =
             std::make_unique<store::GameStore>(settings.database, store::GameStore::Access::CreateIfMissing);
         store->setRawScansKept(settings.rawScansKept);
+        // A damaged log is not played on (one line for the journal, and what to do).
+        if (const auto damage = store->damage(store::GameStore::Check::Quick, 3); !damage.empty()) {
+            err << "vivaref serve: not started: " << store::damagedLogAdvice(settings.database, damage)
+                << "\n";
+            return nullptr;
+        }
         return store;
     } catch (const std::exception& e) {
         err << "vivaref serve: " << e.what() << "\n";
@@ -225,6 +231,12 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     net::io_context io;
     castle::SteadyLoopClock clock;
     simulation::RigOptions rig = settings.rig;
+    // The journal hears once when the log stops saving and once when it saves again.
+    rig.onNotice = [&err, given = std::move(rig.onNotice)](const referee::Notice& notice) {
+        if (notice.kind == "log-problem" || notice.kind == "log-ok")
+            err << "vivaref serve: " << notice.text << std::endl;
+        if (given) given(notice);
+    };
     castle::SimulatedCastle* simulated = nullptr;
     const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, simulated, err);
     if (!castle) return 2;
@@ -307,12 +319,14 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     table.removeListener(statusListener);
     table.removeRawScanListener(scanListener);
 
-    // Everything accepted was written as it came; what waits in memory (a
-    // full disk) gets one more try.
+    // Everything acknowledged was written as it came; what waits in memory (a
+    // full disk: the decision that met it, never acknowledged, and trace
+    // lines) gets one more try.
     const auto health = store->flush();
     if (!health.durable) {
-        err << "vivaref serve: " << health.waiting
-            << " rows of the game log could not be written: " << health.problem << "\n";
+        err << "vivaref serve: stopped (" << (signalled == SIGINT ? "SIGINT" : "SIGTERM")
+            << ") with the game log unsaved: " << health.problem << ". Lost: " << store->describeWaiting()
+            << " (nothing that was acknowledged: those rows were shown as not saved)\n";
         return 1;
     }
     err << "vivaref serve: stopped (" << (signalled == SIGINT ? "SIGINT" : "SIGTERM")

@@ -270,8 +270,10 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
 
     if (auto problem = consume(std::move(line))) return badRequest(*problem);
     if (const auto& answer = rig_.lastHostAnswer(); answer && !answer->ok)
-        return ServiceAnswer::failed(Outcome::Refused, answer->code.empty() ? "refused" : answer->code,
-                                     answer->message);
+        // A log that cannot save is "not now" (503), not the game saying no.
+        return ServiceAnswer::failed(
+            answer->code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
+            answer->code.empty() ? "refused" : answer->code, answer->message);
     if (kind == trace::HostKind::NewGame) return players();
     json out = {{"ok", true}};
     if (auto game = rig_.referee().game()) out["game"] = game->value;

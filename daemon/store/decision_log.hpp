@@ -35,6 +35,7 @@ struct WriteStatus {
     bool durable = true;      // every event so far is on disk (trace lines may wait for flushDue)
     std::string problem;      // why not, as a sentence naming the file
     std::size_t waiting = 0;  // rows held in memory until the disk takes them
+    std::string reason;       // why not, in a few words for a player ("disk full")
 };
 
 struct NewGame {
@@ -102,6 +103,8 @@ public:
     virtual WriteStatus endBatch() = 0;
     // Rows held in memory until the disk takes them.
     virtual std::size_t waiting() const = 0;
+    // Writes what is waiting in memory now (the referee's retry timer).
+    virtual WriteStatus flush() = 0;
 
     // Reading a game back (resuming it after a restart).
     virtual std::optional<GameSummary> game(GameId id) = 0;

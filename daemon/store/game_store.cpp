@@ -239,7 +239,7 @@ WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_vi
     if (traceFlushEvery_.count() <= 0) return enqueue(std::move(row));
     traceBuffer_.push_back(std::move(row));
     if (batchDepth_ == 0 && tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
-    return {pending_.empty(), {}, pending_.size()};
+    return {pending_.empty(), {}, pending_.size(), {}};
 }
 
 WriteStatus GameStore::flushDue(std::int64_t nowMs) {
@@ -337,8 +337,52 @@ WriteStatus GameStore::flush() {
                 "the game log '" + file().string() + "' cannot be written (" + describe(e) + "); " +
                     std::to_string(pending_.size()) +
                     " rows wait in memory: free some disk space, they are written as soon as it can",
-                pending_.size()};
+                pending_.size(), e.isFull() ? "disk full" : describe(e)};
     }
+}
+
+std::string GameStore::describeWaiting() const {
+    struct Counts {
+        std::vector<std::string> events;
+        std::int64_t trace = 0;
+        bool end = false;
+    };
+    std::map<GameId, Counts> byGame;
+    for (const auto* rows : {&pending_, &traceBuffer_})
+        for (const auto& row : *rows) {
+            auto& c = byGame[row.game];
+            if (row.kind == PendingRow::Kind::Event)
+                c.events.push_back(row.what);
+            else if (row.kind == PendingRow::Kind::Trace)
+                ++c.trace;
+            else
+                c.end = true;
+        }
+    std::string out;
+    for (const auto& [game, c] : byGame) {
+        std::string parts;
+        auto add = [&](const std::string& part) {
+            if (!parts.empty()) parts += ", ";
+            parts += part;
+        };
+        if (!c.events.empty()) {
+            std::string kinds;
+            for (const auto& k : c.events) {
+                if (!kinds.empty()) kinds += ", ";
+                kinds += k;
+            }
+            add(std::to_string(c.events.size()) + (c.events.size() == 1 ? " event (" : " events (") + kinds +
+                ")");
+        }
+        if (c.trace > 0) add(std::to_string(c.trace) + (c.trace == 1 ? " trace line" : " trace lines"));
+        if (c.end) add("its end");
+        if (!out.empty()) out += "; ";
+        out += "game ";
+        out += std::to_string(game.value);
+        out += ": ";
+        out += parts;
+    }
+    return out;
 }
 
 WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tagsJson, WallTime at) {
@@ -363,7 +407,7 @@ WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tags
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
         return {false, "a scan of " + std::string(reader) + " was not logged: " + describe(e),
-                pending_.size()};
+                pending_.size(), describe(e)};
     }
 }
 
@@ -379,7 +423,7 @@ WriteStatus GameStore::recordReaderFault(std::string_view reader, std::string_vi
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
         return {false, "a fault of " + std::string(reader) + " was not logged: " + describe(e),
-                pending_.size()};
+                pending_.size(), describe(e)};
     }
 }
 
@@ -388,5 +432,31 @@ void GameStore::limitPagesForTesting(std::int64_t pages) {
 }
 
 std::string GameStore::integrityCheck() { return db_.queryText("PRAGMA integrity_check"); }
+
+std::vector<std::string> GameStore::damage(Check check, int limit) {
+    std::vector<std::string> lines;
+    try {
+        auto s = db_.prepare(
+            std::string(check == Check::Quick ? "PRAGMA quick_check(" : "PRAGMA integrity_check(") +
+            std::to_string(std::max(limit, 1)) + ")");
+        while (s.step()) lines.push_back(s.text(0));
+    } catch (const SqliteError& e) {
+        return {describe(e)};
+    }
+    if (lines.size() == 1 && lines.front() == "ok") lines.clear();
+    return lines;
+}
+
+std::string damagedLogAdvice(const std::filesystem::path& file, const std::vector<std::string>& damage) {
+    std::string said;
+    for (const auto& line : damage) said += (said.empty() ? "" : "; ") + line;
+    const std::string name = file.string();
+    return "the game log " + name + " is damaged (SQLite's check says: " + said +
+           "). Stop the daemon and keep a copy of the file first; then either recover what can be read "
+           "into a new file (sqlite3 '" +
+           name + "' .recover | sqlite3 '" + name +
+           ".recovered', check it with 'vivaref verify --all --db' on that file, and put it in the log's "
+           "place), or move the file aside: serve then starts a new, empty log";
+}
 
 }  // namespace vivaref::store

@@ -100,7 +100,11 @@ public:
     WriteStatus abandonGame(GameId game, WallTime at) override;
     // Writes what is waiting in memory: buffered trace lines and rows the
     // disk refused.
-    WriteStatus flush();
+    WriteStatus flush() override;
+    // What is waiting in memory, by game, in words ("game 3: 2 events (keep,
+    // vote) and 14 trace lines"): for the daemon's last line when it cannot
+    // save them. Empty when nothing waits.
+    std::string describeWaiting() const;
     // The caller's timer, on the clock of appendTrace's `tMs` (the store
     // reads no clock): writes the buffered trace lines once the oldest has
     // waited traceFlushEvery; otherwise does nothing.
@@ -141,6 +145,13 @@ public:
     void limitPagesForTesting(std::int64_t pages);
     // PRAGMA integrity_check's answer ("ok" when sound).
     std::string integrityCheck();
+    // What SQLite finds wrong with the file, at most `limit` lines; empty
+    // when sound. Quick: PRAGMA quick_check (no index checked against its
+    // table: what serve runs at start); else PRAGMA integrity_check (what
+    // verify runs first). A file too damaged to be checked gives SQLite's
+    // error as the one line.
+    enum class Check { Quick, Full };
+    std::vector<std::string> damage(Check check, int limit = 10);
 
 private:
     struct OpenGame {
@@ -178,5 +189,9 @@ private:
     std::int64_t scansSinceTrim_ = 0;
     std::int64_t rawScansKept_ = kRawScansKept;
 };
+
+// The sentence for a damaged log: which file, what SQLite says, and what
+// to do (keep a copy; recover it with sqlite3's .recover, or start a new log).
+std::string damagedLogAdvice(const std::filesystem::path& file, const std::vector<std::string>& damage);
 
 }  // namespace vivaref::store

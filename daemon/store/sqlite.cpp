@@ -15,6 +15,8 @@ namespace {
 
 }  // namespace
 
+bool SqliteError::isFull() const { return primaryCode() == SQLITE_FULL; }
+
 bool SqliteError::isTransient() const {
     const int c = primaryCode();
     return c == SQLITE_FULL || c == SQLITE_IOERR || c == SQLITE_BUSY || c == SQLITE_LOCKED ||

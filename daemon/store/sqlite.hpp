@@ -25,6 +25,8 @@ public:
     // The disk (or the size limit) is full, or the file cannot be written
     // now: the write may succeed later, nothing is wrong with the data.
     bool isTransient() const;
+    // The disk (or the size limit) is full.
+    bool isFull() const;
     // The file is not a database, or is damaged.
     bool isCorrupt() const;
 

@@ -26,10 +26,13 @@ const json kClassic4{{"edition", "classic"}, {"seats", 4}};
 // write no longer reaches the disk: a full disk mid-game.
 void fillTheDisk(store::GameStore& log, HandTable& t) {
     log.limitPagesForTesting(1);
-    for (int i = 0; i < 5000 && t.referee.logHealth().durable; ++i) {
-        REQUIRE(t.host({{"pause", json::object()}}).ok);
-        REQUIRE(t.host({{"resume", json::object()}}).ok);
-    }
+    for (int i = 0; i < 5000 && t.referee.logHealth().durable; ++i)
+        for (const char* request : {"pause", "resume"}) {
+            const auto answer = t.host({{request, json::object()}});
+            // The request that meets the full disk is held, not acknowledged.
+            REQUIRE(answer.ok == t.referee.logHealth().durable);
+            if (!answer.ok) break;
+        }
     REQUIRE_FALSE(t.referee.logHealth().durable);
 }
 
@@ -138,39 +141,109 @@ TEST_CASE("a paused game resumes paused; undo after a resume takes back the last
     CHECK(noLog.referee.resume(id, noLog.now).code == "no-log");
 }
 
-TEST_CASE("a log that cannot be written is shown loudly; the game goes on in memory; nothing is lost") {
+namespace {
+
+// Caps the log's file and writes rows straight into it (not through the
+// referee) until the disk refuses one: the referee's next write meets a full disk.
+void fillBehindTheReferee(store::GameStore& log, store::GameId id) {
+    log.limitPagesForTesting(1);
+    const std::string filler = json{{"filler", std::string(2000, 'x')}}.dump();
+    for (int i = 0; i < 5000 && log.waiting() == 0; ++i)
+        (void)log.appendRefereeEvent(id, "filler", filler, store::WallTime{});
+    REQUIRE(log.waiting() > 0);
+}
+
+// The decision lines on disk now, read by another connection: what a kill -9 would leave.
+std::vector<std::string> onDisk(const std::filesystem::path& file, store::GameId id) {
+    store::GameStore reader(file, store::GameStore::Access::MustExist);
+    return reader.recordLines(id);
+}
+
+bool holds(const std::vector<std::string>& lines, const std::string& part) {
+    for (const auto& l : lines)
+        if (l.find(part) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a full log: nothing new is accepted, nothing acknowledged is lost, play goes on by itself") {
     store::testing::ScratchDir dir;
-    store::GameStore log(dir.file("games.sqlite"), store::GameStore::Access::CreateIfMissing);
+    const auto file = dir.file("games.sqlite");
+    store::GameStore log(file, store::GameStore::Access::CreateIfMissing);
     HandTable t(&log);
     t.start(kClassic4);
     const auto id = *t.referee.game();
-    fillTheDisk(log, t);
-    t.put("alighiero", "1");
-    CHECK(t.state().placeOf(engine::CharacterId{0}) == engine::Place::Floor1);  // accepted in memory
+    t.put("alighiero", "1");  // acknowledged: on disk
+    REQUIRE(t.referee.logHealth().durable);
+    REQUIRE(holds(onDisk(file, id), "alighiero"));
+    fillBehindTheReferee(log, id);
+    t.take();
+
+    // The move that meets the full disk is held in memory, never shown as saved.
+    t.put("piero", "1");
     REQUIRE_FALSE(t.referee.logHealth().durable);
-    auto status = t.referee.publicStatus();
-    CHECK(status["log"]["durable"] == false);
-    CHECK(status["log"]["problem"].get<std::string>().find("games.sqlite") != std::string::npos);
-    auto problems = noticesOf(t.notices, "log-problem");
+    auto said = t.take();
+    const auto problems = noticesOf(said, "log-problem");
     REQUIRE(problems.size() == 1);
-    CHECK(problems[0].text.rfind("THE GAME LOG CANNOT BE WRITTEN", 0) == 0);
+    CHECK(problems[0].text.find("Nothing new is accepted") != std::string::npos);
+    for (const auto& n : noticesOf(said, "accepted")) {
+        CHECK(n.text.rfind("Not saved yet: ", 0) == 0);
+        CHECK(n.detail["saved"] == false);
+    }
+    auto status = t.referee.publicStatus();
+    REQUIRE(status["log_problem"].is_string());
+    CHECK(status["log_problem"].get<std::string>().rfind("The game log cannot save (disk full)", 0) == 0);
+    CHECK(status["log"]["durable"] == false);
+
+    // Nothing new: a host request is refused with the reason, a move waits unjudged, a key is not counted.
+    const auto refused = t.host({{"pause", json::object()}});
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.code == "log-unwritable");
+    CHECK(refused.message.find("disk full") != std::string::npos);
+    const auto placed = t.state().placeOf(engine::CharacterId{2});
+    t.put("clemente", "1");
+    CHECK(t.state().placeOf(engine::CharacterId{2}) == placed);
+    // Retries on the referee's timer do not repeat the journal's line.
+    t.wait(Timestamp(2500));
+    CHECK(noticesOf(t.take(), "log-problem").empty());
+    CHECK_FALSE(t.referee.logHealth().durable);
+    // Whatever a kill -9 leaves now holds every acknowledged decision.
+    CHECK(holds(onDisk(file, id), "alighiero"));
+
+    // Room again: the retry timer writes what waited and judges the board, with no new request.
     log.limitPagesForTesting(1'000'000);
-    t.put("piero", "1");  // the next write takes everything waiting first
+    t.wait(Timestamp(1100));
     CHECK(t.referee.logHealth().durable);
-    CHECK(noticesOf(t.notices, "log-ok").size() == 1);
+    CHECK(t.referee.publicStatus()["log_problem"].is_null());
+    said = t.take();
+    CHECK(noticesOf(said, "log-ok").size() == 1);
+    CHECK(t.state().placeOf(engine::CharacterId{2}) == engine::Place::Floor1);  // clemente, judged now
+    const auto lines = onDisk(file, id);
+    CHECK(holds(lines, "piero"));
+    CHECK(holds(lines, "clemente"));
     CHECK(record::replayRecord(log.exportRecord(id)) == record::resultJson(t.state()));
+    CHECK(t.host({{"pause", json::object()}}).ok);
 }
 
-TEST_CASE("a game that cannot be started on disk is refused") {
+TEST_CASE("while the log cannot save, no game is abandoned or started") {
     store::testing::ScratchDir dir;
     store::GameStore log(dir.file("games.sqlite"), store::GameStore::Access::CreateIfMissing);
     HandTable t(&log);
     t.start(kClassic4);
     fillTheDisk(log, t);
-    REQUIRE(t.host({{"abandon", json::object()}}).ok);
+    const auto abandon = t.host({{"abandon", json::object()}});
+    CHECK(abandon.code == "log-unwritable");
+    CHECK(t.referee.publicStatus()["state"] != "abandoned");
     auto answer = t.host({{"new-game", {{"setup", kClassic4}}}});
     CHECK(answer.code == "log-unwritable");
-    CHECK(t.referee.publicStatus()["state"] == "abandoned");
+    // Room again: the held request is written, then the host may go on.
+    log.limitPagesForTesting(1'000'000);
+    t.wait(Timestamp(1100));
+    REQUIRE(t.referee.logHealth().durable);
+    if (t.referee.paused()) REQUIRE(t.host({{"resume", json::object()}}).ok);
+    CHECK(t.host({{"abandon", json::object()}}).ok);
+    CHECK(t.host({{"new-game", {{"setup", kClassic4}}}}).ok);
 }
 
 }  // namespace vivaref::referee::testing

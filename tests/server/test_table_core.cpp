@@ -431,3 +431,66 @@ TEST_CASE("a lost phone: the host gives one player a new link, the old one opens
     none.set(http::field::host, "castle.local");
     CHECK(t.router.handle(none).response.result_int() == 404);
 }
+
+// Issue 14, item 1: through the routes, a full game log acknowledges nothing
+// it has not saved, and the table goes on by itself once the disk has room.
+TEST_CASE("a full game log: keeps are refused with the reason, the status shows it, play resumes by itself") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    const json setup = {{"edition", "2024"}, {"seats", 3}, {"options", {{"ambition", true}}}};
+    auto [status, started] =
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"Ann", "Bob", "Cy"}}});
+    REQUIRE(status == 200);
+    t.runFor(Timestamp(2000));  // the referee deals
+    const auto game = store::GameId{started["game"].get<std::int64_t>()};
+    std::vector<std::string> tokens;
+    std::vector<json> choices;
+    for (const auto& p : started["players"]) {
+        tokens.push_back(p["token"]);
+        choices.push_back(t.get("/api/player/" + tokens.back())["private"]["ambition_choices"]);
+        REQUIRE(choices.back().size() == 2);
+    }
+    auto keep = [&](int p) {
+        return t.call(http::verb::post, "/api/player/" + tokens[static_cast<std::size_t>(p)] + "/keep",
+                      {{"ambition", choices[static_cast<std::size_t>(p)][0]}});
+    };
+    auto keepsOnDisk = [&] {  // what a kill -9 would leave
+        store::GameStore reader(dir / "games.sqlite", store::GameStore::Access::MustExist);
+        int keeps = 0;
+        for (const auto& e : reader.events(game)) keeps += e.kind == "keep";
+        return keeps;
+    };
+    REQUIRE(keep(0).first == 200);
+    REQUIRE(keepsOnDisk() == 1);
+
+    // The disk fills behind the table's back.
+    t.store.limitPagesForTesting(1);
+    const std::string filler = json{{"filler", std::string(2000, 'x')}}.dump();
+    for (int i = 0; i < 5000 && t.store.waiting() == 0; ++i)
+        (void)t.store.appendRefereeEvent(game, "filler", filler, store::WallTime{});
+    REQUIRE(t.store.waiting() > 0);
+
+    // The keep that meets it is held, not acknowledged; the next one is refused outright.
+    auto [held, heldAnswer] = keep(1);
+    CAPTURE(heldAnswer.dump());
+    CHECK(held == 503);
+    CHECK(heldAnswer.dump().find("Not saved: The game log cannot save (disk full)") != std::string::npos);
+    auto [refused, refusedAnswer] = keep(2);
+    CAPTURE(refusedAnswer.dump());
+    CHECK(refused == 503);
+    CHECK(refusedAnswer.dump().find("log-unwritable") != std::string::npos);
+    CHECK(refusedAnswer.dump().find("The game log cannot save (disk full)") != std::string::npos);
+    t.runFor(Timestamp(3000));  // retries on the loop's timer: still full
+    json shown = t.get("/api/status");
+    REQUIRE(shown["log_problem"].is_string());
+    CHECK(shown["log_problem"].get<std::string>().find("nothing new is accepted") != std::string::npos);
+    CHECK(keepsOnDisk() == 1);  // only what was acknowledged, and all of it
+
+    // Room again: the loop's retry writes the held keep, with no request.
+    t.store.limitPagesForTesting(1'000'000);
+    t.runFor(Timestamp(1500));
+    CHECK(t.get("/api/status")["log_problem"].is_null());
+    CHECK(keepsOnDisk() == 2);
+    CHECK(keep(2).first == 200);
+    CHECK(keepsOnDisk() == 3);
+}

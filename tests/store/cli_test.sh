@@ -77,6 +77,28 @@ done
 status=0; "$vivaref" games --config "$dir" 2> /dev/null || status=$?
 [ $status -eq 2 ] || fail "a directory as --config is exit 2"
 
+# A page overwritten by noise (page 3 of a copy, past the file's header):
+# verify says which file, what SQLite says and what to do, exit 1; serve
+# refuses to start on it (exit 2, one line), before opening anything else.
+damaged=$dir/damaged.sqlite
+cp "$db" "$damaged"
+head -c 4096 /dev/zero | tr '\000' '\245' | dd of="$damaged" bs=4096 seek=2 conv=notrunc 2> /dev/null
+status=0; "$vivaref" verify --db "$damaged" --all > "$dir/out" 2> "$dir/err" || status=$?
+[ $status -eq 1 ] || fail "verify of a damaged log: exit $status, not 1"
+grep -q "the game log $damaged is damaged (SQLite's check says: " "$dir/err" \
+    && grep -q "sqlite3 '$damaged' .recover" "$dir/err" \
+    || fail "verify names the damaged file and what to do: $(cat "$dir/err")"
+grep -q "with differences" "$dir/out" && fail "verify replays no game of a damaged log"
+status=0; "$vivaref" verify --db "$damaged" --all --json > "$dir/out" 2> /dev/null || status=$?
+[ $status -eq 1 ] && grep -q '"ok":false,"damage":\[' "$dir/out" || fail "verify --json of a damaged log"
+"$vivaref" verify --db "$db" --all > /dev/null || fail "the undamaged original still verifies"
+status=0
+STATE_DIRECTORY=$dir timeout 20 "$vivaref" serve --hardware=sim --listen 127.0.0.1:0 --db "$damaged" \
+    > "$dir/out" 2> "$dir/err" || status=$?
+[ $status -eq 2 ] || fail "serve on a damaged log: exit $status, not 2"
+[ "$(wc -l < "$dir/err")" -eq 1 ] && grep -q "^vivaref serve: not started: the game log $damaged is damaged" "$dir/err" \
+    || fail "serve says once why it does not start: $(cat "$dir/err")"
+
 # A decision tampered with in the log is reported by verify (exit 1).
 sqlite_tamper() {
     command -v sqlite3 >/dev/null || return 1
@@ -86,4 +108,5 @@ if sqlite_tamper; then
     status=0; "$vivaref" verify --db "$db" 2 > "$dir/verify" || status=$?
     [ $status -eq 1 ] && grep -q "DIFFERS" "$dir/verify" || fail "verify reports a tampered result"
 fi
+
 echo "cli: ok"

@@ -81,6 +81,15 @@ TEST_CASE("a log with damaged pages fails its integrity check or refuses to open
             check = e.what();
         }
         CHECK(check != "ok");
+        // What verify and serve run first: both find it, and say what to do.
+        const auto full = log.damage(GameStore::Check::Full);
+        const auto quick = log.damage(GameStore::Check::Quick, 3);
+        CHECK_FALSE(full.empty());
+        CHECK_FALSE(quick.empty());
+        CHECK(quick.size() <= 3);
+        const auto advice = damagedLogAdvice(file, quick);
+        CHECK(contains(advice, file.string() + " is damaged (SQLite's check says: " + quick.front()));
+        CHECK(contains(advice, ".recover"));
     } catch (const StoreError& e) {
         CHECK(contains(e.what(), "damaged"));
     }

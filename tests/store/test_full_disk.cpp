@@ -31,6 +31,10 @@ TEST_CASE("a full disk mid-game loses nothing accepted") {
     CHECK(problem.find("games.sqlite") != std::string::npos);
     CHECK(problem.find("wait in memory") != std::string::npos);
     CHECK(log.waiting() > 0);
+    // What serve's last line names when it stops with rows unsaved.
+    const auto waiting = log.describeWaiting();
+    CHECK(waiting.rfind("game " + std::to_string(game.id.value) + ": ", 0) == 0);
+    CHECK(waiting.find(" event") != std::string::npos);
     // Starting another game now is refused outright.
     CHECK_THROWS_AS(writeRandomGame(log, randomSpec(13), 13), StoreError);
 
@@ -42,4 +46,7 @@ TEST_CASE("a full disk mid-game loses nothing accepted") {
     CHECK(verifyGame(log, game.id).agrees);
     CHECK(log.game(game.id)->complete);
     CHECK(log.integrityCheck() == "ok");
+    CHECK(log.damage(GameStore::Check::Full).empty());
+    CHECK(log.damage(GameStore::Check::Quick).empty());
+    CHECK(log.describeWaiting().empty());
 }

@@ -161,7 +161,7 @@ function renderHealth(status) {
   const items = [];
   if (!log.kept) items.push('<li class="health-bad">The game is not being logged.</li>');
   else if (log.durable === false || log.problem)
-    items.push(`<li class="health-bad">Game log: ${esc(log.problem || 'not written to disk')}${log.waiting ? ` (${log.waiting} rows waiting in memory)` : ''}</li>`);
+    items.push(`<li class="health-bad">${esc(status.log_problem || `Game log: ${log.problem || 'not written to disk'}`)}${log.waiting ? ` (${log.waiting} rows waiting in memory)` : ''}</li>`);
   else items.push('<li class="health-ok">Game log: every action saved to disk.</li>');
   const faulty = readers.faulty || [];
   if (faulty.length) {
