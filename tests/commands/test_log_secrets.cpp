@@ -231,7 +231,7 @@ TEST_CASE("show, export and trace export keep a game in progress's secrets unles
         CHECK(has(shown.out, "Ann keeps an Ambition card."));
         CHECK_FALSE(has(shown.out, "    Ann:"));  // a favourites line
         CHECK_FALSE(has(shown.out, "keeps the Ambition card"));
-        CHECK_FALSE(has(shown.out, "seed"));
+        CHECK_FALSE(has(shown.out, "dealt with seed"));
         CHECK(has(shown.out, "places"));  // the public story is still told
     }
     {
