@@ -65,7 +65,8 @@ public:
         for (const auto& e : s.events) {
             if (e.kind == engine::EventKind::VoteCast)
                 if (const auto* vote = std::get_if<engine::Action>(&s.decision))
-                    unrevealed_.push_back(seatName(rules, e.seat) + " " + std::string(engine::voteCardName(vote->card())));
+                    unrevealed_.push_back(seatName(rules, e.seat) + " " +
+                                          std::string(engine::voteCardName(vote->card())));
             event(e, s.state, rules);
         }
     }
