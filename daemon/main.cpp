@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "daemon/commands/command.hpp"
+#include "daemon/commands/terminal_text.hpp"
 
 namespace {
 
@@ -28,6 +29,10 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     using namespace vivaref::daemon;
+    // Names from the game log or a daemon never reach the terminal raw
+    // (commands/terminal_text.hpp).
+    EscapedOutput escapedOut(std::cout);
+    EscapedOutput escapedErr(std::cerr);
     if (argc < 2) {
         printUsage(std::cerr);
         return kExitUsage;

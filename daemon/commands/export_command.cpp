@@ -12,11 +12,15 @@ namespace po = boost::program_options;
 
 int runExport(const std::vector<std::string>& args) {
     GameLogOptions where;
+    bool reveal = false;
     CommandLine line("export", "vivaref export [options] GAME",
                      "Writes game GAME of the game log to standard output as a game record (JSON Lines):\n"
                      "its setup line and every decision still in effect, undone ones left out.\n"
-                     "'vivaref replay' reads it and gives the game's result.");
+                     "'vivaref replay' reads it and gives the game's result. A game still being played\n"
+                     "is not exported (its record holds the players' secrets) unless --reveal is given\n"
+                     "(a warning on stderr then).");
     addGameLogOptions(line.visible, where);
+    addRevealOption(line.visible, reveal);
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
     po::variables_map vm;
@@ -29,6 +33,7 @@ int runExport(const std::vector<std::string>& args) {
     const auto db = gameLogPath(where, "export");
     if (!db) return kExitUsage;
     store::GameStore log(*db, store::GameStore::Access::MustExist);
+    if (auto refused = refuseSecretRecord("export", log, *id, reveal)) return *refused;
     std::cout << log.exportRecord(*id);
     return kExitOk;
 }

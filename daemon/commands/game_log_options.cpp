@@ -3,7 +3,9 @@
 #include <charconv>
 #include <iostream>
 
+#include "daemon/commands/command.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/store/game_story.hpp"
 
 namespace vivaref::daemon {
 
@@ -32,6 +34,32 @@ std::optional<std::filesystem::path> gameLogPath(const GameLogOptions& given, st
               << " cannot be used ('vivaref check-config " << given.config
               << "' checks it; --db FILE names the game log instead)\n";
     return std::nullopt;
+}
+
+void addRevealOption(po::options_description& options, bool& reveal) {
+    options.add_options()("reveal", po::bool_switch(&reveal),
+                          "for a game still being played: print its secrets too (the favourites and Ambition "
+                          "cards of the round in play, votes not yet revealed), with a warning");
+}
+
+void warnSecretsShown(std::string_view command, store::GameId game) {
+    std::cerr << "vivaref " << command << ": warning: game " << game.value
+              << " is still being played and --reveal prints its players' secrets (favourites, Ambition "
+                 "cards, votes not yet revealed, the referee's seed): keep them from the table\n";
+}
+
+std::optional<int> refuseSecretRecord(std::string_view command, store::GameStore& log, store::GameId game,
+                                      bool reveal) {
+    if (!store::inProgress(log, game)) return std::nullopt;
+    if (reveal) {
+        warnSecretsShown(command, game);
+        return std::nullopt;
+    }
+    std::cerr << "vivaref " << command << ": game " << game.value
+              << " is still being played, and what it would write holds the players' secrets (favourites, "
+                 "Ambition cards, votes not yet revealed): write it once the game is over, or now with "
+                 "--reveal\n";
+    return kExitRefused;
 }
 
 std::optional<store::GameId> parseGameId(const std::string& text) {

@@ -32,6 +32,19 @@ void addGameLogOptions(boost::program_options::options_description& options, Gam
 // command exits with kExitUsage.
 std::optional<std::filesystem::path> gameLogPath(const GameLogOptions& given, std::string_view command);
 
+// --reveal, for the commands that print a game's secrets (show, export,
+// trace export): a game still being played keeps them unless it is given.
+void addRevealOption(boost::program_options::options_description& options, bool& reveal);
+
+// The warning --reveal prints on stderr when `game` is still being played.
+void warnSecretsShown(std::string_view command, store::GameId game);
+
+// Before writing a whole record or trace (export, trace export): for a game
+// still being played, without --reveal, says on stderr why not and gives the
+// exit status; with it, prints the warning and gives nothing.
+std::optional<int> refuseSecretRecord(std::string_view command, store::GameStore& log, store::GameId game,
+                                      bool reveal);
+
 // "12" -> game 12; nothing for anything else.
 std::optional<store::GameId> parseGameId(const std::string& text);
 

@@ -11,6 +11,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/host_connection.hpp"
+#include "engine/record/player_name.hpp"
 
 namespace vivaref::daemon {
 
@@ -161,9 +162,10 @@ int runNew(const std::vector<std::string>& args) {
                           "name the players with --players A,B,... or with --player NAME, not both");
     std::vector<std::string> players = playerNames;
     if (vm.count("players")) players = split(playersText, ',');
+    // The daemon's own check, here first so the command line is named.
     for (std::size_t p = 0; p < players.size(); ++p)
-        if (players[p].empty())
-            return usageError(kCommand, "player " + std::to_string(p + 1) + "'s name is empty");
+        if (auto why = record::playerNameProblem(players[p]))
+            return usageError(kCommand, "player " + std::to_string(p + 1) + "'s name " + *why);
 
     json setup;
     if (vm.count("setup")) {

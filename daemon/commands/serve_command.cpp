@@ -4,13 +4,12 @@
 #include <iostream>
 #include <optional>
 
-#include <sys/random.h>
-
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/http_server.hpp"
+#include "daemon/server/secret_token.hpp"
 #include "daemon/server/serve_daemon.hpp"
 #include "daemon/server/static_files.hpp"
 
@@ -23,13 +22,6 @@ namespace {
 // Without a configuration only the simulated castle runs, and only for this
 // machine (the host secret guards its controls all the same).
 constexpr const char* kDefaultListen = "127.0.0.1:8080";
-
-// A fresh seed for the referee's own deals each run; the log keeps each game's.
-std::uint64_t freshSeed() {
-    std::uint64_t seed = 0;
-    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed)) seed = 1;
-    return seed;
-}
 
 // Every problem as check-config prints it; the exit status it would give.
 int refuseConfig(const config::ConfigCheck& check) {
@@ -74,7 +66,8 @@ int runServe(const std::vector<std::string>& args) {
         "web-root", po::value(&webRoot),
         "the web pages' folder; default: share/vivaref/web-ui beside the binary, else the source tree's "
         "web-ui/")("seed", po::value(&seed),
-                   "the referee's seed for the deals it makes itself (default: a fresh one)");
+                   "repeatable deals for tests: the referee's k-th game (from 0) deals from SEED + k "
+                   "(default: each game a fresh seed from the kernel)");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
@@ -134,7 +127,15 @@ int runServe(const std::vector<std::string>& args) {
     // controls open.
     settings.hostSecretDirectory = server::hostSecretDirectory(stateDirectory, settings.database);
     settings.webRoot = webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(webRoot);
-    settings.rig.referee.seed = vm.count("seed") ? seed : freshSeed();
+    // Each game's own deals from a seed of its own drawn from the kernel, so
+    // that no game's seed (and hands) can be worked out from another's;
+    // --seed keeps them repeatable (seed, seed + 1, ...) for tests.
+    if (vm.count("seed")) {
+        settings.rig.referee.seed = seed;
+    } else {
+        settings.rig.referee.seed = server::randomSeed();
+        settings.rig.referee.gameSeeds = server::randomSeed;
+    }
     return server::serveCastle(settings, std::cout, std::cerr);
 }
 

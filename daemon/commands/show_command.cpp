@@ -12,12 +12,15 @@ namespace po = boost::program_options;
 
 int runShow(const std::vector<std::string>& args) {
     GameLogOptions where;
-    CommandLine line(
-        "show", "vivaref show [options] GAME",
-        "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
-        "placements and moves, every election with its revealed votes and outcome, the scores\n"
-        "of each round and the winners. It shows everyone's favourites: it is for after the game.");
+    bool reveal = false;
+    CommandLine line("show", "vivaref show [options] GAME",
+                     "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
+                     "placements and moves, every election with its revealed votes and outcome, the scores\n"
+                     "of each round and the winners. A game still being played is told as the table may see\n"
+                     "it: the favourites and Ambition cards of the round in play and the referee's seed are\n"
+                     "left out, unless --reveal is given (a warning on stderr then).");
     addGameLogOptions(line.visible, where);
+    addRevealOption(line.visible, reveal);
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
     po::variables_map vm;
@@ -29,7 +32,8 @@ int runShow(const std::vector<std::string>& args) {
     const auto db = gameLogPath(where, "show");
     if (!db) return kExitUsage;
     store::GameStore log(*db, store::GameStore::Access::MustExist);
-    store::writeStory(log, *id, std::cout);
+    if (reveal && store::inProgress(log, *id)) warnSecretsShown("show", *id);
+    store::writeStory(log, *id, std::cout, reveal);
     return kExitOk;
 }
 

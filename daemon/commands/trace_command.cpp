@@ -26,14 +26,17 @@ constexpr std::string_view kOverview =
 
 int runExportTrace(const std::vector<std::string>& args) {
     GameLogOptions where;
+    bool reveal = false;
     bool json = false;
     CommandLine line("trace export", "vivaref trace export [options] GAME",
                      "Writes the referee trace of game GAME of the game log to standard output: every\n"
                      "input the referee took for it (host requests, board scans or puts and lifts, vote\n"
                      "keys), and the deals and piles it made itself as the host lines that would have made\n"
                      "them, so that 'vivaref simulate' plays the same game again without the seed.\n"
-                     "The trace holds the hands: it is for after the game.");
+                     "The trace holds the hands: a game still being played is not written unless\n"
+                     "--reveal is given (a warning on stderr then).");
     addGameLogOptions(line.visible, where);
+    addRevealOption(line.visible, reveal);
     line.visible.add_options()("json", po::bool_switch(&json), "print one JSON array of the lines");
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
@@ -47,6 +50,7 @@ int runExportTrace(const std::vector<std::string>& args) {
     const auto db = gameLogPath(where, "trace export");
     if (!db) return kExitUsage;
     store::GameStore log(*db, store::GameStore::Access::MustExist);
+    if (auto refused = refuseSecretRecord("trace export", log, *id, reveal)) return *refused;
     const auto lines = log.traceLines(*id);
     if (json) {
         nlohmann::ordered_json array = nlohmann::ordered_json::array();

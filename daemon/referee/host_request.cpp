@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "engine/record/player_name.hpp"
+
 namespace vivaref::referee {
 
 using nlohmann::json;
@@ -34,7 +36,10 @@ HostRequestParse readNewGame(const json& v) {
             if (!value.is_array()) return failed("the new-game players are not a list of names");
             for (const auto& name : value) {
                 if (!name.is_string()) return failed("a new-game player name is not a string");
-                r.players.push_back(name.get<std::string>());
+                const auto text = name.get<std::string>();
+                if (auto why = record::playerNameProblem(text))
+                    return failed("player " + std::to_string(r.players.size() + 1) + "'s name " + *why);
+                r.players.push_back(text);
             }
         } else if (key == "favourites") {
             if (value == "dealt")

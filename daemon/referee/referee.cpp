@@ -8,6 +8,7 @@
 #include "daemon/referee/referee_impl.hpp"
 #include "engine/record/deal_reader.hpp"
 #include "engine/record/line_reader.hpp"
+#include "engine/record/player_name.hpp"
 #include "engine/record/setup_reader.hpp"
 
 namespace vivaref::referee {
@@ -76,7 +77,19 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     std::vector<std::string> names = r.players;
     if (names.empty())
         for (int i = 0; i < rules->players(); ++i) names.push_back("Player " + std::to_string(i + 1));
-    const std::uint64_t gameSeed = ctx.options.seed + gamesMade;
+    // Every way in checks names already; the referee keeps the log safe from any other.
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (auto why = record::playerNameProblem(names[i]))
+            return HostAnswer::refused("bad-players",
+                                       "Player " + std::to_string(i + 1) + "'s name " + *why + ".");
+    std::uint64_t gameSeed = ctx.options.seed + gamesMade;
+    if (ctx.options.gameSeeds) {
+        try {
+            gameSeed = ctx.options.gameSeeds();
+        } catch (const std::exception& e) {
+            return HostAnswer::refused("no-entropy", std::string("The game cannot be started: ") + e.what());
+        }
+    }
     store::GameId id;
     if (ctx.store) {
         try {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,9 +43,12 @@ using Timestamp = drivers::Timestamp;
 
 struct RefereeOptions {
     // The referee's own generator, for the deals and piles the host does not
-    // enter: the k-th game this referee starts (k from 0) uses seed + k, and
-    // the log keeps that game's seed.
+    // enter. With gameSeeds (serve): each game's seed is drawn from it, so no
+    // game's seed follows from another's. Without (simulate, tests, serve
+    // --seed): the k-th game this referee starts (k from 0) uses seed + k.
+    // The log keeps each game's seed; nothing shows it before the game ends.
     std::uint64_t seed = 1;
+    std::function<std::uint64_t()> gameSeeds;
     // A due deal or reshuffle waits this long for the host's before the
     // referee makes its own (on the referee's clock).
     Timestamp chanceGrace{1000};

@@ -9,19 +9,36 @@
 
 namespace vivaref::server {
 
-std::string randomToken() {
-    std::array<unsigned char, kTokenBytes> bytes{};
+namespace {
+
+// `size` bytes from the kernel's generator into `into`.
+void fillRandom(unsigned char* into, std::size_t size, const char* what) {
     std::size_t filled = 0;
-    while (filled < bytes.size()) {
+    while (filled < size) {
         // getrandom blocks only until the kernel's pool is first seeded, and
         // may return fewer bytes or EINTR: loop.
-        const ssize_t got = ::getrandom(bytes.data() + filled, bytes.size() - filled, 0);
+        const ssize_t got = ::getrandom(into + filled, size - filled, 0);
         if (got < 0) {
             if (errno == EINTR) continue;
-            throw std::system_error(errno, std::generic_category(), "getrandom for a token");
+            throw std::system_error(errno, std::generic_category(), what);
         }
         filled += static_cast<std::size_t>(got);
     }
+}
+
+}  // namespace
+
+std::uint64_t randomSeed() {
+    std::array<unsigned char, sizeof(std::uint64_t)> bytes{};
+    fillRandom(bytes.data(), bytes.size(), "getrandom for a game's seed");
+    std::uint64_t seed = 0;
+    for (unsigned char b : bytes) seed = (seed << 8) | b;
+    return seed;
+}
+
+std::string randomToken() {
+    std::array<unsigned char, kTokenBytes> bytes{};
+    fillRandom(bytes.data(), bytes.size(), "getrandom for a token");
     static constexpr char kHex[] = "0123456789abcdef";
     std::string token;
     token.reserve(bytes.size() * 2);

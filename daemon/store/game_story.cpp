@@ -3,7 +3,11 @@
 #include <array>
 #include <chrono>
 #include <ctime>
+#include <optional>
+#include <set>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "daemon/store/record_walk.hpp"
 #include "engine/record/score_breakdown.hpp"
@@ -50,11 +54,29 @@ std::string placeText(engine::Place p) {
 
 class Storyteller {
 public:
-    Storyteller(const GameSummary& game, std::ostream& out) : game_(game), out_(out) {}
+    // `withheld`: the rounds whose favourites and Ambition cards are left
+    // out (nullopt: none); `votesCast`: tell the votes of an open election.
+    Storyteller(const GameSummary& game, std::ostream& out, std::optional<std::set<int>> withheld,
+                bool votesCast)
+        : game_(game), out_(out), withheld_(std::move(withheld)), votesCast_(votesCast) {}
 
     void step(const WalkStep& s) {
         const auto& rules = s.state.rules();
-        for (const auto& e : s.events) event(e, s.state, rules);
+        for (const auto& e : s.events) {
+            if (e.kind == engine::EventKind::VoteCast)
+                if (const auto* vote = std::get_if<engine::Action>(&s.decision))
+                    unrevealed_.push_back(seatName(rules, e.seat) + " " +
+                                          std::string(engine::voteCardName(vote->card())));
+            event(e, s.state, rules);
+        }
+    }
+
+    // After the last line: the votes of an election still open, if asked.
+    void finish() const {
+        if (!votesCast_ || unrevealed_.empty()) return;
+        out_ << "    Votes cast, not yet revealed:";
+        for (std::size_t i = 0; i < unrevealed_.size(); ++i) out_ << (i ? ", " : " ") << unrevealed_[i];
+        out_ << ".\n";
     }
 
     std::string seatName(const engine::Rules& rules, engine::Seat seat) const {
@@ -74,11 +96,19 @@ private:
         return c.index < rules.roster().size() ? rules.roster()[c].name : "?";
     }
 
+    bool secret() const { return withheld_ && withheld_->contains(round_); }
+
     void event(const engine::Event& e, const engine::State& state, const engine::Rules& rules) {
         using engine::EventKind;
         switch (e.kind) {
             case EventKind::RoundDealt:
-                out_ << "\nRound " << e.round << "\n  Favourites:\n";
+                round_ = e.round;
+                out_ << "\nRound " << e.round << "\n  Favourites:";
+                if (secret()) {
+                    out_ << " secret until the round is scored.\n";
+                    break;
+                }
+                out_ << "\n";
                 for (int p = 0; p < rules.players(); ++p) {
                     const auto& card = state.favourites(engine::PlayerId{static_cast<std::uint8_t>(p)});
                     out_ << "    " << playerName(p) << ":";
@@ -95,6 +125,10 @@ private:
                 out_ << "  " << seatName(rules, e.seat) << " gains 3 points (one character to place).\n";
                 break;
             case EventKind::AmbitionKept:
+                if (secret()) {
+                    out_ << "  " << playerName(e.player.index) << " keeps an Ambition card.\n";
+                    break;
+                }
                 out_ << "  " << playerName(e.player.index) << " keeps the Ambition card "
                      << ambitionTitle(state.keptAmbition(e.player)) << ".\n";
                 break;
@@ -119,11 +153,13 @@ private:
                 out_ << "  " << seatName(rules, e.seat) << " passes: no legal move.\n";
                 break;
             case EventKind::ElectionOpened:
+                unrevealed_.clear();
                 out_ << "  Election of " << name(rules, e.character) << ".\n";
                 break;
             case EventKind::VoteCast:
                 break;
             case EventKind::VotesRevealed:
+                unrevealed_.clear();
                 if (const auto& reveal = state.lastReveal()) {
                     out_ << "    Votes:";
                     for (int s = 0; s < rules.seats(); ++s)
@@ -191,24 +227,65 @@ private:
 
     const GameSummary& game_;
     std::ostream& out_;
+    std::optional<std::set<int>> withheld_;
+    bool votesCast_;
+    int round_ = 0;
+    std::vector<std::string> unrevealed_;  // "Ann Yes", since the election opened
 };
+
+// The rounds of a game in progress not scored yet: the last, and any dealt
+// later (the record may stop anywhere).
+std::set<int> unscoredRounds(const std::vector<std::string>& lines) {
+    std::set<int> rounds;
+    auto walk = walkRecord(lines, [&](const WalkStep& s) {
+        for (const auto& e : s.events)
+            if (e.kind == engine::EventKind::RoundDealt) rounds.insert(e.round);
+    });
+    if (walk.state)
+        for (const auto& r : walk.state->finishedRounds()) rounds.erase(r.round);
+    return rounds;
+}
 
 }  // namespace
 
-void writeStory(GameStore& log, GameId id, std::ostream& out) {
+namespace {
+
+GameSummary knownGame(GameStore& log, GameId id) {
     auto game = log.game(id);
     if (!game)
         throw StoreError(log.file(),
                          "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
+    return *game;
+}
+
+// As the pages decide (server/game_archive.cpp).
+bool stillPlayed(const GameSummary& g) { return !g.ended && !g.complete && !g.abandoned; }
+
+}  // namespace
+
+bool inProgress(GameStore& log, GameId id) { return stillPlayed(knownGame(log, id)); }
+
+void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgress) {
+    const auto summary = knownGame(log, id);
+    const auto* game = &summary;
     const auto events = log.events(id);
     int undos = 0;
     for (const auto& e : events) undos += e.kind == "undo";
+    const auto lines = log.recordLines(id);
+    // A game still being played keeps its secrets (game_story.hpp).
+    const bool playing = stillPlayed(summary);
+    const bool withhold = playing && !revealInProgress;
 
-    Storyteller teller(*game, out);
+    Storyteller teller(*game, out, withhold ? std::optional(unscoredRounds(lines)) : std::nullopt,
+                       playing && revealInProgress);
     out << "Game " << id.value << ", started " << localTimeText(game->started);
     if (game->ended) out << ", ended " << localTimeText(*game->ended);
     out << ".\n";
-    auto walk = walkRecord(log.recordLines(id), [&](const WalkStep& s) {
+    if (withhold)
+        out << "It is still being played: the favourites and Ambition cards of the round in play and the "
+               "referee's seed are left out ('vivaref show --reveal "
+            << id.value << "' prints them).\n";
+    auto walk = walkRecord(lines, [&](const WalkStep& s) {
         if (std::holds_alternative<engine::RulesSpec>(s.decision)) {
             const auto& rules = s.state.rules();
             out << "Edition " << engine::editionName(rules.edition()) << ", " << rules.seats() << " seats, "
@@ -222,12 +299,13 @@ void writeStory(GameStore& log, GameId id, std::ostream& out) {
                 out << (seat ? "," : "") << " " << seat << " "
                     << teller.seatName(rules, engine::Seat{static_cast<std::uint8_t>(seat)});
             out << ".\n";
-            if (game->seed) out << "The referee dealt with seed " << *game->seed << ".\n";
+            if (game->seed && !withhold) out << "The referee dealt with seed " << *game->seed << ".\n";
             if (undos) out << "Decisions taken back during the game: " << undos << " (left out below).\n";
             return;
         }
         teller.step(s);
     });
+    teller.finish();
     if (walk.failure)
         out << "\nThe log's decision " << walk.failure->line << " is refused by the rules ("
             << engine::refusalCodeName(walk.failure->refusal.code) << ": " << walk.failure->refusal.message

@@ -1,7 +1,11 @@
 // A logged game told as a story for after the game: setup and players, each
 // round's deal, placements and moves, every election with its revealed
-// votes and outcome, the scores of each round, and the winners. It shows
-// the favourites cards, so it is not for a game still being played.
+// votes and outcome, the scores of each round, and the winners. A finished
+// game (complete or abandoned) is told whole. A game still being played is
+// told as the table may see it, as the pages do: without the favourites
+// and the Ambition cards of a round not yet scored, and without the
+// referee's seed; unless `revealInProgress`, which also prints the votes
+// cast in an open election.
 #pragma once
 
 #include <ostream>
@@ -15,6 +19,10 @@ namespace vivaref::store {
 std::string localTimeText(WallTime t);
 
 // Throws StoreError for an unknown game.
-void writeStory(GameStore& log, GameId id, std::ostream& out);
+void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgress = false);
+
+// True when the game is still being played (neither over nor abandoned):
+// its record holds secrets the table must not see. Throws StoreError for an unknown game.
+bool inProgress(GameStore& log, GameId id);
 
 }  // namespace vivaref::store

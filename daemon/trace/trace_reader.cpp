@@ -9,6 +9,7 @@
 #include "drivers/sim/simulated_board.hpp"
 #include "engine/record/field_reader.hpp"
 #include "engine/record/line_reader.hpp"
+#include "engine/record/player_name.hpp"
 #include "engine/record/strict_json.hpp"
 
 namespace vivaref::trace {
@@ -139,7 +140,14 @@ HostLine readHost(const json& value) {
             if (auto it = fields.find("players"); it != fields.end()) {
                 if (!it->is_array()) fail("The new-game's \"players\" must be a list, not " + typeName(*it));
                 if (it->size() > 64) fail("The new-game's \"players\" names more than 64 players");
-                for (const json& p : *it) host.players.push_back(name(p, "A player's name"));
+                for (const json& p : *it) {
+                    const std::string player = text(p, "A player's name");
+                    // The same check as the host's new game (engine/record/player_name.hpp).
+                    if (auto why = record::playerNameProblem(player))
+                        fail("The new-game's player " + std::to_string(host.players.size() + 1) + "'s name " +
+                             *why);
+                    host.players.push_back(player);
+                }
             }
             if (auto it = fields.find("favourites"); it != fields.end()) {
                 host.favourites = text(*it, "The new-game's \"favourites\"");

@@ -123,7 +123,12 @@ TEST_CASE("trace reader: a malformed line says what is wrong") {
         {R"({"t": 1, "host": {"new-game": {"players": ["A"]}}})", "misses its key \"setup\""},
         {R"({"t": 1, "host": {"new-game": {"setup": 4}}})", "\"setup\" must be an object"},
         {R"({"t": 1, "host": {"new-game": {"setup": {}, "players": "Ann"}}})", "\"players\" must be a list"},
-        {R"({"t": 1, "host": {"new-game": {"setup": {}, "players": [""]}}})", "must not be empty"},
+        {R"({"t": 1, "host": {"new-game": {"setup": {}, "players": [""]}}})", "player 1's name is empty"},
+        // The host API's own check of names (engine/record/player_name.hpp).
+        {R"({"t": 1, "host": {"new-game": {"setup": {}, "players": ["A", "B\u001b[2J"]}}})",
+         "player 2's name holds a control character (U+001B) at character 2"},
+        {R"({"t": 1, "host": {"new-game": {"setup": {}, "players": ["Anna Maria Lucrezia Gaetana di Montefeltro"]}}})",
+         "is 42 characters long; at most 40"},
         {R"({"t": 1, "host": {"new-game": {"setup": {}, "seed": 3}}})", "unknown key \"seed\""},
         {R"({"t": 1, "scan": {"reader": "floor3"}})", "misses its key \"tags\""},
         {R"({"t": 1, "scan": {"reader": "floor3", "tags": "04A1B2C3"}})", "must be a list"},

@@ -16,9 +16,14 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$vivaref" games --db "$db" --json | grep -q '"status":"complete"' || fail "games --json"
 VIVAREF_DB=$db "$vivaref" games | grep -q "^14 " || fail "VIVAREF_DB names the log"
 for id in 1 5 12 13; do
-    "$vivaref" export --db "$db" $id > "$dir/$id.jsonl"
+    # Game 13 is still being played: its record holds the hands (--reveal).
+    reveal=; [ $id -eq 13 ] && reveal=--reveal
+    "$vivaref" export --db "$db" $reveal $id > "$dir/$id.jsonl" 2> "$dir/export.err"
     "$vivaref" replay "$dir/$id.jsonl" > "$dir/$id.result" || fail "export $id replays"
 done
+grep -q "warning: game 13 is still being played" "$dir/export.err" || fail "export --reveal warns"
+status=0; "$vivaref" export --db "$db" 13 > "$dir/13.none" 2> /dev/null || status=$?
+[ $status -eq 1 ] && [ ! -s "$dir/13.none" ] || fail "export of a game in progress needs --reveal"
 grep -q '"complete":true' "$dir/1.result" || fail "game 1 is complete"
 grep -q '"complete":false' "$dir/13.result" || fail "game 13 is cut short"
 "$vivaref" verify --db "$db" --all > "$dir/verify" || fail "verify --all"
