@@ -176,6 +176,12 @@ TagRegistries loadTagRegistries(const std::filesystem::path& file) {
     return fromJson(file, std::move(text).str());
 }
 
+TagRegistries parseTagRegistries(const std::string& text, const std::filesystem::path& file) {
+    return fromJson(file, text);
+}
+
+std::string tagRegistriesText(const TagRegistries& registries) { return toJson(registries); }
+
 TagRegistries loadTagRegistriesIfPresent(const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return {};
