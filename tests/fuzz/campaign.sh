@@ -11,7 +11,9 @@
 # Usage: tests/fuzz/campaign.sh [NAME...]     (default: record trace config router tags)
 # Environment: RUNS, SECONDS_EACH, JOBS (libFuzzer -jobs/-workers: 1 by
 # default, the machine is shared), SEED (default 0: libFuzzer draws one),
-# BUILD (default build/fuzz, configured as `.ci/dev test` does).
+# MAX_FILE_BYTES (default 4096: larger finds stay out of the tree),
+# BUILD (default build/fuzz, configured as `.ci/dev test` does), NO_BUILD=1
+# (the fuzzers are built already: no ninja).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -21,6 +23,7 @@ SECONDS_EACH="${SECONDS_EACH:-0}"
 JOBS="${JOBS:-1}"
 SEED="${SEED:-0}"
 BUILD="${BUILD:-build/fuzz}"
+MAX_FILE_BYTES="${MAX_FILE_BYTES:-4096}"
 targets=("$@")
 ((${#targets[@]})) || targets=(record trace config router tags)
 
@@ -30,7 +33,7 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
 fi
 build_targets=()
 for name in "${targets[@]}"; do build_targets+=("${name}_fuzzer"); done
-nice ninja -C "$BUILD" -j 2 "${build_targets[@]}"
+[[ "${NO_BUILD:-}" == 1 ]] || nice ninja -C "$BUILD" -j 2 "${build_targets[@]}"
 
 out="$BUILD/campaign"
 mkdir -p "$out"
@@ -63,8 +66,21 @@ for name in "${targets[@]}"; do
     cov="$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)"
     crashes="$(find "$work" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' | wc -l)"
     ((status == 0)) || failed=1
+    # The merge: into a copy of every seed (so that what the bundled records
+    # or example configurations already cover is not added), then only the
+    # files it added, of at most MAX_FILE_BYTES each, are copied into the tree
+    # (the larger ones stay in build/fuzz/campaign/NAME/corpus).
     before="$(find "$tree" -type f | wc -l)"
-    nice "$fuzzer" -merge=1 "${dict[@]}" "$tree" "$work/corpus" >>"$log" 2>&1 || true
+    merged="$work/merged"
+    rm -rf "$merged"
+    mkdir -p "$merged"
+    for dir in "${seeds[@]}"; do find "$dir" -maxdepth 1 -type f -exec cp -t "$merged" {} +; done
+    find "$merged" -type f -printf '%f\n' | sort >"$work/seeds.txt"
+    nice "$fuzzer" -merge=1 "${dict[@]}" "$merged" "$work/corpus" >>"$log" 2>&1 || true
+    find "$merged" -type f -printf '%f\n' | sort | comm -13 "$work/seeds.txt" - |
+        while read -r file; do
+            (($(stat -c %s "$merged/$file") <= MAX_FILE_BYTES)) && cp "$merged/$file" "$tree/"
+        done
     after="$(find "$tree" -type f | wc -l)"
     rate=$((elapsed > 0 ? execs / elapsed : 0))
     line="$(date -u +%FT%TZ) $name: $execs executions in ${elapsed}s ($rate/s), ${cov:-cov ?}, corpus $before -> $after files ($(du -sk "$tree" | cut -f1) KiB), $crashes crash/timeout/leak inputs, exit $status"

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,7 +54,13 @@ ServiceAnswer badRequest(std::string_view message) {
 // answers are small and deterministic.
 class FuzzService final : public RefereeService {
 public:
-    json publicStatus() override { return {{"state", playing_ ? "playing" : "waiting"}, {"version", version_}}; }
+    json publicStatus() override {
+        json status = {{"state", playing_ ? "playing" : "waiting"}, {"version", version_}};
+        // The check of the checks (ctest fuzz_corpus_router_sees_leak): a status that leaks.
+        static const bool leak = std::getenv("VIVAREF_FUZZ_PLANT_LEAK") != nullptr;
+        if (leak) status["favourites"] = {kFavourite};
+        return status;
+    }
     json games() override { return json::array({{{"id", 1}, {"complete", true}}}); }
     std::optional<json> game(std::int64_t id) override {
         if (id != 1) return std::nullopt;
