@@ -3,7 +3,8 @@
 // give either a valid configuration and no problem, or problems that each
 // name the file, a line inside the text (0: the file as a whole) and a
 // reason; never a crash, an exception or a hang (-timeout).
-// Run by `.ci/dev test`; by hand: build/fuzz/tests/fuzz/config_fuzzer -dict=tests/fuzz/config.dict CORPUS_DIR.
+// Run by `.ci/dev test`; by hand: build/fuzz/tests/fuzz/config_fuzzer -dict=tests/fuzz/config.dict
+// CORPUS_DIR.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -61,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (check.status == config::ConfigCheck::Status::Valid) {
         config::ConfigProblems again;
         config::checkCastle(check.config, again);
-        if (!again.empty()) fuzz::broken("a valid configuration fails its second check: " + again.front().text());
+        if (!again.empty())
+            fuzz::broken("a valid configuration fails its second check: " + again.front().text());
     }
     return 0;
 }

@@ -12,7 +12,8 @@
 //   - no answer holds the host token or the file outside the web root;
 //   - an answer to a request without the host's token, not on the player's
 //     own link, holds no planted secret (unless the request held it itself).
-// Run by `.ci/dev test`; by hand: build/fuzz/tests/fuzz/router_fuzzer -dict=tests/fuzz/router.dict CORPUS_DIR.
+// Run by `.ci/dev test`; by hand: build/fuzz/tests/fuzz/router_fuzzer -dict=tests/fuzz/router.dict
+// CORPUS_DIR.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -43,7 +44,9 @@ constexpr std::string_view kPlayerToken = "0123456789abcdef0123456789abcdef";
 constexpr std::string_view kFavourite = "PLANTED-FAVOURITE-card";
 constexpr int kMaxRequests = 4;
 
-bool contains(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
+bool contains(std::string_view text, std::string_view what) {
+    return text.find(what) != std::string_view::npos;
+}
 
 ServiceAnswer badRequest(std::string_view message) {
     return ServiceAnswer::failed(ServiceAnswer::Outcome::BadRequest, "bad-request", message);
@@ -74,16 +77,19 @@ public:
         if (token != kPlayerToken)
             return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-player", "nobody");
         if (request != "keep")
-            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request", "no such request");
+            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request",
+                                         "no such request");
         const auto ambition = body.find("ambition");
-        if (ambition == body.end() || !ambition->is_string()) return badRequest("a keep names its \"ambition\"");
+        if (ambition == body.end() || !ambition->is_string())
+            return badRequest("a keep names its \"ambition\"");
         json keep = {{"player", 0}, {"ambition", *ambition}};
         return fromParse(referee::parseHostRequest({{"keep", keep}}));
     }
     ServiceAnswer host(std::string_view request, const json& body) override {
         if (request == "players")
             return ServiceAnswer::ok(
-                {{"players", json::array({{{"player", 0}, {"path", "/player.html#" + std::string(kPlayerToken)}}})}});
+                {{"players",
+                  json::array({{{"player", 0}, {"path", "/player.html#" + std::string(kPlayerToken)}}})}});
         if (request == "new-link") {
             const auto player = body.find("player");
             if (player == body.end() || !player->is_number_integer()) return badRequest("which player?");
@@ -95,7 +101,8 @@ public:
         bool known = false;
         for (const auto kind : kKinds) known = known || kind == request;
         if (!known)
-            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request", "no such request");
+            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request",
+                                         "no such request");
         const ServiceAnswer answer = fromParse(referee::parseHostRequest({{name, body}}));
         if (answer.outcome == ServiceAnswer::Outcome::Ok) {
             ++version_;
@@ -108,7 +115,8 @@ public:
     bool simulated() const override { return true; }
     ServiceAnswer sim(std::string_view request, const json& body) override {
         if (request != "put" && request != "lift" && request != "press")
-            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request", "no such request");
+            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request",
+                                         "no such request");
         if (!body.is_object() || body.empty()) return badRequest("say what to move or press");
         return ServiceAnswer::ok();
     }
@@ -122,7 +130,8 @@ private:
         const referee::HostRequestParse again = referee::parseHostRequest(written);
         if (!again.ok() || referee::hostRequestJson(std::get<referee::HostRequest>(again.value)) != written)
             fuzz::broken("a host request that does not read back the same: " + written.dump());
-        return ServiceAnswer::ok({{"request", referee::hostRequestName(std::get<referee::HostRequest>(parse.value))}});
+        return ServiceAnswer::ok(
+            {{"request", referee::hostRequestName(std::get<referee::HostRequest>(parse.value))}});
     }
     bool playing_ = false;
     std::int64_t version_ = 0;
@@ -133,7 +142,8 @@ ServiceAnswer enrol(std::string_view action, const json& body, bool gameInProgre
     if (action == "state") return ServiceAnswer::ok({{"state", "idle"}});
     if (action == "start") {
         if (gameInProgress)
-            return ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "game-in-progress", "not during a game");
+            return ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "game-in-progress",
+                                         "not during a game");
         const auto edition = body.find("edition");
         if (edition != body.end() && !edition->is_string()) return badRequest("\"edition\" is a name");
         return ServiceAnswer::ok({{"state", "enrolling"}});
@@ -158,7 +168,14 @@ struct Fixture {
 
 bool documentedStatus(unsigned status) {
     switch (status) {
-        case 200: case 400: case 401: case 404: case 405: case 409: case 415: case 503:
+        case 200:
+        case 400:
+        case 401:
+        case 404:
+        case 405:
+        case 409:
+        case 415:
+        case 503:
             return true;
         default:
             return false;
@@ -171,7 +188,8 @@ void checkAnswer(const Request& request, const ApiRouter::Reply& reply, std::str
     if (reply.eventStream) return;  // the session takes it from here
     const unsigned status = response.result_int();
     if (!documentedStatus(status)) fuzz::broken("status " + std::to_string(status) + " for " + target);
-    if (response.version() != request.version()) fuzz::broken("another HTTP version in the answer to " + target);
+    if (response.version() != request.version())
+        fuzz::broken("another HTTP version in the answer to " + target);
     const std::string& body = response.body();
     const bool isApi = target.starts_with("/api/") || target == "/api" || target.starts_with("/api?") ||
                        target.starts_with("/api#");
@@ -179,8 +197,9 @@ void checkAnswer(const Request& request, const ApiRouter::Reply& reply, std::str
     if (status != 200 || (isApi && !qrCode)) {
         const json parsed = json::parse(body, nullptr, false);
         if (parsed.is_discarded()) fuzz::broken("an answer that is not JSON for " + target + ": " + body);
-        if (status != 200 && !(parsed.is_object() && parsed.contains("error") && parsed["error"].is_string() &&
-                               parsed.contains("message") && parsed["message"].is_string()))
+        if (status != 200 &&
+            !(parsed.is_object() && parsed.contains("error") && parsed["error"].is_string() &&
+              parsed.contains("message") && parsed["message"].is_string()))
             fuzz::broken("an error without its code and message for " + target + ": " + body);
     }
     if (request.method() != http::verb::head && response.has_content_length() &&
@@ -188,12 +207,14 @@ void checkAnswer(const Request& request, const ApiRouter::Reply& reply, std::str
         fuzz::broken("a Content-Length that is not the body's for " + target);
 
     // Secrets nobody is given.
-    if (contains(body, kHostToken) && !contains(input, kHostToken)) fuzz::broken("the host token in an answer");
-    if (contains(body, testing::kSecretText)) fuzz::broken("a file outside the web root served for " + target);
+    if (contains(body, kHostToken) && !contains(input, kHostToken))
+        fuzz::broken("the host token in an answer");
+    if (contains(body, testing::kSecretText))
+        fuzz::broken("a file outside the web root served for " + target);
     // The host's and the player's.
     const auto authorization = request.find(http::field::authorization);
-    const bool host = authorization != request.end() &&
-                      authorization->value() == "Bearer " + std::string(kHostToken);
+    const bool host =
+        authorization != request.end() && authorization->value() == "Bearer " + std::string(kHostToken);
     const bool ownLink = contains(target, kPlayerToken);
     if (!host && !ownLink) {
         if (contains(body, kPlayerToken) && !contains(input, kPlayerToken))

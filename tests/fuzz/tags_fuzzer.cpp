@@ -32,8 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (said.find(std::string("tag registry ") + kFileName) != 0)
             fuzz::broken("an error that does not name the file: " + said);
         if (e.line() < 0 || e.line() > physicalLines)
-            fuzz::broken("an error at line " + std::to_string(e.line()) + " of " + std::to_string(physicalLines) +
-                         ": " + said);
+            fuzz::broken("an error at line " + std::to_string(e.line()) + " of " +
+                         std::to_string(physicalLines) + ": " + said);
         return 0;
     } catch (const std::exception& e) {
         fuzz::broken(std::string("an exception other than TagRegistryFileError: ") + e.what());
@@ -47,6 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const std::exception& e) {
         fuzz::broken(std::string("the registries written back do not read: ") + e.what() + "\n" + written);
     }
-    if (again != written) fuzz::broken("the registries written back read differently:\n" + written + "\n" + again);
+    if (again != written)
+        fuzz::broken("the registries written back read differently:\n" + written + "\n" + again);
     return 0;
 }

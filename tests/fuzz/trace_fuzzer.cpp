@@ -24,7 +24,8 @@ void checkWritesBack(const trace::TraceLine& line, const std::string& where) {
     const trace::LineParse again = trace::parseTraceLine(written);
     if (!again.line) fuzz::broken(where + " writes as an unreadable line: " + again.error + "\n" + written);
     if (!(*again.line == line)) fuzz::broken(where + " does not read back the same:\n" + written);
-    if (trace::writeTraceLine(*again.line) != written) fuzz::broken(where + " writes differently the second time");
+    if (trace::writeTraceLine(*again.line) != written)
+        fuzz::broken(where + " writes differently the second time");
 }
 
 }  // namespace
@@ -45,8 +46,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     int lastNumber = 0;
     for (const auto& [number, line] : read.lines) {
         const std::string where = "line " + std::to_string(number);
-        if (number <= lastNumber || number > physicalLines) fuzz::broken(where + ": line numbers out of order");
-        if (line.t < lastT || line.t < 0 || line.t > trace::kMaxTraceTime) fuzz::broken(where + ": t out of order");
+        if (number <= lastNumber || number > physicalLines)
+            fuzz::broken(where + ": line numbers out of order");
+        if (line.t < lastT || line.t < 0 || line.t > trace::kMaxTraceTime)
+            fuzz::broken(where + ": t out of order");
         checkWritesBack(line, where);
         lastT = line.t;
         lastNumber = number;
