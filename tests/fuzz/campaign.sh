@@ -83,7 +83,7 @@ for name in "${targets[@]}"; do
         done
     after="$(find "$tree" -type f | wc -l)"
     rate=$((elapsed > 0 ? execs / elapsed : 0))
-    line="$(date -u +%FT%TZ) $name: $execs executions in ${elapsed}s ($rate/s), ${cov:-cov ?}, corpus $before -> $after files ($(du -sk "$tree" | cut -f1) KiB), $crashes crash/timeout/leak inputs, exit $status"
+    line="$(date -u +%FT%TZ) $name: $execs executions in ${elapsed}s ($rate/s), ${cov:-cov ?}, corpus $before -> $after files ($(du -sk --apparent-size "$tree" | cut -f1) KiB), $crashes crash/timeout/leak inputs, exit $status"
     echo "$line"
     echo "$line" >>"$out/summary.txt"
 done
