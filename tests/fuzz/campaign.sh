@@ -79,7 +79,7 @@ for name in "${targets[@]}"; do
     nice "$fuzzer" -merge=1 "${dict[@]}" "$merged" "$work/corpus" >>"$log" 2>&1 || true
     find "$merged" -type f -printf '%f\n' | sort | comm -13 "$work/seeds.txt" - |
         while read -r file; do
-            (($(stat -c %s "$merged/$file") <= MAX_FILE_BYTES)) && cp "$merged/$file" "$tree/"
+            if (($(stat -c %s "$merged/$file") <= MAX_FILE_BYTES)); then cp "$merged/$file" "$tree/"; fi
         done
     after="$(find "$tree" -type f | wc -l)"
     rate=$((elapsed > 0 ? execs / elapsed : 0))
