@@ -78,6 +78,9 @@ nlohmann::ordered_json parseStrictly(const std::filesystem::path& file, const st
     } catch (const nlohmann::ordered_json::parse_error& e) {
         const int line = lineOfOffset(text, e.byte > 0 ? e.byte - 1 : 0);
         throw TagRegistryFileError(file, line, "not valid JSON (is it the tag registry?)");
+    } catch (const nlohmann::ordered_json::out_of_range&) {
+        // The parser's other refusal: a number too large for a double (1e400).
+        throw TagRegistryFileError(file, 0, "holds a number too large to read (is it the tag registry?)");
     }
 }
 
