@@ -78,6 +78,9 @@ nlohmann::ordered_json parseStrictly(const std::filesystem::path& file, const st
     } catch (const nlohmann::ordered_json::parse_error& e) {
         const int line = lineOfOffset(text, e.byte > 0 ? e.byte - 1 : 0);
         throw TagRegistryFileError(file, line, "not valid JSON (is it the tag registry?)");
+    } catch (const nlohmann::ordered_json::out_of_range&) {
+        // The parser's other refusal: a number too large for a double (1e400).
+        throw TagRegistryFileError(file, 0, "holds a number too large to read (is it the tag registry?)");
     }
 }
 
@@ -175,6 +178,12 @@ TagRegistries loadTagRegistries(const std::filesystem::path& file) {
     if (in.bad()) throw TagRegistryFileError(file, 0, "cannot read it");
     return fromJson(file, std::move(text).str());
 }
+
+TagRegistries parseTagRegistries(const std::string& text, const std::filesystem::path& file) {
+    return fromJson(file, text);
+}
+
+std::string tagRegistriesText(const TagRegistries& registries) { return toJson(registries); }
 
 TagRegistries loadTagRegistriesIfPresent(const std::filesystem::path& file) {
     std::error_code ec;

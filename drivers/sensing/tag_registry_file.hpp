@@ -37,6 +37,11 @@ private:
 TagRegistries loadTagRegistries(const std::filesystem::path& file);
 // The same, but a missing file is an empty set (nothing enrolled yet).
 TagRegistries loadTagRegistriesIfPresent(const std::filesystem::path& file);
+// The file's text already read (`file` only names it in errors): what
+// loadTagRegistries does after reading. The fuzz target (tests/fuzz) calls it.
+TagRegistries parseTagRegistries(const std::string& text, const std::filesystem::path& file);
+// The text saveTagRegistries writes; parseTagRegistries reads it back the same.
+std::string tagRegistriesText(const TagRegistries& registries);
 
 // Replaces the file atomically: a temporary file beside it, written and
 // synced, renamed over it, and the directory synced; a crash leaves the old
