@@ -1,0 +1,81 @@
+#include "daemon/server/client_limits.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace vivaref::server {
+
+namespace {
+
+using Address = boost::asio::ip::address;
+
+// Whether a goes before b: its activity first, then the longer idle.
+bool moreIdle(const ConnectionView& a, const ConnectionView& b) {
+    if (a.activity != b.activity) return a.activity < b.activity;
+    return a.since < b.since;
+}
+
+// The most idle of the connections `pick` accepts.
+template <class Pick>
+std::optional<std::size_t> mostIdleOf(const std::vector<ConnectionView>& open, Pick pick) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < open.size(); ++i)
+        if (pick(open[i]) && (!best || moreIdle(open[i], open[*best]))) best = i;
+    return best;
+}
+
+Admission evict(std::optional<std::size_t> victim) {
+    if (!victim) return {Admission::Kind::Refuse, 0};
+    return {Admission::Kind::Evict, *victim};
+}
+
+}  // namespace
+
+Admission admit(const std::vector<ConnectionView>& open, const Address& client, bool trusted,
+                std::size_t maxConnections, std::size_t maxPerClient) {
+    std::map<Address, std::size_t> held;
+    for (const auto& c : open) ++held[c.client];
+    // Over its own cap: it replaces one of its own.
+    if (!trusted && held[client] >= maxPerClient)
+        return evict(mostIdleOf(open, [&](const ConnectionView& c) { return c.client == client; }));
+    if (open.size() < maxConnections) return {};
+    // Full: the client holding the most (untrusted first) gives one up.
+    std::optional<Address> hog;
+    std::size_t most = 0;
+    for (const auto& [address, count] : held) {
+        const bool candidate = std::any_of(open.begin(), open.end(), [&](const ConnectionView& c) {
+            return c.client == address && !c.trusted;
+        });
+        if (candidate && count > most) {
+            hog = address;
+            most = count;
+        }
+    }
+    if (hog)
+        return evict(mostIdleOf(open, [&](const ConnectionView& c) { return c.client == *hog && !c.trusted; }));
+    // Only trusted connections are left: only a trusted newcomer may replace one.
+    if (!trusted) return {Admission::Kind::Refuse, 0};
+    return evict(mostIdleOf(open, [](const ConnectionView&) { return true; }));
+}
+
+std::optional<std::size_t> mostIdle(const std::vector<ConnectionView>& open) {
+    return mostIdleOf(open, [](const ConnectionView& c) { return !c.trusted; });
+}
+
+Address clientOf(const Address& address) {
+    if (address.is_v6() && address.to_v6().is_v4_mapped())
+        return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6());
+    return address;
+}
+
+void TrustedClients::add(const Address& client) {
+    recent_.erase(std::remove(recent_.begin(), recent_.end(), client), recent_.end());
+    recent_.push_back(client);
+    if (recent_.size() > keep_) recent_.erase(recent_.begin());
+}
+
+bool TrustedClients::contains(const Address& client) const {
+    return std::find(recent_.begin(), recent_.end(), client) != recent_.end();
+}
+
+}  // namespace vivaref::server
