@@ -68,6 +68,30 @@ Address clientOf(const Address& address) {
     return address;
 }
 
+RequestRates::Clock::duration RequestRates::take(const Address& client, Clock::time_point now) {
+    // Full buckets are forgotten now and then: the map holds the clients of the last moments.
+    if (buckets_.size() > 4096)
+        std::erase_if(buckets_, [&](const auto& entry) {
+            return entry.second.level + std::chrono::duration<double>(now - entry.second.at).count() * perSecond_ >=
+                   burst_;
+        });
+    auto [it, fresh] = buckets_.try_emplace(client, Bucket{burst_, now});
+    Bucket& b = it->second;
+    if (now > b.at) {
+        b.level = std::min(burst_, b.level + std::chrono::duration<double>(now - b.at).count() * perSecond_);
+        b.at = now;
+    }
+    b.level -= 1;
+    if (b.level >= 0) return Clock::duration::zero();
+    // In debt: the wait until the bucket is back to zero.
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(-b.level / perSecond_));
+}
+
+void RequestRates::charge(const Address& client, std::size_t answerBytes) {
+    if (auto it = buckets_.find(client); it != buckets_.end())
+        it->second.level -= static_cast<double>(answerBytes / 65536);
+}
+
 void TrustedClients::add(const Address& client) {
     recent_.erase(std::remove(recent_.begin(), recent_.end(), client), recent_.end());
     recent_.push_back(client);

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,31 @@ std::optional<std::size_t> mostIdle(const std::vector<ConnectionView>& open);
 // An IPv4 address mapped into IPv6 (a dual-stack listener) as IPv4, so a
 // client is one client whichever way it came.
 boost::asio::ip::address clientOf(const boost::asio::ip::address& address);
+
+// How fast each untrusted client is served: a bucket of `burst` requests
+// per address, refilled at `perSecond`; a request costs one, and one more
+// per 64 KiB of its answer (an archive costs ~4). A client that has used
+// its bucket waits (its next request is answered later, never refused), so
+// a client asking in loops gets its share and no more, and the others'
+// requests do not queue behind its answers.
+class RequestRates {
+public:
+    using Clock = std::chrono::steady_clock;
+    explicit RequestRates(double perSecond = 20, double burst = 40) : perSecond_(perSecond), burst_(burst) {}
+    // How long the client's next request must wait (zero: answer now); takes its cost.
+    Clock::duration take(const boost::asio::ip::address& client, Clock::time_point now);
+    // Charges the answer's size once known.
+    void charge(const boost::asio::ip::address& client, std::size_t answerBytes);
+
+private:
+    struct Bucket {
+        double level;
+        Clock::time_point at;
+    };
+    double perSecond_;
+    double burst_;
+    std::map<boost::asio::ip::address, Bucket> buckets_;
+};
 
 // Addresses that showed the host's secret lately (the last few), trusted
 // for the connections they open next.

@@ -112,6 +112,23 @@ void HttpSession::onRead(error_code error) {
     if (error) return close();  // reset by the peer, aborted: nothing to answer
 
     ++context_->counters.requests;
+    // A client over its pace waits for its answer (client_limits.hpp); the
+    // connection counts as waiting meanwhile.
+    if (!trusted_) {
+        const auto wait = context_->rates.take(client_, std::chrono::steady_clock::now());
+        if (wait > std::chrono::steady_clock::duration::zero()) {
+            ++context_->paced;
+            lingerTimer_.expires_after(wait);
+            lingerTimer_.async_wait([self = shared_from_this()](error_code e) {
+                if (!e && self->state_ != State::Closed) self->answer();
+            });
+            return;
+        }
+    }
+    answer();
+}
+
+void HttpSession::answer() {
     const Request& request = parser_->get();
     ApiRouter::Reply reply;
     try {
@@ -125,6 +142,7 @@ void HttpSession::onRead(error_code error) {
     }
     if (reply.eventStream) return startEventStream(request);
     noteHost(request, reply.response);
+    if (!trusted_) context_->rates.charge(client_, reply.response.body().size());
     write(std::move(reply.response), false);
 }
 

@@ -38,6 +38,8 @@ struct SessionContext {
     std::size_t eventStreams = 0;
     ServerCounters counters;
     TrustedClients trusted;  // addresses that showed the host's secret
+    RequestRates rates;      // untrusted clients' pace
+    std::uint64_t paced = 0;  // requests answered later for their client's pace
 };
 
 class HttpSession final : public EventSubscriber, public std::enable_shared_from_this<HttpSession> {
@@ -63,6 +65,7 @@ private:
     void readRequest();
     void onHeader(boost::beast::error_code error);
     void onRead(boost::beast::error_code error);
+    void answer();
     void refuseUnreadable(boost::beast::error_code error);
     void write(Response response, bool thenLinger);
     void writeSome(bool keepAlive, bool thenLinger);
