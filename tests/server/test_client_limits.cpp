@@ -142,6 +142,18 @@ TEST_CASE("client limits: a full server takes the room from the client holding t
     CHECK(trusted.contains(kHost));
 }
 
+TEST_CASE("request rates: a burst at once, then the pace; an address's large answers cost more") {
+    RequestRates rates(10, 4);  // 10 a second, 4 at once
+    const auto t0 = Clock::time_point{} + 100s;
+    for (int i = 0; i < 4; ++i) CHECK(rates.take(kA, t0) == Clock::duration::zero());
+    CHECK(rates.take(kA, t0) == std::chrono::duration_cast<Clock::duration>(100ms));  // one short: 0.1 s
+    CHECK(rates.take(kB, t0) == Clock::duration::zero());                            // B has its own
+    // A second later A has its bucket back; an answer of 256 KiB costs 4 more.
+    CHECK(rates.take(kA, t0 + 1s) == Clock::duration::zero());
+    rates.charge(kA, 256 * 1024);
+    CHECK(rates.take(kA, t0 + 1s) == std::chrono::duration_cast<Clock::duration>(200ms));
+}
+
 TEST_CASE("archive cache: kept per game and version, the least recently used let go over the budget") {
     ArchiveCache cache(100);
     CHECK(cache.find(1, "v1") == nullptr);
@@ -165,8 +177,8 @@ TEST_CASE("clients that never read a large answer: capped per address, dropped w
     limits.maxConnectionsPerClient = 4;
     limits.stallTimeout = 300ms;
     ServerFixture server(limits);
-    server.onLoop([&] { server.fake.gamePadding = 4 << 20; });
-    // 32 clients from 127.0.0.2 each ask for a 4 MiB answer and never read it.
+    server.onLoop([&] { server.fake.gamePadding = 1 << 20; });
+    // 32 clients from 127.0.0.2 each ask for a 1 MiB answer and never read it.
     std::vector<int> flood;
     for (int i = 0; i < 32; ++i) {
         flood.push_back(connectFrom("127.0.0.2", server.port));
@@ -202,7 +214,7 @@ TEST_CASE("a full server: the address holding the most gives up its most idle co
     limits.maxConnections = 8;
     limits.maxConnectionsPerClient = 8;
     ServerFixture server(limits);
-    server.onLoop([&] { server.fake.gamePadding = 4 << 20; });
+    server.onLoop([&] { server.fake.gamePadding = 1 << 20; });
     std::vector<int> flood;
     for (int i = 0; i < 8; ++i) {
         flood.push_back(connectFrom("127.0.0.2", server.port));
