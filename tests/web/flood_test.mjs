@@ -23,6 +23,8 @@ const bench = args.includes('--bench');
 const benchSeconds = Number(args[args.indexOf('--bench') + 1]) || 20;
 const phaseMs = bench ? benchSeconds * 1000 : 3000;
 const baselineMs = bench ? benchSeconds * 1000 : 2000;
+// The status's p99 must stay under this (a sanitizer build is slower).
+const p99Bound = Number(process.env.VIVAREF_FLOOD_P99_MS || 1000);
 
 const why = serveMissing(vivaref);
 if (why) {
@@ -259,8 +261,8 @@ try {
 
   check(base.failed === 0 && base.polls > 0, `no flood: every status poll answered (${base.polls})`);
   for (const row of [flooded, looped, both].filter(Boolean)) {
-    check(row.failed === 0 && row.polls > 0, `${row.name}: every status poll answered (${row.polls}, ${row.failed} failed)`);
-    check(row.p99 < 1000, `${row.name}: status p99 ${row.p99.toFixed(1)} ms under 1 s`);
+    check(row.failed === 0 && row.polls >= phaseMs / 500, `${row.name}: every status poll answered, one at least every 0.5 s (${row.polls}, ${row.failed} failed)`);
+    check(row.p99 < p99Bound, `${row.name}: status p99 ${row.p99.toFixed(1)} ms under ${p99Bound} ms`);
     check(row.decisionsPerSecond > 0, `${row.name}: the game kept moving (${row.decisionsPerSecond.toFixed(2)} decisions/s)`);
   }
   const log = server.log();
