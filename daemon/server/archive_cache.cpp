@@ -13,7 +13,8 @@ std::shared_ptr<const std::string> ArchiveCache::find(std::int64_t id, const std
     return it->second.text;
 }
 
-std::shared_ptr<const std::string> ArchiveCache::keep(std::int64_t id, std::string version, std::string text) {
+std::shared_ptr<const std::string> ArchiveCache::keep(std::int64_t id, std::string version,
+                                                      std::string text) {
     auto shared = std::make_shared<const std::string>(std::move(text));
     if (auto old = entries_.find(id); old != entries_.end()) drop(old);
     if (shared->size() > maxBytes_) return shared;

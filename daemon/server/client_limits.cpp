@@ -52,7 +52,8 @@ Admission admit(const std::vector<ConnectionView>& open, const Address& client, 
         }
     }
     if (hog)
-        return evict(mostIdleOf(open, [&](const ConnectionView& c) { return c.client == *hog && !c.trusted; }));
+        return evict(
+            mostIdleOf(open, [&](const ConnectionView& c) { return c.client == *hog && !c.trusted; }));
     // Only trusted connections are left: only a trusted newcomer may replace one.
     if (!trusted) return {Admission::Kind::Refuse, 0};
     return evict(mostIdleOf(open, [](const ConnectionView&) { return true; }));
@@ -72,7 +73,8 @@ RequestRates::Clock::duration RequestRates::take(const Address& client, Clock::t
     // Full buckets are forgotten now and then: the map holds the clients of the last moments.
     if (buckets_.size() > 4096)
         std::erase_if(buckets_, [&](const auto& entry) {
-            return entry.second.level + std::chrono::duration<double>(now - entry.second.at).count() * perSecond_ >=
+            return entry.second.level +
+                       std::chrono::duration<double>(now - entry.second.at).count() * perSecond_ >=
                    burst_;
         });
     auto [it, fresh] = buckets_.try_emplace(client, Bucket{burst_, now});

@@ -123,9 +123,7 @@ json gameJsonOf(store::GameStore& store, store::GameId id, const store::GameSumm
     return out;
 }
 
-std::string dumped(const json& value) {
-    return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+std::string dumped(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 }  // namespace
 

@@ -105,8 +105,8 @@ void HttpServer::acceptFailed(const error_code& error) {
     } else {
         acceptPause_ = std::min<std::chrono::milliseconds>(acceptPause_ * 2, std::chrono::seconds(1));
     }
-    if (error == net::error::no_descriptors || error.value() == ENFILE || error == net::error::no_buffer_space ||
-        error == net::error::no_memory) {
+    if (error == net::error::no_descriptors || error.value() == ENFILE ||
+        error == net::error::no_buffer_space || error == net::error::no_memory) {
         std::vector<HttpSession*> sessions;
         if (auto victim = mostIdle(views(sessions))) evict(sessions[*victim]);
     }

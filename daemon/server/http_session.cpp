@@ -193,7 +193,8 @@ void HttpSession::writeSome(bool keepAlive, bool thenLinger) {
     const auto now = std::chrono::steady_clock::now();
     const auto left = writeStarted_ + context_->limits.writeTimeout - now;
     const bool stallFirst = left > context_->limits.stallTimeout;
-    stream_.expires_after(stallFirst ? std::chrono::steady_clock::duration(context_->limits.stallTimeout) : left);
+    stream_.expires_after(stallFirst ? std::chrono::steady_clock::duration(context_->limits.stallTimeout)
+                                     : left);
     http::async_write_some(
         stream_, *serializer_,
         [self = shared_from_this(), keepAlive, thenLinger, stallFirst](error_code error, std::size_t) {

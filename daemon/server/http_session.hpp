@@ -37,8 +37,8 @@ struct SessionContext {
     std::set<HttpSession*> sessions;
     std::size_t eventStreams = 0;
     ServerCounters counters;
-    TrustedClients trusted;  // addresses that showed the host's secret
-    RequestRates rates;      // untrusted clients' pace
+    TrustedClients trusted;   // addresses that showed the host's secret
+    RequestRates rates;       // untrusted clients' pace
     std::uint64_t paced = 0;  // requests answered later for their client's pace
 };
 

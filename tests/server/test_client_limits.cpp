@@ -3,10 +3,7 @@
 // over real sockets, clients from other loopback addresses (127.0.0.2, .3:
 // not the machine's own address, so not trusted) that ask for a large
 // answer and never read it.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -14,7 +11,10 @@
 #include <thread>
 #include <vector>
 
+#include <arpa/inet.h>
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "daemon/server/archive_cache.hpp"
 #include "daemon/server/client_limits.hpp"
@@ -69,7 +69,8 @@ std::string fetchFrom(const char* from, std::uint16_t port, const std::string& t
     const auto deadline = Clock::now() + timeout;
     char buffer[4096];
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
         pollfd p{fd, POLLIN, 0};
         if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) <= 0) {
             text.clear();
@@ -99,9 +100,8 @@ bool closedWithin(int fd, std::chrono::milliseconds timeout) {
 }  // namespace
 
 TEST_CASE("client limits: a client over its cap replaces its own most idle connection") {
-    const std::vector<ConnectionView> open = {
-        view(kA, Activity::Streaming, 50), view(kA, Activity::Idle, 5), view(kA, Activity::Idle, 9),
-        view(kB, Activity::Idle, 30)};
+    const std::vector<ConnectionView> open = {view(kA, Activity::Streaming, 50), view(kA, Activity::Idle, 5),
+                                              view(kA, Activity::Idle, 9), view(kB, Activity::Idle, 30)};
     auto a = admit(open, kA, false, 100, 3);
     CHECK(a.kind == Admission::Kind::Evict);
     CHECK(a.victim == 2);  // its own, idle longest; not B's older one, not its stream
@@ -117,9 +117,9 @@ TEST_CASE("client limits: a client over its cap replaces its own most idle conne
 }
 
 TEST_CASE("client limits: a full server takes the room from the client holding the most, never the host") {
-    const std::vector<ConnectionView> open = {
-        view(kHost, Activity::Idle, 300, true), view(kA, Activity::Idle, 1), view(kA, Activity::Lingering, 0),
-        view(kA, Activity::Idle, 3), view(kB, Activity::Idle, 100)};
+    const std::vector<ConnectionView> open = {view(kHost, Activity::Idle, 300, true),
+                                              view(kA, Activity::Idle, 1), view(kA, Activity::Lingering, 0),
+                                              view(kA, Activity::Idle, 3), view(kB, Activity::Idle, 100)};
     auto a = admit(open, kB, false, 5, 10);
     CHECK(a.kind == Admission::Kind::Evict);
     CHECK(a.victim == 2);  // A holds the most; its lingering one first
@@ -147,7 +147,7 @@ TEST_CASE("request rates: a burst at once, then the pace; an address's large ans
     const auto t0 = Clock::time_point{} + 100s;
     for (int i = 0; i < 4; ++i) CHECK(rates.take(kA, t0) == Clock::duration::zero());
     CHECK(rates.take(kA, t0) == std::chrono::duration_cast<Clock::duration>(100ms));  // one short: 0.1 s
-    CHECK(rates.take(kB, t0) == Clock::duration::zero());                            // B has its own
+    CHECK(rates.take(kB, t0) == Clock::duration::zero());                             // B has its own
     // A second later A has its bucket back; an answer of 256 KiB costs 4 more.
     CHECK(rates.take(kA, t0 + 1s) == Clock::duration::zero());
     rates.charge(kA, 256 * 1024);
@@ -161,7 +161,7 @@ TEST_CASE("archive cache: kept per game and version, the least recently used let
     cache.keep(2, "v1", std::string(40, 'b'));
     REQUIRE(cache.find(1, "v1"));
     CHECK(*cache.find(1, "v1") == std::string(40, 'a'));
-    CHECK(cache.find(1, "v2") == nullptr);     // the game's row changed
+    CHECK(cache.find(1, "v2") == nullptr);      // the game's row changed
     cache.keep(3, "v1", std::string(40, 'c'));  // over 100 bytes: game 2 (used least lately) goes
     CHECK(cache.find(2, "v1") == nullptr);
     CHECK(cache.find(1, "v1") != nullptr);
@@ -171,7 +171,8 @@ TEST_CASE("archive cache: kept per game and version, the least recently used let
     CHECK(cache.counters().dropped == 1);
 }
 
-TEST_CASE("clients that never read a large answer: capped per address, dropped when stalled; others answered") {
+TEST_CASE(
+    "clients that never read a large answer: capped per address, dropped when stalled; others answered") {
     ServerLimits limits;
     limits.maxConnections = 16;
     limits.maxConnectionsPerClient = 4;
