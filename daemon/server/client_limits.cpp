@@ -83,7 +83,8 @@ RequestRates::Clock::duration RequestRates::take(const Address& client, Clock::t
         b.level = std::min(burst_, b.level + std::chrono::duration<double>(now - b.at).count() * perSecond_);
         b.at = now;
     }
-    b.level -= 1;
+    // The debt is bounded: a client never waits more than a bucket's worth (2 s).
+    b.level = std::max(b.level - 1, -burst_);
     if (b.level >= 0) return Clock::duration::zero();
     // In debt: the wait until the bucket is back to zero.
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(-b.level / perSecond_));
@@ -91,7 +92,7 @@ RequestRates::Clock::duration RequestRates::take(const Address& client, Clock::t
 
 void RequestRates::charge(const Address& client, std::size_t answerBytes) {
     if (auto it = buckets_.find(client); it != buckets_.end())
-        it->second.level -= static_cast<double>(answerBytes / 65536);
+        it->second.level = std::max(it->second.level - static_cast<double>(answerBytes / 65536), -burst_);
 }
 
 void TrustedClients::add(const Address& client) {

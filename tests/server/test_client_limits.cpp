@@ -201,9 +201,10 @@ TEST_CASE(
     const auto counters = server.counters();
     CHECK(counters.evicted >= 28);  // 32 from one address, 4 kept
     CHECK(server.connections() <= 4);
-    // The 4 kept stall (nothing taken for 0.3 s) and are dropped well before the 10 s write deadline.
+    // The 4 kept stall (nothing taken for 0.3 s) and are dropped well before the 10 s write
+    // deadline; the last may first wait up to 2 s for its address's pace.
     int closed = 0;
-    for (int fd : flood) closed += closedWithin(fd, 3000ms) ? 1 : 0;
+    for (int fd : flood) closed += closedWithin(fd, 5000ms) ? 1 : 0;
     CHECK(closed == 32);
     CHECK(server.counters().stalled >= 1);
     CHECK(server.connections() == 0);
