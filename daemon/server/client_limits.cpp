@@ -83,7 +83,7 @@ RequestRates::Clock::duration RequestRates::take(const Address& client, Clock::t
         b.level = std::min(burst_, b.level + std::chrono::duration<double>(now - b.at).count() * perSecond_);
         b.at = now;
     }
-    // The debt is bounded: a client never waits more than a bucket's worth (2 s).
+    // The debt is bounded: a client never waits more than a bucket's worth (2 s by default).
     b.level = std::max(b.level - 1, -burst_);
     if (b.level >= 0) return Clock::duration::zero();
     // In debt: the wait until the bucket is back to zero.

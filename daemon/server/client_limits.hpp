@@ -57,8 +57,7 @@ boost::asio::ip::address clientOf(const boost::asio::ip::address& address);
 // How fast each untrusted client is served: a bucket of `burst` requests
 // per address, refilled at `perSecond`; a request costs one, and one more
 // per 64 KiB of its answer (an archive costs ~4). A client that has used
-// its bucket waits (its next request is answered later, never refused;
-// at most a bucket's worth later, 2 s by default), so
+// its bucket waits (its next request is answered later, never refused), so
 // a client asking in loops gets its share and no more, and the others'
 // requests do not queue behind its answers.
 class RequestRates {
