@@ -177,9 +177,12 @@ TEST_CASE(
     limits.maxConnections = 16;
     limits.maxConnectionsPerClient = 4;
     limits.stallTimeout = 300ms;
+    limits.requestTimeout = 2000ms;
     ServerFixture server(limits);
-    server.onLoop([&] { server.fake.gamePadding = 1 << 20; });
-    // 32 clients from 127.0.0.2 each ask for a 1 MiB answer and never read it.
+    // Larger than the socket buffers on both sides can hold (Linux grows a
+    // loopback sender's to 4 MiB), so the answer does stall.
+    server.onLoop([&] { server.fake.gamePadding = 8 << 20; });
+    // 32 clients from 127.0.0.2 each ask for an 8 MiB answer and never read it.
     std::vector<int> flood;
     for (int i = 0; i < 32; ++i) {
         flood.push_back(connectFrom("127.0.0.2", server.port));
