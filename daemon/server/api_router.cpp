@@ -132,11 +132,11 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
         const auto id = positiveInteger(rest);
         if (!id)
             return error(request, http::status::not_found, "no-such-game", "a game is named by its number");
-        auto game = service_.game(*id);
+        auto game = service_.gameText(*id);
         if (!game)
             return error(request, http::status::not_found, "no-such-game",
                          "the game log holds no game " + std::to_string(*id));
-        return ok(request, *game);
+        return {jsonTextResponse(request, http::status::ok, std::move(*game))};
     }
     if (head == "player" && !rest.empty() && rest.find('/') != std::string_view::npos) {
         const auto [token, what] = firstSegment(rest);

@@ -90,9 +90,10 @@ json gamesJson(store::GameStore& store) {
     return out;
 }
 
-std::optional<json> gameJson(store::GameStore& store, store::GameId id) {
-    auto summary = store.game(id);
-    if (!summary) return std::nullopt;
+namespace {
+
+json gameJsonOf(store::GameStore& store, store::GameId id, const store::GameSummary& game) {
+    const auto* summary = &game;
     json out = summaryJson(*summary);
     if (!finished(*summary)) {
         out["withheld"] = "the game is in progress: its events are shown once it is over";
@@ -120,6 +121,29 @@ std::optional<json> gameJson(store::GameStore& store, store::GameId id) {
     out["score_breakdown"] = std::move(breakdown);
     if (!error.empty()) out["timelineError"] = error;
     return out;
+}
+
+std::string dumped(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+std::optional<json> gameJson(store::GameStore& store, store::GameId id) {
+    auto summary = store.game(id);
+    if (!summary) return std::nullopt;
+    return gameJsonOf(store, id, *summary);
+}
+
+std::optional<std::string> gameText(store::GameStore& store, store::GameId id, ArchiveCache& cache) {
+    auto summary = store.game(id);
+    if (!summary) return std::nullopt;
+    // A game in progress shows its summary only: cheap, and it changes as it goes.
+    if (!finished(*summary)) return dumped(gameJsonOf(store, id, *summary));
+    // Its version: what the row's end would change.
+    std::string version = std::to_string(summary->ended ? millis(*summary->ended) : -1) + "/" +
+                          (summary->complete ? "c" : "") + (summary->abandoned ? "a" : "") + "/" +
+                          (summary->result ? dumped(*summary->result) : "");
+    if (auto kept = cache.find(id.value, version)) return *kept;
+    return *cache.keep(id.value, std::move(version), dumped(gameJsonOf(store, id, *summary)));
 }
 
 }  // namespace vivaref::server

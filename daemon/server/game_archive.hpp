@@ -7,9 +7,11 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/server/archive_cache.hpp"
 #include "daemon/store/game_store.hpp"
 
 namespace vivaref::server {
@@ -20,5 +22,8 @@ nlohmann::json gamesJson(store::GameStore& store);
 // (after each record line: {"line", "view"}, the engine's public view;
 // "timelineError" when a line does not replay); nullopt when the log has no such game.
 std::optional<nlohmann::json> gameJson(store::GameStore& store, store::GameId id);
+// gameJson as the API's text; a finished game's is built once and then
+// found in `cache` (archive_cache.hpp).
+std::optional<std::string> gameText(store::GameStore& store, store::GameId id, ArchiveCache& cache);
 
 }  // namespace vivaref::server

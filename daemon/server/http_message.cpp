@@ -24,6 +24,16 @@ Response jsonResponse(const Request& request, http::status status, const nlohman
     return response;
 }
 
+Response jsonTextResponse(const Request& request, http::status status, std::string body) {
+    Response response{status, request.version()};
+    commonHeaders(response);
+    response.set(http::field::content_type, "application/json; charset=utf-8");
+    response.keep_alive(request.keep_alive());
+    response.body() = std::move(body);
+    response.prepare_payload();
+    return response;
+}
+
 Response errorResponse(const Request* request, http::status status, std::string_view code,
                        std::string_view message) {
     const nlohmann::json body = {{"error", code}, {"message", message}};

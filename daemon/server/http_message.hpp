@@ -3,6 +3,7 @@
 // error {"error": CODE, "message": SENTENCE} of every 4xx and 5xx.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include <boost/beast/http.hpp>
@@ -17,6 +18,8 @@ using Response = http::response<http::string_body>;
 
 // A response to `request` (its HTTP version and keep-alive) with a JSON body.
 Response jsonResponse(const Request& request, http::status status, const nlohmann::json& body);
+// The same with a body that already is JSON text.
+Response jsonTextResponse(const Request& request, http::status status, std::string body);
 // A JSON error. `request` may be null when the request could not be read:
 // the answer is then HTTP/1.1 and closes the connection.
 Response errorResponse(const Request* request, http::status status, std::string_view code,

@@ -1,5 +1,6 @@
 #include "daemon/server/http_server.hpp"
 
+#include <cerrno>
 #include <charconv>
 #include <iostream>
 #include <sstream>
@@ -63,44 +64,85 @@ void HttpServer::stop() {
     for (auto* s : sessions) s->close();
 }
 
-// The session that has waited longest for its request is closed. False
-// when every connection is busy answering or streaming.
-bool HttpServer::makeRoom() {
-    HttpSession* oldest = nullptr;
-    std::chrono::steady_clock::time_point since{};
-    for (auto* s : context_->sessions) {
-        auto waiting = s->waitingSince();
-        if (waiting && (!oldest || *waiting < since)) {
-            oldest = s;
-            since = *waiting;
+std::vector<ConnectionView> HttpServer::views(std::vector<HttpSession*>& sessions) const {
+    std::vector<ConnectionView> out;
+    for (auto* s : context_->sessions)
+        if (s->open()) {
+            sessions.push_back(s);
+            out.push_back(s->view());
         }
-    }
-    if (!oldest) return false;
-    oldest->close();
+    return out;
+}
+
+void HttpServer::evict(HttpSession* session) {
+    session->close();
     ++context_->counters.evicted;
+}
+
+// A connection from `client` may come in when this returns true (having
+// closed another to make room when needed: client_limits.hpp).
+bool HttpServer::makeRoom(const net::ip::address& client, bool trusted) {
+    std::vector<HttpSession*> sessions;
+    const auto open = views(sessions);
+    const auto admission = admit(open, client, trusted, context_->limits.maxConnections,
+                                 context_->limits.maxConnectionsPerClient);
+    if (admission.kind == Admission::Kind::Refuse) return false;
+    if (admission.kind == Admission::Kind::Evict) evict(sessions[admission.victim]);
     return true;
+}
+
+// Out of file descriptors (or the kernel's connection memory): accepting
+// again in a moment, doubling the wait up to a second while it lasts; one
+// line in the log when it starts and one when it ends, not one per failure.
+// Meanwhile the most idle untrusted connection is closed at each try, so a
+// flood cannot keep the descriptors the host and the table need.
+void HttpServer::acceptFailed(const error_code& error) {
+    ++context_->counters.acceptFailures;
+    if (failedInRow_++ == 0) {
+        std::cerr << "vivaref serve: accepting connections failed: " << error.message()
+                  << "; trying again with a growing pause (logged once until it recovers)\n";
+        acceptPause_ = std::chrono::milliseconds(10);
+    } else {
+        acceptPause_ = std::min<std::chrono::milliseconds>(acceptPause_ * 2, std::chrono::seconds(1));
+    }
+    if (error == net::error::no_descriptors || error.value() == ENFILE ||
+        error == net::error::no_buffer_space || error == net::error::no_memory) {
+        std::vector<HttpSession*> sessions;
+        if (auto victim = mostIdle(views(sessions))) evict(sessions[*victim]);
+    }
+    retryTimer_.expires_after(acceptPause_);
+    retryTimer_.async_wait([this](error_code e) {
+        if (!e && !stopped_) accept();
+    });
 }
 
 void HttpServer::accept() {
     acceptor_.async_accept([this](error_code error, tcp::socket socket) {
         if (stopped_ || error == net::error::operation_aborted) return;
-        if (error) {
-            // Out of file descriptors and the like: try again in a moment
-            // rather than spinning on the same error.
-            std::cerr << "vivaref serve: accepting a connection failed: " << error.message() << "\n";
-            retryTimer_.expires_after(std::chrono::milliseconds(100));
-            retryTimer_.async_wait([this](error_code e) {
-                if (!e && !stopped_) accept();
-            });
-            return;
+        if (error) return acceptFailed(error);
+        if (failedInRow_ > 0) {
+            std::cerr << "vivaref serve: accepting connections again after " << failedInRow_
+                      << " failed attempts\n";
+            failedInRow_ = 0;
         }
         ++context_->counters.accepted;
-        if (connections() >= context_->limits.maxConnections && !makeRoom()) {
+        error_code peerError;
+        const auto peer = socket.remote_endpoint(peerError);
+        const auto self = socket.local_endpoint(peerError);
+        if (peerError) {  // gone already
+            socket.close(peerError);
+            return accept();
+        }
+        const auto client = clientOf(peer.address());
+        // The machine itself (a kiosk on the castle's computer) reaches the
+        // address it connects from; the host's device showed the secret.
+        const bool trusted = client == clientOf(self.address()) || context_->trusted.contains(client);
+        if (!makeRoom(client, trusted)) {
             ++context_->counters.refused;
             error_code ignored;
             socket.close(ignored);
         } else {
-            std::make_shared<HttpSession>(std::move(socket), context_)->start();
+            std::make_shared<HttpSession>(std::move(socket), context_, client, trusted)->start();
         }
         accept();
     });

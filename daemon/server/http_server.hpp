@@ -1,24 +1,28 @@
 // The HTTP server on the daemon's one event loop: accepts connections on one
-// address, hands each to an HttpSession, keeps the count under the limit
-// (when full, the connection that has waited longest for its request is
-// closed to make room; event streams have their own cap) and sends the
-// event streams' keep-alive comments. Nothing here blocks.
+// address, hands each to an HttpSession, keeps the count under the limits
+// (in all and per client: when full, the most idle connection is closed to
+// make room, client_limits.hpp; event streams have their own cap), backs
+// off when accepting fails (out of file descriptors) and sends the event
+// streams' keep-alive comments. Nothing here blocks.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "daemon/server/api_router.hpp"
+#include "daemon/server/client_limits.hpp"
 #include "daemon/server/event_hub.hpp"
 #include "daemon/server/server_limits.hpp"
 
 namespace vivaref::server {
 
 struct SessionContext;
+class HttpSession;
 
 class HttpServer {
 public:
@@ -41,7 +45,10 @@ public:
 private:
     void accept();
     void keepAlive();
-    bool makeRoom();
+    bool makeRoom(const boost::asio::ip::address& client, bool trusted);
+    void acceptFailed(const boost::system::error_code& error);
+    std::vector<ConnectionView> views(std::vector<HttpSession*>& sessions) const;
+    void evict(HttpSession* session);
 
     boost::asio::io_context& io_;
     boost::asio::ip::tcp::acceptor acceptor_;
@@ -49,6 +56,8 @@ private:
     boost::asio::steady_timer keepAliveTimer_;
     std::shared_ptr<SessionContext> context_;
     bool stopped_ = false;
+    std::size_t failedInRow_ = 0;  // accept() failures since the last success
+    std::chrono::milliseconds acceptPause_{10};
 };
 
 // "127.0.0.1:8080", "0.0.0.0:0", "[::1]:8080", "[::]:80" -> an endpoint;

@@ -30,8 +30,14 @@ bool isParseError(const error_code& error) {
 
 }  // namespace
 
-HttpSession::HttpSession(net::ip::tcp::socket socket, std::shared_ptr<SessionContext> context)
-    : stream_(std::move(socket)), context_(std::move(context)), lingerTimer_(stream_.get_executor()) {}
+HttpSession::HttpSession(net::ip::tcp::socket socket, std::shared_ptr<SessionContext> context,
+                         net::ip::address client, bool trusted)
+    : stream_(std::move(socket)),
+      context_(std::move(context)),
+      client_(client),
+      trusted_(trusted),
+      since_(std::chrono::steady_clock::now()),
+      lingerTimer_(stream_.get_executor()) {}
 
 HttpSession::~HttpSession() {
     // Only the shared context here: the router and the hub may be gone when
@@ -45,9 +51,11 @@ void HttpSession::start() {
     readRequest();
 }
 
-std::optional<std::chrono::steady_clock::time_point> HttpSession::waitingSince() const {
-    if (state_ != State::Reading) return std::nullopt;
-    return waitingSince_;
+ConnectionView HttpSession::view() const {
+    ConnectionView view{client_, trusted_, Activity::Idle, since_};
+    if (state_ == State::Lingering || state_ == State::Closed) view.activity = Activity::Lingering;
+    if (state_ == State::Streaming) view.activity = Activity::Streaming;
+    return view;
 }
 
 void HttpSession::close() {
@@ -62,7 +70,7 @@ void HttpSession::close() {
 
 void HttpSession::readRequest() {
     state_ = State::Reading;
-    waitingSince_ = std::chrono::steady_clock::now();
+    since_ = std::chrono::steady_clock::now();
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(context_->limits.maxHeaderBytes));
     parser_->body_limit(context_->limits.maxBodyBytes);
@@ -104,6 +112,23 @@ void HttpSession::onRead(error_code error) {
     if (error) return close();  // reset by the peer, aborted: nothing to answer
 
     ++context_->counters.requests;
+    // A client over its pace waits for its answer (client_limits.hpp); the
+    // connection counts as waiting meanwhile.
+    if (!trusted_) {
+        const auto wait = context_->rates.take(client_, std::chrono::steady_clock::now());
+        if (wait > std::chrono::steady_clock::duration::zero()) {
+            ++context_->paced;
+            lingerTimer_.expires_after(wait);
+            lingerTimer_.async_wait([self = shared_from_this()](error_code e) {
+                if (!e && self->state_ != State::Closed) self->answer();
+            });
+            return;
+        }
+    }
+    answer();
+}
+
+void HttpSession::answer() {
     const Request& request = parser_->get();
     ApiRouter::Reply reply;
     try {
@@ -118,6 +143,8 @@ void HttpSession::onRead(error_code error) {
                                        "the daemon could not answer this request (see its log)");
     }
     if (reply.eventStream) return startEventStream(request);
+    noteHost(request, reply.response);
+    if (!trusted_) context_->rates.charge(client_, reply.response.body().size());
     write(std::move(reply.response), false);
 }
 
@@ -138,20 +165,52 @@ void HttpSession::refuseUnreadable(error_code error) {
           true);
 }
 
+// A connection that showed the host's secret (a host or sim route that
+// did not refuse it) is the host's: trusted from now on, and so are the
+// connections its address opens next (client_limits.hpp).
+void HttpSession::noteHost(const Request& request, const Response& response) {
+    if (trusted_ || request.find(http::field::authorization) == request.end()) return;
+    const std::string_view target = request.target();
+    if (!target.starts_with("/api/host/") && !target.starts_with("/api/sim/")) return;
+    const auto status = response.result_int();
+    if (status == 401 || status == 403 || status == 421 || status == 429) return;
+    trusted_ = true;
+    context_->trusted.add(client_);
+}
+
 void HttpSession::write(Response response, bool thenLinger) {
     state_ = State::Writing;
     response_ = std::move(response);
     const bool keepAlive = response_->keep_alive() && !thenLinger;
     if (!keepAlive) response_->keep_alive(false);
-    stream_.expires_after(context_->limits.writeTimeout);
-    http::async_write(stream_, *response_,
-                      [self = shared_from_this(), keepAlive, thenLinger](error_code error, std::size_t) {
-                          self->onWritten(error, keepAlive, thenLinger);
-                      });
+    serializer_.emplace(*response_);
+    writeStarted_ = since_ = std::chrono::steady_clock::now();
+    writeSome(keepAlive, thenLinger);
+}
+
+// The answer goes out as the client takes it: each write waits at most the
+// stall deadline for the client to take some bytes, and the whole answer at
+// most the write deadline.
+void HttpSession::writeSome(bool keepAlive, bool thenLinger) {
+    const auto now = std::chrono::steady_clock::now();
+    const auto left = writeStarted_ + context_->limits.writeTimeout - now;
+    const bool stallFirst = left > context_->limits.stallTimeout;
+    stream_.expires_after(stallFirst ? std::chrono::steady_clock::duration(context_->limits.stallTimeout)
+                                     : left);
+    http::async_write_some(
+        stream_, *serializer_,
+        [self = shared_from_this(), keepAlive, thenLinger, stallFirst](error_code error, std::size_t) {
+            if (self->state_ == State::Closed) return;
+            if (error == beast::error::timeout && stallFirst) ++self->context_->counters.stalled;
+            if (error || self->serializer_->is_done()) return self->onWritten(error, keepAlive, thenLinger);
+            self->since_ = std::chrono::steady_clock::now();
+            self->writeSome(keepAlive, thenLinger);
+        });
 }
 
 void HttpSession::onWritten(error_code error, bool keepAlive, bool thenLinger) {
     if (state_ == State::Closed) return;
+    serializer_.reset();
     response_.reset();
     if (error) {
         if (error == beast::error::timeout) ++context_->counters.timedOut;
@@ -193,6 +252,7 @@ void HttpSession::startEventStream(const Request& request) {
                                    "too many pages are following the game; try again later"),
                      false);
     state_ = State::Streaming;
+    since_ = std::chrono::steady_clock::now();
     ++context_->eventStreams;
     // The head goes out first; what the hub hands over meanwhile waits in pending_.
     outgoing_ = kEventStreamHead;

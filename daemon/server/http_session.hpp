@@ -19,6 +19,7 @@
 #include <boost/beast/http.hpp>
 
 #include "daemon/server/api_router.hpp"
+#include "daemon/server/client_limits.hpp"
 #include "daemon/server/event_hub.hpp"
 #include "daemon/server/server_limits.hpp"
 
@@ -36,19 +37,24 @@ struct SessionContext {
     std::set<HttpSession*> sessions;
     std::size_t eventStreams = 0;
     ServerCounters counters;
+    TrustedClients trusted;   // addresses that showed the host's secret
+    RequestRates rates;       // untrusted clients' pace
+    std::uint64_t paced = 0;  // requests answered later for their client's pace
 };
 
 class HttpSession final : public EventSubscriber, public std::enable_shared_from_this<HttpSession> {
 public:
-    HttpSession(boost::asio::ip::tcp::socket socket, std::shared_ptr<SessionContext> context);
+    // `client`: the peer's address (clientOf); `trusted`: the host's device
+    // or the machine itself (client_limits.hpp).
+    HttpSession(boost::asio::ip::tcp::socket socket, std::shared_ptr<SessionContext> context,
+                boost::asio::ip::address client, bool trusted);
     ~HttpSession() override;
 
     void start();
     // Ends the connection now (the server stops, or needs the room).
     void close();
-    // Since when the session waits for (the rest of) a request; nullopt
-    // while it answers or streams events.
-    std::optional<std::chrono::steady_clock::time_point> waitingSince() const;
+    // What it is doing, for the connection limits (client_limits.hpp).
+    ConnectionView view() const;
     bool open() const { return state_ != State::Closed; }
 
     void deliver(const std::string& kind, const std::string& frame) override;
@@ -59,9 +65,12 @@ private:
     void readRequest();
     void onHeader(boost::beast::error_code error);
     void onRead(boost::beast::error_code error);
+    void answer();
     void refuseUnreadable(boost::beast::error_code error);
     void write(Response response, bool thenLinger);
+    void writeSome(bool keepAlive, bool thenLinger);
     void onWritten(boost::beast::error_code error, bool keepAlive, bool thenLinger);
+    void noteHost(const Request& request, const Response& response);
     void startEventStream(const Request& request);
     void writeEvents();
     void watchPeer();
@@ -72,8 +81,14 @@ private:
     boost::beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::optional<Response> response_;
+    std::optional<http::response_serializer<http::string_body>> serializer_;
     State state_ = State::Reading;
-    std::chrono::steady_clock::time_point waitingSince_;
+    boost::asio::ip::address client_;
+    bool trusted_ = false;
+    // Its last sign of life (see ConnectionView::since), and when the answer
+    // being written began (the whole answer's deadline runs from there).
+    std::chrono::steady_clock::time_point since_;
+    std::chrono::steady_clock::time_point writeStarted_;
     // Event stream: frames not written yet, the latest of each kind.
     std::map<std::string, std::string> pending_;
     std::string outgoing_;

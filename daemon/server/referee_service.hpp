@@ -55,6 +55,13 @@ public:
     // hold the hands.
     virtual nlohmann::json games() = 0;
     virtual std::optional<nlohmann::json> game(std::int64_t id) = 0;
+    // game(id) as the API's JSON text; the table keeps a finished game's
+    // (archive_cache.hpp), so asking again costs a lookup, not a replay.
+    virtual std::optional<std::string> gameText(std::int64_t id) {
+        auto value = game(id);
+        if (!value) return std::nullopt;
+        return value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
 
     // --- private -----------------------------------------------------------
     // The page of the player holding `token`; nullopt when nobody holds it.

@@ -1,7 +1,8 @@
 // What one client may cost the daemon. The referee shares its thread with
 // the server, so no client may hold it: every read and write has a deadline,
-// sizes are capped, and the connection count is bounded (when full, the
-// connection that has waited longest for its request makes room).
+// sizes are capped, and the connection count is bounded, in all and for
+// each client (when full, the most idle connection makes room:
+// client_limits.hpp).
 #pragma once
 
 #include <chrono>
@@ -15,11 +16,18 @@ struct ServerLimits {
     std::size_t maxBodyBytes = 64 * 1024;   // 413 beyond (a new-game setup is well under 4 KiB)
     std::size_t maxConnections = 128;       // open at once, event streams included
     std::size_t maxEventStreams = 64;       // GET /api/events at once (503 beyond)
+    // Open at once from one address (client_limits.hpp): a phone's browser
+    // opens 6 per site and its pages' event streams; the host's device and
+    // the machine itself have no cap of their own.
+    std::size_t maxConnectionsPerClient = 24;
     // A whole request must arrive within this, and a kept-alive connection
     // is closed after this long without one (slow clients are dropped).
     std::chrono::milliseconds requestTimeout{10'000};
     // An answer or an event must be taken by the client within this.
     std::chrono::milliseconds writeTimeout{10'000};
+    // ... and an answer the client stops taking (no byte taken for this
+    // long) is dropped sooner.
+    std::chrono::milliseconds stallTimeout{2'000};
     // An event stream gets a comment this often, to find dead peers.
     std::chrono::milliseconds keepAliveInterval{15'000};
     // After an error answer, the rest of the request is read and dropped for
@@ -36,6 +44,8 @@ struct ServerCounters {
     std::uint64_t timedOut = 0;     // dropped for being too slow
     std::uint64_t evicted = 0;      // closed to make room for a new connection
     std::uint64_t refused = 0;      // closed at once: no room at all
+    std::uint64_t stalled = 0;      // answers the client stopped taking (dropped)
+    std::uint64_t acceptFailures = 0;  // accept() failed (out of file descriptors and the like)
 };
 
 }  // namespace vivaref::server

@@ -183,6 +183,11 @@ std::optional<json> TableCore::game(std::int64_t id) {
     return gameJson(*store_, store::GameId{id});
 }
 
+std::optional<std::string> TableCore::gameText(std::int64_t id) {
+    if (!store_) return std::nullopt;
+    return server::gameText(*store_, store::GameId{id}, archive_);
+}
+
 std::optional<json> TableCore::playerStatus(std::string_view token) {
     const auto player = tokens_.find(token);
     if (!player) return std::nullopt;

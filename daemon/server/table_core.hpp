@@ -24,6 +24,7 @@
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/castle_config.hpp"
+#include "daemon/server/archive_cache.hpp"
 #include "daemon/server/player_tokens.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/simulation/simulation_rig.hpp"
@@ -74,6 +75,8 @@ public:
     nlohmann::json publicStatus() override;
     nlohmann::json games() override;
     std::optional<nlohmann::json> game(std::int64_t id) override;
+    std::optional<std::string> gameText(std::int64_t id) override;
+    const ArchiveCache& archiveCache() const { return archive_; }
     std::optional<nlohmann::json> playerStatus(std::string_view token) override;
     ServiceAnswer player(std::string_view token, std::string_view request,
                          const nlohmann::json& body) override;
@@ -100,6 +103,7 @@ private:
 
     const castle::LoopClock& clock_;
     store::GameStore* store_;
+    ArchiveCache archive_;  // finished games' answers (GET /api/games/ID)
     castle::SimulatedCastle* simulated_;
     simulation::SimulationRig rig_;
     std::unique_ptr<simulation::TraceRecorder> recorder_;  // with a log: the rig's trace written beside

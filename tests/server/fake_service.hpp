@@ -17,6 +17,7 @@ public:
     std::vector<std::pair<std::string, nlohmann::json>> hostRequests;
     std::vector<std::pair<std::string, nlohmann::json>> simRequests;
     std::string playerToken = std::string(64, 'a');
+    std::size_t gamePadding = 0;  // game 1's answer made this much larger
 
     void setStatus(nlohmann::json s) {
         status = std::move(s);
@@ -27,7 +28,9 @@ public:
     nlohmann::json games() override { return nlohmann::json::array({{{"id", 1}, {"complete", true}}}); }
     std::optional<nlohmann::json> game(std::int64_t id) override {
         if (id != 1) return std::nullopt;
-        return nlohmann::json{{"id", 1}, {"events", nlohmann::json::array()}};
+        nlohmann::json game{{"id", 1}, {"events", nlohmann::json::array()}};
+        if (gamePadding > 0) game["padding"] = std::string(gamePadding, 'x');
+        return game;
     }
     std::optional<nlohmann::json> playerStatus(std::string_view token) override {
         if (token != playerToken) return std::nullopt;
