@@ -1,5 +1,5 @@
 // The referee's sentences in the table's words: seats by their players'
-// names (or "Seat N" counted from 1), characters by display name, places
+// names, characters by display name, places
 // as "floor 1"; while Ambition cards are kept the status names who still
 // chooses and never which card.
 #include <doctest/doctest.h>
@@ -11,17 +11,17 @@ namespace vivaref::referee::testing {
 
 TEST_CASE("Ambition: the status names who still keeps a card, never the card; seats speak as their players") {
     HandTable t;
-    // Seat 1's player gives no name: the table calls that seat "Seat 2".
+    // Every player has a name (an empty one is refused: engine/record/player_name.hpp).
     REQUIRE(t.host({{"new-game",
                      {{"setup", {{"edition", "2024"}, {"seats", 3}, {"options", {{"ambition", true}}}}},
-                      {"players", {"Ann", "", "Cleo"}}}}})
+                      {"players", {"Ann", "Bea", "Cleo"}}}}})
                 .ok);
     REQUIRE(t.host({{"deal", dealFor(t.state(), 5)}}).ok);
     t.follow();  // the Jester to floor 3
     auto status = t.referee.publicStatus();
     REQUIRE(status["ambition_waiting"].size() == 3);
     CHECK(status["ambition_waiting"][0]["name"] == "Ann");
-    CHECK(status["ambition_waiting"][1]["name"] == "Player 2");
+    CHECK(status["ambition_waiting"][1]["name"] == "Bea");
     CHECK(status["waiting_for"].get<std::string>().find("own page") != std::string::npos);
 
     const engine::PlayerId ann{0};
@@ -32,7 +32,7 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     CHECK(answer.message == "Ann kept a card.");
     status = t.referee.publicStatus();
     REQUIRE(status["ambition_waiting"].size() == 2);
-    CHECK(status["ambition_waiting"][0]["name"] == "Player 2");
+    CHECK(status["ambition_waiting"][0]["name"] == "Bea");
     CHECK(status.dump().find(slug) == std::string::npos);
     const auto kept = noticesOf(t.notices, "ambition-kept");
     REQUIRE(kept.size() == 1);
@@ -52,9 +52,9 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
 
     t.put("eloise", "4");
     CHECK(t.referee.publicStatus()["last_action"] == "Ann placed Eloise on floor 4.");
-    CHECK(t.referee.publicStatus()["waiting_for"] == "Seat 2 to place a character.");
+    CHECK(t.referee.publicStatus()["waiting_for"] == "Bea to place a character.");
     t.put("caius", "2");
-    CHECK(t.referee.publicStatus()["last_action"] == "Seat 2 placed Caius on floor 2.");
+    CHECK(t.referee.publicStatus()["last_action"] == "Bea placed Caius on floor 2.");
 }
 
 }  // namespace vivaref::referee::testing
