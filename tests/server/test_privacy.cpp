@@ -16,28 +16,13 @@
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/qr_svg.hpp"
 #include "fake_service.hpp"
+#include "tests/server/temp_directory.hpp"
 
 using namespace vivaref::server;
 using namespace vivaref::server::testing;
 using nlohmann::json;
 
 namespace {
-
-class TempDirectory {
-public:
-    TempDirectory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-secret-XXXXXX").string();
-        path_ = ::mkdtemp(pattern.data());
-    }
-    ~TempDirectory() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 unsigned modeOf(const std::filesystem::path& file) {
     struct stat info {};

@@ -14,29 +14,13 @@
 
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
+#include "tests/server/temp_directory.hpp"
 #include "tests/support/serve_process.hpp"
 
 using namespace vivaref::server::testing;
 using nlohmann::json;
 
 namespace {
-
-class TempDirectory {
-public:
-    TempDirectory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-serve-XXXXXX").string();
-        path_ = ::mkdtemp(pattern.data());
-    }
-    ~TempDirectory() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    std::filesystem::path operator/(const char* name) const { return path_ / name; }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 // `vivaref serve ARGS`, killed and reaped on every way out of the test
 // (tests/support/serve_process.hpp).

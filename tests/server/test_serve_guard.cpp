@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include "test_client.hpp"
+#include "tests/server/temp_directory.hpp"
 #include "tests/support/child_process.hpp"
 #include "tests/support/serve_process.hpp"
 
@@ -22,23 +23,6 @@ using namespace vivaref::server::testing;
 namespace {
 
 constexpr const char* kToken = "guard-serve-Token-0123456789";
-
-class TempDirectory {
-public:
-    TempDirectory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-guard-XXXXXX").string();
-        path_ = ::mkdtemp(pattern.data());
-    }
-    ~TempDirectory() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    std::filesystem::path operator/(const char* name) const { return path_ / name; }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 std::string readFile(const std::filesystem::path& file) {
     std::ifstream in(file);

@@ -18,6 +18,7 @@
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
 #include "daemon/trace/table_script.hpp"
+#include "tests/server/temp_directory.hpp"
 
 using namespace vivaref;
 using namespace vivaref::server;
@@ -25,21 +26,7 @@ using nlohmann::json;
 
 namespace {
 
-class TempDirectory {
-public:
-    TempDirectory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "vivaref-table-XXXXXX").string();
-        path_ = ::mkdtemp(pattern.data());
-    }
-    ~TempDirectory() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    std::filesystem::path operator/(const char* name) const { return path_ / name; }
-
-private:
-    std::filesystem::path path_;
-};
+using vivaref::server::testing::TempDirectory;
 
 std::string readFile(const std::filesystem::path& file) {
     std::ifstream in(file);
