@@ -42,13 +42,16 @@ Admission admit(const std::vector<ConnectionView>& open, const Address& client, 
     // Full: the client holding the most (untrusted first) gives one up.
     std::optional<Address> hog;
     std::size_t most = 0;
-    for (const auto& [address, count] : held) {
+    for (const auto& entry : held) {
+        // By name, not a structured binding: clang 14 (Debian 12's, the
+        // fuzz build's) cannot capture a binding in a lambda.
+        const Address& address = entry.first;
         const bool candidate = std::any_of(open.begin(), open.end(), [&](const ConnectionView& c) {
             return c.client == address && !c.trusted;
         });
-        if (candidate && count > most) {
+        if (candidate && entry.second > most) {
             hog = address;
-            most = count;
+            most = entry.second;
         }
     }
     if (hog)
