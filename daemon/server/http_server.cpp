@@ -15,6 +15,11 @@ namespace net = boost::asio;
 using boost::system::error_code;
 using net::ip::tcp;
 
+namespace {
+// Accepting has worked this long with no failure: the episode is over.
+constexpr auto kAcceptQuiet = std::chrono::seconds(2);
+}  // namespace
+
 HttpServer::HttpServer(net::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits)
     : io_(io),
       acceptor_(io),
@@ -92,19 +97,20 @@ bool HttpServer::makeRoom(const net::ip::address& client, bool trusted) {
 }
 
 // Out of file descriptors (or the kernel's connection memory): accepting
-// again in a moment, doubling the wait up to a second while it lasts; one
-// line in the log when it starts and one when it ends, not one per failure.
+// again in a moment, doubling the wait up to a second while failures follow
+// each other; one line in the log when an episode starts and one when it
+// is over (kAcceptQuiet without a failure), not one per failure.
 // Meanwhile the most idle untrusted connection is closed at each try, so a
 // flood cannot keep the descriptors the host and the table need.
 void HttpServer::acceptFailed(const error_code& error) {
     ++context_->counters.acceptFailures;
-    if (failedInRow_++ == 0) {
+    lastFailure_ = std::chrono::steady_clock::now();
+    if (episodeFailures_++ == 0)
         std::cerr << "vivaref serve: accepting connections failed: " << error.message()
                   << "; trying again with a growing pause (logged once until it recovers)\n";
-        acceptPause_ = std::chrono::milliseconds(10);
-    } else {
-        acceptPause_ = std::min<std::chrono::milliseconds>(acceptPause_ * 2, std::chrono::seconds(1));
-    }
+    acceptPause_ = failedInRow_++ == 0
+                       ? std::chrono::milliseconds(10)
+                       : std::min<std::chrono::milliseconds>(acceptPause_ * 2, std::chrono::seconds(1));
     if (error == net::error::no_descriptors || error.value() == ENFILE ||
         error == net::error::no_buffer_space || error == net::error::no_memory) {
         std::vector<HttpSession*> sessions;
@@ -120,10 +126,11 @@ void HttpServer::accept() {
     acceptor_.async_accept([this](error_code error, tcp::socket socket) {
         if (stopped_ || error == net::error::operation_aborted) return;
         if (error) return acceptFailed(error);
-        if (failedInRow_ > 0) {
-            std::cerr << "vivaref serve: accepting connections again after " << failedInRow_
+        failedInRow_ = 0;
+        if (episodeFailures_ > 0 && std::chrono::steady_clock::now() - lastFailure_ >= kAcceptQuiet) {
+            std::cerr << "vivaref serve: accepting connections again after " << episodeFailures_
                       << " failed attempts\n";
-            failedInRow_ = 0;
+            episodeFailures_ = 0;
         }
         ++context_->counters.accepted;
         error_code peerError;

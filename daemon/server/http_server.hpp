@@ -56,8 +56,14 @@ private:
     boost::asio::steady_timer keepAliveTimer_;
     std::shared_ptr<SessionContext> context_;
     bool stopped_ = false;
-    std::size_t failedInRow_ = 0;  // accept() failures since the last success
+    std::size_t failedInRow_ = 0;  // accept() failures since the last success: the pause
     std::chrono::milliseconds acceptPause_{10};
+    // One episode of failures, for the log: from the first failure until
+    // accepting has worked for kAcceptQuiet with no failure (while
+    // descriptors run out, each eviction lets one accept through between
+    // failures: that is still the same episode).
+    std::size_t episodeFailures_ = 0;
+    std::chrono::steady_clock::time_point lastFailure_{};
 };
 
 // "127.0.0.1:8080", "0.0.0.0:0", "[::1]:8080", "[::]:80" -> an endpoint;

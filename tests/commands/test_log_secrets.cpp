@@ -30,35 +30,16 @@ using nlohmann::json;
 using vivaref::store::GameId;
 using vivaref::store::GameStore;
 using vivaref::store::testing::ScratchDir;
-using vivaref::testsupport::ChildProcess;
+using vivaref::testsupport::CommandResult;
 using vivaref::testsupport::ServeProcess;
 
 namespace {
 
-struct Run {
-    int status = -1;  // -1: killed or still running after 20 s
-    std::string out, err;
-};
-
-// `vivaref ARGS` to its end.
-Run runVivaref(const ScratchDir& dir, std::vector<std::string> args) {
+// `vivaref ARGS` to its end (at most 20 s), its stderr kept in `dir`.
+CommandResult runVivaref(const ScratchDir& dir, const std::vector<std::string>& args) {
     static int runs = 0;
-    const auto errFile = dir.file("stderr-" + std::to_string(++runs));
-    args.insert(args.begin(), VIVAREF_BINARY);
-    Run run;
-    {
-        ChildProcess child(args, {errFile, {}, {}});
-        const auto deadline = std::chrono::steady_clock::now() + 20s;
-        while (child.readOutput(deadline)) {
-        }
-        run.status = child.waitExit(5s).value_or(-1);
-        run.out = child.output();
-    }
-    std::ifstream in(errFile);
-    std::ostringstream err;
-    err << in.rdbuf();
-    run.err = err.str();
-    return run;
+    return vivaref::testsupport::runCommand(VIVAREF_BINARY, args, 20s,
+                                            {{}, {}, dir.file("stderr-" + std::to_string(++runs))});
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

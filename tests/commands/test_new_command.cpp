@@ -23,9 +23,8 @@
 
 using namespace std::chrono_literals;
 using nlohmann::json;
-using vivaref::testsupport::ChildProcess;
+using vivaref::testsupport::CommandResult;
 using vivaref::testsupport::ServeProcess;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -46,36 +45,15 @@ private:
     std::filesystem::path path_;
 };
 
-struct Run {
-    int status = -1;  // -1: killed or still running after 20 s
-    std::string out, err;
-    std::chrono::milliseconds took{};
-};
-
-// `vivaref ARGS` to its end, with `environment` (NAME=VALUE) added.
-Run runVivaref(const ScratchDir& dir, std::vector<std::string> args,
-               std::vector<std::string> environment = {}) {
+// `vivaref ARGS` to its end (at most 20 s), with `environment` (NAME=VALUE) added.
+CommandResult runVivaref(const ScratchDir& dir, const std::vector<std::string>& args,
+                         std::vector<std::string> environment = {}) {
     static std::atomic<int> runs{0};
-    const auto errFile = dir.path() / ("stderr-" + std::to_string(++runs));
     // The game log of the daemon the tests start: `new` and `host` find the
     // host secret serve made beside it, as on the castle's own machine.
     environment.insert(environment.begin(), "VIVAREF_DB=" + (dir.path() / "games.sqlite").string());
-    args.insert(args.begin(), VIVAREF_BINARY);
-    const auto start = Clock::now();
-    Run run;
-    {
-        ChildProcess child(args, {errFile, std::move(environment), {}});
-        while (child.readOutput(start + 20s)) {
-        }
-        run.status = child.waitExit(5s).value_or(-1);
-        run.out = child.output();
-    }
-    run.took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
-    std::ifstream in(errFile);
-    std::ostringstream err;
-    err << in.rdbuf();
-    run.err = err.str();
-    return run;
+    return vivaref::testsupport::runCommand(VIVAREF_BINARY, args, 20s,
+                                            {{}, std::move(environment), dir.path() / ("stderr-" + std::to_string(++runs))});
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

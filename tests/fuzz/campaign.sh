@@ -13,7 +13,12 @@
 # default, the machine is shared), SEED (default 0: libFuzzer draws one),
 # MAX_FILE_BYTES (default 4096: larger finds stay out of the tree),
 # BUILD (default build/fuzz, configured as `.ci/dev test` does), NO_BUILD=1
-# (the fuzzers are built already: no ninja).
+# (the fuzzers are built already: no ninja), MAX_LEN (default 4096: the
+# longest input libFuzzer makes), ENTROPIC (default 0: clang 14's libFuzzer
+# spends 60 % of a config run in its entropic scheduler's bookkeeping, so it
+# is off unless ENTROPIC=1; NOTES.md, "Campaign").
+# Two campaigns may run side by side on different targets (one per core):
+# each target has its own folder and the summary lines are appended.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -24,6 +29,8 @@ JOBS="${JOBS:-1}"
 SEED="${SEED:-0}"
 BUILD="${BUILD:-build/fuzz}"
 MAX_FILE_BYTES="${MAX_FILE_BYTES:-4096}"
+MAX_LEN="${MAX_LEN:-4096}"
+ENTROPIC="${ENTROPIC:-0}"
 targets=("$@")
 ((${#targets[@]})) || targets=(record trace config router tags)
 
@@ -52,7 +59,7 @@ for name in "${targets[@]}"; do
     log="$work/fuzz.log"
     echo "== $name: up to $RUNS runs${SECONDS_EACH:+ or ${SECONDS_EACH}s} (log: $log)"
     status=0
-    limits=(-runs="$RUNS")
+    limits=(-runs="$RUNS" -max_len="$MAX_LEN" -entropic="$ENTROPIC")
     ((SECONDS_EACH > 0)) && limits+=(-max_total_time="$SECONDS_EACH")
     ((JOBS > 1)) && limits+=(-jobs="$JOBS" -workers="$JOBS")
     t0=$SECONDS

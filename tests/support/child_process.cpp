@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <sys/prctl.h>
@@ -158,19 +160,32 @@ bool ChildProcess::killNow() {
 }
 
 CommandResult runCommand(const std::string& binary, const std::vector<std::string>& args,
-                         std::chrono::milliseconds timeout, const std::string& stdinText) {
+                         std::chrono::milliseconds timeout, CommandOptions options) {
     std::vector<std::string> argv = {binary};
     argv.insert(argv.end(), args.begin(), args.end());
-    ChildProcess::Options options;
-    options.input = stdinText;
-    ChildProcess child(std::move(argv), std::move(options));
-    const auto deadline = Clock::now() + timeout;
-    while (child.readOutput(deadline)) {
-    }
+    // The stderr file may hold earlier runs' lines: only what this one appends.
+    std::error_code missing;
+    std::uintmax_t errBefore = options.stderrFile.empty() ? 0 : std::filesystem::file_size(options.stderrFile, missing);
+    if (missing) errBefore = 0;
+    const auto start = Clock::now();
     CommandResult result;
-    // Stdout closed: it is ending. At the deadline the destructor kills it.
-    result.status = child.waitExit(std::chrono::milliseconds(remainingMs(deadline))).value_or(-1);
-    result.out = child.output();
+    {
+        ChildProcess child(std::move(argv), {options.stderrFile, std::move(options.environment), std::move(options.input)});
+        const auto deadline = start + timeout;
+        while (child.readOutput(deadline)) {
+        }
+        // Stdout closed: it is ending. At the deadline the destructor kills it.
+        result.status = child.waitExit(std::chrono::milliseconds(remainingMs(deadline))).value_or(-1);
+        result.out = child.output();
+    }
+    result.took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    if (!options.stderrFile.empty()) {
+        std::ifstream in(options.stderrFile, std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(errBefore));
+        std::ostringstream text;
+        text << in.rdbuf();
+        result.err = text.str();
+    }
     return result;
 }
 

@@ -69,12 +69,24 @@ private:
 };
 
 // Runs `binary ARGS` to its end, for at most `timeout` (then SIGKILL); its
-// exit status (-1 after a signal or the timeout) and its standard output.
+// exit status (-1 after a signal or the timeout), its standard output, what
+// it wrote to `stderrFile` (when one is given) and how long it took.
 struct CommandResult {
     int status = -1;
     std::string out;
+    std::string err;
+    std::chrono::milliseconds took{};
+};
+struct CommandOptions {
+    std::string input;                     // written to stdin (small inputs only)
+    std::vector<std::string> environment;  // NAME=VALUE added to the test's
+    std::filesystem::path stderrFile;      // empty: the test's own stderr
 };
 CommandResult runCommand(const std::string& binary, const std::vector<std::string>& args,
-                         std::chrono::milliseconds timeout, const std::string& stdinText = {});
+                         std::chrono::milliseconds timeout, CommandOptions options);
+inline CommandResult runCommand(const std::string& binary, const std::vector<std::string>& args,
+                                std::chrono::milliseconds timeout, const std::string& stdinText = {}) {
+    return runCommand(binary, args, timeout, CommandOptions{stdinText, {}, {}});
+}
 
 }  // namespace vivaref::testsupport

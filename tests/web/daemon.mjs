@@ -28,9 +28,11 @@ export function serveMissing(vivaref) {
 // state directory (as the Quick start and the packaged service do) and
 // `hostToken` is that secret. Every host route and every /api/sim/ POST
 // needs it; `hostLink` and `simLink` open host.html and sim.html with it,
-// as the links serve prints.
-export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000 } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'vivaref-web-'));
+// as the links serve prints. `parent`: the folder the temporary directory
+// is made in (default the system's); `command`: words put before the
+// binary (e.g. ['prlimit', '--nofile=48']) to run serve under them.
+export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [] } = {}) {
+  const dir = mkdtempSync(join(parent, 'vivaref-web-'));
   const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite')];
   const config = join(dir, 'castle.ini');
   writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n`);
@@ -40,7 +42,8 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
   let output = '';
   // Spawns serve with `listenArgs` and resolves to its address once it listens.
   const launch = (launchArgs) => {
-    child = spawn(vivaref, launchArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIVAREF_DB: join(dir, 'games.sqlite') } });
+    const argv = [...command, vivaref, ...launchArgs];
+    child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIVAREF_DB: join(dir, 'games.sqlite') } });
     const started = output.length;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`serve printed no address within ${timeoutMs} ms:\n${output}`)), timeoutMs);
@@ -70,14 +73,23 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
       child.on('exit', () => { clearTimeout(t); r(); });
     });
   };
+  // Stops serve and keeps its directory (SIGTERM, or `signal`).
+  const halt = async (signal = 'SIGTERM') => {
+    if (signal === 'SIGTERM') return terminate();
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.on('exit', r));
+    child.kill(signal);
+    await gone;
+  };
   const stop = async () => {
     await terminate();
     rmSync(dir, { recursive: true, force: true });
   };
-  // Stops serve (SIGTERM) and starts it again on the same port and log:
-  // what a restart by systemd looks like to the pages.
-  const restart = async () => {
-    await terminate();
+  // Stops serve (SIGTERM, or `signal`: 'SIGKILL' for a crash or a power
+  // cut) and starts it again on the same port and log: what a restart by
+  // systemd looks like to the pages.
+  const restart = async ({ signal = 'SIGTERM' } = {}) => {
+    await halt(signal);
     const port = new URL(url).port;
     const again = args.map((a) => (a === '127.0.0.1:0' ? `127.0.0.1:${port}` : a));
     await launch(again);
@@ -87,7 +99,7 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
   kTokens.set(url, tokenInUse);
   const hostLink = `${url}/host.html#${tokenInUse}`;
   const simLink = `${url}/sim.html#${tokenInUse}`;
-  return { url, get pid() { return child.pid; }, get child() { return child; }, dir, hostToken: tokenInUse, hostLink, simLink, stop, restart, log: () => output };
+  return { url, get pid() { return child.pid; }, get child() { return child; }, dir, hostToken: tokenInUse, hostLink, simLink, stop, halt, restart, log: () => output };
 }
 
 // Fetch helpers against the daemon. `token`: sent as the host's

@@ -16,6 +16,7 @@ import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { pct } from './figures.mjs';
 
 const args = process.argv.slice(2);
 const vivaref = args[0];
@@ -187,10 +188,6 @@ function archiveFlood() {
     take() { const a = answers; answers = 0; return a; },
     async stop() { running = false; await Promise.all(loops); agent.destroy(); },
   };
-}
-
-function pct(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 }
 
 const figures = [];

@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { pct } from './figures.mjs';
 import { chromiumMissing, launchBrowser } from './browser.mjs';
 
 const [vivaref, movesArg] = process.argv.slice(2);
@@ -36,9 +37,6 @@ function rss(pid) {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key) => Number((text.match(new RegExp(`${key}:\\s+(\\d+) kB`)) || [0, 0])[1]);
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-function pct(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 function line(name, values) {
   const s = [...values].sort((a, b) => a - b);

@@ -1,0 +1,259 @@
+// The real `vivaref serve` on the simulated castle when the machine runs out:
+//  1. of file descriptors (serve under `prlimit --nofile`, 96 idle clients
+//     from four addresses): the status keeps answering, the log says so once
+//     per episode, and once the flood is gone the table plays on;
+//  2. of disk (the game log on a real 1 MiB tmpfs, filled with a file):
+//     nothing is acknowledged that is not on disk, the host's request gets
+//     503 `log-unwritable`, the status says why; with room again the held
+//     decision is saved without a new request; filled again and killed with
+//     SIGKILL, serve started on the same log holds every acknowledged
+//     placement and `vivaref verify` finds the log whole.
+// The disk part needs its own mount namespace: the test runs itself again
+// under `unshare --user --map-root-user --mount` (skipped, exit 77, where the
+// kernel or the container refuses it).
+//   node tests/web/exhaustion_test.mjs VIVAREF
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { api, serveMissing, startServe } from './daemon.mjs';
+import { gameDriver } from './game_driver.mjs';
+
+const vivaref = process.argv[2];
+const why = serveMissing(vivaref);
+if (why) {
+  console.log(`SKIP: ${why}`);
+  process.exit(77);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const failures = [];
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+}
+
+// The placements of a 3-seat classic game, in turn order.
+const kPlacements = [['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
+  ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1']];
+
+// The shared driver, and the new 3-seat game every part starts with.
+function table(server) {
+  const g = gameDriver(server);
+  const until = (pred, what, timeout) => g.waitStatus((s) => s && pred(s), what, timeout);
+  const put = (character, place) => g.sim('put', { character, place });
+  const newGame = async () => {
+    const started = await g.host('new-game',
+      { setup: { edition: 'classic', seats: 3, first: 0, rounds: 1 }, players: ['Ada', 'Bruno', 'Carla'] });
+    if (started.status !== 200) throw new Error(`new-game: ${started.text}`);
+    await until((s) => s.view && s.view.phase === 'placement', 'placement');
+  };
+  return { status: g.status, until, put, newGame };
+}
+
+// ---- 1. No file descriptors left ------------------------------------------
+
+// `count` connections from `address` that send nothing and never close.
+function idleClients(port, address, count) {
+  const sockets = [];
+  for (let i = 0; i < count; i++) {
+    const s = connect({ host: '127.0.0.1', port, localAddress: address });
+    s.on('error', () => {});
+    sockets.push(s);
+  }
+  return { close: () => sockets.forEach((s) => s.destroy()) };
+}
+
+async function descriptors() {
+  if (spawnSync('prlimit', ['--version']).status !== 0) {
+    console.log('skip: no prlimit (util-linux) to lower the descriptor limit');
+    return;
+  }
+  // 48 descriptors: the log, the castle and a few clients; 96 idle clients
+  // (24 from each of four addresses, the per-address limit) take them all.
+  const server = await startServe(vivaref, { command: ['prlimit', '--nofile=48'] });
+  const port = Number(new URL(server.url).port);
+  try {
+    const t = table(server);
+    await t.newGame();
+    const flood = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'].map((a) => idleClients(port, a, 24));
+    await sleep(1500);
+    // The phone: a status poll from another address, every 100 ms for 3 s.
+    let answered = 0;
+    let failed = 0;
+    let worst = 0;
+    for (let i = 0; i < 30; i++) {
+      const t0 = performance.now();
+      const r = await api(server.url, '/api/status').catch(() => null);
+      if (r && r.status === 200) answered += 1;
+      else failed += 1;
+      worst = Math.max(worst, performance.now() - t0);
+      await sleep(100);
+    }
+    const during = server.log();
+    const failedLines = (during.match(/accepting connections failed/g) || []).length;
+    check(failedLines >= 1, `out of descriptors, the log says so (${failedLines} line(s))`);
+    check(failed === 0, `the status answered every poll while the descriptors ran out (${answered} answered, ${failed} failed, slowest ${worst.toFixed(0)} ms)`);
+    flood.forEach((f) => f.close());
+    // The table plays on once the flood is gone.
+    for (const [c, p] of kPlacements.slice(0, 3)) {
+      await t.put(c, p);
+      await t.until((s) => s.board.expected[c] === p, `${c} on ${p} after the flood`);
+    }
+    check(true, 'after the flood the table placed three pieces');
+    // The episode is over after 2 s of accepting without a failure: the
+    // next connection hears it.
+    await sleep(2500);
+    await t.status();
+    const lines = (server.log().match(/accepting connections failed/g) || []).length;
+    const again = (server.log().match(/accepting connections again after \d+ failed attempts/g) || []).length;
+    check(lines === 1 && again === 1, `one episode: one line when it started, one when it ended (${lines} and ${again})`);
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---- 2. A full disk ---------------------------------------------------------
+
+// Writes zeros into `path` until the file system is full; its size.
+function fill(path) {
+  const fd = openSync(path, 'a');
+  const block = Buffer.alloc(4096);
+  let size = 0;
+  try {
+    for (;;) size += writeSync(fd, block);
+  } catch (e) {
+    if (e.code !== 'ENOSPC') throw e;
+  } finally {
+    closeSync(fd);
+  }
+  return size;
+}
+
+async function fullDisk() {
+  const mount = mkdtempSync(join(tmpdir(), 'vivaref-small-disk-'));
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'vivaref-test', mount], { encoding: 'utf8' });
+  if (mounted.status !== 0) {
+    console.log(`skip: cannot mount a 1 MiB tmpfs here: ${mounted.stderr.trim()}`);
+    return;
+  }
+  const server = await startServe(vivaref, { parent: mount });
+  const filler = join(mount, 'filler');
+  try {
+    const t = table(server);
+    await t.newGame();
+    const acknowledged = [];
+    for (const [c, p] of kPlacements.slice(0, 4)) {
+      await t.put(c, p);
+      await t.until((s) => s.board.expected[c] === p, `${c} on ${p}`);
+      acknowledged.push([c, p]);
+    }
+    // The disk fills: the next placements are held, never acknowledged.
+    fill(filler);
+    let held = null;
+    for (const [c, p] of kPlacements.slice(4)) {
+      await t.put(c, p);
+      const s = await t.until((x) => x.log_problem || x.board.expected[c] === p, `${c} on ${p} or a log problem`);
+      if (s.log_problem) {
+        held = [c, p];
+        // Held, not undone: the status shows where the piece stands, and that
+        // it is not saved (the turn LEDs pulse, no accepted flash).
+        check(s.log && s.log.durable === false && s.log.waiting > 0,
+          `the status says the placement met by a full disk is not saved (${c}: log ${JSON.stringify(s.log)})`);
+        break;
+      }
+      acknowledged.push([c, p]);  // written into space SQLite had already
+    }
+    check(held !== null, `the full disk stopped the game (after ${acknowledged.length} placements)`);
+    if (!held) return;
+    const s = await t.status();
+    check(/disk space/i.test(s.log_problem), `the status says why: "${s.log_problem}"`);
+    const undo = await api(server.url, '/api/host/undo', { method: 'POST', token: server.hostToken, body: {} });
+    check(undo.status === 503 && undo.json && undo.json.error === 'log-unwritable',
+      `the host's undo is answered 503 log-unwritable (${undo.status} ${undo.text.slice(0, 120)})`);
+    check((server.log().match(/THE GAME LOG CANNOT BE WRITTEN/g) || []).length === 1, 'the journal heard it once');
+
+    // Room again: the held placement is saved by the loop's retry, no request needed.
+    unlinkSync(filler);
+    await t.until((x) => !x.log_problem && x.board.expected[held[0]] === held[1], 'the held placement saved');
+    acknowledged.push(held);
+    check(true, `with room again the held placement (${held[0]}) was saved by itself`);
+    check(/The game log is written again/.test(server.log()), 'the journal heard that it is written again');
+
+    // Full again, then killed: nothing acknowledged may be lost.
+    fill(filler);
+    let heldAgain = null;
+    for (const [c, p] of kPlacements.slice(acknowledged.length)) {
+      await t.put(c, p);
+      const x = await t.until((y) => y.log_problem || y.board.expected[c] === p, `${c} on ${p} or a log problem`);
+      if (x.log_problem) {
+        heldAgain = [c, p];
+        break;
+      }
+      acknowledged.push([c, p]);
+    }
+    check(heldAgain !== null, `the disk full again stopped the game (${acknowledged.length} acknowledged)`);
+    if (!heldAgain) return;
+    // A power cut now. Started again on the still full disk, serve either
+    // plays on saying the log cannot save, or stops at once naming the disk.
+    await server.halt('SIGKILL');
+    let onFull = null;
+    try {
+      await server.restart();
+      onFull = await t.status();
+    } catch (e) {
+      check(/No space left|disk is full/.test(e.message), `serve on the full disk stops naming it: ${e.message.split('\n').slice(-3).join(' | ')}`);
+    }
+    if (onFull) {
+      const lost = acknowledged.filter(([c, p]) => onFull.board.expected[c] !== p).map(([c]) => c);
+      check(onFull.log_problem && lost.length === 0,
+        `serve started on the full disk says the log cannot save, all ${acknowledged.length} acknowledged placements there (lost: ${lost.join(', ') || 'none'}; "${onFull.log_problem}")`);
+    }
+    // The host frees space and the service starts again.
+    await server.halt('SIGKILL');
+    unlinkSync(filler);
+    await server.restart();
+    const after = await t.until((x) => x.view && x.view.phase === 'placement', 'the game resumed');
+    const lost = acknowledged.filter(([c, p]) => after.board.expected[c] !== p).map(([c]) => c);
+    check(lost.length === 0, `after SIGKILL every acknowledged placement is in the log (${acknowledged.length}, lost: ${lost.join(', ') || 'none'})`);
+    check(after.board.expected[heldAgain[0]] !== heldAgain[1],
+      `the placement held when killed (${heldAgain[0]}) was never acknowledged and is not in the log`);
+    await server.halt();
+    const verify = spawnSync(vivaref, ['verify', '--db', join(server.dir, 'games.sqlite'), '--all'], { encoding: 'utf8' });
+    check(verify.status === 0, `vivaref verify finds the log whole (exit ${verify.status}) ${(verify.stdout + verify.stderr).trim().split('\n').pop()}`);
+  } finally {
+    await server.stop();
+    rmSync(filler, { force: true });
+    spawnSync('umount', [mount]);
+    rmSync(mount, { recursive: true, force: true });
+  }
+}
+
+// ---- The namespace, then both parts -----------------------------------------
+
+if (!process.env.VIVAREF_EXHAUSTION_INNER) {
+  const ns = ['--user', '--map-root-user', '--mount'];
+  const probe = spawnSync('unshare', [...ns, 'true'], { encoding: 'utf8' });
+  if (probe.status === 0) {
+    const inner = spawnSync('unshare', [...ns, process.execPath, ...process.argv.slice(1)],
+      { stdio: 'inherit', env: { ...process.env, VIVAREF_EXHAUSTION_INNER: '1' } });
+    process.exit(inner.status === null ? 1 : inner.status);
+  }
+  // No namespace of our own here: the descriptor part alone.
+  console.log(`skip: the full-disk part: unshare refused (${(probe.stderr || String(probe.error)).trim()})`);
+  process.env.VIVAREF_EXHAUSTION_NO_DISK = '1';
+}
+
+try {
+  await descriptors();
+  if (!process.env.VIVAREF_EXHAUSTION_NO_DISK) await fullDisk();
+} catch (e) {
+  failures.push(String(e && e.stack ? e.stack : e));
+  console.log(`FAIL ${e && e.stack ? e.stack : e}`);
+}
+if (failures.length) {
+  console.log(`${failures.length} check(s) failed`);
+  process.exit(1);
+}
+console.log('exhaustion test passed');
