@@ -155,7 +155,8 @@ function nonReadingFlood() {
     opened += 1;
     sockets.add(s);
     s.pause();
-    s.on('connect', () => s.write('GET /api/games/1 HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(8)));
+    // The daemon's own name in Host: another is refused (421) before any work.
+    s.on('connect', () => s.write(`GET /api/games/1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`.repeat(8)));
     s.on('error', () => {});
     s.on('close', () => {
       sockets.delete(s);
@@ -169,13 +170,16 @@ function nonReadingFlood() {
   };
 }
 
-// 8 keep-alive loops on the archive, reading every answer, as fast as they go.
+// 8 keep-alive loops on the archive from 8 devices (the per-address pacing
+// would slow loops from one), reading every answer, as fast as they go.
 function archiveFlood() {
   let running = true;
   let answers = 0;
-  const agent = agentFrom('127.0.0.10', 8);
+  const agents = [];
   const loops = [];
   for (let i = 0; i < 8; ++i) {
+    const agent = agentFrom(`127.0.0.${2 + i}`);
+    agents.push(agent);
     loops.push((async () => {
       while (running) {
         const r = await get(agent, '/api/games/1', 10000);
@@ -186,7 +190,7 @@ function archiveFlood() {
   }
   return {
     take() { const a = answers; answers = 0; return a; },
-    async stop() { running = false; await Promise.all(loops); agent.destroy(); },
+    async stop() { running = false; await Promise.all(loops); agents.forEach((a) => a.destroy()); },
   };
 }
 
