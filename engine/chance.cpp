@@ -181,4 +181,69 @@ Action randomAction(const State& state, Rng& rng) {
     return legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
 }
 
+State sampleWorld(const State& truth, Seat viewer, Rng& rng) {
+    State world = truth;
+    const Rules& rules = truth.rules();
+    if (truth.phase() == Phase::AwaitDeal || truth.isOver()) return world;  // no card of the round is out
+    auto own = [&](int p) { return rules.seatOf(PlayerId{static_cast<std::uint8_t>(p)}) == viewer; };
+
+    if (!truth.favouritesRevealed()) {
+        // The cards the viewer knows: its own (and its teammate's) and the Emissary's, face up.
+        std::vector<std::uint32_t> used;
+        auto maskOf = [](const FavouritesCard& card) {
+            std::uint32_t mask = 0;
+            for (auto c : card.characters) mask |= 1u << c.index;
+            return mask;
+        };
+        for (int p = 0; p < rules.players(); ++p)
+            if (own(p)) used.push_back(maskOf(truth.favourites_[p]));
+        if (rules.hasEmissary()) used.push_back(maskOf(truth.emissaryFavourites_));
+        const auto pool = eligibleFavourites(rules);
+        for (int p = 0; p < rules.players(); ++p)
+            if (!own(p)) world.favourites_[p] = drawCard(rules, pool, used, rng);
+    }
+
+    if (rules.options().ambition) {
+        // No card is dealt twice in a round: the others' come from the rest of the deck.
+        std::array<bool, kAmbitionCardCount> seen{};
+        for (int p = 0; p < rules.players(); ++p)
+            if (own(p))
+                for (auto c : truth.ambitionDealt_[p])
+                    if (c != AmbitionCard::Unknown) seen[static_cast<int>(c)] = true;
+        std::vector<AmbitionCard> deck;
+        for (int c = 0; c < kAmbitionCardCount; ++c)
+            if (!seen[c]) deck.push_back(static_cast<AmbitionCard>(c));
+        shuffle(deck, rng);
+        std::size_t next = 0;
+        for (int p = 0; p < rules.players(); ++p) {
+            if (own(p) || truth.ambitionDealt_[p][0] == AmbitionCard::Unknown) continue;
+            world.ambitionDealt_[p] = {deck[next], deck[next + 1]};
+            next += 2;
+            if (truth.ambitionKept_[p] != AmbitionCard::Unknown)
+                world.ambitionKept_[p] = world.ambitionDealt_[p][rng.below(2)];
+        }
+    }
+
+    if (truth.phase() == Phase::Election) {
+        // A vote cast and not yet revealed: any card its seat holds.
+        for (int s = 0; s < rules.seats(); ++s) {
+            if (s == viewer.index || truth.votes_[s] == VoteCard::Unknown) continue;
+            const Hand& hand = truth.hands_[s];
+            std::array<VoteCard, 3> held{};
+            std::uint32_t n = 0;
+            for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
+                if (hand.holds(c)) held[n++] = c;
+            world.votes_[s] = held[rng.below(n)];
+        }
+    }
+
+    if (rules.hasEmissary() && truth.emissaryPileSize_ > 1) {
+        // Sorted first, so that the order drawn owes nothing to the real one.
+        std::sort(world.emissaryPile_.begin(), world.emissaryPile_.begin() + truth.emissaryPileSize_);
+        for (std::size_t i = truth.emissaryPileSize_; i > 1; --i)
+            std::swap(world.emissaryPile_[i - 1], world.emissaryPile_[rng.below(static_cast<std::uint32_t>(i))]);
+    }
+    return world;
+}
+
 }  // namespace vivaref::engine

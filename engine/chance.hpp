@@ -58,4 +58,16 @@ Reshuffle randomReshuffle(const State& state, Rng& rng);
 // A uniformly random legal action; the state must not await chance.
 Action randomAction(const State& state, Rng& rng);
 
+// A state `viewer` cannot tell from `truth`: every secret the seat has not
+// seen redrawn at random, consistent with what it has (RULES §7): the
+// other players' Favourites cards (6 distinct, never the Jester, no two the
+// same set, theirs never the viewer's; a new seal with Banished) unless the
+// round revealed them; their Ambition pairs from the 14 cards the viewer
+// was not dealt, a kept card among them for those who kept; the unrevealed
+// votes of the others from the hands they hold; the Emissary's pile in a new
+// order. What is public or follows from it stays: positions, scores, the
+// hands (every No and Stomachache played was revealed), the Emissary's
+// card. A search player sees only this (engine/players/).
+State sampleWorld(const State& truth, Seat viewer, Rng& rng);
+
 }  // namespace vivaref::engine

@@ -95,6 +95,8 @@ struct RoundResult {
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
 
+class Rng;  // chance.hpp
+
 class State {
 public:
     explicit State(std::shared_ptr<const Rules> rules);
@@ -166,6 +168,8 @@ public:
 
 private:
     friend class StateCodec;
+    // chance.hpp: redraws what one seat has not seen.
+    friend State sampleWorld(const State& truth, Seat viewer, Rng& rng);
 
     // ascent.cpp: placement, moves and passes (RULES §3.2-3.3)
     std::optional<Refusal> checkPlace(const Action& a) const;

@@ -1,0 +1,189 @@
+#include "engine/players/search_player.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vivaref::engine::players {
+namespace {
+
+// The stop callback is asked this often (a clock read costs more than an
+// iteration's bookkeeping, far less than a playout).
+constexpr std::int64_t kStopCheckEvery = 8;
+
+// A game played out at random cannot take longer (random play shows every
+// round ends in well under a thousand actions).
+constexpr int kMaxPlayoutActions = 20'000;
+
+struct Node {
+    Action action;       // what led here (the root: none)
+    Seat actor{};        // who did it
+    std::int32_t parent = -1;
+    std::int32_t firstChild = -1;
+    std::int32_t nextSibling = -1;
+    std::int64_t visits = 0;
+    std::int64_t available = 0;  // times it was legal when its parent was passed
+    double reward = 0;           // the actor's, summed
+};
+
+class Tree {
+public:
+    explicit Tree(std::int64_t expected) {
+        nodes_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(expected + 1, 1 << 20)));
+        nodes_.push_back(Node{});
+    }
+    Node& operator[](std::int32_t i) { return nodes_[static_cast<std::size_t>(i)]; }
+    std::int32_t add(std::int32_t parent, const Action& a, Seat actor) {
+        const auto id = static_cast<std::int32_t>(nodes_.size());
+        Node n;
+        n.action = a;
+        n.actor = actor;
+        n.parent = parent;
+        n.nextSibling = nodes_[static_cast<std::size_t>(parent)].firstChild;
+        nodes_.push_back(n);
+        nodes_[static_cast<std::size_t>(parent)].firstChild = id;
+        return id;
+    }
+    std::int32_t childWith(std::int32_t parent, const Action& a) {
+        for (auto c = (*this)[parent].firstChild; c != -1; c = (*this)[c].nextSibling)
+            if ((*this)[c].action == a) return c;
+        return -1;
+    }
+
+private:
+    std::vector<Node> nodes_;
+};
+
+}  // namespace
+
+std::vector<double> seatRewards(const State& over) {
+    const Rules& rules = over.rules();
+    const int players = rules.players();
+    const auto totals = over.totals();
+    const auto winners = over.winners();
+    std::vector<double> player(static_cast<std::size_t>(players), 0.0);
+    for (int p = 0; p < players; ++p) {
+        double ahead = 0;
+        for (int q = 0; q < players; ++q) {
+            if (q == p || rules.seatOf(PlayerId{static_cast<std::uint8_t>(q)}) ==
+                              rules.seatOf(PlayerId{static_cast<std::uint8_t>(p)}))
+                continue;
+            ahead += totals[static_cast<std::size_t>(p)] > totals[static_cast<std::size_t>(q)]    ? 1.0
+                     : totals[static_cast<std::size_t>(p)] == totals[static_cast<std::size_t>(q)] ? 0.5
+                                                                                                  : 0.0;
+        }
+        const int others = players - rules.playersAt(rules.seatOf(PlayerId{static_cast<std::uint8_t>(p)}));
+        player[static_cast<std::size_t>(p)] = others > 0 ? 0.2 * ahead / others : 0.0;
+    }
+    // A winning seat shares 0.8 with the other winning seats.
+    std::vector<bool> seatWon(static_cast<std::size_t>(rules.seats()), false);
+    for (auto w : winners) seatWon[rules.seatOf(w).index] = true;
+    const auto winningSeats = static_cast<double>(std::count(seatWon.begin(), seatWon.end(), true));
+    std::vector<double> seats(static_cast<std::size_t>(rules.seats()), 0.0);
+    for (int s = 0; s < rules.seats(); ++s) {
+        const Seat seat{static_cast<std::uint8_t>(s)};
+        double sum = 0;
+        for (int i = 0; i < rules.playersAt(seat); ++i) sum += player[rules.playerAt(seat, i).index];
+        seats[static_cast<std::size_t>(s)] =
+            sum / rules.playersAt(seat) + (seatWon[static_cast<std::size_t>(s)] ? 0.8 / winningSeats : 0.0);
+    }
+    return seats;
+}
+
+std::string SearchPlayer::name() const {
+    return "search " + std::to_string(settings_.budget.iterations);
+}
+
+Action SearchPlayer::choose(const State& state, Seat seat, Rng& rng) {
+    return search(state, seat, rng, settings_.budget);
+}
+
+Action SearchPlayer::search(const State& state, Seat seat, Rng& rng, const SearchBudget& budget,
+                            SearchReport* report) const {
+    ActionList rootLegal;
+    legalActionsOf(state, seat, rootLegal);
+    if (rootLegal.size() == 1) {
+        if (report) *report = SearchReport{0, 0, {{rootLegal[0], 0, 0.0}}};
+        return rootLegal[0];
+    }
+    ActionList legal;
+
+    Tree tree(budget.iterations);
+    std::vector<std::int32_t> path;
+    std::int64_t simulated = 0;
+    std::int64_t done = 0;
+    for (; done < budget.iterations; ++done) {
+        if (done > 0 && done % kStopCheckEvery == 0 && budget.stop && budget.stop()) break;
+        State world = sampleWorld(state, seat, rng);
+        path.clear();
+        std::int32_t node = 0;
+        bool expanded = false;
+        // Selection and expansion: the root decides for `seat`, the rest in turn.
+        while (!expanded) {
+            resolveChance(world, rng);
+            if (world.isOver()) break;
+            const Seat actor = node == 0 ? seat : nextToDecide(world);
+            legalActionsOf(world, actor, legal);
+            if (legal.empty()) break;  // never: a seat with no move passes
+            std::int32_t best = -1;
+            double bestValue = -1;
+            int untried = 0;
+            Action pick;
+            for (const auto& a : legal) {
+                const auto child = tree.childWith(node, a);
+                if (child == -1) {
+                    // An untried action: one of them at random (reservoir).
+                    if (rng.below(static_cast<std::uint32_t>(++untried)) == 0) pick = a;
+                    continue;
+                }
+                Node& c = tree[child];
+                ++c.available;
+                const double value = c.reward / static_cast<double>(c.visits) +
+                                     settings_.exploration * std::sqrt(std::log(static_cast<double>(c.available)) /
+                                                                       static_cast<double>(c.visits));
+                if (value > bestValue) {
+                    bestValue = value;
+                    best = child;
+                }
+            }
+            if (untried > 0) {
+                best = tree.add(node, pick, actor);
+                tree[best].available = 1;
+                expanded = true;
+            }
+            world.apply(tree[best].action);
+            ++simulated;
+            path.push_back(best);
+            node = best;
+        }
+        // The playout: everyone at random, chance too.
+        for (int n = 0; n < kMaxPlayoutActions; ++n) {
+            resolveChance(world, rng);
+            if (world.isOver()) break;
+            world.apply(randomAction(world, rng));
+            ++simulated;
+        }
+        const auto rewards = seatRewards(world);
+        for (const auto id : path) {
+            Node& n = tree[id];
+            ++n.visits;
+            n.reward += rewards[n.actor.index];
+        }
+        ++tree[0].visits;
+    }
+
+    // The most visited of the root's children (the first found on a tie).
+    SearchReport out;
+    out.iterations = done;
+    out.simulatedActions = simulated;
+    for (auto c = tree[0].firstChild; c != -1; c = tree[c].nextSibling) {
+        const Node& n = tree[c];
+        out.choices.push_back({n.action, n.visits, n.visits > 0 ? n.reward / static_cast<double>(n.visits) : 0.0});
+    }
+    std::stable_sort(out.choices.begin(), out.choices.end(),
+                     [](const auto& a, const auto& b) { return a.visits > b.visits; });
+    const Action chosen = out.choices.empty() ? rootLegal[0] : out.choices.front().action;
+    if (report) *report = std::move(out);
+    return chosen;
+}
+
+}  // namespace vivaref::engine::players
