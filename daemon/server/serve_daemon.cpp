@@ -5,6 +5,8 @@
 #include <ostream>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -272,7 +274,16 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                                         bool gameInProgress) {
         return enrolment.request(action, body, gameInProgress);
     };
+    // Clients may not take the descriptors the log and the castle need.
     options.limits = settings.limits;
+    if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY) {
+        options.limits = withinDescriptors(settings.limits, static_cast<std::size_t>(files.rlim_cur));
+        if (options.limits.maxConnections < settings.limits.maxConnections)
+            err << "vivaref serve: the file descriptor limit (" << files.rlim_cur << ") allows "
+                << options.limits.maxConnections << " connections at once, not "
+                << settings.limits.maxConnections << " (" << kDescriptorsKept
+                << " are kept for the game log and the castle; raise LimitNOFILE= for more)\n";
+    }
     options.router.hostToken = settings.hostToken;
     options.router.version = settings.version;
     // Only the castle's own names and addresses are answered (DNS rebinding),

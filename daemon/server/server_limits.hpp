@@ -5,6 +5,7 @@
 // client_limits.hpp).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,23 @@ struct ServerLimits {
     std::chrono::milliseconds lingerTimeout{1'000};
     std::size_t lingerBytes = 1 << 20;
 };
+
+// Descriptors left for everything but the clients: the game log (SQLite
+// opens its write-ahead log and temporary files as it needs them), the web
+// pages' files, the castle's devices and the loop's own. A daemon whose
+// clients took every descriptor would fail to save the game.
+inline constexpr std::size_t kDescriptorsKept = 32;
+
+// `limits` with the connection caps lowered, when the process may open only
+// `descriptorLimit` files (RLIMIT_NOFILE), so that connections leave
+// kDescriptorsKept free (and at least 4 connections).
+inline ServerLimits withinDescriptors(ServerLimits limits, std::size_t descriptorLimit) {
+    const std::size_t forClients = descriptorLimit > kDescriptorsKept + 4 ? descriptorLimit - kDescriptorsKept : 4;
+    limits.maxConnections = std::min(limits.maxConnections, forClients);
+    limits.maxEventStreams = std::min(limits.maxEventStreams, limits.maxConnections);
+    limits.maxConnectionsPerClient = std::min(limits.maxConnectionsPerClient, limits.maxConnections);
+    return limits;
+}
 
 struct ServerCounters {
     std::uint64_t accepted = 0;

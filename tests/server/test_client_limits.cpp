@@ -18,6 +18,7 @@
 
 #include "daemon/server/archive_cache.hpp"
 #include "daemon/server/client_limits.hpp"
+#include "daemon/server/server_limits.hpp"
 #include "server_fixture.hpp"
 
 using namespace vivaref::server;
@@ -140,6 +141,23 @@ TEST_CASE("client limits: a full server takes the room from the client holding t
     trusted.add(kHost);
     CHECK(!trusted.contains(kA));
     CHECK(trusted.contains(kHost));
+}
+
+TEST_CASE("descriptor limit: clients may hold all but the descriptors kept for the log and the castle") {
+    using vivaref::server::kDescriptorsKept;
+    using vivaref::server::ServerLimits;
+    using vivaref::server::withinDescriptors;
+    const ServerLimits given;
+    // The packaged unit's LimitNOFILE=512 and Debian's default 1024: untouched.
+    CHECK(withinDescriptors(given, 512).maxConnections == given.maxConnections);
+    CHECK(withinDescriptors(given, 1024).maxConnectionsPerClient == given.maxConnectionsPerClient);
+    const auto low = withinDescriptors(given, 48);
+    CHECK(low.maxConnections == 48 - kDescriptorsKept);
+    CHECK(low.maxEventStreams == low.maxConnections);
+    CHECK(low.maxConnectionsPerClient == low.maxConnections);
+    CHECK(low.maxHeaderBytes == given.maxHeaderBytes);
+    // Never none: a limit below what is kept still lets a few in.
+    CHECK(withinDescriptors(given, 20).maxConnections == 4);
 }
 
 TEST_CASE("request rates: a burst at once, then the pace; an address's large answers cost more") {
