@@ -20,21 +20,15 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { checker, skip } from './harness.mjs';
 import { gameDriver } from './game_driver.mjs';
 
 const vivaref = process.argv[2];
 const why = serveMissing(vivaref);
-if (why) {
-  console.log(`SKIP: ${why}`);
-  process.exit(77);
-}
+if (why) skip(why);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const failures = [];
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures.push(what);
-}
+const { check, fail, finish } = checker('exhaustion test', { all: true });
 
 // The placements of a 3-seat classic game, in turn order.
 const kPlacements = [['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
@@ -272,11 +266,6 @@ try {
   await descriptors();
   if (!process.env.VIVAREF_EXHAUSTION_NO_DISK) await fullDisk();
 } catch (e) {
-  failures.push(String(e && e.stack ? e.stack : e));
-  console.log(`FAIL ${e && e.stack ? e.stack : e}`);
+  fail(e);
 }
-if (failures.length) {
-  console.log(`${failures.length} check(s) failed`);
-  process.exit(1);
-}
-console.log('exhaustion test passed');
+finish();

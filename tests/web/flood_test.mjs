@@ -16,6 +16,7 @@ import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { checker, skip } from './harness.mjs';
 import { pct } from './figures.mjs';
 
 const args = process.argv.slice(2);
@@ -28,17 +29,10 @@ const baselineMs = bench ? benchSeconds * 1000 : 2000;
 const p99Bound = Number(process.env.VIVAREF_FLOOD_P99_MS || 1000);
 
 const why = serveMissing(vivaref);
-if (why) {
-  console.log(`SKIP: ${why}`);
-  process.exit(77);
-}
+if (why) skip(why);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const failures = [];
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures.push(what);
-}
+const { check, fail, finish } = checker('flood test', { all: true });
 
 // A finished game in a game log: a random classic game played on a
 // simulated castle (`simulate --db`), which serve then lists as game 1.
@@ -270,15 +264,10 @@ try {
   const acceptLines = (log.match(/accepting connections failed/g) || []).length;
   check(acceptLines <= 2, `the log holds ${acceptLines} accept-failure lines`);
 } catch (e) {
-  failures.push(String(e && e.stack ? e.stack : e));
-  console.log(`FAIL ${e && e.stack ? e.stack : e}`);
+  fail(e);
 } finally {
   if (polls) await polls.stop().catch(() => {});
   if (table) await table.stop().catch(() => {});
   await server.stop();
 }
-if (failures.length) {
-  console.log(`${failures.length} check(s) failed`);
-  process.exit(1);
-}
-console.log('flood test passed');
+finish();
