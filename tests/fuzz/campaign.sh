@@ -28,6 +28,7 @@ SECONDS_EACH="${SECONDS_EACH:-0}"
 JOBS="${JOBS:-1}"
 SEED="${SEED:-0}"
 BUILD="${BUILD:-build/fuzz}"
+[[ "$BUILD" == /* ]] || BUILD="$ROOT/$BUILD"  # absolute: the fuzzers run in their own folders
 MAX_FILE_BYTES="${MAX_FILE_BYTES:-4096}"
 MAX_LEN="${MAX_LEN:-4096}"
 ENTROPIC="${ENTROPIC:-0}"
@@ -47,15 +48,15 @@ mkdir -p "$out"
 failed=0
 for name in "${targets[@]}"; do
     fuzzer="$BUILD/tests/fuzz/${name}_fuzzer"
-    tree="tests/fuzz/corpus/$name"
+    tree="$ROOT/tests/fuzz/corpus/$name"
     work="$out/$name"
     mkdir -p "$tree" "$work/corpus"
     # Read-only seeds besides the corpus kept in the tree.
     seeds=("$tree")
-    [[ "$name" == record ]] && seeds+=(tests/records)
-    [[ "$name" == config ]] && seeds+=(daemon/config/examples)
+    [[ "$name" == record ]] && seeds+=("$ROOT/tests/records")
+    [[ "$name" == config ]] && seeds+=("$ROOT/daemon/config/examples")
     dict=()
-    [[ -f "tests/fuzz/$name.dict" ]] && dict=(-dict="tests/fuzz/$name.dict")
+    [[ -f "$ROOT/tests/fuzz/$name.dict" ]] && dict=(-dict="$ROOT/tests/fuzz/$name.dict")
     log="$work/fuzz.log"
     echo "== $name: up to $RUNS runs${SECONDS_EACH:+ or ${SECONDS_EACH}s} (log: $log)"
     status=0
@@ -63,12 +64,14 @@ for name in "${targets[@]}"; do
     ((SECONDS_EACH > 0)) && limits+=(-max_total_time="$SECONDS_EACH")
     ((JOBS > 1)) && limits+=(-jobs="$JOBS" -workers="$JOBS")
     t0=$SECONDS
-    nice "$fuzzer" "${limits[@]}" -timeout=10 -rss_limit_mb=4096 "${dict[@]}" \
+    # In the target's own folder: with -jobs the workers write fuzz-N.log to
+    # the current folder, and a campaign beside this one must not take them.
+    (cd "$work" && nice "$fuzzer" "${limits[@]}" -timeout=10 -rss_limit_mb=4096 "${dict[@]}" \
         -seed="$SEED" -print_final_stats=1 -artifact_prefix="$work/" \
-        "$work/corpus" "${seeds[@]}" >"$log" 2>&1 || status=$?
+        "$work/corpus" "${seeds[@]}") >"$log" 2>&1 || status=$?
     elapsed=$((SECONDS - t0))
     # With -jobs the workers log to fuzz-N.log in the current folder.
-    [[ -f fuzz-0.log ]] && { cat fuzz-*.log >>"$log"; rm -f fuzz-*.log; }
+    [[ -f "$work/fuzz-0.log" ]] && { cat "$work"/fuzz-*.log >>"$log"; rm -f "$work"/fuzz-*.log; }
     execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s += $1} END {print s + 0}')"
     cov="$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)"
     crashes="$(find "$work" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' | wc -l)"
