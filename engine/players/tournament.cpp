@@ -4,7 +4,6 @@
 #include <cmath>
 #include <memory>
 
-#include "engine/players/search_player.hpp"
 
 namespace vivaref::engine::players {
 
