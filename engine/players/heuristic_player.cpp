@@ -100,6 +100,8 @@ VoteCard voteFor(const State& s, const SeatCards& cards, Seat seat) {
 
 }  // namespace
 
+VoteCard casualVote(const State& state, Seat seat) { return voteFor(state, SeatCards(state, seat), seat); }
+
 Action HeuristicPlayer::choose(const State& state, Seat seat, Rng& rng) {
     ActionList legal;
     legalActionsOf(state, seat, legal);

@@ -13,6 +13,11 @@
 
 namespace vivaref::engine::players {
 
+// The vote the heuristic player casts for `seat` in an election: Yes for a
+// favourite of its players, else No, else Stomachache, else Yes. The
+// search player's playouts vote this way too.
+VoteCard casualVote(const State& state, Seat seat);
+
 class HeuristicPlayer : public Player {
 public:
     Action choose(const State& state, Seat seat, Rng& rng) override;

@@ -1,5 +1,7 @@
 #include "engine/players/search_player.hpp"
 
+#include "engine/players/heuristic_player.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -52,6 +54,8 @@ public:
 private:
     std::vector<Node> nodes_;
 };
+
+bool isSimultaneous(Phase phase) { return phase == Phase::Election || phase == Phase::KeepAmbition; }
 
 }  // namespace
 
@@ -110,56 +114,95 @@ Action SearchPlayer::search(const State& state, Seat seat, Rng& rng, const Searc
     Tree tree(budget.iterations);
     std::vector<std::int32_t> path;
     std::int64_t simulated = 0;
+    bool expanded = false;
+    // One of `actor`'s children of `node`: an untried legal action if there
+    // is one (at random; it is added and the iteration expands), else the
+    // best by UCB1 with availability counts. Only the children legal for
+    // `actor` in this world count, and each of them was available once more.
+    const auto descend = [&](std::int32_t node, Seat actor) {
+        std::int32_t best = -1;
+        double bestValue = -1;
+        int untried = 0;
+        Action pick;
+        for (const auto& a : legal) {
+            const auto child = tree.childWith(node, a);
+            if (child == -1) {
+                // An untried action: one of them at random (reservoir).
+                if (rng.below(static_cast<std::uint32_t>(++untried)) == 0) pick = a;
+                continue;
+            }
+            Node& c = tree[child];
+            ++c.available;
+            const double value = c.reward / static_cast<double>(c.visits) +
+                                 settings_.exploration * std::sqrt(std::log(static_cast<double>(c.available)) /
+                                                                   static_cast<double>(c.visits));
+            if (value > bestValue) {
+                bestValue = value;
+                best = child;
+            }
+        }
+        if (untried > 0) {
+            best = tree.add(node, pick, actor);
+            tree[best].available = 1;
+            expanded = true;
+        }
+        return best;
+    };
+
     std::int64_t done = 0;
     for (; done < budget.iterations; ++done) {
         if (done > 0 && done % kStopCheckEvery == 0 && budget.stop && budget.stop()) break;
         State world = sampleWorld(state, seat, rng);
         path.clear();
         std::int32_t node = 0;
-        bool expanded = false;
+        expanded = false;
         // Selection and expansion: the root decides for `seat`, the rest in turn.
         while (!expanded) {
             resolveChance(world, rng);
             if (world.isOver()) break;
+            if (isSimultaneous(world.phase())) {
+                // Votes or Ambition keeps: every seat still to choose picks
+                // among its own children of this one node, so no choice in
+                // the tree depends on another made at the same time (the
+                // tree's order is the engine's, not what the seats saw).
+                // The walk goes on under the searching seat's own choice,
+                // which it knows; under this node if it had none to make.
+                const Phase simultaneous = world.phase();
+                const std::int32_t together = node;
+                std::int32_t own = -1;
+                while (!world.isOver() && world.phase() == simultaneous) {
+                    const Seat actor = nextToDecide(world);
+                    legalActionsOf(world, actor, legal);
+                    const auto chosen = descend(together, actor);
+                    world.apply(tree[chosen].action);
+                    ++simulated;
+                    path.push_back(chosen);
+                    if (actor == seat) own = chosen;
+                }
+                node = own != -1 ? own : together;
+                continue;
+            }
             const Seat actor = node == 0 ? seat : nextToDecide(world);
             legalActionsOf(world, actor, legal);
             if (legal.empty()) break;  // never: a seat with no move passes
-            std::int32_t best = -1;
-            double bestValue = -1;
-            int untried = 0;
-            Action pick;
-            for (const auto& a : legal) {
-                const auto child = tree.childWith(node, a);
-                if (child == -1) {
-                    // An untried action: one of them at random (reservoir).
-                    if (rng.below(static_cast<std::uint32_t>(++untried)) == 0) pick = a;
-                    continue;
-                }
-                Node& c = tree[child];
-                ++c.available;
-                const double value = c.reward / static_cast<double>(c.visits) +
-                                     settings_.exploration * std::sqrt(std::log(static_cast<double>(c.available)) /
-                                                                       static_cast<double>(c.visits));
-                if (value > bestValue) {
-                    bestValue = value;
-                    best = child;
-                }
-            }
-            if (untried > 0) {
-                best = tree.add(node, pick, actor);
-                tree[best].available = 1;
-                expanded = true;
-            }
-            world.apply(tree[best].action);
+            const auto chosen = descend(node, actor);
+            world.apply(tree[chosen].action);
             ++simulated;
-            path.push_back(best);
-            node = best;
+            path.push_back(chosen);
+            node = chosen;
         }
-        // The playout: everyone at random, chance too.
+        // The playout: chance at random, moves at random, votes as a casual
+        // player casts them (random votes make every election a coin toss,
+        // which no table plays like).
         for (int n = 0; n < kMaxPlayoutActions; ++n) {
             resolveChance(world, rng);
             if (world.isOver()) break;
-            world.apply(randomAction(world, rng));
+            bool voted = false;
+            if (settings_.casualVotes && world.phase() == Phase::Election) {
+                const Seat voter = nextToDecide(world);
+                voted = !world.apply(Action::vote(voter, casualVote(world, voter)));  // no refusal
+            }
+            if (!voted) world.apply(randomAction(world, rng));
             ++simulated;
         }
         const auto rewards = seatRewards(world);
@@ -177,6 +220,7 @@ Action SearchPlayer::search(const State& state, Seat seat, Rng& rng, const Searc
     out.simulatedActions = simulated;
     for (auto c = tree[0].firstChild; c != -1; c = tree[c].nextSibling) {
         const Node& n = tree[c];
+        if (n.actor != seat) continue;  // another seat's simultaneous choice
         out.choices.push_back({n.action, n.visits, n.visits > 0 ? n.reward / static_cast<double>(n.visits) : 0.0});
     }
     std::stable_sort(out.choices.begin(), out.choices.end(),

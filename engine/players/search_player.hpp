@@ -8,8 +8,10 @@
 //  3. adds one untried action, plays the game out at random (chance
 //     included) and scores the end for every seat;
 //  4. adds each seat's score to the nodes where that seat acted.
-// Simultaneous choices (votes, Ambition keeps) enter the tree seat by seat
-// (nextToDecide); the votes already cast are part of the sampled world.
+// Simultaneous choices (votes, Ambition keeps) are decoupled: every seat
+// choosing at the same time picks among its own children of one node, so
+// none of them depends on another's; the walk goes on under the searching
+// seat's own choice. Votes already cast are part of the sampled world.
 // Pure like the rest of the engine: the budget is an iteration count and an
 // optional stop callback the caller may tie to its own clock; no clock or
 // thread inside.
@@ -33,6 +35,8 @@ struct SearchBudget {
 struct SearchSettings {
     SearchBudget budget;
     double exploration = 0.7;  // UCB1's constant, for rewards in [0, 1]
+    // Playouts vote as the heuristic player does (false: at random).
+    bool casualVotes = true;
 };
 
 // What one search did: for the bench (iterations, actions simulated) and

@@ -173,3 +173,34 @@ TEST_CASE("the search player beats random players and the heuristic player beats
     CHECK(bySearch.entrants[0].winRate().low > 0.25);
     CHECK(byRule.entrants[0].winRate().low > 0.25);
 }
+
+TEST_CASE("in an election the search weighs only its own seat's votes, and the casual vote follows the favourites") {
+    const State s = playUntil(classicSpec(4), 5, [](const State& st) {
+        return st.phase() == Phase::Election && st.toAct().size() == 4;
+    });
+    REQUIRE(s.phase() == Phase::Election);
+    SearchPlayer search;
+    for (std::uint8_t i = 0; i < 4; ++i) {
+        const Seat seat{i};
+        Rng rng(11);
+        SearchReport report;
+        const Action chosen = search.search(s, seat, rng, SearchBudget{300, {}}, &report);
+        INFO("seat " << int{i});
+        CHECK(chosen.kind() == ActionKind::Vote);
+        CHECK(chosen.seat() == seat);
+        // The other seats vote in the same node of the tree, but their votes
+        // are not the root's choices.
+        REQUIRE_FALSE(report.choices.empty());
+        std::int64_t visits = 0;
+        for (const auto& c : report.choices) {
+            CHECK(c.action.seat() == seat);
+            visits += c.visits;
+        }
+        CHECK(visits == report.iterations);
+        // A favourite gets Yes; another candidate No while the seat has one.
+        const bool favourite = s.favourites(s.rules().playerAt(seat, 0)).counts(s.candidate());
+        const VoteCard vote = casualVote(s, seat);
+        if (favourite) CHECK(vote == VoteCard::Yes);
+        if (!favourite && s.hand(seat).no > 0) CHECK(vote == VoteCard::No);
+    }
+}

@@ -6,13 +6,17 @@
 # Ambition. One JSON line per tournament is printed and appended to
 # build/release/tournaments.jsonl; a summary line follows each.
 # Usage: tests/engine/tournaments.sh [VIVAREF]   (default build/release/vivaref)
-# Environment: GAMES, THINK_MS, SEED (default 1).
+# Environment: GAMES, THINK_MS, SEED (default 1), PARALLEL (default 1: how
+# many tournaments run at once, each on its own core; more than the idle
+# cores would cut the iterations each decision gets, which the summary
+# shows as iterations a searched decision).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VIVAREF="${1:-$ROOT/build/release/vivaref}"
 GAMES="${GAMES:-400}"
 THINK_MS="${THINK_MS:-100}"
 SEED="${SEED:-1}"
+PARALLEL="${PARALLEL:-1}"
 out="$ROOT/build/release/tournaments.jsonl"
 mkdir -p "$(dirname "$out")"
 
@@ -33,9 +37,25 @@ print("%s: search wins %.1f %% (95 %% interval %.1f-%.1f %%; fair share %.0f %%)
          s["iterations_per_searched_decision"]))' "$line" "$name" >&2
 }
 
-run "classic 4 seats vs heuristic" --players search,heuristic,heuristic,heuristic
-run "classic 4 seats vs random" --players search,random,random,random
-run "2024 5 seats, Ambition, vs heuristic" --edition 2024 --seats 5 --ambition \
+# At most PARALLEL at once; the script fails if any tournament did.
+running=0
+failed=0
+start() {
+    if ((running >= PARALLEL)); then
+        wait -n || failed=1
+        running=$((running - 1))
+    fi
+    run "$@" &
+    running=$((running + 1))
+}
+start "2024 5 seats, Ambition, vs heuristic" --edition 2024 --seats 5 --ambition \
     --players search,heuristic,heuristic,heuristic,heuristic
-run "2024 5 seats, Ambition, vs random" --edition 2024 --seats 5 --ambition \
+start "classic 4 seats vs heuristic" --players search,heuristic,heuristic,heuristic
+start "2024 5 seats, Ambition, vs random" --edition 2024 --seats 5 --ambition \
     --players search,random,random,random,random
+start "classic 4 seats vs random" --players search,random,random,random
+while ((running > 0)); do
+    wait -n || failed=1
+    running=$((running - 1))
+done
+exit "$failed"
