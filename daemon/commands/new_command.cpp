@@ -11,6 +11,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/host_connection.hpp"
+#include "daemon/referee/bot_strength.hpp"
 #include "engine/record/player_name.hpp"
 
 namespace vivaref::daemon {
@@ -115,6 +116,7 @@ int runNew(const std::vector<std::string>& args) {
     SetupFlags flags;
     std::string setupText, playersText, favourites;
     std::vector<std::string> playerNames;
+    std::vector<std::string> botFlags;
     bool printJson = false;
     HostConnectionOptions connectionOptions;
     const std::string about =
@@ -135,7 +137,9 @@ int runNew(const std::vector<std::string>& args) {
         "      --ambition --banished --variant emissary --first 2 --players 'Ann,Bob,Cy'\n"
         "  vivaref new --setup "
         "'{\"edition\":\"2024\",\"seats\":3,\"variant\":\"teams\",\"teams\":[[0,1],[2],[3]]}' \\\n"
-        "      --player Ann --player Bob --player Cy --player Dan --favourites physical";
+        "      --player Ann --player Bob --player Cy --player Dan --favourites physical\n"
+        "  vivaref new --edition classic --players Ann,Bob,Clara,Dan --bot 2:strong\n"
+        "      (Clara's seat is played by the referee: its moves are shown for anyone to make)";
     CommandLine line("new",
                      "vivaref new (--setup JSON | --edition E [setup options]) [--players A,B,...] [options]",
                      about);
@@ -152,6 +156,9 @@ int runNew(const std::vector<std::string>& args) {
         "player", po::value(&playerNames), "one player's name (repeat it, in order)")(
         "favourites", po::value(&favourites),
         "dealt (the referee deals the cards; default) or physical (the table's own cards)")(
+        "bot", po::value(&botFlags),
+        "SEAT[:STRENGTH]: the referee plays this seat (from 0); STRENGTH casual, good (default) or strong; "
+        "repeat for more bots")(
         "json", po::bool_switch(&printJson), "print the daemon's answer as JSON, each player with a \"url\"");
     connectionOptions.addTo(line);
     po::variables_map vm;
@@ -166,6 +173,20 @@ int runNew(const std::vector<std::string>& args) {
     for (std::size_t p = 0; p < players.size(); ++p)
         if (auto why = record::playerNameProblem(players[p]))
             return usageError(kCommand, "player " + std::to_string(p + 1) + "'s name " + *why);
+
+    json bots = json::array();
+    for (const auto& flag : botFlags) {
+        const auto colon = flag.find(':');
+        const std::string seat = flag.substr(0, colon);
+        const std::string strength = colon == std::string::npos ? "good" : flag.substr(colon + 1);
+        if (seat.empty() || seat.size() > 2 || seat.find_first_not_of("0123456789") != std::string::npos)
+            return usageError(kCommand, "--bot is SEAT[:STRENGTH] with the seat from 0, e.g. --bot 2:strong; not '" +
+                                            flag + "'");
+        if (!referee::botStrength(strength))
+            return usageError(kCommand, "a bot's strength is one of " + referee::botStrengthNames() + ", not '" +
+                                            strength + "'");
+        bots.push_back(json{{"seat", std::stoi(seat)}, {"strength", strength}});
+    }
 
     json setup;
     if (vm.count("setup")) {
@@ -192,6 +213,7 @@ int runNew(const std::vector<std::string>& args) {
     json body = {{"setup", std::move(setup)}, {"players", players}};
     // Only when given: a daemon from before the key still takes the rest.
     if (vm.count("favourites")) body["favourites"] = favourites;
+    if (!bots.empty()) body["bots"] = std::move(bots);
     auto answer = sendHostRequest(daemon, "/api/host/new-game", body);
     if (const int* status = std::get_if<int>(&answer)) return *status;
     if (printJson)

@@ -195,10 +195,16 @@ bool BoardPart::judge(Decider& decider) {
     }
     if (failingHold() || !comparison_.blindPlaces.empty() || comparison_.unsettled) return false;
     if (state()->phase() == Phase::AwaitDeal || state()->phase() == Phase::AwaitReshuffle) return false;
+    // A bot's turn: nothing is judged before its move is shown.
+    if (ctx_.game.botThinking()) return false;
     const auto& diffs = comparison_.differences;
     if (!gaps_.empty()) {
         // explainUnseen() tried the action on a copy: the engine takes it.
         if (const auto action = explainUnseen(diffs)) {
+            if (offBotPlan(*action)) {
+                refuseOffPlan(diffs);
+                return false;
+            }
             if (action->kind() == engine::ActionKind::Pass ? decider.decide(*action, true)
                                                            : acceptBoardAction(*action, decider))
                 return false;
@@ -230,6 +236,10 @@ bool BoardPart::judge(Decider& decider) {
     const engine::Place from = state()->placeOf(d.id);
     const auto action = from == engine::Place::Reserve ? engine::Action::place(seat, d.id, to)
                                                        : engine::Action::move(seat, d.id, to);
+    if (offBotPlan(action)) {
+        refuseOffPlan(diffs);
+        return false;
+    }
     if (auto refused = acceptBoardAction(action, decider)) {
         refuse(std::string(engine::refusalCodeName(refused->code)), refused->message, diffs);
         return false;
@@ -245,6 +255,15 @@ std::optional<engine::Refusal> BoardPart::acceptBoardAction(const engine::Action
     flashUntil_ = ctx_.now + ctx_.options.flashFor;
     if (hadRefusal) clearRefusal("A legal action was completed: play on.");
     return std::nullopt;
+}
+
+bool BoardPart::offBotPlan(const engine::Action& a) const {
+    const auto& plan = ctx_.game.botPlan;
+    return plan && a.kind() != engine::ActionKind::Pass && !(a == *plan);
+}
+
+void BoardPart::refuseOffPlan(const std::vector<Difference>& diffs) {
+    refuse("bot-move", "That is not the bot's move: " + ctx_.botPlanSentence(), diffs);
 }
 
 void BoardPart::refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict) {

@@ -111,6 +111,10 @@ private:
     // of the likeliest such sequence the engine allows whole, if any.
     std::optional<engine::Action> explainUnseen(const std::vector<Difference>& diffs) const;
     void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
+    // A bot's seat did something else than the bot's shown move
+    // (game.botPlan): refused, with the bot's move in the message.
+    bool offBotPlan(const engine::Action& a) const;
+    void refuseOffPlan(const std::vector<Difference>& diffs);
     void clearRefusal(const char* why);
     bool autoPass(Decider& decider);
     // An action the board gave: decided; once the engine takes it, its place

@@ -103,6 +103,8 @@ std::optional<std::string> BoardPart::waitingFor() const {
     if (!comparison_.blindPlaces.empty()) return "A faulty reader to answer again.";
     if (failingHold() && !comparison_.matches()) return "A reader that missed a scan to read again.";
     if (comparison_.unsettled) return "A character in hand to be put down.";
+    if (ctx_.game.botThinking()) return ctx_.seatName(state()->seatToAct()) + " (bot) is thinking.";
+    if (ctx_.game.botPlan) return ctx_.botPlanSentence() + " Anyone may make the move for the bot.";
     return std::nullopt;
 }
 
@@ -116,6 +118,12 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
             if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(d.seen.place);
             for (const auto& c : d.seen.candidates) facts.blinkPlaces.insert(c);
         }
+    }
+    if (const auto& plan = ctx_.game.botPlan; plan && !guiding_ && !refusal_) {
+        // The bot's move to make: the place its piece leaves blinks (none
+        // for a placement: the piece is beside the board), its destination is lit.
+        if (const auto from = boardPlace(state()->placeOf(plan->character()))) facts.blinkPlaces.insert(*from);
+        if (const auto to = boardPlace(plan->to())) facts.litPlaces.insert(*to);
     }
     if (flashPlace_) {
         facts.flashPlace = flashPlace_;

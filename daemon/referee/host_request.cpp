@@ -48,9 +48,13 @@ HostRequestParse readNewGame(const json& v) {
                 r.favourites = FavouritesMode::Physical;
             else
                 return failed("the new-game favourites are \"dealt\" or \"physical\"");
+        } else if (key == "bots") {
+            auto bots = readBotSeats(value);
+            if (auto* why = std::get_if<std::string>(&bots)) return failed(*why);
+            r.bots = std::move(std::get<std::vector<BotSeatRequest>>(bots));
         } else {
             return failed("the new-game request has an unknown key '" + key +
-                          "' (setup, players, favourites)");
+                          "' (setup, players, favourites, bots)");
         }
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
@@ -63,6 +67,38 @@ HostRequestParse readEmpty(const json& v, const std::string& name, HostRequest r
 }
 
 }  // namespace
+
+std::variant<std::vector<BotSeatRequest>, std::string> readBotSeats(const json& bots) {
+    if (!bots.is_array()) return std::string("the new-game bots are not a list");
+    std::vector<BotSeatRequest> out;
+    for (const auto& b : bots) {
+        const std::string which = "the new-game's bot " + std::to_string(out.size() + 1);
+        if (!b.is_object()) return which + " is not a JSON object ({\"seat\": 1, \"strength\": \"good\"})";
+        BotSeatRequest bot;
+        for (const auto& [key, value] : b.items()) {
+            if (key == "seat") {
+                if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > 63)
+                    return which + "'s seat is not a seat number (from 0)";
+                bot.seat = value.get<int>();
+            } else if (key == "strength") {
+                if (!value.is_string() || value.get<std::string>().empty() || value.get<std::string>().size() > 16)
+                    return which + "'s strength is not a strength's name";
+                bot.strength = value.get<std::string>();
+            } else {
+                return which + " has an unknown key '" + key + "' (seat, strength)";
+            }
+        }
+        if (!b.contains("seat") || !b.contains("strength")) return which + " needs a seat and a strength";
+        out.push_back(std::move(bot));
+    }
+    return out;
+}
+
+json botSeatsJson(const std::vector<BotSeatRequest>& bots) {
+    json out = json::array();
+    for (const auto& b : bots) out.push_back(json{{"seat", b.seat}, {"strength", b.strength}});
+    return out;
+}
 
 const char* favouritesModeName(FavouritesMode mode) {
     return mode == FavouritesMode::Physical ? "physical" : "dealt";
@@ -105,6 +141,7 @@ json hostRequestJson(const HostRequest& request) {
                 payload["players"] = r.players;
                 if (r.favourites != FavouritesMode::Dealt)
                     payload["favourites"] = favouritesModeName(r.favourites);
+                if (!r.bots.empty()) payload["bots"] = botSeatsJson(r.bots);
             } else if constexpr (std::is_same_v<T, RevealRequest>) {
                 payload = r.reveal;
             } else if constexpr (std::is_same_v<T, DealRequest>) {

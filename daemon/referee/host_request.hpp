@@ -20,10 +20,19 @@ namespace vivaref::referee {
 enum class FavouritesMode { Dealt, Physical };
 const char* favouritesModeName(FavouritesMode mode);
 
+// A seat the referee plays itself (REFEREE-NOTES.md, "Bots"): `strength`
+// is "casual", "good" or "strong" (daemon/referee/bots_part.hpp).
+struct BotSeatRequest {
+    int seat = 0;  // from 0
+    std::string strength;
+    friend bool operator==(const BotSeatRequest&, const BotSeatRequest&) = default;
+};
+
 struct NewGameRequest {
     nlohmann::json setup;              // a GAME-RECORD setup object
     std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
     FavouritesMode favourites = FavouritesMode::Dealt;
+    std::vector<BotSeatRequest> bots;  // none: every seat is played by people
 };
 struct DealRequest {
     nlohmann::json deal;  // a GAME-RECORD deal object
@@ -63,6 +72,11 @@ struct HostRequestParse {
 // due, the new-game's keys and players' names); the payloads are the
 // game's to judge. Never throws but std::bad_alloc.
 HostRequestParse parseHostRequest(const nlohmann::json& host);
+
+// A new-game's "bots": [{"seat": 1, "strength": "strong"}, ...]. Only the
+// form is checked here (the seats and strengths are the game's to judge).
+std::variant<std::vector<BotSeatRequest>, std::string> readBotSeats(const nlohmann::json& bots);
+nlohmann::json botSeatsJson(const std::vector<BotSeatRequest>& bots);
 
 // The inverse: what a trace's "host" key holds for this request.
 nlohmann::json hostRequestJson(const HostRequest& request);

@@ -11,6 +11,7 @@ drivers::LedStates decideLeds(const LedFacts& f, drivers::Timestamp now) {
     drivers::LedStates out;
     for (const auto& place : f.blindPlaces) out[LedId{placeLedName(place)}] = LedMode::Pulse;
     if (f.flashPlace && now < f.flashUntil) out[LedId{placeLedName(*f.flashPlace)}] = LedMode::On;
+    for (const auto& place : f.litPlaces) out[LedId{placeLedName(place)}] = LedMode::On;
     for (const auto& place : f.blinkPlaces) out[LedId{placeLedName(place)}] = LedMode::Blink;
     for (int seat : f.turnSeats)
         out[LedId{"turn-" + std::to_string(seat)}] = f.paused ? LedMode::Pulse : LedMode::On;

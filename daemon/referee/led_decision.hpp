@@ -15,6 +15,7 @@ namespace vivaref::referee {
 
 struct LedFacts {
     std::set<std::string> blinkPlaces;      // board places to put something back on or take from
+    std::set<std::string> litPlaces;        // a bot's move to make: its destination
     std::optional<std::string> flashPlace;  // an accepted action's destination...
     drivers::Timestamp flashUntil{0};       // ...lit until then
     std::set<std::string> blindPlaces;      // served by a faulty reader
@@ -24,7 +25,8 @@ struct LedFacts {
     bool paused = false;
 };
 
-// Place LEDs "place-P": blink to restore or guide, else on while flashing,
+// Place LEDs "place-P": blink to restore or guide (or the place a bot's
+// piece is to leave), else on while flashing or as a bot's destination,
 // else pulse while blind. "turn-S": on for a seat to act (pulse while
 // paused). "station-S": blink after a private refusal, else on while the
 // seat must vote. Every other LED is off (absent).

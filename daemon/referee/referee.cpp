@@ -82,6 +82,25 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
         if (auto why = record::playerNameProblem(names[i]))
             return HostAnswer::refused("bad-players",
                                        "Player " + std::to_string(i + 1) + "'s name " + *why + ".");
+    // Bots: each seat once, a known strength, and cards the referee deals
+    // (it cannot read the table's own).
+    std::vector<bool> botSeat(static_cast<std::size_t>(rules->seats()), false);
+    for (const auto& b : r.bots) {
+        if (b.seat < 0 || b.seat >= rules->seats())
+            return HostAnswer::refused("bad-bots", "This game has seats 1 to " + std::to_string(rules->seats()) +
+                                                       ": there is no seat " + std::to_string(b.seat + 1) +
+                                                       " for a bot.");
+        if (botSeat[static_cast<std::size_t>(b.seat)])
+            return HostAnswer::refused("bad-bots", "Seat " + std::to_string(b.seat + 1) + " has two bots.");
+        botSeat[static_cast<std::size_t>(b.seat)] = true;
+        if (!botStrength(b.strength))
+            return HostAnswer::refused("bad-bots", "A bot's strength is one of " + botStrengthNames() + ", not '" +
+                                                       b.strength + "'.");
+    }
+    if (!r.bots.empty() && r.favourites == FavouritesMode::Physical)
+        return HostAnswer::refused("bad-bots",
+                                   "A bot cannot read the table's own cards: deal the Favourites cards to play "
+                                   "with bots.");
     std::uint64_t gameSeed = ctx.options.seed + gamesMade;
     if (ctx.options.gameSeeds) {
         try {
@@ -114,6 +133,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     game.status = GameStatus::Playing;
     cards.startGame(r.favourites);
     if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
+    bots.startGame(r.bots, gameSeed);
     ++ctx.counters.gamesStarted;
     ctx.notice("game-started",
                "Game " + std::to_string(id.value) + " starts: " +
@@ -246,6 +266,7 @@ void Referee::Impl::settle() {
     // fewer automatic decisions in a row than this.
     for (int guard = 0; guard < 64; ++guard) {
         board.review();
+        bots.review();
         if (!ctx.game.state || !ctx.game.playing()) return;
         // Nothing is decided that the log cannot save: judged once it can.
         if (ctx.logBlocked()) return;
@@ -271,6 +292,12 @@ void Referee::Impl::runDue(Timestamp until, bool inclusive) {
         ctx.now = std::max(ctx.now, *at);
         chance.disarm();
         chance.makeOwn(*this);
+        settle();
+    }
+    // A bot whose turn it is thinks: votes and keeps decided, a move planned.
+    if (const auto at = bots.deadline(); at && due(*at) && !ctx.logBlocked()) {
+        ctx.now = std::max(ctx.now, *at);
+        bots.act(*this, timeline.decisions().size());
         settle();
     }
     board.expireHeldKeys(due);
@@ -351,6 +378,7 @@ std::optional<Timestamp> Referee::nextDeadline() const {
     };
     if (auto at = m.chance.deadline()) consider(*at);
     if (m.ctx.logRetryAt) consider(*m.ctx.logRetryAt);
+    if (auto at = m.bots.deadline()) consider(*at);
     m.board.deadlines(consider);
     return next;
 }

@@ -74,6 +74,9 @@ struct RefereeOptions {
     // began failing, then only what touches a faulty reader's place waits
     // (REFEREE-NOTES.md, "A reader that misses scans").
     Timestamp failingHold{2000};
+    // A bot whose turn begins thinks this long after (bots_part.hpp): the
+    // decision that gave it the turn is answered first.
+    Timestamp botThinkAfter{150};
     // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
     // `simulate` passes a fixed one, `serve` its start time).
     store::WallTime wallAtZero{};

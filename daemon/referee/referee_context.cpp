@@ -1,6 +1,8 @@
 // What the parts share: the log's writes and health, the notices, names.
 #include "daemon/referee/referee_context.hpp"
 
+#include "daemon/referee/board_places.hpp"
+
 #include "drivers/sim/simulated_board.hpp"
 
 namespace vivaref::referee {
@@ -129,6 +131,16 @@ std::string Context::characterName(std::string_view slug) const {
 std::string Context::slug(engine::CharacterId c) const {
     const auto& roster = game.state->rules().roster();
     return c.index < roster.size() ? roster[c].id : "?";
+}
+
+std::string Context::botPlanSentence() const {
+    if (!game.botPlan || !game.state) return {};
+    const auto& a = *game.botPlan;
+    const std::string who = seatName(a.seat()) + " (bot)";
+    if (a.kind() == engine::ActionKind::Place)
+        return who + " places " + characterName(a.character()) + " on " + placeWord(a.to()) + ".";
+    return who + " moves " + characterName(a.character()) + " from " + placeWord(game.state->placeOf(a.character())) +
+           " to " + placeWord(a.to()) + ".";
 }
 
 }  // namespace vivaref::referee

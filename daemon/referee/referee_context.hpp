@@ -43,8 +43,21 @@ struct Game {
     std::optional<engine::State> state;
     std::vector<std::string> players;
     std::string lastAction;  // a public sentence
+    // By seat: the bot's strength ("casual", "good", "strong"), empty for
+    // people (bots_part.hpp).
+    std::vector<std::string> bots;
+    // A bot's placement or move, shown for the table to carry out; the
+    // board's judge refuses any other action of that seat.
+    std::optional<engine::Action> botPlan;
 
     bool playing() const { return status == GameStatus::Playing; }
+    bool botAt(engine::Seat s) const { return s.index < bots.size() && !bots[s.index].empty(); }
+    // A bot must place or move and has not planned yet: the board waits.
+    bool botThinking() const {
+        return playing() && state && !botPlan &&
+               (state->phase() == engine::Phase::Placement || state->phase() == engine::Phase::Ascent) &&
+               botAt(state->seatToAct());
+    }
 };
 
 struct Context {
@@ -85,6 +98,9 @@ struct Context {
     std::string characterName(engine::CharacterId c) const;
     std::string characterName(std::string_view slug) const;
     std::string slug(engine::CharacterId c) const;
+    // "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3." (empty
+    // without a plan).
+    std::string botPlanSentence() const;
 };
 
 // The log's writes while it lives are committed together when it ends.

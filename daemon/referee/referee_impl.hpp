@@ -6,7 +6,8 @@
 //   - ChancePart (chance_part.*): the referee's own deals and piles;
 //   - PhysicalCardsPart (physical_cards_part.*): the table's own cards;
 //   - BoardPart (board_part.hpp, board_*.cpp): judging the board and the
-//     vote keys, guidance, refusals, the board on the screens and the LEDs.
+//     vote keys, guidance, refusals, the board on the screens and the LEDs;
+//   - BotsPart (bots_part.*): the seats the referee plays itself.
 // Referee::Impl wires them: it owns them, answers the host's requests
 // (referee.cpp), and is the one place where a part's outcome reaches the
 // others (referee_decisions.cpp: a decision's events start guidance, arm
@@ -21,6 +22,7 @@
 #include <optional>
 
 #include "daemon/referee/board_part.hpp"
+#include "daemon/referee/bots_part.hpp"
 #include "daemon/referee/chance_part.hpp"
 #include "daemon/referee/physical_cards_part.hpp"
 #include "daemon/referee/referee.hpp"
@@ -35,6 +37,7 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     ChancePart chance{ctx};
     PhysicalCardsPart cards{ctx};
     BoardPart board{ctx};
+    BotsPart bots{ctx};
     std::uint64_t gamesMade = 0;
     std::int64_t localGameIds = 0;  // without a store
 

@@ -45,10 +45,13 @@ json Referee::Impl::publicStatus() const {
     json seated = json::array();
     for (int p = 0; p < rules.players(); ++p) {
         const auto player = engine::PlayerId{static_cast<std::uint8_t>(p)};
+        const auto seat = rules.seatOf(player);
         seated.push_back(
             json{{"player", p},
-                 {"seat", rules.seatOf(player).index},
-                 {"name", static_cast<std::size_t>(p) < game.players.size() ? game.players[p] : ""}});
+                 {"seat", seat.index},
+                 {"name", static_cast<std::size_t>(p) < game.players.size() ? game.players[p] : ""},
+                 // The bot's strength for a seat the referee plays; null for people.
+                 {"bot", game.botAt(seat) ? json(game.bots[seat.index]) : json(nullptr)}});
     }
     out["players"] = std::move(seated);
     json characters = json::array();
@@ -115,6 +118,8 @@ json Referee::Impl::publicStatus() const {
         }
     out["ambition_waiting"] = std::move(ambitionWaiting);
     out["last_action"] = game.lastAction;
+    // A bot's placement or move to carry out (its votes and keeps stay secret).
+    out["bot_plan"] = bots.planJson();
 
     // What the referee waits for, in one sentence.
     std::string waiting;

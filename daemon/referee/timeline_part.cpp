@@ -173,8 +173,20 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
                 rebuilt = std::move(decisions.back().before);
                 decisions.pop_back();
             }
-        } else if (e.kind == "referee-chance" || e.kind == "automatic-keep") {
+        } else if (e.kind == "referee-chance" || e.kind == "automatic-keep" || e.kind == "bot-decision") {
+            // The referee's own decision (a bot's vote, keep or pass too):
+            // an undo takes it back with the person's decision before it.
             nextIsOwnChance = true;
+        } else if (e.kind == "bots") {
+            auto payload = json::parse(e.payload, nullptr, false);
+            if (!payload.is_object() || !payload.contains("seats") || !payload["seats"].is_array())
+                return "event " + std::to_string(e.seq) + " lists no bot seats.";
+            for (const auto& seat : payload["seats"]) {
+                if (!seat.is_object() || !seat.contains("seat") || !seat["seat"].is_number_integer() ||
+                    !seat.contains("strength") || !seat["strength"].is_string())
+                    return "event " + std::to_string(e.seq) + " has a bot seat without its number or strength.";
+                out.bots.push_back(BotSeatRequest{seat["seat"].get<int>(), seat["strength"].get<std::string>()});
+            }
         } else if (e.kind == "favourites-mode") {
             auto payload = json::parse(e.payload, nullptr, false);
             if (payload.is_object() && payload.value("mode", "") == "physical")

@@ -26,6 +26,7 @@ struct LoggedGame {
     FavouritesMode favouritesMode = FavouritesMode::Dealt;
     std::set<int> favouritesEntered;
     std::set<int> ambitionsEntered;
+    std::vector<BotSeatRequest> bots;  // the seats the referee plays
 };
 
 // The log's events after its setup (events[0]), replayed with `rules`. What

@@ -268,6 +268,7 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
         line.players = newGame.players;
         if (newGame.favourites != referee::FavouritesMode::Dealt)
             line.favourites = referee::favouritesModeName(newGame.favourites);
+        if (!newGame.bots.empty()) line.bots = referee::botSeatsJson(newGame.bots);
     } else if (kind == trace::HostKind::Undo || kind == trace::HostKind::Pause ||
                kind == trace::HostKind::Resume || kind == trace::HostKind::Abandon) {
         line.payload = json::object();

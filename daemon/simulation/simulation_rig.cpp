@@ -18,9 +18,18 @@ constexpr int kMaxTicksAtSameTime = 3;
 referee::HostRequest hostRequest(const trace::HostLine& host) {
     switch (host.kind) {
         case trace::HostKind::NewGame:
-            return referee::NewGameRequest{host.payload, host.players,
-                                           host.favourites == "physical" ? referee::FavouritesMode::Physical
-                                                                         : referee::FavouritesMode::Dealt};
+        {
+            referee::NewGameRequest request{host.payload, host.players,
+                                            host.favourites == "physical" ? referee::FavouritesMode::Physical
+                                                                          : referee::FavouritesMode::Dealt,
+                                            {}};
+            // The trace reader checked the form already.
+            if (host.bots.is_array())
+                if (auto bots = referee::readBotSeats(host.bots);
+                    auto* seats = std::get_if<std::vector<referee::BotSeatRequest>>(&bots))
+                    request.bots = std::move(*seats);
+            return request;
+        }
         case trace::HostKind::Deal:
             return referee::DealRequest{host.payload};
         case trace::HostKind::Keep:

@@ -40,6 +40,10 @@ struct HostLine {
     // new-game object: who holds the Favourites cards); empty when not given,
     // which means "dealt".
     std::string favourites{};
+    // new-game only: the seats the referee plays, [{"seat": 1, "strength":
+    // "good"}, ...] (our addition too; the referee judges the seats and
+    // strengths); null when not given.
+    nlohmann::json bots = nullptr;
     friend bool operator==(const HostLine&, const HostLine&) = default;
 };
 

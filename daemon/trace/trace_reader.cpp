@@ -132,7 +132,7 @@ HostLine readHost(const json& value) {
     const std::string what = "The host's " + key;
     switch (host.kind) {
         case HostKind::NewGame: {
-            const json& fields = object(payload, what, {"setup", "players", "favourites"});
+            const json& fields = object(payload, what, {"setup", "players", "favourites", "bots"});
             const json& setup = required(fields, "setup", what);
             if (!setup.is_object())
                 fail("The new-game's \"setup\" must be an object, not " + typeName(setup));
@@ -154,6 +154,21 @@ HostLine readHost(const json& value) {
                 if (host.favourites != "dealt" && host.favourites != "physical")
                     fail("The new-game's \"favourites\" is " + messageQuote(host.favourites) +
                          "; it is \"dealt\" or \"physical\"");
+            }
+            if (auto it = fields.find("bots"); it != fields.end()) {
+                if (!it->is_array()) fail("The new-game's \"bots\" must be a list, not " + typeName(*it));
+                if (it->size() > 64) fail("The new-game's \"bots\" names more than 64 seats");
+                for (const json& bot : *it) {
+                    const json& b = object(bot, "A new-game's bot", {"seat", "strength"});
+                    const json& seat = required(b, "seat", "A new-game's bot");
+                    if (!seat.is_number_integer() || seat.get<std::int64_t>() < 0 || seat.get<std::int64_t>() > 63)
+                        fail("A new-game's bot's \"seat\" must be a seat number from 0 to 63");
+                    const std::string strength = text(required(b, "strength", "A new-game's bot"),
+                                                      "A new-game's bot's \"strength\"");
+                    if (strength.empty() || strength.size() > 16)
+                        fail("A new-game's bot's \"strength\" is not a strength's name");
+                }
+                host.bots = *it;
             }
             break;
         }

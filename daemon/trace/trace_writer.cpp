@@ -37,6 +37,7 @@ struct InputJson {
             request["setup"] = recordOrdered(host.payload);
             request["players"] = host.players;
             if (!host.favourites.empty()) request["favourites"] = host.favourites;
+            if (host.bots.is_array()) request["bots"] = host.bots;
         } else {
             request = recordOrdered(host.payload);
         }

@@ -51,6 +51,7 @@ function refreshForm() {
   $('teams-row').classList.toggle('hidden', !teamsOn());
   const seats = Number($('seats').value) || 0;
   const kept = [...$('names').querySelectorAll('input')].map((i) => i.value);
+  const keptBots = [...$('names').querySelectorAll('select.seat-bot')].map((i) => i.value);
   const per = playersPerSeat();
   let player = 0;
   const rows = [];
@@ -60,6 +61,11 @@ function refreshForm() {
       rows.push(`<label>Seat ${seat + 1}${count > 1 ? `, player ${k + 1}` : ''}: name
         <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"></label>`);
     }
+    // Any seat may be a bot: the referee plays it, and anyone at the table makes its moves.
+    const bot = keptBots[seat] ?? '';
+    const option = (v, text) => `<option value="${v}"${bot === v ? ' selected' : ''}>${text}</option>`;
+    rows.push(`<label class="small">Seat ${seat + 1} is played by <select class="seat-bot" data-seat="${seat}">
+      ${option('', 'people')}${option('casual', 'a bot: casual')}${option('good', 'a bot: good')}${option('strong', 'a bot: strong')}</select></label>`);
   });
   $('names').innerHTML = rows.join('');
   const first = $('first').value;
@@ -84,6 +90,10 @@ function setupFromForm() {
   }
   const players = [...$('names').querySelectorAll('input.player-name')].map((i, n) => i.value.trim() || `Player ${n + 1}`);
   const body = { setup, players };
+  const bots = [...$('names').querySelectorAll('select.seat-bot')]
+    .filter((b) => b.value)
+    .map((b) => ({ seat: Number(b.dataset.seat), strength: b.value }));
+  if (bots.length) body.bots = bots;
   // Sent only for physical cards: "dealt" is the daemon's default.
   if (document.querySelector('input[name=favourites]:checked').value === 'physical') body.favourites = 'physical';
   return body;

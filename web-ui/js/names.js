@@ -65,8 +65,11 @@ export function seatNumber(seat) {
 }
 
 export function seatName(seat, players) {
-  const names = (players || []).filter((p) => p.seat === seat).map((p) => p.name).filter(Boolean);
-  return names.length ? names.join(' & ') : `Seat ${seatNumber(seat)}`;
+  const atSeat = (players || []).filter((p) => p.seat === seat);
+  const names = atSeat.map((p) => p.name).filter(Boolean);
+  // A seat the referee plays says so wherever it is named.
+  const bot = atSeat.some((p) => p.bot) ? ' (bot)' : '';
+  return (names.length ? names.join(' & ') : `Seat ${seatNumber(seat)}`) + bot;
 }
 
 export function playerName(player, players) {

@@ -52,6 +52,9 @@ function renderTop(status) {
   if (view.to_act && view.to_act.length && (view.phase === 'placement' || view.phase === 'ascent')) {
     turn = `To play: ${view.to_act.map((s) => `<span class="turn-chip">▶ ${esc(seatName(s, players))}</span>`).join(' ')}`;
   }
+  // A bot's move, for anyone at the table to make (the LEDs show it too).
+  // The sentence itself is the waiting line above.
+  if (status.bot_plan) turn = `<span id="bot-plan" class="turn-chip">▶ ${esc(seatName(status.bot_plan.seat, players))}: its destination is lit on the castle</span>`;
   $('turn').innerHTML = turn;
   $('last-action').textContent = status.last_action ? `Last: ${status.last_action}` : '';
 }

@@ -1,0 +1,124 @@
+// Bots: a bot seat's votes, keeps and forced passes decided at once, its
+// placement or move planned for the table to carry out.
+#include "daemon/referee/bots_part.hpp"
+
+#include "daemon/referee/board_places.hpp"
+#include "engine/players/heuristic_player.hpp"
+#include "engine/players/search_player.hpp"
+
+namespace vivaref::referee {
+
+using engine::Phase;
+using nlohmann::json;
+
+void BotsPart::startGame(const std::vector<BotSeatRequest>& bots, std::uint64_t seed) {
+    resumeGame(bots, seed);
+    if (bots.empty()) return;
+    json seats = json::array();
+    for (const auto& b : bots) {
+        const auto strength = botStrength(b.strength);
+        seats.push_back(json{{"seat", b.seat},
+                             {"strength", b.strength},
+                             {"player", strength ? std::string(strength->player) : ""},
+                             {"iterations", strength ? strength->iterations : 0}});
+    }
+    ctx_.refereeEvent("bots", json{{"seats", std::move(seats)}});
+}
+
+void BotsPart::resumeGame(const std::vector<BotSeatRequest>& bots, std::uint64_t seed) {
+    seed_ = seed;
+    due_.reset();
+    plannedFor_.reset();
+    ctx_.game.botPlan.reset();
+    ctx_.game.bots.assign(ctx_.game.state ? static_cast<std::size_t>(ctx_.game.state->rules().seats()) : 0, "");
+    for (const auto& b : bots)
+        if (b.seat >= 0 && static_cast<std::size_t>(b.seat) < ctx_.game.bots.size())
+            ctx_.game.bots[static_cast<std::size_t>(b.seat)] = b.strength;
+}
+
+void BotsPart::review() {
+    auto& game = ctx_.game;
+    bool botToAct = false;
+    if (game.state && game.playing() && !game.state->isOver() && !game.state->awaitsChance())
+        for (auto s : game.state->toAct()) botToAct = botToAct || game.botAt(s);
+    if (!botToAct) {
+        // No bot to act (or paused: planned again when play resumes).
+        due_.reset();
+        plannedFor_.reset();
+        game.botPlan.reset();
+        return;
+    }
+    // Thinking or planned for this very position: nothing changed.
+    if (plannedFor_ && *plannedFor_ == *game.state && (due_ || game.botPlan)) return;
+    game.botPlan.reset();
+    plannedFor_ = *game.state;
+    due_ = ctx_.now + ctx_.options.botThinkAfter;
+}
+
+engine::Action BotsPart::choose(const engine::State& state, engine::Seat seat, std::size_t decisions) const {
+    // The same position in the same game gives the same choice, read back
+    // from the log or not.
+    engine::Rng rng(seed_ ^ (0xD1B54A32D192ED03ull * (decisions + 1)) ^ (0x9E3779B97F4A7C15ull * (seat.index + 1)));
+    const auto strength = botStrength(ctx_.game.bots[seat.index]);
+    if (strength && strength->player == "search") {
+        engine::players::SearchPlayer search(
+            engine::players::SearchSettings{engine::players::SearchBudget{strength->iterations, {}}});
+        return search.choose(state, seat, rng);
+    }
+    engine::players::HeuristicPlayer casual;
+    return casual.choose(state, seat, rng);
+}
+
+bool BotsPart::act(Decider& decider, std::size_t decisions) {
+    due_.reset();
+    auto& game = ctx_.game;
+    if (!game.state || !game.playing()) return false;
+    // Votes and keeps: every bot still to choose, at once and in secret
+    // (the log has the card; the table hears that the seat voted).
+    bool decided = false;
+    for (int guard = 0; guard < 2 * engine::kMaxSeats; ++guard) {
+        const auto& state = *game.state;
+        if (state.phase() != Phase::Election && state.phase() != Phase::KeepAmbition) break;
+        std::optional<engine::Seat> bot;
+        for (auto s : state.toAct())
+            if (game.botAt(s)) {
+                bot = s;
+                break;
+            }
+        if (!bot) break;
+        const auto action = choose(state, *bot, decisions);
+        ctx_.refereeEvent("bot-decision", json{{"seat", bot->index}});
+        if (decider.decide(action, true)) break;  // never: the player's choice is legal
+        decided = true;
+        ++decisions;
+    }
+    if (decided) return true;
+    const auto& state = *game.state;
+    if ((state.phase() != Phase::Placement && state.phase() != Phase::Ascent) || !game.botAt(state.seatToAct()))
+        return false;
+    const auto seat = state.seatToAct();
+    const auto action = choose(state, seat, decisions);
+    if (action.kind() == engine::ActionKind::Pass) {
+        ctx_.refereeEvent("bot-decision", json{{"seat", seat.index}});
+        return !decider.decide(action, true);
+    }
+    game.botPlan = action;
+    plannedFor_ = state;
+    ctx_.notice("bot-plan", ctx_.botPlanSentence() + " Anyone may make the move for the bot.", planJson());
+    return false;
+}
+
+json BotsPart::planJson() const {
+    const auto& game = ctx_.game;
+    if (!game.botPlan || !game.state) return nullptr;
+    const auto& a = *game.botPlan;
+    const auto from = boardPlace(game.state->placeOf(a.character()));
+    return json{{"seat", a.seat().index},
+                {"action", a.kind() == engine::ActionKind::Place ? "place" : "move"},
+                {"character", ctx_.slug(a.character())},
+                {"from", from ? json(*from) : json(nullptr)},
+                {"to", boardPlace(a.to()).value_or(std::string(engine::placeName(a.to())))},
+                {"text", ctx_.botPlanSentence()}};
+}
+
+}  // namespace vivaref::referee
