@@ -11,8 +11,8 @@ namespace vivaref::referee {
 using engine::Phase;
 using nlohmann::json;
 
-void BotsPart::startGame(const std::vector<BotSeatRequest>& bots, std::uint64_t seed) {
-    resumeGame(bots, seed);
+void BotsPart::startGame(const std::vector<BotSeatRequest>& bots) {
+    resumeGame(bots);
     if (bots.empty()) return;
     json seats = json::array();
     for (const auto& b : bots) {
@@ -25,8 +25,7 @@ void BotsPart::startGame(const std::vector<BotSeatRequest>& bots, std::uint64_t 
     ctx_.refereeEvent("bots", json{{"seats", std::move(seats)}});
 }
 
-void BotsPart::resumeGame(const std::vector<BotSeatRequest>& bots, std::uint64_t seed) {
-    seed_ = seed;
+void BotsPart::resumeGame(const std::vector<BotSeatRequest>& bots) {
     due_.reset();
     plannedFor_.reset();
     ctx_.game.botPlan.reset();
@@ -55,10 +54,14 @@ void BotsPart::review() {
     due_ = ctx_.now + ctx_.options.botThinkAfter;
 }
 
-engine::Action BotsPart::choose(const engine::State& state, engine::Seat seat, std::size_t decisions) const {
-    // The same position in the same game gives the same choice, read back
-    // from the log or not.
-    engine::Rng rng(seed_ ^ (0xD1B54A32D192ED03ull * (decisions + 1)) ^ (0x9E3779B97F4A7C15ull * (seat.index + 1)));
+engine::Action BotsPart::choose(const engine::State& state, engine::Seat seat) const {
+    // The generator is drawn from the position itself (FNV-1a over its
+    // snapshot) and the seat: the same position gives the same choice,
+    // whether the game is read back from its log or its trace is played
+    // again on another machine, where the game's seed is not known.
+    std::uint64_t hash = 0xCBF29CE484222325ull;
+    for (const unsigned char c : state.serialize()) hash = (hash ^ c) * 0x100000001B3ull;
+    engine::Rng rng(hash ^ (0x9E3779B97F4A7C15ull * (seat.index + 1)));
     const auto strength = botStrength(ctx_.game.bots[seat.index]);
     if (strength && strength->player == "search") {
         engine::players::SearchPlayer search(
@@ -69,7 +72,7 @@ engine::Action BotsPart::choose(const engine::State& state, engine::Seat seat, s
     return casual.choose(state, seat, rng);
 }
 
-bool BotsPart::act(Decider& decider, std::size_t decisions) {
+bool BotsPart::act(Decider& decider) {
     due_.reset();
     auto& game = ctx_.game;
     if (!game.state || !game.playing()) return false;
@@ -86,18 +89,17 @@ bool BotsPart::act(Decider& decider, std::size_t decisions) {
                 break;
             }
         if (!bot) break;
-        const auto action = choose(state, *bot, decisions);
+        const auto action = choose(state, *bot);
         ctx_.refereeEvent("bot-decision", json{{"seat", bot->index}});
         if (decider.decide(action, true)) break;  // never: the player's choice is legal
         decided = true;
-        ++decisions;
     }
     if (decided) return true;
     const auto& state = *game.state;
     if ((state.phase() != Phase::Placement && state.phase() != Phase::Ascent) || !game.botAt(state.seatToAct()))
         return false;
     const auto seat = state.seatToAct();
-    const auto action = choose(state, seat, decisions);
+    const auto action = choose(state, seat);
     if (action.kind() == engine::ActionKind::Pass) {
         ctx_.refereeEvent("bot-decision", json{{"seat", seat.index}});
         return !decider.decide(action, true);

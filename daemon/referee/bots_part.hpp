@@ -4,9 +4,9 @@
 // shown (LEDs and screens) for anyone at the table to carry out, and the
 // board's judge refuses any other (REFEREE-NOTES.md, "Bots"). A bot thinks
 // at a deadline a moment after its turn begins, so the decision that gave it
-// the turn is answered first. Its generator is drawn from the game's seed
-// and the number of decisions, so a game read back from its log, or a trace
-// played again, makes the same choices. Not part of the API.
+// the turn is answered first. Its generator is drawn from the position, so
+// a game read back from its log, or its trace played again (without the
+// game's seed), makes the same choices. Not part of the API.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +28,9 @@ public:
 
     // A new game's bots (ctx.game.bots is set from them); the caller checked
     // the seats and strengths. The log keeps them as a "bots" event.
-    void startGame(const std::vector<BotSeatRequest>& bots, std::uint64_t seed);
+    void startGame(const std::vector<BotSeatRequest>& bots);
     // A game read back from its log: the bots it logged.
-    void resumeGame(const std::vector<BotSeatRequest>& bots, std::uint64_t seed);
+    void resumeGame(const std::vector<BotSeatRequest>& bots);
     // The game changed (a decision, an undo): a plan made for another
     // position is dropped, and a bot that must act now thinks at its
     // deadline.
@@ -38,16 +38,15 @@ public:
     std::optional<Timestamp> deadline() const { return due_; }
     // At the deadline: a bot's votes, keeps and forced passes decided, or
     // its placement or move planned for the table. True when a decision was made.
-    bool act(Decider& decider, std::size_t decisions);
+    bool act(Decider& decider);
     // The plan, for the screens: {"seat", "action", "character", "from",
     // "to", "text"}; null without one.
     nlohmann::json planJson() const;
 
 private:
-    engine::Action choose(const engine::State& state, engine::Seat seat, std::size_t decisions) const;
+    engine::Action choose(const engine::State& state, engine::Seat seat) const;
 
     Context& ctx_;
-    std::uint64_t seed_ = 0;
     std::optional<Timestamp> due_;
     std::optional<engine::State> plannedFor_;  // the position the plan (or the armed deadline) is for
 };

@@ -133,7 +133,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     game.status = GameStatus::Playing;
     cards.startGame(r.favourites);
     if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
-    bots.startGame(r.bots, gameSeed);
+    bots.startGame(r.bots);
     ++ctx.counters.gamesStarted;
     ctx.notice("game-started",
                "Game " + std::to_string(id.value) + " starts: " +
@@ -297,7 +297,7 @@ void Referee::Impl::runDue(Timestamp until, bool inclusive) {
     // A bot whose turn it is thinks: votes and keeps decided, a move planned.
     if (const auto at = bots.deadline(); at && due(*at) && !ctx.logBlocked()) {
         ctx.now = std::max(ctx.now, *at);
-        bots.act(*this, timeline.decisions().size());
+        bots.act(*this);
         settle();
     }
     board.expireHeldKeys(due);

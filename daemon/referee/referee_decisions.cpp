@@ -226,7 +226,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
         if (p.player >= 0 && p.player < rules->players())
             game.players[static_cast<std::size_t>(p.player)] = p.name;
     chance.resumeGame(summary->seed.value_or(ctx.options.seed), events.size());
-    bots.resumeGame(logged.bots, summary->seed.value_or(ctx.options.seed));
+    bots.resumeGame(logged.bots);
     board.startGame();  // the board goes back to the logged position first
     game.status = logged.paused ? GameStatus::Paused : GameStatus::Playing;
     armChance();

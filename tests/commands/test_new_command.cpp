@@ -177,6 +177,24 @@ TEST_CASE("vivaref new starts a game from flags and prints each player's private
     }
     CHECK(status["view"]["first_player"] == 1);
     CHECK(status["view"]["rounds"] == 2);
+    for (int p = 0; p < 4; ++p) CHECK(status["players"][p]["bot"].is_null());
+
+    SUBCASE("--bot makes a seat a bot; a bad --bot is the command line's error") {
+        runVivaref(dir, {"host", "abandon", "--url", daemon.url});
+        run = runVivaref(dir, {"new", "--url", daemon.url, "--edition", "classic", "--players", "Ann,Bob,Clara,Dan",
+                               "--bot", "2:strong", "--bot", "3"});
+        INFO(run.err);
+        REQUIRE(run.status == 0);
+        const json bots = daemon.get("/api/status")["players"];
+        CHECK(bots[0]["bot"].is_null());
+        CHECK(bots[2]["bot"] == "strong");
+        CHECK(bots[3]["bot"] == "good");
+        for (const auto& bad : {"two", "1:genius", ":good"}) {
+            run = runVivaref(dir, {"new", "--url", daemon.url, "--edition", "classic", "--seats", "4", "--bot", bad});
+            CHECK(run.status == 2);
+            CHECK(has(run.err, "vivaref new: "));
+        }
+    }
 
     SUBCASE("host players prints the same links again") {
         run = runVivaref(dir, {"host", "players", "--url", daemon.url});
@@ -253,6 +271,8 @@ TEST_CASE("a setup the referee refuses is printed with its code and sentence; no
          "refused: bad-setup: The variant must be none, emissary, royal-couple, teams or team-pawn."},
         {{"--setup", "[4]"}, "refused: bad-request: the new-game setup is not a JSON object"},
         {{"--edition", "classic", "--seats", "4", "--favourites", "some"}, "refused: bad-request: "},
+        {{"--edition", "classic", "--seats", "4", "--bot", "4"},
+         "refused: bad-bots: This game has seats 1 to 4: there is no seat 5 for a bot."},
     };
     for (const auto& c : cases) {
         std::vector<std::string> args = {"new", "--url", daemon.url};

@@ -196,7 +196,7 @@ TEST_CASE("bots the game cannot have are refused with a reason") {
     CHECK_FALSE(t.referee.game());
 }
 
-TEST_CASE("a resumed game with a bot plans the same move; undo takes a bot's vote back with the move before it") {
+TEST_CASE("a resumed game, or another referee, plans the same bot move; undo takes a bot's vote back with the move before it") {
     store::testing::ScratchDir dir;
     const auto file = dir.file("games.sqlite");
     json plan;
@@ -221,6 +221,18 @@ TEST_CASE("a resumed game with a bot plans the same move; undo takes a bot's vot
         board = t.on;
         id = *t.referee.game();
     }  // the referee stops here
+    {
+        // Another referee with another seed, given the same deal and
+        // placement (a trace played again without the game's seed), shows
+        // the same plan: a bot's choice follows from the position alone.
+        HandTable other(nullptr, seeded(987654321));
+        REQUIRE(other.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}}).ok);
+        REQUIRE(other.host({{"deal", dealFor(other.state(), 7)}}).ok);
+        other.follow();
+        other.put("alighiero", "1");
+        other.wait(200ms);
+        CHECK(other.referee.publicStatus()["bot_plan"] == plan);
+    }
     store::GameStore log(file, store::GameStore::Access::CreateIfMissing);
     HandTable t(&log);
     REQUIRE(t.referee.resume(id, t.now).ok);

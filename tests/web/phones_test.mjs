@@ -70,7 +70,8 @@ try {
   await hostPage.check('input[name=edition][value="2024"]');
   await hostPage.fill('#seats', '5');
   await hostPage.locator('#seats').dispatchEvent('input');
-  const labels = await hostPage.locator('#names label').allInnerTexts();
+  const labels = await hostPage.locator('#names label:has(input.player-name)').allInnerTexts();
+  check((await hostPage.locator('#names select.seat-bot').count()) === 5, 'each of the 5 seats may be made a bot');
   check(labels.length === 5 && labels[0].startsWith('Seat 1') && labels[4].startsWith('Seat 5'), `the host page counts seats from 1: ${labels.map((l) => l.split(':')[0]).join(', ')}`);
   const firstOptions = await hostPage.locator('#first option').allInnerTexts();
   check(firstOptions.join(',') === 'Seat 1,Seat 2,Seat 3,Seat 4,Seat 5', `the first seat is chosen among Seat 1..5: ${firstOptions}`);
