@@ -33,6 +33,7 @@ int runBench(const std::vector<std::string>& args);
 int runRandomRecord(const std::vector<std::string>& args);
 int runGames(const std::vector<std::string>& args);
 int runShow(const std::vector<std::string>& args);
+int runAnalyse(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runVerify(const std::vector<std::string>& args);
 int runStats(const std::vector<std::string>& args);

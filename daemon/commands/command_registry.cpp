@@ -23,6 +23,8 @@ constexpr std::array kCommands = {
             runRandomRecord},
     Command{"games", "List the games in the game log (id, date, edition, players, winners, status).", runGames},
     Command{"show", "Tell one logged game as a story: moves, elections, votes, scores, winners.", runShow},
+    Command{"analyse", "Where a finished game was won and lost: chances to win after each decision, the swings.",
+            runAnalyse},
     Command{"export", "Write one logged game as a game record that 'vivaref replay' reads.", runExport},
     Command{"verify", "Replay logged games through the rules and report any difference from the log.", runVerify},
     Command{"stats", "Figures over every logged game: wins, round scores, crowned and rejected characters.",

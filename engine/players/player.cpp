@@ -1,5 +1,7 @@
 #include "engine/players/player.hpp"
 
+#include "engine/players/heuristic_player.hpp"
+
 namespace vivaref::engine::players {
 
 Seat nextToDecide(const State& state) {
@@ -26,6 +28,31 @@ void resolveChance(State& state, Rng& rng) {
         else
             state.applyReshuffle(randomReshuffle(state, rng));
     }
+}
+
+namespace {
+
+// A game played out at random cannot take longer (random play shows every
+// round ends in well under a thousand actions).
+constexpr int kMaxPlayoutActions = 20'000;
+
+}  // namespace
+
+int playOut(State& state, Rng& rng, bool casualVotes) {
+    int played = 0;
+    for (; played < kMaxPlayoutActions; ++played) {
+        resolveChance(state, rng);
+        if (state.isOver()) break;
+        // Random votes would make every election a coin toss, which no
+        // table plays like.
+        bool voted = false;
+        if (casualVotes && state.phase() == Phase::Election) {
+            const Seat voter = nextToDecide(state);
+            voted = !state.apply(Action::vote(voter, casualVote(state, voter)));  // no refusal
+        }
+        if (!voted) state.apply(randomAction(state, rng));
+    }
+    return played;
 }
 
 }  // namespace vivaref::engine::players

@@ -36,4 +36,10 @@ void legalActionsOf(const State& state, Seat seat, ActionList& out);
 // Applies random deals and reshuffles while the state awaits chance.
 void resolveChance(State& state, Rng& rng);
 
+// Plays the game to its end from `state`: chance and moves at random, votes
+// as a casual player casts them (casualVote, heuristic_player.hpp), or at
+// random too with casualVotes false. Returns the actions played. The search
+// player's playouts and the analysis's rollouts.
+int playOut(State& state, Rng& rng, bool casualVotes = true);
+
 }  // namespace vivaref::engine::players

@@ -1,7 +1,5 @@
 #include "engine/players/search_player.hpp"
 
-#include "engine/players/heuristic_player.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -11,10 +9,6 @@ namespace {
 // The stop callback is asked this often (a clock read costs more than an
 // iteration's bookkeeping, far less than a playout).
 constexpr std::int64_t kStopCheckEvery = 8;
-
-// A game played out at random cannot take longer (random play shows every
-// round ends in well under a thousand actions).
-constexpr int kMaxPlayoutActions = 20'000;
 
 struct Node {
     Action action;       // what led here (the root: none)
@@ -191,20 +185,8 @@ Action SearchPlayer::search(const State& state, Seat seat, Rng& rng, const Searc
             path.push_back(chosen);
             node = chosen;
         }
-        // The playout: chance at random, moves at random, votes as a casual
-        // player casts them (random votes make every election a coin toss,
-        // which no table plays like).
-        for (int n = 0; n < kMaxPlayoutActions; ++n) {
-            resolveChance(world, rng);
-            if (world.isOver()) break;
-            bool voted = false;
-            if (settings_.casualVotes && world.phase() == Phase::Election) {
-                const Seat voter = nextToDecide(world);
-                voted = !world.apply(Action::vote(voter, casualVote(world, voter)));  // no refusal
-            }
-            if (!voted) world.apply(randomAction(world, rng));
-            ++simulated;
-        }
+        // The playout: chance and moves at random, votes as a casual player's.
+        simulated += playOut(world, rng, settings_.casualVotes);
         const auto rewards = seatRewards(world);
         for (const auto id : path) {
             Node& n = tree[id];

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "engine/chance.hpp"
+#include "engine/players/analysis.hpp"
 #include "engine/players/heuristic_player.hpp"
 #include "engine/players/random_player.hpp"
 #include "engine/players/search_player.hpp"
@@ -203,4 +204,67 @@ TEST_CASE("in an election the search weighs only its own seat's votes, and the c
         if (favourite) CHECK(vote == VoteCard::Yes);
         if (!favourite && s.hand(seat).no > 0) CHECK(vote == VoteCard::No);
     }
+}
+
+TEST_CASE("the analysis of a game: chances that add up, the swings largest first, reviews of the players' choices") {
+    // A random classic game as decisions.
+    const auto rules = std::make_shared<const Rules>(classicSpec(4));
+    State s(rules);
+    Rng rng(21);
+    std::vector<RecordDecision> decisions;
+    while (!s.isOver()) {
+        if (s.phase() == Phase::AwaitDeal) {
+            const auto d = randomDeal(s, rng);
+            decisions.emplace_back(d);
+            REQUIRE_FALSE(s.applyDeal(d));
+        } else if (s.phase() == Phase::AwaitReshuffle) {
+            const auto r = randomReshuffle(s, rng);
+            decisions.emplace_back(r);
+            REQUIRE_FALSE(s.applyReshuffle(r));
+        } else {
+            const auto a = randomAction(s, rng);
+            decisions.emplace_back(a);
+            REQUIRE_FALSE(s.apply(a));
+        }
+    }
+    AnalysisSettings settings;
+    settings.rollouts = 30;
+    settings.iterations = 60;
+    Rng r1(5), r2(5);
+    const State initial(rules);
+    const auto analysis = analyseGame(initial, decisions, settings, r1);
+    REQUIRE(analysis.decisions.size() == decisions.size());
+    int reviews = 0;
+    for (std::size_t i = 0; i < decisions.size(); ++i) {
+        const auto& d = analysis.decisions[i];
+        double chances = d.after.emissaryWins;
+        for (double c : d.after.winChance) chances += c;
+        CHECK(chances == doctest::Approx(1.0));
+        const auto* a = std::get_if<Action>(&decisions[i]);
+        // Chance and passes are not reviewed; a player's choice among several is.
+        if (!a || a->kind() == ActionKind::Pass) CHECK_FALSE(d.review);
+        if (d.review) {
+            ++reviews;
+            CHECK(d.review->seat == (a->kind() == ActionKind::Keep ? rules->seatOf(a->player()) : a->seat()));
+            if (d.review->preferred == *a) CHECK(d.review->gain() == 0.0);
+        }
+    }
+    CHECK(reviews > 20);
+    // The game is over after the last decision: the winners' chance is 1.
+    const auto& last = analysis.decisions.back().after;
+    for (auto w : s.winners()) CHECK(last.winChance[w.index] == doctest::Approx(1.0 / s.winners().size()));
+    REQUIRE(analysis.swings.size() == 3);
+    CHECK(analysis.decisions[static_cast<std::size_t>(analysis.swings[0])].swing >=
+          analysis.decisions[static_cast<std::size_t>(analysis.swings[1])].swing);
+    // No decision outside the three swung the game more than the third.
+    const double third = analysis.decisions[static_cast<std::size_t>(analysis.swings[2])].swing;
+    for (std::size_t i = 0; i < analysis.decisions.size(); ++i) {
+        const bool listed =
+            std::find(analysis.swings.begin(), analysis.swings.end(), static_cast<int>(i)) != analysis.swings.end();
+        if (!listed) CHECK(analysis.decisions[i].swing <= third);
+    }
+    // The same seed, the same analysis.
+    const auto again = analyseGame(initial, decisions, settings, r2);
+    CHECK(again.swings == analysis.swings);
+    CHECK(again.decisions.back().after.expectedScore == analysis.decisions.back().after.expectedScore);
 }
