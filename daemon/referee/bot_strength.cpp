@@ -6,9 +6,9 @@ namespace vivaref::referee {
 namespace {
 
 // Fixed iteration budgets, so a game plays the same on any machine. On one
-// x86 core here the search does about 130,000 iterations a second (a
-// Raspberry Pi 4 core a few times fewer): "good" thinks about 15 ms a
-// decision, "strong" about 80 ms. Their strength against casual players is
+// x86 core here the search does about 110,000 iterations a second (a
+// Raspberry Pi 4 core about a fifth of that): "good" thinks about 20 ms a
+// decision, "strong" about 90 ms. Their strength against casual players is
 // measured in engine/players/NOTES.md.
 constexpr BotStrength kStrengths[] = {
     {"casual", "heuristic", 0},
