@@ -70,8 +70,17 @@ for name in "${targets[@]}"; do
         -seed="$SEED" -print_final_stats=1 -artifact_prefix="$work/" \
         "$work/corpus" "${seeds[@]}") >"$log" 2>&1 || status=$?
     elapsed=$((SECONDS - t0))
-    # With -jobs the workers log to fuzz-N.log in the current folder.
-    [[ -f "$work/fuzz-0.log" ]] && { cat "$work"/fuzz-*.log >>"$log"; rm -f "$work"/fuzz-*.log; }
+    # With -jobs the workers log to fuzz-N.log in the current folder, and the
+    # main process copies each one into its own output once that job ends
+    # ("Job N exited"): a job's file is added only when its copy is missing
+    # (an interrupted run), so no job's executions are counted twice.
+    for job in "$work"/fuzz-*.log; do
+        [[ -f "$job" ]] || continue
+        n="${job##*/fuzz-}"
+        n="${n%.log}"
+        grep -q "^================== Job $n exited" "$log" || cat "$job" >>"$log"
+        rm -f "$job"
+    done
     execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s += $1} END {print s + 0}')"
     cov="$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)"
     crashes="$(find "$work" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' | wc -l)"
