@@ -287,7 +287,7 @@ std::optional<Refusal> State::checkKeep(const Action& a) const {
 
 // ---- acting --------------------------------------------------------------------
 
-std::optional<Refusal> State::apply(const Action& a, EventList* ev) {
+std::optional<Refusal> State::applyAction(const Action& a, EventList* ev) {
     switch (a.kind()) {
         case ActionKind::Keep:
             if (auto r = checkKeep(a)) return r;

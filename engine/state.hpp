@@ -1,7 +1,8 @@
 // The state of one game under a Rules description: where every character
-// stands, hands, favourites, scores, whose turn it is. Apply an action and
-// get the events it caused, or a refusal that leaves the state untouched.
-// Pure: no I/O, clocks or globals; chance comes in as Deal and Reshuffle.
+// stands, hands, favourites, scores, whose turn it is. Apply a decision (a
+// player's action, or chance's deal or reshuffle) and get the events it
+// caused, or a refusal that leaves the state untouched. Pure: no I/O, clocks
+// or globals; chance comes in as Deal and Reshuffle.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "engine/action.hpp"
+#include "engine/decision.hpp"
 #include "engine/event.hpp"
 #include "engine/refusal.hpp"
 #include "engine/rules.hpp"
@@ -110,9 +112,23 @@ public:
     Seat firstPlayer() const { return first_; }
 
     // --- acting ---------------------------------------------------------
-    std::optional<Refusal> apply(const Action& a, EventList* events = nullptr);
-    std::optional<Refusal> applyDeal(const Deal& d, EventList* events = nullptr);
-    std::optional<Refusal> applyReshuffle(const Reshuffle& r, EventList* events = nullptr);
+    // The one entry point for players and chance alike. A decision of the
+    // wrong kind for the phase is refused as wrong-phase, like any other.
+    std::optional<Refusal> apply(const Decision& d, EventList* events = nullptr) {
+        if (const auto* action = std::get_if<Action>(&d)) return applyAction(*action, events);
+        if (const auto* deal = std::get_if<Deal>(&d)) return applyDeal(*deal, events);
+        return applyReshuffle(std::get<Reshuffle>(d), events);
+    }
+    // The kind of decision the state waits for: a Deal or a Reshuffle from
+    // chance, else a player's Action; nothing once the game is over.
+    std::optional<DecisionKind> awaits() const {
+        switch (phase_) {
+            case Phase::AwaitDeal: return DecisionKind::Deal;
+            case Phase::AwaitReshuffle: return DecisionKind::Reshuffle;
+            case Phase::GameOver: return std::nullopt;
+            default: return DecisionKind::Action;
+        }
+    }
     // Every legal player action now (empty while chance is awaited or over).
     void legalActions(ActionList& out) const;
     // GAME-RECORD `to_act`: the seat to place or move; during an election the
@@ -170,6 +186,11 @@ private:
     friend class StateCodec;
     // chance.hpp: redraws what one seat has not seen.
     friend State sampleWorld(const State& truth, Seat viewer, Rng& rng);
+
+    // apply()'s three kinds: state.cpp
+    std::optional<Refusal> applyAction(const Action& a, EventList* ev);
+    std::optional<Refusal> applyDeal(const Deal& d, EventList* ev);
+    std::optional<Refusal> applyReshuffle(const Reshuffle& r, EventList* ev);
 
     // ascent.cpp: placement, moves and passes (RULES §3.2-3.3)
     std::optional<Refusal> checkPlace(const Action& a) const;

@@ -216,8 +216,8 @@ int runAnalyse(const std::vector<std::string>& args) {
             before.push_back(s);
             const auto& d = game->decisions[i];
             if (const auto* a = std::get_if<engine::Action>(&d)) s.apply(*a);
-            else if (const auto* deal = std::get_if<engine::Deal>(&d)) s.applyDeal(*deal);
-            else s.applyReshuffle(std::get<engine::Reshuffle>(d));
+            else if (const auto* deal = std::get_if<engine::Deal>(&d)) s.apply(*deal);
+            else s.apply(std::get<engine::Reshuffle>(d));
         }
     }
     const Words words(*game);

@@ -29,11 +29,11 @@ std::optional<std::string> playRandomly(engine::State& state, engine::Rng& rng, 
         if (state.phase() == engine::Phase::AwaitDeal) {
             engine::Deal deal = engine::randomDeal(state, rng);
             if (!observer.deal(deal)) return std::nullopt;
-            refusal = state.applyDeal(deal);
+            refusal = state.apply(deal);
         } else if (state.phase() == engine::Phase::AwaitReshuffle) {
             engine::Reshuffle reshuffle = engine::randomReshuffle(state, rng);
             if (!observer.reshuffle(reshuffle)) return std::nullopt;
-            refusal = state.applyReshuffle(reshuffle);
+            refusal = state.apply(reshuffle);
         } else {
             engine::Action action = engine::randomAction(state, rng);
             if (!observer.action(action)) return std::nullopt;

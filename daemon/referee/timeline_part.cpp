@@ -28,7 +28,7 @@ std::optional<engine::Refusal> TimelinePart::apply(const engine::Deal& d, bool a
                                                    engine::EventList& events) {
     auto& state = ctx_.game.state;
     engine::State before = *state;
-    if (auto why = state->applyDeal(d, &events)) return why;
+    if (auto why = state->apply(d, &events)) return why;
     history_.push_back(Decision{Decision::Kind::Deal, automatic, std::move(before), d});
     ctx_.writeLog(
         [&](store::DecisionLog& s, store::GameId g) { return s.appendDeal(g, d, ctx_.wallTime()); });
@@ -39,7 +39,7 @@ std::optional<engine::Refusal> TimelinePart::apply(const engine::Reshuffle& r, b
                                                    engine::EventList& events) {
     auto& state = ctx_.game.state;
     engine::State before = *state;
-    if (auto why = state->applyReshuffle(r, &events)) return why;
+    if (auto why = state->apply(r, &events)) return why;
     history_.push_back(Decision{Decision::Kind::Reshuffle, automatic, std::move(before), r});
     ctx_.writeLog(
         [&](store::DecisionLog& s, store::GameId g) { return s.appendReshuffle(g, r, ctx_.wallTime()); });
@@ -68,7 +68,7 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
     std::vector<Decision> redone;
     {
         engine::State before = s;
-        if (auto why = s.applyDeal(deal)) return why;
+        if (auto why = s.apply(deal)) return why;
         redone.push_back(Decision{Decision::Kind::Deal, false, std::move(before), deal});
     }
     for (std::size_t i = dealIndex + 1; i < history_.size(); ++i) {
@@ -82,8 +82,8 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
             [&](const auto& v) -> std::optional<engine::Refusal> {
                 using T = std::decay_t<decltype(v)>;
                 if constexpr (std::is_same_v<T, engine::Action>) return s.apply(v);
-                if constexpr (std::is_same_v<T, engine::Deal>) return s.applyDeal(v);
-                if constexpr (std::is_same_v<T, engine::Reshuffle>) return s.applyReshuffle(v);
+                if constexpr (std::is_same_v<T, engine::Deal>) return s.apply(v);
+                if constexpr (std::is_same_v<T, engine::Reshuffle>) return s.apply(v);
             },
             d.what);
         if (why) {
@@ -149,7 +149,7 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
             DecisionValue what;
             if (auto* d = std::get_if<engine::Deal>(&*read.line)) {
                 kind = Decision::Kind::Deal;
-                why = rebuilt.applyDeal(*d);
+                why = rebuilt.apply(*d);
                 what = *d;
                 out.favouritesEntered.erase(d->round);
                 out.ambitionsEntered.erase(d->round);
@@ -160,7 +160,7 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
                 what = *a;
             } else if (auto* r = std::get_if<engine::Reshuffle>(&*read.line)) {
                 kind = Decision::Kind::Reshuffle;
-                why = rebuilt.applyReshuffle(*r);
+                why = rebuilt.apply(*r);
                 what = *r;
             } else {
                 return "event " + std::to_string(e.seq) + " is a second setup.";

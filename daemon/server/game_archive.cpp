@@ -61,9 +61,9 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error, con
             } else if (!state) {
                 refusal = engine::Refusal{engine::RefusalCode::BadRecord, "no setup line first"};
             } else if (auto* deal = std::get_if<engine::Deal>(&*read.line)) {
-                refusal = state->applyDeal(*deal);
+                refusal = state->apply(*deal);
             } else if (auto* reshuffle = std::get_if<engine::Reshuffle>(&*read.line)) {
-                refusal = state->applyReshuffle(*reshuffle);
+                refusal = state->apply(*reshuffle);
             } else {
                 refusal = state->apply(std::get<engine::Action>(*read.line));
             }

@@ -55,11 +55,11 @@ std::optional<std::string> checkEventColumns(GameStore& log, GameId id) {
         before.push_back(*state);
         std::optional<engine::Refusal> refusal;
         if (const auto* deal = std::get_if<engine::Deal>(&*read.line))
-            refusal = state->applyDeal(*deal);
+            refusal = state->apply(*deal);
         else if (const auto* action = std::get_if<engine::Action>(&*read.line))
             refusal = state->apply(*action);
         else
-            refusal = state->applyReshuffle(std::get<engine::Reshuffle>(*read.line));
+            refusal = state->apply(std::get<engine::Reshuffle>(*read.line));
         if (refusal) return std::nullopt;
     }
     return std::nullopt;

@@ -29,11 +29,11 @@ Walk walkRecord(const std::vector<std::string>& lines, const std::function<void(
             refusal = engine::Refusal{engine::RefusalCode::BadRecord,
                                       "The record does not start with a setup line."};
         } else if (const auto* deal = std::get_if<engine::Deal>(&*read.line)) {
-            refusal = walk.state->applyDeal(*deal, &events);
+            refusal = walk.state->apply(*deal, &events);
         } else if (const auto* action = std::get_if<engine::Action>(&*read.line)) {
             refusal = walk.state->apply(*action, &events);
         } else {
-            refusal = walk.state->applyReshuffle(std::get<engine::Reshuffle>(*read.line), &events);
+            refusal = walk.state->apply(std::get<engine::Reshuffle>(*read.line), &events);
         }
         if (refusal) {
             walk.failure = WalkFailure{number, *refusal};

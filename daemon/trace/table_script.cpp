@@ -202,11 +202,11 @@ TableScript tableScriptFromRecord(std::string_view text, const TableScriptOption
                         {engine::RefusalCode::BadRecord, "The record does not start with its setup."});
         } else if (auto* deal = std::get_if<engine::Deal>(&*read.line)) {
             const bool laterRound = game->round() > 1;
-            if ((refusal = game->applyDeal(*deal))) return fail(lineNumber, *refusal);
+            if ((refusal = game->apply(*deal))) return fail(lineNumber, *refusal);
             writer.host(HostKind::Deal, nlohmann::json::parse(record::dealJson(*deal, game->rules()).dump()));
             if (laterRound) writer.clearFirst();
         } else if (auto* reshuffle = std::get_if<engine::Reshuffle>(&*read.line)) {
-            if ((refusal = game->applyReshuffle(*reshuffle))) return fail(lineNumber, *refusal);
+            if ((refusal = game->apply(*reshuffle))) return fail(lineNumber, *refusal);
             nlohmann::json pile = nlohmann::json::array();
             for (auto card : reshuffle->pile) pile.push_back(engine::voteCardName(card));
             writer.host(HostKind::Reshuffle, {{"pile", pile}});

@@ -56,9 +56,9 @@ GameAnalysis analyseGame(const State& initial, const std::vector<RecordDecision>
         if (action)
             refused = after.apply(*action);
         else if (const auto* deal = std::get_if<Deal>(&d))
-            refused = after.applyDeal(*deal);
+            refused = after.apply(*deal);
         else
-            refused = after.applyReshuffle(std::get<Reshuffle>(d));
+            refused = after.apply(std::get<Reshuffle>(d));
         if (refused) break;
         // The same rollout stream for the choice played and the preferred
         // one (common random numbers): their difference is then far less

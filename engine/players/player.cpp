@@ -24,9 +24,9 @@ void resolveChance(State& state, Rng& rng) {
     while (state.awaitsChance()) {
         // The engine's own random chance is always accepted (random play checks it).
         if (state.phase() == Phase::AwaitDeal)
-            state.applyDeal(randomDeal(state, rng));
+            state.apply(randomDeal(state, rng));
         else
-            state.applyReshuffle(randomReshuffle(state, rng));
+            state.apply(randomReshuffle(state, rng));
     }
 }
 

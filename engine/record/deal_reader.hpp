@@ -1,6 +1,6 @@
 // The deal line's payload read into an engine::Deal for a game's rules.
 // Form only: unknown character slugs become invalid ids and unknown cards
-// Unknown, so that State::applyDeal reports them in GAME-RECORD's order.
+// Unknown, so that State::apply reports them in GAME-RECORD's order.
 #pragma once
 
 #include <variant>

@@ -26,8 +26,8 @@ std::optional<Refusal> applyLine(RecordLine& line, std::optional<engine::State>&
         game.emplace(std::make_shared<const engine::Rules>(*spec));
         return std::nullopt;
     }
-    if (auto* deal = std::get_if<engine::Deal>(&line)) return game->applyDeal(*deal);
-    if (auto* reshuffle = std::get_if<engine::Reshuffle>(&line)) return game->applyReshuffle(*reshuffle);
+    if (auto* deal = std::get_if<engine::Deal>(&line)) return game->apply(*deal);
+    if (auto* reshuffle = std::get_if<engine::Reshuffle>(&line)) return game->apply(*reshuffle);
     return game->apply(std::get<engine::Action>(line));
 }
 

@@ -71,9 +71,9 @@ private:
         EventList events;
         std::optional<Refusal> refusal;
         if (state_.phase() == Phase::AwaitDeal) {
-            refusal = state_.applyDeal(randomDeal(state_, rng_), &events);
+            refusal = state_.apply(randomDeal(state_, rng_), &events);
         } else if (state_.phase() == Phase::AwaitReshuffle) {
-            refusal = state_.applyReshuffle(randomReshuffle(state_, rng_), &events);
+            refusal = state_.apply(randomReshuffle(state_, rng_), &events);
             ++stats_.reshuffles;
         } else {
             ActionList legal;

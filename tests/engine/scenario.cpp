@@ -172,7 +172,7 @@ Deal Table::makeDeal(const std::vector<std::vector<std::string>>& favourites) co
 
 void Table::deal(const Deal& d) {
     events.clear();
-    REQUIRE_ACCEPTED(state.applyDeal(d, &events));
+    REQUIRE_ACCEPTED(state.apply(d, &events));
 }
 
 void Table::keepFirst() {

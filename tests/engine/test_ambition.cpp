@@ -205,20 +205,20 @@ TEST_CASE("RULES 5 Ambition: a deal must give two cards to each player, no card 
     Table t(spec2024(4, Variant::None, kAmbition));
     Deal missing = t.makeDeal();
     missing.ambitions.pop_back();
-    CHECK(outcome(t.state.applyDeal(missing)) == "bad-deal");
+    CHECK(outcome(t.state.apply(missing)) == "bad-deal");
     Deal twice = t.makeDeal();
     twice.ambitions[1][0] = twice.ambitions[0][0];
-    CHECK(outcome(t.state.applyDeal(twice)) == "bad-deal");
+    CHECK(outcome(t.state.apply(twice)) == "bad-deal");
     Deal samePair = t.makeDeal();
     samePair.ambitions[0][1] = samePair.ambitions[0][0];
-    CHECK(outcome(t.state.applyDeal(samePair)) == "bad-deal");
+    CHECK(outcome(t.state.apply(samePair)) == "bad-deal");
     Deal unknown = t.makeDeal();
     unknown.ambitions[2][1] = AmbitionCard::Unknown;
-    CHECK(outcome(t.state.applyDeal(unknown)) == "unknown-card");  // an id kept out of range has its own code
+    CHECK(outcome(t.state.apply(unknown)) == "unknown-card");  // an id kept out of range has its own code
     Table plain(spec2024(4));
     Deal extra = plain.makeDeal();
     extra.ambitions = t.makeDeal().ambitions;
-    CHECK(outcome(plain.state.applyDeal(extra)) == "bad-deal");
+    CHECK(outcome(plain.state.apply(extra)) == "bad-deal");
 }
 
 TEST_CASE("RULES 5 Ambition: a random deal gives 2 distinct cards each, none twice in the round") {

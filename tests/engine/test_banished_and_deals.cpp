@@ -44,42 +44,42 @@ TEST_CASE("RULES 5 Banished: a deal seals one of the card's own six, for every p
     Table t(spec2024(4, Variant::None, kBanished));
     Deal outside = t.makeDeal(richFavourites());
     outside.favourites[0].banished = t.id("gontran");  // not on player 0's card
-    CHECK(outcome(t.state.applyDeal(outside)) == "bad-deal");
+    CHECK(outcome(t.state.apply(outside)) == "bad-deal");
     Deal unsealed = t.makeDeal(richFavourites());
     unsealed.favourites[2].banished.reset();
-    CHECK(outcome(t.state.applyDeal(unsealed)) == "bad-deal");
+    CHECK(outcome(t.state.apply(unsealed)) == "bad-deal");
     Table plain(spec2024(4));
     Deal sealed = plain.makeDeal();
     sealed.favourites[0].banished = sealed.favourites[0].characters[0];
-    CHECK(outcome(plain.state.applyDeal(sealed)) == "bad-deal");
+    CHECK(outcome(plain.state.apply(sealed)) == "bad-deal");
 }
 
 TEST_CASE("RULES 3.1: a deal gives every player a card of 6 distinct characters, never the Jester") {
     Table t(spec2024(4));
     Deal fewer = t.makeDeal();
     fewer.favourites.pop_back();
-    CHECK(outcome(t.state.applyDeal(fewer)) == "bad-deal");
+    CHECK(outcome(t.state.apply(fewer)) == "bad-deal");
     Deal more = t.makeDeal();
     more.favourites.push_back(more.favourites[0]);
-    CHECK(outcome(t.state.applyDeal(more)) == "bad-deal");
+    CHECK(outcome(t.state.apply(more)) == "bad-deal");
     Deal jester = t.makeDeal();
     jester.favourites[1].characters[2] = t.id("jester");
-    CHECK(outcome(t.state.applyDeal(jester)) == "bad-deal");
+    CHECK(outcome(t.state.apply(jester)) == "bad-deal");
     Deal twice = t.makeDeal();
     twice.favourites[0].characters[1] = twice.favourites[0].characters[0];
-    CHECK(outcome(t.state.applyDeal(twice)) == "bad-deal");
+    CHECK(outcome(t.state.apply(twice)) == "bad-deal");
     Deal unknown = t.makeDeal();
     unknown.favourites[3].characters[5] = CharacterId{77};
-    CHECK(outcome(t.state.applyDeal(unknown)) == "unknown-character");  // an id kept out of range has its own code
+    CHECK(outcome(t.state.apply(unknown)) == "unknown-character");  // an id kept out of range has its own code
     Deal wrongRound = t.makeDeal();
     wrongRound.round = 2;
-    CHECK(outcome(t.state.applyDeal(wrongRound)) == "bad-deal");
+    CHECK(outcome(t.state.apply(wrongRound)) == "bad-deal");
     Deal placement = t.makeDeal();
     placement.placement.assign(14, Place::Floor1);
-    CHECK(outcome(t.state.applyDeal(placement)) == "bad-deal");
+    CHECK(outcome(t.state.apply(placement)) == "bad-deal");
     CHECK(t.state.phase() == Phase::AwaitDeal);
     t.deal(t.makeDeal());
-    CHECK(outcome(t.state.applyDeal(t.makeDeal())) == "wrong-phase");
+    CHECK(outcome(t.state.apply(t.makeDeal())) == "wrong-phase");
 }
 
 TEST_CASE("Decision: a random deal gives each player 6 distinct characters, never the Jester, no two cards alike") {
@@ -103,7 +103,7 @@ TEST_CASE("Decision: a random deal gives each player 6 distinct characters, neve
             }
             CHECK(d.favourites.size() == static_cast<std::size_t>(seats));
         }
-        CHECK(outcome(t.state.applyDeal(randomDeal(t.state, rng))) == "accepted");
+        CHECK(outcome(t.state.apply(randomDeal(t.state, rng))) == "accepted");
     }
 }
 

@@ -80,15 +80,15 @@ TEST_CASE("Decision: after the Emissary reveals a Yes and the round goes on, its
     CHECK_REFUSED(t.state, Action::move(seat(2), t.id("caius"), Place::Floor5), RefusalCode::WrongPhase);
 
     const State before = t.state;
-    CHECK(outcome(t.state.applyReshuffle(Reshuffle{{kNo, kNo, kNo, kStomachache}})) == "bad-pile");
-    CHECK(outcome(t.state.applyReshuffle(Reshuffle{{kNo, kNo, kNo, kStomachache, kYes, kYes}})) == "bad-pile");
-    CHECK(outcome(t.state.applyReshuffle(Reshuffle{{kNo, kNo, kNo, kNo, kYes}})) == "bad-pile");
-    CHECK(outcome(t.state.applyReshuffle(Reshuffle{{kNo, kNo, kNo, kStomachache, VoteCard::Unknown}})) == "bad-pile");
+    CHECK(outcome(t.state.apply(Reshuffle{{kNo, kNo, kNo, kStomachache}})) == "bad-pile");
+    CHECK(outcome(t.state.apply(Reshuffle{{kNo, kNo, kNo, kStomachache, kYes, kYes}})) == "bad-pile");
+    CHECK(outcome(t.state.apply(Reshuffle{{kNo, kNo, kNo, kNo, kYes}})) == "bad-pile");
+    CHECK(outcome(t.state.apply(Reshuffle{{kNo, kNo, kNo, kStomachache, VoteCard::Unknown}})) == "bad-pile");
     CHECK(t.state == before);
-    CHECK(outcome(t.state.applyDeal(t.makeDeal())) == "wrong-phase");
+    CHECK(outcome(t.state.apply(t.makeDeal())) == "wrong-phase");
 
     const std::vector<VoteCard> next{kNo, kStomachache, kYes, kNo, kNo};
-    REQUIRE_ACCEPTED(t.state.applyReshuffle(Reshuffle{next}));
+    REQUIRE_ACCEPTED(t.state.apply(Reshuffle{next}));
     CHECK(t.state.phase() == Phase::Ascent);
     CHECK(t.state.emissaryPile() == next);
     CHECK(t.toAct() == seat(2));  // after the crown holder, seat 1
@@ -96,9 +96,9 @@ TEST_CASE("Decision: after the Emissary reveals a Yes and the round goes on, its
 
 TEST_CASE("Decision: a reshuffle is refused when none is awaited") {
     Table t = emissaryTable(kNoFirst);
-    CHECK(outcome(t.state.applyReshuffle(Reshuffle{kNoFirst})) == "wrong-phase");
+    CHECK(outcome(t.state.apply(Reshuffle{kNoFirst})) == "wrong-phase");
     t.climb("eloise", Place::Throne);
-    CHECK(outcome(t.state.applyReshuffle(Reshuffle{kNoFirst})) == "wrong-phase");
+    CHECK(outcome(t.state.apply(Reshuffle{kNoFirst})) == "wrong-phase");
 }
 
 TEST_CASE("RULES 6 Emissary: a revealed Yes that crowns the candidate needs no reshuffle") {
@@ -131,21 +131,21 @@ TEST_CASE("RULES 6 Emissary: the deal must give it a card and a pile of the setu
     Table t(spec2024(3, Variant::Emissary));
     Deal none = t.makeDeal();
     none.emissary.reset();
-    CHECK(outcome(t.state.applyDeal(none)) == "bad-deal");
+    CHECK(outcome(t.state.apply(none)) == "bad-deal");
     Deal shortPile = t.makeDeal();
     shortPile.emissary->pile.pop_back();
     // A pile not of the setup table has the pile's own code.
-    CHECK(outcome(t.state.applyDeal(shortPile)) == "bad-pile");
+    CHECK(outcome(t.state.apply(shortPile)) == "bad-pile");
     Deal twoYes = t.makeDeal();
     twoYes.emissary->pile[0] = kYes;
-    CHECK(outcome(t.state.applyDeal(twoYes)) == "bad-pile");
+    CHECK(outcome(t.state.apply(twoYes)) == "bad-pile");
     Deal jester = t.makeDeal();
     jester.emissary->favourites.characters[0] = t.id("jester");
-    CHECK(outcome(t.state.applyDeal(jester)) == "bad-deal");
+    CHECK(outcome(t.state.apply(jester)) == "bad-deal");
     CHECK(t.state.phase() == Phase::AwaitDeal);
 
     Table plain(spec2024(3));
     Deal extra = plain.makeDeal();
     extra.emissary = t.makeDeal().emissary;
-    CHECK(outcome(plain.state.applyDeal(extra)) == "bad-deal");
+    CHECK(outcome(plain.state.apply(extra)) == "bad-deal");
 }

@@ -175,16 +175,16 @@ TEST_CASE("RULES 3.2 online preset: a deal's placement outside floors 0-3 or abo
     Table t(onlineSpec(4));
     Deal onFloor4 = t.makeDeal();
     onFloor4.placement[0] = Place::Floor4;
-    CHECK(outcome(t.state.applyDeal(onFloor4)) == "bad-deal");
+    CHECK(outcome(t.state.apply(onFloor4)) == "bad-deal");
     Deal crowded = t.makeDeal();
     for (int c = 0; c < 5; ++c) crowded.placement[c] = Place::Floor2;
     for (int c = 5; c < 13; ++c) crowded.placement[c] = floorPlace(c % 2 == 0 ? 0 : 1);
-    CHECK(outcome(t.state.applyDeal(crowded)) == "bad-deal");
+    CHECK(outcome(t.state.apply(crowded)) == "bad-deal");
     Deal missing = t.makeDeal();
     missing.placement.pop_back();
-    CHECK(outcome(t.state.applyDeal(missing)) == "bad-deal");
+    CHECK(outcome(t.state.apply(missing)) == "bad-deal");
     Deal none = t.makeDeal();
     none.placement.clear();
-    CHECK(outcome(t.state.applyDeal(none)) == "bad-deal");
+    CHECK(outcome(t.state.apply(none)) == "bad-deal");
     CHECK(t.state.phase() == Phase::AwaitDeal);
 }

@@ -216,11 +216,11 @@ TEST_CASE("the analysis of a game: chances that add up, the swings largest first
         if (s.phase() == Phase::AwaitDeal) {
             const auto d = randomDeal(s, rng);
             decisions.emplace_back(d);
-            REQUIRE_FALSE(s.applyDeal(d));
+            REQUIRE_FALSE(s.apply(d));
         } else if (s.phase() == Phase::AwaitReshuffle) {
             const auto r = randomReshuffle(s, rng);
             decisions.emplace_back(r);
-            REQUIRE_FALSE(s.applyReshuffle(r));
+            REQUIRE_FALSE(s.apply(r));
         } else {
             const auto a = randomAction(s, rng);
             decisions.emplace_back(a);

@@ -225,7 +225,7 @@ TEST_CASE("RULES 4: after the last round the game is over and totals are the sum
     t.state.legalActions(legal);
     CHECK(legal.empty());
     CHECK(t.state.toAct().empty());
-    CHECK(outcome(t.state.applyDeal(t.makeDeal())) == "wrong-phase");
+    CHECK(outcome(t.state.apply(t.makeDeal())) == "wrong-phase");
     CHECK_REFUSED(t.state, Action::pass(seat(0)), RefusalCode::WrongPhase);
 }
 

@@ -111,11 +111,11 @@ TEST_SUITE("record: line writer") {
                     if (state.phase() == Phase::AwaitDeal) {
                         Deal deal = randomDeal(state, rng);
                         CHECK(readBack<Deal>(writeDeal(deal, *rules), rules.get()) == deal);
-                        REQUIRE(!state.applyDeal(deal));
+                        REQUIRE(!state.apply(deal));
                     } else if (state.phase() == Phase::AwaitReshuffle) {
                         Reshuffle r = randomReshuffle(state, rng);
                         CHECK(readBack<Reshuffle>(writeReshuffle(r), rules.get()) == r);
-                        REQUIRE(!state.applyReshuffle(r));
+                        REQUIRE(!state.apply(r));
                     } else {
                         Action a = randomAction(state, rng);
                         CHECK(readBack<Action>(writeAction(a, *rules), rules.get()) == a);

@@ -243,11 +243,11 @@ TEST_SUITE("record: replay") {
                 if (state.phase() == Phase::AwaitDeal) {
                     Deal d = randomDeal(state, rng);
                     text += record::writeDeal(d, *rules) + "\n";
-                    REQUIRE(!state.applyDeal(d));
+                    REQUIRE(!state.apply(d));
                 } else if (state.phase() == Phase::AwaitReshuffle) {
                     Reshuffle r = randomReshuffle(state, rng);
                     text += record::writeReshuffle(r) + "\n";
-                    REQUIRE(!state.applyReshuffle(r));
+                    REQUIRE(!state.apply(r));
                 } else {
                     Action a = randomAction(state, rng);
                     text += record::writeAction(a, *rules) + "\n";

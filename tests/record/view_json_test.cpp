@@ -24,7 +24,7 @@ TEST_SUITE("record: view JSON") {
             R"( "gavino": "2", "irina": "2", "leonardo": "1", "merlino": "1", "natale": "1", "odessa": "1", "piero": "0"}}})",
             rules.get());
         REQUIRE(deal.line);
-        REQUIRE(!state.applyDeal(std::get<Deal>(*deal.line)));
+        REQUIRE(!state.apply(std::get<Deal>(*deal.line)));
         CharacterId alighiero = rules->roster().find("alighiero");
         REQUIRE(!state.apply(Action::move(Seat{0}, alighiero, Place::Floor4)));
         REQUIRE(!state.apply(Action::move(Seat{1}, alighiero, Place::Floor5)));

@@ -60,11 +60,11 @@ std::optional<BuiltGame> playUntil(const engine::RulesSpec& spec, std::uint64_t 
         if (state.phase() == engine::Phase::AwaitDeal) {
             auto deal = engine::randomDeal(state, rng);
             game.decisions.push_back(deal);
-            refused = state.applyDeal(deal);
+            refused = state.apply(deal);
         } else if (state.phase() == engine::Phase::AwaitReshuffle) {
             auto pile = engine::randomReshuffle(state, rng);
             game.decisions.push_back(pile);
-            refused = state.applyReshuffle(pile);
+            refused = state.apply(pile);
         } else {
             auto action = choose(state, rng);
             game.decisions.push_back(action);

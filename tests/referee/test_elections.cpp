@@ -323,9 +323,9 @@ TEST_CASE("a seat with no legal move passes by itself once the board matches") {
     engine::State before(std::make_shared<const engine::Rules>(spec));
     for (std::size_t i = 0; i + 1 < game->decisions.size(); ++i) {
         const auto& d = game->decisions[i];
-        if (auto* deal = std::get_if<engine::Deal>(&d)) REQUIRE_FALSE(before.applyDeal(*deal));
+        if (auto* deal = std::get_if<engine::Deal>(&d)) REQUIRE_FALSE(before.apply(*deal));
         if (auto* action = std::get_if<engine::Action>(&d)) REQUIRE_FALSE(before.apply(*action));
-        if (auto* pile = std::get_if<engine::Reshuffle>(&d)) REQUIRE_FALSE(before.applyReshuffle(*pile));
+        if (auto* pile = std::get_if<engine::Reshuffle>(&d)) REQUIRE_FALSE(before.apply(*pile));
     }
     CHECK(t.state() == before);
 }

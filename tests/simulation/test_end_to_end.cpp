@@ -165,7 +165,7 @@ TEST_CASE("end to end: the referee's own deal is written into the trace and repl
         const auto deal = record.substr(record.find('\n') + 1);
         auto read = record::readLine(deal.substr(0, deal.size() - 1), rules.get());
         REQUIRE(read.line);
-        REQUIRE_FALSE(state.applyDeal(std::get<engine::Deal>(*read.line)));
+        REQUIRE_FALSE(state.apply(std::get<engine::Deal>(*read.line)));
     }
     engine::Rng rng(3);
     struct Append {
