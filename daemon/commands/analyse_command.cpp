@@ -13,7 +13,7 @@
 #include "daemon/commands/game_log_options.hpp"
 #include "daemon/referee/board_places.hpp"
 #include "engine/players/analysis.hpp"
-#include "engine/record/line_reader.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/record/line_writer.hpp"
 
 namespace vivaref::daemon {
@@ -27,48 +27,35 @@ constexpr const char* kCommand = "analyse";
 
 struct Game {
     std::shared_ptr<const engine::Rules> rules;
-    std::vector<engine::players::RecordDecision> decisions;
-    std::vector<std::string> names;  // by player
+    std::vector<engine::Decision> decisions;
+    std::vector<engine::State> before;  // the position before each decision
+    std::vector<std::string> names;     // by player
+    // The decision after these breaks the rules: the analysis stops before it.
+    bool stopsEarly = false;
 };
 
-// A record's lines (setup first) as the engine's decisions; the line that
-// cannot be read is named.
+// A record's lines (setup first) played: its decisions, each with the
+// position before it. A line that cannot be read is named; the first
+// decision the rules refuse ends the game there.
 std::optional<Game> readGame(const std::vector<std::string>& lines, std::string& why) {
     Game game;
-    int number = 0;
-    for (const auto& text : lines) {
-        ++number;
-        if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-        auto read = record::readLine(text, game.rules.get());
-        if (!read.line) {
-            why = "line " + std::to_string(number) + ": " + (read.refusal ? read.refusal->message : "unreadable");
+    int decisionLine = 0;
+    auto replay = record::replayLines(lines, {.before = [&](int line, const engine::Decision& d, const engine::State& s) {
+        decisionLine = line;
+        game.decisions.push_back(d);
+        game.before.push_back(s);
+        return true;
+    }});
+    if (const auto& failure = replay.failure) {
+        if (failure->unreadable || !replay.state || failure->line != decisionLine) {
+            why = "line " + std::to_string(failure->line) + ": " + failure->refusal.message;
             return std::nullopt;
         }
-        if (const auto* spec = std::get_if<engine::RulesSpec>(&*read.line)) {
-            if (game.rules) {
-                why = "line " + std::to_string(number) + ": a second setup line";
-                return std::nullopt;
-            }
-            if (auto bad = engine::Rules::validate(*spec)) {
-                why = "line " + std::to_string(number) + ": " + bad->message;
-                return std::nullopt;
-            }
-            game.rules = std::make_shared<const engine::Rules>(*spec);
-        } else if (!game.rules) {
-            why = "line " + std::to_string(number) + ": the record does not start with its setup";
-            return std::nullopt;
-        } else if (const auto* a = std::get_if<engine::Action>(&*read.line)) {
-            game.decisions.emplace_back(*a);
-        } else if (const auto* d = std::get_if<engine::Deal>(&*read.line)) {
-            game.decisions.emplace_back(*d);
-        } else {
-            game.decisions.emplace_back(std::get<engine::Reshuffle>(*read.line));
-        }
+        game.decisions.pop_back();
+        game.before.pop_back();
+        game.stopsEarly = true;
     }
-    if (!game.rules) {
-        why = "the record is empty";
-        return std::nullopt;
-    }
+    game.rules = replay.state->rulesPtr();
     return game;
 }
 
@@ -87,7 +74,7 @@ public:
     }
     std::string character(engine::CharacterId c) const { return game_.rules->roster()[c].name; }
     // A decision in the table's words; `state` is the position before it.
-    std::string decision(const engine::State& state, const engine::players::RecordDecision& d) const {
+    std::string decision(const engine::State& state, const engine::Decision& d) const {
         if (const auto* deal = std::get_if<engine::Deal>(&d)) return "round " + std::to_string(deal->round) + " dealt";
         if (std::holds_alternative<engine::Reshuffle>(d)) return "the Emissary's pile shuffled";
         return action(state, std::get<engine::Action>(d));
@@ -204,22 +191,11 @@ int runAnalyse(const std::vector<std::string>& args) {
     engine::Rng rng(seed);
     const engine::State initial(game->rules);
     const auto analysis = engine::players::analyseGame(initial, game->decisions, settings, rng);
-    if (analysis.decisions.size() < game->decisions.size()) {
+    if (game->stopsEarly || analysis.decisions.size() < game->decisions.size()) {
         std::cerr << "vivaref analyse: " << what << ": decision " << analysis.decisions.size() + 1
                   << " breaks the rules; the analysis stops before it\n";
     }
-    // The positions again, for the words (each decision said from the position before it).
-    std::vector<engine::State> before;
-    {
-        engine::State s = initial;
-        for (std::size_t i = 0; i < analysis.decisions.size(); ++i) {
-            before.push_back(s);
-            const auto& d = game->decisions[i];
-            if (const auto* a = std::get_if<engine::Action>(&d)) s.apply(*a);
-            else if (const auto* deal = std::get_if<engine::Deal>(&d)) s.apply(*deal);
-            else s.apply(std::get<engine::Reshuffle>(d));
-        }
-    }
+    const auto& before = game->before;
     const Words words(*game);
     const int players = game->rules->players();
 

@@ -146,7 +146,7 @@ std::variant<CardsEntered, HostAnswer> PhysicalCardsPart::read(const RevealReque
     // (a correction may come once the next round is dealt: the replay then
     // goes through that round too).
     std::size_t dealIndex = timeline.size();
-    while (dealIndex > 0 && !(timeline[dealIndex - 1].kind == Decision::Kind::Deal &&
+    while (dealIndex > 0 && !(std::holds_alternative<engine::Deal>(timeline[dealIndex - 1].what) &&
                               std::get<engine::Deal>(timeline[dealIndex - 1].what).round == *round))
         --dealIndex;
     if (dealIndex == 0)

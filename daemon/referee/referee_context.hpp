@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "daemon/referee/referee.hpp"
+#include "engine/decision.hpp"
 #include "engine/event.hpp"
 
 namespace vivaref::referee {
@@ -22,17 +23,14 @@ namespace vivaref::referee {
 enum class GameStatus { None, Playing, Paused, Finished, Abandoned };
 const char* gameStatusName(GameStatus s);
 
-using DecisionValue = std::variant<engine::Action, engine::Deal, engine::Reshuffle>;
-
 // One decision in effect, with the state before it (for undo) and the
 // decision itself (to play a round again on the physical cards revealed).
 struct Decision {
-    enum class Kind { Deal, Action, Reshuffle } kind = Kind::Action;
     // Made by the referee itself (an automatic pass or keep, its own deal or
     // pile): an undo takes these back together with the decision before them.
     bool automatic = false;
     engine::State before;
-    DecisionValue what;
+    engine::Decision what;
 };
 
 // The game being played: every part reads it; the timeline changes its
@@ -120,9 +118,7 @@ private:
 // of the game). The engine's refusal otherwise. Referee::Impl implements it.
 class Decider {
 public:
-    virtual std::optional<engine::Refusal> decide(const engine::Action& a, bool automatic) = 0;
-    virtual std::optional<engine::Refusal> decide(const engine::Deal& d, bool automatic) = 0;
-    virtual std::optional<engine::Refusal> decide(const engine::Reshuffle& r, bool automatic) = 0;
+    virtual std::optional<engine::Refusal> decide(const engine::Decision& d, bool automatic) = 0;
     virtual ~Decider() = default;
 };
 

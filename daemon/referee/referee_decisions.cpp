@@ -17,25 +17,11 @@ namespace vivaref::referee {
 using engine::EventKind;
 using nlohmann::json;
 
-std::optional<engine::Refusal> Referee::Impl::decide(const engine::Action& a, bool automatic) {
-    engine::EventList events;
-    if (auto why = timeline.apply(a, automatic, events)) return why;
-    afterDecision(events, automatic);
-    return std::nullopt;
-}
-
-std::optional<engine::Refusal> Referee::Impl::decide(const engine::Deal& d, bool automatic) {
+std::optional<engine::Refusal> Referee::Impl::decide(const engine::Decision& d, bool automatic) {
     engine::EventList events;
     if (auto why = timeline.apply(d, automatic, events)) return why;
     // Physical cards: a new deal of a round is placeholders again.
-    cards.forgetRound(d.round);
-    afterDecision(events, automatic);
-    return std::nullopt;
-}
-
-std::optional<engine::Refusal> Referee::Impl::decide(const engine::Reshuffle& r, bool automatic) {
-    engine::EventList events;
-    if (auto why = timeline.apply(r, automatic, events)) return why;
+    if (const auto* deal = std::get_if<engine::Deal>(&d)) cards.forgetRound(deal->round);
     afterDecision(events, automatic);
     return std::nullopt;
 }

@@ -3,46 +3,36 @@
 // again on the physical cards revealed; a game rebuilt from its log.
 #include "daemon/referee/timeline_part.hpp"
 
-#include "engine/record/line_reader.hpp"
+#include "engine/record/record_replayer.hpp"
 
 namespace vivaref::referee {
 
 using nlohmann::json;
 
-std::optional<engine::Refusal> TimelinePart::apply(const engine::Action& a, bool automatic,
-                                                   engine::EventList& events) {
-    auto& state = ctx_.game.state;
-    engine::State before = *state;
-    if (auto why = state->apply(a, &events)) return why;
-    history_.push_back(Decision{Decision::Kind::Action, automatic, std::move(before), a});
-    ctx_.writeLog(
-        [&](store::DecisionLog& s, store::GameId g) { return s.appendAction(g, a, ctx_.wallTime()); });
-    if (a.kind() == engine::ActionKind::Pass)
-        ++ctx_.counters.automaticPasses;
-    else
-        ++ctx_.counters.actionsAccepted;
-    return std::nullopt;
+namespace {
+
+// A decision written to the log as its kind's line.
+store::WriteStatus append(store::DecisionLog& log, store::GameId game, const engine::Decision& d, store::WallTime at) {
+    if (const auto* action = std::get_if<engine::Action>(&d)) return log.appendAction(game, *action, at);
+    if (const auto* deal = std::get_if<engine::Deal>(&d)) return log.appendDeal(game, *deal, at);
+    return log.appendReshuffle(game, std::get<engine::Reshuffle>(d), at);
 }
 
-std::optional<engine::Refusal> TimelinePart::apply(const engine::Deal& d, bool automatic,
+}  // namespace
+
+std::optional<engine::Refusal> TimelinePart::apply(const engine::Decision& d, bool automatic,
                                                    engine::EventList& events) {
     auto& state = ctx_.game.state;
     engine::State before = *state;
     if (auto why = state->apply(d, &events)) return why;
-    history_.push_back(Decision{Decision::Kind::Deal, automatic, std::move(before), d});
-    ctx_.writeLog(
-        [&](store::DecisionLog& s, store::GameId g) { return s.appendDeal(g, d, ctx_.wallTime()); });
-    return std::nullopt;
-}
-
-std::optional<engine::Refusal> TimelinePart::apply(const engine::Reshuffle& r, bool automatic,
-                                                   engine::EventList& events) {
-    auto& state = ctx_.game.state;
-    engine::State before = *state;
-    if (auto why = state->apply(r, &events)) return why;
-    history_.push_back(Decision{Decision::Kind::Reshuffle, automatic, std::move(before), r});
-    ctx_.writeLog(
-        [&](store::DecisionLog& s, store::GameId g) { return s.appendReshuffle(g, r, ctx_.wallTime()); });
+    history_.push_back(Decision{automatic, std::move(before), d});
+    ctx_.writeLog([&](store::DecisionLog& s, store::GameId g) { return append(s, g, d, ctx_.wallTime()); });
+    if (const auto* a = std::get_if<engine::Action>(&d)) {
+        if (a->kind() == engine::ActionKind::Pass)
+            ++ctx_.counters.automaticPasses;
+        else
+            ++ctx_.counters.actionsAccepted;
+    }
     return std::nullopt;
 }
 
@@ -69,24 +59,16 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
     {
         engine::State before = s;
         if (auto why = s.apply(deal)) return why;
-        redone.push_back(Decision{Decision::Kind::Deal, false, std::move(before), deal});
+        redone.push_back(Decision{false, std::move(before), deal});
     }
     for (std::size_t i = dealIndex + 1; i < history_.size(); ++i) {
-        Decision d{history_[i].kind, history_[i].automatic, s, history_[i].what};
+        Decision d{history_[i].automatic, s, history_[i].what};
         if (auto* a = std::get_if<engine::Action>(&d.what);
             a && a->kind() == engine::ActionKind::Keep && kept) {
             d.what = engine::Action::keep(a->player(), (*kept)[a->player().index]);
             d.automatic = false;  // the host entered it
         }
-        std::optional<engine::Refusal> why = std::visit(
-            [&](const auto& v) -> std::optional<engine::Refusal> {
-                using T = std::decay_t<decltype(v)>;
-                if constexpr (std::is_same_v<T, engine::Action>) return s.apply(v);
-                if constexpr (std::is_same_v<T, engine::Deal>) return s.apply(v);
-                if constexpr (std::is_same_v<T, engine::Reshuffle>) return s.apply(v);
-            },
-            d.what);
-        if (why) {
+        if (auto why = s.apply(d.what)) {
             why->message = "The round cannot be played again on these cards: " + why->message;
             return why;
         }
@@ -103,22 +85,14 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
             ctx_.writeLog(
                 [&](store::DecisionLog& st, store::GameId g) { return st.appendUndo(g, wallTime); });
         for (const auto& d : redone) {
-            if (const auto* a = std::get_if<engine::Action>(&d.what)) {
-                if (d.automatic && a->kind() == engine::ActionKind::Keep)
+            if (d.automatic) {
+                if (const auto* a = std::get_if<engine::Action>(&d.what); a && a->kind() == engine::ActionKind::Keep)
                     ctx_.refereeEvent("automatic-keep", json{{"player", a->player().index}});
-                ctx_.writeLog([&](store::DecisionLog& st, store::GameId g) {
-                    return st.appendAction(g, *a, wallTime);
-                });
-            } else if (const auto* dl = std::get_if<engine::Deal>(&d.what)) {
-                if (d.automatic) ctx_.refereeEvent("referee-chance", json{{"kind", "deal"}});
-                ctx_.writeLog(
-                    [&](store::DecisionLog& st, store::GameId g) { return st.appendDeal(g, *dl, wallTime); });
-            } else if (const auto* r = std::get_if<engine::Reshuffle>(&d.what)) {
-                if (d.automatic) ctx_.refereeEvent("referee-chance", json{{"kind", "reshuffle"}});
-                ctx_.writeLog([&](store::DecisionLog& st, store::GameId g) {
-                    return st.appendReshuffle(g, *r, wallTime);
-                });
+                else if (!a)
+                    ctx_.refereeEvent("referee-chance",
+                                      json{{"kind", std::holds_alternative<engine::Deal>(d.what) ? "deal" : "reshuffle"}});
             }
+            ctx_.writeLog([&](store::DecisionLog& st, store::GameId g) { return append(st, g, d.what, wallTime); });
         }
         ctx_.refereeEvent("cards-entered",
                           json{{"round", deal.round}, {"favourites", favourites}, {"ambitions", ambitions}});
@@ -134,43 +108,31 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
     // Replay the log: decisions, undos (each takes back the last decision
     // in effect), the referee's own chance, pauses.
     LoggedGame out(rules);
-    engine::State& rebuilt = out.state;
     std::vector<Decision>& decisions = out.decisions;
     bool nextIsOwnChance = false;
+    // Each decision is kept with the state before it, for undo.
+    record::RecordReplayer replayer(
+        engine::State(rules), {.before = [&](int, const engine::Decision& d, const engine::State& before) {
+            bool automatic = nextIsOwnChance;
+            if (const auto* deal = std::get_if<engine::Deal>(&d)) {
+                out.favouritesEntered.erase(deal->round);
+                out.ambitionsEntered.erase(deal->round);
+            } else if (const auto* a = std::get_if<engine::Action>(&d)) {
+                // The referee's passes are its own; its other actions are marked.
+                automatic = automatic || a->kind() == engine::ActionKind::Pass;
+            }
+            decisions.push_back(Decision{automatic, before, d});
+            return true;
+        }});
     for (std::size_t i = 1; i < events.size(); ++i) {
         const auto& e = events[i];
         if (store::isDecisionKind(e.kind)) {
-            auto read = record::readLine(e.payload, rules.get());
-            if (!read.line) return "event " + std::to_string(e.seq) + ": " + read.refusal->message;
-            engine::State before = rebuilt;
-            std::optional<engine::Refusal> why;
-            Decision::Kind kind = Decision::Kind::Action;
-            bool automatic = nextIsOwnChance;
-            DecisionValue what;
-            if (auto* d = std::get_if<engine::Deal>(&*read.line)) {
-                kind = Decision::Kind::Deal;
-                why = rebuilt.apply(*d);
-                what = *d;
-                out.favouritesEntered.erase(d->round);
-                out.ambitionsEntered.erase(d->round);
-            } else if (auto* a = std::get_if<engine::Action>(&*read.line)) {
-                // The referee's passes are its own; its other actions are marked.
-                automatic = automatic || a->kind() == engine::ActionKind::Pass;
-                why = rebuilt.apply(*a);
-                what = *a;
-            } else if (auto* r = std::get_if<engine::Reshuffle>(&*read.line)) {
-                kind = Decision::Kind::Reshuffle;
-                why = rebuilt.apply(*r);
-                what = *r;
-            } else {
-                return "event " + std::to_string(e.seq) + " is a second setup.";
-            }
-            if (why) return "event " + std::to_string(e.seq) + ": " + why->message;
-            decisions.push_back(Decision{kind, automatic, std::move(before), std::move(what)});
+            if (!replayer.next(e.payload))
+                return "event " + std::to_string(e.seq) + ": " + replayer.failure()->refusal.message;
             nextIsOwnChance = false;
         } else if (e.kind == "undo") {
             if (!decisions.empty()) {
-                rebuilt = std::move(decisions.back().before);
+                replayer.restore(std::move(decisions.back().before));
                 decisions.pop_back();
             }
         } else if (e.kind == "referee-chance" || e.kind == "automatic-keep" || e.kind == "bot-decision") {
@@ -204,6 +166,7 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
             out.paused = false;
         }
     }
+    out.state = std::move(*replayer.state());
     return out;
 }
 

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "engine/record/line_reader.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/record/view_json.hpp"
 #include "engine/record/score_breakdown.hpp"
 #include "engine/state.hpp"
@@ -48,33 +48,13 @@ json parsedOrText(const std::string& text) {
 json timelineJson(const std::vector<std::string>& lines, std::string& error, const std::vector<std::string>& names,
                   json& breakdown) {
     json timeline = json::array();
-    std::optional<engine::State> state;
-    for (const auto& text : lines) {
-        auto read = record::readLine(text, state ? &state->rules() : nullptr);
-        std::optional<engine::Refusal> refusal = read.refusal;
-        if (!refusal) {
-            if (auto* spec = std::get_if<engine::RulesSpec>(&*read.line)) {
-                if (state)
-                    refusal = engine::Refusal{engine::RefusalCode::BadRecord, "a second setup line"};
-                else if (!(refusal = engine::Rules::validate(*spec)))
-                    state.emplace(std::make_shared<const engine::Rules>(*spec));
-            } else if (!state) {
-                refusal = engine::Refusal{engine::RefusalCode::BadRecord, "no setup line first"};
-            } else if (auto* deal = std::get_if<engine::Deal>(&*read.line)) {
-                refusal = state->apply(*deal);
-            } else if (auto* reshuffle = std::get_if<engine::Reshuffle>(&*read.line)) {
-                refusal = state->apply(*reshuffle);
-            } else {
-                refusal = state->apply(std::get<engine::Action>(*read.line));
-            }
-        }
-        if (refusal) {
-            error = "line " + std::to_string(timeline.size() + 1) + ": " + refusal->message;
-            break;
-        }
-        timeline.push_back({{"line", parsedOrText(text)},
-                            {"view", record::publicViewJson(engine::publicView(*state), state->rules())}});
-    }
+    auto replay = record::replayLines(lines, {.after = [&](const record::ReplayStep& step) {
+        timeline.push_back({{"line", parsedOrText(lines[static_cast<std::size_t>(step.line - 1)])},
+                            {"view", record::publicViewJson(engine::publicView(step.state), step.state.rules())}});
+        return true;
+    }});
+    if (replay.failure) error = "line " + std::to_string(replay.failure->line) + ": " + replay.failure->refusal.message;
+    const auto& state = replay.state;
     breakdown = json::array();
     if (state)
         for (const auto& r : state->finishedRounds())

@@ -1,6 +1,6 @@
 #include "daemon/store/game_stats.hpp"
 
-#include "daemon/store/record_walk.hpp"
+#include "engine/record/record_replayer.hpp"
 
 namespace vivaref::store {
 
@@ -15,7 +15,7 @@ GameLogStats gatherStats(GameStore& log) {
                 if (p.player == player) return p.name;
             return "player " + std::to_string(player + 1);
         };
-        auto walk = walkRecord(log.recordLines(game.id), [&](const WalkStep& s) {
+        auto walk = record::replayLines(log.recordLines(game.id), {.after = [&](const record::ReplayStep& s) {
             const auto& roster = s.state.rules().roster();
             for (const auto& e : s.events) {
                 if (e.character.index >= roster.size()) continue;
@@ -36,7 +36,8 @@ GameLogStats gatherStats(GameStore& log) {
                         break;
                 }
             }
-        });
+            return true;
+        }});
         if (walk.failure || !walk.state) {
             ++stats.unreadable;
             continue;

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "daemon/store/record_walk.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/record/score_breakdown.hpp"
 
 namespace vivaref::store {
@@ -60,11 +60,11 @@ public:
                 bool votesCast)
         : game_(game), out_(out), withheld_(std::move(withheld)), votesCast_(votesCast) {}
 
-    void step(const WalkStep& s) {
+    void step(const record::ReplayStep& s) {
         const auto& rules = s.state.rules();
         for (const auto& e : s.events) {
             if (e.kind == engine::EventKind::VoteCast)
-                if (const auto* vote = std::get_if<engine::Action>(&s.decision))
+                if (const auto* vote = std::get_if<engine::Action>(s.decision))
                     unrevealed_.push_back(seatName(rules, e.seat) + " " +
                                           std::string(engine::voteCardName(vote->card())));
             event(e, s.state, rules);
@@ -237,10 +237,11 @@ private:
 // later (the record may stop anywhere).
 std::set<int> unscoredRounds(const std::vector<std::string>& lines) {
     std::set<int> rounds;
-    auto walk = walkRecord(lines, [&](const WalkStep& s) {
+    auto walk = record::replayLines(lines, {.after = [&](const record::ReplayStep& s) {
         for (const auto& e : s.events)
             if (e.kind == engine::EventKind::RoundDealt) rounds.insert(e.round);
-    });
+        return true;
+    }});
     if (walk.state)
         for (const auto& r : walk.state->finishedRounds()) rounds.erase(r.round);
     return rounds;
@@ -285,8 +286,8 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgr
         out << "It is still being played: the favourites and Ambition cards of the round in play and the "
                "referee's seed are left out ('vivaref show --reveal "
             << id.value << "' prints them).\n";
-    auto walk = walkRecord(lines, [&](const WalkStep& s) {
-        if (std::holds_alternative<engine::RulesSpec>(s.decision)) {
+    auto walk = record::replayLines(lines, {.after = [&](const record::ReplayStep& s) {
+        if (!s.decision) {
             const auto& rules = s.state.rules();
             out << "Edition " << engine::editionName(rules.edition()) << ", " << rules.seats() << " seats, "
                 << rules.rounds() << (rules.rounds() == 1 ? " round" : " rounds");
@@ -301,10 +302,11 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgr
             out << ".\n";
             if (game->seed && !withhold) out << "The referee dealt with seed " << *game->seed << ".\n";
             if (undos) out << "Decisions taken back during the game: " << undos << " (left out below).\n";
-            return;
+            return true;
         }
         teller.step(s);
-    });
+        return true;
+    }});
     teller.finish();
     if (walk.failure)
         out << "\nThe log's decision " << walk.failure->line << " is refused by the rules ("

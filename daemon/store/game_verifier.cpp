@@ -2,7 +2,7 @@
 
 #include <variant>
 
-#include "engine/record/line_reader.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 
@@ -14,7 +14,7 @@ std::string seatText(const std::optional<int>& seat) { return seat ? std::to_str
 
 // The round and seat columns the engine would log for `decision` taken in
 // `state` (before it is applied).
-std::pair<int, std::optional<int>> expectedColumns(const record::RecordLine& decision, const engine::State& state) {
+std::pair<int, std::optional<int>> expectedColumns(const engine::Decision& decision, const engine::State& state) {
     if (const auto* deal = std::get_if<engine::Deal>(&decision)) return {deal->round, std::nullopt};
     if (const auto* action = std::get_if<engine::Action>(&decision)) {
         if (action->kind() == engine::ActionKind::Keep)
@@ -28,39 +28,32 @@ std::pair<int, std::optional<int>> expectedColumns(const record::RecordLine& dec
 // applied as the log applies them. A decision the engine refuses stops the
 // walk quietly: the replay check names it.
 std::optional<std::string> checkEventColumns(GameStore& log, GameId id) {
-    std::optional<engine::State> state;
+    std::optional<std::string> wrong;
+    const StoredEvent* event = nullptr;
     std::vector<engine::State> before;  // the state before each decision still in effect
-    for (const auto& event : log.events(id)) {
-        if (event.kind == "undo") {
+    record::RecordReplayer replayer({.before = [&](int, const engine::Decision& decision, const engine::State& state) {
+        const auto [round, seat] = expectedColumns(decision, state);
+        if (event->round != round || event->seat != seat) {
+            wrong = "event " + std::to_string(event->seq) + " (" + event->kind + ") is logged in round " +
+                    std::to_string(event->round) + " for seat " + seatText(event->seat) + ", the engine says round " +
+                    std::to_string(round) + " for seat " + seatText(seat);
+            return false;
+        }
+        before.push_back(state);
+        return true;
+    }});
+    const auto events = log.events(id);
+    for (const auto& e : events) {
+        if (e.kind == "undo") {
             if (!before.empty()) {
-                state = std::move(before.back());
+                replayer.restore(std::move(before.back()));
                 before.pop_back();
             }
             continue;
         }
-        if (event.kind != "setup" && !isDecisionKind(event.kind)) continue;
-        auto read = record::readLine(event.payload, state ? &state->rules() : nullptr);
-        if (!read.line) return std::nullopt;
-        if (const auto* spec = std::get_if<engine::RulesSpec>(&*read.line)) {
-            if (state || engine::Rules::validate(*spec)) return std::nullopt;
-            state.emplace(std::make_shared<const engine::Rules>(*spec));
-            continue;
-        }
-        if (!state) return std::nullopt;
-        const auto [round, seat] = expectedColumns(*read.line, *state);
-        if (event.round != round || event.seat != seat)
-            return "event " + std::to_string(event.seq) + " (" + event.kind + ") is logged in round " +
-                   std::to_string(event.round) + " for seat " + seatText(event.seat) + ", the engine says round " +
-                   std::to_string(round) + " for seat " + seatText(seat);
-        before.push_back(*state);
-        std::optional<engine::Refusal> refusal;
-        if (const auto* deal = std::get_if<engine::Deal>(&*read.line))
-            refusal = state->apply(*deal);
-        else if (const auto* action = std::get_if<engine::Action>(&*read.line))
-            refusal = state->apply(*action);
-        else
-            refusal = state->apply(std::get<engine::Reshuffle>(*read.line));
-        if (refusal) return std::nullopt;
+        if (e.kind != "setup" && !isDecisionKind(e.kind)) continue;
+        event = &e;
+        if (!replayer.next(e.payload)) return wrong;
     }
     return std::nullopt;
 }

@@ -3,7 +3,7 @@
 #include <map>
 #include <memory>
 
-#include "engine/record/line_reader.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/state.hpp"
 
@@ -177,50 +177,30 @@ TableScript fail(int line, const engine::Refusal& refusal) {
 
 TableScript tableScriptFromRecord(std::string_view text, const TableScriptOptions& options) {
     ScriptWriter writer(options);
-    std::optional<engine::State> game;
-    int lineNumber = 0;
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        const std::string_view lineText = text.substr(0, end);
-        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-        ++lineNumber;
-        if (record::isBlankLine(lineText)) continue;
-
-        record::LineRead read = record::readLine(lineText, game ? &game->rules() : nullptr);
-        if (read.refusal) return fail(lineNumber, *read.refusal);
-        std::optional<engine::Refusal> refusal;
-        if (auto* spec = std::get_if<engine::RulesSpec>(&*read.line)) {
-            if (game)
-                return fail(lineNumber, {engine::RefusalCode::WrongPhase,
-                                         "The game is already set up: a record has one setup line."});
-            if (auto bad = engine::Rules::validate(*spec)) return fail(lineNumber, *bad);
-            game.emplace(std::make_shared<const engine::Rules>(*spec));
-            writer.host(HostKind::NewGame, nlohmann::json::parse(record::setupJson(*spec).dump()),
-                        playerNames(options, game->rules().players()));
-        } else if (!game) {
-            return fail(lineNumber,
-                        {engine::RefusalCode::BadRecord, "The record does not start with its setup."});
-        } else if (auto* deal = std::get_if<engine::Deal>(&*read.line)) {
-            const bool laterRound = game->round() > 1;
-            if ((refusal = game->apply(*deal))) return fail(lineNumber, *refusal);
-            writer.host(HostKind::Deal, nlohmann::json::parse(record::dealJson(*deal, game->rules()).dump()));
-            if (laterRound) writer.clearFirst();
-        } else if (auto* reshuffle = std::get_if<engine::Reshuffle>(&*read.line)) {
-            if ((refusal = game->apply(*reshuffle))) return fail(lineNumber, *refusal);
+    record::ReplayObserver observer;
+    // The board first matches the state before an action (what the engine
+    // moved itself is guided back first); an illegal line gives no input.
+    observer.before = [&](int, const engine::Decision& decision, const engine::State&) {
+        if (std::holds_alternative<engine::Action>(decision)) writer.tidy();
+        return true;
+    };
+    observer.after = [&](const record::ReplayStep& step) {
+        const engine::Rules& rules = step.state.rules();
+        if (!step.decision) {
+            writer.host(HostKind::NewGame, nlohmann::json::parse(record::setupJson(rules.spec()).dump()),
+                        playerNames(options, rules.players()));
+        } else if (const auto* deal = std::get_if<engine::Deal>(step.decision)) {
+            writer.host(HostKind::Deal, nlohmann::json::parse(record::dealJson(*deal, rules).dump()));
+            if (deal->round > 1) writer.clearFirst();
+        } else if (const auto* reshuffle = std::get_if<engine::Reshuffle>(step.decision)) {
             nlohmann::json pile = nlohmann::json::array();
             for (auto card : reshuffle->pile) pile.push_back(engine::voteCardName(card));
             writer.host(HostKind::Reshuffle, {{"pile", pile}});
         } else {
-            const auto& action = std::get<engine::Action>(*read.line);
-            const engine::Rules& rules = game->rules();
-            // The board first matches the state before the action (what the
-            // engine moved itself is guided back first); an illegal line gives no input.
-            writer.tidy();
-            if ((refusal = game->apply(action))) return fail(lineNumber, *refusal);
+            const auto& action = std::get<engine::Action>(*step.decision);
             switch (action.kind()) {
                 case engine::ActionKind::Keep:
-                    writer.host(HostKind::Keep,
-                                nlohmann::json::parse(record::actionJson(action, rules).dump()));
+                    writer.host(HostKind::Keep, nlohmann::json::parse(record::actionJson(action, rules).dump()));
                     break;
                 case engine::ActionKind::Place:
                 case engine::ActionKind::Move:
@@ -233,9 +213,12 @@ TableScript tableScriptFromRecord(std::string_view text, const TableScriptOption
                     break;
             }
         }
-        writer.expect(*game);
-    }
-    if (!game) return fail(lineNumber + 1, {engine::RefusalCode::BadRecord, "The record has no setup line."});
+        writer.expect(step.state);
+        return true;
+    };
+    const auto replay = record::replayText(text, std::move(observer));
+    if (replay.failure) return fail(replay.failure->line, replay.failure->refusal);
+    writer.expect(*replay.state);  // the replayer's own state is gone
     writer.tidy();
     TableScript script;
     script.lines = writer.take();

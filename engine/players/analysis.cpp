@@ -42,7 +42,7 @@ Seat actorOf(const State& state, const Action& a) {
 
 }  // namespace
 
-GameAnalysis analyseGame(const State& initial, const std::vector<RecordDecision>& decisions,
+GameAnalysis analyseGame(const State& initial, const std::vector<Decision>& decisions,
                          const AnalysisSettings& settings, Rng& rng) {
     GameAnalysis out;
     State state = initial;
@@ -51,15 +51,8 @@ GameAnalysis analyseGame(const State& initial, const std::vector<RecordDecision>
     for (const auto& d : decisions) {
         AnalysedDecision analysed;
         State after = state;
-        std::optional<Refusal> refused;
+        if (after.apply(d)) break;
         const auto* action = std::get_if<Action>(&d);
-        if (action)
-            refused = after.apply(*action);
-        else if (const auto* deal = std::get_if<Deal>(&d))
-            refused = after.apply(*deal);
-        else
-            refused = after.apply(std::get<Reshuffle>(d));
-        if (refused) break;
         // The same rollout stream for the choice played and the preferred
         // one (common random numbers): their difference is then far less
         // noisy than two independent estimates.

@@ -10,15 +10,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <variant>
 #include <vector>
 
 #include "engine/players/player.hpp"
 
 namespace vivaref::engine::players {
-
-// A decision of a record: a player's action, or chance.
-using RecordDecision = std::variant<Action, Deal, Reshuffle>;
 
 struct AnalysisSettings {
     int rollouts = 200;              // games played out for each estimate
@@ -61,7 +57,7 @@ struct GameAnalysis {
 
 // Plays `decisions` from `initial`. A decision the state refuses stops the
 // analysis there (the decisions analysed so far are returned).
-GameAnalysis analyseGame(const State& initial, const std::vector<RecordDecision>& decisions,
+GameAnalysis analyseGame(const State& initial, const std::vector<Decision>& decisions,
                          const AnalysisSettings& settings, Rng& rng);
 
 }  // namespace vivaref::engine::players

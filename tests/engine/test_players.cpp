@@ -211,7 +211,7 @@ TEST_CASE("the analysis of a game: chances that add up, the swings largest first
     const auto rules = std::make_shared<const Rules>(classicSpec(4));
     State s(rules);
     Rng rng(21);
-    std::vector<RecordDecision> decisions;
+    std::vector<Decision> decisions;
     while (!s.isOver()) {
         if (s.phase() == Phase::AwaitDeal) {
             const auto d = randomDeal(s, rng);

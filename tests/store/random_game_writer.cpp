@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "daemon/commands/random_play.hpp"
-#include "daemon/store/record_walk.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/chance.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/result_json.hpp"
@@ -106,7 +106,7 @@ WrittenGame resumeRandomGame(GameStore& log, GameId id, std::uint64_t seed) {
     WrittenGame game;
     game.id = id;
     game.record = log.recordLines(id);
-    auto walk = walkRecord(game.record);
+    auto walk = record::replayLines(game.record);
     if (walk.failure || !walk.state) throw std::runtime_error("the logged game does not replay");
     engine::State state = *walk.state;
     engine::Rng rng(seed);
