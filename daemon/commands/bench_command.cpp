@@ -13,7 +13,6 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_options.hpp"
-#include "daemon/commands/random_play.hpp"
 #include "daemon/bots/timed_player.hpp"
 #include "engine/players/heuristic_player.hpp"
 #include "engine/players/random_player.hpp"
@@ -28,10 +27,8 @@ namespace {
 // Counts player actions; chance steps are part of the game but not counted.
 struct ActionCounter {
     std::int64_t actions = 0;
-    bool deal(const engine::Deal&) { return true; }
-    bool reshuffle(const engine::Reshuffle&) { return true; }
-    bool action(const engine::Action&) {
-        ++actions;
+    bool drawn(const engine::State&, const engine::Decision& d) {
+        actions += std::holds_alternative<engine::Action>(d);
         return true;
     }
 };
@@ -192,7 +189,7 @@ int runBench(const std::vector<std::string>& args) {
     const auto start = std::chrono::steady_clock::now();
     for (std::int64_t g = 0; g < games; ++g) {
         state = fresh;
-        if (auto problem = playRandomly(state, rng, counter)) {
+        if (auto problem = engine::players::playRandomly(state, rng, counter)) {
             std::cerr << "vivaref bench: game " << g + 1 << " (seed " << game.seed << "): " << *problem
                       << "\n";
             return kExitRefused;

@@ -6,7 +6,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_options.hpp"
-#include "daemon/commands/random_play.hpp"
+#include "engine/players/random_player.hpp"
 #include "engine/record/line_writer.hpp"
 
 namespace vivaref::daemon {
@@ -25,9 +25,7 @@ public:
         ++written_;
         return true;
     }
-    bool deal(const engine::Deal& d) { return line(record::writeDeal(d, rules_)); }
-    bool reshuffle(const engine::Reshuffle& r) { return line(record::writeReshuffle(r)); }
-    bool action(const engine::Action& a) { return line(record::writeAction(a, rules_)); }
+    bool drawn(const engine::State&, const engine::Decision& d) { return line(record::writeDecision(d, rules_)); }
 
 private:
     const engine::Rules& rules_;
@@ -64,7 +62,7 @@ int runRandomRecord(const std::vector<std::string>& args) {
     engine::Rng rng(game.seed);
     RecordPrinter printer(*rules, stopAfter);
     if (!printer.line(record::writeSetup(*spec))) return kExitOk;
-    if (auto problem = playRandomly(state, rng, printer)) {
+    if (auto problem = engine::players::playRandomly(state, rng, printer)) {
         std::cerr << "vivaref random-record (seed " << game.seed << "): " << *problem << "\n";
         return kExitRefused;
     }

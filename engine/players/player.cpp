@@ -1,6 +1,7 @@
 #include "engine/players/player.hpp"
 
 #include "engine/players/heuristic_player.hpp"
+#include "engine/players/random_player.hpp"
 
 namespace vivaref::engine::players {
 
@@ -21,13 +22,8 @@ void legalActionsOf(const State& state, Seat seat, ActionList& out) {
 }
 
 void resolveChance(State& state, Rng& rng) {
-    while (state.awaitsChance()) {
-        // The engine's own random chance is always accepted (random play checks it).
-        if (state.phase() == Phase::AwaitDeal)
-            state.apply(randomDeal(state, rng));
-        else
-            state.apply(randomReshuffle(state, rng));
-    }
+    // The engine's own random chance is always accepted (random play checks it).
+    while (state.awaitsChance()) state.apply(randomDecision(state, rng));
 }
 
 namespace {

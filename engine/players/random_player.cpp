@@ -8,4 +8,35 @@ Action RandomPlayer::choose(const State& state, Seat seat, Rng& rng) {
     return legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
 }
 
+Decision randomDecision(const State& state, Rng& rng) {
+    switch (state.awaits().value_or(DecisionKind::Action)) {
+        case DecisionKind::Deal: return randomDeal(state, rng);
+        case DecisionKind::Reshuffle: return randomReshuffle(state, rng);
+        case DecisionKind::Action: break;
+    }
+    return randomAction(state, rng);
+}
+
+std::string randomDecisionRefused(const State& state, const Refusal& refusal) {
+    return "the engine refused its own random choice in round " + std::to_string(state.round()) + ": " +
+           std::string(refusalCodeName(refusal.code)) + " (" + refusal.message + ")";
+}
+
+std::string randomPlayStalled() {
+    return "the game did not end after " + std::to_string(kMaxRandomActions) + " actions";
+}
+
+namespace {
+
+struct Unobserved {
+    bool drawn(const State&, const Decision&) { return true; }
+};
+
+}  // namespace
+
+std::optional<std::string> playRandomly(State& state, Rng& rng) {
+    Unobserved nobody;
+    return playRandomly(state, rng, nobody);
+}
+
 }  // namespace vivaref::engine::players

@@ -1,7 +1,17 @@
-// The random player: a uniformly random legal action of its seat. The
-// yardstick at the bottom, and the search player's rollouts (which use the
-// engine's faster randomAction over every seat).
+// Random play, the yardstick at the bottom: chance drawn by randomDeal and
+// randomReshuffle, each choice a uniformly random legal action
+// (engine/chance.hpp), all applied through State::apply. The random player
+// for one seat; randomDecision for whatever the state awaits; and
+// playRandomly, the one loop that plays a game out at random for
+// `vivaref bench`, `vivaref random-record`, the tests' random games and
+// their random play with invariants. The search player's playouts vote as
+// a casual player instead (playOut, player.hpp).
 #pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "engine/players/player.hpp"
 
@@ -12,5 +22,46 @@ public:
     Action choose(const State& state, Seat seat, Rng& rng) override;
     std::string name() const override { return "random"; }
 };
+
+// The decision the state awaits, at random: a deal, a reshuffle, or any
+// seat's legal action (randomAction). The game must not be over.
+Decision randomDecision(const State& state, Rng& rng);
+
+// A game longer than this has stalled: every round ends (RULES §3), and
+// does so in well under a thousand actions.
+inline constexpr std::int64_t kMaxRandomActions = 100'000;
+
+// Why random play went wrong: the engine refused its own random decision.
+std::string randomDecisionRefused(const State& state, const Refusal& refusal);
+std::string randomPlayStalled();
+
+// Plays `state` to its end at random. The observer is called as
+// `observer.drawn(state, decision)` before each decision is applied and
+// returns false to stop there; with a member `applied(state, events)` it
+// also sees the state after each decision and the events it caused.
+// Returns what went wrong with the engine's own random decisions (a
+// refusal of one, or a stall), or nothing.
+template <class Observer>
+std::optional<std::string> playRandomly(State& state, Rng& rng, Observer& observer) {
+    std::int64_t actions = 0;
+    while (!state.isOver()) {
+        const Decision decision = randomDecision(state, rng);
+        if (!observer.drawn(std::as_const(state), decision)) return std::nullopt;
+        std::optional<Refusal> refusal;
+        if constexpr (requires(const EventList& events) { observer.applied(std::as_const(state), events); }) {
+            EventList events;
+            refusal = state.apply(decision, &events);
+            if (!refusal) observer.applied(std::as_const(state), events);
+        } else {
+            refusal = state.apply(decision);
+        }
+        if (std::holds_alternative<Action>(decision) && ++actions > kMaxRandomActions) return randomPlayStalled();
+        if (refusal) return randomDecisionRefused(state, *refusal);
+    }
+    return std::nullopt;
+}
+
+// Plays `state` to its end at random, seeing nothing of it.
+std::optional<std::string> playRandomly(State& state, Rng& rng);
 
 }  // namespace vivaref::engine::players

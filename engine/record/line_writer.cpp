@@ -141,4 +141,10 @@ std::string writeReshuffle(const engine::Reshuffle& reshuffle) {
     return line("reshuffle", std::move(out));
 }
 
+std::string writeDecision(const engine::Decision& decision, const engine::Rules& rules) {
+    if (const auto* action = std::get_if<engine::Action>(&decision)) return writeAction(*action, rules);
+    if (const auto* deal = std::get_if<engine::Deal>(&decision)) return writeDeal(*deal, rules);
+    return writeReshuffle(std::get<engine::Reshuffle>(decision));
+}
+
 }  // namespace vivaref::record

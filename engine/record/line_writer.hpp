@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/action.hpp"
+#include "engine/decision.hpp"
 #include "engine/rules.hpp"
 
 namespace vivaref::record {
@@ -17,6 +18,8 @@ std::string writeSetup(const engine::RulesSpec& spec);
 std::string writeDeal(const engine::Deal& deal, const engine::Rules& rules);
 std::string writeAction(const engine::Action& action, const engine::Rules& rules);
 std::string writeReshuffle(const engine::Reshuffle& reshuffle);
+// Whichever of the three lines above the decision is.
+std::string writeDecision(const engine::Decision& decision, const engine::Rules& rules);
 
 // The payloads alone, for callers that embed them (a log, an API answer).
 nlohmann::ordered_json setupJson(const engine::RulesSpec& spec);

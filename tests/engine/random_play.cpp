@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/chance.hpp"
+#include "engine/players/random_player.hpp"
 #include "engine/state.hpp"
 #include "engine/views.hpp"
 #include "reference_rules.hpp"
@@ -54,7 +55,7 @@ public:
 
     void play() {
         checkInvariants();
-        while (!state_.isOver()) step();
+        if (auto problem = players::playRandomly(state_, rng_, *this)) fail(*problem);
         const State copy = state_;
         if (!(copy == state_)) fail("a copy of the final state is not equal to it");
         const auto back = State::deserialize(rules_, state_.serialize());
@@ -63,33 +64,32 @@ public:
             fail("the game ended after ", state_.finishedRounds().size(), " rounds of ", rules_->rounds());
     }
 
-private:
-    void step() {
-        if (++actionsThisRound_ > kMaxActionsPerRound) fail("round ", state_.round(), " did not end within ", kMaxActionsPerRound, " actions");
-        const State before = state_;
-        if (!(before == state_)) fail("a copy of the state is not equal to it");
-        EventList events;
-        std::optional<Refusal> refusal;
-        if (state_.phase() == Phase::AwaitDeal) {
-            refusal = state_.apply(randomDeal(state_, rng_), &events);
-        } else if (state_.phase() == Phase::AwaitReshuffle) {
-            refusal = state_.apply(randomReshuffle(state_, rng_), &events);
-            ++stats_.reshuffles;
-        } else {
+    // The engine's random play (players::playRandomly) asks: each decision
+    // before it is applied...
+    bool drawn(const State& state, const Decision& d) {
+        if (++actionsThisRound_ > kMaxActionsPerRound) fail("round ", state.round(), " did not end within ", kMaxActionsPerRound, " actions");
+        before_.emplace(state);
+        if (!(*before_ == state)) fail("a copy of the state is not equal to it");
+        if (const auto* a = std::get_if<Action>(&d)) {
             ActionList legal;
-            state_.legalActions(legal);
-            if (legal.empty()) fail("no legal action in phase ", phaseName(state_.phase()));
-            const Action a = randomAction(state_, rng_);
-            if (std::find(legal.begin(), legal.end(), a) == legal.end()) fail("randomAction drew an action not in legalActions");
-            if (a.kind() == ActionKind::Pass) ++stats_.passes;
-            refusal = state_.apply(a, &events);
+            state.legalActions(legal);
+            if (legal.empty()) fail("no legal action in phase ", phaseName(state.phase()));
+            if (std::find(legal.begin(), legal.end(), *a) == legal.end()) fail("randomAction drew an action not in legalActions");
+            if (a->kind() == ActionKind::Pass) ++stats_.passes;
+        } else if (std::holds_alternative<Reshuffle>(d)) {
+            ++stats_.reshuffles;
         }
-        if (refusal) fail("a legal or chance action was refused: ", refusalCodeName(refusal->code), ": ", refusal->message);
+        return true;
+    }
+
+    // ...and after it, with the events it caused.
+    void applied(const State&, const EventList& events) {
         ++stats_.actions;
-        for (const Event& e : events) onEvent(before, e);
+        for (const Event& e : events) onEvent(*before_, e);
         checkInvariants();
     }
 
+private:
     void onEvent(const State& before, const Event& e) {
         switch (e.kind) {
         case EventKind::RoundDealt: onDeal(); break;
@@ -314,6 +314,7 @@ private:
 
     std::shared_ptr<const Rules> rules_;
     State state_;
+    std::optional<State> before_;  // before the decision being applied
     Rng rng_;
     GameStats& stats_;
     int actionsThisRound_ = 0;

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "daemon/commands/random_play.hpp"
+#include "engine/players/random_player.hpp"
 
 namespace vivaref::referee::testing {
 
@@ -21,9 +21,7 @@ struct Recorder {
         out.push_back(std::move(d));
         return true;
     }
-    bool deal(const engine::Deal& d) { return keep(d); }
-    bool reshuffle(const engine::Reshuffle& r) { return keep(r); }
-    bool action(const engine::Action& a) { return keep(a); }
+    bool drawn(const engine::State&, const engine::Decision& d) { return keep(d); }
 };
 
 }  // namespace
@@ -36,7 +34,7 @@ std::optional<BuiltGame> playUntil(const engine::RulesSpec& spec, std::uint64_t 
     engine::State state(std::make_shared<const engine::Rules>(spec));
     engine::Rng rng(seed);
     Recorder recorder{state, stop, game.decisions};
-    auto error = daemon::playRandomly(state, rng, recorder);
+    auto error = engine::players::playRandomly(state, rng, recorder);
     REQUIRE_FALSE(error.has_value());
     if (!recorder.stopped) return std::nullopt;
     game.state.emplace(std::move(state));
@@ -56,21 +54,10 @@ std::optional<BuiltGame> playUntil(const engine::RulesSpec& spec, std::uint64_t 
             game.state.emplace(std::move(state));
             return game;
         }
-        std::optional<engine::Refusal> refused;
-        if (state.phase() == engine::Phase::AwaitDeal) {
-            auto deal = engine::randomDeal(state, rng);
-            game.decisions.push_back(deal);
-            refused = state.apply(deal);
-        } else if (state.phase() == engine::Phase::AwaitReshuffle) {
-            auto pile = engine::randomReshuffle(state, rng);
-            game.decisions.push_back(pile);
-            refused = state.apply(pile);
-        } else {
-            auto action = choose(state, rng);
-            game.decisions.push_back(action);
-            refused = state.apply(action);
-        }
-        REQUIRE_FALSE(refused.has_value());
+        const Decision d =
+            state.awaitsChance() ? engine::players::randomDecision(state, rng) : Decision{choose(state, rng)};
+        game.decisions.push_back(d);
+        REQUIRE_FALSE(state.apply(d).has_value());
     }
     return std::nullopt;
 }

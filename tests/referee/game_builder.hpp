@@ -15,7 +15,7 @@
 
 namespace vivaref::referee::testing {
 
-using Decision = std::variant<engine::Deal, engine::Action, engine::Reshuffle>;
+using Decision = engine::Decision;
 
 struct BuiltGame {
     engine::RulesSpec spec;

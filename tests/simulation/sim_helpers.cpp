@@ -6,8 +6,8 @@
 
 #include <sqlite3.h>
 
-#include "daemon/commands/random_play.hpp"
 #include "daemon/store/game_store.hpp"
+#include "engine/players/random_player.hpp"
 #include "engine/record/line_writer.hpp"
 
 namespace vivaref::simtest {
@@ -29,9 +29,7 @@ engine::RulesSpec spec(engine::Edition edition, int seats, engine::Variant varia
 class RecordText {
 public:
     explicit RecordText(const engine::Rules& rules) : rules_(rules) {}
-    bool deal(const engine::Deal& d) { return line(record::writeDeal(d, rules_)); }
-    bool reshuffle(const engine::Reshuffle& r) { return line(record::writeReshuffle(r)); }
-    bool action(const engine::Action& a) { return line(record::writeAction(a, rules_)); }
+    bool drawn(const engine::State&, const engine::Decision& d) { return line(record::writeDecision(d, rules_)); }
     bool line(const std::string& text) {
         text_ += text + "\n";
         return true;
@@ -71,7 +69,7 @@ std::string randomRecord(const engine::RulesSpec& s, std::uint64_t seed) {
     engine::Rng rng(seed);
     RecordText text(*rules);
     text.line(record::writeSetup(s));
-    if (auto problem = daemon::playRandomly(state, rng, text)) throw std::runtime_error(*problem);
+    if (auto problem = engine::players::playRandomly(state, rng, text)) throw std::runtime_error(*problem);
     return text.take();
 }
 

@@ -10,11 +10,11 @@
 
 #include <doctest/doctest.h>
 
-#include "daemon/commands/random_play.hpp"
 #include "daemon/store/game_store.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "drivers/sim/simulated_board.hpp"
+#include "engine/players/random_player.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/replay.hpp"
@@ -171,15 +171,13 @@ TEST_CASE("end to end: the referee's own deal is written into the trace and repl
     struct Append {
         const engine::Rules& rules;
         std::string& text;
-        bool deal(const engine::Deal& d) { return add(record::writeDeal(d, rules)); }
-        bool reshuffle(const engine::Reshuffle& r) { return add(record::writeReshuffle(r)); }
-        bool action(const engine::Action& a) { return add(record::writeAction(a, rules)); }
+        bool drawn(const engine::State&, const engine::Decision& d) { return add(record::writeDecision(d, rules)); }
         bool add(const std::string& l) {
             text += l + "\n";
             return true;
         }
     } append{*rules, record};
-    REQUIRE_FALSE(daemon::playRandomly(state, rng, append));
+    REQUIRE_FALSE(engine::players::playRandomly(state, rng, append));
 
     auto script = trace::tableScriptFromRecord(record);
     REQUIRE_FALSE(script.error);

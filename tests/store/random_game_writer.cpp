@@ -4,10 +4,10 @@
 
 #include <stdexcept>
 
-#include "daemon/commands/random_play.hpp"
-#include "engine/record/record_replayer.hpp"
 #include "engine/chance.hpp"
+#include "engine/players/random_player.hpp"
 #include "engine/record/line_writer.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/record/result_json.hpp"
 
 namespace vivaref::store::testing {
@@ -50,17 +50,11 @@ public:
               const std::function<bool(const WriteStatus&, GameId, std::int64_t)>& afterWrite,
               WrittenGame& game)
         : log_(log), id_(id), rules_(rules), afterWrite_(afterWrite), game_(game) {}
-    bool deal(const engine::Deal& d) {
-        game_.record.push_back(record::writeDeal(d, rules_));
-        return after(log_.appendDeal(id_, d, now()));
-    }
-    bool reshuffle(const engine::Reshuffle& r) {
-        game_.record.push_back(record::writeReshuffle(r));
-        return after(log_.appendReshuffle(id_, r, now()));
-    }
-    bool action(const engine::Action& a) {
-        game_.record.push_back(record::writeAction(a, rules_));
-        return after(log_.appendAction(id_, a, now()));
+    bool drawn(const engine::State&, const engine::Decision& d) {
+        game_.record.push_back(record::writeDecision(d, rules_));
+        if (const auto* deal = std::get_if<engine::Deal>(&d)) return after(log_.appendDeal(id_, *deal, now()));
+        if (const auto* action = std::get_if<engine::Action>(&d)) return after(log_.appendAction(id_, *action, now()));
+        return after(log_.appendReshuffle(id_, std::get<engine::Reshuffle>(d), now()));
     }
     bool stopped = false;
 
@@ -95,7 +89,7 @@ WrittenGame writeRandomGame(GameStore& log, const engine::RulesSpec& spec, std::
     engine::State state(rules);
     engine::Rng rng(seed);
     LogWriter writer(log, game.id, *rules, afterWrite, game);
-    if (auto problem = daemon::playRandomly(state, rng, writer)) throw std::runtime_error(*problem);
+    if (auto problem = engine::players::playRandomly(state, rng, writer)) throw std::runtime_error(*problem);
     if (writer.stopped) return game;
     game.result = record::resultJson(state);
     log.finishGame(game.id, game.result, start + std::chrono::hours(1));
@@ -112,7 +106,7 @@ WrittenGame resumeRandomGame(GameStore& log, GameId id, std::uint64_t seed) {
     engine::Rng rng(seed);
     const std::function<bool(const WriteStatus&, GameId, std::int64_t)> none;
     LogWriter writer(log, id, state.rules(), none, game);
-    if (auto problem = daemon::playRandomly(state, rng, writer)) throw std::runtime_error(*problem);
+    if (auto problem = engine::players::playRandomly(state, rng, writer)) throw std::runtime_error(*problem);
     game.result = record::resultJson(state);
     log.finishGame(id, game.result, WallTime(std::chrono::milliseconds(1'800'000'000'000)));
     return game;
