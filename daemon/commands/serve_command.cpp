@@ -36,6 +36,7 @@ int refuseConfig(const config::ConfigCheck& check) {
 int runServe(const std::vector<std::string>& args) {
     std::string configFile, hardware, listen, database, webRoot;
     std::uint64_t seed = 0;
+    double analysisShare = 25;
     // CommandLine keeps views of these: they must outlive it.
     const std::string about =
         "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
@@ -67,7 +68,10 @@ int runServe(const std::vector<std::string>& args) {
         "the web pages' folder; default: share/vivaref/web-ui beside the binary, else the source tree's "
         "web-ui/")("seed", po::value(&seed),
                    "repeatable deals for tests: the referee's k-th game (from 0) deals from SEED + k "
-                   "(default: each game a fresh seed from the kernel)");
+                   "(default: each game a fresh seed from the kernel)")(
+        "analysis-share", po::value(&analysisShare)->default_value(analysisShare),
+        "PERCENT of one core the background analysis of finished games may use, in slices of at most 5 ms "
+        "while the table is quiet (0: no background analysis)");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
@@ -117,6 +121,9 @@ int runServe(const std::vector<std::string>& args) {
         settings.enrolment.registry = settings.database.parent_path() / "tags.json";
     // The simulated castle: the host's page puts the demo's tags on floor 0.
     if (hardwareChosen == "sim") settings.enrolment.demoPlace = "0";
+    if (!(analysisShare >= 0 && analysisShare <= 100))
+        return usageError("serve", "--analysis-share is a percentage from 0 to 100");
+    settings.analysisShare = analysisShare / 100.0;
     try {
         settings.listen = server::parseListenAddress(listenText);
     } catch (const std::invalid_argument& e) {
