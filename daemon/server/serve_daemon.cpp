@@ -306,6 +306,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         analysis::BackgroundAnalysisOptions analysisOptions;
         analysisOptions.share = std::min(settings.analysisShare, 1.0);
         analysisOptions.slice = settings.analysisSlice;
+        analysisOptions.settings.iterations = settings.analysisIterations;
         analysisOptions.wallAtZero = wallAtZero;
         analysisOptions.onNote = [&err](const std::string& note) { err << "vivaref serve: " << note << std::endl; };
         background = std::make_unique<analysis::BackgroundAnalysis>(*store, clock, std::move(analysisOptions));

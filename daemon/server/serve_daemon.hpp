@@ -55,6 +55,9 @@ struct ServeSettings {
     double analysisShare = 0.25;
     std::chrono::microseconds analysisSlice{5000};
     std::chrono::milliseconds analysisQuietFor{300};
+    // The search player's iterations for each decision reviewed: its search
+    // is the analysis's one piece that cannot be cut.
+    std::int64_t analysisIterations = 500;
     // Tag enrolment from the host's page (its registry, edition, the demo's place on the simulated castle).
     HostEnrolmentSettings enrolment;
 };

@@ -20,6 +20,7 @@
 // over the screen's width. Last, `vivaref analyse 1` prints the analysis
 // serve kept, as it is.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
@@ -52,12 +53,19 @@ function importRecord(db) {
   if (!summary.games_finished && !(summary.finished && summary.finished.length)) console.log(`simulate said: ${sim.stdout.slice(0, 400)}`);
 }
 
+// The CPU time serve has used so far, in seconds (utime + stime, /proc/PID/stat).
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;  // clock ticks: 100 a second on Linux
+}
+
 const { browser, close } = await launchBrowser();
 let server = null;
 try {
   let dbFile = null;
   server = await startServe(vivaref, { edition: 'classic', prepare: (db) => { dbFile = db; importRecord(db); } });
   const started = Date.now();
+  const cpuAtStart = cpuSeconds(server.pid);
   const { url } = server;
   const token = server.hostToken;
   const games = (await api(url, '/api/games')).json;
@@ -86,9 +94,13 @@ try {
     await new Promise((r) => setTimeout(r, 250));
   }
   const took = (Date.now() - started) / 1000;
+  const cpu = cpuSeconds(server.pid) - cpuAtStart;
   check(answer && answer.status === 200 && answer.json.status === 'analysed', `game 1 is analysed in the background in ${took.toFixed(1)} s (statuses seen: ${[...seen].join(', ')})`);
   check(seen.has('analysing') && progress.length > 0 && progress.every((p, i) => p >= 0 && p <= 1 && (i === 0 || p >= progress[i - 1])),
     `while under way it says "analysing" with a share that grows (${progress.slice(0, 3).map((p) => p.toFixed(2)).join(', ')} ... ${progress.length ? progress[progress.length - 1].toFixed(2) : ''})`);
+  // The whole daemon (its table loop on the simulated castle, the answers
+  // to this test, the analysis) at most the analysis's 25 % and a little more.
+  check(cpu / took <= 0.35, `serve used ${cpu.toFixed(1)} s of CPU over those ${took.toFixed(1)} s (${(100 * cpu / took).toFixed(0)} % of a core; the analysis's share is 25 %)`);
   const analysis = answer.json;
   check(analysis.players.length === 4 && analysis.decisions.length === 164 && analysis.swings.length === 3, `the analysis: 4 players, 164 decisions, 3 swings (${analysis.players}, ${analysis.decisions.length}, ${analysis.swings})`);
   const again = await api(url, '/api/games/2/analysis');
