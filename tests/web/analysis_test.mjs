@@ -143,7 +143,7 @@ try {
     check(seenPage.scrollWidth <= seenPage.innerWidth && seenPage.card.right <= seenPage.innerWidth + 0.5 && seenPage.chart.right <= seenPage.card.right && seenPage.widest <= seenPage.innerWidth + 0.5,
       `${tag}: nothing spills sideways (page ${seenPage.scrollWidth}, card right ${seenPage.card.right.toFixed(0)}, chart ${seenPage.chart.width.toFixed(0)}x${seenPage.chart.height.toFixed(0)})`);
     check(seenPage.chart.height >= 100, `${tag}: the chart is tall enough to read (${seenPage.chart.height.toFixed(0)} px)`);
-    await page.locator('#analysis').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.getElementById('analysis').scrollIntoView({ block: 'start' }));
     await shot(page, `${size.name}`, { fullPage: false });
     // A swing's link shows that decision on the timeline (decision k: step k + 1).
     const first = analysis.swings[0];

@@ -16,13 +16,14 @@ export function playerColour(p) { return kColours[p % kColours.length]; }
 
 function percent(x) { return `${Math.round(100 * x)} %`; }
 
-// The chance-to-win lines: x the decisions (0: the start), y 0..100 %.
-// `marks`: the swings' decision numbers, drawn as numbered dashed lines.
-export function chartSvg(analysis) {
+// The chance-to-win lines: x the decisions (0: the start), y 0..100 %;
+// the three swings as numbered dashed lines. Drawn `width` CSS pixels wide
+// (its card's width), so that its text keeps its size from a phone to a TV.
+export function chartSvg(analysis, width = 640) {
   const names = analysis.players;
   const series = [analysis.before, ...analysis.decisions.map((d) => d.after)];
-  const w = 640;
-  const h = 260;
+  const w = Math.max(280, Math.round(width));
+  const h = Math.round(Math.min(360, Math.max(200, w * 0.42)));
   const left = 40;
   const right = 12;
   const top = 12;
@@ -107,9 +108,19 @@ export async function showAnalysis(card, id, { stillShowing, goto }) {
   const s = answer.settings || {};
   card.innerHTML = `<h2>Analysis</h2>
     <p class="small muted">Each player's chance to win after every decision, from ${s.rollouts} games played out from that position with every card known. The numbered lines are the three decisions that swung the game most.</p>
-    <div class="chart-wrap">${chartSvg(answer)}</div>${legendHtml(answer)}
+    <div class="chart-wrap"></div>${legendHtml(answer)}
     <h3>The decisions that swung the game most</h3>${swingsHtml(answer)}
     <h3>Where the search player would have chosen otherwise</h3>${preferencesHtml(answer)}`;
+  const wrap = card.querySelector('.chart-wrap');
+  let drawnFor = 0;
+  const draw = () => {
+    const width = wrap.clientWidth;
+    if (!width || width === drawnFor) return;
+    drawnFor = width;
+    wrap.innerHTML = chartSvg(answer, width);
+  };
+  draw();
+  new ResizeObserver(draw).observe(wrap);
   card.onclick = (event) => {
     const link = event.target.closest('[data-goto]');
     if (!link) return;
