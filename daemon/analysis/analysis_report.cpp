@@ -1,5 +1,6 @@
 #include "daemon/analysis/analysis_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "daemon/referee/board_places.hpp"
@@ -61,6 +62,15 @@ std::optional<AnalysedGame> readLoggedGame(store::GameStore& log, const store::G
         if (game->names.size() <= static_cast<std::size_t>(p.player))
             game->names.resize(static_cast<std::size_t>(p.player) + 1);
         game->names[static_cast<std::size_t>(p.player)] = p.name;
+    }
+    // The seats the referee's bots played, so the page can tell people's choices from theirs.
+    for (const auto& e : log.events(summary.id)) {
+        if (e.kind != "bots") continue;
+        const json payload = json::parse(e.payload, nullptr, false);
+        if (!payload.is_object() || !payload.contains("seats") || !payload["seats"].is_array()) continue;
+        for (const auto& seat : payload["seats"])
+            if (seat.is_object() && seat.contains("seat") && seat["seat"].is_number_integer())
+                game->botSeats.push_back(seat["seat"].get<int>());
     }
     return game;
 }
@@ -157,7 +167,9 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
                                    {"preferred_line", json::parse(record::writeAction(d.review->preferred, *game.rules))},
                                    {"played_chance", d.review->playedChance},
                                    {"preferred_chance", d.review->preferredChance},
-                                   {"gain", d.review->gain()}};
+                                   {"gain", d.review->gain()},
+                                   {"bot", std::find(game.botSeats.begin(), game.botSeats.end(),
+                                                     d.review->seat.index) != game.botSeats.end()}};
         decisions.push_back(std::move(entry));
         previous = &d.after;
         apply(before, game.decisions[i]);
@@ -175,6 +187,7 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
                 {"game", what},
                 {"players", std::move(names)},
                 {"seats", std::move(seats)},
+                {"bots", game.botSeats},
                 {"settings", settingsJson(settings, seed)},
                 {"decision_count", game.decisions.size()},
                 {"before", estimateJson(analysis.before)},
@@ -235,7 +248,7 @@ std::optional<std::string> analysisProblem(const json& a) {
             if (!r.is_object() || !r.contains("preferred") || !r["preferred"].is_string() || !r.contains("by") ||
                 !r["by"].is_string() || !r.contains("played_chance") || !isChance(r["played_chance"]) ||
                 !r.contains("preferred_chance") || !isChance(r["preferred_chance"]) || !r.contains("gain") ||
-                !r["gain"].is_number())
+                !r["gain"].is_number() || (r.contains("bot") && !r["bot"].is_boolean()))
                 return where + "'s review is incomplete";
         }
     }

@@ -25,6 +25,7 @@ struct AnalysedGame {
     std::shared_ptr<const engine::Rules> rules;
     std::vector<engine::players::RecordDecision> decisions;
     std::vector<std::string> names;  // by player; empty: "Player N"
+    std::vector<int> botSeats;       // the seats a bot of the referee's played (the log's "bots" event)
 };
 
 // A record's lines (setup first) as the engine's decisions; nullopt with
@@ -39,9 +40,10 @@ bool isFinished(const store::GameSummary& game);
 // {"rollouts", "iterations", "seed", "worth_telling"}
 nlohmann::json settingsJson(const engine::players::AnalysisSettings& settings, std::uint64_t seed);
 
-// {"format", "game", "players", "settings", "before", "decisions", "swings"}:
-// each decision with its words ("text"), the estimate after it, its swing
-// and, for a player's choice, the search player's "review"; "swings" the
+// {"format", "game", "players", "seats", "bots", "settings", "before",
+// "decisions", "swings"}: each decision with its words ("text"), the
+// estimate after it, its swing and, for a player's choice, the search
+// player's "review" ("bot": true when a bot's seat chose); "swings" the
 // three decisions (numbered from 1) that swung the game most. `what` names
 // the game ("game 12", a file).
 nlohmann::json analysisJson(const AnalysedGame& game, const engine::players::GameAnalysis& analysis,

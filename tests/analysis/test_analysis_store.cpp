@@ -167,3 +167,28 @@ TEST_CASE("a damaged analysis read back is named in a sentence, never a crash") 
         CHECK_NOTHROW((void)analysis::analysisProblem(read));
     }
 }
+
+TEST_CASE("a bot's seat is told from the people's: its choices' reviews say so") {
+    ScratchDir dir;
+    GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
+    const auto id = unfinishedGame(log, 12, 2);
+    REQUIRE(log.appendRefereeEvent(id, "bots", R"({"seats":[{"seat":1,"strength":"good"}]})", kAt).durable);
+    resumeRandomGame(log, id, 13);
+    const auto summary = log.game(id);
+    std::string why;
+    const auto game = analysis::readLoggedGame(log, *summary, why);
+    REQUIRE(game);
+    CHECK(game->botSeats == std::vector<int>{1});
+    const json a = analysed(log, id);
+    CHECK(a["bots"] == json::array({1}));
+    int bots = 0, people = 0;
+    for (const auto& d : a["decisions"]) {
+        if (!d.contains("review")) continue;
+        const bool bot = d["review"]["bot"].get<bool>();
+        CHECK(bot == (d["review"]["seat"] == 1));
+        ++(bot ? bots : people);
+    }
+    CHECK(bots > 5);
+    CHECK(people > 15);
+    CHECK_FALSE(analysis::analysisProblem(a));
+}

@@ -109,7 +109,7 @@ try {
   check(/background analysis: game 1 analysed/.test(log) && !/game 2 analysed/.test(log), 'the journal says game 1 was analysed, and no word of game 2');
 
   const worth = analysis.settings.worth_telling;
-  const toldCount = analysis.decisions.filter((d) => d.review && d.review.gain >= worth).length;
+  const toldCount = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth).length;
   for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/games.html#1`);

@@ -64,11 +64,11 @@ function swingsHtml(analysis) {
   return list.length ? `<ol class="swings">${list.join('')}</ol>` : '<p class="muted">No decision changed the chances.</p>';
 }
 
-// Each decision where the search player would have chosen otherwise, worth
-// at least the analysis's `worth_telling`.
+// Each decision of a person (not a bot's seat) where the search player
+// would have chosen otherwise, worth at least the analysis's `worth_telling`.
 function preferencesHtml(analysis) {
   const worth = (analysis.settings && analysis.settings.worth_telling) || 0.03;
-  const told = analysis.decisions.filter((d) => d.review && d.review.gain >= worth);
+  const told = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth);
   if (!told.length) return `<p class="muted">The search player agreed with every choice, or preferred another worth less than ${percent(worth)} more chance to win.</p>`;
   const items = told.map((d) => `<li data-decision="${d.decision}"><a href="#" data-goto="${d.decision}">Decision ${d.decision}</a>: ${esc(d.text)} `
     + `(chance to win ${percent(d.review.played_chance)}). The search player would have chosen: <b>${esc(d.review.preferred)}</b> `
