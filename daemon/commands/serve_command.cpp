@@ -36,6 +36,8 @@ int refuseConfig(const config::ConfigCheck& check) {
 int runServe(const std::vector<std::string>& args) {
     std::string configFile, hardware, listen, database, webRoot;
     std::uint64_t seed = 0;
+    double analysisShare = 25;
+    std::int64_t analysisIterations = 500;
     // CommandLine keeps views of these: they must outlive it.
     const std::string about =
         "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
@@ -67,7 +69,13 @@ int runServe(const std::vector<std::string>& args) {
         "the web pages' folder; default: share/vivaref/web-ui beside the binary, else the source tree's "
         "web-ui/")("seed", po::value(&seed),
                    "repeatable deals for tests: the referee's k-th game (from 0) deals from SEED + k "
-                   "(default: each game a fresh seed from the kernel)");
+                   "(default: each game a fresh seed from the kernel)")(
+        "analysis-share", po::value(&analysisShare)->default_value(analysisShare),
+        "PERCENT of one core the background analysis of finished games may use, in slices of at most 5 ms "
+        "while the table is quiet (0: no background analysis)")(
+        "analysis-iterations", po::value(&analysisIterations)->default_value(analysisIterations),
+        "the search player's iterations for each decision the background analysis reviews (its search is "
+        "the one piece of work that is not cut: about 10 us an iteration on a laptop)");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
@@ -117,6 +125,12 @@ int runServe(const std::vector<std::string>& args) {
         settings.enrolment.registry = settings.database.parent_path() / "tags.json";
     // The simulated castle: the host's page puts the demo's tags on floor 0.
     if (hardwareChosen == "sim") settings.enrolment.demoPlace = "0";
+    if (!(analysisShare >= 0 && analysisShare <= 100))
+        return usageError("serve", "--analysis-share is a percentage from 0 to 100");
+    settings.analysisShare = analysisShare / 100.0;
+    if (analysisIterations < 1 || analysisIterations > 100000)
+        return usageError("serve", "--analysis-iterations is from 1 to 100000");
+    settings.analysisIterations = analysisIterations;
     try {
         settings.listen = server::parseListenAddress(listenText);
     } catch (const std::invalid_argument& e) {

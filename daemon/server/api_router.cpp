@@ -129,6 +129,12 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
     if (head == "games") {
         if (!get) return methodNotAllowed(request, "GET");
         if (rest.empty()) return ok(request, service_.games());
+        if (const auto [number, what] = firstSegment(rest); what == "analysis") {
+            const auto game = positiveInteger(number);
+            if (!game)
+                return error(request, http::status::not_found, "no-such-game", "a game is named by its number");
+            return answer(request, service_.gameAnalysis(*game));
+        }
         const auto id = positiveInteger(rest);
         if (!id)
             return error(request, http::status::not_found, "no-such-game", "a game is named by its number");
@@ -326,6 +332,7 @@ ApiRouter::Reply ApiRouter::file(const Request& request, std::string_view path) 
 }
 
 ApiRouter::Reply ApiRouter::answer(const Request& request, const ServiceAnswer& answer) {
+    if (answer.text) return {jsonTextResponse(request, statusOf(answer.outcome), *answer.text)};
     return {jsonResponse(request, statusOf(answer.outcome), answer.body)};
 }
 

@@ -35,12 +35,14 @@ struct ServiceAnswer {
     Outcome outcome = Outcome::Ok;
     // Ok: the answer. Otherwise {"error": CODE, "message": SENTENCE}.
     nlohmann::json body = nlohmann::json::object();
+    // Ok: the answer as JSON text already (a kept one), sent instead of `body`.
+    std::optional<std::string> text;
 
     static ServiceAnswer ok(nlohmann::json body = nlohmann::json::object()) {
-        return {Outcome::Ok, std::move(body)};
+        return {Outcome::Ok, std::move(body), std::nullopt};
     }
     static ServiceAnswer failed(Outcome outcome, std::string_view code, std::string_view message) {
-        return {outcome, {{"error", code}, {"message", message}}};
+        return {outcome, {{"error", code}, {"message", message}}, std::nullopt};
     }
 };
 
@@ -61,6 +63,15 @@ public:
         auto value = game(id);
         if (!value) return std::nullopt;
         return value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+
+    // A finished game's analysis (web-ui/API.md, GET /api/games/ID/analysis):
+    // the one kept in the log with "status": "analysed", else {"status":
+    // "waiting" | "analysing" | "failed" | "damaged", ...}. A game in
+    // progress is Refused: nothing of it is analysed or said.
+    virtual ServiceAnswer gameAnalysis(std::int64_t id) {
+        (void)id;
+        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-analysis", "this table analyses no games");
     }
 
     // --- private -----------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -99,6 +100,54 @@ private:
     const castle::SteadyLoopClock& clock_;
     std::vector<std::unique_ptr<net::posix::stream_descriptor>> keys_;
     std::vector<std::unique_ptr<net::steady_timer>> retries_;
+    bool stopped_ = false;
+};
+
+// The background analysis on the io_context: one piece at a time, each
+// posted, so that whatever became ready for the table (a timer, a key, a
+// request) runs before the next piece; a timer for the next slice. While
+// the table has had something to do within `quietFor`, no piece runs.
+class AnalysisOnAsio {
+public:
+    AnalysisOnAsio(net::io_context& io, analysis::BackgroundAnalysis& background, const TableCore& table,
+                   const castle::SteadyLoopClock& clock, std::chrono::milliseconds quietFor)
+        : io_(io), timer_(io), background_(background), table_(table), clock_(clock), quietFor_(quietFor) {}
+    AnalysisOnAsio(const AnalysisOnAsio&) = delete;
+    AnalysisOnAsio& operator=(const AnalysisOnAsio&) = delete;
+
+    void start() { later(background_.nextDue()); }
+    void stop() {
+        stopped_ = true;
+        timer_.cancel();
+    }
+
+private:
+    void run() {
+        if (stopped_) return;
+        const auto quietSince = table_.lastActivity() + quietFor_;
+        if (clock_.now() < quietSince) {
+            (void)background_.runPiece(false);
+            return later(std::max(background_.nextDue(), std::chrono::microseconds(quietSince)));
+        }
+        if (background_.runPiece(true)) {
+            net::post(io_, [this] { run(); });
+            return;
+        }
+        later(background_.nextDue());
+    }
+    void later(std::chrono::microseconds at) {
+        timer_.expires_at(clock_.startedAt() + at);
+        timer_.async_wait([this](const error_code& error) {
+            if (!error) run();
+        });
+    }
+
+    net::io_context& io_;
+    net::steady_timer timer_;
+    analysis::BackgroundAnalysis& background_;
+    const TableCore& table_;
+    const castle::SteadyLoopClock& clock_;
+    std::chrono::milliseconds quietFor_;
     bool stopped_ = false;
 };
 
@@ -249,7 +298,20 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // The table on it: the referee behind the rig, stepped with the castle by one loop.
     rig.referee.wallAtZero =
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    const auto wallAtZero = rig.referee.wallAtZero;
     TableCore table(clock, store.get(), std::move(rig), simulated);
+    // Finished games analysed in the gaps of the table's work, at a bounded share of a core.
+    std::unique_ptr<analysis::BackgroundAnalysis> background;
+    if (settings.analysisShare > 0) {
+        analysis::BackgroundAnalysisOptions analysisOptions;
+        analysisOptions.share = std::min(settings.analysisShare, 1.0);
+        analysisOptions.slice = settings.analysisSlice;
+        analysisOptions.settings.iterations = settings.analysisIterations;
+        analysisOptions.wallAtZero = wallAtZero;
+        analysisOptions.onNote = [&err](const std::string& note) { err << "vivaref serve: " << note << std::endl; };
+        background = std::make_unique<analysis::BackgroundAnalysis>(*store, clock, std::move(analysisOptions));
+        table.setBackgroundAnalysis(background.get());
+    }
     TableLoopOptions loopOptions;
     loopOptions.onProblem = [&err](const std::string& problem) {
         err << "vivaref serve: " << problem << "\n";
@@ -311,6 +373,8 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     });
 
     LoopOnAsio onAsio(io, loop, clock);
+    std::optional<AnalysisOnAsio> analysisOnAsio;
+    if (background) analysisOnAsio.emplace(io, *background, table, clock, settings.analysisQuietFor);
     net::signal_set signals(io, SIGTERM, SIGINT);
     int signalled = 0;
     signals.async_wait([&](const error_code& error, int number) {
@@ -318,12 +382,14 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         signalled = number;
         systemd.stopping();
         onAsio.stop();
+        if (analysisOnAsio) analysisOnAsio->stop();
         web.stop();
         io.stop();
     });
 
     loop.start();  // every reader reset and checked: bounded, before the loop runs
     onAsio.start();
+    if (analysisOnAsio) analysisOnAsio->start();
     systemd.ready("listening on " + url + "; " + lastStatus);
     systemd.startWatchdog();
     io.run();

@@ -8,6 +8,7 @@
 // loop waits in epoll for a socket, a timer, a key or a signal.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -47,6 +48,16 @@ struct ServeSettings {
     // are opened from it, and the rig takes its layout and enrolled tags
     // (`rig`'s seed and grace times stay). None: the simulated castle.
     std::optional<config::CastleConfig> realCastle;
+    // The background analysis of finished games (analysis/background_analysis.hpp):
+    // at most this share of one core (0: none runs), in slices of at most
+    // `analysisSlice` of work, only while the table has been quiet for
+    // `analysisQuietFor`.
+    double analysisShare = 0.25;
+    std::chrono::microseconds analysisSlice{5000};
+    std::chrono::milliseconds analysisQuietFor{300};
+    // The search player's iterations for each decision reviewed: its search
+    // is the analysis's one piece that cannot be cut.
+    std::int64_t analysisIterations = 500;
     // Tag enrolment from the host's page (its registry, edition, the demo's place on the simulated castle).
     HostEnrolmentSettings enrolment;
 };

@@ -117,6 +117,7 @@ void TableCore::advance() {
     const auto deadline = rig_.referee().nextDeadline();
     dirty_ = false;
     rig_.runUntil(now + Timestamp(1));
+    if (dirty_ || (deadline && *deadline <= now)) lastActivity_ = now;
     // Trace lines that led to no decision yet are written once they have
     // waited a second (the store's rule; decisions take theirs along).
     if (store_) (void)store_->flushDue(now.count());
@@ -136,6 +137,7 @@ Timestamp TableCore::stamp() const {
 std::optional<std::string> TableCore::input(trace::TraceInput input) {
     trace::TraceLine line{stamp().count(), std::move(input)};
     auto problem = rig_.consume(line);
+    lastActivity_ = clock_.now();
     afterInput();
     return problem;
 }
@@ -145,7 +147,10 @@ void TableCore::scan(drivers::ReaderIndex reader, const drivers::ScanResult& res
     // speak) changes what is shown: most scans do neither.
     dirty_ = false;
     rig_.scan(reader, result, stamp());
-    if (dirty_) afterInput();
+    if (dirty_) {
+        lastActivity_ = clock_.now();
+        afterInput();
+    }
 }
 
 // A new game gets new secret links; a finished one keeps its links, so the
@@ -186,6 +191,47 @@ std::optional<json> TableCore::game(std::int64_t id) {
 std::optional<std::string> TableCore::gameText(std::int64_t id) {
     if (!store_) return std::nullopt;
     return server::gameText(*store_, store::GameId{id}, archive_);
+}
+
+ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
+    if (!store_) return ServiceAnswer::failed(Outcome::NotFound, "no-such-game", "this table keeps no game log");
+    const store::GameId game{id};
+    const auto summary = store_->game(game);
+    if (!summary)
+        return ServiceAnswer::failed(Outcome::NotFound, "no-such-game",
+                                     "the game log holds no game " + std::to_string(id));
+    // The analysis knows every card: nothing is said of a game in progress.
+    if (!analysis::isFinished(*summary))
+        return ServiceAnswer::failed(Outcome::Refused, "game-in-progress",
+                                     "game " + std::to_string(id) +
+                                         " is still being played: it is analysed once it is over");
+    if (const auto kept = store_->analysis(game)) {
+        const std::string version = std::to_string(kept->madeAt.time_since_epoch().count());
+        if (auto text = analyses_.find(id, version)) return {Outcome::Ok, json::object(), *text};
+        json stored = json::parse(kept->result, nullptr, false);
+        auto problem = stored.is_discarded() ? std::optional<std::string>("it is not JSON")
+                                             : analysis::analysisProblem(stored);
+        if (problem)
+            return ServiceAnswer::ok({{"status", "damaged"},
+                                      {"message", "the analysis kept in the game log cannot be read (" + *problem +
+                                                      "): 'vivaref analyse " + std::to_string(id) +
+                                                      " --redo' makes it again"}});
+        stored["status"] = "analysed";
+        stored["madeAt"] = kept->madeAt.time_since_epoch().count();
+        auto text = analyses_.keep(id, version, stored.dump(-1, ' ', false, json::error_handler_t::replace));
+        return {Outcome::Ok, json::object(), *text};
+    }
+    if (background_) {
+        if (const auto under = background_->underWay(); under && under->game == game)
+            return ServiceAnswer::ok({{"status", "analysing"}, {"progress", under->done}});
+        if (auto why = background_->failure(game))
+            return ServiceAnswer::ok({{"status", "failed"}, {"message", "the analysis failed: " + *why}});
+        return ServiceAnswer::ok({{"status", "waiting"}, {"progress", 0}});
+    }
+    return ServiceAnswer::ok({{"status", "waiting"},
+                              {"progress", 0},
+                              {"message", "no analysis runs here: 'vivaref analyse " + std::to_string(id) +
+                                              "' makes one"}});
 }
 
 std::optional<json> TableCore::playerStatus(std::string_view token) {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "daemon/analysis/background_analysis.hpp"
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/castle_config.hpp"
@@ -61,6 +62,14 @@ public:
 
     simulation::SimulationRig& rig() { return rig_; }
 
+    // serve's background analysis (analysis/background_analysis.hpp), for
+    // the "analysing (n %)" of gameAnalysis(); null: none runs.
+    void setBackgroundAnalysis(const analysis::BackgroundAnalysis* background) { background_ = background; }
+    // The last time the table had something to do for the people at it: a
+    // host request, a key press, the board changing, a deadline of the
+    // referee's, the referee speaking. The periodic republishing is not.
+    Timestamp lastActivity() const { return lastActivity_; }
+
     // Runs one input (a host request, a key press) through the rig as a
     // trace line at the clock's now, and reports a change. A sentence when
     // the rig refuses the line.
@@ -77,6 +86,7 @@ public:
     std::optional<nlohmann::json> game(std::int64_t id) override;
     std::optional<std::string> gameText(std::int64_t id) override;
     const ArchiveCache& archiveCache() const { return archive_; }
+    ServiceAnswer gameAnalysis(std::int64_t id) override;
     std::optional<nlohmann::json> playerStatus(std::string_view token) override;
     ServiceAnswer player(std::string_view token, std::string_view request,
                          const nlohmann::json& body) override;
@@ -104,6 +114,9 @@ private:
     const castle::LoopClock& clock_;
     store::GameStore* store_;
     ArchiveCache archive_;  // finished games' answers (GET /api/games/ID)
+    ArchiveCache analyses_{4u << 20};  // their analyses' (GET /api/games/ID/analysis)
+    const analysis::BackgroundAnalysis* background_ = nullptr;
+    Timestamp lastActivity_{0};
     castle::SimulatedCastle* simulated_;
     simulation::SimulationRig rig_;
     std::unique_ptr<simulation::TraceRecorder> recorder_;  // with a log: the rig's trace written beside

@@ -47,6 +47,16 @@ enum class Durability {
     Normal,  // survives a crash of the process; a power cut may lose the last commits
 };
 
+// The analysis of a finished game as the log keeps it (schema 2): JSON
+// texts, read back as they were written; whether they still make sense is
+// the reader's question (daemon/analysis/analysis_report.hpp).
+struct StoredAnalysis {
+    GameId game;
+    WallTime madeAt;
+    std::string settings;  // a JSON object's text
+    std::string result;    // a JSON object's text
+};
+
 struct ReaderHealth {
     std::string reader;
     std::int64_t scans = 0;
@@ -126,6 +136,12 @@ public:
     // How many raw scans to keep (kRawScansKept unless configured).
     void setRawScansKept(std::int64_t kept) { rawScansKept_ = kept; }
 
+    // The analysis of `game`, replacing any earlier one. Only a finished
+    // game (ended, complete or abandoned) is analysed: for another, nothing
+    // is written and the status says why. A full disk is a status too (the
+    // analysis can be made again; it is not kept in memory).
+    WriteStatus saveAnalysis(GameId game, std::string_view settings, std::string_view result, WallTime at);
+
     // --- reading (the commands) --------------------------------------------
     std::vector<GameSummary> games();
     std::optional<GameSummary> game(GameId id) override;
@@ -137,6 +153,10 @@ public:
     // On disk, then those still in memory.
     std::vector<std::string> traceLines(GameId id);
     std::vector<GameId> unfinishedGames();
+    std::optional<StoredAnalysis> analysis(GameId id);
+    // Finished games (ended, complete or abandoned) with no analysis yet,
+    // newest first.
+    std::vector<GameId> gamesAwaitingAnalysis();
     std::vector<ReaderHealth> readerHealth();  // by reader name
     std::int64_t rawScanCount();
 

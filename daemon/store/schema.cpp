@@ -12,7 +12,7 @@ namespace vivaref::store {
 
 namespace {
 
-constexpr std::array<const char*, 1> kMigrations = {
+constexpr std::array<const char*, 2> kMigrations = {
     // 1: the first schema.
     R"sql(
 CREATE TABLE games (
@@ -67,6 +67,18 @@ CREATE TABLE raw_scans (
     at_ms       INTEGER NOT NULL,
     reader      TEXT NOT NULL,
     tags        TEXT NOT NULL
+);
+)sql",
+    // 2: the analysis of a finished game (`vivaref analyse`, serve's
+    // background analysis): one per game, as the JSON `analyse --json`
+    // prints, with the settings it was made with. Made again, it replaces
+    // the row.
+    R"sql(
+CREATE TABLE analyses (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+    made_ms     INTEGER NOT NULL,          -- wall clock, ms since the epoch
+    settings    TEXT NOT NULL,             -- {"rollouts", "iterations", "seed", "worth_telling"}
+    result      TEXT NOT NULL              -- the analysis, a JSON object
 );
 )sql",
 };

@@ -30,6 +30,21 @@ struct OutcomeEstimate {
     double emissaryWins = 0;            // the share of games the Emissary won
 };
 
+// The sums of games played out from one position, one game at a time.
+class OutcomeTally {
+public:
+    explicit OutcomeTally(int players = 0);
+    // Plays one game out from `from` (every card as it is) and adds its result.
+    void playOne(const State& from, Rng& rng);
+    int played() const { return played_; }
+    // The means over `played()` games.
+    OutcomeEstimate estimate() const;
+
+private:
+    OutcomeEstimate sums_;
+    int played_ = 0;
+};
+
 // `rollouts` games played out from `state` (every card as it is).
 OutcomeEstimate estimateOutcome(const State& state, int rollouts, Rng& rng);
 
@@ -56,7 +71,8 @@ struct GameAnalysis {
 };
 
 // Plays `decisions` from `initial`. A decision the state refuses stops the
-// analysis there (the decisions analysed so far are returned).
+// analysis there (the decisions analysed so far are returned). The whole
+// analysis at once: AnalysisJob (analysis_job.hpp) run to its end.
 GameAnalysis analyseGame(const State& initial, const std::vector<Decision>& decisions,
                          const AnalysisSettings& settings, Rng& rng);
 

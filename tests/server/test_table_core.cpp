@@ -481,3 +481,62 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     CHECK(keep(2).first == 200);
     CHECK(keepsOnDisk() == 3);
 }
+
+TEST_CASE("a finished game's analysis: waiting, analysing, then the kept one; a game in progress: 409 and nothing") {
+    const std::string record = readFile(std::filesystem::path(VIVAREF_TEST_RECORDS) / "2024-2-emissary.jsonl");
+    const auto script = trace::tableScriptFromRecord(record);
+    REQUIRE_FALSE(script.error);
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    for (const auto& line : script.lines) {
+        t.runTo(Timestamp(line.t));
+        const auto [target, body] = apiCall(line);
+        REQUIRE(t.call(http::verb::post, target, body).first == 200);
+        // A host request is the table's activity at once (the background
+        // analysis waits); a piece put or lifted once the scans see it.
+        if (target.starts_with("/api/host/")) CHECK(t.table.lastActivity() == t.clock.now());
+    }
+    t.runFor(Timestamp(10'000));
+    REQUIRE(t.get("/api/games/1")["status"] == "complete");
+    CHECK(t.get("/api/games/1/analysis") == json{{"status", "waiting"}, {"progress", 0},
+                                                  {"message", "no analysis runs here: 'vivaref analyse 1' makes one"}});
+    // A game in progress: refused with its reason, and nothing else.
+    REQUIRE(t.call(http::verb::post, "/api/host/new-game", {{"setup", {{"edition", "classic"}, {"seats", 3}}}}).first == 200);
+    const auto [status, body] = t.call(http::verb::get, "/api/games/2/analysis");
+    CHECK(status == 409);
+    CHECK(body == json{{"error", "game-in-progress"},
+                       {"message", "game 2 is still being played: it is analysed once it is over"}});
+    CHECK(t.call(http::verb::get, "/api/games/3/analysis").first == 404);
+    CHECK(t.call(http::verb::get, "/api/games/x/analysis").first == 404);
+
+    analysis::BackgroundAnalysisOptions options;
+    options.settings.rollouts = 5;
+    options.settings.iterations = 20;
+    analysis::BackgroundAnalysis background(t.store, t.clock, options);
+    t.table.setBackgroundAnalysis(&background);
+    CHECK(background.runPiece(true));
+    const json under = t.get("/api/games/1/analysis");
+    CHECK(under["status"] == "analysing");
+    CHECK(under["progress"] == 0.0);
+    while (background.counters().analysed == 0) REQUIRE(background.runPiece(true));
+    const json kept = t.get("/api/games/1/analysis");
+    CHECK(kept["status"] == "analysed");
+    CHECK(kept["players"].size() == 2);
+    CHECK(kept["swings"].size() == 3);
+    CHECK(kept["settings"]["iterations"] == 20);
+    CHECK(t.get("/api/games/1/analysis") == kept);  // the kept text again
+    // Never game 2: it is still being played.
+    for (int i = 0; i < 50; ++i) (void)background.runPiece(true);
+    CHECK_FALSE(t.store.analysis(store::GameId{2}));
+    CHECK(t.call(http::verb::get, "/api/games/2/analysis").first == 409);
+
+    // A kept analysis that cannot be read: said so, with what to do.
+    REQUIRE(t.store.saveAnalysis(store::GameId{1}, "{}", R"({"format": 1, "players": "cut short)",
+                                 store::WallTime(std::chrono::milliseconds(1)))
+                .durable);
+    const json damaged = t.get("/api/games/1/analysis");
+    CHECK(damaged["status"] == "damaged");
+    CHECK(damaged["message"] ==
+          "the analysis kept in the game log cannot be read (it is not JSON): 'vivaref analyse 1 --redo' makes it "
+          "again");
+}

@@ -114,4 +114,28 @@ if sqlite_tamper; then
     [ $status -eq 1 ] && grep -q "DIFFERS" "$dir/verify" || fail "verify reports a tampered result"
 fi
 
+# The analysis of a game is kept in the log: the second run prints the kept
+# one as it is; other settings or --redo make it again; a damaged one is
+# refused with what to do; a game in progress is never analysed.
+small="--rollouts 6 --iterations 15"
+"$vivaref" analyse --db "$db" 1 $small --json > "$dir/a1" || fail "analyse 1"
+"$vivaref" analyse --db "$db" 1 --json > "$dir/a1.kept" || fail "analyse 1 again"
+cmp -s "$dir/a1" "$dir/a1.kept" || fail "analyse 1 again prints the kept analysis (made with --rollouts 6)"
+"$vivaref" analyse --db "$db" 1 | grep -q "6 games played out for each estimate" || fail "the kept analysis as text"
+"$vivaref" analyse --db "$db" 1 --rollouts 7 --iterations 15 --json | grep -q '"rollouts":7' || fail "other settings make it again"
+"$vivaref" analyse --db "$db" 1 --json | grep -q '"rollouts":7' || fail "... and replace the kept one"
+status=0; "$vivaref" analyse --db "$db" 13 $small > /dev/null 2> "$dir/err" || status=$?
+[ $status -eq 1 ] && grep -q "still being played" "$dir/err" || fail "analyse refuses a game in progress"
+if command -v sqlite3 >/dev/null; then
+    [ "$(sqlite3 "$db" "SELECT COUNT(*) FROM analyses WHERE game_id = 13")" -eq 0 ] || fail "no analysis of game 13 is kept"
+    sqlite3 "$db" "UPDATE analyses SET result = substr(result, 1, 200) WHERE game_id = 1"
+    status=0; "$vivaref" analyse --db "$db" 1 > "$dir/out" 2> "$dir/err" || status=$?
+    [ $status -eq 1 ] && [ ! -s "$dir/out" ] && grep -q "the analysis kept in the game log cannot be read (it is not JSON); 'vivaref analyse 1 --redo' makes it again" "$dir/err" \
+        || fail "a damaged kept analysis is refused with what to do: $status $(cat "$dir/err")"
+    sqlite3 "$db" "UPDATE analyses SET result = '{\"format\":1,\"players\":[\"A\"],\"seats\":[0],\"settings\":{},\"before\":{\"win_chance\":[2],\"expected_score\":[0]}}' WHERE game_id = 1"
+    status=0; "$vivaref" analyse --db "$db" 1 > "$dir/out" 2> "$dir/err" || status=$?
+    [ $status -eq 1 ] && grep -q "a chance from 0 to 1" "$dir/err" || fail "a kept analysis out of range is refused: $(cat "$dir/err")"
+    "$vivaref" analyse --db "$db" 1 $small --redo --json | cmp -s - "$dir/a1" || fail "--redo makes it again, the same as before"
+fi
+
 echo "cli: ok"

@@ -30,10 +30,13 @@ export function serveMissing(vivaref) {
 // needs it; `hostLink` and `simLink` open host.html and sim.html with it,
 // as the links serve prints. `parent`: the folder the temporary directory
 // is made in (default the system's); `command`: words put before the
-// binary (e.g. ['prlimit', '--nofile=48']) to run serve under them.
-export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [] } = {}) {
+// binary (e.g. ['prlimit', '--nofile=48']) to run serve under them;
+// `prepare(dbFile)`: called before serve starts, to fill its game log (e.g.
+// with `vivaref simulate --db`); `extraArgs`: more options for serve.
+export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [] } = {}) {
   const dir = mkdtempSync(join(parent, 'vivaref-web-'));
-  const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite')];
+  if (prepare) prepare(join(dir, 'games.sqlite'));
+  const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite'), ...extraArgs];
   const config = join(dir, 'castle.ini');
   writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n`);
   args.push('--config', config);

@@ -1,15 +1,18 @@
 // The game log: the list of games (GET /api/games) and one finished game
 // (GET /api/games/ID, games.html#ID) as a timeline to step through, the
 // castle redrawn at each step, each election's votes and the scores. A game
-// in progress shows its summary only (its decisions hold the hands).
+// in progress shows its summary only (its decisions hold the hands). A
+// finished game's analysis (analysis_panel.js) is shown below the castle.
 import { esc, getJson } from './api.js';
 import { drawCastle, tokensFromPositions } from './castle.js';
 import { characterName, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
 import { breakdownHtml } from './breakdown.js';
+import { showAnalysis } from './analysis_panel.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
 let game = null;
+let shownId = null;  // the game the review shows
 
 function when(ms) {
   return ms ? new Date(ms).toLocaleString() : '';
@@ -30,6 +33,7 @@ function winnersText(g) {
 }
 
 async function showList() {
+  shownId = null;
   $('list').classList.remove('hidden');
   $('review').classList.add('hidden');
   $('game-line').textContent = '';
@@ -140,6 +144,8 @@ function showStep(i) {
 }
 
 async function showGame(id) {
+  shownId = id;
+  $('analysis').classList.add('hidden');
   $('list').classList.add('hidden');
   $('review').classList.remove('hidden');
   try {
@@ -172,6 +178,14 @@ async function showGame(id) {
     : '<span class="muted">No election.</span>';
   showStep(0);
   showBreakdown(game);
+  // Decision k of the analysis is the record's line k: step k of the timeline.
+  showAnalysis($('analysis'), id, {
+    stillShowing: () => shownId === id && !$('review').classList.contains('hidden'),
+    goto: (decision) => {
+      showStep(decision);
+      $('step-text').scrollIntoView({ block: 'nearest' });
+    },
+  });
 }
 
 // Why each round scored what it did (the daemon's score_breakdown, breakdown.js).

@@ -1,0 +1,102 @@
+// The analysis in bounded pieces (engine/players/analysis_job.hpp): the same
+// analysis as analyseGame's, to the last bit, whatever the piece size; each
+// piece bounded; progress that only grows.
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "engine/chance.hpp"
+#include "engine/players/analysis_job.hpp"
+#include "engine/players/random_player.hpp"
+#include "random_play.hpp"
+#include "scenario.hpp"
+
+using namespace vivaref::engine;
+using namespace vivaref::engine::players;
+using vivaref::test::classicSpec;
+
+namespace {
+
+std::vector<Decision> randomGame(const std::shared_ptr<const Rules>& rules, std::uint64_t seed) {
+    State s(rules);
+    Rng rng(seed);
+    std::vector<Decision> decisions;
+    while (!s.isOver()) {
+        const Decision d = randomDecision(s, rng);
+        decisions.push_back(d);
+        REQUIRE_FALSE(s.apply(d));
+    }
+    return decisions;
+}
+
+void checkSame(const OutcomeEstimate& a, const OutcomeEstimate& b) {
+    CHECK(a.expectedScore == b.expectedScore);
+    CHECK(a.winChance == b.winChance);
+    CHECK(a.emissaryWins == b.emissaryWins);
+}
+
+}  // namespace
+
+TEST_CASE("the analysis in pieces is analyseGame's analysis, whatever the piece size") {
+    const auto rules = std::make_shared<const Rules>(classicSpec(4));
+    const auto decisions = randomGame(rules, 21);
+    AnalysisSettings settings;
+    settings.rollouts = 25;
+    settings.iterations = 50;
+    const State initial(rules);
+    Rng whole(7);
+    const auto expected = analyseGame(initial, decisions, settings, whole);
+    for (int piece : {1, 7, 25, 1000}) {
+        CAPTURE(piece);
+        AnalysisJob job(initial, decisions, settings, Rng(7), piece);
+        double progress = 0;
+        int steps = 0;
+        while (job.step()) {
+            CHECK(job.progress() >= progress);
+            progress = job.progress();
+            ++steps;
+        }
+        CHECK(job.done());
+        CHECK(job.progress() == 1.0);
+        CHECK_FALSE(job.step());
+        // At least a step a decision, and more when a piece holds fewer rollouts than an estimate.
+        CHECK(steps >= static_cast<int>(decisions.size()));
+        const auto& got = job.result();
+        REQUIRE(got.decisions.size() == expected.decisions.size());
+        checkSame(got.before, expected.before);
+        for (std::size_t i = 0; i < got.decisions.size(); ++i) {
+            CAPTURE(i);
+            checkSame(got.decisions[i].after, expected.decisions[i].after);
+            CHECK(got.decisions[i].swing == expected.decisions[i].swing);
+            REQUIRE(got.decisions[i].review.has_value() == expected.decisions[i].review.has_value());
+            if (got.decisions[i].review) {
+                CHECK(got.decisions[i].review->preferred == expected.decisions[i].review->preferred);
+                CHECK(got.decisions[i].review->preferredChance == expected.decisions[i].review->preferredChance);
+                CHECK(got.decisions[i].review->playedChance == expected.decisions[i].review->playedChance);
+            }
+        }
+        CHECK(got.swings == expected.swings);
+        CHECK(job.rng() == whole);  // and the generator left where analyseGame leaves it
+    }
+}
+
+TEST_CASE("an analysis in pieces stops at a decision the rules refuse, like analyseGame") {
+    const auto rules = std::make_shared<const Rules>(classicSpec(4));
+    auto decisions = randomGame(rules, 3);
+    decisions.resize(40);
+    const Decision firstDeal = decisions[0];
+    REQUIRE(std::holds_alternative<Deal>(firstDeal));
+    decisions.insert(decisions.begin() + 20, firstDeal);  // round 1 dealt again in its placement: refused
+    AnalysisSettings settings;
+    settings.rollouts = 5;
+    settings.iterations = 20;
+    const State initial(rules);
+    Rng whole(1);
+    const auto expected = analyseGame(initial, decisions, settings, whole);
+    AnalysisJob job(initial, decisions, settings, Rng(1), 3);
+    while (job.step()) {
+    }
+    CHECK(job.result().decisions.size() == expected.decisions.size());
+    CHECK(job.result().decisions.size() < decisions.size());
+    CHECK(job.result().swings == expected.swings);
+}

@@ -1,0 +1,130 @@
+// The "Analysis" panel of the review page (games.html#ID): the daemon's
+// analysis of a finished game (GET /api/games/ID/analysis, web-ui/API.md)
+// as a chart of each player's chance to win after every decision, the three
+// decisions that swung the game most, and the choices the search player
+// would have made otherwise. The chart is our own small SVG: one line per
+// player, each with its colour, its dash pattern and its name at the line's
+// end, so it reads without colour too.
+import { ApiError, esc, getJson } from './api.js';
+
+// Okabe and Ito's palette (told apart by colour-blind eyes), then more.
+const kColours = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#8a6d00', '#6a3d9a', '#b15928'];
+const kDashes = ['', '8 4', '2 4', '10 3 2 3', '4 4', '12 4 2 4 2 4', '1 3', '6 2', '14 4', '3 3 8 3'];
+const kPollMs = 2000;
+
+export function playerColour(p) { return kColours[p % kColours.length]; }
+
+function percent(x) { return `${Math.round(100 * x)} %`; }
+
+// The chance-to-win lines: x the decisions (0: the start), y 0..100 %;
+// the three swings as numbered dashed lines. Drawn `width` CSS pixels wide
+// (its card's width), so that its text keeps its size from a phone to a TV.
+export function chartSvg(analysis, width = 640) {
+  const names = analysis.players;
+  const series = [analysis.before, ...analysis.decisions.map((d) => d.after)];
+  const w = Math.max(280, Math.round(width));
+  const h = Math.round(Math.min(360, Math.max(200, w * 0.42)));
+  const left = 40;
+  const right = 12;
+  const top = 12;
+  const bottom = 30;
+  const n = Math.max(1, series.length - 1);
+  const x = (i) => left + ((w - left - right) * i) / n;
+  const y = (c) => top + (h - top - bottom) * (1 - c);
+  const grid = [0, 0.25, 0.5, 0.75, 1].map((c) => `<line class="grid" x1="${left}" x2="${w - right}" y1="${y(c).toFixed(1)}" y2="${y(c).toFixed(1)}"/>`
+    + `<text class="axis" x="${left - 4}" y="${(y(c) + 4).toFixed(1)}" text-anchor="end">${Math.round(c * 100)}%</text>`).join('');
+  const marks = (analysis.swings || []).map((s, k) => `<g class="swing-mark"><line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${top}" y2="${h - bottom}"/>`
+    + `<text x="${x(s).toFixed(1)}" y="${h - bottom + 14}" text-anchor="middle">${k + 1}</text></g>`).join('');
+  const lines = names.map((name, p) => {
+    const points = series.map((e, i) => `${x(i).toFixed(1)},${y(e.win_chance[p]).toFixed(1)}`).join(' ');
+    const dash = kDashes[p % kDashes.length];
+    return `<polyline class="chance-line" data-player="${p}" fill="none" stroke="${playerColour(p)}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points}"><title>${esc(name)}</title></polyline>`;
+  }).join('');
+  const axis = `<text class="axis" x="${left}" y="${h - 4}">start</text><text class="axis" x="${w - right}" y="${h - 4}" text-anchor="end">decision ${series.length - 1}</text>`;
+  return `<svg class="chance-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="Each player's chance to win after every decision">${grid}${marks}${lines}${axis}</svg>`;
+}
+
+function legendHtml(analysis) {
+  return `<ul class="chance-legend">${analysis.players.map((name, p) => {
+    const dash = kDashes[p % kDashes.length];
+    return `<li data-player="${p}"><svg width="36" height="12" aria-hidden="true"><line x1="1" x2="35" y1="6" y2="6" stroke="${playerColour(p)}" stroke-width="3"${dash ? ` stroke-dasharray="${dash}"` : ''}/></svg>${esc(name)}</li>`;
+  }).join('')}</ul>`;
+}
+
+// "Decision 57: Anna votes No. Bruno's chance to win went from 31 % to 78 %."
+function swingsHtml(analysis) {
+  const list = (analysis.swings || []).map((s, k) => {
+    const d = analysis.decisions[s - 1];
+    const before = s > 1 ? analysis.decisions[s - 2].after : analysis.before;
+    const p = d.swing_player;
+    const who = analysis.players[p];
+    return `<li data-swing="${k + 1}"><a href="#" data-goto="${s}">Decision ${s}</a>: ${esc(d.text)}. `
+      + `${esc(who)}'s chance to win went from ${percent(before.win_chance[p])} to ${percent(d.after.win_chance[p])}.</li>`;
+  });
+  return list.length ? `<ol class="swings">${list.join('')}</ol>` : '<p class="muted">No decision changed the chances.</p>';
+}
+
+// Each decision of a person (not a bot's seat) where the search player
+// would have chosen otherwise, worth at least the analysis's `worth_telling`.
+function preferencesHtml(analysis) {
+  const worth = (analysis.settings && analysis.settings.worth_telling) || 0.03;
+  const told = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth);
+  if (!told.length) return `<p class="muted">The search player agreed with every choice, or preferred another worth less than ${percent(worth)} more chance to win.</p>`;
+  const items = told.map((d) => `<li data-decision="${d.decision}"><a href="#" data-goto="${d.decision}">Decision ${d.decision}</a>: ${esc(d.text)} `
+    + `(chance to win ${percent(d.review.played_chance)}). The search player would have chosen: <b>${esc(d.review.preferred)}</b> `
+    + `(${percent(d.review.preferred_chance)}: <b>+${Math.round(100 * d.review.gain)}</b> points).</li>`);
+  return `<p class="small muted">${told.length} choice${told.length === 1 ? '' : 's'} where the search player, knowing only what that player knew, preferred another worth at least ${percent(worth)} more chance to win:</p>`
+    + `<ul class="plain preferences">${items.join('')}</ul>`;
+}
+
+// Fills `card` with game `id`'s analysis; while it is waiting or being
+// made, says so and asks again every two seconds (until `stillShowing()`
+// says the page moved on). `goto(decision)` shows that decision's step.
+export async function showAnalysis(card, id, { stillShowing, goto }) {
+  let answer;
+  try {
+    answer = await getJson(`/api/games/${encodeURIComponent(id)}/analysis`);
+  } catch (e) {
+    // A game in progress (409) is never analysed: the panel stays away.
+    card.classList.toggle('hidden', e instanceof ApiError && e.status === 409);
+    card.innerHTML = `<h2>Analysis</h2><p class="muted">${esc(e.message)}</p>`;
+    card.dataset.status = 'error';
+    return;
+  }
+  card.classList.remove('hidden');
+  card.dataset.status = answer.status;
+  if (answer.status !== 'analysed') {
+    const words = {
+      waiting: 'Not analysed yet: the castle analyses finished games in the background, newest first, when the table is quiet.',
+      analysing: `Being analysed in the background: ${Math.round(100 * (answer.progress || 0))} % done.`,
+      failed: answer.message,
+      damaged: answer.message,
+    }[answer.status] || answer.message || answer.status;
+    card.innerHTML = `<h2>Analysis</h2><p class="analysis-status">${esc(words)}</p>`;
+    if ((answer.status === 'waiting' || answer.status === 'analysing') && !answer.message)
+      setTimeout(() => { if (stillShowing()) showAnalysis(card, id, { stillShowing, goto }); }, kPollMs);
+    return;
+  }
+  const s = answer.settings || {};
+  card.innerHTML = `<h2>Analysis</h2>
+    <p class="small muted">Each player's chance to win after every decision, from ${s.rollouts} games played out from that position with every card known. The numbered lines are the three decisions that swung the game most.</p>
+    <div class="chart-wrap"></div>${legendHtml(answer)}
+    <h3>The decisions that swung the game most</h3>${swingsHtml(answer)}
+    <h3>Where the search player would have chosen otherwise</h3>${preferencesHtml(answer)}`;
+  const wrap = card.querySelector('.chart-wrap');
+  let drawnFor = 0;
+  const draw = () => {
+    const width = wrap.clientWidth;
+    if (!width || width === drawnFor) return;
+    drawnFor = width;
+    wrap.innerHTML = chartSvg(answer, width);
+  };
+  draw();
+  new ResizeObserver(draw).observe(wrap);
+  card.onclick = (event) => {
+    const link = event.target.closest('[data-goto]');
+    if (!link) return;
+    event.preventDefault();
+    goto(Number(link.dataset.goto));
+  };
+}
