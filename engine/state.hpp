@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/action.hpp"
+#include "engine/bounded_vector.hpp"
 #include "engine/event.hpp"
 #include "engine/refusal.hpp"
 #include "engine/rules.hpp"
@@ -66,8 +67,10 @@ struct ScoreLine {
 
 // One player's (or the Emissary's) part of a coronation: `total` is the sum of
 // the lines and is what the score track moved by (before the 2024 floor at 0).
+// At most: six favourites, the Ambition card, then the 33 rule or the team pawn.
+inline constexpr int kMaxScoreLines = kFavouritesPerCard + 3;
 struct ScoreSheet {
-    std::vector<ScoreLine> lines;
+    BoundedVector<ScoreLine, kMaxScoreLines> lines;
     int total = 0;
     friend bool operator==(const ScoreSheet&, const ScoreSheet&) = default;
 };
@@ -77,7 +80,7 @@ struct CoronationScore {
     CharacterId king{};
     Seat crown{};                        // moved the King to the throne
     bool jesterKing = false;             // 2024: floors and dungeons score reversed
-    std::vector<ScoreSheet> players;     // by player
+    BoundedVector<ScoreSheet, kMaxPlayers> players;  // by player
     std::optional<ScoreSheet> emissary;  // with the Emissary
     friend bool operator==(const CoronationScore&, const CoronationScore&) = default;
 };
@@ -91,7 +94,7 @@ struct RoundResult {
     // The breakdown: scores[p] == compensation[p] + the sum of coronations[i].players[p].total,
     // emissaryScore == the sum of the Emissary's sheets.
     std::vector<int> compensation;             // by player: RULES §2, 3 points at the deal
-    std::vector<CoronationScore> coronations;  // in order
+    BoundedVector<CoronationScore, 2> coronations;  // in order: two for a royal couple
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
 
