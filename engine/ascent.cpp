@@ -53,6 +53,13 @@ std::optional<Refusal> State::checkPlace(const Action& a) const {
     return std::nullopt;
 }
 
+bool State::isLegalPlacement(const Action& a) const {
+    const Place to = a.to();
+    return phase_ == Phase::Placement && a.seat() == toAct_ && a.character().index < characters_ &&
+           place_[a.character().index] == Place::Reserve && to >= Place::Floor1 && to <= Place::Floor4 &&
+           count_[static_cast<int>(to)] < rules_->floorLimit();
+}
+
 void State::doPlace(const Action& a, EventList* ev) {
     putCharacter(a.character(), a.to());
     ++placed_;
@@ -123,6 +130,12 @@ std::optional<Refusal> State::checkMove(const Action& a) const {
         return refuse(RefusalCode::NotAdjacent, "Characters never move down or sideways.");
     return refuse(RefusalCode::NotAdjacent, name + " can only move up one floor, to floor " + std::to_string(up) +
                                                 (up == kFloors ? " (the throne)." : "."));
+}
+
+bool State::isLegalMove(const Action& a) const {
+    if (phase_ != Phase::Ascent || a.seat() != toAct_ || a.character().index >= characters_) return false;
+    const Place to = moveDestination(place_[a.character().index]);
+    return to != Place::Unknown && to == a.to();
 }
 
 void State::doMove(const Action& a, EventList* ev) {
@@ -199,6 +212,20 @@ std::array<Place, kPlaceCount> State::moveDestinations() const {
         if (count_[4] < limit) destination[static_cast<int>(Place::Wc4)] = Place::Floor4;
     }
     return destination;
+}
+
+Place State::moveDestination(Place from) const {
+    // The same rules as moveDestinations(), for one place.
+    const int limit = rules_->floorLimit();
+    if (isFloor(from)) {
+        const int up = floorOf(from) + 1;
+        if (up == kFloors) return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
+        if (count_[up] < limit) return floorPlace(up);
+        if (rules_->is2024() && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0) return wcOf(up);
+        return Place::Unknown;
+    }
+    if (isWc(from) && rules_->is2024() && count_[floorOfWc(from)] < limit) return floorPlace(floorOfWc(from));
+    return Place::Unknown;
 }
 
 std::uint16_t State::movableCharacters(const std::array<Place, kPlaceCount>& destination) const {

@@ -23,6 +23,12 @@ std::optional<Refusal> State::checkVote(const Action& a) const {
     return std::nullopt;
 }
 
+bool State::isLegalVote(const Action& a) const {
+    const Seat s = a.seat();
+    return phase_ == Phase::Election && s.index < rules_->seats() && votes_[s.index] == VoteCard::Unknown &&
+           a.card() < VoteCard::Unknown && hands_[s.index].holds(a.card());
+}
+
 void State::doVote(const Action& a, EventList* ev) {
     votes_[a.seat().index] = a.card();
     ++votesIn_;

@@ -297,12 +297,16 @@ std::optional<Refusal> State::apply(const Action& a, EventList* ev) {
                 if (ambitionKept_[p] == AmbitionCard::Unknown) return std::nullopt;
             startPlay();
             return std::nullopt;
+        // A legal placement, move or vote is recognised in a few comparisons;
+        // anything else goes through the checks that say what is wrong.
         case ActionKind::Place:
-            if (auto r = checkPlace(a)) return r;
+            if (!isLegalPlacement(a))
+                if (auto r = checkPlace(a)) return r;
             doPlace(a, ev);
             return std::nullopt;
         case ActionKind::Move:
-            if (auto r = checkMove(a)) return r;
+            if (!isLegalMove(a))
+                if (auto r = checkMove(a)) return r;
             doMove(a, ev);
             return std::nullopt;
         case ActionKind::Pass:
@@ -310,7 +314,8 @@ std::optional<Refusal> State::apply(const Action& a, EventList* ev) {
             doPass(a, ev);
             return std::nullopt;
         case ActionKind::Vote:
-            if (auto r = checkVote(a)) return r;
+            if (!isLegalVote(a))
+                if (auto r = checkVote(a)) return r;
             doVote(a, ev);
             return std::nullopt;
     }

@@ -179,6 +179,12 @@ private:
     std::optional<Refusal> checkMove(const Action& a) const;
     std::optional<Refusal> checkPass(const Action& a) const;
     std::optional<Refusal> checkActor(const Action& a, Phase phase, const char* when) const;
+    // True only when checkPlace, checkMove, checkVote would find nothing wrong.
+    bool isLegalPlacement(const Action& a) const;
+    bool isLegalMove(const Action& a) const;
+    bool isLegalVote(const Action& a) const;
+    // Where a character standing at `from` may move now (Place::Unknown: nowhere).
+    Place moveDestination(Place from) const;
     bool hasLegalMove() const;
     std::uint16_t movableCharacters(const std::array<Place, kPlaceCount>& destination) const;
     void doPlace(const Action& a, EventList* ev);
