@@ -243,6 +243,16 @@ void State::addLegalMoves(ActionList& out) const {
     }
 }
 
-bool State::hasLegalMove() const { return movableCharacters(moveDestinations()) != 0; }
+std::uint16_t State::movableCharacters() const {
+    // Only places someone stands on are asked where they lead.
+    unsigned movable = 0;
+    for (int p = 0; p < kFloors; ++p)
+        if (at_[p] != 0 && moveDestination(static_cast<Place>(p)) != Place::Unknown) movable |= at_[p];
+    for (Place wc : {Place::Wc3, Place::Wc4})
+        if (at_[static_cast<int>(wc)] != 0 && moveDestination(wc) != Place::Unknown) movable |= at_[static_cast<int>(wc)];
+    return static_cast<std::uint16_t>(movable);
+}
+
+bool State::hasLegalMove() const { return movableCharacters() != 0; }
 
 }  // namespace vivaref::engine

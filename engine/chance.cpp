@@ -162,16 +162,13 @@ Action randomAction(const State& state, Rng& rng) {
     if (state.phase() == Phase::Ascent) {
         // Each character has at most one legal move, so drawing characters
         // until one can move is uniform over the legal moves.
-        const auto destination = state.moveDestinations();
-        unsigned movable = 0;
-        for (int p = 0; p < kPlaceCount; ++p)
-            if (destination[p] != Place::Unknown) movable |= state.charactersAt(static_cast<Place>(p));
+        const unsigned movable = state.movableCharacters();
         if (movable == 0) return Action::pass(state.seatToAct());
         const auto n = static_cast<std::uint32_t>(state.characterCount());
         for (;;) {
-            const auto c = static_cast<std::uint8_t>(rng.below(n));
-            if ((movable >> c) & 1u)
-                return Action::move(state.seatToAct(), CharacterId{c}, destination[static_cast<int>(state.placeOf(CharacterId{c}))]);
+            const CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
+            if ((movable >> c.index) & 1u)
+                return Action::move(state.seatToAct(), c, state.moveDestination(state.placeOf(c)));
         }
     }
     if (state.phase() == Phase::Election) {

@@ -37,7 +37,7 @@ void State::doVote(const Action& a, EventList* ev) {
 }
 
 void State::resolveElection(EventList* ev) {
-    Reveal reveal;
+    Reveal& reveal = lastReveal_.emplace();  // filled in place: it is the state's last reveal
     reveal.candidate = candidate_;
     reveal.crown = crown_;
     reveal.votes = votes_;
@@ -97,7 +97,6 @@ void State::resolveElection(EventList* ev) {
         reveal.outcome = ElectionOutcome::Crowned;
         reveal.sentTo = Place::Throne;
     }
-    lastReveal_ = reveal;
     if (ev) ev->push(Event{.kind = EventKind::VotesRevealed, .seat = crown_, .character = c, .round = round_});
     votes_.fill(VoteCard::Unknown);
     votesIn_ = 0;

@@ -135,6 +135,9 @@ public:
     // For each place, where a character standing there may move this turn
     // (Place::Unknown: nowhere). Each character has at most one legal move.
     std::array<Place, kPlaceCount> moveDestinations() const;
+    // The same for one place, and the characters that may move as a bit mask.
+    Place moveDestination(Place from) const;
+    std::uint16_t movableCharacters() const;
 
     // --- an election ------------------------------------------------------
     CharacterId candidate() const { return candidate_; }
@@ -183,8 +186,6 @@ private:
     bool isLegalPlacement(const Action& a) const;
     bool isLegalMove(const Action& a) const;
     bool isLegalVote(const Action& a) const;
-    // Where a character standing at `from` may move now (Place::Unknown: nowhere).
-    Place moveDestination(Place from) const;
     bool hasLegalMove() const;
     std::uint16_t movableCharacters(const std::array<Place, kPlaceCount>& destination) const;
     void doPlace(const Action& a, EventList* ev);
