@@ -172,20 +172,19 @@ Action randomAction(const State& state, Rng& rng) {
         }
     }
     if (state.phase() == Phase::Election) {
-        // Uniform over every (seat, card) vote still open, without a list.
+        // Uniform over every (seat, card) vote still open, listed in one pass
+        // (seat order, then Yes, No, Stomachache, as before).
+        ActionList open;
         const int seats = state.rules().seats();
-        std::uint32_t total = 0;
         for (int i = 0; i < seats; ++i) {
-            Seat s{static_cast<std::uint8_t>(i)};
-            if (!state.hasVoted(s)) total += (state.hand(s).yes > 0) + (state.hand(s).no > 0) + (state.hand(s).stomachache > 0);
-        }
-        std::uint32_t k = rng.below(total);
-        for (int i = 0; i < seats; ++i) {
-            Seat s{static_cast<std::uint8_t>(i)};
+            const Seat s{static_cast<std::uint8_t>(i)};
             if (state.hasVoted(s)) continue;
-            for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
-                if (state.hand(s).holds(c) && k-- == 0) return Action::vote(s, c);
+            const Hand& hand = state.hand(s);
+            if (hand.yes > 0) open.push(Action::vote(s, VoteCard::Yes));
+            if (hand.no > 0) open.push(Action::vote(s, VoteCard::No));
+            if (hand.stomachache > 0) open.push(Action::vote(s, VoteCard::Stomachache));
         }
+        if (!open.empty()) return open[static_cast<int>(rng.below(static_cast<std::uint32_t>(open.size())))];
     }
     ActionList legal;
     state.legalActions(legal);
