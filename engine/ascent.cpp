@@ -219,9 +219,11 @@ Place State::moveDestination(Place from) const {
     const int limit = rules_->floorLimit();
     if (isFloor(from)) {
         const int up = floorOf(from) + 1;
-        if (up == kFloors) return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
+        if (up == kFloors)
+            return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
         if (count_[up] < limit) return floorPlace(up);
-        if (rules_->is2024() && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0) return wcOf(up);
+        if (rules_->is2024() && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0)
+            return wcOf(up);
         return Place::Unknown;
     }
     if (isWc(from) && rules_->is2024() && count_[floorOfWc(from)] < limit) return floorPlace(floorOfWc(from));
@@ -249,7 +251,8 @@ std::uint16_t State::movableCharacters() const {
     for (int p = 0; p < kFloors; ++p)
         if (at_[p] != 0 && moveDestination(static_cast<Place>(p)) != Place::Unknown) movable |= at_[p];
     for (Place wc : {Place::Wc3, Place::Wc4})
-        if (at_[static_cast<int>(wc)] != 0 && moveDestination(wc) != Place::Unknown) movable |= at_[static_cast<int>(wc)];
+        if (at_[static_cast<int>(wc)] != 0 && moveDestination(wc) != Place::Unknown)
+            movable |= at_[static_cast<int>(wc)];
     return static_cast<std::uint16_t>(movable);
 }
 

@@ -38,7 +38,9 @@ FavouritesPool eligibleFavourites(const Rules& rules) {
 struct DealtSets {
     std::array<std::uint32_t, kMaxPlayers + 1> masks{};  // every player's and the Emissary's
     int size = 0;
-    bool holds(std::uint32_t mask) const { return std::find(masks.begin(), masks.begin() + size, mask) != masks.begin() + size; }
+    bool holds(std::uint32_t mask) const {
+        return std::find(masks.begin(), masks.begin() + size, mask) != masks.begin() + size;
+    }
     void add(std::uint32_t mask) { masks[size++] = mask; }
 };
 

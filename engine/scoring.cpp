@@ -178,9 +178,12 @@ std::vector<PlayerId> State::winners() const {
     const int units = byTeam ? seats : rules_->players();
     // A unit is a player, or with teams a seat's players. No list is built:
     // playouts ask for the winners at the end of every game.
-    auto memberCount = [&](int u) { return byTeam ? rules_->playersAt(Seat{static_cast<std::uint8_t>(u)}) : 1; };
+    auto memberCount = [&](int u) {
+        return byTeam ? rules_->playersAt(Seat{static_cast<std::uint8_t>(u)}) : 1;
+    };
     auto member = [&](int u, int i) {
-        return byTeam ? rules_->playerAt(Seat{static_cast<std::uint8_t>(u)}, i) : PlayerId{static_cast<std::uint8_t>(u)};
+        return byTeam ? rules_->playerAt(Seat{static_cast<std::uint8_t>(u)}, i)
+                      : PlayerId{static_cast<std::uint8_t>(u)};
     };
     // RULES §6: a team's result is the lower of its scores (single-pawn teams share one).
     std::array<int, kMaxPlayers> score{};

@@ -93,7 +93,8 @@ std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, in
         if (card.banished->index >= characters_)
             return refuse(RefusalCode::UnknownCharacter, whose() + " banished character is not in this game.");
         if (!(onCard & (1u << card.banished->index)))
-            return refuse(RefusalCode::BadDeal, whose() + " banished character must be one of the card's six.");
+            return refuse(RefusalCode::BadDeal,
+                          whose() + " banished character must be one of the card's six.");
     }
     return std::nullopt;
 }
