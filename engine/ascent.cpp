@@ -53,6 +53,13 @@ std::optional<Refusal> State::checkPlace(const Action& a) const {
     return std::nullopt;
 }
 
+bool State::isLegalPlacement(const Action& a) const {
+    const Place to = a.to();
+    return phase_ == Phase::Placement && a.seat() == toAct_ && a.character().index < characters_ &&
+           place_[a.character().index] == Place::Reserve && to >= Place::Floor1 && to <= Place::Floor4 &&
+           count_[static_cast<int>(to)] < rules_->floorLimit();
+}
+
 void State::doPlace(const Action& a, EventList* ev) {
     putCharacter(a.character(), a.to());
     ++placed_;
@@ -123,6 +130,12 @@ std::optional<Refusal> State::checkMove(const Action& a) const {
         return refuse(RefusalCode::NotAdjacent, "Characters never move down or sideways.");
     return refuse(RefusalCode::NotAdjacent, name + " can only move up one floor, to floor " + std::to_string(up) +
                                                 (up == kFloors ? " (the throne)." : "."));
+}
+
+bool State::isLegalMove(const Action& a) const {
+    if (phase_ != Phase::Ascent || a.seat() != toAct_ || a.character().index >= characters_) return false;
+    const Place to = moveDestination(place_[a.character().index]);
+    return to != Place::Unknown && to == a.to();
 }
 
 void State::doMove(const Action& a, EventList* ev) {
@@ -201,6 +214,22 @@ std::array<Place, kPlaceCount> State::moveDestinations() const {
     return destination;
 }
 
+Place State::moveDestination(Place from) const {
+    // The same rules as moveDestinations(), for one place.
+    const int limit = rules_->floorLimit();
+    if (isFloor(from)) {
+        const int up = floorOf(from) + 1;
+        if (up == kFloors)
+            return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
+        if (count_[up] < limit) return floorPlace(up);
+        if (rules_->is2024() && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0)
+            return wcOf(up);
+        return Place::Unknown;
+    }
+    if (isWc(from) && rules_->is2024() && count_[floorOfWc(from)] < limit) return floorPlace(floorOfWc(from));
+    return Place::Unknown;
+}
+
 std::uint16_t State::movableCharacters(const std::array<Place, kPlaceCount>& destination) const {
     std::uint16_t movable = 0;
     for (int p = 0; p < kPlaceCount; ++p)
@@ -216,6 +245,17 @@ void State::addLegalMoves(ActionList& out) const {
     }
 }
 
-bool State::hasLegalMove() const { return movableCharacters(moveDestinations()) != 0; }
+std::uint16_t State::movableCharacters() const {
+    // Only places someone stands on are asked where they lead.
+    unsigned movable = 0;
+    for (int p = 0; p < kFloors; ++p)
+        if (at_[p] != 0 && moveDestination(static_cast<Place>(p)) != Place::Unknown) movable |= at_[p];
+    for (Place wc : {Place::Wc3, Place::Wc4})
+        if (at_[static_cast<int>(wc)] != 0 && moveDestination(wc) != Place::Unknown)
+            movable |= at_[static_cast<int>(wc)];
+    return static_cast<std::uint16_t>(movable);
+}
+
+bool State::hasLegalMove() const { return movableCharacters() != 0; }
 
 }  // namespace vivaref::engine

@@ -14,8 +14,8 @@ std::uint64_t splitmix64(std::uint64_t& x) {
     return z ^ (z >> 31);
 }
 
-template <typename T>
-void shuffle(std::vector<T>& v, Rng& rng) {
+template <typename List>
+void shuffle(List& v, Rng& rng) {
     // Fisher-Yates with our own draws: the same order on every platform.
     for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
 }
@@ -34,10 +34,19 @@ FavouritesPool eligibleFavourites(const Rules& rules) {
     return pool;
 }
 
+// The sets of the cards dealt so far, each a bit mask over character indices.
+struct DealtSets {
+    std::array<std::uint32_t, kMaxPlayers + 1> masks{};  // every player's and the Emissary's
+    int size = 0;
+    bool holds(std::uint32_t mask) const {
+        return std::find(masks.begin(), masks.begin() + size, mask) != masks.begin() + size;
+    }
+    void add(std::uint32_t mask) { masks[size++] = mask; }
+};
+
 // Decision (RULES §3.1): a digital deal gives 6 distinct characters, never
-// the Jester, and no two cards (the Emissary's included) the same set. A
-// card's set is a bit mask over character indices.
-FavouritesCard drawCard(const Rules& rules, FavouritesPool pool, std::vector<std::uint32_t>& used, Rng& rng) {
+// the Jester, and no two cards (the Emissary's included) the same set.
+FavouritesCard drawCard(const Rules& rules, FavouritesPool pool, DealtSets& used, Rng& rng) {
     FavouritesCard card;
     for (;;) {
         std::uint32_t mask = 0;
@@ -47,8 +56,8 @@ FavouritesCard drawCard(const Rules& rules, FavouritesPool pool, std::vector<std
             card.characters[i] = pool.ids[i];
             mask |= 1u << pool.ids[i].index;
         }
-        if (std::find(used.begin(), used.end(), mask) == used.end()) {
-            used.push_back(mask);
+        if (!used.holds(mask)) {
+            used.add(mask);
             break;
         }
     }
@@ -70,18 +79,25 @@ Rng::Rng(std::uint64_t seed) {
     for (auto& s : s_) s = splitmix64(seed);
 }
 
+std::uint64_t Rng::redrawIfBiased(std::uint64_t m, std::uint32_t bound) {
+    const std::uint32_t threshold = (0u - bound) % bound;
+    while (static_cast<std::uint32_t>(m) < threshold) m = (next() >> 32) * bound;
+    return m;
+}
+
 Deal randomDeal(const State& state, Rng& rng) {
     const Rules& rules = state.rules();
     Deal deal;
     deal.round = state.round();
     const auto pool = eligibleFavourites(rules);
-    std::vector<std::uint32_t> used;
-    used.reserve(kMaxPlayers + 1);
+    DealtSets used;
+    deal.favourites.reserve(static_cast<std::size_t>(rules.players()));
     for (int p = 0; p < rules.players(); ++p) deal.favourites.push_back(drawCard(rules, pool, used, rng));
     if (rules.options().ambition) {
-        std::vector<AmbitionCard> deck;
-        for (int c = 0; c < kAmbitionCardCount; ++c) deck.push_back(static_cast<AmbitionCard>(c));
+        std::array<AmbitionCard, kAmbitionCardCount> deck{};
+        for (int c = 0; c < kAmbitionCardCount; ++c) deck[c] = static_cast<AmbitionCard>(c);
         shuffle(deck, rng);
+        deal.ambitions.reserve(static_cast<std::size_t>(rules.players()));
         for (int p = 0; p < rules.players(); ++p) deal.ambitions.push_back({deck[2 * p], deck[2 * p + 1]});
     }
     if (rules.hasEmissary()) {
@@ -148,33 +164,29 @@ Action randomAction(const State& state, Rng& rng) {
     if (state.phase() == Phase::Ascent) {
         // Each character has at most one legal move, so drawing characters
         // until one can move is uniform over the legal moves.
-        const auto destination = state.moveDestinations();
-        bool any = false;
-        for (int p = 0; p < kPlaceCount && !any; ++p)
-            any = destination[p] != Place::Unknown && state.charactersAt(static_cast<Place>(p)) != 0;
-        if (!any) return Action::pass(state.seatToAct());
+        const unsigned movable = state.movableCharacters();
+        if (movable == 0) return Action::pass(state.seatToAct());
         const auto n = static_cast<std::uint32_t>(state.characterCount());
         for (;;) {
             const CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
-            const Place to = destination[static_cast<int>(state.placeOf(c))];
-            if (to != Place::Unknown) return Action::move(state.seatToAct(), c, to);
+            if ((movable >> c.index) & 1u)
+                return Action::move(state.seatToAct(), c, state.moveDestination(state.placeOf(c)));
         }
     }
     if (state.phase() == Phase::Election) {
-        // Uniform over every (seat, card) vote still open, without a list.
+        // Uniform over every (seat, card) vote still open, listed in one pass
+        // (seat order, then Yes, No, Stomachache, as before).
+        ActionList open;
         const int seats = state.rules().seats();
-        std::uint32_t total = 0;
         for (int i = 0; i < seats; ++i) {
-            Seat s{static_cast<std::uint8_t>(i)};
-            if (!state.hasVoted(s)) total += (state.hand(s).yes > 0) + (state.hand(s).no > 0) + (state.hand(s).stomachache > 0);
-        }
-        std::uint32_t k = rng.below(total);
-        for (int i = 0; i < seats; ++i) {
-            Seat s{static_cast<std::uint8_t>(i)};
+            const Seat s{static_cast<std::uint8_t>(i)};
             if (state.hasVoted(s)) continue;
-            for (auto c : {VoteCard::Yes, VoteCard::No, VoteCard::Stomachache})
-                if (state.hand(s).holds(c) && k-- == 0) return Action::vote(s, c);
+            const Hand& hand = state.hand(s);
+            if (hand.yes > 0) open.push(Action::vote(s, VoteCard::Yes));
+            if (hand.no > 0) open.push(Action::vote(s, VoteCard::No));
+            if (hand.stomachache > 0) open.push(Action::vote(s, VoteCard::Stomachache));
         }
+        if (!open.empty()) return open[static_cast<int>(rng.below(static_cast<std::uint32_t>(open.size())))];
     }
     ActionList legal;
     state.legalActions(legal);
@@ -189,15 +201,15 @@ State sampleWorld(const State& truth, Seat viewer, Rng& rng) {
 
     if (!truth.favouritesRevealed()) {
         // The cards the viewer knows: its own (and its teammate's) and the Emissary's, face up.
-        std::vector<std::uint32_t> used;
+        DealtSets used;
         auto maskOf = [](const FavouritesCard& card) {
             std::uint32_t mask = 0;
             for (auto c : card.characters) mask |= 1u << c.index;
             return mask;
         };
         for (int p = 0; p < rules.players(); ++p)
-            if (own(p)) used.push_back(maskOf(truth.favourites_[p]));
-        if (rules.hasEmissary()) used.push_back(maskOf(truth.emissaryFavourites_));
+            if (own(p)) used.add(maskOf(truth.favourites_[p]));
+        if (rules.hasEmissary()) used.add(maskOf(truth.emissaryFavourites_));
         const auto pool = eligibleFavourites(rules);
         for (int p = 0; p < rules.players(); ++p)
             if (!own(p)) world.favourites_[p] = drawCard(rules, pool, used, rng);
@@ -210,7 +222,7 @@ State sampleWorld(const State& truth, Seat viewer, Rng& rng) {
             if (own(p))
                 for (auto c : truth.ambitionDealt_[p])
                     if (c != AmbitionCard::Unknown) seen[static_cast<int>(c)] = true;
-        std::vector<AmbitionCard> deck;
+        BoundedVector<AmbitionCard, kAmbitionCardCount> deck;
         for (int c = 0; c < kAmbitionCardCount; ++c)
             if (!seen[c]) deck.push_back(static_cast<AmbitionCard>(c));
         shuffle(deck, rng);

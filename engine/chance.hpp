@@ -31,20 +31,15 @@ public:
     // multiply-and-reject: it rarely divides).
     std::uint32_t below(std::uint32_t bound) {
         std::uint64_t m = (next() >> 32) * bound;
-        auto low = static_cast<std::uint32_t>(m);
-        if (low < bound) {
-            const std::uint32_t threshold = (0u - bound) % bound;
-            while (low < threshold) {
-                m = (next() >> 32) * bound;
-                low = static_cast<std::uint32_t>(m);
-            }
-        }
+        if (static_cast<std::uint32_t>(m) < bound) m = redrawIfBiased(m, bound);
         return static_cast<std::uint32_t>(m >> 32);
     }
 
     friend bool operator==(const Rng&, const Rng&) = default;
 
 private:
+    // below()'s rare case, out of line so that the common one inlines.
+    std::uint64_t redrawIfBiased(std::uint64_t m, std::uint32_t bound);
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     std::uint64_t s_[4];
 };

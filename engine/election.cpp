@@ -23,6 +23,12 @@ std::optional<Refusal> State::checkVote(const Action& a) const {
     return std::nullopt;
 }
 
+bool State::isLegalVote(const Action& a) const {
+    const Seat s = a.seat();
+    return phase_ == Phase::Election && s.index < rules_->seats() && votes_[s.index] == VoteCard::Unknown &&
+           a.card() < VoteCard::Unknown && hands_[s.index].holds(a.card());
+}
+
 void State::doVote(const Action& a, EventList* ev) {
     votes_[a.seat().index] = a.card();
     ++votesIn_;
@@ -31,7 +37,7 @@ void State::doVote(const Action& a, EventList* ev) {
 }
 
 void State::resolveElection(EventList* ev) {
-    Reveal reveal;
+    Reveal& reveal = lastReveal_.emplace();  // filled in place: it is the state's last reveal
     reveal.candidate = candidate_;
     reveal.crown = crown_;
     reveal.votes = votes_;
@@ -91,7 +97,6 @@ void State::resolveElection(EventList* ev) {
         reveal.outcome = ElectionOutcome::Crowned;
         reveal.sentTo = Place::Throne;
     }
-    lastReveal_ = reveal;
     if (ev) ev->push(Event{.kind = EventKind::VotesRevealed, .seat = crown_, .character = c, .round = round_});
     votes_.fill(VoteCard::Unknown);
     votesIn_ = 0;

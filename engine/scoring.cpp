@@ -1,6 +1,7 @@
 // Scoring a coronation (RULES §3.5), Ambition cards (§5), the end of a round
 // (§3.6) and of the game with its tie-breaks (§4).
 #include <algorithm>
+#include <array>
 
 #include "engine/state.hpp"
 
@@ -23,7 +24,7 @@ int State::favouriteLines(const FavouritesCard& card, bool jesterKing, ScoreShee
     int sum = 0;
     for (auto c : card.characters) {
         Place p = place_[c.index];
-        if (!card.counts(c)) {  // the banished character
+        if (card.banished == c) {  // the sealed character counts for nothing
             sheet.lines.push_back(ScoreLine{.kind = ScoreLineKind::Banished, .character = c, .place = p});
             continue;
         }
@@ -98,8 +99,8 @@ void State::scoreCoronation(EventList* ev) {
     const bool ambition = rules_->options().ambition && (!rules_->isRoyalCouple() || !current_.kings.empty());
     const int players = rules_->players();
     // Every change is the sum of its sheet's lines: the breakdown and the
-    // score cannot disagree.
-    CoronationScore score;
+    // score cannot disagree. Built in place: no sheet is copied.
+    CoronationScore& score = current_.coronations.emplace_back();
     score.king = candidate_;
     score.crown = crown_;
     score.jesterKing = jesterKing;
@@ -142,13 +143,11 @@ void State::scoreCoronation(EventList* ev) {
     for (int p = 0; p < players; ++p)
         addToTotal(PlayerId{static_cast<std::uint8_t>(p)}, score.players[p].total);
     if (rules_->hasEmissary()) {
-        ScoreSheet sheet;
+        ScoreSheet& sheet = score.emissary.emplace();
         sheet.total = favouriteLines(emissaryFavourites_, jesterKing, sheet);
         current_.emissaryScore += sheet.total;
         emissaryTotal_ = std::max(0, emissaryTotal_ + sheet.total);
-        score.emissary = std::move(sheet);
     }
-    current_.coronations.push_back(std::move(score));
     current_.kings.push_back(candidate_);
     current_.crown = crown_;
     if (ev)
@@ -177,28 +176,23 @@ std::vector<PlayerId> State::winners() const {
     const int seats = rules_->seats();
     const bool byTeam = rules_->hasTeams();
     const int units = byTeam ? seats : rules_->players();
-    auto membersOf = [&](int u) {
-        std::vector<PlayerId> m;
-        if (!byTeam) {
-            m.push_back(PlayerId{static_cast<std::uint8_t>(u)});
-        } else {
-            Seat s{static_cast<std::uint8_t>(u)};
-            for (int i = 0; i < rules_->playersAt(s); ++i) m.push_back(rules_->playerAt(s, i));
-        }
-        return m;
+    // A unit is a player, or with teams a seat's players. No list is built:
+    // playouts ask for the winners at the end of every game.
+    auto memberCount = [&](int u) {
+        return byTeam ? rules_->playersAt(Seat{static_cast<std::uint8_t>(u)}) : 1;
+    };
+    auto member = [&](int u, int i) {
+        return byTeam ? rules_->playerAt(Seat{static_cast<std::uint8_t>(u)}, i)
+                      : PlayerId{static_cast<std::uint8_t>(u)};
     };
     // RULES §6: a team's result is the lower of its scores (single-pawn teams share one).
-    std::vector<int> score(units);
+    std::array<int, kMaxPlayers> score{};
     for (int u = 0; u < units; ++u) {
-        int low = 0;
-        bool first = true;
-        for (auto p : membersOf(u)) {
-            low = first ? totals_[p.index] : std::min(low, totals_[p.index]);
-            first = false;
-        }
+        int low = totals_[member(u, 0).index];
+        for (int i = 1; i < memberCount(u); ++i) low = std::min(low, totals_[member(u, i).index]);
         score[u] = low;
     }
-    const int best = *std::max_element(score.begin(), score.end());
+    const int best = *std::max_element(score.begin(), score.begin() + units);
     // RULES §6: the Emissary wins only when strictly ahead of every player.
     if (rules_->hasEmissary() && emissaryTotal_ > best) return result;
 
@@ -206,8 +200,8 @@ std::vector<PlayerId> State::winners() const {
     // throne. 2024: the best-placed favourite stands highest (union of teammates).
     auto tieBreak = [&](int u) {
         int value = rules_->is2024() ? -1 : 0;
-        for (auto p : membersOf(u)) {
-            const FavouritesCard& fav = favourites_[p.index];
+        for (int i = 0; i < memberCount(u); ++i) {
+            const FavouritesCard& fav = favourites_[member(u, i).index];
             for (auto c : fav.characters) {
                 if (!fav.counts(c)) continue;
                 Place where = place_[c.index];
@@ -218,12 +212,13 @@ std::vector<PlayerId> State::winners() const {
         }
         return value;
     };
+    std::array<int, kMaxPlayers> tie{};
     int bestTie = -2;
     for (int u = 0; u < units; ++u)
-        if (score[u] == best) bestTie = std::max(bestTie, tieBreak(u));
+        if (score[u] == best) bestTie = std::max(bestTie, tie[u] = tieBreak(u));
     for (int u = 0; u < units; ++u)
-        if (score[u] == best && tieBreak(u) == bestTie)
-            for (auto p : membersOf(u)) result.push_back(p);
+        if (score[u] == best && tie[u] == bestTie)
+            for (int i = 0; i < memberCount(u); ++i) result.push_back(member(u, i));
     std::sort(result.begin(), result.end(), [](PlayerId a, PlayerId b) { return a.index < b.index; });
     return result;
 }

@@ -75,15 +75,15 @@ std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, in
     auto whose = [player] {
         return player < 0 ? std::string("The Emissary's") : "Player " + std::to_string(player) + "'s";
     };
-    for (std::size_t i = 0; i < card.characters.size(); ++i) {
-        CharacterId c = card.characters[i];
+    unsigned onCard = 0;  // the characters seen so far, as a bit mask
+    for (CharacterId c : card.characters) {
         if (c.index >= characters_)
             return refuse(RefusalCode::UnknownCharacter, whose() + " favourites name a character not in this game.");
         if (rules_->roster().isJester(c))
             return refuse(RefusalCode::BadDeal, "The Jester is on no Favourites card (" + whose() + ").");
-        for (std::size_t j = 0; j < i; ++j)
-            if (card.characters[j] == c)
-                return refuse(RefusalCode::BadDeal, whose() + " favourites name the same character twice.");
+        if (onCard & (1u << c.index))
+            return refuse(RefusalCode::BadDeal, whose() + " favourites name the same character twice.");
+        onCard |= 1u << c.index;
     }
     if (rules_->options().banished != card.banished.has_value())
         return refuse(RefusalCode::BadDeal, rules_->options().banished
@@ -92,9 +92,9 @@ std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, in
     if (card.banished) {
         if (card.banished->index >= characters_)
             return refuse(RefusalCode::UnknownCharacter, whose() + " banished character is not in this game.");
-        bool onCard = std::find(card.characters.begin(), card.characters.end(), *card.banished) !=
-                      card.characters.end();
-        if (!onCard) return refuse(RefusalCode::BadDeal, whose() + " banished character must be one of the card's six.");
+        if (!(onCard & (1u << card.banished->index)))
+            return refuse(RefusalCode::BadDeal,
+                          whose() + " banished character must be one of the card's six.");
     }
     return std::nullopt;
 }
@@ -297,12 +297,16 @@ std::optional<Refusal> State::applyAction(const Action& a, EventList* ev) {
                 if (ambitionKept_[p] == AmbitionCard::Unknown) return std::nullopt;
             startPlay();
             return std::nullopt;
+        // A legal placement, move or vote is recognised in a few comparisons;
+        // anything else goes through the checks that say what is wrong.
         case ActionKind::Place:
-            if (auto r = checkPlace(a)) return r;
+            if (!isLegalPlacement(a))
+                if (auto r = checkPlace(a)) return r;
             doPlace(a, ev);
             return std::nullopt;
         case ActionKind::Move:
-            if (auto r = checkMove(a)) return r;
+            if (!isLegalMove(a))
+                if (auto r = checkMove(a)) return r;
             doMove(a, ev);
             return std::nullopt;
         case ActionKind::Pass:
@@ -310,7 +314,8 @@ std::optional<Refusal> State::applyAction(const Action& a, EventList* ev) {
             doPass(a, ev);
             return std::nullopt;
         case ActionKind::Vote:
-            if (auto r = checkVote(a)) return r;
+            if (!isLegalVote(a))
+                if (auto r = checkVote(a)) return r;
             doVote(a, ev);
             return std::nullopt;
     }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/action.hpp"
+#include "engine/bounded_vector.hpp"
 #include "engine/decision.hpp"
 #include "engine/event.hpp"
 #include "engine/refusal.hpp"
@@ -68,8 +69,10 @@ struct ScoreLine {
 
 // One player's (or the Emissary's) part of a coronation: `total` is the sum of
 // the lines and is what the score track moved by (before the 2024 floor at 0).
+// At most: six favourites, the Ambition card, then the 33 rule or the team pawn.
+inline constexpr int kMaxScoreLines = kFavouritesPerCard + 3;
 struct ScoreSheet {
-    std::vector<ScoreLine> lines;
+    BoundedVector<ScoreLine, kMaxScoreLines> lines;
     int total = 0;
     friend bool operator==(const ScoreSheet&, const ScoreSheet&) = default;
 };
@@ -79,7 +82,7 @@ struct CoronationScore {
     CharacterId king{};
     Seat crown{};                        // moved the King to the throne
     bool jesterKing = false;             // 2024: floors and dungeons score reversed
-    std::vector<ScoreSheet> players;     // by player
+    BoundedVector<ScoreSheet, kMaxPlayers> players;  // by player
     std::optional<ScoreSheet> emissary;  // with the Emissary
     friend bool operator==(const CoronationScore&, const CoronationScore&) = default;
 };
@@ -93,7 +96,7 @@ struct RoundResult {
     // The breakdown: scores[p] == compensation[p] + the sum of coronations[i].players[p].total,
     // emissaryScore == the sum of the Emissary's sheets.
     std::vector<int> compensation;             // by player: RULES §2, 3 points at the deal
-    std::vector<CoronationScore> coronations;  // in order
+    BoundedVector<CoronationScore, 2> coronations;  // in order: two for a royal couple
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
 
@@ -148,6 +151,9 @@ public:
     // For each place, where a character standing there may move this turn
     // (Place::Unknown: nowhere). Each character has at most one legal move.
     std::array<Place, kPlaceCount> moveDestinations() const;
+    // The same for one place, and the characters that may move as a bit mask.
+    Place moveDestination(Place from) const;
+    std::uint16_t movableCharacters() const;
 
     // --- an election ------------------------------------------------------
     CharacterId candidate() const { return candidate_; }
@@ -197,6 +203,10 @@ private:
     std::optional<Refusal> checkMove(const Action& a) const;
     std::optional<Refusal> checkPass(const Action& a) const;
     std::optional<Refusal> checkActor(const Action& a, Phase phase, const char* when) const;
+    // True only when checkPlace, checkMove, checkVote would find nothing wrong.
+    bool isLegalPlacement(const Action& a) const;
+    bool isLegalMove(const Action& a) const;
+    bool isLegalVote(const Action& a) const;
     bool hasLegalMove() const;
     std::uint16_t movableCharacters(const std::array<Place, kPlaceCount>& destination) const;
     void doPlace(const Action& a, EventList* ev);

@@ -1,5 +1,6 @@
 // State snapshots as text: every field, in one order, as integers. One
 // visitor walks the fields for both directions so they cannot drift apart.
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -89,6 +90,14 @@ template <typename A, typename T>
 void io(A& a, std::vector<T>& v, long long maxSize) {
     long long n = static_cast<long long>(v.size());
     a.integer(n, 0, maxSize);
+    if (A::kReading) v.assign(static_cast<std::size_t>(n), T{});
+    for (auto& x : v) io(a, x);
+}
+
+template <typename A, typename T, int N>
+void io(A& a, BoundedVector<T, N>& v, long long maxSize) {
+    long long n = static_cast<long long>(v.size());
+    a.integer(n, 0, std::min<long long>(maxSize, N));
     if (A::kReading) v.assign(static_cast<std::size_t>(n), T{});
     for (auto& x : v) io(a, x);
 }

@@ -7,8 +7,16 @@ namespace vivaref::engine::players {
 
 Seat nextToDecide(const State& state) {
     if (state.phase() == Phase::Placement || state.phase() == Phase::Ascent) return state.seatToAct();
-    const auto waiting = state.toAct();
-    return waiting.empty() ? Seat{} : waiting.front();
+    // The first of state.toAct(), without building the list: playouts ask at every vote.
+    const Rules& rules = state.rules();
+    for (int i = 0; i < rules.seats(); ++i) {
+        const Seat s{static_cast<std::uint8_t>(i)};
+        if (state.phase() == Phase::Election && !state.hasVoted(s)) return s;
+        if (state.phase() == Phase::KeepAmbition)
+            for (int k = 0; k < rules.playersAt(s); ++k)
+                if (state.keptAmbition(rules.playerAt(s, k)) == AmbitionCard::Unknown) return s;
+    }
+    return Seat{};
 }
 
 void legalActionsOf(const State& state, Seat seat, ActionList& out) {
