@@ -17,16 +17,12 @@ using nlohmann::json;
 
 namespace {
 
-engine::RulesSpec classic4() {
-    engine::RulesSpec spec;
-    spec.edition = engine::Edition::Classic;
-    spec.seats = 4;
-    return spec;
-}
+// The default setup: the classic edition, 4 seats.
+const engine::RulesSpec kClassic4{};
 
 // A game cut short after `lines` lines: still in progress.
 GameId unfinishedGame(GameStore& log, std::uint64_t seed, std::int64_t lines) {
-    return writeRandomGame(log, classic4(), seed,
+    return writeRandomGame(log, kClassic4, seed,
                            [lines](const WriteStatus&, GameId, std::int64_t written) { return written < lines; })
         .id;
 }
@@ -57,7 +53,7 @@ TEST_CASE("a log of schema 1 is brought to schema 2: its games kept, the analyse
     std::vector<std::string> record;
     {
         GameStore log(file, GameStore::Access::CreateIfMissing);
-        record = writeRandomGame(log, classic4(), 11).record;
+        record = writeRandomGame(log, kClassic4, 11).record;
     }
     {
         // Back to what vivaref wrote before the analyses.
@@ -77,7 +73,7 @@ TEST_CASE("a log of schema 1 is brought to schema 2: its games kept, the analyse
 TEST_CASE("one analysis a finished game, with its settings; made again, it replaces the first") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto id = writeRandomGame(log, classic4(), 5).id;
+    const auto id = writeRandomGame(log, kClassic4, 5).id;
     CHECK_FALSE(log.analysis(id));
     const json first = analysed(log, id);
     const auto settings = analysis::settingsJson({}, 3).dump();
@@ -103,9 +99,9 @@ TEST_CASE("one analysis a finished game, with its settings; made again, it repla
 TEST_CASE("a game in progress is never analysed: not waiting for one, and none kept for it") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto done = writeRandomGame(log, classic4(), 1).id;
+    const auto done = writeRandomGame(log, kClassic4, 1).id;
     const auto playing = unfinishedGame(log, 2, 30);
-    const auto alsoDone = writeRandomGame(log, classic4(), 3).id;
+    const auto alsoDone = writeRandomGame(log, kClassic4, 3).id;
     // Newest first, and only the finished ones.
     CHECK(log.gamesAwaitingAnalysis() == std::vector<GameId>{alsoDone, done});
     const auto refused = log.saveAnalysis(playing, "{}", "{}", kAt);
@@ -120,7 +116,7 @@ TEST_CASE("a game in progress is never analysed: not waiting for one, and none k
 TEST_CASE("a damaged analysis read back is named in a sentence, never a crash") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto id = writeRandomGame(log, classic4(), 7).id;
+    const auto id = writeRandomGame(log, kClassic4, 7).id;
     const json good = analysed(log, id);
     REQUIRE_FALSE(analysis::analysisProblem(good));
 

@@ -21,12 +21,8 @@ using std::chrono::microseconds;
 
 namespace {
 
-engine::RulesSpec classic4() {
-    engine::RulesSpec spec;
-    spec.edition = engine::Edition::Classic;
-    spec.seats = 4;
-    return spec;
-}
+// The default setup: the classic edition, 4 seats.
+const engine::RulesSpec kClassic4{};
 
 microseconds threadCpu() {
     timespec t{};
@@ -73,8 +69,8 @@ void runQuiet(analysis::BackgroundAnalysis& background, CpuTimeClock& clock, mic
 TEST_CASE("finished games are analysed in the background, newest first, and kept as 'vivaref analyse' makes them") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto older = writeRandomGame(log, classic4(), 1).id;
-    const auto newer = writeRandomGame(log, classic4(), 2).id;
+    const auto older = writeRandomGame(log, kClassic4, 1).id;
+    const auto newer = writeRandomGame(log, kClassic4, 2).id;
     CpuTimeClock clock;
     auto options = smallBudget();
     std::vector<std::string> notes;
@@ -111,9 +107,9 @@ TEST_CASE("finished games are analysed in the background, newest first, and kept
 TEST_CASE("a game in progress is never analysed; once it is over, it is") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto done = writeRandomGame(log, classic4(), 3).id;
+    const auto done = writeRandomGame(log, kClassic4, 3).id;
     const auto playing =
-        writeRandomGame(log, classic4(), 4, [](const WriteStatus&, GameId, std::int64_t lines) { return lines < 40; })
+        writeRandomGame(log, kClassic4, 4, [](const WriteStatus&, GameId, std::int64_t lines) { return lines < 40; })
             .id;
     CpuTimeClock clock;
     analysis::BackgroundAnalysis background(log, clock, smallBudget());
@@ -134,7 +130,7 @@ TEST_CASE("a game in progress is never analysed; once it is over, it is") {
 TEST_CASE("a busy table stops the slice at once, and nothing runs until it is quiet") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    writeRandomGame(log, classic4(), 5);
+    writeRandomGame(log, kClassic4, 5);
     castle::ManualClock clock;
     analysis::BackgroundAnalysis background(log, clock, smallBudget());
     CHECK(background.runPiece(true));  // finds the game and starts
@@ -152,7 +148,7 @@ TEST_CASE("a busy table stops the slice at once, and nothing runs until it is qu
 TEST_CASE("the duty cycle: the pieces' CPU time is at most the share of the time, in slices of at most the slice") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    for (std::uint64_t seed = 10; seed < 14; ++seed) writeRandomGame(log, classic4(), seed);
+    for (std::uint64_t seed = 10; seed < 14; ++seed) writeRandomGame(log, kClassic4, seed);
     for (const double share : {0.25, 0.5}) {
         CAPTURE(share);
         CpuTimeClock clock;

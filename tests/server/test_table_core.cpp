@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -118,30 +119,44 @@ std::pair<std::string, json> apiCall(const trace::TraceLine& line) {
         line.input);
 }
 
+std::string bundledRecord(const char* name) {
+    return readFile(std::filesystem::path(VIVAREF_TEST_RECORDS) / name);
+}
+
+// A record's game played through the API alone, each put, lift, key and
+// host request at its time in the record's table script; every call must
+// be answered 200. `afterEach(step, target)` runs after each.
+void playRecordThroughApi(Table& t, const std::string& record,
+                          const std::function<void(std::size_t step, const std::string& target)>& afterEach) {
+    const auto script = trace::tableScriptFromRecord(record);
+    REQUIRE_FALSE(script.error);
+    for (std::size_t i = 0; i < script.lines.size(); ++i) {
+        t.runTo(Timestamp(script.lines[i].t));
+        const auto [target, body] = apiCall(script.lines[i]);
+        const auto [status, answer] = t.call(http::verb::post, target, body);
+        CAPTURE(target);
+        CAPTURE(body.dump());
+        CAPTURE(answer.dump());
+        REQUIRE(status == 200);
+        afterEach(i, target);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("whole recorded games played through the API alone give the same record in the log") {
     for (const char* name : {"classic-4.jsonl", "2024-3-ambition-by-hand.jsonl", "2024-2-emissary.jsonl"}) {
         CAPTURE(name);
-        const std::string record = readFile(std::filesystem::path(VIVAREF_TEST_RECORDS) / name);
-        const auto script = trace::tableScriptFromRecord(record);
-        REQUIRE_FALSE(script.error);
+        const std::string record = bundledRecord(name);
         TempDirectory dir;
         Table t(dir / "games.sqlite");
-        for (const auto& line : script.lines) {
-            t.runTo(Timestamp(line.t));
-            const auto [target, body] = apiCall(line);
-            const auto [status, answer] = t.call(http::verb::post, target, body);
-            CAPTURE(target);
-            CAPTURE(body.dump());
-            CAPTURE(answer.dump());
-            REQUIRE(status == 200);
+        playRecordThroughApi(t, record, [&](std::size_t step, const std::string&) {
             // Nothing the public sees holds a hand (one step in 8: the status costs).
-            if ((&line - script.lines.data()) % 8 != 0) continue;
+            if (step % 8 != 0) return;
             const std::string shown = t.get("/api/status").dump();
             CHECK(shown.find("\"hand\"") == std::string::npos);
             CHECK(shown.find("\"private\"") == std::string::npos);
-        }
+        });
         t.runFor(Timestamp(10'000));
 
         const json status = t.get("/api/status");
@@ -483,19 +498,13 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
 }
 
 TEST_CASE("a finished game's analysis: waiting, analysing, then the kept one; a game in progress: 409 and nothing") {
-    const std::string record = readFile(std::filesystem::path(VIVAREF_TEST_RECORDS) / "2024-2-emissary.jsonl");
-    const auto script = trace::tableScriptFromRecord(record);
-    REQUIRE_FALSE(script.error);
     TempDirectory dir;
     Table t(dir / "games.sqlite");
-    for (const auto& line : script.lines) {
-        t.runTo(Timestamp(line.t));
-        const auto [target, body] = apiCall(line);
-        REQUIRE(t.call(http::verb::post, target, body).first == 200);
+    playRecordThroughApi(t, bundledRecord("2024-2-emissary.jsonl"), [&](std::size_t, const std::string& target) {
         // A host request is the table's activity at once (the background
         // analysis waits); a piece put or lifted once the scans see it.
         if (target.starts_with("/api/host/")) CHECK(t.table.lastActivity() == t.clock.now());
-    }
+    });
     t.runFor(Timestamp(10'000));
     REQUIRE(t.get("/api/games/1")["status"] == "complete");
     CHECK(t.get("/api/games/1/analysis") == json{{"status", "waiting"}, {"progress", 0},
