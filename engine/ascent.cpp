@@ -246,13 +246,22 @@ void State::addLegalMoves(ActionList& out) const {
 }
 
 std::uint16_t State::movableCharacters() const {
-    // Only places someone stands on are asked where they lead.
+    // moveDestination()'s rules, asked only of places someone stands on and
+    // written out without calls: random play asks this at every move.
+    const int limit = rules_->floorLimit();
+    const bool wcs = rules_->is2024();
     unsigned movable = 0;
-    for (int p = 0; p < kFloors; ++p)
-        if (at_[p] != 0 && moveDestination(static_cast<Place>(p)) != Place::Unknown) movable |= at_[p];
-    for (Place wc : {Place::Wc3, Place::Wc4})
-        if (at_[static_cast<int>(wc)] != 0 && moveDestination(wc) != Place::Unknown)
-            movable |= at_[static_cast<int>(wc)];
+    for (int f = 0; f + 1 < kFloors; ++f) {
+        if (at_[f] == 0) continue;
+        const int up = f + 1;
+        if (count_[up] < limit || (wcs && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0))
+            movable |= at_[f];
+    }
+    if (count_[static_cast<int>(Place::Throne)] == 0) movable |= at_[kFloors - 1];
+    if (wcs) {
+        if (count_[3] < limit) movable |= at_[static_cast<int>(Place::Wc3)];
+        if (count_[4] < limit) movable |= at_[static_cast<int>(Place::Wc4)];
+    }
     return static_cast<std::uint16_t>(movable);
 }
 

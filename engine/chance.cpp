@@ -79,12 +79,6 @@ Rng::Rng(std::uint64_t seed) {
     for (auto& s : s_) s = splitmix64(seed);
 }
 
-std::uint64_t Rng::redrawIfBiased(std::uint64_t m, std::uint32_t bound) {
-    const std::uint32_t threshold = (0u - bound) % bound;
-    while (static_cast<std::uint32_t>(m) < threshold) m = (next() >> 32) * bound;
-    return m;
-}
-
 Deal randomDeal(const State& state, Rng& rng) {
     const Rules& rules = state.rules();
     Deal deal;

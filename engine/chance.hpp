@@ -28,18 +28,20 @@ public:
     }
 
     // Uniform in [0, bound), bound > 0, without modulo bias (Lemire's
-    // multiply-and-reject: it rarely divides).
+    // multiply-and-reject: it rarely divides). One loop with one next():
+    // small enough that GCC inlines it where a separate redraw was not.
     std::uint32_t below(std::uint32_t bound) {
-        std::uint64_t m = (next() >> 32) * bound;
-        if (static_cast<std::uint32_t>(m) < bound) m = redrawIfBiased(m, bound);
-        return static_cast<std::uint32_t>(m >> 32);
+        for (;;) {
+            const std::uint64_t m = (next() >> 32) * bound;
+            const auto low = static_cast<std::uint32_t>(m);
+            // The threshold is below `bound`, so it is worked out only when low is too.
+            if (low >= bound || low >= (0u - bound) % bound) return static_cast<std::uint32_t>(m >> 32);
+        }
     }
 
     friend bool operator==(const Rng&, const Rng&) = default;
 
 private:
-    // below()'s rare case, out of line so that the common one inlines.
-    std::uint64_t redrawIfBiased(std::uint64_t m, std::uint32_t bound);
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     std::uint64_t s_[4];
 };
