@@ -45,7 +45,11 @@ template <class Observer>
 std::optional<std::string> playRandomly(State& state, Rng& rng, Observer& observer) {
     std::int64_t actions = 0;
     while (!state.isOver()) {
-        const Decision decision = randomDecision(state, rng);
+        // A player's action, the common case, is drawn here rather than
+        // through randomDecision: the same draw, without a call that also
+        // has to make room for a deal.
+        const Decision decision = state.awaits() == DecisionKind::Action ? Decision(randomAction(state, rng))
+                                                                         : randomDecision(state, rng);
         if (!observer.drawn(std::as_const(state), decision)) return std::nullopt;
         std::optional<Refusal> refusal;
         if constexpr (requires(const EventList& events) { observer.applied(std::as_const(state), events); }) {
