@@ -37,6 +37,13 @@ bool refusedForGood(const std::string& why) {
            contains(why, "password is") || contains(why, "invalid sslmode");
 }
 
+std::string serverSentence(std::string why) {
+    why = firstLine(why);
+    if (auto p = why.find("ERROR:"); p != std::string::npos) why = why.substr(p + 6);
+    while (!why.empty() && why.front() == ' ') why.erase(0, 1);
+    return why;
+}
+
 bool transientState(const std::string& state) {
     // 08: connection; 57P0x: shutdown; 57014: statement timeout; 40: retry
     // the transaction; 53: out of resources; 55P03: lock timeout.
@@ -93,11 +100,14 @@ void rethrowAsClubError(const std::string& doing) {
         throw ClubError(doing + ": the connection to the club's server was lost (" + firstLine(e.what()) + ")", true);
     } catch (const pqxx::in_doubt_error& e) {
         throw ClubError(doing + ": the connection was lost during the commit (" + firstLine(e.what()) + ")", true);
+    } catch (const pqxx::transaction_rollback& e) {
+        throw ClubError(doing + ": " + serverSentence(e.what()), true);
+    } catch (const pqxx::insufficient_resources& e) {
+        throw ClubError(doing + ": " + serverSentence(e.what()), true);
     } catch (const pqxx::sql_error& e) {
-        std::string why = firstLine(e.what());
-        if (auto p = why.find("ERROR:"); p != std::string::npos) why = why.substr(p + 6);
-        while (!why.empty() && why.front() == ' ') why.erase(0, 1);
-        throw ClubError(doing + ": " + why, transientState(e.sqlstate()));
+        // libpqxx 6.4 leaves sqlstate() empty in its subclasses (permission,
+        // constraint, data, PL/pgSQL errors): those are refusals.
+        throw ClubError(doing + ": " + serverSentence(e.what()), transientState(e.sqlstate()));
     } catch (const pqxx::failure& e) {
         throw ClubError(doing + ": " + firstLine(e.what()), true);
     } catch (const std::exception& e) {
@@ -125,20 +135,21 @@ PushOutcome PgClubLink::push(const GameUpload& game) {
         p["score"] = s.score ? nlohmann::json(*s.score) : nlohmann::json(nullptr);
         players.push_back(std::move(p));
     }
+    const std::string table = game.table.empty() ? table_ : game.table;
     try {
         auto& conn = connection();
         pqxx::work tx(conn);
         const bool inserted =
             tx.exec_params1("SELECT club.push_game($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, '')::jsonb, "
                             "$11::jsonb)",
-                            game.uid, table_, game.localId, game.startedMs, game.endedMs, game.edition,
+                            game.uid, table, game.localId, game.startedMs, game.endedMs, game.edition,
                             game.complete, game.abandoned, game.record, game.result, players.dump())[0]
                 .as<bool>();
         tx.commit();
         return inserted ? PushOutcome::Inserted : PushOutcome::AlreadyThere;
     } catch (...) {
         connection_.reset();  // the next push starts on a fresh connection
-        rethrowAsClubError("pushing game " + game.uid + " of table " + table_);
+        rethrowAsClubError("pushing game " + game.uid + " of table " + table);
     }
 }
 

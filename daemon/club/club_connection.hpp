@@ -32,6 +32,8 @@ std::string withTimeouts(const std::string& conninfo, ClubTimeouts timeouts);
 // permissions, unknown tables, bad games are not. `doing` starts the sentence.
 [[noreturn]] void rethrowAsClubError(const std::string& doing);
 
+// The game's own `table` is what push_game is told (the link's `table`
+// when it is empty); the server refuses it unless it is the role's table.
 class PgClubLink : public ClubLink {
 public:
     PgClubLink(std::string conninfo, std::string table, ClubTimeouts timeouts = {});

@@ -234,7 +234,7 @@ int migrateClubSchema(pqxx::connection_base& conn, int target) {
     if (target < 0 || target > clubSchemaVersion()) target = clubSchemaVersion();
     pqxx::work tx(conn);
     // One migrating admin at a time; a second waits, then finds nothing to do.
-    tx.exec0("SELECT pg_advisory_xact_lock(7616052)");
+    tx.exec("SELECT pg_advisory_xact_lock(7616052)");
     const int version = readVersion(tx);
     if (version > clubSchemaVersion())
         throw ClubError("the club's schema was made by a newer vivaref (schema " + std::to_string(version) +
