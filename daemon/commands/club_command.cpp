@@ -47,6 +47,9 @@ int withServer(std::string_view sub, CommandLine& line, std::string& server, con
         return body(*conn);
     } catch (const club::ClubError& e) {
         return clubError(sub, e);
+    } catch (const std::exception& e) {
+        std::cerr << "vivaref club " << sub << ": " << e.what() << "\n";
+        return kExitClub;
     }
 }
 

@@ -134,3 +134,24 @@ TEST_CASE("a table's role may push only its own games and read the members") {
         }
     }
 }
+
+TEST_CASE("an admin who is not a superuser (CREATEROLE, owner of the database) sets the club up") {
+    {
+        pqxx::connection super(server().superConninfo("postgres"));
+        pqxx::nontransaction tx(super);
+        tx.exec0("DROP DATABASE IF EXISTS club_owned WITH (FORCE)");
+        for (const auto& row : tx.exec("SELECT rolname FROM pg_roles WHERE rolname LIKE 'club\\_owned\\_%'"))
+            tx.exec0("DROP ROLE " + tx.quote_name(row[0].as<std::string>()));
+        tx.exec0("DROP ROLE IF EXISTS clubadmin");
+        tx.exec0("CREATE ROLE clubadmin LOGIN CREATEROLE PASSWORD 'adminpw'");
+        tx.exec0("CREATE DATABASE club_owned OWNER clubadmin");
+    }
+    pqxx::connection admin(server().conninfo("club_owned", "clubadmin", "adminpw"));
+    const auto report = club::createClub(admin);
+    CHECK(report.leagueRole == "club_owned_league");
+    const auto members = club::addMembers(admin, {"Ann"});
+    const auto hall = club::addTable(admin, "hall");
+    club::PgClubLink link(server().conninfo("club_owned", hall.role, hall.password), "hall");
+    CHECK(link.push(randomGame(21, 3, "hall", {members[0].id})) == club::PushOutcome::Inserted);
+    CHECK(club::leagueStandings(admin, {}).size() == 1);
+}
