@@ -80,19 +80,23 @@ int runCreate(const std::vector<std::string>& args) {
 }
 
 int runAddTable(const std::vector<std::string>& args) {
-    std::string server, name;
-    CommandLine line("club add-table", "vivaref club add-table [--server CONNINFO] NAME",
+    std::string server, name, tablesHost;
+    CommandLine line("club add-table", "vivaref club add-table [--server CONNINFO] [--tables-host HOST] NAME",
                      "Adds a table NAME (lowercase letters, digits, '-', '_') to the club: a login role that may\n"
                      "only push its own games and read the members, with a generated password. Prints the\n"
                      "[club] lines the table's configuration needs: the password is shown only this once.");
+    line.visible.add_options()("tables-host", po::value(&tablesHost),
+                               "the server's name as the tables reach it, for the printed lines (default: the "
+                               "host this command connected to, which is a socket directory when it is local)");
     line.hidden.add_options()("name", po::value(&name)->required(), "");
     line.positional.add("name", 1);
     return withServer("add-table", line, server, args, [&](pqxx::connection& conn) {
         const auto t = club::addTable(conn, name);
+        if (tablesHost.empty()) tablesHost = conn.hostname() ? conn.hostname() : "localhost";
         std::cout << "Table '" << t.name << "' added; its role is " << t.role
                   << ". Put these lines in the table's configuration (the password is not shown again):\n\n"
                   << "[club]\n"
-                  << "server = host=" << (conn.hostname() ? conn.hostname() : "localhost")
+                  << "server = host=" << tablesHost
                   << " port=" << (conn.port() ? conn.port() : "5432") << " dbname=" << conn.dbname()
                   << " user=" << t.role << " password=" << t.password << " connect_timeout=5\n"
                   << "table = " << t.name << "\n";

@@ -56,9 +56,10 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
     r = runClub({"members", "--server", admin});
     CHECK(r.out == "1\tAnn\n2\tBob\n");
 
-    r = runClub({"add-table", "--server", admin, "hall"});
+    r = runClub({"add-table", "--server", admin, "--tables-host", "club.example", "hall"});
     REQUIRE(r.status == 0);
-    CHECK(r.out.find("[club]\nserver = ") != std::string::npos);
+    CHECK(r.out.find("[club]\nserver = host=club.example port=5432 dbname=club_cli user=club_cli_table_hall ") !=
+          std::string::npos);
     CHECK(r.out.find("table = hall") != std::string::npos);
     // The printed lines connect as the table.
     const auto password = valueOf(r.out, "password");
