@@ -42,6 +42,11 @@ set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${vivaref_deb_arch})
 # packages' symbols and needs the host architecture named (DEB_HOST_ARCH, set
 # by cpack's caller: .ci/dev) to find their libraries.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Except libpqxx when cross-building: its arm64 library is not installed by
+# dpkg here (cmake/arm64-pkgconfig/libpqxx.pc says why), so it is named here.
+if(CMAKE_CROSSCOMPILING)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libpqxx-6.4 (>= 6.4.5)")
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gpiod")
 
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA

@@ -45,5 +45,6 @@ int runNew(const std::vector<std::string>& args);
 int runHost(const std::vector<std::string>& args);
 int runHostLink(const std::vector<std::string>& args);
 int runUnitAccess(const std::vector<std::string>& args);
+int runClub(const std::vector<std::string>& args);
 
 }  // namespace vivaref::daemon

@@ -37,6 +37,8 @@ constexpr std::array kCommands = {
     Command{"enrol", "Record which RFID tag belongs to which character, one character at a time.", runEnrol},
     Command{"unit-access", "Print the systemd drop-in that lets the service reach only what its configuration uses.",
             runUnitAccess},
+    Command{"club", "The club's league on PostgreSQL: schema, tables, members, standings, a member's history.",
+            runClub},
 };
 
 }  // namespace

@@ -1,0 +1,154 @@
+#include "daemon/club/league_queries.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <pqxx/pqxx>
+
+#include "daemon/club/club_connection.hpp"
+
+namespace vivaref::club {
+
+namespace {
+
+constexpr const char* kGameColumns =
+    "g.uid, t.name, g.local_id, to_char(g.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
+    "COALESCE(to_char(g.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ''), g.edition, g.complete, "
+    "g.abandoned";
+
+GameSummary gameFrom(const pqxx::row& row) {
+    return GameSummary{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::int64_t>(),
+                       row[3].as<std::string>(), row[4].as<std::string>(), row[5].as<std::string>(),
+                       row[6].as<bool>(),        row[7].as<bool>()};
+}
+
+void sortStandings(std::vector<StandingRow>& rows) {
+    std::sort(rows.begin(), rows.end(), [](const StandingRow& a, const StandingRow& b) {
+        if (a.edition != b.edition) return a.edition < b.edition;
+        if (a.rating != b.rating) return a.rating > b.rating;
+        return a.name < b.name;
+    });
+}
+
+std::vector<StandingRow> countedFromGames(pqxx::transaction_base& tx, const StandingsFilter& f) {
+    // Every player of every game the filter keeps; rating.cpp decides what counts.
+    const auto rows = tx.exec_params(
+        "SELECT g.uid, g.edition, g.complete, g.abandoned, p.seat, p.member_id, p.bot, p.score, p.winner, "
+        "COALESCE(m.name, '') "
+        "FROM club.games g JOIN club.club_tables t ON t.id = g.table_id "
+        "JOIN club.game_players p ON p.game_uid = g.uid LEFT JOIN club.members m ON m.id = p.member_id "
+        "WHERE ($1 = '' OR g.edition = $1) AND ($2 = '' OR t.name = $2) "
+        "AND ($3 = '' OR g.ended_at >= $3::timestamptz) AND ($4 = '' OR g.ended_at < $4::timestamptz) "
+        "ORDER BY g.uid",
+        f.edition.value_or(""), f.table.value_or(""), f.since.value_or(""), f.until.value_or(""));
+    Standings standings;
+    std::map<std::int64_t, std::string> names;
+    RatedGame game;
+    std::string uid;
+    for (const auto& row : rows) {
+        if (row[0].as<std::string>() != uid) {
+            if (!uid.empty()) standings.add(game);
+            uid = row[0].as<std::string>();
+            game = RatedGame{row[1].as<std::string>(), row[2].as<bool>(), row[3].as<bool>(), {}};
+        }
+        RatedPlayer p;
+        p.seat = row[4].as<int>();
+        if (!row[5].is_null()) {
+            p.member = row[5].as<std::int64_t>();
+            names[*p.member] = row[9].as<std::string>();
+        }
+        p.bot = row[6].as<bool>();
+        if (!row[7].is_null()) p.score = row[7].as<int>();
+        p.winner = row[8].as<bool>();
+        game.players.push_back(p);
+    }
+    if (!uid.empty()) standings.add(game);
+    std::vector<StandingRow> out;
+    for (const auto& [key, counts] : standings.rows())
+        out.push_back(StandingRow{key.first, key.second, names[key.second], counts, rating(counts)});
+    return out;
+}
+
+}  // namespace
+
+std::vector<StandingRow> leagueStandings(pqxx::connection_base& conn, const StandingsFilter& filter) {
+    try {
+        pqxx::read_transaction tx(conn);
+        std::vector<StandingRow> out;
+        if (filter.needsGames()) {
+            if (filter.table &&
+                tx.exec_params1("SELECT count(*) FROM club.club_tables WHERE name = $1", *filter.table)[0].as<int>() == 0)
+                throw ClubError("the club has no table named '" + *filter.table + "'", false);
+            out = countedFromGames(tx, filter);
+        } else {
+            for (const auto& row : tx.exec_params(
+                     "SELECT edition, member_id, name, games, wins, points, pairwise_wins, pairwise_losses, "
+                     "pairwise_draws, rating FROM club.standings_rated WHERE $1 = '' OR edition = $1",
+                     filter.edition.value_or(""))) {
+                StandingRow r;
+                r.edition = row[0].as<std::string>();
+                r.member = row[1].as<std::int64_t>();
+                r.name = row[2].as<std::string>();
+                r.counts = MemberCounts{row[3].as<std::int64_t>(), row[4].as<std::int64_t>(),
+                                        row[5].as<std::int64_t>(), row[6].as<std::int64_t>(),
+                                        row[7].as<std::int64_t>(), row[8].as<std::int64_t>()};
+                r.rating = row[9].as<double>();
+                out.push_back(std::move(r));
+            }
+        }
+        sortStandings(out);
+        return out;
+    } catch (...) {
+        rethrowAsClubError("reading the standings");
+    }
+}
+
+std::vector<GameSummary> leagueGames(pqxx::connection_base& conn, int limit) {
+    try {
+        pqxx::read_transaction tx(conn);
+        std::vector<GameSummary> out;
+        for (const auto& row : tx.exec_params(std::string("SELECT ") + kGameColumns +
+                                                  " FROM club.games g JOIN club.club_tables t ON t.id = g.table_id "
+                                                  "ORDER BY g.pushed_seq DESC LIMIT $1",
+                                              limit))
+            out.push_back(gameFrom(row));
+        return out;
+    } catch (...) {
+        rethrowAsClubError("reading the games");
+    }
+}
+
+std::vector<HistoryEntry> memberHistory(pqxx::connection_base& conn, const std::string& member) {
+    try {
+        pqxx::read_transaction tx(conn);
+        const auto found = tx.exec_params("SELECT id FROM club.members WHERE lower(name) = lower($1)", member);
+        if (found.empty()) throw ClubError("the club has no member named '" + member + "'", false);
+        std::vector<HistoryEntry> out;
+        for (const auto& row : tx.exec_params(
+                 std::string("SELECT ") + kGameColumns +
+                     ", p.seat, p.score, p.winner FROM club.game_players p JOIN club.games g ON g.uid = p.game_uid "
+                     "JOIN club.club_tables t ON t.id = g.table_id WHERE p.member_id = $1 "
+                     "ORDER BY g.ended_at DESC NULLS LAST, g.pushed_seq DESC",
+                 found[0][0].as<std::int64_t>())) {
+            HistoryEntry e{gameFrom(row), row[8].as<int>(), std::nullopt, row[10].as<bool>()};
+            if (!row[9].is_null()) e.score = row[9].as<int>();
+            out.push_back(std::move(e));
+        }
+        return out;
+    } catch (...) {
+        rethrowAsClubError("reading " + member + "'s games");
+    }
+}
+
+std::optional<std::string> gameRecord(pqxx::connection_base& conn, const std::string& uid) {
+    try {
+        pqxx::read_transaction tx(conn);
+        const auto r = tx.exec_params("SELECT record FROM club.games WHERE uid = $1", uid);
+        if (r.empty()) return std::nullopt;
+        return r[0][0].as<std::string>();
+    } catch (...) {
+        rethrowAsClubError("reading game " + uid);
+    }
+}
+
+}  // namespace vivaref::club

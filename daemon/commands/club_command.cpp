@@ -1,0 +1,269 @@
+// `vivaref club`: the club's admin on the club's PostgreSQL (daemon/club):
+// make or migrate the schema and roles, add tables and members, and read
+// the league (standings, a member's history, the games). Every failure is
+// one sentence on stderr and a non-zero exit.
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include "daemon/club/club_admin.hpp"
+#include "daemon/club/club_connection.hpp"
+#include "daemon/club/club_schema.hpp"
+#include "daemon/club/league_queries.hpp"
+#include "daemon/commands/command.hpp"
+#include "daemon/commands/command_line.hpp"
+
+namespace vivaref::daemon {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitClub = 1;  // the server refused, or could not be reached
+
+constexpr const char* kServerHelp =
+    "the club's PostgreSQL as a libpq connection string ('host=... dbname=... user=...') or a "
+    "postgresql:// URI; default: libpq's, from the PG* variables (PGHOST, PGDATABASE, PGUSER, ...)";
+
+int clubError(std::string_view sub, const club::ClubError& e) {
+    std::cerr << "vivaref club " << sub << ": " << e.what() << "\n";
+    return kExitClub;
+}
+
+// Parses a subcommand's options (with --server), connects, runs `body`.
+template <class Body>
+int withServer(std::string_view sub, CommandLine& line, std::string& server, const std::vector<std::string>& args,
+               Body&& body) {
+    line.visible.add_options()("server", po::value(&server), kServerHelp);
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    try {
+        auto conn = club::openClubConnection(server);
+        return body(*conn);
+    } catch (const club::ClubError& e) {
+        return clubError(sub, e);
+    } catch (const std::exception& e) {
+        std::cerr << "vivaref club " << sub << ": " << e.what() << "\n";
+        return kExitClub;
+    }
+}
+
+std::string fixed(double v, int digits) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(digits) << v;
+    return out.str();
+}
+
+int runCreate(const std::vector<std::string>& args) {
+    std::string server;
+    CommandLine line("club create", "vivaref club create [--server CONNINFO]",
+                     "Makes the club's schema in the database (or migrates it to this vivaref's), the read-only\n"
+                     "league role <db>_league (its password is printed once, when it is made) and the tables'\n"
+                     "group <db>_tables. Run it as the database's owner with CREATEROLE; running it again\n"
+                     "changes nothing. A schema from a newer vivaref is refused.");
+    return withServer("create", line, server, args, [](pqxx::connection& conn) {
+        const auto r = club::createClub(conn);
+        if (r.versionBefore == r.versionAfter)
+            std::cout << "The club's schema is up to date (version " << r.versionAfter << ").\n";
+        else
+            std::cout << "The club's schema is at version " << r.versionAfter << " (was " << r.versionBefore << ").\n";
+        if (r.leaguePassword)
+            std::cout << "League role (read only): " << r.leagueRole << ", password (shown once): "
+                      << *r.leaguePassword << "\n";
+        return kExitOk;
+    });
+}
+
+int runAddTable(const std::vector<std::string>& args) {
+    std::string server, name, tablesHost;
+    CommandLine line("club add-table", "vivaref club add-table [--server CONNINFO] [--tables-host HOST] NAME",
+                     "Adds a table NAME (lowercase letters, digits, '-', '_') to the club: a login role that may\n"
+                     "only push its own games and read the members, with a generated password. Prints the\n"
+                     "[club] lines the table's configuration needs: the password is shown only this once.");
+    line.visible.add_options()("tables-host", po::value(&tablesHost),
+                               "the server's name as the tables reach it, for the printed lines (default: the "
+                               "host this command connected to, which is a socket directory when it is local)");
+    line.hidden.add_options()("name", po::value(&name)->required(), "");
+    line.positional.add("name", 1);
+    return withServer("add-table", line, server, args, [&](pqxx::connection& conn) {
+        const auto t = club::addTable(conn, name);
+        if (tablesHost.empty()) tablesHost = conn.hostname() ? conn.hostname() : "localhost";
+        std::cout << "Table '" << t.name << "' added; its role is " << t.role
+                  << ". Put these lines in the table's configuration (the password is not shown again):\n\n"
+                  << "[club]\n"
+                  << "server = host=" << tablesHost
+                  << " port=" << (conn.port() ? conn.port() : "5432") << " dbname=" << conn.dbname()
+                  << " user=" << t.role << " password=" << t.password << " connect_timeout=5\n"
+                  << "table = " << t.name << "\n";
+        return kExitOk;
+    });
+}
+
+int runAddMember(const std::vector<std::string>& args) {
+    std::string server;
+    std::vector<std::string> names;
+    CommandLine line("club add-member", "vivaref club add-member [--server CONNINFO] NAME...",
+                     "Adds members to the club, by name (1 to 40 characters, unique ignoring case): all of\n"
+                     "them or none.");
+    line.hidden.add_options()("names", po::value(&names)->required()->multitoken(), "");
+    line.positional.add("names", -1);
+    return withServer("add-member", line, server, args, [&](pqxx::connection& conn) {
+        for (const auto& m : club::addMembers(conn, names)) std::cout << m.id << "\t" << m.name << "\n";
+        return kExitOk;
+    });
+}
+
+int runMembers(const std::vector<std::string>& args) {
+    std::string server;
+    CommandLine line("club members", "vivaref club members [--server CONNINFO]",
+                     "Lists the club's active members: id and name.");
+    return withServer("members", line, server, args, [&](pqxx::connection& conn) {
+        try {
+            pqxx::read_transaction tx(conn);
+            for (const auto& row : tx.exec("SELECT id, name FROM club.members WHERE active ORDER BY lower(name)"))
+                std::cout << row[0].as<std::int64_t>() << "\t" << row[1].as<std::string>() << "\n";
+        } catch (...) {
+            club::rethrowAsClubError("reading the club's members");
+        }
+        return kExitOk;
+    });
+}
+
+int runStandings(const std::vector<std::string>& args) {
+    std::string server, edition, table, since, until;
+    CommandLine line("club standings",
+                     "vivaref club standings [--server CONNINFO] [--edition E] [--table T] [--since DATE] "
+                     "[--until DATE] [--json]",
+                     "The league's standings per edition, best rating first: games, wins, points per game,\n"
+                     "pairwise wins-losses-draws and the rating (daemon/club/NOTES.md). Guests and bots are\n"
+                     "not ranked; abandoned games do not count. With --table, --since or --until they are\n"
+                     "counted again from those games only (DATE as PostgreSQL reads it: 2026-11-01).");
+    line.visible.add_options()("edition", po::value(&edition), "only this edition (classic, online, 2024)")(
+        "table", po::value(&table), "only the games of this table")("since", po::value(&since),
+                                                                     "only games ended at or after DATE")(
+        "until", po::value(&until), "only games ended before DATE")("json", "print JSON");
+    bool json = std::find(args.begin(), args.end(), "--json") != args.end();
+    return withServer("standings", line, server, args, [&](pqxx::connection& conn) {
+        club::StandingsFilter f;
+        if (!edition.empty()) f.edition = edition;
+        if (!table.empty()) f.table = table;
+        if (!since.empty()) f.since = since;
+        if (!until.empty()) f.until = until;
+        const auto rows = club::leagueStandings(conn, f);
+        if (json) {
+            auto out = nlohmann::json::array();
+            for (const auto& r : rows)
+                out.push_back({{"edition", r.edition}, {"member", r.member}, {"name", r.name},
+                               {"games", r.counts.games}, {"wins", r.counts.wins}, {"points", r.counts.points},
+                               {"pairwise_wins", r.counts.pairwiseWins}, {"pairwise_losses", r.counts.pairwiseLosses},
+                               {"pairwise_draws", r.counts.pairwiseDraws}, {"rating", r.rating}});
+            std::cout << out.dump() << "\n";
+            return kExitOk;
+        }
+        std::string shown;
+        int rank = 0;
+        for (const auto& r : rows) {
+            if (r.edition != shown) {
+                shown = r.edition;
+                rank = 0;
+                std::cout << (shown.empty() ? "" : "\n") << "Edition " << r.edition << "\n"
+                          << "rank  name                  games  wins  pts/game  W-L-D         rating\n";
+            }
+            std::string wld = std::to_string(r.counts.pairwiseWins) + "-" + std::to_string(r.counts.pairwiseLosses) +
+                              "-" + std::to_string(r.counts.pairwiseDraws);
+            std::printf("%4d  %-20s  %5lld  %4lld  %8s  %-12s  %6s\n", ++rank, r.name.c_str(),
+                        static_cast<long long>(r.counts.games), static_cast<long long>(r.counts.wins),
+                        fixed(club::pointsPerGame(r.counts), 1).c_str(), wld.c_str(), fixed(r.rating, 0).c_str());
+        }
+        if (rows.empty()) std::cout << "No counted games yet.\n";
+        return kExitOk;
+    });
+}
+
+int runHistory(const std::vector<std::string>& args) {
+    std::string server, member;
+    CommandLine line("club history", "vivaref club history [--server CONNINFO] [--json] MEMBER",
+                     "Every game a member played, abandoned ones too, last first: when, where, the game's uid,\n"
+                     "the seat, the score and whether they won.");
+    line.visible.add_options()("json", "print JSON");
+    line.hidden.add_options()("member", po::value(&member)->required(), "");
+    line.positional.add("member", 1);
+    bool json = std::find(args.begin(), args.end(), "--json") != args.end();
+    return withServer("history", line, server, args, [&](pqxx::connection& conn) {
+        const auto games = club::memberHistory(conn, member);
+        auto out = nlohmann::json::array();
+        for (const auto& e : games) {
+            if (json) {
+                out.push_back({{"uid", e.game.uid}, {"table", e.game.table}, {"started_at", e.game.startedAt},
+                               {"ended_at", e.game.endedAt}, {"edition", e.game.edition},
+                               {"complete", e.game.complete}, {"abandoned", e.game.abandoned}, {"seat", e.seat},
+                               {"score", e.score ? nlohmann::json(*e.score) : nlohmann::json(nullptr)},
+                               {"winner", e.winner}});
+            } else {
+                std::cout << (e.game.endedAt.empty() ? e.game.startedAt : e.game.endedAt) << "  " << e.game.table
+                          << "  " << e.game.uid << "  " << e.game.edition << "  seat " << e.seat << "  "
+                          << (e.game.abandoned ? std::string("abandoned")
+                                               : (e.score ? std::to_string(*e.score) : "-") +
+                                                     (e.winner ? " won" : ""))
+                          << "\n";
+            }
+        }
+        if (json) std::cout << out.dump() << "\n";
+        return kExitOk;
+    });
+}
+
+int runGamesList(const std::vector<std::string>& args) {
+    std::string server;
+    int limit = 100;
+    CommandLine line("club games", "vivaref club games [--server CONNINFO] [--limit N]",
+                     "The games the tables pushed, last pushed first: uid, table, the table's own id, end,\n"
+                     "edition and status.");
+    line.visible.add_options()("limit", po::value(&limit), "at most N games (100)");
+    return withServer("games", line, server, args, [&](pqxx::connection& conn) {
+        for (const auto& g : club::leagueGames(conn, std::max(limit, 0)))
+            std::cout << g.uid << "  " << g.table << "  #" << g.localId << "  "
+                      << (g.endedAt.empty() ? g.startedAt : g.endedAt) << "  " << g.edition << "  "
+                      << (g.abandoned ? "abandoned" : g.complete ? "complete" : "incomplete") << "\n";
+        return kExitOk;
+    });
+}
+
+struct Subcommand {
+    const char* name;
+    const char* summary;
+    int (*run)(const std::vector<std::string>&);
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"create", "make or migrate the club's schema and its league role (also: migrate)", runCreate},
+    {"migrate", "the same as create", runCreate},
+    {"add-table", "add a table: its role and password, and the [club] lines for its configuration", runAddTable},
+    {"add-member", "add members by name", runAddMember},
+    {"members", "list the members", runMembers},
+    {"standings", "the standings per edition, filtered by table or period", runStandings},
+    {"history", "a member's games", runHistory},
+    {"games", "the pushed games", runGamesList},
+};
+
+}  // namespace
+
+int runClub(const std::vector<std::string>& args) {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << "Usage: vivaref club SUBCOMMAND [options]\n\n"
+                     "The club's league on its PostgreSQL server: every table's games in one place.\n"
+                     "Each subcommand takes --server CONNINFO and answers --help.\n\nSubcommands:\n";
+        for (const auto& s : kSubcommands) std::printf("  %-11s %s\n", s.name, s.summary);
+        return args.empty() ? kExitUsage : kExitOk;
+    }
+    for (const auto& s : kSubcommands)
+        if (args[0] == s.name) return s.run(std::vector<std::string>(args.begin() + 1, args.end()));
+    return usageError("club", "no subcommand '" + args[0] + "'");
+}
+
+}  // namespace vivaref::daemon

@@ -1,0 +1,101 @@
+// `vivaref club` end to end: the binary against the scratch server, and
+// the errors a user meets (a bad conninfo, no server, a wrong password).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/club/club_connection.hpp"
+#include "tests/club/league_fixture.hpp"
+#include "tests/support/child_process.hpp"
+
+
+using namespace vivaref::clubtest;
+using vivaref::testsupport::runCommand;
+
+namespace {
+
+vivaref::testsupport::CommandResult runClub(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"club"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto errFile = server().directory() / "cli-stderr";
+    std::filesystem::remove(errFile);
+    return runCommand(VIVAREF_BINARY, all, std::chrono::seconds(30), vivaref::testsupport::CommandOptions{{}, {}, errFile});
+}
+
+std::string valueOf(const std::string& text, const std::string& key) {
+    const auto at = text.find(key + "=");
+    REQUIRE(at != std::string::npos);
+    const auto end = text.find(' ', at);
+    return text.substr(at + key.size() + 1, end - at - key.size() - 1);
+}
+
+}  // namespace
+
+TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, history") {
+    const auto admin = freshDatabase("club_cli");
+    auto r = runClub({"--help"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("add-table") != std::string::npos);
+    r = runClub({"standings", "--help"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("--since") != std::string::npos);
+
+    r = runClub({"create", "--server", admin});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("club_cli_league, password (shown once): ") != std::string::npos);
+    r = runClub({"create", "--server", admin});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("up to date") != std::string::npos);
+    CHECK(r.out.find("password") == std::string::npos);
+
+    r = runClub({"add-member", "--server", admin, "Ann", "Bob"});
+    CHECK(r.status == 0);
+    r = runClub({"add-member", "--server", admin, "bob"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("has a member named 'bob' already") != std::string::npos);
+    r = runClub({"members", "--server", admin});
+    CHECK(r.out == "1\tAnn\n2\tBob\n");
+
+    r = runClub({"add-table", "--server", admin, "--tables-host", "club.example", "hall"});
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("[club]\nserver = host=club.example port=5432 dbname=club_cli user=club_cli_table_hall ") !=
+          std::string::npos);
+    CHECK(r.out.find("table = hall") != std::string::npos);
+    // The printed lines connect as the table.
+    const auto password = valueOf(r.out, "password");
+    vivaref::club::PgClubLink link(server().conninfo("club_cli", "club_cli_table_hall", password), "hall");
+    CHECK(link.push(randomGame(7, 3, "hall", {1, 2})) == vivaref::club::PushOutcome::Inserted);
+
+    r = runClub({"standings", "--server", admin, "--json"});
+    REQUIRE(r.status == 0);
+    const auto rows = nlohmann::json::parse(r.out);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0]["games"] == 1);
+    r = runClub({"standings", "--server", admin, "--table", "hall"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("Edition classic") != std::string::npos);
+    r = runClub({"standings", "--server", admin, "--table", "cellar"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("no table named 'cellar'") != std::string::npos);
+    r = runClub({"history", "--server", admin, "--json", "ann"});
+    REQUIRE(r.status == 0);
+    CHECK(nlohmann::json::parse(r.out).size() == 1);
+    r = runClub({"games", "--server", admin});
+    CHECK(r.out.find("hall  #7") != std::string::npos);
+}
+
+TEST_CASE("vivaref club: a bad conninfo, no server, a wrong password: one sentence and exit 1, quickly") {
+    auto r = runClub({"members", "--server", "this is not a conninfo"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("vivaref club members: bad connection string for the club") == 0);
+    r = runClub({"members", "--server", "host=" + server().directory().string() + "/nowhere dbname=x"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cannot connect to the club's server") != std::string::npos);
+    CHECK(r.took < std::chrono::seconds(10));
+    r = runClub({"members", "--server", server().conninfo("postgres", "postgres", "wrong")});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("password authentication failed") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    r = runClub({"nonsense"});
+    CHECK(r.status == 2);
+}
