@@ -160,7 +160,7 @@ TEST_CASE("a writer killed at any moment leaves a game queued if and only if it 
             log.setClubConfigured(true);
             for (std::uint64_t seed = 100;; ++seed) writeRandomGame(log, randomSpec(seed), seed);
         }
-        ::usleep(static_cast<useconds_t>(20'000 + round * 13'000));
+        ::usleep(static_cast<useconds_t>(150'000 + round * 13'000));
         ::kill(child, SIGKILL);
         int status = 0;
         ::waitpid(child, &status, 0);
