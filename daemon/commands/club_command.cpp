@@ -96,10 +96,13 @@ int runAddTable(const std::vector<std::string>& args) {
         std::cout << "Table '" << t.name << "' added; its role is " << t.role
                   << ". Put these lines in the table's configuration (the password is not shown again):\n\n"
                   << "[club]\n"
-                  << "server = host=" << tablesHost
-                  << " port=" << (conn.port() ? conn.port() : "5432") << " dbname=" << conn.dbname()
-                  << " user=" << t.role << " password=" << t.password << " connect_timeout=5\n"
-                  << "table = " << t.name << "\n";
+                  << "server = " << tablesHost << ":" << (conn.port() ? conn.port() : "5432") << "\n"
+                  << "database = " << conn.dbname() << "\n"
+                  << "table = " << t.name << "\n"
+                  << "user = " << t.role << "\n"
+                  << "password = " << t.password << "\n\n"
+                  << "(Better: put the password alone in a file only the referee's user can read, and name it\n"
+                  << "with password_file = /etc/vivaref/club-password instead of the password line.)\n";
         return kExitOk;
     });
 }

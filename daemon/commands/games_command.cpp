@@ -1,6 +1,7 @@
 // `vivaref games`: the logged games, one a line (or a JSON array): nothing
 // secret, only who played, when, and who won.
 #include <iostream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +60,9 @@ int runGames(const std::vector<std::string>& args) {
     store::GameStore log(*db, store::GameStore::Access::MustExist);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     const auto games = log.games();
+    // The games queued for the club ([club]) and not yet in it.
+    std::map<store::GameId, store::OutboxEntry> waiting;
+    for (auto& e : log.outbox()) waiting.emplace(e.game, std::move(e));
     for (const auto& g : games) {
         std::vector<std::string> players;
         for (const auto& p : g.players) players.push_back(p.name);
@@ -70,16 +74,29 @@ int runGames(const std::vector<std::string>& args) {
                             {"players", players},
                             {"winners", winners},
                             {"status", statusOf(g)}});
+            if (auto it = waiting.find(g.id); it != waiting.end())
+                list.back()["club"] = {{"state", it->second.permanent ? "refused" : "waiting"},
+                                       {"attempts", it->second.attempts},
+                                       {"last_error", it->second.lastError}};
         } else {
             std::cout << g.id.value << "  " << store::localTimeText(g.started) << "  " << g.edition << "  "
                       << joined(players) << "  " << (winners.empty() ? "-" : "won by " + joined(winners))
-                      << "  " << statusOf(g) << "\n";
+                      << "  " << statusOf(g) << (waiting.contains(g.id) ? "  waits for the club" : "") << "\n";
         }
     }
     if (json)
         std::cout << list.dump() << "\n";
     else if (games.empty())
         std::cout << "No games in the log yet.\n";
+    if (!json && !waiting.empty()) {
+        const auto summary = log.outboxSummary();
+        std::cout << waiting.size() << (waiting.size() == 1 ? " game waits" : " games wait")
+                  << " to be pushed to the club";
+        if (summary.lastAttempt)
+            std::cout << " (last try " << store::localTimeText(*summary.lastAttempt)
+                      << (summary.lastError.empty() ? "" : ": " + summary.lastError) << ")";
+        std::cout << ".\n";
+    }
     return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 // web-ui/API.md), and gets each player's private link. Only the form of
 // the options is checked here; the setup itself is the referee's to judge,
 // and its refusal is printed as it gives it.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -117,6 +118,7 @@ int runNew(const std::vector<std::string>& args) {
     std::string setupText, playersText, favourites;
     std::vector<std::string> playerNames;
     std::vector<std::string> botFlags;
+    std::vector<std::string> memberNames;
     bool printJson = false;
     HostConnectionOptions connectionOptions;
     const std::string about =
@@ -139,7 +141,9 @@ int runNew(const std::vector<std::string>& args) {
         "'{\"edition\":\"2024\",\"seats\":3,\"variant\":\"teams\",\"teams\":[[0,1],[2],[3]]}' \\\n"
         "      --player Ann --player Bob --player Cy --player Dan --favourites physical\n"
         "  vivaref new --edition classic --players Ann,Bob,Clara,Dan --bot 2:strong\n"
-        "      (Clara's seat is played by the referee: its moves are shown for anyone to make)";
+        "      (Clara's seat is played by the referee: its moves are shown for anyone to make)\n"
+        "  vivaref new --edition classic --players Ann,Bob,Cy,Dan --member Ann --member Cy\n"
+        "      (Ann and Cy are the club's members of those names, Bob and Dan guests)";
     CommandLine line("new",
                      "vivaref new (--setup JSON | --edition E [setup options]) [--players A,B,...] [options]",
                      about);
@@ -159,6 +163,9 @@ int runNew(const std::vector<std::string>& args) {
         "bot", po::value(&botFlags),
         "SEAT[:STRENGTH]: the referee plays this seat (from 0); STRENGTH casual, good (default) or strong; "
         "repeat for more bots")(
+        "member", po::value(&memberNames),
+        "NAME: the player NAME is the club's member of that name (the table's cached list of its "
+        "club's members, [club]); repeat for more; the other players are guests")(
         "json", po::bool_switch(&printJson), "print the daemon's answer as JSON, each player with a \"url\"");
     connectionOptions.addTo(line);
     po::variables_map vm;
@@ -214,6 +221,38 @@ int runNew(const std::vector<std::string>& args) {
     // Only when given: a daemon from before the key still takes the rest.
     if (vm.count("favourites")) body["favourites"] = favourites;
     if (!bots.empty()) body["bots"] = std::move(bots);
+    if (!memberNames.empty()) {
+        // Resolved against the club's members as the table cached them.
+        auto listed = sendHostRequest(daemon, "/api/host/members", std::nullopt);
+        if (const int* status = std::get_if<int>(&listed)) return *status;
+        const auto& known = std::get<json>(listed);
+        if (!known.value("club", false)) {
+            std::cerr << "vivaref new: --member: this table has no club ([club] in its configuration)\n";
+            return kExitUsage;
+        }
+        json members = json(std::vector<json>(players.size(), nullptr));
+        for (const auto& name : memberNames) {
+            const auto seat = std::find(players.begin(), players.end(), name);
+            if (seat == players.end()) {
+                std::cerr << "vivaref new: --member " << name << ": no player of that name (--players)\n";
+                return kExitUsage;
+            }
+            std::optional<std::int64_t> id;
+            for (const auto& m : known.value("members", json::array()))
+                if (m.value("name", "") == name) id = m.value("id", std::int64_t{0});
+            if (!id) {
+                std::string names;
+                for (const auto& m : known.value("members", json::array()))
+                    names += (names.empty() ? "" : ", ") + m.value("name", "");
+                std::cerr << "vivaref new: --member " << name << ": the club has no member of that name"
+                          << (names.empty() ? " (the table has no list of its members yet)" : " (" + names + ")")
+                          << "; leave --member out to seat a guest\n";
+                return kExitUsage;
+            }
+            members[static_cast<std::size_t>(seat - players.begin())] = *id;
+        }
+        body["members"] = std::move(members);
+    }
     auto answer = sendHostRequest(daemon, "/api/host/new-game", body);
     if (const int* status = std::get_if<int>(&answer)) return *status;
     if (printJson)

@@ -105,6 +105,7 @@ int runServe(const std::vector<std::string>& args) {
         settings.rawScansKept = castle.rawScansKept;
         settings.enrolment.edition = std::string(config::castleEditionName(castle.edition));
         settings.enrolment.registry = castle.tagRegistryPath();
+        settings.club = castle.club;  // [club]: the finished games go to the club
         if (castle.layout().findPlace({std::string(config::kEnrolmentPlace)}))
             settings.enrolment.where = "on the enrolment reader or any floor of the castle";
     }

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/config/club_config.hpp"
 #include "drivers/sensing/board_layout.hpp"
 #include "drivers/sensing/field_coupling.hpp"
 #include "drivers/sensing/scan_scheduler.hpp"
@@ -142,6 +143,8 @@ struct CastleConfig {
     std::size_t maxFieldsOn = 0;  // 0: as many as the rule allows
     std::int64_t rawScansKept = 100'000;
     DaemonSettings daemon;
+    // [club]: the club this table pushes its games to; none without the section.
+    std::optional<ClubConfig> club;
     // Where each key ("reader.floor3-a.bus") and section ("[reader.floor3-a]")
     // is in the file, for problems found later.
     std::map<std::string, int> keyLines;

@@ -31,7 +31,7 @@ public:
         for (const auto& e : ini.entries) config_.keyLines.emplace(e.fullKey(), e.line);
         group(ini);
         // The sections others depend on first, whatever their order in the file.
-        for (const char* name : {"castle", "daemon", "store", "sensing", "buttons", "leds"}) {
+        for (const char* name : {"castle", "daemon", "store", "sensing", "buttons", "leds", "club"}) {
             if (auto it = sections_.find(name); it != sections_.end()) readPlainSection(it->second);
         }
         for (auto& [name, section] : sections_) {
@@ -85,8 +85,8 @@ private:
     }
 
     bool isKnownSection(const std::string& name, int line) {
-        static const std::set<std::string> kPlain = {"castle",  "daemon",  "store",
-                                                     "sensing", "buttons", "leds"};
+        static const std::set<std::string> kPlain = {"castle",  "daemon", "store", "sensing",
+                                                     "buttons", "leds",   "club"};
         if (kPlain.contains(name)) return true;
         auto refuse = [&](std::string reason) {
             problems_.push_back({file_, line, "[" + name + "]", std::move(reason)});
@@ -104,7 +104,7 @@ private:
         }
         return refuse(
             "unknown section; the sections are [castle], [daemon], [store], [sensing], [buttons], [leds], "
-            "[reader.NAME] and [station.SEAT]");
+            "[club], [reader.NAME] and [station.SEAT]");
     }
 
     void readPlainSection(SectionReader& s) {
@@ -114,7 +114,111 @@ private:
         if (s.name() == "sensing") readSensing(s);
         if (s.name() == "buttons") readButtons(s);
         if (s.name() == "leds") readLeds(s);
+        if (s.name() == "club") readClub(s);
         s.reportUnknown();
+    }
+
+    // [club]: server and table are needed; the password from a file.
+    void readClub(SectionReader& s) {
+        ClubConfig club;
+        club.sourceLine = s.line();
+        bool usable = true;
+        if (const IniEntry* e = s.take("server")) {
+            std::string host = e->value;
+            std::string port;
+            if (host.starts_with('[')) {  // [IPv6]:port
+                const auto close = host.find(']');
+                if (close == std::string::npos) {
+                    s.problem(*e, "'" + e->value + "' is not host[:port]: an IPv6 address is written [::1]:5432");
+                    usable = false;
+                } else {
+                    if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
+                    host = host.substr(1, close - 1);
+                }
+            } else if (const auto colon = host.find(':'); colon != std::string::npos) {
+                port = host.substr(colon + 1);
+                host = host.substr(0, colon);
+            }
+            bool hostOk = !host.empty() && host.size() <= 253;
+            for (char c : host)
+                hostOk = hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                    c == '.' || c == '-' || c == ':' || c == '_');
+            if (usable && !hostOk) {
+                s.problem(*e, "'" + e->value +
+                                  "' is not host[:port], e.g. club.example.org or club.example.org:5432");
+                usable = false;
+            }
+            club.host = host;
+            if (usable && !port.empty()) {
+                std::string why;
+                if (auto p = parseInteger(port, 1, 65535, why))
+                    club.port = static_cast<std::uint16_t>(*p);
+                else {
+                    s.problem(*e, "the port: " + why);
+                    usable = false;
+                }
+            }
+        } else {
+            s.missing("server", "the club's server is needed: server = club.example.org[:5432]");
+            usable = false;
+        }
+        if (const IniEntry* e = s.take("database")) {
+            if (!e->value.empty())
+                club.database = e->value;
+            else
+                s.problem(*e, "the club's database name is empty");
+        }
+        if (const IniEntry* e = s.take("table")) {
+            if (isClubTableName(e->value))
+                club.table = e->value;
+            else {
+                s.problem(*e, "'" + e->value +
+                                  "' is not a table name: 1 to 40 lowercase letters, digits, '-' and '_'");
+                usable = false;
+            }
+        } else {
+            s.missing("table", "this table's name in the club is needed: table = north-hall");
+            usable = false;
+        }
+        if (const IniEntry* e = s.take("user")) {
+            if (!e->value.empty())
+                club.user = e->value;
+            else
+                s.problem(*e, "the user is empty; leave the key out for <database>_table_<table>");
+        }
+        if (club.user.empty() && !club.table.empty()) club.user = defaultClubUser(club.database, club.table);
+        const IniEntry* passwordFile = s.take("password_file");
+        const IniEntry* password = s.take("password");
+        if (passwordFile && password) s.problem(*password, "give password_file or password, not both");
+        if (passwordFile) {
+            std::error_code ec;
+            if (!passwordFile->value.starts_with('/'))
+                s.problem(*passwordFile, "'" + passwordFile->value +
+                                             "' is not an absolute file name, e.g. /etc/vivaref/club-password");
+            else if (!std::filesystem::is_regular_file(passwordFile->value, ec))
+                s.problem(*passwordFile, "'" + passwordFile->value + "' is not a file");
+            else
+                club.passwordFile = passwordFile->value;
+        } else if (password) {
+            club.password = password->value;  // never repeated in a problem or a summary
+        }
+        if (const IniEntry* e = s.take("sslmode")) {
+            static const std::set<std::string> kModes = {"disable", "allow",     "prefer",
+                                                         "require", "verify-ca", "verify-full"};
+            if (kModes.contains(e->value))
+                club.sslmode = e->value;
+            else
+                s.problem(*e, "'" + e->value +
+                                  "' is not an sslmode: disable, allow, prefer, require, verify-ca or verify-full");
+        }
+        if (const IniEntry* e = s.take("sslrootcert")) {
+            if (e->value.starts_with('/'))
+                club.sslRootCert = e->value;
+            else
+                s.problem(*e, "'" + e->value + "' is not an absolute file name, e.g. /etc/vivaref/club-ca.crt");
+        }
+        s.integer("connect_timeout", 2, 300, club.connectTimeout);
+        if (usable) config_.club = std::move(club);
     }
 
     void readCastle(SectionReader& s) {

@@ -52,9 +52,19 @@ HostRequestParse readNewGame(const json& v) {
             auto bots = readBotSeats(value);
             if (auto* why = std::get_if<std::string>(&bots)) return failed(*why);
             r.bots = std::move(std::get<std::vector<BotSeatRequest>>(bots));
+        } else if (key == "members") {
+            if (!value.is_array()) return failed("the new-game members are not a list (a member id or null by player)");
+            for (const auto& id : value) {
+                if (id.is_null())
+                    r.members.emplace_back();
+                else if (id.is_number_integer() && id.get<std::int64_t>() > 0)
+                    r.members.emplace_back(id.get<std::int64_t>());
+                else
+                    return failed("a new-game member is not a member id (a positive whole number) or null");
+            }
         } else {
             return failed("the new-game request has an unknown key '" + key +
-                          "' (setup, players, favourites, bots)");
+                          "' (setup, players, favourites, bots, members)");
         }
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
@@ -142,6 +152,11 @@ json hostRequestJson(const HostRequest& request) {
                 if (r.favourites != FavouritesMode::Dealt)
                     payload["favourites"] = favouritesModeName(r.favourites);
                 if (!r.bots.empty()) payload["bots"] = botSeatsJson(r.bots);
+                if (!r.members.empty()) {
+                    json members = json::array();
+                    for (const auto& m : r.members) members.push_back(m ? json(*m) : json(nullptr));
+                    payload["members"] = std::move(members);
+                }
             } else if constexpr (std::is_same_v<T, RevealRequest>) {
                 payload = r.reveal;
             } else if constexpr (std::is_same_v<T, DealRequest>) {

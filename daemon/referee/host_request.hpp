@@ -5,6 +5,8 @@
 // stay JSON here; the referee reads them with the game's rules.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,6 +35,9 @@ struct NewGameRequest {
     std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
     FavouritesMode favourites = FavouritesMode::Dealt;
     std::vector<BotSeatRequest> bots;  // none: every seat is played by people
+    // By player, the club member seated there (none: a guest); empty: no
+    // member. Ids from the table's cache of its club's members.
+    std::vector<std::optional<std::int64_t>> members;
 };
 struct DealRequest {
     nlohmann::json deal;  // a GAME-RECORD deal object

@@ -74,6 +74,9 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
         return HostAnswer::refused("bad-players", "This game has " + std::to_string(rules->players()) +
                                                       " players: give " + std::to_string(rules->players()) +
                                                       " names, or none.");
+    if (!r.members.empty() && static_cast<int>(r.members.size()) != rules->players())
+        return HostAnswer::refused("bad-members", "This game has " + std::to_string(rules->players()) +
+                                                      " players: give a member (or none) for each, or no members.");
     std::vector<std::string> names = r.players;
     if (names.empty())
         for (int i = 0; i < rules->players(); ++i) names.push_back("Player " + std::to_string(i + 1));
@@ -112,7 +115,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     store::GameId id;
     if (ctx.store) {
         try {
-            id = ctx.store->createGame(store::NewGame{spec, names, gameSeed, ctx.wallTime()});
+            id = ctx.store->createGame(store::NewGame{spec, names, gameSeed, ctx.wallTime(), r.members});
         } catch (const std::exception& e) {
             // A game starts on disk or not at all.
             return HostAnswer::refused("log-unwritable",

@@ -205,7 +205,7 @@ std::optional<ApiRouter::Reply> ApiRouter::hostGate(const Request& request) {
 ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) {
     if (auto refused = hostGate(request)) return std::move(*refused);
     if (name == "enrol") return enrol(request);
-    if (name == "players") {
+    if (name == "players" || name == "members") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
         return answer(request, service_.host(name, json::object()));
     }

@@ -24,6 +24,7 @@
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
+#include "daemon/club/club_link_factory.hpp"
 #include "daemon/store/store_error.hpp"
 
 namespace vivaref::server {
@@ -278,14 +279,41 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     const std::unique_ptr<store::GameStore> store = openStore(settings, err);
     if (!store) return 2;
 
+    // The club: games that end from now on are queued with their end, and
+    // pushed by a thread of their own (a slow club never holds the table).
+    std::unique_ptr<club::OutboxPusher> pusher;
+    if (settings.club) {
+        club::OutboxPusher::LinkFactory link = settings.clubLink;
+        if (!link) {
+            std::string conninfo;
+            try {
+                conninfo = config::clubConninfo(*settings.club);
+            } catch (const std::exception& e) {
+                err << "vivaref serve: not started: " << e.what() << "\n";
+                return 2;
+            }
+            link = [conninfo, table = settings.club->table] { return club::makeClubLink(conninfo, table); };
+        }
+        club::OutboxPusherOptions pushing;
+        pushing.log = settings.database;
+        pushing.table = settings.club->table;
+        pushing.server = settings.club->serverText();
+        pushing.firstRetry = settings.clubFirstRetry;
+        store->setClubConfigured(true);
+        pusher = std::make_unique<club::OutboxPusher>(std::move(pushing), std::move(link));
+    }
+
     // The castle: the real one the configuration names, or the simulated one.
     net::io_context io;
     castle::SteadyLoopClock clock;
     simulation::RigOptions rig = settings.rig;
     // The journal hears once when the log stops saving and once when it saves again.
-    rig.onNotice = [&err, given = std::move(rig.onNotice)](const referee::Notice& notice) {
+    rig.onNotice = [&err, &pusher, given = std::move(rig.onNotice)](const referee::Notice& notice) {
         if (notice.kind == "log-problem" || notice.kind == "log-ok")
             err << "vivaref serve: " << notice.text << std::endl;
+        // A game ended (its outbox row with it), or rows that waited reached the disk.
+        if (pusher && (notice.kind == "game-over" || notice.kind == "abandoned" || notice.kind == "log-ok"))
+            pusher->notify();
         if (given) given(notice);
     };
     castle::SimulatedCastle* simulated = nullptr;
@@ -300,6 +328,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
     const auto wallAtZero = rig.referee.wallAtZero;
     TableCore table(clock, store.get(), std::move(rig), simulated);
+    table.setClubPusher(pusher.get());
     // Finished games analysed in the gaps of the table's work, at a bounded share of a core.
     std::unique_ptr<analysis::BackgroundAnalysis> background;
     if (settings.analysisShare > 0) {
@@ -390,9 +419,16 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     loop.start();  // every reader reset and checked: bounded, before the loop runs
     onAsio.start();
     if (analysisOnAsio) analysisOnAsio->start();
+    if (pusher) {
+        pusher->start();
+        err << "vivaref serve: finished games go to the club at " << settings.club->serverText() << " as table "
+            << settings.club->table << "\n";
+    }
     systemd.ready("listening on " + url + "; " + lastStatus);
     systemd.startWatchdog();
     io.run();
+    // A push in flight is abandoned (its game stays queued for the next start).
+    if (pusher) pusher->stop();
     table.removeListener(statusListener);
     table.removeRawScanListener(scanListener);
 

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -18,6 +20,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
 #include "daemon/server/host_enrolment.hpp"
 #include "daemon/server/server_limits.hpp"
@@ -60,6 +63,15 @@ struct ServeSettings {
     std::int64_t analysisIterations = 500;
     // Tag enrolment from the host's page (its registry, edition, the demo's place on the simulated castle).
     HostEnrolmentSettings enrolment;
+    // The club ([club] of the configuration): every game that ends is
+    // queued in the log and pushed by a pusher on its own thread
+    // (club/outbox_pusher.hpp). None: nothing leaves the table.
+    std::optional<config::ClubConfig> club;
+    // How the pusher reaches the club; unset: club::makeClubLink with the
+    // configuration's connection string (tests give an in-memory club).
+    club::OutboxPusher::LinkFactory clubLink;
+    // The pusher's retry timing (tests shorten it).
+    std::chrono::milliseconds clubFirstRetry{2000};
 };
 
 // Runs until SIGTERM or SIGINT. Says where it listens on `out` as soon as

@@ -178,6 +178,23 @@ json TableCore::publicStatus() {
             roster.push_back({{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
         status["roster"] = std::move(roster);
     }
+    // What waits for the club, for the health card: where it goes and why
+    // not yet; never the credentials nor the members.
+    if (club_ && status.is_object()) {
+        const auto state = club_->state();
+        auto ms = [](const std::optional<store::WallTime>& t) {
+            return t ? json(t->time_since_epoch().count()) : json(nullptr);
+        };
+        status["club"] = {{"table", state.table},
+                          {"server", state.server},
+                          {"waiting", state.waiting},
+                          {"pushed", state.pushed},
+                          {"last_success_ms", ms(state.lastSuccess)},
+                          {"last_attempt_ms", ms(state.lastAttempt)},
+                          {"last_error", state.lastError},
+                          {"refused", state.refused},
+                          {"next_try_ms", ms(state.nextTry)}};
+    }
     return status;
 }
 
@@ -296,14 +313,31 @@ ServiceAnswer TableCore::newLink(const json& body) {
     return players();
 }
 
+// The club's members as the table last fetched them, for the host's
+// new-game form: host only (a club's list of people is not public).
+ServiceAnswer TableCore::members() {
+    json out = {{"club", club_ != nullptr}, {"members", json::array()}};
+    if (club_ && store_) {
+        try {
+            for (const auto& m : store_->cachedMembers()) out["members"].push_back({{"id", m.id}, {"name", m.name}});
+            if (const auto at = store_->membersFetchedAt()) out["fetched_ms"] = at->time_since_epoch().count();
+        } catch (const std::exception& e) {
+            return ServiceAnswer::failed(Outcome::Unavailable, "members-unreadable",
+                                         std::string("the club's members cannot be read: ") + e.what());
+        }
+    }
+    return ServiceAnswer::ok(std::move(out));
+}
+
 ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     if (request == "players") return players();
+    if (request == "members") return members();
     if (request == "new-link") return newLink(body);
     trace::HostKind kind{};
     if (!trace::parseHostKind(request, kind))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
                                      "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
-                                     "pause, resume, abandon and players");
+                                     "pause, resume, abandon, players and members");
     // The form is checked as a trace line's would be; the game judges the rest.
     const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
     if (!parsed.ok()) return badRequest(std::get<std::string>(parsed.value));
@@ -315,6 +349,10 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
         if (newGame.favourites != referee::FavouritesMode::Dealt)
             line.favourites = referee::favouritesModeName(newGame.favourites);
         if (!newGame.bots.empty()) line.bots = referee::botSeatsJson(newGame.bots);
+        if (!newGame.members.empty()) {
+            line.members = json::array();
+            for (const auto& m : newGame.members) line.members.push_back(m ? json(*m) : json(nullptr));
+        }
     } else if (kind == trace::HostKind::Undo || kind == trace::HostKind::Pause ||
                kind == trace::HostKind::Resume || kind == trace::HostKind::Abandon) {
         line.payload = json::object();

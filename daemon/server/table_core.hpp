@@ -22,6 +22,7 @@
 #include <string>
 
 #include "daemon/analysis/background_analysis.hpp"
+#include "daemon/club/outbox_pusher.hpp"
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/castle_config.hpp"
@@ -65,6 +66,11 @@ public:
     // serve's background analysis (analysis/background_analysis.hpp), for
     // the "analysing (n %)" of gameAnalysis(); null: none runs.
     void setBackgroundAnalysis(const analysis::BackgroundAnalysis* background) { background_ = background; }
+    // serve's pusher of the club's outbox (club/outbox_pusher.hpp): its
+    // state goes into the public status's "club" (no secret, no member),
+    // and the host's "members" answer lists the club's cached members.
+    // Unset: no club ("club" absent, "members" empty).
+    void setClubPusher(const club::OutboxPusher* pusher) { club_ = pusher; }
     // The last time the table had something to do for the people at it: a
     // host request, a key press, the board changing, a deadline of the
     // referee's, the referee speaking. The periodic republishing is not.
@@ -109,6 +115,7 @@ private:
     void afterInput();
     ServiceAnswer players();
     ServiceAnswer newLink(const nlohmann::json& body);
+    ServiceAnswer members();
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
 
     const castle::LoopClock& clock_;
@@ -116,6 +123,7 @@ private:
     ArchiveCache archive_;  // finished games' answers (GET /api/games/ID)
     ArchiveCache analyses_{4u << 20};  // their analyses' (GET /api/games/ID/analysis)
     const analysis::BackgroundAnalysis* background_ = nullptr;
+    const club::OutboxPusher* club_ = nullptr;
     Timestamp lastActivity_{0};
     castle::SimulatedCastle* simulated_;
     simulation::SimulationRig rig_;

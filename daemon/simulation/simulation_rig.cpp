@@ -22,12 +22,16 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
             referee::NewGameRequest request{host.payload, host.players,
                                             host.favourites == "physical" ? referee::FavouritesMode::Physical
                                                                           : referee::FavouritesMode::Dealt,
-                                            {}};
+                                            {}, {}};
             // The trace reader checked the form already.
             if (host.bots.is_array())
                 if (auto bots = referee::readBotSeats(host.bots);
                     auto* seats = std::get_if<std::vector<referee::BotSeatRequest>>(&bots))
                     request.bots = std::move(*seats);
+            if (host.members.is_array())
+                for (const auto& m : host.members)
+                    request.members.push_back(m.is_number_integer() ? std::optional<std::int64_t>(m.get<std::int64_t>())
+                                                                    : std::nullopt);
             return request;
         }
         case trace::HostKind::Deal:

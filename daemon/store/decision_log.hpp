@@ -43,16 +43,21 @@ struct NewGame {
     std::vector<std::string> players;   // one name per player; empty: "Player 1", ...
     std::optional<std::uint64_t> seed;  // when the referee deals from its generator
     WallTime at;
+    // By player, the club member seated there (none: a guest or a bot);
+    // empty: nobody is a member.
+    std::vector<std::optional<std::int64_t>> members;
 };
 
 struct SeatedPlayer {
     int player = 0;
     int seat = 0;
     std::string name;
+    std::optional<std::int64_t> member;  // the club member, if one sat there
 };
 
 struct GameSummary {
     GameId id;
+    std::string uid;  // 32 lowercase hex digits, unique across tables (schema 3)
     WallTime started;
     std::optional<WallTime> ended;
     std::string edition;

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <random>
 #include <stdexcept>
 #include <utility>
 
@@ -63,6 +66,19 @@ Database openDatabase(const std::filesystem::path& file, GameStore::Access acces
 }
 
 std::int64_t toMs(WallTime t) { return t.time_since_epoch().count(); }
+
+// 128 bits from the system's entropy, as 32 lowercase hex digits: a game's
+// name in every club, whatever table it was played at.
+std::string newGameUid() {
+    std::random_device entropy;
+    std::string uid;
+    for (int i = 0; i < 4; ++i) {
+        std::array<char, 9> word{};
+        std::snprintf(word.data(), word.size(), "%08x", static_cast<unsigned>(entropy()));
+        uid += word.data();
+    }
+    return uid;
+}
 
 }  // namespace
 
@@ -133,15 +149,16 @@ GameId GameStore::createGame(const NewGame& game) {
     GameId id;
     try {
         Transaction tx(db_);
-        auto g = db_.prepare("INSERT INTO games (started_ms, edition, setup, seed) VALUES (?, ?, ?, ?)");
+        auto g = db_.prepare("INSERT INTO games (started_ms, edition, setup, seed, uid) VALUES (?, ?, ?, ?, ?)");
         g.bind(1, toMs(game.at)).bind(2, engine::editionName(game.spec.edition)).bind(3, setup);
+        g.bind(5, newGameUid());
         if (game.seed)
             g.bind(4, static_cast<std::int64_t>(*game.seed));
         else
             g.bindNull(4);
         g.run();
         id.value = db_.lastInsertRowid();
-        auto p = db_.prepare("INSERT INTO players (game_id, player, seat, name) VALUES (?, ?, ?, ?)");
+        auto p = db_.prepare("INSERT INTO players (game_id, player, seat, name, member) VALUES (?, ?, ?, ?, ?)");
         for (int i = 0; i < rules->players(); ++i) {
             const auto name = game.players.empty() ? "Player " + std::to_string(i + 1)
                                                    : game.players[static_cast<std::size_t>(i)];
@@ -150,6 +167,10 @@ GameId GameStore::createGame(const NewGame& game) {
                 .bind(2, std::int64_t{i})
                 .bind(3, std::int64_t{rules->seatOf(engine::PlayerId{static_cast<std::uint8_t>(i)}).index})
                 .bind(4, name);
+            const auto member = static_cast<std::size_t>(i) < game.members.size()
+                                    ? game.members[static_cast<std::size_t>(i)]
+                                    : std::nullopt;
+            p.bind(5, member);
             p.run();
         }
         auto e = db_.prepare(
@@ -257,6 +278,7 @@ WriteStatus GameStore::finishGame(GameId game, const nlohmann::json& result, Wal
     row.atMs = toMs(at);
     row.text = record::resultText(result);
     row.complete = result.value("complete", false);
+    row.queueForClub = clubConfigured_;
     return enqueue(std::move(row));
 }
 
@@ -267,6 +289,7 @@ WriteStatus GameStore::abandonGame(GameId game, WallTime at) {
     row.game = game;
     row.atMs = toMs(at);
     row.abandoned = true;
+    row.queueForClub = clubConfigured_;
     return enqueue(std::move(row));
 }
 
@@ -311,6 +334,13 @@ void GameStore::writeRow(const PendingRow& row) {
                 .bind(4, std::int64_t{row.abandoned})
                 .bind(5, row.game.value);
             s.run();
+            // In the transaction that ends the game: it is queued for the
+            // club if and only if it ended (NOTES.md, "The club's outbox").
+            if (row.queueForClub) {
+                auto q = db_.prepare("INSERT OR IGNORE INTO club_outbox (game_id, queued_ms) VALUES (?, ?)");
+                q.bind(1, row.game.value).bind(2, row.atMs);
+                q.run();
+            }
             break;
         }
     }

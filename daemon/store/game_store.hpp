@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/club/club_link.hpp"
 #include "daemon/store/decision_log.hpp"
 #include "daemon/store/sqlite.hpp"
 #include "daemon/store/store_error.hpp"
@@ -63,6 +64,26 @@ struct ReaderHealth {
     std::int64_t faults = 0;
     std::optional<WallTime> lastFaultAt;
     std::string lastFault;
+};
+
+// A game queued for the club (club_outbox).
+struct OutboxEntry {
+    GameId game;
+    std::string uid;
+    WallTime queued;
+    std::int64_t attempts = 0;
+    std::optional<WallTime> lastAttempt;
+    std::string lastError;  // empty when no attempt failed
+    bool permanent = false;  // the last failure was the club's refusal
+};
+
+// What the status and `vivaref games` say of the outbox.
+struct OutboxSummary {
+    std::int64_t waiting = 0;
+    std::int64_t pushed = 0;
+    std::optional<WallTime> lastAttempt;  // of a waiting game
+    std::string lastError;                // of the waiting game tried last
+    std::optional<WallTime> lastPushed;
 };
 
 class GameStore final : public DecisionLog {
@@ -142,6 +163,29 @@ public:
     // analysis can be made again; it is not kept in memory).
     WriteStatus saveAnalysis(GameId game, std::string_view settings, std::string_view result, WallTime at);
 
+    // --- the club (schema 3; club_outbox_store.cpp) ------------------------
+    // A table with a club: from now on every game that ends (finishGame,
+    // abandonGame) is queued in the outbox in the transaction that ends it.
+    // Without it nothing is queued. A game in progress is never queued.
+    void setClubConfigured(bool configured) { clubConfigured_ = configured; }
+    bool clubConfigured() const { return clubConfigured_; }
+    // The games that wait to be pushed, oldest first.
+    std::vector<OutboxEntry> outbox();
+    OutboxSummary outboxSummary();
+    // The club has the game (push() returned): it leaves the queue.
+    void markPushed(GameId game, WallTime at);
+    // A push failed: counted, with the reason in words; `permanent` when
+    // the club refused it (retrying will not help until someone acts).
+    void recordPushFailure(GameId game, std::string_view error, bool permanent, WallTime at);
+    // The ended game as the club takes it. Throws StoreError for an unknown
+    // game or one still in progress (nothing of a game in progress leaves
+    // the table).
+    club::GameUpload clubUpload(GameId game, std::string_view table);
+    // The club's members as last fetched, by name.
+    std::vector<club::ClubMember> cachedMembers();
+    std::optional<WallTime> membersFetchedAt();
+    void replaceMembers(const std::vector<club::ClubMember>& members, WallTime at);
+
     // --- reading (the commands) --------------------------------------------
     std::vector<GameSummary> games();
     std::optional<GameSummary> game(GameId id) override;
@@ -191,6 +235,7 @@ private:
         std::string text;  // payload, trace line, or result
         bool complete = false;
         bool abandoned = false;
+        bool queueForClub = false;  // a Finish row: queue the game in club_outbox with it
     };
 
     OpenGame& openGame(GameId id);
@@ -208,6 +253,7 @@ private:
     int batchDepth_ = 0;
     std::int64_t scansSinceTrim_ = 0;
     std::int64_t rawScansKept_ = kRawScansKept;
+    bool clubConfigured_ = false;
 };
 
 // The sentence for a damaged log: which file, what SQLite says, and what

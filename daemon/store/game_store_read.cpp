@@ -10,7 +10,7 @@ namespace {
 WallTime fromMs(std::int64_t ms) { return WallTime(std::chrono::milliseconds(ms)); }
 
 constexpr std::string_view kSummaryColumns =
-    "SELECT id, started_ms, ended_ms, edition, setup, seed, result, complete, abandoned FROM games";
+    "SELECT id, started_ms, ended_ms, edition, setup, seed, result, complete, abandoned, uid FROM games";
 
 GameSummary readSummary(Statement& s) {
     GameSummary g;
@@ -23,6 +23,7 @@ GameSummary readSummary(Statement& s) {
     if (!s.isNull(6)) g.result = nlohmann::json::parse(s.text(6), nullptr, false);
     g.complete = s.integer(7) != 0;
     g.abandoned = s.integer(8) != 0;
+    g.uid = s.text(9);
     return g;
 }
 
@@ -32,14 +33,14 @@ std::vector<GameSummary> GameStore::games() {
     std::vector<GameSummary> out;
     auto s = db_.prepare(std::string(kSummaryColumns) + " ORDER BY id");
     while (s.step()) out.push_back(readSummary(s));
-    auto p = db_.prepare("SELECT game_id, player, seat, name FROM players ORDER BY game_id, player");
+    auto p = db_.prepare("SELECT game_id, player, seat, name, member FROM players ORDER BY game_id, player");
     std::size_t i = 0;
     while (p.step()) {
         const std::int64_t id = p.integer(0);
         while (i < out.size() && out[i].id.value < id) ++i;
         if (i < out.size() && out[i].id.value == id)
             out[i].players.push_back(
-                {static_cast<int>(p.integer(1)), static_cast<int>(p.integer(2)), p.text(3)});
+                {static_cast<int>(p.integer(1)), static_cast<int>(p.integer(2)), p.text(3), p.optionalInteger(4)});
     }
     return out;
 }
@@ -49,10 +50,11 @@ std::optional<GameSummary> GameStore::game(GameId id) {
     s.bind(1, id.value);
     if (!s.step()) return std::nullopt;
     GameSummary g = readSummary(s);
-    auto p = db_.prepare("SELECT player, seat, name FROM players WHERE game_id = ? ORDER BY player");
+    auto p = db_.prepare("SELECT player, seat, name, member FROM players WHERE game_id = ? ORDER BY player");
     p.bind(1, id.value);
     while (p.step())
-        g.players.push_back({static_cast<int>(p.integer(0)), static_cast<int>(p.integer(1)), p.text(2)});
+        g.players.push_back(
+            {static_cast<int>(p.integer(0)), static_cast<int>(p.integer(1)), p.text(2), p.optionalInteger(3)});
     return g;
 }
 

@@ -12,7 +12,7 @@ namespace vivaref::store {
 
 namespace {
 
-constexpr std::array<const char*, 2> kMigrations = {
+constexpr std::array<const char*, 3> kMigrations = {
     // 1: the first schema.
     R"sql(
 CREATE TABLE games (
@@ -79,6 +79,31 @@ CREATE TABLE analyses (
     made_ms     INTEGER NOT NULL,          -- wall clock, ms since the epoch
     settings    TEXT NOT NULL,             -- {"rollouts", "iterations", "seed", "worth_telling"}
     result      TEXT NOT NULL              -- the analysis, a JSON object
+);
+)sql",
+    // 3: the club (daemon/store/NOTES.md, "The club's outbox"). Every game
+    // gets a uid unique across tables (128 random bits); a seat may be a
+    // club member; a table with a club queues each ended game in
+    // club_outbox in the transaction that ends it; the club's members are
+    // cached for when the club cannot be reached.
+    R"sql(
+ALTER TABLE games ADD COLUMN uid TEXT;
+UPDATE games SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+CREATE UNIQUE INDEX games_uid ON games(uid);
+ALTER TABLE players ADD COLUMN member INTEGER;  -- the club member seated there; NULL: a guest or a bot
+CREATE TABLE club_outbox (
+    game_id         INTEGER PRIMARY KEY REFERENCES games(id),
+    queued_ms       INTEGER NOT NULL,      -- when the game ended
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    last_attempt_ms INTEGER,
+    last_error      TEXT,                  -- the last failure in words; NULL once pushed
+    permanent       INTEGER NOT NULL DEFAULT 0,  -- the club refused it: retried much later
+    pushed_ms       INTEGER                -- set once the club has it
+);
+CREATE TABLE club_members (
+    id          INTEGER PRIMARY KEY,       -- the club's member id
+    name        TEXT NOT NULL,
+    fetched_ms  INTEGER NOT NULL
 );
 )sql",
 };

@@ -44,6 +44,9 @@ struct HostLine {
     // "good"}, ...] (our addition too; the referee judges the seats and
     // strengths); null when not given.
     nlohmann::json bots = nullptr;
+    // new-game only: by player, the club member's id or null (our addition,
+    // issue 16); null when not given.
+    nlohmann::json members = nullptr;
     friend bool operator==(const HostLine&, const HostLine&) = default;
 };
 

@@ -132,7 +132,7 @@ HostLine readHost(const json& value) {
     const std::string what = "The host's " + key;
     switch (host.kind) {
         case HostKind::NewGame: {
-            const json& fields = object(payload, what, {"setup", "players", "favourites", "bots"});
+            const json& fields = object(payload, what, {"setup", "players", "favourites", "bots", "members"});
             const json& setup = required(fields, "setup", what);
             if (!setup.is_object())
                 fail("The new-game's \"setup\" must be an object, not " + typeName(setup));
@@ -169,6 +169,14 @@ HostLine readHost(const json& value) {
                         fail("A new-game's bot's \"strength\" is not a strength's name");
                 }
                 host.bots = *it;
+            }
+            if (auto it = fields.find("members"); it != fields.end()) {
+                if (!it->is_array()) fail("The new-game's \"members\" must be a list, not " + typeName(*it));
+                if (it->size() > 64) fail("The new-game's \"members\" names more than 64 players");
+                for (const json& m : *it)
+                    if (!m.is_null() && !(m.is_number_integer() && m.get<std::int64_t>() > 0))
+                        fail("A new-game's member is a club member's id (a positive whole number) or null");
+                host.members = *it;
             }
             break;
         }

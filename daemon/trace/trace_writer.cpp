@@ -38,6 +38,7 @@ struct InputJson {
             request["players"] = host.players;
             if (!host.favourites.empty()) request["favourites"] = host.favourites;
             if (host.bots.is_array()) request["bots"] = host.bots;
+            if (host.members.is_array()) request["members"] = host.members;
         } else {
             request = recordOrdered(host.payload);
         }

@@ -58,13 +58,16 @@ TEST_CASE("a log of schema 1 is brought to schema 2: its games kept, the analyse
     {
         // Back to what vivaref wrote before the analyses.
         Database db(file, Database::Mode::ReadWrite);
+        // (and before schema 3's club: its tables and columns go too)
+        db.exec("DROP TABLE club_outbox; DROP TABLE club_members; DROP INDEX games_uid");
+        db.exec("ALTER TABLE games DROP COLUMN uid; ALTER TABLE players DROP COLUMN member");
         db.exec("DROP TABLE analyses");
         db.exec("PRAGMA user_version = 1");
     }
     GameStore log(file, GameStore::Access::MustExist);
-    CHECK(schemaVersion() == 2);
+    CHECK(schemaVersion() >= 2);
     Database check(file, Database::Mode::ReadWrite);
-    CHECK(check.queryInteger("PRAGMA user_version") == 2);
+    CHECK(check.queryInteger("PRAGMA user_version") == schemaVersion());
     CHECK(check.queryInteger("SELECT COUNT(*) FROM sqlite_master WHERE name = 'analyses'") == 1);
     CHECK(log.recordLines(GameId{1}) == record);
     CHECK(log.gamesAwaitingAnalysis() == std::vector<GameId>{GameId{1}});

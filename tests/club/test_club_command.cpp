@@ -22,11 +22,12 @@ vivaref::testsupport::CommandResult runClub(const std::vector<std::string>& args
     return runCommand(VIVAREF_BINARY, all, std::chrono::seconds(30), vivaref::testsupport::CommandOptions{{}, {}, errFile});
 }
 
+// The value of a printed "key = value" line.
 std::string valueOf(const std::string& text, const std::string& key) {
-    const auto at = text.find(key + "=");
+    const auto at = text.find("\n" + key + " = ");
     REQUIRE(at != std::string::npos);
-    const auto end = text.find(' ', at);
-    return text.substr(at + key.size() + 1, end - at - key.size() - 1);
+    const auto from = at + key.size() + 4;
+    return text.substr(from, text.find('\n', from) - from);
 }
 
 }  // namespace
@@ -58,9 +59,8 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
 
     r = runClub({"add-table", "--server", admin, "--tables-host", "club.example", "hall"});
     REQUIRE(r.status == 0);
-    CHECK(r.out.find("[club]\nserver = host=club.example port=5432 dbname=club_cli user=club_cli_table_hall ") !=
-          std::string::npos);
-    CHECK(r.out.find("table = hall") != std::string::npos);
+    CHECK(r.out.find("[club]\nserver = club.example:5432\ndatabase = club_cli\ntable = hall\n"
+                     "user = club_cli_table_hall\npassword = ") != std::string::npos);
     // The printed lines connect as the table.
     const auto password = valueOf(r.out, "password");
     vivaref::club::PgClubLink link(server().conninfo("club_cli", "club_cli_table_hall", password), "hall");

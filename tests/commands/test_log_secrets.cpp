@@ -266,7 +266,8 @@ TEST_CASE("a log written before names were checked cannot drive the terminal: ga
                          "31m\xc2\x9b"
                          "1m"},
                         std::nullopt,
-                        vivaref::store::WallTime(std::chrono::milliseconds(1'700'000'000'000))});
+                        vivaref::store::WallTime(std::chrono::milliseconds(1'700'000'000'000)),
+                        {}});
     }
     for (const std::vector<std::string>& args : {std::vector<std::string>{"games", "--db", db},
                                                  {"show", "--db", db, "1"},

@@ -72,7 +72,7 @@ std::optional<BuiltGame> findGame(const engine::RulesSpec& spec,
 
 store::GameId logGame(store::GameStore& log, const BuiltGame& game) {
     const store::WallTime at{std::chrono::milliseconds(1'700'000'000'000)};
-    auto id = log.createGame(store::NewGame{game.spec, {}, game.seed, at});
+    auto id = log.createGame(store::NewGame{game.spec, {}, game.seed, at, {}});
     for (const auto& d : game.decisions) {
         store::WriteStatus status;
         if (auto* deal = std::get_if<engine::Deal>(&d)) status = log.appendDeal(id, *deal, at);

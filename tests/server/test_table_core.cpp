@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -548,4 +551,105 @@ TEST_CASE("a finished game's analysis: waiting, analysing, then the kept one; a 
     CHECK(damaged["message"] ==
           "the analysis kept in the game log cannot be read (it is not JSON): 'vivaref analyse 1 --redo' makes it "
           "again");
+}
+
+namespace {
+
+// The club's server as the table's pusher sees it: games by uid, in memory.
+struct MemoryClub : club::ClubLink {
+    struct Shared {
+        std::mutex mutex;
+        std::map<std::string, club::GameUpload> games;
+    };
+    explicit MemoryClub(std::shared_ptr<Shared> s) : shared(std::move(s)) {}
+    club::PushOutcome push(const club::GameUpload& game) override {
+        std::lock_guard lock(shared->mutex);
+        return shared->games.emplace(game.uid, game).second ? club::PushOutcome::Inserted
+                                                             : club::PushOutcome::AlreadyThere;
+    }
+    std::vector<club::ClubMember> members() override { return {{42, "Ottavia Member"}, {7, "Bruno Member"}}; }
+    std::shared_ptr<Shared> shared;
+};
+
+}  // namespace
+
+TEST_CASE("a table with a club: members seated from the host's list, the game pushed when it ends, the status "
+          "saying so without a secret or a member") {
+    const std::string record = bundledRecord("classic-4.jsonl");
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    t.store.setClubConfigured(true);
+    auto server = std::make_shared<MemoryClub::Shared>();
+    club::OutboxPusherOptions options;
+    options.log = dir / "games.sqlite";
+    options.table = "north-hall";
+    options.server = "club.example.org:5432";
+    options.firstRetry = std::chrono::milliseconds(20);
+    club::OutboxPusher pusher(options, [server] { return std::make_unique<MemoryClub>(server); });
+    t.table.setClubPusher(&pusher);
+    pusher.start();
+    auto until = [](auto condition) {
+        for (int i = 0; i < 500 && !condition(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return condition();
+    };
+    // The host's list (host only: a router with a host token refuses it without).
+    REQUIRE(until([&] { return t.get("/api/host/members")["members"].size() == 2; }));
+    const json listed = t.get("/api/host/members");
+    CHECK(listed["club"] == true);
+    CHECK(listed["members"][0] == json{{"id", 7}, {"name", "Bruno Member"}});
+    RouterOptions guarded;
+    guarded.hostToken = "a-host-token-long-enough-0123456789";
+    ApiRouter strict(t.table, t.files, guarded);
+    Request asked{http::verb::get, "/api/host/members", 11};
+    asked.prepare_payload();
+    CHECK(strict.handle(asked).response.result_int() == 401);
+
+    // The game, with member 42 in the first seat (the API's new-game gains "members").
+    const auto script = trace::tableScriptFromRecord(record);
+    REQUIRE_FALSE(script.error);
+    bool first = true;
+    for (const auto& line : script.lines) {
+        t.runTo(Timestamp(line.t));
+        auto [target, body] = apiCall(line);
+        if (first && target == "/api/host/new-game") {
+            json members = json::array();
+            for (std::size_t p = 0; p < std::max<std::size_t>(body["players"].size(), 4); ++p)
+                members.push_back(p == 0 ? json(42) : json(nullptr));
+            body["members"] = members;
+            first = false;
+        }
+        const auto [status, answer] = t.call(http::verb::post, target, body);
+        CAPTURE(answer.dump());
+        REQUIRE(status == 200);
+        // Nothing of a game in progress leaves the table.
+        std::lock_guard lock(server->mutex);
+        if (t.store.game(store::GameId{1}) && !t.store.game(store::GameId{1})->ended) CHECK(server->games.empty());
+    }
+    t.runFor(Timestamp(10'000));
+    CHECK(t.store.game(store::GameId{1})->players[0].member == 42);
+    pusher.notify();  // serve's notice hook does this at game-over
+    REQUIRE(until([&] {
+        std::lock_guard lock(server->mutex);
+        return server->games.size() == 1;
+    }));
+    REQUIRE(until([&] { return pusher.state().waiting == 0; }));
+    {
+        std::lock_guard lock(server->mutex);
+        const auto& pushed = server->games.begin()->second;
+        CHECK(pushed.table == "north-hall");
+        CHECK(pushed.complete);
+        CHECK(pushed.seats[0].member == 42);
+        CHECK(!pushed.seats[1].member);
+    }
+    const json status = t.get("/api/status");
+    REQUIRE(status.contains("club"));
+    CHECK(status["club"]["table"] == "north-hall");
+    CHECK(status["club"]["server"] == "club.example.org:5432");
+    CHECK(status["club"]["waiting"] == 0);
+    CHECK(status["club"]["pushed"] == 1);
+    const std::string shown = status.dump();
+    CHECK(shown.find("Member") == std::string::npos);  // the members are the host's only
+    CHECK(shown.find("password") == std::string::npos);
+    pusher.stop();
+    t.table.setClubPusher(nullptr);
 }

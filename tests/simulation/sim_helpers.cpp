@@ -111,6 +111,8 @@ std::string dumpDatabase(const std::filesystem::path& file, bool blankWallTimes)
                 const bool wall = column == "started_ms" || column == "ended_ms" || column == "at_ms" ||
                                   column == "last_fault_ms";
                 if (blankWallTimes && wall) continue;
+                // A game's uid is 128 random bits by design (schema 3): never the same twice.
+                if (column == "uid") continue;
                 const auto* text = sqlite3_column_text(s, c);
                 out += column + "=" + (text ? reinterpret_cast<const char*>(text) : "NULL") + " ";
             }

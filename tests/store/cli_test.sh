@@ -14,6 +14,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$vivaref" games --db "$db" | grep -q "abandoned" || fail "games shows the abandoned game"
 "$vivaref" games --db "$db" | grep -q "in progress" || fail "games shows the game in progress"
 "$vivaref" games --db "$db" --json | grep -q '"status":"complete"' || fail "games --json"
+"$vivaref" games --db "$db" | grep -q "wait to be pushed" && fail "a table without a club owes it nothing"
+# A table with a club: its ended games wait to be pushed (no pusher ran).
+"$fill" "$dir/club.sqlite" 2 club
+"$vivaref" games --db "$dir/club.sqlite" | grep -q "^3 games wait to be pushed to the club\.$" || fail "games says what waits for the club"
+[ "$("$vivaref" games --db "$dir/club.sqlite" | grep -c "waits for the club")" -eq 3 ] || fail "games marks each waiting game"
+"$vivaref" games --db "$dir/club.sqlite" --json | grep -q '"club":{"state":"waiting","attempts":0' || fail "games --json gives the club's state"
 VIVAREF_DB=$db "$vivaref" games | grep -q "^14 " || fail "VIVAREF_DB names the log"
 for id in 1 5 12 13; do
     # Game 13 is still being played: its record holds the hands (--reveal).

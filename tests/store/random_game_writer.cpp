@@ -83,7 +83,7 @@ WrittenGame writeRandomGame(GameStore& log, const engine::RulesSpec& spec, std::
         names.push_back(std::string(1, static_cast<char>('A' + p)) + "nn");
     WrittenGame game;
     const WallTime start(std::chrono::milliseconds(1'700'000'000'000));
-    game.id = log.createGame(NewGame{spec, names, seed, start});
+    game.id = log.createGame(NewGame{spec, names, seed, start, {}});
     game.record.push_back(record::writeSetup(spec));
     if (afterWrite && !afterWrite(WriteStatus{}, game.id, 1)) return game;
     engine::State state(rules);

@@ -1,8 +1,10 @@
 // Test tool: fills a game log with random games for the command-line
 // tests: GAMES complete ones, then one cut short and one abandoned.
-// Usage: store_fill DB GAMES
+// Usage: store_fill DB GAMES [club]  (club: the table has a club, so the
+// ended games are queued for it)
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "tests/store/random_game_writer.hpp"
 
@@ -10,11 +12,12 @@ using namespace vivaref::store;
 using namespace vivaref::store::testing;
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::cerr << "usage: store_fill DB GAMES\n";
+    if (argc != 3 && !(argc == 4 && std::string(argv[3]) == "club")) {
+        std::cerr << "usage: store_fill DB GAMES [club]\n";
         return 2;
     }
     GameStore log(argv[1], GameStore::Access::CreateIfMissing, Durability::Normal);
+    log.setClubConfigured(argc == 4);
     const auto games = static_cast<std::uint64_t>(std::atol(argv[2]));
     for (std::uint64_t seed = 1; seed <= games; ++seed) writeRandomGame(log, randomSpec(seed), seed);
     auto cut = [](const WriteStatus&, GameId, std::int64_t lines) { return lines < 20; };

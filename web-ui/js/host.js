@@ -59,7 +59,7 @@ function refreshForm() {
     for (let k = 0; k < count; ++k, ++player) {
       const value = kept[player] ?? '';
       rows.push(`<label>Seat ${seat + 1}${count > 1 ? `, player ${k + 1}` : ''}: name
-        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"></label>`);
+        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}></label>`);
     }
     // Any seat may be a bot: the referee plays it, and anyone at the table makes its moves.
     const bot = keptBots[seat] ?? '';
@@ -90,6 +90,11 @@ function setupFromForm() {
   }
   const players = [...$('names').querySelectorAll('input.player-name')].map((i, n) => i.value.trim() || `Player ${n + 1}`);
   const body = { setup, players };
+  // A name picked from the club's list seats that member; any other is a guest.
+  if (clubMembers.length) {
+    const members = players.map((name) => clubMembers.find((m) => m.name === name)?.id ?? null);
+    if (members.some((m) => m !== null)) body.members = members;
+  }
   const bots = [...$('names').querySelectorAll('select.seat-bot')]
     .filter((b) => b.value)
     .map((b) => ({ seat: Number(b.dataset.seat), strength: b.value }));
@@ -110,6 +115,23 @@ async function host(request, body = {}) {
 }
 
 let codes = null;
+// The club's members as the table cached them ([club]): the host's only.
+let clubMembers = [];
+
+async function loadMembers() {
+  try {
+    const answer = await getJson('/api/host/members', { host: true });
+    clubMembers = answer.club ? answer.members || [] : [];
+  } catch {
+    clubMembers = [];
+  }
+  $('club-members').innerHTML = clubMembers.map((m) => `<option value="${esc(m.name)}"></option>`).join('');
+  $('members-hint').classList.toggle('hidden', !clubMembers.length);
+  for (const input of $('names').querySelectorAll('input.player-name')) {
+    if (clubMembers.length) input.setAttribute('list', 'club-members');
+    else input.removeAttribute('list');
+  }
+}
 
 function showLinks(answer) {
   codes.render(answer);
@@ -118,6 +140,7 @@ function showLinks(answer) {
 async function loadLinks() {
   try {
     showLinks(await getJson('/api/host/players', { host: true }));
+    loadMembers();
     return true;
   } catch (e) {
     if (e.status === 401) {

@@ -172,6 +172,13 @@ function renderHealth(status) {
     items.push(`<li class="health-bad">Faulty readers: ${esc(faulty.join(', '))}${blind ? `; moves touching ${esc(blind)} wait` : ''}</li>`);
   } else items.push('<li class="health-ok">Readers: all answering.</li>');
   if (readers.unknown_tags) items.push(`<li class="health-bad">${readers.unknown_tags} unknown tag(s) on the castle.</li>`);
+  const club = status.club;
+  if (club) {
+    const when = (ms) => (ms ? new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '');
+    const games = (n) => `${n} game${n === 1 ? '' : 's'}`;
+    if (!club.waiting) items.push(`<li class="health-ok" id="club-health">Club (table ${esc(club.table)} at ${esc(club.server)}): every ended game sent${club.last_success_ms ? `, last at ${when(club.last_success_ms)}` : ''}.</li>`);
+    else items.push(`<li class="health-bad" id="club-health">Club (table ${esc(club.table)} at ${esc(club.server)}): ${games(club.waiting)} wait to be sent${club.last_error ? ` (last try ${when(club.last_attempt_ms)}: ${esc(club.last_error)})` : ''}${club.next_try_ms ? `; next try ${when(club.next_try_ms)}` : ''}.</li>`);
+  }
   $('health').innerHTML = `<ul class="plain">${items.join('')}</ul>`;
 }
 

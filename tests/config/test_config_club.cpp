@@ -1,0 +1,110 @@
+// [club]: where the club is, this table's name there, its credentials;
+// problems named by file and line; the connection string libpq is given;
+// no password in the summary.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <doctest/doctest.h>
+
+#include "config_test_helpers.hpp"
+#include "daemon/config/config_summary.hpp"
+
+namespace vivaref::config {
+namespace {
+
+using testing::check;
+using testing::problemTexts;
+using Strings = std::vector<std::string>;
+
+TEST_CASE("club: no section, no club") {
+    const auto c = check("[castle]\nedition = classic\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    CHECK(!c.config.club);
+    CHECK(summaryText(c.config).find("club") == std::string::npos);
+}
+
+TEST_CASE("club: a server and a table are enough; the user follows the table's name") {
+    const auto c = check("[club]\nserver = club.example.org\ntable = north-hall\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    REQUIRE(c.config.club);
+    const auto& club = *c.config.club;
+    CHECK(club.host == "club.example.org");
+    CHECK(club.port == 5432);
+    CHECK(club.database == "vivaref_club");
+    CHECK(club.user == "vivaref_club_table_north-hall");
+    CHECK(club.sslmode == "prefer");
+    CHECK(club.serverText() == "club.example.org:5432");
+    CHECK(clubConninfo(club) ==
+          "host='club.example.org' port='5432' dbname='vivaref_club' user='vivaref_club_table_north-hall' "
+          "sslmode='prefer' connect_timeout='10' application_name='vivaref north-hall'");
+}
+
+TEST_CASE("club: every key, and an IPv6 server") {
+    const auto c = check(
+        "[club]\nserver = [::1]:6543\ndatabase = league\ntable = t1\nuser = hall_one\npassword = s3cr'et\\x\n"
+        "sslmode = verify-full\nsslrootcert = /etc/vivaref/ca.crt\nconnect_timeout = 5\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    const auto& club = *c.config.club;
+    CHECK(club.host == "::1");
+    CHECK(club.port == 6543);
+    CHECK(club.serverText() == "[::1]:6543");
+    const auto info = clubConninfo(club);
+    CHECK(info.find("password='s3cr\\'et\\\\x'") != std::string::npos);
+    CHECK(info.find("sslrootcert='/etc/vivaref/ca.crt'") != std::string::npos);
+    CHECK(info.find("connect_timeout='5'") != std::string::npos);
+    CHECK(info.find("user='hall_one'") != std::string::npos);
+    // The summary says where the club is, never the password.
+    CHECK(summaryText(c.config).find("s3cr") == std::string::npos);
+    CHECK(summaryJson(c.config).dump().find("s3cr") == std::string::npos);
+    CHECK(summaryJson(c.config)["club"]["table"] == "t1");
+}
+
+TEST_CASE("club: the password from its file, its trailing newline dropped") {
+    const auto file = std::filesystem::temp_directory_path() / "vivaref-club-password-test";
+    {
+        std::ofstream out(file);
+        out << "from-the-file\n";
+    }
+    const auto c = check("[club]\nserver = db\ntable = t\npassword_file = " + file.string() + "\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    CHECK(clubConninfo(*c.config.club).find("password='from-the-file' ") != std::string::npos);
+    CHECK(summaryText(c.config).find("from-the-file") == std::string::npos);
+    std::filesystem::remove(file);
+    try {
+        (void)clubConninfo(*c.config.club);
+        FAIL("a missing password file is not read");
+    } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()).find(file.string()) != std::string::npos);
+    }
+}
+
+TEST_CASE("club: problems name the file, the line and the key") {
+    CHECK(problemTexts("[club]\ntable = t\n") ==
+          Strings{"castle.ini:1: club.server: the club's server is needed: server = club.example.org[:5432]"});
+    CHECK(problemTexts("[club]\nserver = db\n") ==
+          Strings{"castle.ini:1: club.table: this table's name in the club is needed: table = north-hall"});
+    CHECK(problemTexts("[club]\nserver = db:99999\ntable = t\n") ==
+          Strings{"castle.ini:2: club.server: the port: 99999 is out of range: from 1 to 65535"});
+    CHECK(problemTexts("[club]\nserver = db;rm\ntable = t\n") ==
+          Strings{"castle.ini:2: club.server: 'db;rm' is not host[:port], e.g. club.example.org or "
+                  "club.example.org:5432"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = North Hall\n") ==
+          Strings{"castle.ini:3: club.table: 'North Hall' is not a table name: 1 to 40 lowercase letters, "
+                  "digits, '-' and '_'"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\nsslmode = maybe\n") ==
+          Strings{"castle.ini:4: club.sslmode: 'maybe' is not an sslmode: disable, allow, prefer, require, "
+                  "verify-ca or verify-full"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\npassword_file = relative\n") ==
+          Strings{"castle.ini:4: club.password_file: 'relative' is not an absolute file name, e.g. "
+                  "/etc/vivaref/club-password"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\npassword_file = /nonexistent/pw\n") ==
+          Strings{"castle.ini:4: club.password_file: '/nonexistent/pw' is not a file"});
+    const auto both = problemTexts("[club]\nserver = db\ntable = t\npassword_file = /x\npassword = hunter2\n");
+    REQUIRE(both.size() == 2);
+    for (const auto& p : both) CHECK(p.find("hunter2") == std::string::npos);
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\ncolour = red\n").size() == 1);
+}
+
+}  // namespace
+}  // namespace vivaref::config
