@@ -77,7 +77,9 @@ OutboxPusherState OutboxPusher::state() const {
 void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions options, LinkFactory makeLink) {
     std::unique_ptr<store::GameStore> log;
     std::unique_ptr<ClubLink> link;
-    std::optional<std::chrono::steady_clock::time_point> membersDue;  // none: at the next connection
+    // When the members are fetched again; the clock's epoch (long past): at
+    // the next connection.
+    std::chrono::steady_clock::time_point membersDue{};
     auto backoff = options.firstRetry;
     auto stopping = [&] {
         std::lock_guard lock(shared->mutex);
@@ -105,7 +107,7 @@ void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions optio
                 s.waiting = static_cast<std::int64_t>(queue.size());
                 s.membersFetched = log->membersFetchedAt();
             });
-            const bool membersWanted = !membersDue || std::chrono::steady_clock::now() >= *membersDue;
+            const bool membersWanted = std::chrono::steady_clock::now() >= membersDue;
             std::erase_if(queue, [&](const store::OutboxEntry& e) {
                 const bool later = e.permanent && e.lastAttempt && now - *e.lastAttempt < options.refusedRetry;
                 refusedWaiting = refusedWaiting || later;
@@ -114,9 +116,9 @@ void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions optio
             if (!queue.empty() || membersWanted) {
                 if (!link) {
                     link = makeLink();
-                    membersDue.reset();
+                    membersDue = {};
                 }
-                if (!membersDue || std::chrono::steady_clock::now() >= *membersDue) {
+                if (std::chrono::steady_clock::now() >= membersDue) {
                     log->replaceMembers(link->members(), wallNow());
                     membersDue = std::chrono::steady_clock::now() + options.membersEvery;
                     note([&](OutboxPusherState& s) {

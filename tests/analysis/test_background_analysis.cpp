@@ -148,7 +148,10 @@ TEST_CASE("a busy table stops the slice at once, and nothing runs until it is qu
 TEST_CASE("the duty cycle: the pieces' CPU time is at most the share of the time, in slices of at most the slice") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    for (std::uint64_t seed = 10; seed < 14; ++seed) writeRandomGame(log, kClassic4, seed);
+    // Enough games that work remains to the end of both runs (about 0.9 s of
+    // CPU for four games on this machine's Release-like builds; a faster
+    // engine needs more): a run that ran out would measure less than its share.
+    for (std::uint64_t seed = 10; seed < 30; ++seed) writeRandomGame(log, kClassic4, seed);
     for (const double share : {0.25, 0.5}) {
         CAPTURE(share);
         CpuTimeClock clock;
@@ -183,9 +186,13 @@ TEST_CASE("the duty cycle: the pieces' CPU time is at most the share of the time
                          << background.counters().slices << " slices, longest piece " << longestPiece.count()
                          << " us, longest slice " << longestSlice.count() << " us");
         CHECK(background.counters().pieces > 100);
+        REQUIRE_MESSAGE((background.underWay().has_value() || !log.gamesAwaitingAnalysis().empty()),
+                        "every game was analysed before the end: the share measured would be too low; add games");
         // At most the share, plus one slice's worth at the end; and not far under it (it did use its share).
-        CHECK(measured <= share + static_cast<double>((options.slice + longestPiece).count()) /
-                                      static_cast<double>(elapsed.count()));
+        // (2 % of the share for what this loop's own clock readings around
+        // each piece add: seen at +0.2 % with three runs on two cores.)
+        CHECK(measured <= share * 1.02 + static_cast<double>((options.slice + longestPiece).count()) /
+                                             static_cast<double>(elapsed.count()));
         CHECK(measured >= share * 0.7);
         CHECK(longestSlice <= options.slice + longestPiece);
     }
