@@ -72,10 +72,13 @@ std::string summaryText(const CastleConfig& c) {
             "; the game log is " + c.databasePath().string() + " and the tag registry " +
             c.tagRegistryPath().string() + ".";
     if (c.club)
-        text += " Finished games go to the club at " + c.club->serverText() + " (database " + c.club->database +
-                ") as table " + c.club->table + ", user " + c.club->user + ", sslmode " + c.club->sslmode +
-                (c.club->passwordFile.empty() ? (c.club->password.empty() ? ", no password" : ", password in the file")
-                                              : ", password from " + c.club->passwordFile.string()) +
+        text += " Finished games go to the club at " + c.club->serverText() + " (database " +
+                c.club->database + ") as table " + c.club->table + ", user " + c.club->user + ", sslmode " +
+                c.club->sslmode +
+                (c.club->passwordFile.empty()
+                     ? (c.club->password.empty() ? ", no password"
+                                                 : ", the password written in this configuration")
+                     : ", password from " + c.club->passwordFile.string()) +
                 ".";
     return text;
 }
@@ -97,15 +100,16 @@ nlohmann::ordered_json summaryJson(const CastleConfig& c) {
         {"host_password", !c.daemon.hostToken.empty()},
         {"database", c.databasePath().string()},
         {"tag_registry", c.tagRegistryPath().string()},
-        {"club", c.club ? nlohmann::ordered_json{{"server", c.club->serverText()},
-                                                  {"database", c.club->database},
-                                                  {"table", c.club->table},
-                                                  {"user", c.club->user},
-                                                  {"password", !c.club->passwordFile.empty() ? "file"
-                                                               : c.club->password.empty()     ? "none"
-                                                                                              : "in the file"},
-                                                  {"sslmode", c.club->sslmode}}
-                        : nlohmann::ordered_json(nullptr)},
+        {"club",
+         c.club ? nlohmann::ordered_json{{"server", c.club->serverText()},
+                                         {"database", c.club->database},
+                                         {"table", c.club->table},
+                                         {"user", c.club->user},
+                                         {"password", !c.club->passwordFile.empty() ? "file"
+                                                      : c.club->password.empty()    ? "none"
+                                                                                    : "in the configuration"},
+                                         {"sslmode", c.club->sslmode}}
+                : nlohmann::ordered_json(nullptr)},
     };
 }
 
