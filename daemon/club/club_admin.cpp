@@ -49,8 +49,7 @@ CreateReport createClub(pqxx::connection_base& admin, int target) {
         const auto tables = tx.quote_name(group);
         if (!roleExists(tx, report.leagueRole)) {
             report.leaguePassword = generatePassword();
-            tx.exec0("CREATE ROLE " + league + " LOGIN PASSWORD " +
-                     tx.quote(*report.leaguePassword));
+            tx.exec0("CREATE ROLE " + league + " LOGIN PASSWORD " + tx.quote(*report.leaguePassword));
         }
         if (!roleExists(tx, group)) tx.exec0("CREATE ROLE " + tables + " NOLOGIN");
         const auto db = tx.quote_name(databaseName(admin));
@@ -60,8 +59,10 @@ CreateReport createClub(pqxx::connection_base& admin, int target) {
         tx.exec0("GRANT USAGE ON SCHEMA club TO " + league + ", " + tables);
         tx.exec0("GRANT SELECT ON ALL TABLES IN SCHEMA club TO " + league);
         tx.exec0("GRANT SELECT (id, name, active) ON club.members TO " + tables);
-        tx.exec0("GRANT EXECUTE ON FUNCTION club.push_game(text, text, bigint, bigint, bigint, text, boolean, "
-                 "boolean, text, jsonb, jsonb) TO " + tables);
+        tx.exec0(
+            "GRANT EXECUTE ON FUNCTION club.push_game(text, text, bigint, bigint, bigint, text, boolean, "
+            "boolean, text, jsonb, jsonb) TO " +
+            tables);
         tx.commit();
     } catch (...) {
         rethrowAsClubError("making the club's schema");
@@ -72,21 +73,23 @@ CreateReport createClub(pqxx::connection_base& admin, int target) {
 NewTable addTable(pqxx::connection_base& admin, const std::string& name) {
     static const std::regex kName("[a-z0-9][a-z0-9_-]{0,39}");
     if (!std::regex_match(name, kName))
-        throw ClubError("a table's name is 1 to 40 lowercase letters, digits, '-' or '_' (starting with a letter "
-                        "or digit), not '" + name + "'",
-                        false);
+        throw ClubError(
+            "a table's name is 1 to 40 lowercase letters, digits, '-' or '_' (starting with a letter "
+            "or digit), not '" +
+                name + "'",
+            false);
     NewTable table{name, tableRoleName(admin, name), generatePassword()};
     try {
         if (installedClubSchemaVersion(admin) != clubSchemaVersion())
-            throw ClubError("the club's schema is not this vivaref's: run 'vivaref club create' first", false);
+            throw ClubError("the club's schema is not this vivaref's: run 'vivaref club create' first",
+                            false);
         pqxx::work tx(admin);
         if (tx.exec_params1("SELECT count(*) FROM club.club_tables WHERE name = $1", name)[0].as<int>() > 0)
             throw ClubError("the club has a table named '" + name + "' already", false);
         if (roleExists(tx, table.role))
             throw ClubError("the server has a role named '" + table.role + "' already", false);
-        tx.exec0("CREATE ROLE " + tx.quote_name(table.role) + " LOGIN PASSWORD " +
-                 tx.quote(table.password) + " IN ROLE " +
-                 tx.quote_name(tablesGroupName(admin)));
+        tx.exec0("CREATE ROLE " + tx.quote_name(table.role) + " LOGIN PASSWORD " + tx.quote(table.password) +
+                 " IN ROLE " + tx.quote_name(tablesGroupName(admin)));
         tx.exec_params("INSERT INTO club.club_tables (name, role) VALUES ($1, $2)", name, table.role);
         tx.commit();
     } catch (...) {
@@ -106,7 +109,8 @@ std::vector<ClubMember> addMembers(pqxx::connection_base& admin, const std::vect
                     .as<int>() > 0)
                 throw ClubError("the club has a member named '" + name + "' already", false);
             out.push_back(ClubMember{
-                tx.exec_params1("INSERT INTO club.members (name) VALUES ($1) RETURNING id", name)[0].as<std::int64_t>(),
+                tx.exec_params1("INSERT INTO club.members (name) VALUES ($1) RETURNING id", name)[0]
+                    .as<std::int64_t>(),
                 name});
         }
         tx.commit();

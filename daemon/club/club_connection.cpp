@@ -1,11 +1,9 @@
 #include "daemon/club/club_connection.hpp"
 
-#include <libpq-fe.h>
-
 #include <map>
 
+#include <libpq-fe.h>
 #include <nlohmann/json.hpp>
-
 #include <pqxx/pqxx>
 
 namespace vivaref::club {
@@ -72,8 +70,10 @@ std::string withTimeouts(const std::string& conninfo, ClubTimeouts timeouts) {
     given.try_emplace("keepalives_count", "3");
     given.try_emplace("application_name", "vivaref");
     const std::string statement = "-c statement_timeout=" + std::to_string(timeouts.statementMs);
-    if (auto it = given.find("options"); it == given.end()) given["options"] = statement;
-    else if (!contains(it->second, "statement_timeout")) it->second += " " + statement;
+    if (auto it = given.find("options"); it == given.end())
+        given["options"] = statement;
+    else if (!contains(it->second, "statement_timeout"))
+        it->second += " " + statement;
     std::string out;
     for (const auto& [key, value] : given) out += (out.empty() ? "" : " ") + key + "=" + quoteValue(value);
     return out;
@@ -97,9 +97,11 @@ void rethrowAsClubError(const std::string& doing) {
     } catch (const ClubError&) {
         throw;
     } catch (const pqxx::broken_connection& e) {
-        throw ClubError(doing + ": the connection to the club's server was lost (" + firstLine(e.what()) + ")", true);
+        throw ClubError(
+            doing + ": the connection to the club's server was lost (" + firstLine(e.what()) + ")", true);
     } catch (const pqxx::in_doubt_error& e) {
-        throw ClubError(doing + ": the connection was lost during the commit (" + firstLine(e.what()) + ")", true);
+        throw ClubError(doing + ": the connection was lost during the commit (" + firstLine(e.what()) + ")",
+                        true);
     } catch (const pqxx::transaction_rollback& e) {
         throw ClubError(doing + ": " + serverSentence(e.what()), true);
     } catch (const pqxx::insufficient_resources& e) {
@@ -129,8 +131,8 @@ pqxx::connection& PgClubLink::connection() {
 PushOutcome PgClubLink::push(const GameUpload& game) {
     nlohmann::json players = nlohmann::json::array();
     for (const auto& s : game.seats) {
-        nlohmann::json p = {{"seat", s.seat}, {"player", s.player}, {"name", s.name}, {"bot", s.bot},
-                            {"winner", s.winner}};
+        nlohmann::json p = {
+            {"seat", s.seat}, {"player", s.player}, {"name", s.name}, {"bot", s.bot}, {"winner", s.winner}};
         p["member"] = s.member ? nlohmann::json(*s.member) : nlohmann::json(nullptr);
         p["score"] = s.score ? nlohmann::json(*s.score) : nlohmann::json(nullptr);
         players.push_back(std::move(p));
@@ -140,10 +142,11 @@ PushOutcome PgClubLink::push(const GameUpload& game) {
         auto& conn = connection();
         pqxx::work tx(conn);
         const bool inserted =
-            tx.exec_params1("SELECT club.push_game($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, '')::jsonb, "
-                            "$11::jsonb)",
-                            game.uid, table, game.localId, game.startedMs, game.endedMs, game.edition,
-                            game.complete, game.abandoned, game.record, game.result, players.dump())[0]
+            tx.exec_params1(
+                  "SELECT club.push_game($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, '')::jsonb, "
+                  "$11::jsonb)",
+                  game.uid, table, game.localId, game.startedMs, game.endedMs, game.edition, game.complete,
+                  game.abandoned, game.record, game.result, players.dump())[0]
                 .as<bool>();
         tx.commit();
         return inserted ? PushOutcome::Inserted : PushOutcome::AlreadyThere;

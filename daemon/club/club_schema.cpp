@@ -238,7 +238,8 @@ int migrateClubSchema(pqxx::connection_base& conn, int target) {
     const int version = readVersion(tx);
     if (version > clubSchemaVersion())
         throw ClubError("the club's schema was made by a newer vivaref (schema " + std::to_string(version) +
-                            ", this one knows up to " + std::to_string(clubSchemaVersion()) + "); upgrade vivaref",
+                            ", this one knows up to " + std::to_string(clubSchemaVersion()) +
+                            "); upgrade vivaref",
                         false);
     if (version >= target) return version;
     tx.exec0("CREATE SCHEMA IF NOT EXISTS club");

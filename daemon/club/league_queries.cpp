@@ -13,7 +13,8 @@ namespace {
 
 constexpr const char* kGameColumns =
     "g.uid, t.name, g.local_id, to_char(g.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
-    "COALESCE(to_char(g.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ''), g.edition, g.complete, "
+    "COALESCE(to_char(g.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ''), g.edition, "
+    "g.complete, "
     "g.abandoned";
 
 GameSummary gameFrom(const pqxx::row& row) {
@@ -77,7 +78,8 @@ std::vector<StandingRow> leagueStandings(pqxx::connection_base& conn, const Stan
         std::vector<StandingRow> out;
         if (filter.needsGames()) {
             if (filter.table &&
-                tx.exec_params1("SELECT count(*) FROM club.club_tables WHERE name = $1", *filter.table)[0].as<int>() == 0)
+                tx.exec_params1("SELECT count(*) FROM club.club_tables WHERE name = $1", *filter.table)[0]
+                        .as<int>() == 0)
                 throw ClubError("the club has no table named '" + *filter.table + "'", false);
             out = countedFromGames(tx, filter);
         } else {
@@ -107,10 +109,11 @@ std::vector<GameSummary> leagueGames(pqxx::connection_base& conn, int limit) {
     try {
         pqxx::read_transaction tx(conn);
         std::vector<GameSummary> out;
-        for (const auto& row : tx.exec_params(std::string("SELECT ") + kGameColumns +
-                                                  " FROM club.games g JOIN club.club_tables t ON t.id = g.table_id "
-                                                  "ORDER BY g.pushed_seq DESC LIMIT $1",
-                                              limit))
+        for (const auto& row :
+             tx.exec_params(std::string("SELECT ") + kGameColumns +
+                                " FROM club.games g JOIN club.club_tables t ON t.id = g.table_id "
+                                "ORDER BY g.pushed_seq DESC LIMIT $1",
+                            limit))
             out.push_back(gameFrom(row));
         return out;
     } catch (...) {
@@ -121,15 +124,17 @@ std::vector<GameSummary> leagueGames(pqxx::connection_base& conn, int limit) {
 std::vector<HistoryEntry> memberHistory(pqxx::connection_base& conn, const std::string& member) {
     try {
         pqxx::read_transaction tx(conn);
-        const auto found = tx.exec_params("SELECT id FROM club.members WHERE lower(name) = lower($1)", member);
+        const auto found =
+            tx.exec_params("SELECT id FROM club.members WHERE lower(name) = lower($1)", member);
         if (found.empty()) throw ClubError("the club has no member named '" + member + "'", false);
         std::vector<HistoryEntry> out;
-        for (const auto& row : tx.exec_params(
-                 std::string("SELECT ") + kGameColumns +
-                     ", p.seat, p.score, p.winner FROM club.game_players p JOIN club.games g ON g.uid = p.game_uid "
-                     "JOIN club.club_tables t ON t.id = g.table_id WHERE p.member_id = $1 "
-                     "ORDER BY g.ended_at DESC NULLS LAST, g.pushed_seq DESC",
-                 found[0][0].as<std::int64_t>())) {
+        for (const auto& row :
+             tx.exec_params(std::string("SELECT ") + kGameColumns +
+                                ", p.seat, p.score, p.winner FROM club.game_players p JOIN club.games g ON "
+                                "g.uid = p.game_uid "
+                                "JOIN club.club_tables t ON t.id = g.table_id WHERE p.member_id = $1 "
+                                "ORDER BY g.ended_at DESC NULLS LAST, g.pushed_seq DESC",
+                            found[0][0].as<std::int64_t>())) {
             HistoryEntry e{gameFrom(row), row[8].as<int>(), std::nullopt, row[10].as<bool>()};
             if (!row[9].is_null()) e.score = row[9].as<int>();
             out.push_back(std::move(e));

@@ -17,7 +17,8 @@ namespace vivaref::club {
 struct StandingsFilter {
     std::optional<std::string> edition;
     std::optional<std::string> table;  // a table's name
-    std::optional<std::string> since;  // games ended at or after (a timestamp PostgreSQL reads, e.g. 2026-11-01)
+    std::optional<std::string>
+        since;  // games ended at or after (a timestamp PostgreSQL reads, e.g. 2026-11-01)
     std::optional<std::string> until;  // games ended before
     bool needsGames() const { return table || since || until; }
 };

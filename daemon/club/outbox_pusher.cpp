@@ -96,11 +96,12 @@ void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions optio
             if (shared->stopping) break;
             shared->woken = false;
         }
-        bool failed = false;           // the network or the log: retry with backoff
-        bool refusedWaiting = false;   // a game the club refused still waits
+        bool failed = false;                   // the network or the log: retry with backoff
+        bool refusedWaiting = false;           // a game the club refused still waits
         std::optional<store::GameId> current;  // the game being pushed
         try {
-            if (!log) log = std::make_unique<store::GameStore>(options.log, store::GameStore::Access::MustExist);
+            if (!log)
+                log = std::make_unique<store::GameStore>(options.log, store::GameStore::Access::MustExist);
             auto queue = log->outbox();
             const auto now = wallNow();
             note([&](OutboxPusherState& s) {
@@ -109,7 +110,8 @@ void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions optio
             });
             const bool membersWanted = std::chrono::steady_clock::now() >= membersDue;
             std::erase_if(queue, [&](const store::OutboxEntry& e) {
-                const bool later = e.permanent && e.lastAttempt && now - *e.lastAttempt < options.refusedRetry;
+                const bool later =
+                    e.permanent && e.lastAttempt && now - *e.lastAttempt < options.refusedRetry;
                 refusedWaiting = refusedWaiting || later;
                 return later;
             });
@@ -140,8 +142,8 @@ void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions optio
                     refusedWaiting = true;
                     note([&](OutboxPusherState& s) {
                         s.lastAttempt = wallNow();
-                        s.lastError = std::string("the club refused game ") + std::to_string(entry.game.value) +
-                                      ": " + e.what();
+                        s.lastError = std::string("the club refused game ") +
+                                      std::to_string(entry.game.value) + ": " + e.what();
                         s.refused = true;
                     });
                     current.reset();

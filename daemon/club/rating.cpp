@@ -32,9 +32,12 @@ std::vector<std::pair<std::int64_t, MemberCounts>> gameCounts(const RatedGame& g
         c.points = *p.score;
         for (const auto& [seat, score] : seatScores) {
             if (seat == p.seat) continue;
-            if (*p.score > score) ++c.pairwiseWins;
-            else if (*p.score < score) ++c.pairwiseLosses;
-            else ++c.pairwiseDraws;
+            if (*p.score > score)
+                ++c.pairwiseWins;
+            else if (*p.score < score)
+                ++c.pairwiseLosses;
+            else
+                ++c.pairwiseDraws;
         }
         out.emplace_back(*p.member, c);
     }

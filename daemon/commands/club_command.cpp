@@ -37,8 +37,8 @@ int clubError(std::string_view sub, const club::ClubError& e) {
 
 // Parses a subcommand's options (with --server), connects, runs `body`.
 template <class Body>
-int withServer(std::string_view sub, CommandLine& line, std::string& server, const std::vector<std::string>& args,
-               Body&& body) {
+int withServer(std::string_view sub, CommandLine& line, std::string& server,
+               const std::vector<std::string>& args, Body&& body) {
     line.visible.add_options()("server", po::value(&server), kServerHelp);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
@@ -61,48 +61,53 @@ std::string fixed(double v, int digits) {
 
 int runCreate(const std::vector<std::string>& args) {
     std::string server;
-    CommandLine line("club create", "vivaref club create [--server CONNINFO]",
-                     "Makes the club's schema in the database (or migrates it to this vivaref's), the read-only\n"
-                     "league role <db>_league (its password is printed once, when it is made) and the tables'\n"
-                     "group <db>_tables. Run it as the database's owner with CREATEROLE; running it again\n"
-                     "changes nothing. A schema from a newer vivaref is refused.");
+    CommandLine line(
+        "club create", "vivaref club create [--server CONNINFO]",
+        "Makes the club's schema in the database (or migrates it to this vivaref's), the read-only\n"
+        "league role <db>_league (its password is printed once, when it is made) and the tables'\n"
+        "group <db>_tables. Run it as the database's owner with CREATEROLE; running it again\n"
+        "changes nothing. A schema from a newer vivaref is refused.");
     return withServer("create", line, server, args, [](pqxx::connection& conn) {
         const auto r = club::createClub(conn);
         if (r.versionBefore == r.versionAfter)
             std::cout << "The club's schema is up to date (version " << r.versionAfter << ").\n";
         else
-            std::cout << "The club's schema is at version " << r.versionAfter << " (was " << r.versionBefore << ").\n";
+            std::cout << "The club's schema is at version " << r.versionAfter << " (was " << r.versionBefore
+                      << ").\n";
         if (r.leaguePassword)
-            std::cout << "League role (read only): " << r.leagueRole << ", password (shown once): "
-                      << *r.leaguePassword << "\n";
+            std::cout << "League role (read only): " << r.leagueRole
+                      << ", password (shown once): " << *r.leaguePassword << "\n";
         return kExitOk;
     });
 }
 
 int runAddTable(const std::vector<std::string>& args) {
     std::string server, name, tablesHost;
-    CommandLine line("club add-table", "vivaref club add-table [--server CONNINFO] [--tables-host HOST] NAME",
-                     "Adds a table NAME (lowercase letters, digits, '-', '_') to the club: a login role that may\n"
-                     "only push its own games and read the members, with a generated password. Prints the\n"
-                     "[club] lines the table's configuration needs: the password is shown only this once.");
-    line.visible.add_options()("tables-host", po::value(&tablesHost),
-                               "the server's name as the tables reach it, for the printed lines (default: the "
-                               "host this command connected to, which is a socket directory when it is local)");
+    CommandLine line(
+        "club add-table", "vivaref club add-table [--server CONNINFO] [--tables-host HOST] NAME",
+        "Adds a table NAME (lowercase letters, digits, '-', '_') to the club: a login role that may\n"
+        "only push its own games and read the members, with a generated password. Prints the\n"
+        "[club] lines the table's configuration needs: the password is shown only this once.");
+    line.visible.add_options()(
+        "tables-host", po::value(&tablesHost),
+        "the server's name as the tables reach it, for the printed lines (default: the "
+        "host this command connected to, which is a socket directory when it is local)");
     line.hidden.add_options()("name", po::value(&name)->required(), "");
     line.positional.add("name", 1);
     return withServer("add-table", line, server, args, [&](pqxx::connection& conn) {
         const auto t = club::addTable(conn, name);
         if (tablesHost.empty()) tablesHost = conn.hostname() ? conn.hostname() : "localhost";
-        std::cout << "Table '" << t.name << "' added; its role is " << t.role
-                  << ". Put these lines in the table's configuration (the password is not shown again):\n\n"
-                  << "[club]\n"
-                  << "server = " << tablesHost << ":" << (conn.port() ? conn.port() : "5432") << "\n"
-                  << "database = " << conn.dbname() << "\n"
-                  << "table = " << t.name << "\n"
-                  << "user = " << t.role << "\n"
-                  << "password = " << t.password << "\n\n"
-                  << "(Better: put the password alone in a file only the referee's user can read, and name it\n"
-                  << "with password_file = /etc/vivaref/club-password instead of the password line.)\n";
+        std::cout
+            << "Table '" << t.name << "' added; its role is " << t.role
+            << ". Put these lines in the table's configuration (the password is not shown again):\n\n"
+            << "[club]\n"
+            << "server = " << tablesHost << ":" << (conn.port() ? conn.port() : "5432") << "\n"
+            << "database = " << conn.dbname() << "\n"
+            << "table = " << t.name << "\n"
+            << "user = " << t.role << "\n"
+            << "password = " << t.password << "\n\n"
+            << "(Better: put the password alone in a file only the referee's user can read, and name it\n"
+            << "with password_file = /etc/vivaref/club-password instead of the password line.)\n";
         return kExitOk;
     });
 }
@@ -128,7 +133,8 @@ int runMembers(const std::vector<std::string>& args) {
     return withServer("members", line, server, args, [&](pqxx::connection& conn) {
         try {
             pqxx::read_transaction tx(conn);
-            for (const auto& row : tx.exec("SELECT id, name FROM club.members WHERE active ORDER BY lower(name)"))
+            for (const auto& row :
+                 tx.exec("SELECT id, name FROM club.members WHERE active ORDER BY lower(name)"))
                 std::cout << row[0].as<std::int64_t>() << "\t" << row[1].as<std::string>() << "\n";
         } catch (...) {
             club::rethrowAsClubError("reading the club's members");
@@ -148,7 +154,7 @@ int runStandings(const std::vector<std::string>& args) {
                      "counted again from those games only (DATE as PostgreSQL reads it: 2026-11-01).");
     line.visible.add_options()("edition", po::value(&edition), "only this edition (classic, online, 2024)")(
         "table", po::value(&table), "only the games of this table")("since", po::value(&since),
-                                                                     "only games ended at or after DATE")(
+                                                                    "only games ended at or after DATE")(
         "until", po::value(&until), "only games ended before DATE")("json", "print JSON");
     bool json = std::find(args.begin(), args.end(), "--json") != args.end();
     return withServer("standings", line, server, args, [&](pqxx::connection& conn) {
@@ -161,10 +167,16 @@ int runStandings(const std::vector<std::string>& args) {
         if (json) {
             auto out = nlohmann::json::array();
             for (const auto& r : rows)
-                out.push_back({{"edition", r.edition}, {"member", r.member}, {"name", r.name},
-                               {"games", r.counts.games}, {"wins", r.counts.wins}, {"points", r.counts.points},
-                               {"pairwise_wins", r.counts.pairwiseWins}, {"pairwise_losses", r.counts.pairwiseLosses},
-                               {"pairwise_draws", r.counts.pairwiseDraws}, {"rating", r.rating}});
+                out.push_back({{"edition", r.edition},
+                               {"member", r.member},
+                               {"name", r.name},
+                               {"games", r.counts.games},
+                               {"wins", r.counts.wins},
+                               {"points", r.counts.points},
+                               {"pairwise_wins", r.counts.pairwiseWins},
+                               {"pairwise_losses", r.counts.pairwiseLosses},
+                               {"pairwise_draws", r.counts.pairwiseDraws},
+                               {"rating", r.rating}});
             std::cout << out.dump() << "\n";
             return kExitOk;
         }
@@ -177,11 +189,13 @@ int runStandings(const std::vector<std::string>& args) {
                 std::cout << (shown.empty() ? "" : "\n") << "Edition " << r.edition << "\n"
                           << "rank  name                  games  wins  pts/game  W-L-D         rating\n";
             }
-            std::string wld = std::to_string(r.counts.pairwiseWins) + "-" + std::to_string(r.counts.pairwiseLosses) +
-                              "-" + std::to_string(r.counts.pairwiseDraws);
+            std::string wld = std::to_string(r.counts.pairwiseWins) + "-" +
+                              std::to_string(r.counts.pairwiseLosses) + "-" +
+                              std::to_string(r.counts.pairwiseDraws);
             std::printf("%4d  %-20s  %5lld  %4lld  %8s  %-12s  %6s\n", ++rank, r.name.c_str(),
                         static_cast<long long>(r.counts.games), static_cast<long long>(r.counts.wins),
-                        fixed(club::pointsPerGame(r.counts), 1).c_str(), wld.c_str(), fixed(r.rating, 0).c_str());
+                        fixed(club::pointsPerGame(r.counts), 1).c_str(), wld.c_str(),
+                        fixed(r.rating, 0).c_str());
         }
         if (rows.empty()) std::cout << "No counted games yet.\n";
         return kExitOk;
@@ -190,9 +204,10 @@ int runStandings(const std::vector<std::string>& args) {
 
 int runHistory(const std::vector<std::string>& args) {
     std::string server, member;
-    CommandLine line("club history", "vivaref club history [--server CONNINFO] [--json] MEMBER",
-                     "Every game a member played, abandoned ones too, last first: when, where, the game's uid,\n"
-                     "the seat, the score and whether they won.");
+    CommandLine line(
+        "club history", "vivaref club history [--server CONNINFO] [--json] MEMBER",
+        "Every game a member played, abandoned ones too, last first: when, where, the game's uid,\n"
+        "the seat, the score and whether they won.");
     line.visible.add_options()("json", "print JSON");
     line.hidden.add_options()("member", po::value(&member)->required(), "");
     line.positional.add("member", 1);
@@ -202,17 +217,23 @@ int runHistory(const std::vector<std::string>& args) {
         auto out = nlohmann::json::array();
         for (const auto& e : games) {
             if (json) {
-                out.push_back({{"uid", e.game.uid}, {"table", e.game.table}, {"started_at", e.game.startedAt},
-                               {"ended_at", e.game.endedAt}, {"edition", e.game.edition},
-                               {"complete", e.game.complete}, {"abandoned", e.game.abandoned}, {"seat", e.seat},
+                out.push_back({{"uid", e.game.uid},
+                               {"table", e.game.table},
+                               {"started_at", e.game.startedAt},
+                               {"ended_at", e.game.endedAt},
+                               {"edition", e.game.edition},
+                               {"complete", e.game.complete},
+                               {"abandoned", e.game.abandoned},
+                               {"seat", e.seat},
                                {"score", e.score ? nlohmann::json(*e.score) : nlohmann::json(nullptr)},
                                {"winner", e.winner}});
             } else {
-                std::cout << (e.game.endedAt.empty() ? e.game.startedAt : e.game.endedAt) << "  " << e.game.table
-                          << "  " << e.game.uid << "  " << e.game.edition << "  seat " << e.seat << "  "
-                          << (e.game.abandoned ? std::string("abandoned")
-                                               : (e.score ? std::to_string(*e.score) : "-") +
-                                                     (e.winner ? " won" : ""))
+                std::cout << (e.game.endedAt.empty() ? e.game.startedAt : e.game.endedAt) << "  "
+                          << e.game.table << "  " << e.game.uid << "  " << e.game.edition << "  seat "
+                          << e.seat << "  "
+                          << (e.game.abandoned
+                                  ? std::string("abandoned")
+                                  : (e.score ? std::to_string(*e.score) : "-") + (e.winner ? " won" : ""))
                           << "\n";
             }
         }
@@ -232,7 +253,10 @@ int runGamesList(const std::vector<std::string>& args) {
         for (const auto& g : club::leagueGames(conn, std::max(limit, 0)))
             std::cout << g.uid << "  " << g.table << "  #" << g.localId << "  "
                       << (g.endedAt.empty() ? g.startedAt : g.endedAt) << "  " << g.edition << "  "
-                      << (g.abandoned ? "abandoned" : g.complete ? "complete" : "incomplete") << "\n";
+                      << (g.abandoned  ? "abandoned"
+                          : g.complete ? "complete"
+                                       : "incomplete")
+                      << "\n";
         return kExitOk;
     });
 }
@@ -246,7 +270,8 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"create", "make or migrate the club's schema and its league role (also: migrate)", runCreate},
     {"migrate", "the same as create", runCreate},
-    {"add-table", "add a table: its role and password, and the [club] lines for its configuration", runAddTable},
+    {"add-table", "add a table: its role and password, and the [club] lines for its configuration",
+     runAddTable},
     {"add-member", "add members by name", runAddMember},
     {"members", "list the members", runMembers},
     {"standings", "the standings per edition, filtered by table or period", runStandings},

@@ -43,9 +43,10 @@ std::string clubConninfo(const ClubConfig& club) {
         password = text.str();
         while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) password.pop_back();
     }
-    std::string info = "host=" + conninfoQuote(club.host) + " port=" + conninfoQuote(std::to_string(club.port)) +
-                       " dbname=" + conninfoQuote(club.database) +
-                       " user=" + conninfoQuote(club.user.empty() ? defaultClubUser(club.database, club.table) : club.user);
+    std::string info =
+        "host=" + conninfoQuote(club.host) + " port=" + conninfoQuote(std::to_string(club.port)) +
+        " dbname=" + conninfoQuote(club.database) +
+        " user=" + conninfoQuote(club.user.empty() ? defaultClubUser(club.database, club.table) : club.user);
     if (!password.empty()) info += " password=" + conninfoQuote(password);
     info += " sslmode=" + conninfoQuote(club.sslmode);
     if (!club.sslRootCert.empty()) info += " sslrootcert=" + conninfoQuote(club.sslRootCert.string());

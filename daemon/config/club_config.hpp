@@ -12,16 +12,16 @@
 namespace vivaref::config {
 
 struct ClubConfig {
-    std::string host;            // a name, an IPv4 address or an IPv6 one (given as [::1]:5432)
+    std::string host;  // a name, an IPv4 address or an IPv6 one (given as [::1]:5432)
     std::uint16_t port = 5432;
     std::string database = "vivaref_club";
-    std::string table;           // this table's name in the club: [a-z0-9_-], 1-40 characters
-    std::string user;            // default: defaultClubUser(database, table), as `vivaref club` makes it
+    std::string table;  // this table's name in the club: [a-z0-9_-], 1-40 characters
+    std::string user;   // default: defaultClubUser(database, table), as `vivaref club` makes it
     std::filesystem::path passwordFile;  // absolute; holds the password (a trailing newline is dropped)
-    std::string password;        // given in the file itself (not advised: the file is often readable)
+    std::string password;                // given in the file itself (not advised: the file is often readable)
     std::string sslmode = "prefer";      // disable, allow, prefer, require, verify-ca, verify-full
     std::filesystem::path sslRootCert;   // the club's CA certificate, for verify-ca/verify-full
-    int connectTimeout = 10;     // seconds
+    int connectTimeout = 10;             // seconds
     int sourceLine = 0;
 
     // "club.example.org:5432", for the status page and the summary (no secret).

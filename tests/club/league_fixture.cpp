@@ -32,7 +32,8 @@ std::string freshDatabase(const std::string& name) {
     pqxx::connection super(server().superConninfo("postgres"));
     pqxx::nontransaction tx(super);
     tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(name) + " WITH (FORCE)");
-    for (const auto& row : tx.exec("SELECT rolname FROM pg_roles WHERE rolname LIKE " + tx.quote(name + "\\_%")))
+    for (const auto& row :
+         tx.exec("SELECT rolname FROM pg_roles WHERE rolname LIKE " + tx.quote(name + "\\_%")))
         tx.exec0("DROP ROLE " + tx.quote_name(row[0].as<std::string>()));
     tx.exec0("CREATE DATABASE " + tx.quote_name(name));
     return server().superConninfo(name);
@@ -88,9 +89,9 @@ club::Standings recompute(const std::vector<club::GameUpload>& games) {
         const auto& winners = result["winners"];
         for (const auto& seat : g.seats) {
             const auto idx = static_cast<std::size_t>(seat.seat);
-            rated.players.push_back(club::RatedPlayer{
-                seat.seat, seat.member, seat.bot, result["totals"][idx].get<int>(),
-                std::find(winners.begin(), winners.end(), seat.seat) != winners.end()});
+            rated.players.push_back(
+                club::RatedPlayer{seat.seat, seat.member, seat.bot, result["totals"][idx].get<int>(),
+                                  std::find(winners.begin(), winners.end(), seat.seat) != winners.end()});
         }
         s.add(rated);
     }

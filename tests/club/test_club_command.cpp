@@ -1,13 +1,11 @@
 // `vivaref club` end to end: the binary against the scratch server, and
 // the errors a user meets (a bad conninfo, no server, a wrong password).
 #include <doctest/doctest.h>
-
 #include <nlohmann/json.hpp>
 
 #include "daemon/club/club_connection.hpp"
 #include "tests/club/league_fixture.hpp"
 #include "tests/support/child_process.hpp"
-
 
 using namespace vivaref::clubtest;
 using vivaref::testsupport::runCommand;
@@ -19,7 +17,8 @@ vivaref::testsupport::CommandResult runClub(const std::vector<std::string>& args
     all.insert(all.end(), args.begin(), args.end());
     const auto errFile = server().directory() / "cli-stderr";
     std::filesystem::remove(errFile);
-    return runCommand(VIVAREF_BINARY, all, std::chrono::seconds(30), vivaref::testsupport::CommandOptions{{}, {}, errFile});
+    return runCommand(VIVAREF_BINARY, all, std::chrono::seconds(30),
+                      vivaref::testsupport::CommandOptions{{}, {}, errFile});
 }
 
 // The value of a printed "key = value" line.

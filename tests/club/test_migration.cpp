@@ -33,7 +33,8 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
         games.push_back(randomGame(seed, 4, "hall", {members[seed % 3].id, members[(seed + 1) % 3].id}));
         CHECK(link.push(games.back()) == club::PushOutcome::Inserted);
     }
-    CHECK(countOf(conn, "SELECT count(*) FROM pg_tables WHERE schemaname = 'club' AND tablename = 'standings'") ==
+    CHECK(countOf(conn,
+                  "SELECT count(*) FROM pg_tables WHERE schemaname = 'club' AND tablename = 'standings'") ==
           0);
 
     const auto second = club::createClub(conn);
@@ -48,7 +49,8 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
     games.push_back(randomGame(16, 4, "hall", {members[0].id}));
     CHECK(link.push(games.back()) == club::PushOutcome::Inserted);
     const auto after = recompute(games);
-    for (const auto& row : club::leagueStandings(conn, {})) CHECK(row.counts == after.rows().at({row.edition, row.member}));
+    for (const auto& row : club::leagueStandings(conn, {}))
+        CHECK(row.counts == after.rows().at({row.edition, row.member}));
 }
 
 TEST_CASE("a club schema from a newer vivaref is refused with a sentence and left alone") {

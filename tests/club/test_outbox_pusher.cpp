@@ -2,12 +2,12 @@
 // server down then back, a push that lands but throws before returning, a
 // refusal, a pusher stopped mid-push, a table killed before the push. Each
 // ended game reaches the club exactly once.
-#include <doctest/doctest.h>
-
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <thread>
+
+#include <doctest/doctest.h>
 
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/store/game_store.hpp"
@@ -28,9 +28,9 @@ struct FakeClub {
     std::map<std::string, int> landings;  // times each uid was inserted (never more than once)
     std::vector<ClubMember> memberList{{1, "Clara"}, {2, "Bob"}};
     bool down = false;
-    bool landThenDrop = false;        // the next push commits, then the connection drops
-    std::string refuseUid;            // this game is refused (permanent)
-    std::atomic<bool> hold{false};    // a push waits here while set
+    bool landThenDrop = false;      // the next push commits, then the connection drops
+    std::string refuseUid;          // this game is refused (permanent)
+    std::atomic<bool> hold{false};  // a push waits here while set
     std::atomic<int> pushCalls{0};
     std::atomic<int> connects{0};
     std::vector<std::chrono::steady_clock::time_point> failedAt;
@@ -112,7 +112,8 @@ bool waitFor(Condition condition, std::chrono::milliseconds limit = 5s) {
 }
 
 // A log with `games` ended games queued for the club, and one in progress.
-std::vector<GameId> fillLog(const std::filesystem::path& file, std::uint64_t games, std::uint64_t firstSeed = 1) {
+std::vector<GameId> fillLog(const std::filesystem::path& file, std::uint64_t games,
+                            std::uint64_t firstSeed = 1) {
     GameStore log(file, GameStore::Access::CreateIfMissing);
     log.setClubConfigured(true);
     std::vector<GameId> ids;

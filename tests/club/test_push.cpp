@@ -30,7 +30,9 @@ struct Club {
         club::createClub(*conn);
         members = club::addMembers(*conn, {"Ann", "Bob", "Cleo", "Dario"});
     }
-    std::string tableConninfo(const club::NewTable& t) const { return server().conninfo(db, t.role, t.password); }
+    std::string tableConninfo(const club::NewTable& t) const {
+        return server().conninfo(db, t.role, t.password);
+    }
 };
 
 void checkStandingsMatch(const std::vector<club::StandingRow>& rows, const club::Standings& expected) {
@@ -78,7 +80,8 @@ TEST_CASE("the standings kept on push equal a recomputation from the records, wh
         std::vector<std::int64_t> ids = {c.members[0].id, c.members[1].id, c.members[2].id, c.members[3].id};
         std::shuffle(ids.begin(), ids.end(), gen);
         for (int s = 0; s < seats; ++s)
-            who.push_back(s < 3 ? std::optional<std::int64_t>(ids[static_cast<std::size_t>(s)]) : std::nullopt);
+            who.push_back(s < 3 ? std::optional<std::int64_t>(ids[static_cast<std::size_t>(s)])
+                                : std::nullopt);
         games.push_back(randomGame(seed, seats, seed % 2 ? "hall" : "attic", who));
     }
     games[5].abandoned = true;  // listed, not counted
@@ -90,7 +93,8 @@ TEST_CASE("the standings kept on push equal a recomputation from the records, wh
     std::shuffle(shuffled.begin(), shuffled.end(), gen);
     club::PgClubLink hallLink(c.tableConninfo(hall), "hall");
     club::PgClubLink atticLink(c.tableConninfo(attic), "attic");
-    for (const auto& g : shuffled) CHECK((g.table == "hall" ? hallLink : atticLink).push(g) == club::PushOutcome::Inserted);
+    for (const auto& g : shuffled)
+        CHECK((g.table == "hall" ? hallLink : atticLink).push(g) == club::PushOutcome::Inserted);
 
     checkStandingsMatch(club::leagueStandings(*c.conn, {}), recompute(games));
     // A table's standings are counted again from its games.
@@ -117,9 +121,10 @@ TEST_CASE("the standings kept on push equal a recomputation from the records, wh
     // The abandoned game is in its players' history.
     const auto history = club::memberHistory(*c.conn, "ann");
     CHECK(std::any_of(history.begin(), history.end(), [&](const club::HistoryEntry& e) {
-        return e.game.uid == games[5].uid && e.game.abandoned && !e.score;
-    }) == std::any_of(games[5].seats.begin(), games[5].seats.end(),
-                      [&](const club::SeatUpload& s) { return s.member == c.members[0].id; }));
+              return e.game.uid == games[5].uid && e.game.abandoned && !e.score;
+          }) == std::any_of(games[5].seats.begin(), games[5].seats.end(), [&](const club::SeatUpload& s) {
+              return s.member == c.members[0].id;
+          }));
     CHECK(club::leagueGames(*c.conn).size() == games.size());
 }
 

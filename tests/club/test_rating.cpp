@@ -31,7 +31,8 @@ TEST_CASE("a member with no pairwise results stands at 1500, and the prior keeps
 
 TEST_CASE("the worked example of NOTES.md: four seats, a tie, a guest and a bot") {
     // Ann 58 (wins), Bob 46, a guest 46, a bot 44.
-    RatedGame game{"classic", true, false, {member(0, 1, 58, true), member(1, 2, 46), guest(2, 46), bot(3, 44)}};
+    RatedGame game{
+        "classic", true, false, {member(0, 1, 58, true), member(1, 2, 46), guest(2, 46), bot(3, 44)}};
     Standings s;
     s.add(game);
     REQUIRE(s.rows().size() == 2);  // the guest and the bot are not ranked
@@ -39,7 +40,7 @@ TEST_CASE("the worked example of NOTES.md: four seats, a tie, a guest and a bot"
     const auto bob = s.rows().at({"classic", 2});
     CHECK(ann == MemberCounts{1, 1, 58, 3, 0, 0});
     CHECK(bob == MemberCounts{1, 0, 46, 1, 1, 1});
-    CHECK(rating(ann) == doctest::Approx(1500.0 + 400.0 * std::log10(4.0)));    // 1740.8
+    CHECK(rating(ann) == doctest::Approx(1500.0 + 400.0 * std::log10(4.0)));        // 1740.8
     CHECK(rating(bob) == doctest::Approx(1500.0 + 400.0 * std::log10(2.5 / 2.5)));  // 1500
     CHECK(pointsPerGame(ann) == doctest::Approx(58.0));
 }
@@ -67,8 +68,10 @@ TEST_CASE("editions are ranked apart, and the order games arrive in changes noth
         const int seats = 3 + static_cast<int>(gen() % 4);
         for (int seat = 0; seat < seats; ++seat) {
             const int score = static_cast<int>(gen() % 8);
-            if (gen() % 5 == 0) game.players.push_back(guest(seat, score));
-            else game.players.push_back(member(seat, 1 + seat * 3 + static_cast<int>(gen() % 3), score));
+            if (gen() % 5 == 0)
+                game.players.push_back(guest(seat, score));
+            else
+                game.players.push_back(member(seat, 1 + seat * 3 + static_cast<int>(gen() % 3), score));
         }
         games.push_back(game);
     }

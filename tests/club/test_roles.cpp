@@ -51,7 +51,8 @@ TEST_CASE("a table's role may push only its own games and read the members") {
             FAIL("hall pushed attic's game");
         } catch (const club::ClubError& e) {
             CHECK(!e.transient());
-            CHECK(std::string(e.what()).find("may not push the games of table \"attic\"") != std::string::npos);
+            CHECK(std::string(e.what()).find("may not push the games of table \"attic\"") !=
+                  std::string::npos);
         }
         auto unknown = game;
         unknown.table = "cellar";

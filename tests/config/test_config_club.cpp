@@ -80,8 +80,9 @@ TEST_CASE("club: the password from its file, its trailing newline dropped") {
 }
 
 TEST_CASE("club: problems name the file, the line and the key") {
-    CHECK(problemTexts("[club]\ntable = t\n") ==
-          Strings{"castle.ini:1: club.server: the club's server is needed: server = club.example.org[:5432]"});
+    CHECK(
+        problemTexts("[club]\ntable = t\n") ==
+        Strings{"castle.ini:1: club.server: the club's server is needed: server = club.example.org[:5432]"});
     CHECK(problemTexts("[club]\nserver = db\n") ==
           Strings{"castle.ini:1: club.table: this table's name in the club is needed: table = north-hall"});
     CHECK(problemTexts("[club]\nserver = db:99999\ntable = t\n") ==
@@ -100,7 +101,8 @@ TEST_CASE("club: problems name the file, the line and the key") {
                   "/etc/vivaref/club-password"});
     CHECK(problemTexts("[club]\nserver = db\ntable = t\npassword_file = /nonexistent/pw\n") ==
           Strings{"castle.ini:4: club.password_file: '/nonexistent/pw' is not a file"});
-    const auto both = problemTexts("[club]\nserver = db\ntable = t\npassword_file = /x\npassword = hunter2\n");
+    const auto both =
+        problemTexts("[club]\nserver = db\ntable = t\npassword_file = /x\npassword = hunter2\n");
     REQUIRE(both.size() == 2);
     for (const auto& p : both) CHECK(p.find("hunter2") == std::string::npos);
     CHECK(problemTexts("[club]\nserver = db\ntable = t\ncolour = red\n").size() == 1);

@@ -2,14 +2,14 @@
 // games untouched; every game gets a uid; a table with a club queues each
 // ended game in the transaction that ends it, and only then; the upload
 // built from a game says what its record and result say.
-#include <doctest/doctest.h>
-
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <regex>
 #include <set>
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include "daemon/store/schema.hpp"
 #include "tests/store/random_game_writer.hpp"

@@ -1,11 +1,11 @@
 #include "tests/support/scratch_postgres.hpp"
 
-#include <fstream>
-#include <vector>
-
 #include <pwd.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include <fstream>
+#include <vector>
 
 #include "tests/support/child_process.hpp"
 
@@ -108,7 +108,8 @@ bool ScratchPostgres::startAgain() {
 
 std::string ScratchPostgres::conninfo(const std::string& database, const std::string& user,
                                       const std::string& password) const {
-    return "host=" + dir_.string() + " port=5432 dbname=" + database + " user=" + user + " password=" + password;
+    return "host=" + dir_.string() + " port=5432 dbname=" + database + " user=" + user +
+           " password=" + password;
 }
 
 }  // namespace vivaref::testsupport

@@ -25,7 +25,8 @@ public:
     ScratchPostgres& operator=(const ScratchPostgres&) = delete;
 
     // A libpq conninfo for `user` on `database` (the superuser: postgres).
-    std::string conninfo(const std::string& database, const std::string& user, const std::string& password) const;
+    std::string conninfo(const std::string& database, const std::string& user,
+                         const std::string& password) const;
     std::string superConninfo(const std::string& database) const {
         return conninfo(database, "postgres", superPassword());
     }
