@@ -1,7 +1,6 @@
 #include "daemon/club/club_admin.hpp"
 
 #include <random>
-#include <regex>
 
 #include <pqxx/pqxx>
 
@@ -71,8 +70,7 @@ CreateReport createClub(pqxx::connection_base& admin, int target) {
 }
 
 NewTable addTable(pqxx::connection_base& admin, const std::string& name) {
-    static const std::regex kName("[a-z0-9][a-z0-9_-]{0,39}");
-    if (!std::regex_match(name, kName))
+    if (!isClubTableName(name))
         throw ClubError(
             "a table's name is 1 to 40 lowercase letters, digits, '-' or '_' (starting with a letter "
             "or digit), not '" +

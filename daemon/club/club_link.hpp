@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vivaref::club {
@@ -17,8 +18,8 @@ namespace vivaref::club {
 struct SeatUpload {
     int seat = 0;
     int player = 0;
-    std::string name;                   // as played (a member's name, a guest's, a bot's)
-    std::optional<std::int64_t> member; // the club member who sat there; none for a guest or a bot
+    std::string name;                    // as played (a member's name, a guest's, a bot's)
+    std::optional<std::int64_t> member;  // the club member who sat there; none for a guest or a bot
     bool bot = false;
     std::optional<int> score;
     bool winner = false;
@@ -27,9 +28,9 @@ struct SeatUpload {
 // A finished or abandoned game, whole: the record is the GAME-RECORD text
 // (one line each, setup first), so the league can show its review.
 struct GameUpload {
-    std::string uid;  // unique across every table of every club: 32 lowercase hex digits
-    std::string table;  // the table's name in the club
-    std::int64_t localId = 0;  // the game's id in the table's own log
+    std::string uid;             // unique across every table of every club: 32 lowercase hex digits
+    std::string table;           // the table's name in the club
+    std::int64_t localId = 0;    // the game's id in the table's own log
     std::int64_t startedMs = 0;  // wall clock, ms since the epoch
     std::int64_t endedMs = 0;
     std::string edition;  // classic, online, 2024
@@ -40,14 +41,25 @@ struct GameUpload {
     std::vector<SeatUpload> seats;
 };
 
+// A table's name in its club: 1 to 40 lowercase letters, digits, '-' or
+// '_', starting with a letter or a digit (it is part of the table's role
+// name). The one rule for `vivaref club add-table` and the `[club]` section.
+inline bool isClubTableName(std::string_view name) {
+    const auto letterOrDigit = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (name.empty() || name.size() > 40 || !letterOrDigit(name.front())) return false;
+    for (char c : name)
+        if (!letterOrDigit(c) && c != '_' && c != '-') return false;
+    return true;
+}
+
 struct ClubMember {
     std::int64_t id = 0;
     std::string name;
 };
 
 enum class PushOutcome {
-    Inserted,       // the game is in the league now
-    AlreadyThere,   // an earlier push landed it (same uid): nothing changed
+    Inserted,      // the game is in the league now
+    AlreadyThere,  // an earlier push landed it (same uid): nothing changed
 };
 
 // A failure to reach or use the club. `transient`: the server was

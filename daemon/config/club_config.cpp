@@ -15,13 +15,6 @@ std::string defaultClubUser(const std::string& database, const std::string& tabl
     return database + "_table_" + table;
 }
 
-bool isClubTableName(const std::string& name) {
-    if (name.empty() || name.size() > 40) return false;
-    for (char c : name)
-        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
-    return true;
-}
-
 std::string conninfoQuote(const std::string& value) {
     std::string out = "'";
     for (char c : value) {

@@ -31,8 +31,6 @@ struct ClubConfig {
 // The default user of a table: the role `vivaref club add-table` makes,
 // database + "_table_" + table ("vivaref_club_table_north-hall").
 std::string defaultClubUser(const std::string& database, const std::string& table);
-// True for a table name the club accepts.
-bool isClubTableName(const std::string& name);
 
 // The libpq connection string for `club`, every value quoted ('...', with
 // \ and ' escaped), with the password from password_file (or password).

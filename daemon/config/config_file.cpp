@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "daemon/club/club_link.hpp"
 #include "daemon/config/config_values.hpp"
 #include "daemon/config/ini_reader.hpp"
 #include "daemon/config/section_reader.hpp"
@@ -129,7 +130,8 @@ private:
             if (host.starts_with('[')) {  // [IPv6]:port
                 const auto close = host.find(']');
                 if (close == std::string::npos) {
-                    s.problem(*e, "'" + e->value + "' is not host[:port]: an IPv6 address is written [::1]:5432");
+                    s.problem(*e,
+                              "'" + e->value + "' is not host[:port]: an IPv6 address is written [::1]:5432");
                     usable = false;
                 } else {
                     if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
@@ -141,8 +143,8 @@ private:
             }
             bool hostOk = !host.empty() && host.size() <= 253;
             for (char c : host)
-                hostOk = hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                                    c == '.' || c == '-' || c == ':' || c == '_');
+                hostOk = hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':' || c == '_');
             if (usable && !hostOk) {
                 s.problem(*e, "'" + e->value +
                                   "' is not host[:port], e.g. club.example.org or club.example.org:5432");
@@ -169,11 +171,12 @@ private:
                 s.problem(*e, "the club's database name is empty");
         }
         if (const IniEntry* e = s.take("table")) {
-            if (isClubTableName(e->value))
+            if (club::isClubTableName(e->value))
                 club.table = e->value;
             else {
                 s.problem(*e, "'" + e->value +
-                                  "' is not a table name: 1 to 40 lowercase letters, digits, '-' and '_'");
+                                  "' is not a table name: 1 to 40 lowercase letters, digits, '-' and '_', "
+                                  "starting with a letter or a digit");
                 usable = false;
             }
         } else {
@@ -193,8 +196,9 @@ private:
         if (passwordFile) {
             std::error_code ec;
             if (!passwordFile->value.starts_with('/'))
-                s.problem(*passwordFile, "'" + passwordFile->value +
-                                             "' is not an absolute file name, e.g. /etc/vivaref/club-password");
+                s.problem(*passwordFile,
+                          "'" + passwordFile->value +
+                              "' is not an absolute file name, e.g. /etc/vivaref/club-password");
             else if (!std::filesystem::is_regular_file(passwordFile->value, ec))
                 s.problem(*passwordFile, "'" + passwordFile->value + "' is not a file");
             else
@@ -208,14 +212,16 @@ private:
             if (kModes.contains(e->value))
                 club.sslmode = e->value;
             else
-                s.problem(*e, "'" + e->value +
-                                  "' is not an sslmode: disable, allow, prefer, require, verify-ca or verify-full");
+                s.problem(
+                    *e, "'" + e->value +
+                            "' is not an sslmode: disable, allow, prefer, require, verify-ca or verify-full");
         }
         if (const IniEntry* e = s.take("sslrootcert")) {
             if (e->value.starts_with('/'))
                 club.sslRootCert = e->value;
             else
-                s.problem(*e, "'" + e->value + "' is not an absolute file name, e.g. /etc/vivaref/club-ca.crt");
+                s.problem(*e,
+                          "'" + e->value + "' is not an absolute file name, e.g. /etc/vivaref/club-ca.crt");
         }
         s.integer("connect_timeout", 2, 300, club.connectTimeout);
         if (usable) config_.club = std::move(club);

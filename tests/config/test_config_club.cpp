@@ -92,7 +92,10 @@ TEST_CASE("club: problems name the file, the line and the key") {
                   "club.example.org:5432"});
     CHECK(problemTexts("[club]\nserver = db\ntable = North Hall\n") ==
           Strings{"castle.ini:3: club.table: 'North Hall' is not a table name: 1 to 40 lowercase letters, "
-                  "digits, '-' and '_'"});
+                  "digits, '-' and '_', starting with a letter or a digit"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = -hall\n") ==
+          Strings{"castle.ini:3: club.table: '-hall' is not a table name: 1 to 40 lowercase letters, "
+                  "digits, '-' and '_', starting with a letter or a digit"});
     CHECK(problemTexts("[club]\nserver = db\ntable = t\nsslmode = maybe\n") ==
           Strings{"castle.ini:4: club.sslmode: 'maybe' is not an sslmode: disable, allow, prefer, require, "
                   "verify-ca or verify-full"});
