@@ -157,15 +157,29 @@ TEST_CASE("a writer killed at any moment leaves a game queued if and only if it 
     ScratchDir dir;
     const auto file = dir.file("games.sqlite");
     for (int round = 0; round < 12; ++round) {
+        // The child says each game it wrote down a pipe; the kill comes after
+        // 1 to 3 of them and a few ms more, whatever the machine's speed (an
+        // emulator is slower than the clock a fixed delay would assume).
+        int progress[2];
+        REQUIRE(::pipe(progress) == 0);
         const pid_t child = ::fork();
         REQUIRE(child >= 0);
         if (child == 0) {
+            ::close(progress[0]);
             GameStore log(file, GameStore::Access::CreateIfMissing);
             log.setClubConfigured(true);
-            for (std::uint64_t seed = 100;; ++seed) writeRandomGame(log, randomSpec(seed), seed);
+            for (std::uint64_t seed = 100;; ++seed) {
+                writeRandomGame(log, randomSpec(seed), seed);
+                const char one = 1;
+                if (::write(progress[1], &one, 1) != 1) ::_exit(1);
+            }
         }
-        ::usleep(static_cast<useconds_t>(150'000 + round * 13'000));
+        ::close(progress[1]);
+        char byte = 0;
+        for (int games = 0; games < 1 + round % 3; ++games) REQUIRE(::read(progress[0], &byte, 1) == 1);
+        ::usleep(static_cast<useconds_t>(round * 2'500));
         ::kill(child, SIGKILL);
+        ::close(progress[0]);
         int status = 0;
         ::waitpid(child, &status, 0);
     }
