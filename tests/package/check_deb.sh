@@ -106,6 +106,11 @@ for soname in $needed; do
     for dir in "/lib/$triplet" "/usr/lib/$triplet"; do
         owner="$(dpkg -S "$dir/$soname" 2>/dev/null | head -n 1 | cut -d: -f1)" && [[ -n "$owner" ]] && break
     done
+    # libpqxx-6.4:arm64 is not Multi-Arch: .ci/dev (arm64_pqxx) unpacks its
+    # library by hand, so no installed package owns it; it is that package's.
+    if [[ -z "$owner" && "$arch" == arm64 && "$soname" == libpqxx-6.4.so && -f "/usr/lib/$triplet/$soname" ]]; then
+        owner=libpqxx-6.4
+    fi
     if [[ -z "$owner" ]]; then
         fail "no installed $arch package holds $soname, which the binary needs"
     elif depends_on "$owner"; then
