@@ -122,6 +122,9 @@ public:
         if (const auto* deal = std::get_if<Deal>(&d)) return applyDeal(*deal, events);
         return applyReshuffle(std::get<Reshuffle>(d), events);
     }
+    // A player's action alone: the same as apply(Decision(a)), without
+    // building and destroying the variant (random play's hot path).
+    std::optional<Refusal> apply(const Action& a, EventList* events = nullptr) { return applyAction(a, events); }
     // The kind of decision the state waits for: a Deal or a Reshuffle from
     // chance, else a player's Action; nothing once the game is over.
     std::optional<DecisionKind> awaits() const {
