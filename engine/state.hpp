@@ -275,4 +275,60 @@ private:
     std::vector<RoundResult> history_;
 };
 
+// Random play's hottest helpers, defined here so that every caller can
+// inline them (GCC would not inline them across files even with LTO).
+
+inline void State::putCharacter(CharacterId c, Place to) {
+    const auto from = static_cast<int>(place_[c.index]);
+    const auto bit = static_cast<std::uint16_t>(1u << c.index);
+    --count_[from];
+    at_[from] = static_cast<std::uint16_t>(at_[from] & ~bit);
+    ++count_[static_cast<int>(to)];
+    at_[static_cast<int>(to)] |= bit;
+    place_[c.index] = to;
+}
+
+inline Place State::moveDestination(Place from) const {
+    // The same rules as moveDestinations(), for one place: up one floor, into
+    // the WC of a full floor 3 or 4 above (2024), or out of a WC onto its floor.
+    const int limit = rules_->floorLimit();
+    if (isFloor(from)) {
+        const int up = floorOf(from) + 1;
+        if (up == kFloors)
+            return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
+        if (count_[up] < limit) return floorPlace(up);
+        if (rules_->is2024() && (up == 3 || up == 4)) {
+            const Place wc = up == 3 ? Place::Wc3 : Place::Wc4;
+            if (count_[static_cast<int>(wc)] == 0) return wc;
+        }
+        return Place::Unknown;
+    }
+    if (isWc(from) && rules_->is2024()) {
+        const int floor = from == Place::Wc3 ? 3 : 4;
+        if (count_[floor] < limit) return floorPlace(floor);
+    }
+    return Place::Unknown;
+}
+
+inline std::uint16_t State::movableCharacters() const {
+    // moveDestination()'s rules, asked only of places someone stands on and
+    // written out without calls: random play asks this at every move.
+    const int limit = rules_->floorLimit();
+    const bool wcs = rules_->is2024();
+    unsigned movable = 0;
+    for (int f = 0; f + 1 < kFloors; ++f) {
+        if (at_[f] == 0) continue;
+        const int up = f + 1;
+        if (count_[up] < limit ||
+            (wcs && (up == 3 || up == 4) && count_[static_cast<int>(up == 3 ? Place::Wc3 : Place::Wc4)] == 0))
+            movable |= at_[f];
+    }
+    if (count_[static_cast<int>(Place::Throne)] == 0) movable |= at_[kFloors - 1];
+    if (wcs) {
+        if (count_[3] < limit) movable |= at_[static_cast<int>(Place::Wc3)];
+        if (count_[4] < limit) movable |= at_[static_cast<int>(Place::Wc4)];
+    }
+    return static_cast<std::uint16_t>(movable);
+}
+
 }  // namespace vivaref::engine
