@@ -89,13 +89,13 @@ struct CoronationScore {
 
 struct RoundResult {
     int round = 0;
-    std::vector<CharacterId> kings;  // one, or two for a royal couple
+    BoundedVector<CharacterId, 2> kings;  // one, or two for a royal couple
     Seat crown{};                    // triggered the round's last coronation
-    std::vector<int> scores;         // by player, before clamping
+    BoundedVector<int, kMaxPlayers> scores;  // by player, before clamping
     int emissaryScore = 0;
     // The breakdown: scores[p] == compensation[p] + the sum of coronations[i].players[p].total,
     // emissaryScore == the sum of the Emissary's sheets.
-    std::vector<int> compensation;             // by player: RULES §2, 3 points at the deal
+    BoundedVector<int, kMaxPlayers> compensation;  // by player: RULES §2, 3 points at the deal
     BoundedVector<CoronationScore, 2> coronations;  // in order: two for a royal couple
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
