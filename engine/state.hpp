@@ -89,13 +89,13 @@ struct CoronationScore {
 
 struct RoundResult {
     int round = 0;
-    BoundedVector<CharacterId, 2> kings;  // one, or two for a royal couple
-    Seat crown{};                    // triggered the round's last coronation
+    BoundedVector<CharacterId, 2> kings;     // one, or two for a royal couple
+    Seat crown{};                            // triggered the round's last coronation
     BoundedVector<int, kMaxPlayers> scores;  // by player, before clamping
     int emissaryScore = 0;
     // The breakdown: scores[p] == compensation[p] + the sum of coronations[i].players[p].total,
     // emissaryScore == the sum of the Emissary's sheets.
-    BoundedVector<int, kMaxPlayers> compensation;  // by player: RULES §2, 3 points at the deal
+    BoundedVector<int, kMaxPlayers> compensation;   // by player: RULES §2, 3 points at the deal
     BoundedVector<CoronationScore, 2> coronations;  // in order: two for a royal couple
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
@@ -124,7 +124,9 @@ public:
     }
     // A player's action alone: the same as apply(Decision(a)), without
     // building and destroying the variant (random play's hot path).
-    std::optional<Refusal> apply(const Action& a, EventList* events = nullptr) { return applyAction(a, events); }
+    std::optional<Refusal> apply(const Action& a, EventList* events = nullptr) {
+        return applyAction(a, events);
+    }
     // The kind of decision the state waits for: a Deal or a Reshuffle from
     // chance, else a player's Action; nothing once the game is over.
     std::optional<DecisionKind> awaits() const {
