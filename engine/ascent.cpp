@@ -214,22 +214,6 @@ std::array<Place, kPlaceCount> State::moveDestinations() const {
     return destination;
 }
 
-Place State::moveDestination(Place from) const {
-    // The same rules as moveDestinations(), for one place.
-    const int limit = rules_->floorLimit();
-    if (isFloor(from)) {
-        const int up = floorOf(from) + 1;
-        if (up == kFloors)
-            return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
-        if (count_[up] < limit) return floorPlace(up);
-        if (rules_->is2024() && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0)
-            return wcOf(up);
-        return Place::Unknown;
-    }
-    if (isWc(from) && rules_->is2024() && count_[floorOfWc(from)] < limit) return floorPlace(floorOfWc(from));
-    return Place::Unknown;
-}
-
 std::uint16_t State::movableCharacters(const std::array<Place, kPlaceCount>& destination) const {
     std::uint16_t movable = 0;
     for (int p = 0; p < kPlaceCount; ++p)
@@ -243,26 +227,6 @@ void State::addLegalMoves(ActionList& out) const {
         const auto c = static_cast<std::uint8_t>(std::countr_zero(movable));
         out.push(Action::move(toAct_, CharacterId{c}, destination[static_cast<int>(place_[c])]));
     }
-}
-
-std::uint16_t State::movableCharacters() const {
-    // moveDestination()'s rules, asked only of places someone stands on and
-    // written out without calls: random play asks this at every move.
-    const int limit = rules_->floorLimit();
-    const bool wcs = rules_->is2024();
-    unsigned movable = 0;
-    for (int f = 0; f + 1 < kFloors; ++f) {
-        if (at_[f] == 0) continue;
-        const int up = f + 1;
-        if (count_[up] < limit || (wcs && (up == 3 || up == 4) && count_[static_cast<int>(wcOf(up))] == 0))
-            movable |= at_[f];
-    }
-    if (count_[static_cast<int>(Place::Throne)] == 0) movable |= at_[kFloors - 1];
-    if (wcs) {
-        if (count_[3] < limit) movable |= at_[static_cast<int>(Place::Wc3)];
-        if (count_[4] < limit) movable |= at_[static_cast<int>(Place::Wc4)];
-    }
-    return static_cast<std::uint16_t>(movable);
 }
 
 bool State::hasLegalMove() const { return movableCharacters() != 0; }

@@ -1,7 +1,8 @@
 // A vector whose elements live inside it, up to a capacity fixed at compile
-// time: a round's score sheets are rebuilt at every coronation and copied at
-// every round's end, and random play and the search's playouts must not
-// allocate for that. Only the elements held are constructed and copied.
+// time: a round's score sheets, kings and scores are rebuilt at every
+// coronation and copied at every round's end, and random play and the
+// search's playouts must not allocate for that. Only the elements held are
+// constructed and copied.
 #pragma once
 
 #include <cassert>
@@ -10,6 +11,7 @@
 #include <new>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace vivaref::engine {
 
@@ -91,6 +93,16 @@ public:
             if (!(a.items_[i] == b.items_[i])) return false;
         return true;
     }
+
+    // A round's kings and scores were std::vector once: callers still
+    // compare them with vectors and copy them into one.
+    friend bool operator==(const BoundedVector& a, const std::vector<T>& b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size_; ++i)
+            if (!(a.items_[i] == b[static_cast<std::size_t>(i)])) return false;
+        return true;
+    }
+    operator std::vector<T>() const { return std::vector<T>(begin(), end()); }
 
 private:
     void append(const BoundedVector& other) {

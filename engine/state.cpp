@@ -58,16 +58,6 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
 
 int State::countAt(Place p) const { return p < Place::Unknown ? count_[static_cast<int>(p)] : 0; }
 
-void State::putCharacter(CharacterId c, Place to) {
-    const auto from = static_cast<int>(place_[c.index]);
-    const auto bit = static_cast<std::uint16_t>(1u << c.index);
-    --count_[from];
-    at_[from] = static_cast<std::uint16_t>(at_[from] & ~bit);
-    ++count_[static_cast<int>(to)];
-    at_[static_cast<int>(to)] |= bit;
-    place_[c.index] = to;
-}
-
 // ---- the deal (RULES §3.1) -------------------------------------------------
 
 std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, int player) const {

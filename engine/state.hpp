@@ -89,13 +89,13 @@ struct CoronationScore {
 
 struct RoundResult {
     int round = 0;
-    std::vector<CharacterId> kings;  // one, or two for a royal couple
-    Seat crown{};                    // triggered the round's last coronation
-    std::vector<int> scores;         // by player, before clamping
+    BoundedVector<CharacterId, 2> kings;     // one, or two for a royal couple
+    Seat crown{};                            // triggered the round's last coronation
+    BoundedVector<int, kMaxPlayers> scores;  // by player, before clamping
     int emissaryScore = 0;
     // The breakdown: scores[p] == compensation[p] + the sum of coronations[i].players[p].total,
     // emissaryScore == the sum of the Emissary's sheets.
-    std::vector<int> compensation;             // by player: RULES §2, 3 points at the deal
+    BoundedVector<int, kMaxPlayers> compensation;   // by player: RULES §2, 3 points at the deal
     BoundedVector<CoronationScore, 2> coronations;  // in order: two for a royal couple
     friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
@@ -121,6 +121,11 @@ public:
         if (const auto* action = std::get_if<Action>(&d)) return applyAction(*action, events);
         if (const auto* deal = std::get_if<Deal>(&d)) return applyDeal(*deal, events);
         return applyReshuffle(std::get<Reshuffle>(d), events);
+    }
+    // A player's action alone: the same as apply(Decision(a)), without
+    // building and destroying the variant (random play's hot path).
+    std::optional<Refusal> apply(const Action& a, EventList* events = nullptr) {
+        return applyAction(a, events);
     }
     // The kind of decision the state waits for: a Deal or a Reshuffle from
     // chance, else a player's Action; nothing once the game is over.
@@ -271,5 +276,61 @@ private:
     RoundResult current_;
     std::vector<RoundResult> history_;
 };
+
+// Random play's hottest helpers, defined here so that every caller can
+// inline them (GCC would not inline them across files even with LTO).
+
+inline void State::putCharacter(CharacterId c, Place to) {
+    const auto from = static_cast<int>(place_[c.index]);
+    const auto bit = static_cast<std::uint16_t>(1u << c.index);
+    --count_[from];
+    at_[from] = static_cast<std::uint16_t>(at_[from] & ~bit);
+    ++count_[static_cast<int>(to)];
+    at_[static_cast<int>(to)] |= bit;
+    place_[c.index] = to;
+}
+
+inline Place State::moveDestination(Place from) const {
+    // The same rules as moveDestinations(), for one place: up one floor, into
+    // the WC of a full floor 3 or 4 above (2024), or out of a WC onto its floor.
+    const int limit = rules_->floorLimit();
+    if (isFloor(from)) {
+        const int up = floorOf(from) + 1;
+        if (up == kFloors)
+            return count_[static_cast<int>(Place::Throne)] == 0 ? Place::Throne : Place::Unknown;
+        if (count_[up] < limit) return floorPlace(up);
+        if (rules_->is2024() && (up == 3 || up == 4)) {
+            const Place wc = up == 3 ? Place::Wc3 : Place::Wc4;
+            if (count_[static_cast<int>(wc)] == 0) return wc;
+        }
+        return Place::Unknown;
+    }
+    if (isWc(from) && rules_->is2024()) {
+        const int floor = from == Place::Wc3 ? 3 : 4;
+        if (count_[floor] < limit) return floorPlace(floor);
+    }
+    return Place::Unknown;
+}
+
+inline std::uint16_t State::movableCharacters() const {
+    // moveDestination()'s rules, asked only of places someone stands on and
+    // written out without calls: random play asks this at every move.
+    const int limit = rules_->floorLimit();
+    const bool wcs = rules_->is2024();
+    unsigned movable = 0;
+    for (int f = 0; f + 1 < kFloors; ++f) {
+        if (at_[f] == 0) continue;
+        const int up = f + 1;
+        if (count_[up] < limit ||
+            (wcs && (up == 3 || up == 4) && count_[static_cast<int>(up == 3 ? Place::Wc3 : Place::Wc4)] == 0))
+            movable |= at_[f];
+    }
+    if (count_[static_cast<int>(Place::Throne)] == 0) movable |= at_[kFloors - 1];
+    if (wcs) {
+        if (count_[3] < limit) movable |= at_[static_cast<int>(Place::Wc3)];
+        if (count_[4] < limit) movable |= at_[static_cast<int>(Place::Wc4)];
+    }
+    return static_cast<std::uint16_t>(movable);
+}
 
 }  // namespace vivaref::engine

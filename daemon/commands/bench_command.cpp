@@ -31,6 +31,10 @@ struct ActionCounter {
         actions += std::holds_alternative<engine::Action>(d);
         return true;
     }
+    bool drawn(const engine::State&, const engine::Action&) {
+        ++actions;
+        return true;
+    }
 };
 
 struct TournamentOptions {

@@ -30,6 +30,7 @@ namespace {
 
 struct Unobserved {
     bool drawn(const State&, const Decision&) { return true; }
+    bool drawn(const State&, const Action&) { return true; }
 };
 
 }  // namespace

@@ -35,6 +35,20 @@ inline constexpr std::int64_t kMaxRandomActions = 100'000;
 std::string randomDecisionRefused(const State& state, const Refusal& refusal);
 std::string randomPlayStalled();
 
+// playRandomly's step: applies `d` (an Action or a Decision) and shows the
+// observer the events when it has a member `applied`.
+template <class D, class Observer>
+std::optional<Refusal> applyObserved(State& state, const D& d, Observer& observer) {
+    if constexpr (requires(const EventList& events) { observer.applied(std::as_const(state), events); }) {
+        EventList events;
+        auto refusal = state.apply(d, &events);
+        if (!refusal) observer.applied(std::as_const(state), events);
+        return refusal;
+    } else {
+        return state.apply(d);
+    }
+}
+
 // Plays `state` to its end at random. The observer is called as
 // `observer.drawn(state, decision)` before each decision is applied and
 // returns false to stop there; with a member `applied(state, events)` it
@@ -45,21 +59,21 @@ template <class Observer>
 std::optional<std::string> playRandomly(State& state, Rng& rng, Observer& observer) {
     std::int64_t actions = 0;
     while (!state.isOver()) {
-        // A player's action, the common case, is drawn here rather than
-        // through randomDecision: the same draw, without a call that also
-        // has to make room for a deal.
-        const Decision decision = state.awaits() == DecisionKind::Action ? Decision(randomAction(state, rng))
-                                                                         : randomDecision(state, rng);
-        if (!observer.drawn(std::as_const(state), decision)) return std::nullopt;
         std::optional<Refusal> refusal;
-        if constexpr (requires(const EventList& events) { observer.applied(std::as_const(state), events); }) {
-            EventList events;
-            refusal = state.apply(decision, &events);
-            if (!refusal) observer.applied(std::as_const(state), events);
+        if (state.awaits() == DecisionKind::Action) {
+            // A player's action, the common case, is drawn and applied as an
+            // Action: the same draw as randomDecision's, without a Decision
+            // variant to build and destroy (an observer that takes only a
+            // Decision still gets one).
+            const Action action = randomAction(state, rng);
+            if (!observer.drawn(std::as_const(state), action)) return std::nullopt;
+            refusal = applyObserved(state, action, observer);
+            if (++actions > kMaxRandomActions) return randomPlayStalled();
         } else {
-            refusal = state.apply(decision);
+            const Decision decision = randomDecision(state, rng);
+            if (!observer.drawn(std::as_const(state), decision)) return std::nullopt;
+            refusal = applyObserved(state, decision, observer);
         }
-        if (std::holds_alternative<Action>(decision) && ++actions > kMaxRandomActions) return randomPlayStalled();
         if (refusal) return randomDecisionRefused(state, *refusal);
     }
     return std::nullopt;
