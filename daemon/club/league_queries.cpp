@@ -1,7 +1,6 @@
 #include "daemon/club/league_queries.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include <pqxx/pqxx>
 
@@ -31,42 +30,31 @@ void sortStandings(std::vector<StandingRow>& rows) {
     });
 }
 
-std::vector<StandingRow> countedFromGames(pqxx::transaction_base& tx, const StandingsFilter& f) {
-    // Every player of every game the filter keeps; rating.cpp decides what counts.
-    const auto rows = tx.exec_params(
-        "SELECT g.uid, g.edition, g.complete, g.abandoned, p.seat, p.member_id, p.bot, p.score, p.winner, "
-        "COALESCE(m.name, '') "
-        "FROM club.games g JOIN club.club_tables t ON t.id = g.table_id "
-        "JOIN club.game_players p ON p.game_uid = g.uid LEFT JOIN club.members m ON m.id = p.member_id "
-        "WHERE ($1 = '' OR g.edition = $1) AND ($2 = '' OR t.name = $2) "
-        "AND ($3 = '' OR g.ended_at >= $3::timestamptz) AND ($4 = '' OR g.ended_at < $4::timestamptz) "
-        "ORDER BY g.uid",
-        f.edition.value_or(""), f.table.value_or(""), f.since.value_or(""), f.until.value_or(""));
-    Standings standings;
-    std::map<std::int64_t, std::string> names;
-    RatedGame game;
-    std::string uid;
-    for (const auto& row : rows) {
-        if (row[0].as<std::string>() != uid) {
-            if (!uid.empty()) standings.add(game);
-            uid = row[0].as<std::string>();
-            game = RatedGame{row[1].as<std::string>(), row[2].as<bool>(), row[3].as<bool>(), {}};
-        }
-        RatedPlayer p;
-        p.seat = row[4].as<int>();
-        if (!row[5].is_null()) {
-            p.member = row[5].as<std::int64_t>();
-            names[*p.member] = row[9].as<std::string>();
-        }
-        p.bot = row[6].as<bool>();
-        if (!row[7].is_null()) p.score = row[7].as<int>();
-        p.winner = row[8].as<bool>();
-        game.players.push_back(p);
-    }
-    if (!uid.empty()) standings.add(game);
+std::vector<StandingRow> countedFromGames(pqxx::transaction_base& tx, const StandingsFilter& f,
+                                          std::int64_t tableId) {
+    // Sums of the counters count_game kept for each member of each counted
+    // game (club.member_results, migration 3): the same rules as rating.cpp,
+    // summed in the server (a year of a big club is 60,000 rows).
     std::vector<StandingRow> out;
-    for (const auto& [key, counts] : standings.rows())
-        out.push_back(StandingRow{key.first, key.second, names[key.second], counts, rating(counts)});
+    for (const auto& row : tx.exec_params(
+             "SELECT r.edition, r.member_id, m.name, count(*), sum(r.won), sum(r.points), "
+             "sum(r.pairwise_wins), "
+             "sum(r.pairwise_losses), sum(r.pairwise_draws) "
+             "FROM club.member_results r JOIN club.members m ON m.id = r.member_id "
+             "WHERE ($1 = '' OR r.edition = $1) AND ($2 = 0 OR r.table_id = $2) "
+             "AND ($3 = '' OR r.ended_at >= $3::timestamptz) AND ($4 = '' OR r.ended_at < $4::timestamptz) "
+             "GROUP BY r.edition, r.member_id, m.name",
+             f.edition.value_or(""), tableId, f.since.value_or(""), f.until.value_or(""))) {
+        StandingRow r;
+        r.edition = row[0].as<std::string>();
+        r.member = row[1].as<std::int64_t>();
+        r.name = row[2].as<std::string>();
+        r.counts =
+            MemberCounts{row[3].as<std::int64_t>(), row[4].as<std::int64_t>(), row[5].as<std::int64_t>(),
+                         row[6].as<std::int64_t>(), row[7].as<std::int64_t>(), row[8].as<std::int64_t>()};
+        r.rating = rating(r.counts);
+        out.push_back(std::move(r));
+    }
     return out;
 }
 
@@ -77,11 +65,15 @@ std::vector<StandingRow> leagueStandings(pqxx::connection_base& conn, const Stan
         pqxx::read_transaction tx(conn);
         std::vector<StandingRow> out;
         if (filter.needsGames()) {
-            if (filter.table &&
-                tx.exec_params1("SELECT count(*) FROM club.club_tables WHERE name = $1", *filter.table)[0]
-                        .as<int>() == 0)
-                throw ClubError("the club has no table named '" + *filter.table + "'", false);
-            out = countedFromGames(tx, filter);
+            std::int64_t tableId = 0;
+            if (filter.table) {
+                const auto found =
+                    tx.exec_params("SELECT id FROM club.club_tables WHERE name = $1", *filter.table);
+                if (found.empty())
+                    throw ClubError("the club has no table named '" + *filter.table + "'", false);
+                tableId = found[0][0].as<std::int64_t>();
+            }
+            out = countedFromGames(tx, filter, tableId);
         } else {
             for (const auto& row : tx.exec_params(
                      "SELECT edition, member_id, name, games, wins, points, pairwise_wins, pairwise_losses, "

@@ -1,6 +1,8 @@
 // The club's schema from an older vivaref: schema 1 (no standings) with
 // games in it, migrated to the newest, keeps them and fills the standings;
-// a schema from a newer vivaref is refused and left alone.
+// schema 2 with games, migrated to 3, fills the members' results so the
+// standings of a table or a period come out as before; a schema from a
+// newer vivaref is refused and left alone.
 #include <doctest/doctest.h>
 
 #include "daemon/club/club_admin.hpp"
@@ -51,6 +53,82 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
     const auto after = recompute(games);
     for (const auto& row : club::leagueStandings(conn, {}))
         CHECK(row.counts == after.rows().at({row.edition, row.member}));
+}
+
+namespace {
+
+void checkCounts(const std::vector<club::StandingRow>& rows, const club::Standings& expected) {
+    REQUIRE(rows.size() == expected.rows().size());
+    for (const auto& row : rows) CHECK(row.counts == expected.rows().at({row.edition, row.member}));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a club on schema 2 with games, migrated to 3, counts a table's and a period's standings as before") {
+    const auto admin = freshDatabase("club_migrate3");
+    pqxx::connection conn(admin);
+    const auto first = club::createClub(conn, 2);
+    REQUIRE(first.versionAfter == 2);
+    REQUIRE(first.leaguePassword);
+    const auto members = club::addMembers(conn, {"Ann", "Bob", "Cleo", "Dario"});
+    // As the schema-2 vivaref made them (addTable wants the newest schema).
+    {
+        pqxx::work tx(conn);
+        for (const std::string t : {"hall", "attic"}) {
+            tx.exec0("CREATE ROLE club_migrate3_table_" + t +
+                     " LOGIN PASSWORD 'pw' IN ROLE club_migrate3_tables");
+            tx.exec0("INSERT INTO club.club_tables (name, role) VALUES ('" + t + "', 'club_migrate3_table_" +
+                     t + "')");
+        }
+        tx.commit();
+    }
+    club::PgClubLink hall(server().conninfo("club_migrate3", "club_migrate3_table_hall", "pw"), "hall");
+    club::PgClubLink attic(server().conninfo("club_migrate3", "club_migrate3_table_attic", "pw"), "attic");
+    std::vector<club::GameUpload> games;
+    const auto push = [&](std::uint64_t seed) {
+        const auto table = seed % 2 ? "attic" : "hall";
+        games.push_back(randomGame(seed, 3 + static_cast<int>(seed % 3), table,
+                                   {members[seed % 4].id, std::nullopt, members[(seed + 1) % 4].id}));
+        CHECK((seed % 2 ? attic : hall).push(games.back()) == club::PushOutcome::Inserted);
+    };
+    for (std::uint64_t seed = 20; seed < 30; ++seed) push(seed);
+
+    const auto second = club::createClub(conn);
+    CHECK(second.versionBefore == 2);
+    CHECK(second.versionAfter == 3);
+    // One row for each member of each counted game, and the standings kept
+    // before the migration are not counted twice.
+    CHECK(countOf(conn, "SELECT count(*) FROM club.member_results") ==
+          countOf(conn,
+                  "SELECT count(*) FROM club.game_players p JOIN club.games g ON g.uid = p.game_uid "
+                  "WHERE g.complete AND NOT g.abandoned AND p.member_id IS NOT NULL AND NOT p.bot"));
+    checkCounts(club::leagueStandings(conn, {}), recompute(games));
+
+    // Through the league's read-only role, which the migration's new table is granted to.
+    const auto leagueConninfo = server().conninfo("club_migrate3", first.leagueRole, *first.leaguePassword);
+    const auto checkFilters = [&] {
+        pqxx::connection league(leagueConninfo);
+        std::vector<club::GameUpload> hallGames, early;
+        for (const auto& g : games) {
+            if (g.table == "hall") hallGames.push_back(g);
+            if (g.endedMs < 1'790'000'000'000 + 25 * 3'600'000) early.push_back(g);
+        }
+        club::StandingsFilter onlyHall;
+        onlyHall.table = "hall";
+        checkCounts(club::leagueStandings(league, onlyHall), recompute(hallGames));
+        club::StandingsFilter period;
+        pqxx::nontransaction tx(conn);
+        period.until = tx.exec1("SELECT to_timestamp(" +
+                                std::to_string((1'790'000'000'000 + 25 * 3'600'000) / 1000) + ")::text")[0]
+                           .as<std::string>();
+        checkCounts(club::leagueStandings(league, period), recompute(early));
+        checkCounts(club::leagueStandings(league, {}), recompute(games));
+    };
+    checkFilters();
+    // Pushes after the migration are kept in both.
+    for (std::uint64_t seed = 30; seed < 34; ++seed) push(seed);
+    checkFilters();
 }
 
 TEST_CASE("a club schema from a newer vivaref is refused with a sentence and left alone") {

@@ -36,6 +36,11 @@ bool run(const std::vector<std::string>& argv, std::string* output) {
 }  // namespace
 
 std::unique_ptr<ScratchPostgres> ScratchPostgres::start(std::string& whyNot) {
+    return start(whyNot, ScratchPostgresSettings{});
+}
+
+std::unique_ptr<ScratchPostgres> ScratchPostgres::start(std::string& whyNot,
+                                                        const ScratchPostgresSettings& settings) {
     if (!std::filesystem::exists(kBin / "initdb") || !std::filesystem::exists(kBin / "pg_ctl")) {
         whyNot = "no PostgreSQL 15 server here (" + (kBin / "initdb").string() + "): apt install postgresql";
         return nullptr;
@@ -58,6 +63,7 @@ std::unique_ptr<ScratchPostgres> ScratchPostgres::start(std::string& whyNot) {
         return nullptr;
     }
     std::unique_ptr<ScratchPostgres> pg(new ScratchPostgres(pattern));
+    pg->settings_ = settings;
     {
         std::ofstream pw(pg->dir_ / "pw");
         pw << superPassword() << "\n";
@@ -100,8 +106,11 @@ bool ScratchPostgres::stop(const std::string& mode) {
 }
 
 bool ScratchPostgres::startAgain() {
-    const std::string options = "-c listen_addresses='' -c unix_socket_directories='" + dir_.string() +
-                                "' -c port=5432 -c fsync=off -c full_page_writes=off -c max_connections=40";
+    const auto durable = settings_.fsync ? "on" : "off";
+    std::string options = "-c listen_addresses='' -c unix_socket_directories='" + dir_.string() +
+                          "' -c port=5432 -c fsync=" + durable + " -c full_page_writes=" + durable +
+                          " -c max_connections=" + std::to_string(settings_.maxConnections);
+    if (!settings_.sharedBuffers.empty()) options += " -c shared_buffers=" + settings_.sharedBuffers;
     running_ = pgCtl({"-l", (dir_ / "log").string(), "-w", "-t", "30", "-o", options, "start"});
     return running_;
 }

@@ -15,11 +15,21 @@
 
 namespace vivaref::testsupport {
 
+// The server's settings where a caller needs other than the tests' defaults
+// (the scale bench: more connections, durable writes, a bigger cache).
+struct ScratchPostgresSettings {
+    int maxConnections = 40;
+    bool fsync = false;         // off: the tests' data need not survive a crash
+    std::string sharedBuffers;  // e.g. "256MB"; empty: the server's default
+};
+
 class ScratchPostgres {
 public:
     // Starts a server; nothing, and `whyNot` says why (no initdb, no
     // postgres user), when this machine cannot.
     static std::unique_ptr<ScratchPostgres> start(std::string& whyNot);
+    static std::unique_ptr<ScratchPostgres> start(std::string& whyNot,
+                                                  const ScratchPostgresSettings& settings);
     ~ScratchPostgres();
     ScratchPostgres(const ScratchPostgres&) = delete;
     ScratchPostgres& operator=(const ScratchPostgres&) = delete;
@@ -42,6 +52,7 @@ private:
     bool pgCtl(const std::vector<std::string>& args, std::string* output = nullptr) const;
 
     std::filesystem::path dir_;
+    ScratchPostgresSettings settings_;
     bool running_ = false;
 };
 
