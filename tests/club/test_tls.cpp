@@ -3,6 +3,7 @@
 // CA, or no TLS at all, is refused with a sentence saying what to change,
 // and the pusher takes that as a refusal (retried only at maxRetry, the
 // games kept queued); check-config takes the keys as a table writes them.
+#include <algorithm>
 #include <fstream>
 #include <thread>
 
@@ -179,4 +180,26 @@ TEST_CASE("over TLS: check-config takes sslmode and sslrootcert as a table write
     CHECK(r.status == 1);
     CHECK(r.out.find(":5: club.sslrootcert: '" + (server().directory() / "no-ca.crt").string() +
                      "' is not a file") != std::string::npos);
+}
+
+TEST_CASE("over TLS: vivaref club with another CA says so in one sentence and exits 1") {
+    TlsClub c("club_tls_cli");
+    const auto errFile = server().directory() / "cli-tls-stderr";
+    auto run = [&](const std::filesystem::path& ca) {
+        std::filesystem::remove(errFile);
+        return testsupport::runCommand(VIVAREF_BINARY,
+                                       {"club", "members", "--server",
+                                        server().tlsConninfo("localhost", c.db, "postgres",
+                                                             server().superPassword(), "verify-full", ca)},
+                                       30s, testsupport::CommandOptions{{}, {}, errFile});
+    };
+    auto r = run(server().wrongCaCertificate());
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("vivaref club members: cannot connect to the club's server: ") == 0);
+    CHECK(r.err.find("not signed by the CA in sslrootcert") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    r = run(server().caCertificate());
+    CHECK(r.status == 0);
+    CHECK(r.out.find("Ann") != std::string::npos);
 }
