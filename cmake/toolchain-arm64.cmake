@@ -24,5 +24,11 @@ set(ENV{PKG_CONFIG_LIBDIR}
 set(ENV{PKG_CONFIG_PATH} "")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 
-# qemu-user runs the arm64 test binaries; -L finds the arm64 loader and libc.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static -L /usr/aarch64-linux-gnu)
+# qemu-user runs the arm64 test binaries with the loader of libc6:arm64
+# (/lib/ld-linux-aarch64.so.1), the same build as the libc.so.6 it loads
+# from /usr/lib/aarch64-linux-gnu. Never `-L /usr/aarch64-linux-gnu`: that
+# takes the cross package's loader (libc6-arm64-cross, another glibc build)
+# beside libc6:arm64's libc, and the two share private structures: the
+# first pthread_create walked a list it read at the wrong place, forever
+# (daemon/club/NOTES-table.md, "Under qemu").
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static)

@@ -32,7 +32,28 @@ bool refusedForGood(const std::string& why) {
     return contains(why, "authentication failed") || contains(why, "does not exist") ||
            contains(why, "no pg_hba.conf entry") || contains(why, "permission denied") ||
            contains(why, "invalid connection option") || contains(why, "certificate") ||
-           contains(why, "password is") || contains(why, "invalid sslmode");
+           contains(why, "password is") || contains(why, "invalid sslmode") ||
+           contains(why, "pg_hba.conf rejects") || contains(why, "does not support SSL");
+}
+
+// libpq tries each address of a name in turn (localhost: ::1, then
+// 127.0.0.1) and says why each failed, a line or two apiece: the last
+// attempt's line is the one that got furthest (e.g. TLS after a refused ::1).
+std::string lastAttempt(const std::string& text) {
+    const std::string marker = "connection to server";
+    auto at = text.rfind("\n" + marker);
+    return firstLine(at == std::string::npos ? text : text.substr(at + 1));
+}
+
+// What a host does about a TLS failure, after libpq's own words.
+std::string tlsAdvice(const std::string& why) {
+    if (contains(why, "certificate verify failed"))
+        return "; the server's certificate is not signed by the CA in sslrootcert (copy the club's CA there)";
+    if (contains(why, "does not match host name"))
+        return "; the server's certificate is for another name: give server = the name it was made for";
+    if (contains(why, "no encryption"))
+        return "; the club's server takes tables only over TLS: set sslmode = verify-full and sslrootcert";
+    return "";
 }
 
 std::string serverSentence(std::string why) {
@@ -84,10 +105,14 @@ std::unique_ptr<pqxx::connection> openClubConnection(const std::string& conninfo
     try {
         return std::make_unique<pqxx::connection>(full);
     } catch (const pqxx::broken_connection& e) {
-        const std::string why = firstLine(e.what());
-        throw ClubError("cannot connect to the club's server: " + why, !refusedForGood(why));
+        // Refused for good when any address refused this table (the others
+        // being merely unreachable).
+        const std::string why = lastAttempt(e.what());
+        throw ClubError("cannot connect to the club's server: " + why + tlsAdvice(why),
+                        !refusedForGood(e.what()));
     } catch (const std::exception& e) {
-        throw ClubError("cannot connect to the club's server: " + firstLine(e.what()), false);
+        const std::string why = lastAttempt(e.what());
+        throw ClubError("cannot connect to the club's server: " + why + tlsAdvice(why), false);
     }
 }
 

@@ -145,6 +145,7 @@ int runMembers(const std::vector<std::string>& args) {
 
 int runStandings(const std::vector<std::string>& args) {
     std::string server, edition, table, since, until;
+    bool json = false;
     CommandLine line("club standings",
                      "vivaref club standings [--server CONNINFO] [--edition E] [--table T] [--since DATE] "
                      "[--until DATE] [--json]",
@@ -155,8 +156,8 @@ int runStandings(const std::vector<std::string>& args) {
     line.visible.add_options()("edition", po::value(&edition), "only this edition (classic, online, 2024)")(
         "table", po::value(&table), "only the games of this table")("since", po::value(&since),
                                                                     "only games ended at or after DATE")(
-        "until", po::value(&until), "only games ended before DATE")("json", "print JSON");
-    bool json = std::find(args.begin(), args.end(), "--json") != args.end();
+        "until", po::value(&until), "only games ended before DATE")("json", po::bool_switch(&json),
+                                                                    "print JSON");
     return withServer("standings", line, server, args, [&](pqxx::connection& conn) {
         club::StandingsFilter f;
         if (!edition.empty()) f.edition = edition;
@@ -204,14 +205,14 @@ int runStandings(const std::vector<std::string>& args) {
 
 int runHistory(const std::vector<std::string>& args) {
     std::string server, member;
+    bool json = false;
     CommandLine line(
         "club history", "vivaref club history [--server CONNINFO] [--json] MEMBER",
         "Every game a member played, abandoned ones too, last first: when, where, the game's uid,\n"
         "the seat, the score and whether they won.");
-    line.visible.add_options()("json", "print JSON");
+    line.visible.add_options()("json", po::bool_switch(&json), "print JSON");
     line.hidden.add_options()("member", po::value(&member)->required(), "");
     line.positional.add("member", 1);
-    bool json = std::find(args.begin(), args.end(), "--json") != args.end();
     return withServer("history", line, server, args, [&](pqxx::connection& conn) {
         const auto games = club::memberHistory(conn, member);
         auto out = nlohmann::json::array();

@@ -206,23 +206,35 @@ private:
         } else if (password) {
             club.password = password->value;  // never repeated in a problem or a summary
         }
-        if (const IniEntry* e = s.take("sslmode")) {
+        const IniEntry* sslmode = s.take("sslmode");
+        if (sslmode) {
             static const std::set<std::string> kModes = {"disable", "allow",     "prefer",
                                                          "require", "verify-ca", "verify-full"};
-            if (kModes.contains(e->value))
-                club.sslmode = e->value;
+            if (kModes.contains(sslmode->value))
+                club.sslmode = sslmode->value;
             else
                 s.problem(
-                    *e, "'" + e->value +
-                            "' is not an sslmode: disable, allow, prefer, require, verify-ca or verify-full");
+                    *sslmode,
+                    "'" + sslmode->value +
+                        "' is not an sslmode: disable, allow, prefer, require, verify-ca or verify-full");
         }
-        if (const IniEntry* e = s.take("sslrootcert")) {
-            if (e->value.starts_with('/'))
-                club.sslRootCert = e->value;
+        const IniEntry* rootCert = s.take("sslrootcert");
+        if (rootCert) {
+            std::error_code ec;
+            if (!rootCert->value.starts_with('/'))
+                s.problem(*rootCert, "'" + rootCert->value +
+                                         "' is not an absolute file name, e.g. /etc/vivaref/club-ca.crt");
+            else if (!std::filesystem::is_regular_file(rootCert->value, ec))
+                s.problem(*rootCert, "'" + rootCert->value + "' is not a file (the club's CA certificate)");
             else
-                s.problem(*e,
-                          "'" + e->value + "' is not an absolute file name, e.g. /etc/vivaref/club-ca.crt");
+                club.sslRootCert = rootCert->value;
         }
+        // Verifying needs the club's CA: without sslrootcert libpq would look
+        // in ~/.postgresql/root.crt of the referee's user, where nobody puts it.
+        if (sslmode && !rootCert && club.sslmode.starts_with("verify-"))
+            s.problem(*sslmode,
+                      "sslmode = " + club.sslmode +
+                          " needs the club's CA certificate: sslrootcert = /etc/vivaref/club-ca.crt");
         s.integer("connect_timeout", 2, 300, club.connectTimeout);
         if (usable) config_.club = std::move(club);
     }

@@ -98,7 +98,8 @@ club::GameUpload GameStore::clubUpload(GameId id, std::string_view table) {
     up.edition = summary->edition;
     up.complete = summary->complete;
     up.abandoned = summary->abandoned;
-    up.record = exportRecord(id);
+    const auto gameEvents = events(id);  // one read for the record and the bots
+    up.record = recordText(gameEvents);
     const nlohmann::json* result = nullptr;
     if (!summary->abandoned && summary->result && summary->result->is_object()) {
         result = &*summary->result;
@@ -106,7 +107,7 @@ club::GameUpload GameStore::clubUpload(GameId id, std::string_view table) {
     }
     int seats = 0;
     for (const auto& p : summary->players) seats = std::max(seats, p.seat + 1);
-    const auto bots = botSeats(events(id), seats);
+    const auto bots = botSeats(gameEvents, seats);
     for (const auto& p : summary->players) {
         club::SeatUpload seat;
         seat.seat = p.seat;

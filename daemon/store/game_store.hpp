@@ -194,6 +194,8 @@ public:
     // game's GAME-RECORD.
     std::vector<std::string> recordLines(GameId id);
     std::string exportRecord(GameId id);  // recordLines joined, one a line
+    // The same from events already read (one read of the log for both).
+    static std::string recordText(const std::vector<StoredEvent>& events);
     // On disk, then those still in memory.
     std::vector<std::string> traceLines(GameId id);
     std::vector<GameId> unfinishedGames();

@@ -39,8 +39,8 @@ std::vector<GameSummary> GameStore::games() {
         const std::int64_t id = p.integer(0);
         while (i < out.size() && out[i].id.value < id) ++i;
         if (i < out.size() && out[i].id.value == id)
-            out[i].players.push_back(
-                {static_cast<int>(p.integer(1)), static_cast<int>(p.integer(2)), p.text(3), p.optionalInteger(4)});
+            out[i].players.push_back({static_cast<int>(p.integer(1)), static_cast<int>(p.integer(2)),
+                                      p.text(3), p.optionalInteger(4)});
     }
     return out;
 }
@@ -53,8 +53,8 @@ std::optional<GameSummary> GameStore::game(GameId id) {
     auto p = db_.prepare("SELECT player, seat, name, member FROM players WHERE game_id = ? ORDER BY player");
     p.bind(1, id.value);
     while (p.step())
-        g.players.push_back(
-            {static_cast<int>(p.integer(0)), static_cast<int>(p.integer(1)), p.text(2), p.optionalInteger(3)});
+        g.players.push_back({static_cast<int>(p.integer(0)), static_cast<int>(p.integer(1)), p.text(2),
+                             p.optionalInteger(3)});
     return g;
 }
 
@@ -77,25 +77,34 @@ std::vector<StoredEvent> GameStore::events(GameId id) {
     return out;
 }
 
-std::vector<std::string> GameStore::recordLines(GameId id) {
+namespace {
+
+// The decision lines still in effect: undos applied, the setup line kept.
+std::vector<std::string> linesInEffect(const std::vector<StoredEvent>& events) {
     std::vector<std::string> lines;
-    for (auto& e : events(id)) {
+    for (const auto& e : events) {
         if (isDecisionKind(e.kind))
-            lines.push_back(std::move(e.payload));
+            lines.push_back(e.payload);
         else if (e.kind == "undo" && lines.size() > 1)  // the setup line stays
             lines.pop_back();
     }
     return lines;
 }
 
-std::string GameStore::exportRecord(GameId id) {
+}  // namespace
+
+std::vector<std::string> GameStore::recordLines(GameId id) { return linesInEffect(events(id)); }
+
+std::string GameStore::recordText(const std::vector<StoredEvent>& events) {
     std::string text;
-    for (const auto& line : recordLines(id)) {
+    for (const auto& line : linesInEffect(events)) {
         text += line;
         text += '\n';
     }
     return text;
 }
+
+std::string GameStore::exportRecord(GameId id) { return recordText(events(id)); }
 
 std::vector<std::string> GameStore::traceLines(GameId id) {
     if (!game(id)) unknownGame(id);

@@ -41,9 +41,13 @@ TEST_CASE("club: a server and a table are enough; the user follows the table's n
 }
 
 TEST_CASE("club: every key, and an IPv6 server") {
+    const auto ca = std::filesystem::temp_directory_path() / "vivaref-club-ca-test.crt";
+    std::ofstream(ca) << "-----BEGIN CERTIFICATE-----\n";
     const auto c = check(
         "[club]\nserver = [::1]:6543\ndatabase = league\ntable = t1\nuser = hall_one\npassword = s3cr'et\\x\n"
-        "sslmode = verify-full\nsslrootcert = /etc/vivaref/ca.crt\nconnect_timeout = 5\n");
+        "sslmode = verify-full\nsslrootcert = " +
+        ca.string() + "\nconnect_timeout = 5\n");
+    std::filesystem::remove(ca);
     REQUIRE(c.status == ConfigCheck::Status::Valid);
     const auto& club = *c.config.club;
     CHECK(club.host == "::1");
@@ -51,7 +55,8 @@ TEST_CASE("club: every key, and an IPv6 server") {
     CHECK(club.serverText() == "[::1]:6543");
     const auto info = clubConninfo(club);
     CHECK(info.find("password='s3cr\\'et\\\\x'") != std::string::npos);
-    CHECK(info.find("sslrootcert='/etc/vivaref/ca.crt'") != std::string::npos);
+    CHECK(info.find("sslmode='verify-full'") != std::string::npos);
+    CHECK(info.find("sslrootcert='" + ca.string() + "'") != std::string::npos);
     CHECK(info.find("connect_timeout='5'") != std::string::npos);
     CHECK(info.find("user='hall_one'") != std::string::npos);
     // The summary says where the club is, never the password.
@@ -99,6 +104,16 @@ TEST_CASE("club: problems name the file, the line and the key") {
     CHECK(problemTexts("[club]\nserver = db\ntable = t\nsslmode = maybe\n") ==
           Strings{"castle.ini:4: club.sslmode: 'maybe' is not an sslmode: disable, allow, prefer, require, "
                   "verify-ca or verify-full"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\nsslrootcert = ca.crt\nsslmode = verify-ca\n") ==
+          Strings{"castle.ini:4: club.sslrootcert: 'ca.crt' is not an absolute file name, e.g. "
+                  "/etc/vivaref/club-ca.crt"});
+    CHECK(problemTexts(
+              "[club]\nserver = db\ntable = t\nsslmode = verify-full\nsslrootcert = /nonexistent/ca\n") ==
+          Strings{
+              "castle.ini:5: club.sslrootcert: '/nonexistent/ca' is not a file (the club's CA certificate)"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\nsslmode = verify-full\n") ==
+          Strings{"castle.ini:4: club.sslmode: sslmode = verify-full needs the club's CA certificate: "
+                  "sslrootcert = /etc/vivaref/club-ca.crt"});
     CHECK(problemTexts("[club]\nserver = db\ntable = t\npassword_file = relative\n") ==
           Strings{"castle.ini:4: club.password_file: 'relative' is not an absolute file name, e.g. "
                   "/etc/vivaref/club-password"});
