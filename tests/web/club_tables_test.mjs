@@ -325,8 +325,10 @@ try {
   await south.server.restart();
   // The server goes once the first push of the burst has landed (or, on a
   // fast machine, the burst is already through: then it goes at once).
-  await south.until(() => burst.some((g) => rowsOf('south', g) > 0), 'south: the burst under way', 30000);
+  let landed = 0;
+  await south.until(() => (landed = burst.filter((g) => rowsOf('south', g) > 0).length) > 0, 'south: the burst under way', 30000);
   await pgCommand('stop immediate');
+  console.log(`the server stopped with ${landed} of the burst's 3 games in the club`);
   await sleep(500);
   await pgCommand('start');
   await south.until((s) => s.club.waiting === 0 && burst.every((g) => rowsOf('south', g) >= 1),
