@@ -7,6 +7,7 @@
 namespace vivaref::config {
 
 std::string ClubConfig::serverText() const {
+    if (isSocketDirectory()) return host + " (unix socket, port " + std::to_string(port) + ")";
     const bool v6 = host.find(':') != std::string::npos;
     return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }

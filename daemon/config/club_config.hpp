@@ -12,7 +12,10 @@
 namespace vivaref::config {
 
 struct ClubConfig {
-    std::string host;  // a name, an IPv4 address or an IPv6 one (given as [::1]:5432)
+    // A name, an IPv4 address, an IPv6 one (given as [::1]:5432), or an
+    // absolute unix-socket directory (/var/run/postgresql) where libpq finds
+    // the socket .s.PGSQL.<port>.
+    std::string host;
     std::uint16_t port = 5432;
     std::string database = "vivaref_club";
     std::string table;  // this table's name in the club: [a-z0-9_-], 1-40 characters
@@ -24,8 +27,10 @@ struct ClubConfig {
     int connectTimeout = 10;             // seconds
     int sourceLine = 0;
 
-    // "club.example.org:5432", for the status page and the summary (no secret).
+    // "club.example.org:5432" or "/var/run/postgresql (unix socket, port
+    // 5432)", for the status page and the summary (no secret).
     std::string serverText() const;
+    bool isSocketDirectory() const { return host.starts_with('/'); }
 };
 
 // The default user of a table: the role `vivaref club add-table` makes,

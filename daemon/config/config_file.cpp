@@ -127,7 +127,23 @@ private:
         if (const IniEntry* e = s.take("server")) {
             std::string host = e->value;
             std::string port;
-            if (host.starts_with('[')) {  // [IPv6]:port
+            // A unix-socket directory (a club whose server runs on this
+            // machine): absolute, libpq finds .s.PGSQL.<port> in it; an
+            // optional ":port" after it names another socket than 5432.
+            const bool socketDir = host.starts_with('/');
+            if (socketDir) {
+                if (const auto colon = host.rfind(':');
+                    colon != std::string::npos && colon + 1 < host.size() &&
+                    host.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+                    port = host.substr(colon + 1);
+                    host = host.substr(0, colon);
+                }
+            } else if (host.starts_with('.') || host.find('/') != std::string::npos) {
+                s.problem(*e, "'" + e->value +
+                                  "' is a relative directory: a unix-socket directory is given absolute, "
+                                  "e.g. /var/run/postgresql");
+                usable = false;
+            } else if (host.starts_with('[')) {  // [IPv6]:port
                 const auto close = host.find(']');
                 if (close == std::string::npos) {
                     s.problem(*e,
@@ -141,10 +157,12 @@ private:
                 port = host.substr(colon + 1);
                 host = host.substr(0, colon);
             }
-            bool hostOk = !host.empty() && host.size() <= 253;
-            for (char c : host)
-                hostOk = hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':' || c == '_');
+            bool hostOk = socketDir || (!host.empty() && host.size() <= 253);
+            if (!socketDir)
+                for (char c : host)
+                    hostOk =
+                        hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                   (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':' || c == '_');
             if (usable && !hostOk) {
                 s.problem(*e, "'" + e->value +
                                   "' is not host[:port], e.g. club.example.org or club.example.org:5432");
@@ -161,7 +179,9 @@ private:
                 }
             }
         } else {
-            s.missing("server", "the club's server is needed: server = club.example.org[:5432]");
+            s.missing("server",
+                      "the club's server is needed: server = club.example.org[:5432], or its unix-socket "
+                      "directory, server = /var/run/postgresql");
             usable = false;
         }
         if (const IniEntry* e = s.take("database")) {

@@ -84,10 +84,46 @@ TEST_CASE("club: the password from its file, its trailing newline dropped") {
     }
 }
 
-TEST_CASE("club: problems name the file, the line and the key") {
+TEST_CASE("club: a unix-socket directory for a server on this machine") {
+    const auto c = check("[club]\nserver = /var/run/postgresql\ntable = north\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    const auto& club = *c.config.club;
+    CHECK(club.host == "/var/run/postgresql");
+    CHECK(club.port == 5432);
+    CHECK(club.isSocketDirectory());
+    CHECK(club.serverText() == "/var/run/postgresql (unix socket, port 5432)");
+    CHECK(clubConninfo(club).starts_with("host='/var/run/postgresql' port='5432' dbname='vivaref_club' "));
+    CHECK(summaryJson(c.config)["club"]["server"] == "/var/run/postgresql (unix socket, port 5432)");
+
+    // Another socket in the directory by its port; a directory whose name
+    // has a colon keeps it when no digits follow.
+    const auto other = check("[club]\nserver = /tmp/pg sock:5433\ntable = north\n");
+    REQUIRE(other.status == ConfigCheck::Status::Valid);
+    CHECK(other.config.club->host == "/tmp/pg sock");
+    CHECK(other.config.club->port == 5433);
+    CHECK(clubConninfo(*other.config.club).starts_with("host='/tmp/pg sock' port='5433' "));
+    const auto colon = check("[club]\nserver = /run/a:b\ntable = north\n");
+    REQUIRE(colon.status == ConfigCheck::Status::Valid);
+    CHECK(colon.config.club->host == "/run/a:b");
+    CHECK(colon.config.club->port == 5432);
+
+    CHECK(problemTexts("[club]\nserver = run/postgresql\ntable = t\n") ==
+          Strings{
+              "castle.ini:2: club.server: 'run/postgresql' is a relative directory: a unix-socket directory "
+              "is given absolute, e.g. /var/run/postgresql"});
     CHECK(
-        problemTexts("[club]\ntable = t\n") ==
-        Strings{"castle.ini:1: club.server: the club's server is needed: server = club.example.org[:5432]"});
+        problemTexts("[club]\nserver = ./pg\ntable = t\n") ==
+        Strings{"castle.ini:2: club.server: './pg' is a relative directory: a unix-socket directory is given "
+                "absolute, e.g. /var/run/postgresql"});
+    CHECK(problemTexts("[club]\nserver = /run/pg:0\ntable = t\n") ==
+          Strings{"castle.ini:2: club.server: the port: 0 is out of range: from 1 to 65535"});
+}
+
+TEST_CASE("club: problems name the file, the line and the key") {
+    CHECK(problemTexts("[club]\ntable = t\n") ==
+          Strings{
+              "castle.ini:1: club.server: the club's server is needed: server = club.example.org[:5432], or "
+              "its unix-socket directory, server = /var/run/postgresql"});
     CHECK(problemTexts("[club]\nserver = db\n") ==
           Strings{"castle.ini:1: club.table: this table's name in the club is needed: table = north-hall"});
     CHECK(problemTexts("[club]\nserver = db:99999\ntable = t\n") ==
