@@ -16,9 +16,10 @@
 //     status and `vivaref games --db` say one game waits; north is killed
 //     (SIGKILL) with it queued; the server comes back and north is started
 //     again on the same log and configuration: the game lands once;
-//   - south queues three games with the server down, and the server is
-//     stopped again in the middle of the burst of pushes when it comes back;
-//     after it is started again every game lands exactly once.
+//   - south queues three games with the server down and comes back while a
+//     session holds club.games locked: its first push waits inside its
+//     transaction (pg_stat_activity says so) and the server is stopped
+//     under it; after it is started again every game lands exactly once.
 // Fixed seeds (the members picked, the pace's jitter), printed on failure;
 // VIVAREF_CLUB_TABLES_SEED and VIVAREF_CLUB_TABLES_PACE_MS (ms between two
 // players' moves, default 120; the table's real pace is about 1000) change
@@ -322,14 +323,27 @@ try {
   await south.until((s) => s.club.waiting === 3, 'south: three games wait', 30000);
   await south.server.halt('SIGTERM');
   await pgCommand('start');
+  // The burst is cut inside its first push: a session holds club.games
+  // locked, south's push waits for the lock in its transaction (seen in
+  // pg_stat_activity), and then the server stops under it.
+  const locker = spawn('psql', [clubInfo, '-c', 'BEGIN; LOCK TABLE club.games IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120);'], { stdio: 'ignore' });
+  const lockerGone = new Promise((r) => locker.on('exit', r));
+  for (const end = Date.now() + 20000; ;) {
+    const held = sql("SELECT count(*) FROM pg_locks WHERE relation = 'club.games'::regclass AND mode = 'AccessExclusiveLock' AND granted");
+    if (Number(held) === 1) break;
+    if (Date.now() > end) throw new Error('the lock on club.games was not taken within 20 s');
+    await sleep(50);
+  }
   await south.server.restart();
-  // The server goes once the first push of the burst has landed (or, on a
-  // fast machine, the burst is already through: then it goes at once).
-  let landed = 0;
-  await south.until(() => (landed = burst.filter((g) => rowsOf('south', g) > 0).length) > 0, 'south: the burst under way', 30000);
+  const blocked = () => Number(sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'vivaref south' AND wait_event_type = 'Lock'", hello.super_conninfo));
+  await south.until(() => blocked() === 1, "south's push waiting inside its transaction", 30000);
   await pgCommand('stop immediate');
-  console.log(`the server stopped with ${landed} of the burst's 3 games in the club`);
-  await sleep(500);
+  await lockerGone;
+  // The push cut: its game is in or not (an immediate stop may let the
+  // blocked commit through as the lock's holder dies first); the two
+  // after it wait.
+  const cut = await south.until((s) => s.club.waiting >= 2 && s.club.last_error !== '', 'south: the cut push seen', 30000);
+  check(cut.club.waiting >= 2, `south: the push cut mid-transaction leaves ${cut.club.waiting} games waiting: ${cut.club.last_error}`);
   await pgCommand('start');
   await south.until((s) => s.club.waiting === 0 && burst.every((g) => rowsOf('south', g) >= 1),
     'south: the burst pushed after the server came back', 60000);
