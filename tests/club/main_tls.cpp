@@ -9,7 +9,9 @@
 
 int main(int argc, char** argv) {
     std::string whyNot;
-    auto pg = vivaref::testsupport::ScratchPostgres::start(whyNot, {.tls = true});
+    vivaref::testsupport::ScratchPostgresSettings settings;
+    settings.tls = true;
+    auto pg = vivaref::testsupport::ScratchPostgres::start(whyNot, settings);
     if (!pg) {
         std::cout << "skipped: " << whyNot << "\n";
         return 77;
