@@ -22,6 +22,17 @@ struct Recorder {
         return true;
     }
     bool drawn(const engine::State&, const engine::Decision& d) { return keep(d); }
+    // A player's action comes as an Action (random_player.hpp): made into the
+    // kept Decision in place, not copied through a temporary variant (GCC 12
+    // at -O1 with ASan saw that copy's Deal vector as maybe uninitialized).
+    bool drawn(const engine::State&, const engine::Action& a) {
+        if (stop(state)) {
+            stopped = true;
+            return false;
+        }
+        out.emplace_back(std::in_place_type<engine::Action>, a);
+        return true;
+    }
 };
 
 }  // namespace
