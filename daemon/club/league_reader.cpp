@@ -50,7 +50,9 @@ void LeagueReader::run() {
             jobs_.pop_front();
         }
         auto answered = answer(job.query);
-        post_([done = std::move(job.done), answered = std::move(answered)]() mutable { done(std::move(answered)); });
+        post_([done = std::move(job.done), answered = std::move(answered)]() mutable {
+            done(std::move(answered));
+        });
     }
     connection_.reset();
 }
@@ -89,24 +91,28 @@ json gameSummaryJson(const GameSummary& g) {
             {"started_at", g.startedAt},
             {"ended_at", g.endedAt.empty() ? json(nullptr) : json(g.endedAt)},
             {"edition", g.edition},
-            {"status", g.abandoned ? "abandoned" : g.complete ? "complete" : "incomplete"}};
+            {"status", g.abandoned  ? "abandoned"
+                       : g.complete ? "complete"
+                                    : "incomplete"}};
 }
 
 LeagueAnswer okText(const json& body) {
-    return {LeagueAnswer::Outcome::Ok, json::object(), body.dump(-1, ' ', false, json::error_handler_t::replace)};
+    return {LeagueAnswer::Outcome::Ok, json::object(),
+            body.dump(-1, ' ', false, json::error_handler_t::replace)};
 }
 
 }  // namespace
 
 LeagueAnswer leagueOverview(pqxx::connection& conn, const std::string& database) {
-    json out = {{"database", database}, {"reachable", true}, {"tables", json::array()}, {"editions", json::array()}};
+    json out = {
+        {"database", database}, {"reachable", true}, {"tables", json::array()}, {"editions", json::array()}};
     try {
         pqxx::read_transaction tx(conn);
         for (const auto& row : tx.exec("SELECT name FROM club.club_tables ORDER BY name"))
             out["tables"].push_back(row[0].as<std::string>());
-        for (const auto& row :
-             tx.exec("SELECT edition, count(*), count(*) FILTER (WHERE complete AND NOT abandoned) FROM club.games "
-                     "GROUP BY edition ORDER BY edition"))
+        for (const auto& row : tx.exec("SELECT edition, count(*), count(*) FILTER (WHERE complete AND NOT "
+                                       "abandoned) FROM club.games "
+                                       "GROUP BY edition ORDER BY edition"))
             out["editions"].push_back({{"edition", row[0].as<std::string>()},
                                        {"games", row[1].as<std::int64_t>()},
                                        {"counted", row[2].as<std::int64_t>()}});
@@ -170,7 +176,8 @@ LeagueAnswer historyAnswer(pqxx::connection& conn, const std::string& member) {
     std::optional<std::string> name;
     try {
         pqxx::read_transaction tx(conn);
-        const auto found = tx.exec_params("SELECT name FROM club.members WHERE lower(name) = lower($1)", member);
+        const auto found =
+            tx.exec_params("SELECT name FROM club.members WHERE lower(name) = lower($1)", member);
         if (!found.empty()) name = found[0][0].as<std::string>();
     } catch (...) {
         rethrowAsClubError("reading the club's members");
@@ -194,7 +201,8 @@ std::optional<LeagueGame> leagueGame(pqxx::connection& conn, const std::string& 
         pqxx::read_transaction tx(conn);
         const auto found = tx.exec_params(
             "SELECT g.uid, t.name, g.local_id, (extract(epoch FROM g.started_at) * 1000)::bigint, "
-            "(extract(epoch FROM g.ended_at) * 1000)::bigint, g.edition, g.complete, g.abandoned, g.result::text, "
+            "(extract(epoch FROM g.ended_at) * 1000)::bigint, g.edition, g.complete, g.abandoned, "
+            "g.result::text, "
             "g.record FROM club.games g JOIN club.club_tables t ON t.id = g.table_id WHERE g.uid = $1",
             uid);
         if (found.empty()) return std::nullopt;
@@ -210,10 +218,10 @@ std::optional<LeagueGame> leagueGame(pqxx::connection& conn, const std::string& 
         g.abandoned = row[7].as<bool>();
         if (!row[8].is_null()) g.result = row[8].as<std::string>();
         g.record = row[9].as<std::string>();
-        for (const auto& p : tx.exec_params(
-                 "SELECT player, seat, name, member_id, bot FROM club.game_players WHERE game_uid = $1 ORDER BY "
-                 "player",
-                 uid)) {
+        for (const auto& p : tx.exec_params("SELECT player, seat, name, member_id, bot FROM "
+                                            "club.game_players WHERE game_uid = $1 ORDER BY "
+                                            "player",
+                                            uid)) {
             LeagueGame::Player player{p[0].as<int>(), p[1].as<int>(), p[2].as<std::string>(), std::nullopt,
                                       p[4].as<bool>()};
             if (!p[3].is_null()) player.member = p[3].as<std::int64_t>();
@@ -233,17 +241,20 @@ bool isLeagueDate(const std::string& text) {
             if (text[i] < '0' || text[i] > '9') return false;
         return true;
     };
-    if (!(digits(0, 4) && text.size() >= 10 && text[4] == '-' && digits(5, 2) && text[7] == '-' && digits(8, 2)))
+    if (!(digits(0, 4) && text.size() >= 10 && text[4] == '-' && digits(5, 2) && text[7] == '-' &&
+          digits(8, 2)))
         return false;
     const int month = std::stoi(text.substr(5, 2));
     const int day = std::stoi(text.substr(8, 2));
     const int year = std::stoi(text.substr(0, 4));
     const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (year < 1 || month < 1 || month > 12 || day < 1 || day > kDays[month - 1] + (month == 2 && leap ? 1 : 0))
+    if (year < 1 || month < 1 || month > 12 || day < 1 ||
+        day > kDays[month - 1] + (month == 2 && leap ? 1 : 0))
         return false;
     if (text.size() == 10) return true;
-    if (text[10] != 'T' || text.back() != 'Z' || !digits(11, 2) || text[13] != ':' || !digits(14, 2)) return false;
+    if (text[10] != 'T' || text.back() != 'Z' || !digits(11, 2) || text[13] != ':' || !digits(14, 2))
+        return false;
     if (text.size() == 17) return std::stoi(text.substr(11, 2)) < 24 && std::stoi(text.substr(14, 2)) < 60;
     return text.size() == 20 && text[16] == ':' && digits(17, 2) && std::stoi(text.substr(11, 2)) < 24 &&
            std::stoi(text.substr(14, 2)) < 60 && std::stoi(text.substr(17, 2)) < 60;

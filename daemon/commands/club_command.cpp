@@ -280,7 +280,8 @@ int runServe(const std::vector<std::string>& args) {
         "(user=<db>_league). Prints 'listening on URL' once it listens; while the club's server\n"
         "cannot be reached the pages say so. SIGTERM or SIGINT stops it.");
     line.visible.add_options()("server", po::value(&conninfo), kServerHelp)(
-        "listen", po::value(&listen), "the address and port to listen on (127.0.0.1:8090; [::]:8090 for all)")(
+        "listen", po::value(&listen),
+        "the address and port to listen on (127.0.0.1:8090; [::]:8090 for all)")(
         "web-root", po::value(&webRoot), "the web page's files (default: the installed web-ui)");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
@@ -323,8 +324,8 @@ int runServe(const std::vector<std::string>& args) {
         return kExitClub;
     }
     const auto bound = web.localEndpoint();
-    const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]"
-                                                       : bound.address().to_string();
+    const std::string host =
+        bound.address().is_v6() ? "[" + bound.address().to_string() + "]" : bound.address().to_string();
     std::cout << "listening on http://" << host << ":" << bound.port() << "/" << std::endl;
     boost::asio::signal_set signals(io, SIGTERM, SIGINT);
     signals.async_wait([&](const boost::system::error_code& error, int) {

@@ -43,7 +43,8 @@ std::string passwordOf(const std::string& given, const std::filesystem::path& fi
 
 std::string conninfoAs(const ClubConfig& club, const std::string& user, const std::string& password,
                        const std::string& application) {
-    std::string info = "host=" + conninfoQuote(club.host) + " port=" + conninfoQuote(std::to_string(club.port)) +
+    std::string info = "host=" + conninfoQuote(club.host) +
+                       " port=" + conninfoQuote(std::to_string(club.port)) +
                        " dbname=" + conninfoQuote(club.database) + " user=" + conninfoQuote(user);
     if (!password.empty()) info += " password=" + conninfoQuote(password);
     info += " sslmode=" + conninfoQuote(club.sslmode);

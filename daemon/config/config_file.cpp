@@ -241,8 +241,9 @@ private:
             club.league = true;
             std::error_code ec;
             if (!leagueFile->value.starts_with('/'))
-                s.problem(*leagueFile, "'" + leagueFile->value +
-                                           "' is not an absolute file name, e.g. /etc/vivaref/league-password");
+                s.problem(*leagueFile,
+                          "'" + leagueFile->value +
+                              "' is not an absolute file name, e.g. /etc/vivaref/league-password");
             else if (!std::filesystem::is_regular_file(leagueFile->value, ec))
                 s.problem(*leagueFile, "'" + leagueFile->value + "' is not a file");
             else

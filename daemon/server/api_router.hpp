@@ -35,7 +35,7 @@ struct ApiRouterReply {
     bool eventStream = false;  // GET /api/events: the session turns into an event stream
     // Set: the answer comes later (a query on another thread): the session
     // calls it with what sends the answer, and waits. `response` is unused.
-    std::function<void(Respond)> later;
+    std::function<void(Respond)> later = nullptr;
 };
 
 struct RouterOptions {

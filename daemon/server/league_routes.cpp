@@ -86,7 +86,8 @@ Query queryOf(const Request& request, std::initializer_list<std::string_view> al
         if (pair.empty()) continue;
         const auto eq = pair.find('=');
         const auto key = decoded(pair.substr(0, eq), true);
-        const auto value = decoded(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+        const auto value =
+            decoded(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
         if (!key || !value) {
             q.problem = "the query string has a broken %-escape";
             return q;
@@ -117,18 +118,19 @@ Request headOf(const Request& request) {
 ApiRouterReply deferred(club::LeagueReader& reader, const Request& request, club::LeagueReader::Query query) {
     ApiRouterReply reply;
     reply.later = [&reader, head = headOf(request), query = std::move(query)](Respond respond) mutable {
-        reader.ask(std::move(query), [head = std::move(head), respond = std::move(respond)](club::LeagueAnswer a) {
-            if (a.outcome == Outcome::Ok && a.text)
-                return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
-            respond(jsonResponse(head, statusOf(a.outcome), a.body));
-        });
+        reader.ask(std::move(query),
+                   [head = std::move(head), respond = std::move(respond)](club::LeagueAnswer a) {
+                       if (a.outcome == Outcome::Ok && a.text)
+                           return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
+                       respond(jsonResponse(head, statusOf(a.outcome), a.body));
+                   });
     };
     return reply;
 }
 
 json gameArchive(const club::LeagueGame& g) {
-    json summary = {{"id", g.uid},    {"uid", g.uid},         {"league", true},
-                    {"table", g.table}, {"local_id", g.localId}, {"startedAt", g.startedMs},
+    json summary = {{"id", g.uid},         {"uid", g.uid},          {"league", true},
+                    {"table", g.table},    {"local_id", g.localId}, {"startedAt", g.startedMs},
                     {"edition", g.edition}};
     summary["endedAt"] = g.endedMs ? json(*g.endedMs) : json(nullptr);
     // The record's first line is its setup (public: edition, seats, options).
@@ -140,7 +142,8 @@ json gameArchive(const club::LeagueGame& g) {
     for (const auto& p : g.players) {
         summary["players"].push_back({{"player", p.player}, {"seat", p.seat}, {"name", p.name}});
         if (p.player < 0) continue;
-        if (names.size() <= static_cast<std::size_t>(p.player)) names.resize(static_cast<std::size_t>(p.player) + 1);
+        if (names.size() <= static_cast<std::size_t>(p.player))
+            names.resize(static_cast<std::size_t>(p.player) + 1);
         names[static_cast<std::size_t>(p.player)] = p.name;
     }
     summary["status"] = g.abandoned ? "abandoned" : g.complete ? "complete" : "incomplete";
@@ -155,7 +158,8 @@ constexpr std::string_view kEditions[] = {"classic", "online", "2024"};
 
 }  // namespace
 
-std::unique_ptr<club::LeagueReader> makeLeagueReader(boost::asio::io_context& io, club::LeagueReaderOptions options) {
+std::unique_ptr<club::LeagueReader> makeLeagueReader(boost::asio::io_context& io,
+                                                     club::LeagueReaderOptions options) {
     return std::make_unique<club::LeagueReader>(
         std::move(options), [&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); });
 }
@@ -168,19 +172,20 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
             ApiRouterReply reply;
             reply.later = [&reader, head = headOf(request)](Respond respond) {
                 const std::string database = reader.database();
-                reader.ask([database](pqxx::connection& conn) { return club::leagueOverview(conn, database); },
-                           [head, respond = std::move(respond), database](club::LeagueAnswer a) {
-                               if (a.outcome == Outcome::Ok && a.text)
-                                   return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
-                               if (a.outcome != Outcome::Unreachable && a.outcome != Outcome::Busy)
-                                   return respond(jsonResponse(head, statusOf(a.outcome), a.body));
-                               respond(jsonResponse(head, http::status::ok,
-                                                    {{"database", database},
-                                                     {"reachable", false},
-                                                     {"message", a.body.value("message", "")},
-                                                     {"tables", json::array()},
-                                                     {"editions", json::array()}}));
-                           });
+                reader.ask(
+                    [database](pqxx::connection& conn) { return club::leagueOverview(conn, database); },
+                    [head, respond = std::move(respond), database](club::LeagueAnswer a) {
+                        if (a.outcome == Outcome::Ok && a.text)
+                            return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
+                        if (a.outcome != Outcome::Unreachable && a.outcome != Outcome::Busy)
+                            return respond(jsonResponse(head, statusOf(a.outcome), a.body));
+                        respond(jsonResponse(head, http::status::ok,
+                                             {{"database", database},
+                                              {"reachable", false},
+                                              {"message", a.body.value("message", "")},
+                                              {"tables", json::array()},
+                                              {"editions", json::array()}}));
+                    });
             };
             return reply;
         }
@@ -192,7 +197,8 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
                 if (value.empty()) continue;  // an empty filter is no filter (the page's "all")
                 if (key == "edition") {
                     if (std::find(std::begin(kEditions), std::end(kEditions), value) == std::end(kEditions))
-                        return badParameter(request, "edition: '" + value + "' is not an edition: classic, online or 2024");
+                        return badParameter(
+                            request, "edition: '" + value + "' is not an edition: classic, online or 2024");
                     filter.edition = value;
                 } else if (key == "table") {
                     if (value.size() > 40)
@@ -207,7 +213,8 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
                 }
             }
             if (filter.since && filter.until && *filter.until <= *filter.since)
-                return badParameter(request, "until: " + *filter.until + " is not after since (" + *filter.since + ")");
+                return badParameter(
+                    request, "until: " + *filter.until + " is not after since (" + *filter.since + ")");
             return deferred(reader, request,
                             [filter](pqxx::connection& conn) { return club::standingsAnswer(conn, filter); });
         }
@@ -221,20 +228,24 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
                 if (ec != std::errc() || end != text.data() + text.size() || limit < 1 || limit > 500)
                     return badParameter(request, "limit: '" + text + "' is not a number from 1 to 500");
             }
-            return deferred(reader, request, [limit](pqxx::connection& conn) { return club::gamesAnswer(conn, limit); });
+            return deferred(reader, request,
+                            [limit](pqxx::connection& conn) { return club::gamesAnswer(conn, limit); });
         }
         if (path.starts_with("/games/")) {
             if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
             const std::string uid(path.substr(7));
             if (!club::isGameUid(uid))
-                return badParameter(request, "uid: '" + uid + "' is not a game's uid (32 lowercase hex digits)");
+                return badParameter(request,
+                                    "uid: '" + uid + "' is not a game's uid (32 lowercase hex digits)");
             return deferred(reader, request, [uid](pqxx::connection& conn) {
                 auto game = club::leagueGame(conn, uid);
                 if (!game)
-                    throw club::LeagueRefusal(Outcome::NotFound, "no-such-game", "the league has no game " + uid);
+                    throw club::LeagueRefusal(Outcome::NotFound, "no-such-game",
+                                              "the league has no game " + uid);
                 // The replay runs here, on the reader's thread, not on the loop.
-                return club::LeagueAnswer{Outcome::Ok, json::object(),
-                                          gameArchive(*game).dump(-1, ' ', false, json::error_handler_t::replace)};
+                return club::LeagueAnswer{
+                    Outcome::Ok, json::object(),
+                    gameArchive(*game).dump(-1, ' ', false, json::error_handler_t::replace)};
             });
         }
         if (path.starts_with("/members/")) {
@@ -242,10 +253,12 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
             const auto name = decoded(path.substr(9), false);
             if (!name || name->empty() || name->size() > 160 || name->find('/') != std::string::npos)
                 return badParameter(request, "member: a member is named by their name (1 to 40 characters)");
-            return deferred(reader, request,
-                            [member = *name](pqxx::connection& conn) { return club::historyAnswer(conn, member); });
+            return deferred(reader, request, [member = *name](pqxx::connection& conn) {
+                return club::historyAnswer(conn, member);
+            });
         }
-        return refused(request, http::status::not_found, "no-such-route", "the league's API has no such address");
+        return refused(request, http::status::not_found, "no-such-route",
+                       "the league's API has no such address");
     };
 }
 

@@ -18,7 +18,8 @@
 namespace vivaref::server {
 
 // A reader whose answers are posted to `io`.
-std::unique_ptr<club::LeagueReader> makeLeagueReader(boost::asio::io_context& io, club::LeagueReaderOptions options);
+std::unique_ptr<club::LeagueReader> makeLeagueReader(boost::asio::io_context& io,
+                                                     club::LeagueReaderOptions options);
 
 // RouterOptions::league for `reader` (which must outlive the router).
 std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(club::LeagueReader& reader);
@@ -31,7 +32,9 @@ public:
     nlohmann::json games() override { return nlohmann::json::array(); }
     std::optional<nlohmann::json> game(std::int64_t) override { return std::nullopt; }
     std::optional<nlohmann::json> playerStatus(std::string_view) override { return std::nullopt; }
-    ServiceAnswer player(std::string_view, std::string_view, const nlohmann::json&) override { return none(); }
+    ServiceAnswer player(std::string_view, std::string_view, const nlohmann::json&) override {
+        return none();
+    }
     ServiceAnswer host(std::string_view, const nlohmann::json&) override { return none(); }
     bool simulated() const override { return false; }
     ServiceAnswer sim(std::string_view, const nlohmann::json&) override { return none(); }
@@ -39,7 +42,8 @@ public:
 
 private:
     static ServiceAnswer none() {
-        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-table", "this server has no table");
+        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-table",
+                                     "this server has no table");
     }
 };
 

@@ -70,7 +70,8 @@ struct Pages {
         Answer a;
         a.status = response->result_int();
         a.body = json::parse(response->body(), nullptr, false);
-        a.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+        a.took =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
         return a;
     }
 };
@@ -115,7 +116,8 @@ TEST_CASE("the league's routes through the read-only role") {
         for (const auto& [target, filter] : std::vector<std::pair<std::string, club::StandingsFilter>>{
                  {"/api/league/standings", {}},
                  {"/api/league/standings?edition=classic&table=north", {"classic", "north", {}, {}}},
-                 {"/api/league/standings?since=2026-09-21T18:00:00Z&until=2030-01-01", {{}, {}, "2026-09-21T18:00:00Z", "2030-01-01"}}}) {
+                 {"/api/league/standings?since=2026-09-21T18:00:00Z&until=2030-01-01",
+                  {{}, {}, "2026-09-21T18:00:00Z", "2030-01-01"}}}) {
             CAPTURE(target);
             const auto expected = club::leagueStandings(conn, filter);
             const auto a = pages.get(target);
@@ -154,8 +156,8 @@ TEST_CASE("the league's routes through the read-only role") {
         const auto& game = games[2];
         const auto a = pages.get("/api/league/games/" + game.uid);
         REQUIRE(a.status == 200);
-        for (const char* key : {"id", "startedAt", "endedAt", "edition", "setup", "players", "status", "result",
-                                "record", "timeline", "score_breakdown"})
+        for (const char* key : {"id", "startedAt", "endedAt", "edition", "setup", "players", "status",
+                                "result", "record", "timeline", "score_breakdown"})
             CHECK_MESSAGE(a.body.contains(key), key);
         CHECK(!a.body.contains("timelineError"));
         CHECK(a.body["status"] == "complete");

@@ -123,8 +123,8 @@ TEST_CASE("club: the league's role, its default name and its password from a fil
         std::ofstream out(file);
         out << "league-secret\n";
     }
-    const auto c =
-        check("[club]\nserver = db\ndatabase = hall\ntable = t\nleague_password_file = " + file.string() + "\n");
+    const auto c = check(
+        "[club]\nserver = db\ndatabase = hall\ntable = t\nleague_password_file = " + file.string() + "\n");
     REQUIRE(c.status == ConfigCheck::Status::Valid);
     const auto& club = *c.config.club;
     CHECK(club.league);
@@ -156,8 +156,9 @@ TEST_CASE("club: the league's keys refused with a sentence") {
     CHECK(problemTexts("[club]\nserver = db\ntable = t\nleague_user =\n") ==
           Strings{"castle.ini:4: club.league_user: the league's user is empty; leave the key out for "
                   "<database>_league"});
-    const auto both = problemTexts("[club]\nserver = db\ntable = t\nleague_password_file = /etc/passwd\n"
-                                   "league_password = x\n");
+    const auto both = problemTexts(
+        "[club]\nserver = db\ntable = t\nleague_password_file = /etc/passwd\n"
+        "league_password = x\n");
     REQUIRE(both.size() == 1);
     CHECK(both[0].find("give league_password_file or league_password, not both") != std::string::npos);
 }
