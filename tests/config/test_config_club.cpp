@@ -135,6 +135,8 @@ TEST_CASE("club: the league's role, its default name and its password from a fil
     // The table's own login is unchanged.
     CHECK(clubConninfo(club).find("user='hall_table_t'") != std::string::npos);
     CHECK(summaryText(c.config).find("league-secret") == std::string::npos);
+    CHECK(summaryText(c.config).find("The league's pages read it as hall_league.") != std::string::npos);
+    CHECK(summaryJson(c.config)["club"]["league_user"] == "hall_league");
     std::filesystem::remove(file);
     CHECK_THROWS_WITH(leagueConninfo(club),
                       doctest::Contains(("the league's password file " + file.string()).c_str()));
