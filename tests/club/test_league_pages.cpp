@@ -87,8 +87,8 @@ TEST_CASE("the league's routes through the read-only role") {
     const auto members = club::addMembers(conn, {"Ann", "Bob", "Cleo", "Dario"});
     const auto north = club::addTable(conn, "north");
     const auto south = club::addTable(conn, "south");
-    club::PgClubLink northLink(server().conninfo(db, north.role, north.password), "north");
-    club::PgClubLink southLink(server().conninfo(db, south.role, south.password), "south");
+    club::PgClubLink northLink(clubtest::server().conninfo(db, north.role, north.password), "north");
+    club::PgClubLink southLink(clubtest::server().conninfo(db, south.role, south.password), "south");
     std::vector<club::GameUpload> games;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         const int seats = 3 + static_cast<int>(seed % 3);
@@ -98,7 +98,7 @@ TEST_CASE("the league's routes through the read-only role") {
         REQUIRE((atNorth ? northLink : southLink).push(games.back()) == club::PushOutcome::Inserted);
     }
 
-    Pages pages(server().conninfo(db, created.leagueRole, *created.leaguePassword), db);
+    Pages pages(clubtest::server().conninfo(db, created.leagueRole, *created.leaguePassword), db);
 
     SUBCASE("the overview") {
         const auto a = pages.get("/api/league");
@@ -220,7 +220,7 @@ TEST_CASE("the league's routes through the read-only role") {
 
     SUBCASE("a club that is down: 503 with a sentence, then it mends") {
         REQUIRE(pages.get("/api/league/games").status == 200);  // the connection is open
-        REQUIRE(server().stop("fast"));
+        REQUIRE(clubtest::server().stop("fast"));
         const auto down = pages.get("/api/league/standings");
         CHECK(down.status == 503);
         CHECK(down.body["error"] == "club-unreachable");
@@ -230,7 +230,7 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(overview.status == 200);
         CHECK(overview.body["reachable"] == false);
         CHECK(!overview.body["message"].get<std::string>().empty());
-        REQUIRE(server().startAgain());
+        REQUIRE(clubtest::server().startAgain());
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past retryAfter
         const auto back = pages.get("/api/league/standings");
         CHECK(back.status == 200);
