@@ -49,7 +49,7 @@ function standingsHtml(rows) {
     <td data-label="Points per game" class="num">${r.points_per_game.toFixed(1)}</td>
     <td data-label="W-L-D" class="num">${r.pairwise_wins}-${r.pairwise_losses}-${r.pairwise_draws}</td>
     <td data-label="Rating" class="num"><b>${Math.round(r.rating)}</b></td></tr>`).join('');
-  return `<table class="games-table league-table"><thead><tr><th>Rank</th><th>Member</th><th>Games</th><th>Wins</th><th>Points per game</th><th>W-L-D</th><th>Rating</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="games-table league-table"><thead><tr><th class="num">Rank</th><th>Member</th><th class="num">Games</th><th class="num">Wins</th><th class="num">Points per game</th><th class="num">W-L-D</th><th class="num">Rating</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 async function showStandings() {
@@ -99,7 +99,7 @@ async function showMember() {
     <td data-label="Ended">${esc(when(g.ended_at || g.started_at))}</td><td data-label="Edition">${esc(editionName(g.edition))}</td>
     <td data-label="Score" class="num">${g.status === 'abandoned' ? statusWord(g.status) : `${g.score ?? '–'}${g.winner ? ' ★ won' : ''}`}</td></tr>`).join('');
   $('member').innerHTML = rows
-    ? `<table class="games-table"><thead><tr><th>Game</th><th>Ended</th><th>Edition</th><th>Score</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table class="games-table"><thead><tr><th>Game</th><th>Ended</th><th>Edition</th><th class="num">Score</th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p class="muted">No game yet.</p>';
 }
 
