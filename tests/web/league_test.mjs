@@ -4,11 +4,13 @@
 // the standings' numbers equal `vivaref club standings --json`, whole and
 // for one table; a member's history equals `vivaref club history --json`; a
 // recent game opens its review, which steps; no sideways scrolling on the
-// phone; the club's server stopped, the page says so in a sentence.
+// phone; the club's server stopped, the page says so in a sentence. And a
+// table's `vivaref serve`: the league's routes with the [club] league keys,
+// 404 no-league without them.
 //   node tests/web/league_test.mjs VIVAREF SCRATCH_POSTGRES LEAGUE_FILL [ARTIFACTS]
 //   exit 0 pass, 1 fail, 77 a tool or PostgreSQL missing
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -138,6 +140,43 @@ try {
   await page.waitForSelector('#standings tr[data-member]', { timeout: 15000 });
   check(await page.isHidden('#error'), 'the club back: the standings again, no error');
   check(errors.length === 0, `club down: no script errors (${errors.join('; ')})`);
+
+  // A table's serve: with the league's keys the same routes (here a club
+  // that refuses connections: a 503 at once, the table's status unharmed);
+  // without them 404 no-league with how to enable it.
+  for (const league of [true, false]) {
+    const dir = mkdtempSync(join(tmpdir(), 'vivaref-league-serve-'));
+    writeFileSync(join(dir, 'castle.ini'), `[castle]\nedition = classic\n\n[daemon]\nhardware = sim\nhost_token = league-test-host-token-0123456789abcdef\nstate_dir = ${dir}\n\n[club]\nserver = 127.0.0.1:1\ntable = t\npassword = x\n${league ? 'league_password = y\n' : ''}`);
+    const table = spawn(vivaref, ['serve', '--config', join(dir, 'castle.ini'), '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const tableUrl = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve printed no address:\n${out}`)), 30000);
+      const look = (chunk) => {
+        out += chunk.toString();
+        const m = out.match(/(127\.0\.0\.1):(\d+)/);
+        if (m && Number(m[2]) > 0) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[2]}`); }
+      };
+      table.stdout.on('data', look);
+      table.stderr.on('data', look);
+    });
+    try {
+      const get = async (path) => { const r = await fetch(`${tableUrl}${path}`); return { status: r.status, json: await r.json() }; };
+      if (league) {
+        const overview = await get('/api/league');
+        check(overview.status === 200 && overview.json.reachable === false && /cannot be read now/.test(overview.json.message), `serve with the league's keys, its club refusing: reachable false with a sentence (${JSON.stringify(overview.json)})`);
+        const standings = await get('/api/league/standings');
+        check(standings.status === 503 && standings.json.error === 'club-unreachable', `serve: the standings are a 503 club-unreachable (${standings.status})`);
+        check((await get('/api/status')).status === 200, 'serve: the table\'s status still answers');
+      } else {
+        const none = await get('/api/league/standings');
+        check(none.status === 404 && none.json.error === 'no-league' && /league_password_file/.test(none.json.message), `serve without the league's keys: 404 no-league saying how (${JSON.stringify(none.json)})`);
+      }
+    } finally {
+      table.kill('SIGTERM');
+      await new Promise((r) => (table.exitCode !== null ? r() : table.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 } catch (e) {
   fail(e);
 } finally {
