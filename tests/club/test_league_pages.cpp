@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <doctest/doctest.h>
@@ -34,6 +35,9 @@ struct Answer {
 
 struct Pages {
     boost::asio::io_context io;
+    // Without work the loop would stop at once and run_one_for not wait.
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> busy =
+        boost::asio::make_work_guard(io);
     std::unique_ptr<club::LeagueReader> reader;
     server::NoTableService noTable;
     server::StaticFiles files{server::defaultWebRoot()};
@@ -78,6 +82,7 @@ struct Pages {
 
 }  // namespace
 
+// One club for every step (making it costs seconds on a loaded machine).
 TEST_CASE("the league's routes through the read-only role") {
     const std::string db = "club_pages";
     const std::string admin = freshDatabase(db);
@@ -100,7 +105,8 @@ TEST_CASE("the league's routes through the read-only role") {
 
     Pages pages(clubtest::server().conninfo(db, created.leagueRole, *created.leaguePassword), db);
 
-    SUBCASE("the overview") {
+    {
+        INFO("the overview");
         const auto a = pages.get("/api/league");
         REQUIRE(a.status == 200);
         CHECK(a.body["database"] == db);
@@ -112,7 +118,8 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(a.body["members"] == 4);
     }
 
-    SUBCASE("the standings equal leagueStandings, whole and filtered") {
+    {
+        INFO("the standings equal leagueStandings, whole and filtered");
         for (const auto& [target, filter] : std::vector<std::pair<std::string, club::StandingsFilter>>{
                  {"/api/league/standings", {}},
                  {"/api/league/standings?edition=classic&table=north", {"classic", "north", {}, {}}},
@@ -138,7 +145,8 @@ TEST_CASE("the league's routes through the read-only role") {
               pages.get("/api/league/standings").body["standings"]);
     }
 
-    SUBCASE("a member's history and the recent games") {
+    {
+        INFO("a member's history and the recent games");
         const auto history = club::memberHistory(conn, "Ann");
         const auto a = pages.get("/api/league/members/ann");
         REQUIRE(a.status == 200);
@@ -152,7 +160,8 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(recent.body["games"][0]["uid"] == games.back().uid);  // last pushed first
     }
 
-    SUBCASE("a game's review from its record, shaped as /api/games/ID") {
+    {
+        INFO("a game's review from its record, shaped as /api/games/ID");
         const auto& game = games[2];
         const auto a = pages.get("/api/league/games/" + game.uid);
         REQUIRE(a.status == 200);
@@ -161,7 +170,7 @@ TEST_CASE("the league's routes through the read-only role") {
             CHECK_MESSAGE(a.body.contains(key), key);
         CHECK(!a.body.contains("timelineError"));
         CHECK(a.body["status"] == "complete");
-        CHECK(a.body["table"] == "south");
+        CHECK(a.body["table"] == "north");  // seed 3: an odd seed
         std::size_t lines = 0;
         for (char ch : game.record) lines += ch == '\n';
         CHECK(a.body["record"].size() == lines);
@@ -172,7 +181,8 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(pages.get("/api/league/games/" + std::string(32, 'f')).status == 404);
     }
 
-    SUBCASE("bad parameters are 400s naming the parameter") {
+    {
+        INFO("bad parameters are 400s naming the parameter");
         const std::vector<std::pair<std::string, std::string>> cases = {
             {"/api/league/standings?table=east", "table"},
             {"/api/league/standings?edition=chess", "edition"},
@@ -193,7 +203,8 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(pages.get("/api/status").status == 404);  // a league-only server has no table
     }
 
-    SUBCASE("a query that waits on the club does not hold the loop") {
+    {
+        INFO("a query that waits on the club does not hold the loop");
         // The admin locks the members: the reader's query waits in the server.
         pqxx::work locker(conn);
         locker.exec0("LOCK TABLE club.members IN ACCESS EXCLUSIVE MODE");
@@ -218,7 +229,8 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(response->result_int() == 200);
     }
 
-    SUBCASE("a club that is down: 503 with a sentence, then it mends") {
+    {
+        INFO("a club that is down: 503 with a sentence, then it mends");
         REQUIRE(pages.get("/api/league/games").status == 200);  // the connection is open
         REQUIRE(clubtest::server().stop("fast"));
         const auto down = pages.get("/api/league/standings");
