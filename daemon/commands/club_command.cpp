@@ -2,12 +2,17 @@
 // make or migrate the schema and roles, add tables and members, and read
 // the league (standings, a member's history, the games). Every failure is
 // one sentence on stderr and a non-zero exit.
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <libpq-fe.h>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
@@ -15,8 +20,12 @@
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
 #include "daemon/club/league_queries.hpp"
+#include "daemon/club/league_reader.hpp"
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
+#include "daemon/server/http_server.hpp"
+#include "daemon/server/league_routes.hpp"
+#include "daemon/server/web_server.hpp"
 
 namespace vivaref::daemon {
 
@@ -262,6 +271,73 @@ int runGamesList(const std::vector<std::string>& args) {
     });
 }
 
+int runServe(const std::vector<std::string>& args) {
+    std::string conninfo, listen = "127.0.0.1:8090", webRoot;
+    CommandLine line(
+        "club serve", "vivaref club serve [--server CONNINFO] [--listen ADDR:PORT] [--web-root DIR]",
+        "Serves the club's league on the web: its page (/, league.html), a game's review\n"
+        "(games.html?league=UID) and the league's read-only API (GET /api/league..., web-ui/API.md),\n"
+        "nothing of a table. Give --server the read-only role vivaref club create made\n"
+        "(user=<db>_league). Prints 'listening on URL' once it listens; while the club's server\n"
+        "cannot be reached the pages say so. SIGTERM or SIGINT stops it.");
+    line.visible.add_options()("server", po::value(&conninfo), kServerHelp)(
+        "listen", po::value(&listen),
+        "the address and port to listen on (127.0.0.1:8090; [::]:8090 for all)")(
+        "web-root", po::value(&webRoot), "the web page's files (default: the installed web-ui)");
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    boost::asio::ip::tcp::endpoint endpoint;
+    try {
+        endpoint = server::parseListenAddress(listen);
+        // A bad conninfo is said now, not at the first page.
+        (void)club::withTimeouts(conninfo, {});
+    } catch (const club::ClubError& e) {
+        return clubError("serve", e);
+    } catch (const std::exception& e) {
+        return usageError("club serve", e.what());
+    }
+    boost::asio::io_context io;
+    club::LeagueReaderOptions reading;
+    reading.conninfo = conninfo;
+    {
+        // The database's name for the page while the server cannot be reached.
+        char* error = nullptr;
+        if (PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error)) {
+            for (auto* o = options; o->keyword; ++o)
+                if (std::string_view(o->keyword) == "dbname" && o->val) reading.database = o->val;
+            PQconninfoFree(options);
+        }
+        if (error) PQfreemem(error);
+        if (reading.database.empty())
+            if (const char* db = std::getenv("PGDATABASE")) reading.database = db;
+    }
+    auto league = server::makeLeagueReader(io, std::move(reading));
+    server::NoTableService noTable;
+    server::WebServerOptions options;
+    options.router.leagueOnly = true;
+    options.router.league = server::leagueRoutes(*league);
+    if (!webRoot.empty()) options.webRoot = webRoot;
+    server::WebServer web(io, noTable, options);
+    try {
+        web.listen(endpoint);
+    } catch (const std::exception& e) {
+        std::cerr << "vivaref club serve: " << e.what() << "\n";
+        return kExitClub;
+    }
+    const auto bound = web.localEndpoint();
+    const std::string host =
+        bound.address().is_v6() ? "[" + bound.address().to_string() + "]" : bound.address().to_string();
+    std::cout << "listening on http://" << host << ":" << bound.port() << "/" << std::endl;
+    boost::asio::signal_set signals(io, SIGTERM, SIGINT);
+    signals.async_wait([&](const boost::system::error_code& error, int) {
+        if (error) return;
+        web.stop();
+        io.stop();
+    });
+    io.run();
+    return kExitOk;
+}
+
 struct Subcommand {
     const char* name;
     const char* summary;
@@ -278,6 +354,7 @@ constexpr Subcommand kSubcommands[] = {
     {"standings", "the standings per edition, filtered by table or period", runStandings},
     {"history", "a member's games", runHistory},
     {"games", "the pushed games", runGamesList},
+    {"serve", "serve the league's web page and read-only API", runServe},
 };
 
 }  // namespace

@@ -25,6 +25,12 @@ struct ClubConfig {
     std::string sslmode = "prefer";      // disable, allow, prefer, require, verify-ca, verify-full
     std::filesystem::path sslRootCert;   // the club's CA certificate, for verify-ca/verify-full
     int connectTimeout = 10;             // seconds
+    // The league's pages on this table (GET /api/league...): read through the
+    // club's read-only role. Shown when any of the three keys is given.
+    bool league = false;
+    std::string leagueUser;                    // default: database + "_league"
+    std::filesystem::path leaguePasswordFile;  // absolute, as password_file
+    std::string leaguePassword;
     int sourceLine = 0;
 
     // "club.example.org:5432" or "/var/run/postgresql (unix socket, port
@@ -41,6 +47,9 @@ std::string defaultClubUser(const std::string& database, const std::string& tabl
 // \ and ' escaped), with the password from password_file (or password).
 // Throws std::runtime_error naming the password file when it cannot be read.
 std::string clubConninfo(const ClubConfig& club);
+// The same for the league's read-only role (league_user, league_password_file
+// or league_password); throws as clubConninfo.
+std::string leagueConninfo(const ClubConfig& club);
 // A value quoted for a libpq connection string.
 std::string conninfoQuote(const std::string& value);
 

@@ -256,6 +256,34 @@ private:
                       "sslmode = " + club.sslmode +
                           " needs the club's CA certificate: sslrootcert = /etc/vivaref/club-ca.crt");
         s.integer("connect_timeout", 2, 300, club.connectTimeout);
+        // The league's pages: the read-only role's login (any key enables them).
+        if (const IniEntry* e = s.take("league_user")) {
+            club.league = true;
+            if (!e->value.empty())
+                club.leagueUser = e->value;
+            else
+                s.problem(*e, "the league's user is empty; leave the key out for <database>_league");
+        }
+        if (club.leagueUser.empty()) club.leagueUser = club.database + "_league";
+        const IniEntry* leagueFile = s.take("league_password_file");
+        const IniEntry* leaguePassword = s.take("league_password");
+        if (leagueFile && leaguePassword)
+            s.problem(*leaguePassword, "give league_password_file or league_password, not both");
+        if (leagueFile) {
+            club.league = true;
+            std::error_code ec;
+            if (!leagueFile->value.starts_with('/'))
+                s.problem(*leagueFile,
+                          "'" + leagueFile->value +
+                              "' is not an absolute file name, e.g. /etc/vivaref/league-password");
+            else if (!std::filesystem::is_regular_file(leagueFile->value, ec))
+                s.problem(*leagueFile, "'" + leagueFile->value + "' is not a file");
+            else
+                club.leaguePasswordFile = leagueFile->value;
+        } else if (leaguePassword) {
+            club.league = true;
+            club.leaguePassword = leaguePassword->value;  // never repeated in a problem or a summary
+        }
         if (usable) config_.club = std::move(club);
     }
 

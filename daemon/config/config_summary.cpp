@@ -79,7 +79,7 @@ std::string summaryText(const CastleConfig& c) {
                      ? (c.club->password.empty() ? ", no password"
                                                  : ", the password written in this configuration")
                      : ", password from " + c.club->passwordFile.string()) +
-                ".";
+                "." + (c.club->league ? " The league's pages read it as " + c.club->leagueUser + "." : "");
     return text;
 }
 
@@ -108,7 +108,10 @@ nlohmann::ordered_json summaryJson(const CastleConfig& c) {
                                          {"password", !c.club->passwordFile.empty() ? "file"
                                                       : c.club->password.empty()    ? "none"
                                                                                     : "in the configuration"},
-                                         {"sslmode", c.club->sslmode}}
+                                         {"sslmode", c.club->sslmode},
+                                         {"league_user", c.club->league
+                                                             ? nlohmann::ordered_json(c.club->leagueUser)
+                                                             : nlohmann::ordered_json(nullptr)}}
                 : nlohmann::ordered_json(nullptr)},
     };
 }

@@ -106,12 +106,25 @@ ApiRouter::Reply ApiRouter::handle(const Request& request, const boost::asio::ip
     const std::string_view path = target.substr(0, target.find_first_of("?#"));
     if (path == "/api" || path.starts_with("/api/"))
         return api(request, path.substr(std::min<std::size_t>(5, path.size())));
+    if (options_.leagueOnly && path == "/") return file(request, "/league.html");
     return file(request, path);
 }
 
 ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
     const bool get = request.method() == http::verb::get;
     const auto [head, rest] = firstSegment(path);
+    if (head == "league") {
+        if (!get) return methodNotAllowed(request, "GET");
+        if (!options_.league)
+            return error(request, http::status::not_found, "no-league",
+                         "this table shows no league: give [club] a league_password_file (the password of "
+                         "the club's read-only <database>_league role, printed by vivaref club create) to "
+                         "show it here, or run vivaref club serve");
+        return options_.league(request, path.substr(head.size()));
+    }
+    if (options_.leagueOnly)
+        return error(request, http::status::not_found, "no-such-route",
+                     "this server shows the club's league only (/api/league)");
     if (head == "status" && rest.empty()) {
         if (!get) return methodNotAllowed(request, "GET");
         return ok(request, service_.publicStatus());

@@ -26,6 +26,18 @@ namespace vivaref::server {
 class HostCheck;
 class AuthThrottle;
 
+// Sends the answer of a request that is answered later (on the loop's
+// thread, once).
+using Respond = std::function<void(Response)>;
+
+struct ApiRouterReply {
+    Response response;
+    bool eventStream = false;  // GET /api/events: the session turns into an event stream
+    // Set: the answer comes later (a query on another thread): the session
+    // calls it with what sends the answer, and waits. `response` is unused.
+    std::function<void(Respond)> later = nullptr;
+};
+
 struct RouterOptions {
     // The host's token. Empty opens the host's routes to anyone: only the
     // router's own tests do that; `vivaref serve` always sets one (the
@@ -46,16 +58,21 @@ struct RouterOptions {
     std::shared_ptr<HostCheck> hostNames;
     // Wrong host secrets per source address (auth_throttle.hpp). Null: not throttled.
     std::shared_ptr<AuthThrottle> throttle;
+    // The club's league (GET /api/league...; league_routes.hpp): `path` is
+    // what follows /api/league ("", "/standings", "/games/UID"). Unset: those
+    // routes answer 404 no-league with how to enable them.
+    std::function<ApiRouterReply(const Request& request, std::string_view path)> league;
+    // `vivaref club serve`: the league's routes and the web page's files,
+    // nothing of a table (its other /api/ routes answer 404), and / is the
+    // league's page.
+    bool leagueOnly = false;
 };
 
 class ApiRouter {
 public:
     ApiRouter(RefereeService& service, const StaticFiles& files, RouterOptions options);
 
-    struct Reply {
-        Response response;
-        bool eventStream = false;  // GET /api/events: the session turns into an event stream
-    };
+    using Reply = ApiRouterReply;
     // `peer`: the address the request came from (the throttle counts by it).
     Reply handle(const Request& request, const boost::asio::ip::address& peer = {});
 

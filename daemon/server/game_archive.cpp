@@ -62,7 +62,33 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error, con
     return timeline;
 }
 
+// "record", "timeline", "score_breakdown" (and "timelineError") of a finished game.
+void addRecord(json& out, const std::vector<std::string>& lines, const std::vector<std::string>& names) {
+    out["record"] = json::array();
+    for (const auto& line : lines) out["record"].push_back(parsedOrText(line));
+    std::string error;
+    json breakdown;
+    out["timeline"] = timelineJson(lines, error, names, breakdown);
+    out["score_breakdown"] = std::move(breakdown);
+    if (!error.empty()) out["timelineError"] = error;
+}
+
 }  // namespace
+
+json archiveFromRecord(json summary, const std::string& recordText, const std::vector<std::string>& names) {
+    std::vector<std::string> lines;
+    std::size_t from = 0;
+    while (from < recordText.size()) {
+        auto end = recordText.find('\n', from);
+        if (end == std::string::npos) end = recordText.size();
+        std::string line = recordText.substr(from, end - from);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty()) lines.push_back(std::move(line));
+        from = end + 1;
+    }
+    addRecord(summary, lines, names);
+    return summary;
+}
 
 json gamesJson(store::GameStore& store) {
     json out = json::array();
@@ -86,20 +112,13 @@ json gameJsonOf(store::GameStore& store, store::GameId id, const store::GameSumm
         event["payload"] = parsedOrText(e.payload);
         out["events"].push_back(std::move(event));
     }
-    const auto lines = store.recordLines(id);
-    out["record"] = json::array();
-    for (const auto& line : lines) out["record"].push_back(parsedOrText(line));
-    std::string error;
     std::vector<std::string> names;
     for (const auto& p : summary->players) {
         if (p.player < 0) continue;
         if (names.size() <= static_cast<std::size_t>(p.player)) names.resize(static_cast<std::size_t>(p.player) + 1);
         names[p.player] = p.name;
     }
-    json breakdown;
-    out["timeline"] = timelineJson(lines, error, names, breakdown);
-    out["score_breakdown"] = std::move(breakdown);
-    if (!error.empty()) out["timelineError"] = error;
+    addRecord(out, store.recordLines(id), names);
     return out;
 }
 

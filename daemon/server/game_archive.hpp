@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,12 @@ nlohmann::json gamesJson(store::GameStore& store);
 // (after each record line: {"line", "view"}, the engine's public view;
 // "timelineError" when a line does not replay); nullopt when the log has no such game.
 std::optional<nlohmann::json> gameJson(store::GameStore& store, store::GameId id);
+// A finished game's JSON from its GAME-RECORD text (the club's league keeps
+// no events): `summary` (shaped as a gamesJson item) with "record",
+// "timeline", "score_breakdown" (and "timelineError") added as gameJson adds
+// them; `names`: each player's, by player number (for the breakdown).
+nlohmann::json archiveFromRecord(nlohmann::json summary, const std::string& recordText,
+                                 const std::vector<std::string>& names);
 // gameJson as the API's text; a finished game's is built once and then
 // found in `cache` (archive_cache.hpp).
 std::optional<std::string> gameText(store::GameStore& store, store::GameId id, ArchiveCache& cache);

@@ -143,6 +143,19 @@ void HttpSession::answer() {
                                        "the daemon could not answer this request (see its log)");
     }
     if (reply.eventStream) return startEventStream(request);
+    if (reply.later) {
+        // Answered from another thread, posted back to the loop: the
+        // connection waits (it reads nothing meanwhile), and an answer that
+        // finds it closed is dropped.
+        state_ = State::Writing;
+        since_ = std::chrono::steady_clock::now();
+        reply.later([self = shared_from_this()](Response response) {
+            if (self->state_ == State::Closed) return;
+            if (!self->trusted_) self->context_->rates.charge(self->client_, response.body().size());
+            self->write(std::move(response), false);
+        });
+        return;
+    }
     noteHost(request, reply.response);
     if (!trusted_) context_->rates.charge(client_, reply.response.body().size());
     write(std::move(reply.response), false);

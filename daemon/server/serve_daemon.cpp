@@ -20,11 +20,13 @@
 #include "daemon/server/host_check.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
+#include "daemon/server/league_routes.hpp"
 #include "daemon/server/systemd_notifier.hpp"
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
 #include "daemon/club/club_link_factory.hpp"
+#include "daemon/club/league_reader.hpp"
 #include "daemon/store/store_error.hpp"
 
 namespace vivaref::server {
@@ -305,6 +307,21 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
 
     // The castle: the real one the configuration names, or the simulated one.
     net::io_context io;
+    // The league's pages ([club] league_user / league_password_file): read
+    // through the club's read-only role by a thread of their own, answers
+    // posted back to the loop. Made after the loop, so gone before it.
+    std::unique_ptr<club::LeagueReader> league;
+    if (settings.club && settings.club->league) {
+        club::LeagueReaderOptions reading;
+        try {
+            reading.conninfo = config::leagueConninfo(*settings.club);
+        } catch (const std::exception& e) {
+            err << "vivaref serve: not started: " << e.what() << "\n";
+            return 2;
+        }
+        reading.database = settings.club->database;
+        league = makeLeagueReader(io, std::move(reading));
+    }
     castle::SteadyLoopClock clock;
     simulation::RigOptions rig = settings.rig;
     // The journal hears once when the log stops saving and once when it saves again.
@@ -382,6 +399,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     options.router.hostNames = std::make_shared<HostCheck>(settings.listen.address(), settings.httpNames);
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
     options.webRoot = settings.webRoot;
+    if (league) options.router.league = leagueRoutes(*league);
     WebServer web(io, table, options);
     try {
         web.listen(settings.listen);

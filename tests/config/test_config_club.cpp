@@ -162,5 +162,59 @@ TEST_CASE("club: problems name the file, the line and the key") {
     CHECK(problemTexts("[club]\nserver = db\ntable = t\ncolour = red\n").size() == 1);
 }
 
+TEST_CASE("club: no league keys, no league pages") {
+    const auto c = check("[club]\nserver = db\ntable = t\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    CHECK(!c.config.club->league);
+}
+
+TEST_CASE("club: the league's role, its default name and its password from a file") {
+    const auto file = std::filesystem::temp_directory_path() / "vivaref-league-password-test";
+    {
+        std::ofstream out(file);
+        out << "league-secret\n";
+    }
+    const auto c = check(
+        "[club]\nserver = db\ndatabase = hall\ntable = t\nleague_password_file = " + file.string() + "\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    const auto& club = *c.config.club;
+    CHECK(club.league);
+    CHECK(club.leagueUser == "hall_league");
+    CHECK(leagueConninfo(club) ==
+          "host='db' port='5432' dbname='hall' user='hall_league' password='league-secret' sslmode='prefer' "
+          "connect_timeout='10' application_name='vivaref league t'");
+    // The table's own login is unchanged.
+    CHECK(clubConninfo(club).find("user='hall_table_t'") != std::string::npos);
+    CHECK(summaryText(c.config).find("league-secret") == std::string::npos);
+    CHECK(summaryText(c.config).find("The league's pages read it as hall_league.") != std::string::npos);
+    CHECK(summaryJson(c.config)["club"]["league_user"] == "hall_league");
+    std::filesystem::remove(file);
+    CHECK_THROWS_WITH(leagueConninfo(club),
+                      doctest::Contains(("the league's password file " + file.string()).c_str()));
+}
+
+TEST_CASE("club: league_user alone enables the league; league_password in the file") {
+    const auto c = check("[club]\nserver = db\ntable = t\nleague_user = reader\nleague_password = pw\n");
+    REQUIRE(c.status == ConfigCheck::Status::Valid);
+    CHECK(c.config.club->league);
+    CHECK(leagueConninfo(*c.config.club).find("user='reader' password='pw'") != std::string::npos);
+}
+
+TEST_CASE("club: the league's keys refused with a sentence") {
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\nleague_password_file = relative\n") ==
+          Strings{"castle.ini:4: club.league_password_file: 'relative' is not an absolute file name, e.g. "
+                  "/etc/vivaref/league-password"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\nleague_password_file = /nonexistent/pw\n") ==
+          Strings{"castle.ini:4: club.league_password_file: '/nonexistent/pw' is not a file"});
+    CHECK(problemTexts("[club]\nserver = db\ntable = t\nleague_user =\n") ==
+          Strings{"castle.ini:4: club.league_user: the league's user is empty; leave the key out for "
+                  "<database>_league"});
+    const auto both = problemTexts(
+        "[club]\nserver = db\ntable = t\nleague_password_file = /etc/passwd\n"
+        "league_password = x\n");
+    REQUIRE(both.size() == 1);
+    CHECK(both[0].find("give league_password_file or league_password, not both") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace vivaref::config

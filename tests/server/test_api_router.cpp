@@ -187,3 +187,39 @@ TEST_CASE("files of the web page: GET and HEAD, traversal refused") {
     }
     CHECK(router.handle(make(http::verb::get, "/nope.html")).response.result() == http::status::not_found);
 }
+
+TEST_CASE("the league's routes: 404 no-league without a reader, the hook's answer with one") {
+    Routes routes;
+    auto none = routes.call(make(http::verb::get, "/api/league/standings?table=north"));
+    CHECK(none.response.result() == http::status::not_found);
+    const auto said = json::parse(none.response.body());
+    CHECK(said["error"] == "no-league");
+    CHECK(said["message"].get<std::string>().find("league_password_file") != std::string::npos);
+    CHECK(routes.status(make(http::verb::post, "/api/league", "{}")) == 405);
+
+    RouterOptions options;
+    std::vector<std::string> asked;
+    options.league = [&asked](const Request& request, std::string_view path) {
+        asked.emplace_back(path);
+        ApiRouter::Reply reply;
+        reply.later = [version = request.version()](Respond respond) {
+            Request head{http::verb::get, "/", version};
+            respond(jsonResponse(head, http::status::ok, {{"later", true}}));
+        };
+        return reply;
+    };
+    options.leagueOnly = true;
+    ApiRouter league(routes.fake, routes.files, options);
+    for (const char* target : {"/api/league", "/api/league/standings?edition=classic", "/api/league/games/ab"}) {
+        auto reply = league.handle(make(http::verb::get, target));
+        REQUIRE(reply.later);
+        std::optional<Response> answered;
+        reply.later([&](Response r) { answered = std::move(r); });
+        REQUIRE(answered);
+        CHECK(json::parse(answered->body())["later"] == true);
+    }
+    CHECK(asked == std::vector<std::string>{"", "/standings", "/games/ab"});
+    // A league-only server has no table: its other routes are 404.
+    CHECK(league.handle(make(http::verb::get, "/api/status")).response.result() == http::status::not_found);
+    CHECK(league.handle(make(http::verb::get, "/api/games")).response.result() == http::status::not_found);
+}

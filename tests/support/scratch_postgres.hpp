@@ -7,7 +7,7 @@
 // (immediate) and removes the directory. One per test binary: a start costs
 // about a second.
 //
-// With ScratchPostgresOptions::tls it also listens on TCP 127.0.0.1 (a free
+// With ScratchPostgresSettings::tls it also listens on TCP 127.0.0.1 (a free
 // port) with ssl=on: openssl makes, in the scratch directory, a CA and the
 // server's certificate for localhost and 127.0.0.1 it signs (and a second
 // CA that signed nothing, for the refusals); pg_hba.conf then takes TCP

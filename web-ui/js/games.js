@@ -3,6 +3,9 @@
 // castle redrawn at each step, each election's votes and the scores. A game
 // in progress shows its summary only (its decisions hold the hands). A
 // finished game's analysis (analysis_panel.js) is shown below the castle.
+// games.html?league=UID reviews a game of the club's league instead (GET
+// /api/league/games/UID, the same shape, built from its record): no
+// analysis, and the page links back to the league.
 import { esc, getJson } from './api.js';
 import { drawCastle, tokensFromPositions } from './castle.js';
 import { characterName, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
@@ -13,6 +16,7 @@ const $ = (id) => document.getElementById(id);
 let steps = [];
 let game = null;
 let shownId = null;  // the game the review shows
+const leagueUid = new URLSearchParams(window.location.search).get('league');
 
 function when(ms) {
   return ms ? new Date(ms).toLocaleString() : '';
@@ -149,7 +153,7 @@ async function showGame(id) {
   $('list').classList.add('hidden');
   $('review').classList.remove('hidden');
   try {
-    game = await getJson(`/api/games/${encodeURIComponent(id)}`);
+    game = await getJson(leagueUid ? `/api/league/games/${encodeURIComponent(id)}` : `/api/games/${encodeURIComponent(id)}`);
   } catch (e) {
     fail(e.message);
     $('review').classList.add('hidden');
@@ -157,10 +161,11 @@ async function showGame(id) {
   }
   fail('');
   const players = game.players || [];
-  $('game-line').textContent = `Game ${game.id}`;
+  const title = leagueUid ? `League game ${game.table} #${game.local_id}` : `Game ${game.id}`;
+  $('game-line').textContent = title;
   const result = game.result && game.result.totals
     ? `<div>Final scores: ${players.map((p) => `${esc(playerName(p.player, players))} ${game.result.totals[p.player] ?? 0}`).join(' · ')}${winnersText(game) ? ` — ★ winner: ${esc(winnersText(game))}` : ''}</div>` : '';
-  $('summary').innerHTML = `<h2>Game ${game.id}: ${esc(game.edition)} · ${esc(statusWord(game.status))}</h2>
+  $('summary').innerHTML = `<h2>${esc(title)}: ${esc(game.edition)} · ${esc(statusWord(game.status))}</h2>
     <div class="muted">${esc(when(game.startedAt))} · ${esc(playersText(game))}</div>${result}`;
   if (game.withheld || !Array.isArray(game.record)) {
     $('controls').classList.add('hidden');
@@ -178,6 +183,7 @@ async function showGame(id) {
     : '<span class="muted">No election.</span>';
   showStep(0);
   showBreakdown(game);
+  if (leagueUid) return;  // the league keeps no analysis
   // Decision k of the analysis is the record's line k: step k of the timeline.
   showAnalysis($('analysis'), id, {
     stillShowing: () => shownId === id && !$('review').classList.contains('hidden'),
@@ -203,6 +209,7 @@ function showBreakdown(game) {
 }
 
 function route() {
+  if (leagueUid) return showGame(leagueUid);
   const id = window.location.hash.replace(/^#/, '');
   if (id) showGame(id);
   else showList();
@@ -224,5 +231,10 @@ document.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowRight') showStep(Number($('step').value) + 1);
   if (event.key === 'ArrowLeft') showStep(Number($('step').value) - 1);
 });
+if (leagueUid) {
+  // A league's game may be served by `vivaref club serve`, which has no castle.
+  document.querySelector('header.top h1').textContent = 'League game';
+  document.querySelector('header.top nav').innerHTML = '<a href="/league.html">League</a>';
+}
 window.addEventListener('hashchange', route);
 route();
