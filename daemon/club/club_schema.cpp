@@ -15,7 +15,7 @@ namespace vivaref::club {
 
 namespace {
 
-constexpr std::array<const char*, 3> kMigrations = {
+constexpr std::array<const char*, 4> kMigrations = {
     // 1: tables, members, games and their players; push_game lands a game.
     R"sql(
 CREATE TABLE club.club_tables (
@@ -277,6 +277,34 @@ CROSS JOIN LATERAL (
 WHERE g.complete AND NOT g.abandoned AND p.member_id IS NOT NULL AND NOT p.bot AND p.score IS NOT NULL;
 CREATE INDEX member_results_ended ON club.member_results (ended_at);
 CREATE INDEX member_results_table_ended ON club.member_results (table_id, ended_at);
+)sql",
+    // 4: the two reads of the league's page that grew with the club (NOTES.md,
+    // "Scale"). A period's standings of one edition read only the index, which
+    // carries the counters (an index-only scan of the period's rows, once
+    // vacuum has marked the pages all-visible, as autovacuum does for an
+    // insert-only table). The overview's games per edition are kept by a
+    // trigger instead of counting every game at each page load.
+    R"sql(
+CREATE INDEX member_results_edition_ended ON club.member_results (edition, ended_at)
+    INCLUDE (member_id, won, points, pairwise_wins, pairwise_losses, pairwise_draws);
+CREATE TABLE club.edition_counts (
+    edition text PRIMARY KEY,
+    games   bigint NOT NULL,
+    counted bigint NOT NULL
+);
+CREATE FUNCTION club.count_edition() RETURNS trigger LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    INSERT INTO club.edition_counts AS c (edition, games, counted)
+    VALUES (NEW.edition, 1, CASE WHEN NEW.complete AND NOT NEW.abandoned THEN 1 ELSE 0 END)
+    ON CONFLICT (edition) DO UPDATE SET games = c.games + 1, counted = c.counted + EXCLUDED.counted;
+    RETURN NULL;
+END
+$$;
+REVOKE ALL ON FUNCTION club.count_edition() FROM PUBLIC;
+CREATE TRIGGER games_count_edition AFTER INSERT ON club.games FOR EACH ROW EXECUTE FUNCTION club.count_edition();
+INSERT INTO club.edition_counts (edition, games, counted)
+SELECT edition, count(*), count(*) FILTER (WHERE complete AND NOT abandoned) FROM club.games GROUP BY edition;
 )sql",
 };
 

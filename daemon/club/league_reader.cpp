@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include "daemon/club/club_schema.hpp"
 #include "daemon/club/rating.hpp"
 
 namespace vivaref::club {
@@ -57,13 +58,33 @@ void LeagueReader::run() {
     connection_.reset();
 }
 
+namespace {
+
+// The pages' queries are this vivaref's schema's (the games per edition of
+// migration 4, the members' results of 3): a club another version made says
+// so in a sentence rather than with a missing relation's name.
+void checkSchema(pqxx::connection& conn) {
+    const int installed = installedClubSchemaVersion(conn);
+    if (installed == clubSchemaVersion()) return;
+    throw ClubError("the club's schema is version " + std::to_string(installed) + " and this vivaref reads " +
+                        std::to_string(clubSchemaVersion()) +
+                        (installed < clubSchemaVersion() ? ": run 'vivaref club migrate' on the club's server"
+                                                         : ": upgrade this vivaref"),
+                    false);
+}
+
+}  // namespace
+
 LeagueAnswer LeagueReader::answer(const Query& query) {
     const auto now = std::chrono::steady_clock::now();
     if (!connection_ && lastFailure_ && now - failedAt_ < options_.retryAfter)
         return LeagueAnswer::failed(LeagueAnswer::Outcome::Unreachable, "club-unreachable", *lastFailure_);
     try {
         if (connection_ && !connection_->is_open()) connection_.reset();
-        if (!connection_) connection_ = openClubConnection(options_.conninfo, options_.timeouts);
+        if (!connection_) {
+            connection_ = openClubConnection(options_.conninfo, options_.timeouts);
+            checkSchema(*connection_);
+        }
         auto out = query(*connection_);
         lastFailure_.reset();
         return out;
@@ -110,9 +131,8 @@ LeagueAnswer leagueOverview(pqxx::connection& conn, const std::string& database)
         pqxx::read_transaction tx(conn);
         for (const auto& row : tx.exec("SELECT name FROM club.club_tables ORDER BY name"))
             out["tables"].push_back(row[0].as<std::string>());
-        for (const auto& row : tx.exec("SELECT edition, count(*), count(*) FILTER (WHERE complete AND NOT "
-                                       "abandoned) FROM club.games "
-                                       "GROUP BY edition ORDER BY edition"))
+        for (const auto& row :
+             tx.exec("SELECT edition, games, counted FROM club.edition_counts ORDER BY edition"))
             out["editions"].push_back({{"edition", row[0].as<std::string>()},
                                        {"games", row[1].as<std::int64_t>()},
                                        {"counted", row[2].as<std::int64_t>()}});

@@ -14,6 +14,7 @@
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
+#include "daemon/club/club_schema.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/league_routes.hpp"
@@ -247,4 +248,26 @@ TEST_CASE("the league's routes through the read-only role") {
         const auto back = pages.get("/api/league/standings");
         CHECK(back.status == 200);
     }
+}
+
+TEST_CASE("the league of a club on an older schema says to migrate it, then reads it once migrated") {
+    const std::string db = "club_pages_old";
+    const std::string admin = freshDatabase(db);
+    pqxx::connection conn(admin);
+    const auto created = club::createClub(conn, club::clubSchemaVersion() - 1);
+    REQUIRE(created.leaguePassword);
+    Pages pages(clubtest::server().conninfo(db, created.leagueRole, *created.leaguePassword), db);
+    const auto old = pages.get("/api/league/standings");
+    CHECK(old.status == 503);
+    CHECK(old.body["error"] == "club-unreachable");
+    const auto message = old.body["message"].get<std::string>();
+    CHECK_MESSAGE(message.find("the club's schema is version " + std::to_string(club::clubSchemaVersion() - 1) +
+                               " and this vivaref reads " + std::to_string(club::clubSchemaVersion()) +
+                               ": run 'vivaref club migrate'") != std::string::npos,
+                  message);
+    club::createClub(conn);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past retryAfter
+    const auto migrated = pages.get("/api/league/standings");
+    CHECK(migrated.status == 200);
+    CHECK(migrated.body["standings"].empty());
 }

@@ -1,14 +1,16 @@
 // The club's schema from an older vivaref: schema 1 (no standings) with
 // games in it, migrated to the newest, keeps them and fills the standings;
 // schema 2 with games, migrated to 3, fills the members' results so the
-// standings of a table or a period come out as before; a schema from a
-// newer vivaref is refused and left alone.
+// standings of a table or a period come out as before; schema 3 with games,
+// migrated to 4, fills the games per edition the league's page reads; a
+// schema from a newer vivaref is refused and left alone.
 #include <doctest/doctest.h>
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
 #include "daemon/club/league_queries.hpp"
+#include "daemon/club/league_reader.hpp"
 #include "tests/club/league_fixture.hpp"
 
 using namespace vivaref;
@@ -94,7 +96,7 @@ TEST_CASE(
     };
     for (std::uint64_t seed = 20; seed < 30; ++seed) push(seed);
 
-    const auto second = club::createClub(conn);
+    const auto second = club::createClub(conn, 3);
     CHECK(second.versionBefore == 2);
     CHECK(second.versionAfter == 3);
     // One row for each member of each counted game, and the standings kept
@@ -129,6 +131,64 @@ TEST_CASE(
     // Pushes after the migration are kept in both.
     for (std::uint64_t seed = 30; seed < 34; ++seed) push(seed);
     checkFilters();
+}
+
+TEST_CASE("a club on schema 3 with games, migrated to 4, counts the games of each edition") {
+    const auto admin = freshDatabase("club_migrate4");
+    pqxx::connection conn(admin);
+    const auto first = club::createClub(conn, 3);
+    REQUIRE(first.versionAfter == 3);
+    REQUIRE(first.leaguePassword);
+    const auto members = club::addMembers(conn, {"Ann", "Bob"});
+    {
+        pqxx::work tx(conn);
+        tx.exec0("CREATE ROLE club_migrate4_table_hall LOGIN PASSWORD 'pw' IN ROLE club_migrate4_tables");
+        tx.exec0("INSERT INTO club.club_tables (name, role) VALUES ('hall', 'club_migrate4_table_hall')");
+        tx.commit();
+    }
+    club::PgClubLink hall(server().conninfo("club_migrate4", "club_migrate4_table_hall", "pw"), "hall");
+    // Games of two editions, one of them abandoned (pushed, not counted).
+    const auto push = [&](std::uint64_t seed, bool abandoned) {
+        auto g = randomGame(seed, 3 + static_cast<int>(seed % 3), "hall", {members[seed % 2].id});
+        g.abandoned = abandoned;
+        if (seed % 2) g.edition = "online";
+        CHECK(hall.push(g) == club::PushOutcome::Inserted);
+    };
+    for (std::uint64_t seed = 40; seed < 46; ++seed) push(seed, seed == 43);
+
+    // What the page must show: every game and the counted ones, per edition.
+    const auto expected = [&] {
+        pqxx::nontransaction tx(conn);
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& row : tx.exec("SELECT edition, count(*), count(*) FILTER (WHERE complete AND NOT "
+                                       "abandoned) FROM club.games GROUP BY edition ORDER BY edition"))
+            out.push_back({{"edition", row[0].as<std::string>()},
+                           {"games", row[1].as<std::int64_t>()},
+                           {"counted", row[2].as<std::int64_t>()}});
+        return out;
+    };
+    const auto overview = [&] {
+        pqxx::connection league(server().conninfo("club_migrate4", first.leagueRole, *first.leaguePassword));
+        const auto answer = club::leagueOverview(league, "club_migrate4");
+        REQUIRE(answer.outcome == club::LeagueAnswer::Outcome::Ok);
+        REQUIRE(answer.text);
+        return nlohmann::json::parse(*answer.text).at("editions");
+    };
+
+    const auto second = club::createClub(conn);
+    CHECK(second.versionBefore == 3);
+    CHECK(second.versionAfter == 4);
+    const auto before = expected();
+    CHECK(before.size() >= 2);
+    CHECK(overview() == before);
+    // Pushes after the migration are counted by the trigger, a game pushed
+    // twice once.
+    push(46, false);
+    push(47, true);
+    CHECK(hall.push(randomGame(46, 4, "hall", {members[0].id})) == club::PushOutcome::AlreadyThere);
+    const auto after = expected();
+    CHECK(after != before);
+    CHECK(overview() == after);
 }
 
 TEST_CASE("a club schema from a newer vivaref is refused with a sentence and left alone") {
