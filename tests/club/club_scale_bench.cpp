@@ -28,10 +28,8 @@
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/club/league_reader.hpp"
-#include "engine/chance.hpp"
-#include "engine/players/random_player.hpp"
-#include "engine/record/line_writer.hpp"
-#include "engine/record/replay.hpp"
+#include "engine/rules.hpp"
+#include "tests/club/league_fixture.hpp"
 #include "tests/support/scratch_postgres.hpp"
 
 using namespace vivaref;
@@ -61,29 +59,12 @@ struct PlayedGame {
     std::vector<bool> winners;
 };
 
-struct Lines {
-    const engine::Rules& rules;
-    std::string text;
-    bool drawn(const engine::State&, const engine::Decision& d) {
-        text += record::writeDecision(d, rules) + "\n";
-        return true;
-    }
-};
-
 PlayedGame play(std::uint64_t seed, engine::Edition edition, int seats) {
     engine::RulesSpec spec;
     spec.edition = edition;
     spec.seats = seats;
-    auto rules = std::make_shared<const engine::Rules>(spec);
-    engine::State state(rules);
-    engine::Rng rng(seed);
-    Lines lines{*rules, record::writeSetup(spec) + "\n"};
-    if (auto problem = engine::players::playRandomly(state, rng, lines))
-        throw std::runtime_error("random game " + std::to_string(seed) + ": " + *problem);
-    const auto result = record::replayRecord(lines.text);
-    if (!result.value("ok", false))
-        throw std::runtime_error("random game " + std::to_string(seed) + " does not replay");
-    PlayedGame g{std::string(engine::editionName(edition)), lines.text, result.dump(), {}, {}};
+    const auto [record, result] = clubtest::randomRecord(seed, spec);
+    PlayedGame g{std::string(engine::editionName(edition)), record, result.dump(), {}, {}};
     const auto& winners = result["winners"];
     for (int seat = 0; seat < seats; ++seat) {
         g.totals.push_back(result["totals"][static_cast<std::size_t>(seat)].get<int>());

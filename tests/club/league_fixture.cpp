@@ -39,17 +39,24 @@ std::string freshDatabase(const std::string& name) {
     return server().superConninfo(name);
 }
 
-club::GameUpload randomGame(std::uint64_t seed, int seats, const std::string& table,
-                            const std::vector<std::optional<std::int64_t>>& members) {
-    engine::RulesSpec spec;
-    spec.seats = seats;
+RandomRecord randomRecord(std::uint64_t seed, const engine::RulesSpec& spec) {
     auto rules = std::make_shared<const engine::Rules>(spec);
     engine::State state(rules);
     engine::Rng rng(seed);
     Lines lines{*rules, record::writeSetup(spec) + "\n"};
-    if (auto problem = engine::players::playRandomly(state, rng, lines)) throw std::runtime_error(*problem);
-    const auto result = record::replayRecord(lines.text);
-    if (!result.value("ok", false)) throw std::runtime_error("the random record does not replay");
+    if (auto problem = engine::players::playRandomly(state, rng, lines))
+        throw std::runtime_error("random game " + std::to_string(seed) + ": " + *problem);
+    auto result = record::replayRecord(lines.text);
+    if (!result.value("ok", false))
+        throw std::runtime_error("random game " + std::to_string(seed) + " does not replay");
+    return {std::move(lines.text), std::move(result)};
+}
+
+club::GameUpload randomGame(std::uint64_t seed, int seats, const std::string& table,
+                            const std::vector<std::optional<std::int64_t>>& members) {
+    engine::RulesSpec spec;
+    spec.seats = seats;
+    const auto [record, result] = randomRecord(seed, spec);
 
     club::GameUpload g;
     char uid[33];
@@ -62,7 +69,7 @@ club::GameUpload randomGame(std::uint64_t seed, int seats, const std::string& ta
     g.endedMs = g.startedMs + 1'800'000;
     g.edition = "classic";
     g.complete = true;
-    g.record = lines.text;
+    g.record = record;
     g.result = result.dump();
     const auto& winners = result["winners"];
     for (int seat = 0; seat < seats; ++seat) {

@@ -109,7 +109,9 @@ const tableConfig = (name, printed) => {
 
 // One table: its serve, and the simulated castle driven as its players do.
 async function openTable(name, printed) {
-  const extraConfig = tableConfig(name, printed);
+  // North also shows the league's pages, read through the socket directory
+  // with the league's read-only role.
+  const extraConfig = tableConfig(name, printed) + (name === 'north' ? `league_password_file = ${join(work, 'league-password')}\n` : '');
   check(/^server = \//m.test(extraConfig), `${name}: add-table names the unix-socket directory: ${extraConfig.split('\n')[1]}`);
   const server = await startServe(vivaref, { extraConfig });
   const t = { name, server, played: [] };
@@ -214,7 +216,11 @@ const waitingIn = (t) => JSON.parse(cli('games', '--json', '--db', join(t.server
 try {
   // --- the club: schema, two tables, members -----------------------------------------
   sql('CREATE DATABASE vivaref_club', hello.super_conninfo);
-  club('create');
+  const created = club('create');
+  const leaguePassword = (created.match(/password \(shown once\): (\S+)/) || [])[1];
+  check(Boolean(leaguePassword), `club create prints the league role's password once${leaguePassword ? '' : `: ${created.trim()}`}`);
+  const leagueFile = join(work, 'league-password');
+  writeFileSync(leagueFile, `${leaguePassword}\n`, { mode: 0o600 });
   const printed = { north: club('add-table', 'north'), south: club('add-table', 'south') };
   const names = ['Ada', 'Bruno', 'Carla', 'Dante', 'Elsa', 'Franco', 'Gina', 'Ugo'];
   const members = club('add-member', ...names).trim().split('\n').map((l) => { const [id, name] = l.split('\t'); return { id: Number(id), name }; });
@@ -292,6 +298,13 @@ try {
       check(history.length === e.history, `${label}: ${name}'s history lists ${history.length} games, the logs ${e.history}`);
     }
     check(!standings.some((r) => /^Guest/.test(r.name)), `${label}: no guest in the standings`);
+    // The same standings on north's league page (its own serve, the club's
+    // socket directory, the read-only role).
+    const page = await api(north.server.url, '/api/league/standings?edition=classic');
+    const pageRows = page.status === 200 ? page.json.standings : [];
+    check(page.status === 200 && pageRows.length === standings.length &&
+      standings.every((r) => pageRows.some((q) => q.name === r.name && q.games === r.games && q.wins === r.wins && q.points === r.points)),
+      `${label}: north's /api/league/standings equals \`club standings\` (${page.status}, ${pageRows.length} rows)`);
     const listed = club('games', '--limit', '1000').trim().split('\n').filter((l) => l);
     check(listed.length === total && listed.some((l) => / north /.test(l)) && listed.some((l) => / south /.test(l)),
       `${label}: \`club games\` lists ${listed.length} games from both tables`);
