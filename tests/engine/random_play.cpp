@@ -383,11 +383,11 @@ void CheckedGame::checkCards() {
         const Hand& h = state_.hand(seatAt(s));
         const int expectNo = start.no - lostNo_[s], expectSt = start.stomachache - lostStomachache_[s];
         // While a vote is cast and not revealed, its card may be off the hand.
-        // (Compared through value_or: GCC 12 at -O3 wrongly warns that a
-        // disengaged optional's payload is read.)
-        const std::optional<VoteCard> vote = election ? state_.voteOf(seatAt(s)) : std::nullopt;
+        // (Kept as a VoteCard, Unknown for none, not an optional: GCC 12 at
+        // -O3 wrongly warns that a disengaged optional's payload is read.)
+        const VoteCard vote = election ? state_.voteOf(seatAt(s)).value_or(VoteCard::Unknown) : VoteCard::Unknown;
         const auto fits = [&](int held, int expected, VoteCard c) {
-            return held == expected || (vote.has_value() && vote.value_or(c) == c && held == expected - 1);
+            return held == expected || (vote == c && held == expected - 1);
         };
         if (expectNo < 0 || expectSt < 0) fail("seat ", s, " played more cards than it was dealt");
         if (!fits(h.no, expectNo, VoteCard::No) || !fits(h.stomachache, expectSt, VoteCard::Stomachache) || !fits(h.yes, 1, VoteCard::Yes))
