@@ -3,6 +3,7 @@
 // error {"error": CODE, "message": SENTENCE} of every 4xx and 5xx.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,11 @@ Response jsonTextResponse(const Request& request, http::status status, std::stri
 // the answer is then HTTP/1.1 and closes the connection.
 Response errorResponse(const Request* request, http::status status, std::string_view code,
                        std::string_view message);
+
+// A target's path or query text with its %XX escapes decoded (and `+` as a
+// space in a query's names and values); nothing when an escape is broken.
+// By hand: Debian 12's Boost (1.74) has no Boost.URL and Beast decodes
+// nothing of a target.
+std::optional<std::string> percentDecoded(std::string_view text, bool plusIsSpace = false);
 
 }  // namespace vivaref::server

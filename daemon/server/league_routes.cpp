@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 
 #include "daemon/server/game_archive.hpp"
+#include "daemon/server/http_message.hpp"
 
 namespace vivaref::server {
 
@@ -40,32 +41,6 @@ ApiRouterReply badParameter(const Request& request, const std::string& message) 
     return refused(request, http::status::bad_request, "bad-parameter", message);
 }
 
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// %XX and + decoded; nothing when an escape is broken.
-std::optional<std::string> decoded(std::string_view text, bool plusIsSpace) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%') {
-            if (i + 2 >= text.size()) return std::nullopt;
-            const int hi = hexValue(text[i + 1]), lo = hexValue(text[i + 2]);
-            if (hi < 0 || lo < 0) return std::nullopt;
-            out += static_cast<char>(hi * 16 + lo);
-            i += 2;
-        } else if (text[i] == '+' && plusIsSpace) {
-            out += ' ';
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
 struct Query {
     std::map<std::string, std::string> values;
     std::string problem;  // a sentence naming the parameter, when the query is bad
@@ -85,9 +60,9 @@ Query queryOf(const Request& request, std::initializer_list<std::string_view> al
         rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
         if (pair.empty()) continue;
         const auto eq = pair.find('=');
-        const auto key = decoded(pair.substr(0, eq), true);
+        const auto key = percentDecoded(pair.substr(0, eq), true);
         const auto value =
-            decoded(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+            percentDecoded(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
         if (!key || !value) {
             q.problem = "the query string has a broken %-escape";
             return q;
@@ -250,7 +225,7 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
         }
         if (path.starts_with("/members/")) {
             if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
-            const auto name = decoded(path.substr(9), false);
+            const auto name = percentDecoded(path.substr(9));
             if (!name || name->empty() || name->size() > 160 || name->find('/') != std::string::npos)
                 return badParameter(request, "member: a member is named by their name (1 to 40 characters)");
             return deferred(reader, request, [member = *name](pqxx::connection& conn) {
