@@ -126,65 +126,155 @@ Reshuffle randomReshuffle(const State& state, Rng& rng) {
 
 namespace {
 
-// Bits set in a 16-bit mask. std::popcount is a library call on baseline
-// x86-64 (no POPCNT instruction assumed); this is a few instructions.
-std::uint32_t bitCount(unsigned x) {
-    x = x - ((x >> 1) & 0x5555u);
-    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-    x = (x + (x >> 4)) & 0x0F0Fu;
-    return (x + (x >> 8)) & 0x1Fu;
+// Random play's draws pick the k-th of a set given as a bit mask. Which bit
+// that is depends on the draw, so a loop or a test on it is a branch no
+// predictor can guess; these read it from byte tables instead, without
+// branches (std::popcount is a library call on baseline x86-64, and x86-64
+// has no portable "select the k-th bit" instruction).
+struct ByteTables {
+    std::array<std::uint8_t, 256> bits{};                     // set bits of a byte
+    std::array<std::array<std::uint8_t, 8>, 256> select{};    // [byte][k]: the k-th set bit
+};
+constexpr ByteTables kByte = [] {
+    ByteTables t;
+    for (unsigned b = 0; b < 256; ++b) {
+        std::uint8_t n = 0;
+        for (std::uint8_t i = 0; i < 8; ++i)
+            if (b & (1u << i)) t.select[b][n++] = i;
+        t.bits[b] = n;
+    }
+    return t;
+}();
+
+// Bits set in a mask of up to 32 bits.
+std::uint32_t bitCount(std::uint32_t x) {
+    return kByte.bits[x & 0xFF] + kByte.bits[(x >> 8) & 0xFF] + kByte.bits[(x >> 16) & 0xFF] + kByte.bits[x >> 24];
 }
 
-// The index of the k-th set bit of a mask (k below its bit count).
-std::uint8_t nthBit(unsigned mask, std::uint32_t k) {
-    for (; k > 0; --k) mask &= mask - 1;
-    return static_cast<std::uint8_t>(std::countr_zero(mask));
+// The index of the k-th set bit of a mask of up to 32 bits (k below its bit
+// count): past each byte that holds fewer than k + 1 of them, by selects.
+std::uint8_t nthBit(std::uint32_t mask, std::uint32_t k) {
+    std::uint32_t shift = 0;
+    for (int i = 0; i < 3; ++i) {
+        const std::uint32_t inByte = kByte.bits[(mask >> shift) & 0xFF];
+        const bool past = k >= inByte;
+        k -= past ? inByte : 0;
+        shift += past ? 8 : 0;
+    }
+    return static_cast<std::uint8_t>(shift + kByte.select[(mask >> shift) & 0xFF][k & 7]);
+}
+
+// q = k / n and k % n for the placement's draw (n = open floors, 1 to 4;
+// k below 4 * kMaxCharacters) by a multiplication: a division by a
+// variable takes tens of cycles.
+constexpr std::array<std::uint32_t, 5> kReciprocal{0, 65536, 32768, 21846, 16384};
+constexpr bool reciprocalsExact() {
+    for (std::uint32_t n = 1; n <= 4; ++n)
+        for (std::uint32_t k = 0; k < 4 * kMaxCharacters; ++k)
+            if (((k * kReciprocal[n]) >> 16) != k / n) return false;
+    return true;
+}
+static_assert(reciprocalsExact());
+
+// The three draws random play makes almost every time, shared by
+// randomAction (which returns the action) and playRandomAction (which
+// applies it at once). Each is the same uniform choice as the legal list,
+// made without building it.
+
+Action drawPlacement(const State& state, Rng& rng) {
+    // Every (waiting character, floor 1-4 with room) pair, character first.
+    const unsigned waiting = state.charactersAt(Place::Reserve);
+    const int limit = state.rules().floorLimit();
+    std::array<Place, 4> open;
+    std::uint32_t nOpen = 0;
+    for (int f = 1; f <= 4; ++f) {
+        open[nOpen] = floorPlace(f);
+        nOpen += state.countAt(floorPlace(f)) < limit;
+    }
+    const std::uint32_t k = rng.below(bitCount(waiting) * nOpen);
+    const std::uint32_t q = (k * kReciprocal[nOpen]) >> 16;
+    return Action::place(state.seatToAct(), CharacterId{nthBit(waiting, q)}, open[k - q * nOpen]);
+}
+
+// A move, or the seat's pass when nothing can move.
+Action drawMove(const State& state, Rng& rng) {
+    // Each character has at most one legal move, so drawing characters
+    // until one can move is uniform over the legal moves.
+    const unsigned movable = state.movableCharacters();
+    if (movable == 0) return Action::pass(state.seatToAct());
+    const auto n = static_cast<std::uint32_t>(state.characterCount());
+    for (;;) {
+        const CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
+        if ((movable >> c.index) & 1u)
+            return Action::move(state.seatToAct(), c, state.movableTo(state.placeOf(c)));
+    }
+}
+
+Action drawVote(const State& state, Rng& rng) {
+    // Uniform over every (seat, card) vote still open, in seat order, then
+    // Yes, No, Stomachache: bit 4 * seat + card of a mask, and the k-th bit.
+    static_assert(kMaxSeats * 4 <= 32);
+    std::uint32_t open = 0;
+    const int seats = state.rules().seats();
+    for (int i = 0; i < seats; ++i) {
+        const Seat s{static_cast<std::uint8_t>(i)};
+        const Hand& hand = state.hand(s);
+        const std::uint32_t held = static_cast<std::uint32_t>(hand.yes > 0) |
+                                   static_cast<std::uint32_t>(hand.no > 0) << 1 |
+                                   static_cast<std::uint32_t>(hand.stomachache > 0) << 2;
+        open |= (held & (0u - static_cast<std::uint32_t>(!state.hasVoted(s)))) << (4 * i);
+    }
+    const std::uint8_t bit = nthBit(open, rng.below(bitCount(open)));
+    return Action::vote(Seat{static_cast<std::uint8_t>(bit >> 2)}, static_cast<VoteCard>(bit & 3u));
+}
+
+Action drawFromLegal(const State& state, Rng& rng) {
+    ActionList legal;
+    state.legalActions(legal);
+    return legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
 }
 
 }  // namespace
 
 Action randomAction(const State& state, Rng& rng) {
-    // Placements and moves are drawn directly: the same uniform choice as
-    // the legal list, without building it.
-    if (state.phase() == Phase::Placement) {
-        const unsigned waiting = state.charactersAt(Place::Reserve);
-        std::array<Place, 4> open{};
-        std::uint32_t nOpen = 0;
-        for (int f = 1; f <= 4; ++f)
-            if (state.countAt(floorPlace(f)) < state.rules().floorLimit()) open[nOpen++] = floorPlace(f);
-        const std::uint32_t k = rng.below(bitCount(waiting) * nOpen);
-        return Action::place(state.seatToAct(), CharacterId{nthBit(waiting, k / nOpen)}, open[k % nOpen]);
+    switch (state.phase()) {
+        case Phase::Placement: return drawPlacement(state, rng);
+        case Phase::Ascent: return drawMove(state, rng);
+        case Phase::Election: return drawVote(state, rng);
+        default: return drawFromLegal(state, rng);
     }
-    if (state.phase() == Phase::Ascent) {
-        // Each character has at most one legal move, so drawing characters
-        // until one can move is uniform over the legal moves.
-        const unsigned movable = state.movableCharacters();
-        if (movable == 0) return Action::pass(state.seatToAct());
-        const auto n = static_cast<std::uint32_t>(state.characterCount());
-        for (;;) {
-            const CharacterId c{static_cast<std::uint8_t>(rng.below(n))};
-            if ((movable >> c.index) & 1u)
-                return Action::move(state.seatToAct(), c, state.moveDestination(state.placeOf(c)));
+}
+
+Action playRandomAction(State& state, Rng& rng) {
+    // The draw knows which kind of action it made and that it is legal, so
+    // it goes straight to the step that carries it out: no dispatch on the
+    // action's kind, no second legality test, no refusal to return.
+    switch (state.phase_) {
+        case Phase::Placement: {
+            const Action a = drawPlacement(state, rng);
+            state.doPlace(a, nullptr);
+            return a;
+        }
+        case Phase::Ascent: {
+            const Action a = drawMove(state, rng);
+            if (a.kind() == ActionKind::Move)
+                state.doMove(a, nullptr);
+            else
+                state.doPass(a, nullptr);
+            return a;
+        }
+        case Phase::Election: {
+            const Action a = drawVote(state, rng);
+            state.doVote(a, nullptr);
+            return a;
+        }
+        default: {
+            // Keeping an Ambition card: once a player a round, through the checks.
+            const Action a = drawFromLegal(state, rng);
+            state.applyAction(a, nullptr);
+            return a;
         }
     }
-    if (state.phase() == Phase::Election) {
-        // Uniform over every (seat, card) vote still open, listed in one pass
-        // (seat order, then Yes, No, Stomachache, as before).
-        ActionList open;
-        const int seats = state.rules().seats();
-        for (int i = 0; i < seats; ++i) {
-            const Seat s{static_cast<std::uint8_t>(i)};
-            if (state.hasVoted(s)) continue;
-            const Hand& hand = state.hand(s);
-            if (hand.yes > 0) open.push(Action::vote(s, VoteCard::Yes));
-            if (hand.no > 0) open.push(Action::vote(s, VoteCard::No));
-            if (hand.stomachache > 0) open.push(Action::vote(s, VoteCard::Stomachache));
-        }
-        if (!open.empty()) return open[static_cast<int>(rng.below(static_cast<std::uint32_t>(open.size())))];
-    }
-    ActionList legal;
-    state.legalActions(legal);
-    return legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
 }
 
 State sampleWorld(const State& truth, Seat viewer, Rng& rng) {

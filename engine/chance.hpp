@@ -56,6 +56,11 @@ Deal randomDeal(const State& state, Rng& rng);
 Reshuffle randomReshuffle(const State& state, Rng& rng);
 // A uniformly random legal action; the state must not await chance.
 Action randomAction(const State& state, Rng& rng);
+// Random play's hot path: randomAction's draw, applied at once without a
+// second legality test and without events. The same draws and the same
+// state after as state.apply(randomAction(state, rng)) (the engine's tests
+// hold the two equal step by step); returns the action it applied.
+Action playRandomAction(State& state, Rng& rng);
 
 // A state `viewer` cannot tell from `truth`: every secret the seat has not
 // seen redrawn at random, consistent with what it has (RULES §7): the

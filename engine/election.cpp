@@ -45,14 +45,14 @@ void State::resolveElection(EventList* ev) {
     bool anyNo = false;
     bool anyStomachache = false;
     for (int s = 0; s < rules_->seats(); ++s) {
-        // Every No and Stomachache played is lost; a Yes goes back to its player.
-        if (votes_[s] == VoteCard::No) {
-            anyNo = true;
-            --hands_[s].no;
-        } else if (votes_[s] == VoteCard::Stomachache) {
-            anyStomachache = true;
-            --hands_[s].stomachache;
-        }
+        // Every No and Stomachache played is lost; a Yes goes back to its
+        // player. Counted without branches: the votes are the players' secret.
+        const bool no = votes_[s] == VoteCard::No;
+        const bool stomachache = votes_[s] == VoteCard::Stomachache;
+        hands_[s].no = static_cast<std::uint8_t>(hands_[s].no - no);
+        hands_[s].stomachache = static_cast<std::uint8_t>(hands_[s].stomachache - stomachache);
+        anyNo |= no;
+        anyStomachache |= stomachache;
     }
     bool emissaryRevealedYes = false;
     if (rules_->hasEmissary()) {

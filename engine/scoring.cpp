@@ -18,27 +18,43 @@ std::string_view scoreLineKindName(ScoreLineKind k) {
     return "favourite";
 }
 
+namespace {
+
+// RULES §3.5 table by place, for a King and for a crowned Jester (floors and
+// dungeons invert, the throne scores 0). WCs, the box and the royal couple's
+// first King (at the second coronation) score 0. Read from a table: where a
+// favourite stands is as random as the game, and a test on it mispredicts.
+struct PlacePoints {
+    std::array<std::int8_t, kPlaceCount + 1> king{};
+    std::array<std::int8_t, kPlaceCount + 1> jesterKing{};
+};
+constexpr PlacePoints kPlacePoints = [] {
+    PlacePoints t;
+    for (int f = 0; f < kFloors; ++f) {
+        t.king[f] = static_cast<std::int8_t>(f);
+        t.jesterKing[f] = static_cast<std::int8_t>(-f);
+    }
+    t.king[static_cast<int>(Place::Throne)] = 10;
+    for (int depth = 1; depth <= 3; ++depth) {
+        const int p = static_cast<int>(Place::Dungeon1) + depth - 1;
+        t.king[p] = static_cast<std::int8_t>(-depth);
+        t.jesterKing[p] = static_cast<std::int8_t>(depth);
+    }
+    return t;
+}();
+
+}  // namespace
+
 int State::favouriteLines(const FavouritesCard& card, bool jesterKing, ScoreSheet& sheet) const {
-    // RULES §3.5 table; when the Jester is crowned, floors and dungeons invert.
-    int sign = jesterKing ? -1 : 1;
+    const auto& table = jesterKing ? kPlacePoints.jesterKing : kPlacePoints.king;
     int sum = 0;
     for (auto c : card.characters) {
-        Place p = place_[c.index];
+        const Place p = place_[c.index];
         if (card.banished == c) {  // the sealed character counts for nothing
             sheet.lines.push_back(ScoreLine{.kind = ScoreLineKind::Banished, .character = c, .place = p});
             continue;
         }
-        int points = 0;
-        if (isFloor(p)) {
-            points = sign * floorOf(p);
-        } else if (p == Place::Throne) {
-            points = jesterKing ? 0 : 10;
-        } else if (isDungeon(p)) {
-            int depth = static_cast<int>(p) - static_cast<int>(Place::Dungeon1) + 1;  // Dungeon1..3
-            points = -sign * depth;
-        }
-        // WCs, the box and the royal couple's first King (at the second
-        // coronation) score 0.
+        const int points = table[static_cast<int>(p)];
         sheet.lines.push_back(
             ScoreLine{.kind = ScoreLineKind::Favourite, .character = c, .place = p, .points = points});
         sum += points;

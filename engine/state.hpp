@@ -159,6 +159,8 @@ public:
     // The same for one place, and the characters that may move as a bit mask.
     Place moveDestination(Place from) const;
     std::uint16_t movableCharacters() const;
+    // moveDestination() for a character movableCharacters() names: fewer tests.
+    Place movableTo(Place from) const;
 
     // --- an election ------------------------------------------------------
     CharacterId candidate() const { return candidate_; }
@@ -197,6 +199,8 @@ private:
     friend class StateCodec;
     // chance.hpp: redraws what one seat has not seen.
     friend State sampleWorld(const State& truth, Seat viewer, Rng& rng);
+    // chance.hpp: draws a legal action and carries it out without checking it again.
+    friend Action playRandomAction(State& state, Rng& rng);
 
     // apply()'s three kinds: state.cpp
     std::optional<Refusal> applyAction(const Action& a, EventList* ev);
@@ -313,24 +317,36 @@ inline Place State::moveDestination(Place from) const {
 }
 
 inline std::uint16_t State::movableCharacters() const {
-    // moveDestination()'s rules, asked only of places someone stands on and
-    // written out without calls: random play asks this at every move.
+    // moveDestination()'s rules for every place at once, written without
+    // branches (which floors are full is as random as the game): a place's
+    // characters are kept when their move is open.
     const int limit = rules_->floorLimit();
     const bool wcs = rules_->is2024();
-    unsigned movable = 0;
-    for (int f = 0; f + 1 < kFloors; ++f) {
-        if (at_[f] == 0) continue;
-        const int up = f + 1;
-        if (count_[up] < limit ||
-            (wcs && (up == 3 || up == 4) && count_[static_cast<int>(up == 3 ? Place::Wc3 : Place::Wc4)] == 0))
-            movable |= at_[f];
-    }
-    if (count_[static_cast<int>(Place::Throne)] == 0) movable |= at_[kFloors - 1];
+    auto keepIf = [](std::uint16_t characters, bool open) {
+        return characters & (0u - static_cast<unsigned>(open));
+    };
+    const auto wcFree = [&](Place wc) { return wcs & (count_[static_cast<int>(wc)] == 0); };
+    unsigned movable = keepIf(at_[0], count_[1] < limit) | keepIf(at_[1], count_[2] < limit) |
+                       keepIf(at_[2], (count_[3] < limit) | wcFree(Place::Wc3)) |
+                       keepIf(at_[3], (count_[4] < limit) | wcFree(Place::Wc4)) |
+                       keepIf(at_[4], count_[5] < limit) |
+                       keepIf(at_[5], count_[static_cast<int>(Place::Throne)] == 0);
     if (wcs) {
-        if (count_[3] < limit) movable |= at_[static_cast<int>(Place::Wc3)];
-        if (count_[4] < limit) movable |= at_[static_cast<int>(Place::Wc4)];
+        movable |= keepIf(at_[static_cast<int>(Place::Wc3)], count_[3] < limit);
+        movable |= keepIf(at_[static_cast<int>(Place::Wc4)], count_[4] < limit);
     }
     return static_cast<std::uint16_t>(movable);
+}
+
+inline Place State::movableTo(Place from) const {
+    // Up one floor (floor 5's is the throne, Place value 6) unless that floor
+    // is full, when the move open is into its WC; out of a WC onto its floor.
+    if (isFloor(from)) {
+        const int up = floorOf(from) + 1;
+        if (up == kFloors || count_[up] < rules_->floorLimit()) return floorPlace(up);
+        return up == 3 ? Place::Wc3 : Place::Wc4;
+    }
+    return from == Place::Wc3 ? Place::Floor3 : Place::Floor4;
 }
 
 }  // namespace vivaref::engine

@@ -26,18 +26,18 @@ std::string randomPlayStalled() {
     return "the game did not end after " + std::to_string(kMaxRandomActions) + " actions";
 }
 
-namespace {
-
-struct Unobserved {
-    bool drawn(const State&, const Decision&) { return true; }
-    bool drawn(const State&, const Action&) { return true; }
-};
-
-}  // namespace
-
-std::optional<std::string> playRandomly(State& state, Rng& rng) {
-    Unobserved nobody;
-    return playRandomly(state, rng, nobody);
+std::optional<std::string> playRandomly(State& state, Rng& rng, std::int64_t* actions) {
+    std::int64_t played = 0;
+    while (!state.isOver()) {
+        if (state.awaitsChance()) {
+            if (auto refusal = state.apply(randomDecision(state, rng))) return randomDecisionRefused(state, *refusal);
+            continue;
+        }
+        playRandomAction(state, rng);
+        if (++played > kMaxRandomActions) return randomPlayStalled();
+    }
+    if (actions) *actions += played;
+    return std::nullopt;
 }
 
 }  // namespace vivaref::engine::players

@@ -79,7 +79,10 @@ std::optional<std::string> playRandomly(State& state, Rng& rng, Observer& observ
     return std::nullopt;
 }
 
-// Plays `state` to its end at random, seeing nothing of it.
-std::optional<std::string> playRandomly(State& state, Rng& rng);
+// Plays `state` to its end at random, seeing nothing of it: the same game
+// as with an observer, each player's action drawn and applied in one call
+// (playRandomAction) instead of drawn, shown and then checked. Adds the
+// players' actions to `actions` when given (vivaref bench).
+std::optional<std::string> playRandomly(State& state, Rng& rng, std::int64_t* actions = nullptr);
 
 }  // namespace vivaref::engine::players

@@ -8,9 +8,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <thread>
 
+#include "engine/chance.hpp"
+#include "engine/players/random_player.hpp"
+#include "engine/state.hpp"
 #include "random_play.hpp"
 
 using namespace vivaref::test;
@@ -114,4 +118,48 @@ TEST_CASE("Random play: a seed replays to the same game") {
         CHECK(a.actions == b.actions);
         CHECK(a.coronations == b.coronations);
     }
+}
+
+TEST_CASE("Random play's one-call path: the same actions and states as drawing, then applying with every check") {
+    // playRandomAction (vivaref bench, playouts) trusts its own draw and skips
+    // State::apply's tests; here each of its steps must equal randomAction's
+    // draw applied through State::apply, the state compared whole.
+    const auto configs = randomPlayConfigs();
+    REQUIRE(configs.size() >= 20);
+    int steps = 0;
+    for (const PlayConfig& config : configs) {
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            auto spec = config.spec;
+            spec.first = static_cast<int>(seed % static_cast<std::uint64_t>(spec.seats));
+            const auto rules = std::make_shared<const vivaref::engine::Rules>(spec);
+            vivaref::engine::State checked(rules), trusted(rules);
+            vivaref::engine::Rng checkedRng(kBaseSeed + seed), trustedRng(kBaseSeed + seed);
+            INFO("configuration: " << config.name << ", seed " << kBaseSeed + seed);
+            while (!checked.isOver()) {
+                if (checked.awaitsChance()) {
+                    const auto decision = vivaref::engine::players::randomDecision(checked, checkedRng);
+                    REQUIRE_FALSE(checked.apply(decision));
+                    REQUIRE_FALSE(trusted.apply(vivaref::engine::players::randomDecision(trusted, trustedRng)));
+                } else {
+                    const auto drawn = vivaref::engine::randomAction(checked, checkedRng);
+                    const auto refusal = checked.apply(drawn);
+                    REQUIRE_MESSAGE(!refusal, "randomAction drew a refused action: " << refusal->message);
+                    const auto applied = vivaref::engine::playRandomAction(trusted, trustedRng);
+                    REQUIRE(applied == drawn);
+                    ++steps;
+                }
+                REQUIRE(trusted == checked);
+                REQUIRE(trustedRng == checkedRng);
+            }
+            // And playRandomly without an observer plays that same game.
+            vivaref::engine::State whole(rules);
+            vivaref::engine::Rng wholeRng(kBaseSeed + seed);
+            std::int64_t actions = 0;
+            REQUIRE_FALSE(vivaref::engine::players::playRandomly(whole, wholeRng, &actions));
+            CHECK(whole == checked);
+            CHECK(actions > 0);
+        }
+    }
+    MESSAGE(steps << " actions compared in " << configs.size() << " configurations");
+    CHECK(steps > 10000);
 }
