@@ -147,13 +147,13 @@ constexpr ByteTables kByte = [] {
 }();
 
 // Bits set in a mask of up to 32 bits.
-std::uint32_t bitCount(std::uint32_t x) {
+[[gnu::always_inline]] inline std::uint32_t bitCount(std::uint32_t x) {
     return kByte.bits[x & 0xFF] + kByte.bits[(x >> 8) & 0xFF] + kByte.bits[(x >> 16) & 0xFF] + kByte.bits[x >> 24];
 }
 
 // The index of the k-th set bit of a mask of up to 32 bits (k below its bit
 // count): past each byte that holds fewer than k + 1 of them, by selects.
-std::uint8_t nthBit(std::uint32_t mask, std::uint32_t k) {
+[[gnu::always_inline]] inline std::uint8_t nthBit(std::uint32_t mask, std::uint32_t k) {
     std::uint32_t shift = 0;
     for (int i = 0; i < 3; ++i) {
         const std::uint32_t inByte = kByte.bits[(mask >> shift) & 0xFF];
@@ -181,7 +181,7 @@ static_assert(reciprocalsExact());
 // applies it at once). Each is the same uniform choice as the legal list,
 // made without building it.
 
-Action drawPlacement(const State& state, Rng& rng) {
+[[gnu::always_inline]] inline Action drawPlacement(const State& state, Rng& rng) {
     // Every (waiting character, floor 1-4 with room) pair, character first.
     const unsigned waiting = state.charactersAt(Place::Reserve);
     const int limit = state.rules().floorLimit();
@@ -197,7 +197,7 @@ Action drawPlacement(const State& state, Rng& rng) {
 }
 
 // A move, or the seat's pass when nothing can move.
-Action drawMove(const State& state, Rng& rng) {
+[[gnu::always_inline]] inline Action drawMove(const State& state, Rng& rng) {
     // Each character has at most one legal move, so drawing characters
     // until one can move is uniform over the legal moves.
     const unsigned movable = state.movableCharacters();
@@ -210,7 +210,7 @@ Action drawMove(const State& state, Rng& rng) {
     }
 }
 
-Action drawVote(const State& state, Rng& rng) {
+[[gnu::always_inline]] inline Action drawVote(const State& state, Rng& rng) {
     // Uniform over every (seat, card) vote still open, in seat order, then
     // Yes, No, Stomachache: bit 4 * seat + card of a mask, and the k-th bit.
     static_assert(kMaxSeats * 4 <= 32);

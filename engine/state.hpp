@@ -316,7 +316,7 @@ inline Place State::moveDestination(Place from) const {
     return Place::Unknown;
 }
 
-inline std::uint16_t State::movableCharacters() const {
+[[gnu::always_inline]] inline std::uint16_t State::movableCharacters() const {
     // moveDestination()'s rules for every place at once, written without
     // branches (which floors are full is as random as the game): a place's
     // characters are kept when their move is open.
@@ -338,7 +338,7 @@ inline std::uint16_t State::movableCharacters() const {
     return static_cast<std::uint16_t>(movable);
 }
 
-inline Place State::movableTo(Place from) const {
+[[gnu::always_inline]] inline Place State::movableTo(Place from) const {
     // Up one floor (floor 5's is the throne, Place value 6) unless that floor
     // is full, when the move open is into its WC; out of a WC onto its floor.
     if (isFloor(from)) {
