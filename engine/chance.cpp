@@ -118,6 +118,10 @@ Deal randomDeal(const State& state, Rng& rng) {
     return deal;
 }
 
+void playRandomDeal(State& state, Rng& rng) {
+    state.startRound(randomDeal(state, rng), nullptr);
+}
+
 Reshuffle randomReshuffle(const State& state, Rng& rng) {
     Reshuffle r{state.emissaryPile()};
     shuffle(r.pile, rng);
@@ -128,12 +132,12 @@ namespace {
 
 // Random play's draws pick the k-th of a set given as a bit mask. Which bit
 // that is depends on the draw, so a loop or a test on it is a branch no
-// predictor can guess; these read it from byte tables instead, without
-// branches (std::popcount is a library call on baseline x86-64, and x86-64
-// has no portable "select the k-th bit" instruction).
+// predictor can guess; this reads it from byte tables instead, without
+// branches (baseline x86-64 has no instruction that selects the k-th bit,
+// nor one that counts them).
 struct ByteTables {
-    std::array<std::uint8_t, 256> bits{};                     // set bits of a byte
-    std::array<std::array<std::uint8_t, 8>, 256> select{};    // [byte][k]: the k-th set bit
+    std::array<std::uint8_t, 256> bits{};                   // set bits of a byte
+    std::array<std::array<std::uint8_t, 8>, 256> select{};  // [byte][k]: the k-th set bit
 };
 constexpr ByteTables kByte = [] {
     ByteTables t;
@@ -145,11 +149,6 @@ constexpr ByteTables kByte = [] {
     }
     return t;
 }();
-
-// Bits set in a mask of up to 32 bits.
-[[gnu::always_inline]] inline std::uint32_t bitCount(std::uint32_t x) {
-    return kByte.bits[x & 0xFF] + kByte.bits[(x >> 8) & 0xFF] + kByte.bits[(x >> 16) & 0xFF] + kByte.bits[x >> 24];
-}
 
 // The index of the k-th set bit of a mask of up to 32 bits (k below its bit
 // count): past each byte that holds fewer than k + 1 of them, by selects.
@@ -191,7 +190,8 @@ static_assert(reciprocalsExact());
         open[nOpen] = floorPlace(f);
         nOpen += state.countAt(floorPlace(f)) < limit;
     }
-    const std::uint32_t k = rng.below(bitCount(waiting) * nOpen);
+    const auto nWaiting = static_cast<std::uint32_t>(state.countAt(Place::Reserve));
+    const std::uint32_t k = rng.below(nWaiting * nOpen);
     const std::uint32_t q = (k * kReciprocal[nOpen]) >> 16;
     return Action::place(state.seatToAct(), CharacterId{nthBit(waiting, q)}, open[k - q * nOpen]);
 }
@@ -215,16 +215,19 @@ static_assert(reciprocalsExact());
     // Yes, No, Stomachache: bit 4 * seat + card of a mask, and the k-th bit.
     static_assert(kMaxSeats * 4 <= 32);
     std::uint32_t open = 0;
+    std::uint32_t n = 0;
     const int seats = state.rules().seats();
     for (int i = 0; i < seats; ++i) {
         const Seat s{static_cast<std::uint8_t>(i)};
         const Hand& hand = state.hand(s);
-        const std::uint32_t held = static_cast<std::uint32_t>(hand.yes > 0) |
-                                   static_cast<std::uint32_t>(hand.no > 0) << 1 |
-                                   static_cast<std::uint32_t>(hand.stomachache > 0) << 2;
-        open |= (held & (0u - static_cast<std::uint32_t>(!state.hasVoted(s)))) << (4 * i);
+        const auto waiting = static_cast<std::uint32_t>(!state.hasVoted(s));
+        const auto yes = static_cast<std::uint32_t>(hand.yes > 0) & waiting;
+        const auto no = static_cast<std::uint32_t>(hand.no > 0) & waiting;
+        const auto stomachache = static_cast<std::uint32_t>(hand.stomachache > 0) & waiting;
+        open |= (yes | no << 1 | stomachache << 2) << (4 * i);
+        n += yes + no + stomachache;
     }
-    const std::uint8_t bit = nthBit(open, rng.below(bitCount(open)));
+    const std::uint8_t bit = nthBit(open, rng.below(n));
     return Action::vote(Seat{static_cast<std::uint8_t>(bit >> 2)}, static_cast<VoteCard>(bit & 3u));
 }
 

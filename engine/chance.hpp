@@ -52,6 +52,9 @@ private:
 // Jester, no two cards the same set), and as the rules call for them the
 // seals, Ambition pairs, the Emissary's card and pile, the online placement.
 Deal randomDeal(const State& state, Rng& rng);
+// Random play's deal: randomDeal's, started at once without checking it
+// again (the state awaits a deal). The same as state.apply(randomDeal(...)).
+void playRandomDeal(State& state, Rng& rng);
 // The Emissary's current pile shuffled (the state awaits a reshuffle).
 Reshuffle randomReshuffle(const State& state, Rng& rng);
 // A uniformly random legal action; the state must not await chance.

@@ -167,8 +167,18 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
 
 std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
     if (auto r = checkDeal(d)) return r;
+    startRound(d, ev);
+    return std::nullopt;
+}
+
+void State::startRound(const Deal& d, EventList* ev) {
     const int players = rules_->players();
-    for (int c = 0; c < characters_; ++c) putCharacter(CharacterId{static_cast<std::uint8_t>(c)}, Place::Reserve);
+    // Every character back beside the board.
+    place_.fill(Place::Reserve);
+    count_.fill(0);
+    at_.fill(0);
+    count_[static_cast<int>(Place::Reserve)] = static_cast<std::uint8_t>(characters_);
+    at_[static_cast<int>(Place::Reserve)] = static_cast<std::uint16_t>((1u << characters_) - 1);
     for (int s = 0; s < rules_->seats(); ++s) hands_[s] = rules_->startingHand();
     votes_.fill(VoteCard::Unknown);
     votesIn_ = 0;
@@ -245,7 +255,6 @@ std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
     } else {
         startPlay();
     }
-    return std::nullopt;
 }
 
 void State::addToTotal(PlayerId p, int change) {

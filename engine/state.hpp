@@ -201,6 +201,7 @@ private:
     friend State sampleWorld(const State& truth, Seat viewer, Rng& rng);
     // chance.hpp: draws a legal action and carries it out without checking it again.
     friend Action playRandomAction(State& state, Rng& rng);
+    friend void playRandomDeal(State& state, Rng& rng);
 
     // apply()'s three kinds: state.cpp
     std::optional<Refusal> applyAction(const Action& a, EventList* ev);
@@ -236,6 +237,7 @@ private:
     bool ambitionHolds(PlayerId p, AmbitionCard c, int favouritePoints) const;
     // state.cpp
     std::optional<Refusal> checkDeal(const Deal& d) const;
+    void startRound(const Deal& d, EventList* ev);  // applyDeal once checkDeal found nothing wrong
     std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card, int player) const;  // -1: the Emissary
     std::optional<Refusal> checkPile(const std::vector<VoteCard>& pile, const Hand& expected) const;
     std::optional<Refusal> checkKeep(const Action& a) const;

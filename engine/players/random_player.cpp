@@ -29,8 +29,12 @@ std::string randomPlayStalled() {
 std::optional<std::string> playRandomly(State& state, Rng& rng, std::int64_t* actions) {
     std::int64_t played = 0;
     while (!state.isOver()) {
-        if (state.awaitsChance()) {
-            if (auto refusal = state.apply(randomDecision(state, rng))) return randomDecisionRefused(state, *refusal);
+        if (state.phase() == Phase::AwaitDeal) {
+            playRandomDeal(state, rng);
+            continue;
+        }
+        if (state.phase() == Phase::AwaitReshuffle) {
+            if (auto refusal = state.apply(randomReshuffle(state, rng))) return randomDecisionRefused(state, *refusal);
             continue;
         }
         playRandomAction(state, rng);

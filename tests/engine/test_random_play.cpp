@@ -121,9 +121,10 @@ TEST_CASE("Random play: a seed replays to the same game") {
 }
 
 TEST_CASE("Random play's one-call path: the same actions and states as drawing, then applying with every check") {
-    // playRandomAction (vivaref bench, playouts) trusts its own draw and skips
-    // State::apply's tests; here each of its steps must equal randomAction's
-    // draw applied through State::apply, the state compared whole.
+    // playRandomAction and playRandomDeal (vivaref bench, playouts) trust
+    // their own draws and skip State::apply's tests; here each of their steps
+    // must equal the same draw applied through State::apply, the state
+    // compared whole.
     const auto configs = randomPlayConfigs();
     REQUIRE(configs.size() >= 20);
     int steps = 0;
@@ -139,7 +140,10 @@ TEST_CASE("Random play's one-call path: the same actions and states as drawing, 
                 if (checked.awaitsChance()) {
                     const auto decision = vivaref::engine::players::randomDecision(checked, checkedRng);
                     REQUIRE_FALSE(checked.apply(decision));
-                    REQUIRE_FALSE(trusted.apply(vivaref::engine::players::randomDecision(trusted, trustedRng)));
+                    if (trusted.phase() == vivaref::engine::Phase::AwaitDeal)
+                        vivaref::engine::playRandomDeal(trusted, trustedRng);
+                    else
+                        REQUIRE_FALSE(trusted.apply(vivaref::engine::players::randomDecision(trusted, trustedRng)));
                 } else {
                     const auto drawn = vivaref::engine::randomAction(checked, checkedRng);
                     const auto refusal = checked.apply(drawn);
