@@ -30,8 +30,14 @@ void legalActionsOf(const State& state, Seat seat, ActionList& out) {
 }
 
 void resolveChance(State& state, Rng& rng) {
-    // The engine's own random chance is always accepted (random play checks it).
-    while (state.awaitsChance()) state.apply(randomDecision(state, rng));
+    // The engine's own random chance is always accepted (random play checks
+    // it): a deal is started without a second check.
+    while (state.awaitsChance()) {
+        if (state.phase() == Phase::AwaitDeal)
+            playRandomDeal(state, rng);
+        else
+            state.apply(randomDecision(state, rng));
+    }
 }
 
 namespace {
@@ -54,7 +60,7 @@ int playOut(State& state, Rng& rng, bool casualVotes) {
             const Seat voter = nextToDecide(state);
             voted = !state.apply(Action::vote(voter, casualVote(state, voter)));  // no refusal
         }
-        if (!voted) state.apply(randomAction(state, rng));
+        if (!voted) playRandomAction(state, rng);  // drawn legal: applied without a second check
     }
     return played;
 }
