@@ -56,8 +56,6 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
     history_.reserve(static_cast<std::size_t>(rules_->rounds()));
 }
 
-int State::countAt(Place p) const { return p < Place::Unknown ? count_[static_cast<int>(p)] : 0; }
-
 // ---- the deal (RULES §3.1) -------------------------------------------------
 
 std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, int player) const {

@@ -149,7 +149,7 @@ public:
     Place placeOf(CharacterId c) const { return place_[c.index]; }
     // Where every character should stand now, by character index.
     const std::array<Place, kMaxCharacters>& positions() const { return place_; }
-    int countAt(Place p) const;
+    int countAt(Place p) const { return p < Place::Unknown ? count_[static_cast<int>(p)] : 0; }
     int characterCount() const { return characters_; }
     // The characters at a place as a bit mask over character indices.
     std::uint16_t charactersAt(Place p) const { return p < Place::Unknown ? at_[static_cast<int>(p)] : 0; }
