@@ -1,11 +1,14 @@
 // Random play, the yardstick at the bottom: chance drawn by randomDeal and
 // randomReshuffle, each choice a uniformly random legal action
-// (engine/chance.hpp), all applied through State::apply. The random player
-// for one seat; randomDecision for whatever the state awaits; and
-// playRandomly, the one loop that plays a game out at random for
-// `vivaref bench`, `vivaref random-record`, the tests' random games and
-// their random play with invariants. The search player's playouts vote as
-// a casual player instead (playOut, player.hpp).
+// (engine/chance.hpp). With an observer every decision is drawn, shown and
+// applied through State::apply with all its checks; without one (vivaref
+// bench) the same draws go through the one-call steps playRandomAction and
+// playRandomDeal, which the engine's tests hold equal to the checked path
+// step by step. The random player for one seat; randomDecision for whatever
+// the state awaits; and playRandomly, the one loop that plays a game out at
+// random for `vivaref bench`, `vivaref random-record`, the tests' random
+// games and their random play with invariants. The search player's
+// playouts vote as a casual player instead (playOut, player.hpp).
 #pragma once
 
 #include <cstdint>
