@@ -184,7 +184,7 @@ static_assert(reciprocalsExact());
     // Every (waiting character, floor 1-4 with room) pair, character first.
     const unsigned waiting = state.charactersAt(Place::Reserve);
     const int limit = state.rules().floorLimit();
-    std::array<Place, 4> open;
+    std::array<Place, 4> open{};
     std::uint32_t nOpen = 0;
     for (int f = 1; f <= 4; ++f) {
         open[nOpen] = floorPlace(f);
