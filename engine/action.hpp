@@ -5,8 +5,8 @@
 
 #include <array>
 #include <new>
-#include <type_traits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "engine/ids.hpp"
@@ -18,10 +18,14 @@ enum class ActionKind : std::uint8_t { Keep, Place, Move, Vote, Pass };
 class Action {
 public:
     Action() = default;  // a pass by no seat: a placeholder, never legal
-    static Action keep(PlayerId p, AmbitionCard c) { return {ActionKind::Keep, p.index, static_cast<std::uint8_t>(c), Place::Unknown}; }
+    static Action keep(PlayerId p, AmbitionCard c) {
+        return {ActionKind::Keep, p.index, static_cast<std::uint8_t>(c), Place::Unknown};
+    }
     static Action place(Seat s, CharacterId c, Place to) { return {ActionKind::Place, s.index, c.index, to}; }
     static Action move(Seat s, CharacterId c, Place to) { return {ActionKind::Move, s.index, c.index, to}; }
-    static Action vote(Seat s, VoteCard c) { return {ActionKind::Vote, s.index, static_cast<std::uint8_t>(c), Place::Unknown}; }
+    static Action vote(Seat s, VoteCard c) {
+        return {ActionKind::Vote, s.index, static_cast<std::uint8_t>(c), Place::Unknown};
+    }
     static Action pass(Seat s) { return {ActionKind::Pass, s.index, kInvalidIndex, Place::Unknown}; }
 
     ActionKind kind() const { return kind_; }
@@ -89,10 +93,10 @@ struct EmissaryDeal {
 // A round's deal: recorded from physical cards, or made by randomDeal().
 struct Deal {
     int round = 1;
-    std::vector<FavouritesCard> favourites;             // one per player
-    std::vector<std::array<AmbitionCard, 2>> ambitions; // one pair per player, with Ambition
-    std::optional<EmissaryDeal> emissary;               // with the Emissary
-    std::vector<Place> placement;                       // online preset: by character index
+    std::vector<FavouritesCard> favourites;              // one per player
+    std::vector<std::array<AmbitionCard, 2>> ambitions;  // one pair per player, with Ambition
+    std::optional<EmissaryDeal> emissary;                // with the Emissary
+    std::vector<Place> placement;                        // online preset: by character index
     friend bool operator==(const Deal&, const Deal&) = default;
 };
 

@@ -22,8 +22,9 @@ std::optional<Refusal> State::checkActor(const Action& a, Phase phase, const cha
     }
     if (a.seat().index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, "There is no such seat.");
     if (a.seat() != toAct_)
-        return refuse(RefusalCode::NotYourTurn, "It is seat " + std::to_string(toAct_.index) + "'s turn, not seat " +
-                                                    std::to_string(a.seat().index) + "'s.");
+        return refuse(RefusalCode::NotYourTurn, "It is seat " + std::to_string(toAct_.index) +
+                                                    "'s turn, not seat " + std::to_string(a.seat().index) +
+                                                    "'s.");
     return std::nullopt;
 }
 
@@ -39,7 +40,8 @@ static std::optional<Refusal> checkNames(const State& s, const Action& a) {
 }
 
 std::optional<Refusal> State::checkPlace(const Action& a) const {
-    if (auto r = checkActor(a, Phase::Placement, "Characters are placed only at the start of a round.")) return r;
+    if (auto r = checkActor(a, Phase::Placement, "Characters are placed only at the start of a round."))
+        return r;
     if (auto r = checkNames(*this, a)) return r;
     const std::string& name = rules_->roster()[a.character()].name;
     if (place_[a.character().index] != Place::Reserve)
@@ -63,8 +65,13 @@ bool State::isLegalPlacement(const Action& a) const {
 void State::doPlace(const Action& a, EventList* ev) {
     putCharacter(a.character(), a.to());
     ++placed_;
-    if (ev) ev->push(Event{.kind = EventKind::Placed, .seat = a.seat(), .character = a.character(),
-                           .from = Place::Reserve, .to = a.to(), .round = round_});
+    if (ev)
+        ev->push(Event{.kind = EventKind::Placed,
+                       .seat = a.seat(),
+                       .character = a.character(),
+                       .from = Place::Reserve,
+                       .to = a.to(),
+                       .round = round_});
     if (placed_ < rules_->totalPlacements()) {
         toAct_ = rules_->nextSeat(toAct_);
         return;
@@ -75,16 +82,21 @@ void State::doPlace(const Action& a, EventList* ev) {
         if (place_[c] != Place::Reserve) continue;
         CharacterId id{static_cast<std::uint8_t>(c)};
         putCharacter(id, Place::Floor0);
-        if (ev) ev->push(Event{.kind = EventKind::LeftToFloor0, .character = id, .from = Place::Reserve,
-                               .to = Place::Floor0, .round = round_});
+        if (ev)
+            ev->push(Event{.kind = EventKind::LeftToFloor0,
+                           .character = id,
+                           .from = Place::Reserve,
+                           .to = Place::Floor0,
+                           .round = round_});
     }
     phase_ = Phase::Ascent;
     toAct_ = first_;
 }
 
 std::optional<Refusal> State::checkMove(const Action& a) const {
-    if (auto r = checkActor(a, Phase::Ascent, phase_ == Phase::Election ? "An election is under way: vote first."
-                                                                        : "Characters move only during the ascent."))
+    if (auto r = checkActor(a, Phase::Ascent,
+                            phase_ == Phase::Election ? "An election is under way: vote first."
+                                                      : "Characters move only during the ascent."))
         return r;
     if (auto r = checkNames(*this, a)) return r;
     const std::string& name = rules_->roster()[a.character()].name;
@@ -101,11 +113,11 @@ std::optional<Refusal> State::checkMove(const Action& a) const {
         // RULES §3.3: a character leaves a WC onto the same floor, nowhere else.
         int floor = floorOfWc(from);
         if (to != floorPlace(floor))
-            return refuse(RefusalCode::NotAdjacent, name + " can only leave the WC onto floor " +
-                                                        std::to_string(floor) + ".");
+            return refuse(RefusalCode::NotAdjacent,
+                          name + " can only leave the WC onto floor " + std::to_string(floor) + ".");
         if (count_[floor] >= limit)
-            return refuse(RefusalCode::FloorFull, "Floor " + std::to_string(floor) + " is full: " + name +
-                                                      " must stay in the WC.");
+            return refuse(RefusalCode::FloorFull,
+                          "Floor " + std::to_string(floor) + " is full: " + name + " must stay in the WC.");
         return std::nullopt;
     }
     const int floor = floorOf(from);
@@ -120,7 +132,8 @@ std::optional<Refusal> State::checkMove(const Action& a) const {
     }
     if (rules_->is2024() && isWc(to) && floorOfWc(to) == up) {
         if (count_[up] < limit)
-            return refuse(RefusalCode::FloorNotFull, "A character enters the WC of floor " + std::to_string(up) +
+            return refuse(RefusalCode::FloorNotFull, "A character enters the WC of floor " +
+                                                         std::to_string(up) +
                                                          " only when that floor is full.");
         if (count_[static_cast<int>(to)] > 0)
             return refuse(RefusalCode::WcOccupied, "The WC of floor " + std::to_string(up) + " is taken.");
@@ -128,7 +141,8 @@ std::optional<Refusal> State::checkMove(const Action& a) const {
     }
     if (isFloor(to) && floorOf(to) <= floor)
         return refuse(RefusalCode::NotAdjacent, "Characters never move down or sideways.");
-    return refuse(RefusalCode::NotAdjacent, name + " can only move up one floor, to floor " + std::to_string(up) +
+    return refuse(RefusalCode::NotAdjacent, name + " can only move up one floor, to floor " +
+                                                std::to_string(up) +
                                                 (up == kFloors ? " (the throne)." : "."));
 }
 
@@ -142,8 +156,13 @@ void State::doMove(const Action& a, EventList* ev) {
     const Place from = place_[a.character().index];
     putCharacter(a.character(), a.to());
     passesInRow_ = 0;
-    if (ev) ev->push(Event{.kind = EventKind::Moved, .seat = a.seat(), .character = a.character(), .from = from,
-                           .to = a.to(), .round = round_});
+    if (ev)
+        ev->push(Event{.kind = EventKind::Moved,
+                       .seat = a.seat(),
+                       .character = a.character(),
+                       .from = from,
+                       .to = a.to(),
+                       .round = round_});
     if (a.to() != Place::Throne) {
         toAct_ = rules_->nextSeat(toAct_);
         return;
@@ -154,8 +173,13 @@ void State::doMove(const Action& a, EventList* ev) {
     crown_ = a.seat();
     votes_.fill(VoteCard::Unknown);
     votesIn_ = 0;
-    if (ev) ev->push(Event{.kind = EventKind::ElectionOpened, .seat = a.seat(), .character = a.character(),
-                           .from = from, .to = Place::Throne, .round = round_});
+    if (ev)
+        ev->push(Event{.kind = EventKind::ElectionOpened,
+                       .seat = a.seat(),
+                       .character = a.character(),
+                       .from = from,
+                       .to = Place::Throne,
+                       .round = round_});
 }
 
 std::optional<Refusal> State::checkPass(const Action& a) const {
@@ -182,7 +206,8 @@ void State::addLegalPlacements(ActionList& out) const {
     for (int c = 0; c < characters_; ++c) {
         if (place_[c] != Place::Reserve) continue;
         for (int f = 1; f <= 4; ++f)
-            if (count_[f] < limit) out.push(Action::place(toAct_, CharacterId{static_cast<std::uint8_t>(c)}, floorPlace(f)));
+            if (count_[f] < limit)
+                out.push(Action::place(toAct_, CharacterId{static_cast<std::uint8_t>(c)}, floorPlace(f)));
     }
 }
 

@@ -17,7 +17,8 @@ std::uint64_t splitmix64(std::uint64_t& x) {
 template <typename List>
 void shuffle(List& v, Rng& rng) {
     // Fisher-Yates with our own draws: the same order on every platform.
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
+    for (std::size_t i = v.size(); i > 1; --i)
+        std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
 }
 
 struct FavouritesPool {
@@ -118,9 +119,7 @@ Deal randomDeal(const State& state, Rng& rng) {
     return deal;
 }
 
-void playRandomDeal(State& state, Rng& rng) {
-    state.startRound(randomDeal(state, rng), nullptr);
-}
+void playRandomDeal(State& state, Rng& rng) { state.startRound(randomDeal(state, rng), nullptr); }
 
 Reshuffle randomReshuffle(const State& state, Rng& rng) {
     Reshuffle r{state.emissaryPile()};
@@ -241,10 +240,14 @@ Action drawFromLegal(const State& state, Rng& rng) {
 
 Action randomAction(const State& state, Rng& rng) {
     switch (state.phase()) {
-        case Phase::Placement: return drawPlacement(state, rng);
-        case Phase::Ascent: return drawMove(state, rng);
-        case Phase::Election: return drawVote(state, rng);
-        default: return drawFromLegal(state, rng);
+        case Phase::Placement:
+            return drawPlacement(state, rng);
+        case Phase::Ascent:
+            return drawMove(state, rng);
+        case Phase::Election:
+            return drawVote(state, rng);
+        default:
+            return drawFromLegal(state, rng);
     }
 }
 
@@ -340,7 +343,8 @@ State sampleWorld(const State& truth, Seat viewer, Rng& rng) {
         // Sorted first, so that the order drawn owes nothing to the real one.
         std::sort(world.emissaryPile_.begin(), world.emissaryPile_.begin() + truth.emissaryPileSize_);
         for (std::size_t i = truth.emissaryPileSize_; i > 1; --i)
-            std::swap(world.emissaryPile_[i - 1], world.emissaryPile_[rng.below(static_cast<std::uint32_t>(i))]);
+            std::swap(world.emissaryPile_[i - 1],
+                      world.emissaryPile_[rng.below(static_cast<std::uint32_t>(i))]);
     }
     return world;
 }

@@ -21,9 +21,12 @@ inline DecisionKind kindOf(const Decision& d) { return static_cast<DecisionKind>
 
 inline std::string_view decisionKindName(DecisionKind k) {
     switch (k) {
-        case DecisionKind::Action: return "action";
-        case DecisionKind::Deal: return "deal";
-        case DecisionKind::Reshuffle: return "reshuffle";
+        case DecisionKind::Action:
+            return "action";
+        case DecisionKind::Deal:
+            return "deal";
+        case DecisionKind::Reshuffle:
+            return "reshuffle";
     }
     return "action";
 }

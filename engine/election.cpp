@@ -11,13 +11,14 @@ Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std
 
 std::optional<Refusal> State::checkVote(const Action& a) const {
     if (phase_ != Phase::Election)
-        return refuse(RefusalCode::WrongPhase, phase_ == Phase::GameOver ? "The game is over."
-                                                                         : "There is no election to vote in.");
+        return refuse(RefusalCode::WrongPhase,
+                      phase_ == Phase::GameOver ? "The game is over." : "There is no election to vote in.");
     Seat s = a.seat();
     if (s.index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, "There is no such seat.");
     if (votes_[s.index] != VoteCard::Unknown)
         return refuse(RefusalCode::AlreadyVoted, "Seat " + std::to_string(s.index) + " has already voted.");
-    if (a.card() >= VoteCard::Unknown) return refuse(RefusalCode::UnknownCard, "A vote is yes, no or stomachache.");
+    if (a.card() >= VoteCard::Unknown)
+        return refuse(RefusalCode::UnknownCard, "A vote is yes, no or stomachache.");
     if (!hands_[s.index].holds(a.card()))
         return refuse(RefusalCode::CardNotHeld, "You no longer hold that card: choose another.");
     return std::nullopt;
@@ -87,7 +88,9 @@ void State::resolveElection(EventList* ev) {
         if (rules_->roster().isJester(c)) {
             // The Jester goes to no dungeon: back to floor 2, else 1, else 0.
             const int limit = rules_->floorLimit();
-            reveal.sentTo = count_[2] < limit ? Place::Floor2 : count_[1] < limit ? Place::Floor1 : Place::Floor0;
+            reveal.sentTo = count_[2] < limit   ? Place::Floor2
+                            : count_[1] < limit ? Place::Floor1
+                                                : Place::Floor0;
         } else {
             static constexpr Place kDungeonOrder[] = {Place::Dungeon3, Place::Dungeon2, Place::Dungeon1};
             reveal.sentTo = rejections_ < 3 ? kDungeonOrder[rejections_] : Place::Box;
@@ -97,7 +100,8 @@ void State::resolveElection(EventList* ev) {
         reveal.outcome = ElectionOutcome::Crowned;
         reveal.sentTo = Place::Throne;
     }
-    if (ev) ev->push(Event{.kind = EventKind::VotesRevealed, .seat = crown_, .character = c, .round = round_});
+    if (ev)
+        ev->push(Event{.kind = EventKind::VotesRevealed, .seat = crown_, .character = c, .round = round_});
     votes_.fill(VoteCard::Unknown);
     votesIn_ = 0;
 
@@ -105,14 +109,24 @@ void State::resolveElection(EventList* ev) {
         static constexpr EventKind kKinds[] = {EventKind::Crowned, EventKind::Eliminated, EventKind::Rejected,
                                                EventKind::Cancelled};
         putCharacter(c, reveal.sentTo);
-        if (ev) ev->push(Event{.kind = kKinds[static_cast<int>(reveal.outcome)], .seat = crown_, .character = c,
-                               .from = Place::Throne, .to = reveal.sentTo, .round = round_});
+        if (ev)
+            ev->push(Event{.kind = kKinds[static_cast<int>(reveal.outcome)],
+                           .seat = crown_,
+                           .character = c,
+                           .from = Place::Throne,
+                           .to = reveal.sentTo,
+                           .round = round_});
         continueAfterElection(emissaryRevealedYes);
         return;
     }
 
-    if (ev) ev->push(Event{.kind = EventKind::Crowned, .seat = crown_, .character = c, .from = Place::Throne,
-                           .to = Place::Throne, .round = round_});
+    if (ev)
+        ev->push(Event{.kind = EventKind::Crowned,
+                       .seat = crown_,
+                       .character = c,
+                       .from = Place::Throne,
+                       .to = Place::Throne,
+                       .round = round_});
     const bool firstOfCouple = rules_->isRoyalCouple() && current_.kings.empty();
     scoreCoronation(ev);
     if (!firstOfCouple) {

@@ -6,8 +6,8 @@ namespace vivaref::engine {
 namespace {
 
 constexpr std::array<std::string_view, kPlaceCount> kPlaceNames = {
-    "0", "1", "2", "3", "4", "5", "6", "wc3", "wc4", "dungeon1", "dungeon2", "dungeon3",
-    "box", "reserve", "throne-side"};
+    "0",   "1",        "2",        "3",        "4",   "5",       "6",          "wc3",
+    "wc4", "dungeon1", "dungeon2", "dungeon3", "box", "reserve", "throne-side"};
 
 constexpr std::array<std::string_view, 3> kVoteCardNames = {"yes", "no", "stomachache"};
 

@@ -13,7 +13,7 @@ inline constexpr int kMaxSeats = 8;        // RULES §2: 2024 edition, 8 seats
 inline constexpr int kMaxPlayers = 16;     // single-pawn teams: 8 teams of 2
 inline constexpr int kMaxCharacters = 14;  // 13 and the 2024 Jester
 inline constexpr int kFavouritesPerCard = 6;
-inline constexpr int kFloors = 6;          // floors 0..5; the throne is "6"
+inline constexpr int kFloors = 6;  // floors 0..5; the throne is "6"
 
 // A value outside the valid range of a strong id is kept (not rejected at
 // parse time) so that the engine reports it with its own code, in the order
@@ -63,9 +63,7 @@ constexpr bool isWc(Place p) { return p == Place::Wc3 || p == Place::Wc4; }
 constexpr bool isDungeon(Place p) { return p >= Place::Dungeon1 && p <= Place::Dungeon3; }
 // Floors 0-5, the throne and the royal couple's first King: "in the castle"
 // for tie-breaks (RULES §4).
-constexpr bool isOnFloorsOrThrone(Place p) {
-    return p <= Place::Throne || p == Place::BesideThrone;
-}
+constexpr bool isOnFloorsOrThrone(Place p) { return p <= Place::Throne || p == Place::BesideThrone; }
 
 // The GAME-RECORD spelling ("0".."6", "wc3", "dungeon1", "box"); "reserve"
 // and "throne-side" name the two places a record never moves a character to.

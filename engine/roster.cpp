@@ -29,10 +29,14 @@ Roster loadShipped(std::string_view text) {
 
 std::string_view characterKindName(CharacterKind k) {
     switch (k) {
-        case CharacterKind::Woman: return "woman";
-        case CharacterKind::Man: return "man";
-        case CharacterKind::Dog: return "dog";
-        case CharacterKind::Jester: return "jester";
+        case CharacterKind::Woman:
+            return "woman";
+        case CharacterKind::Man:
+            return "man";
+        case CharacterKind::Dog:
+            return "dog";
+        case CharacterKind::Jester:
+            return "jester";
     }
     return "man";
 }

@@ -32,7 +32,8 @@ std::optional<Refusal> validateTeams(const RulesSpec& spec) {
         }
     }
     for (int p = 0; p < players; ++p)
-        if (!seen.count(p)) return badSetup("Players must be numbered 0 to " + std::to_string(players - 1) + ".");
+        if (!seen.count(p))
+            return badSetup("Players must be numbered 0 to " + std::to_string(players - 1) + ".");
     if (spec.options.ambition && players > 8)
         return badSetup("Ambition allows at most 8 players: its deck has 16 cards, two for each.");
     return std::nullopt;
@@ -61,9 +62,12 @@ std::optional<Refusal> validateRoster(const RulesSpec& spec) {
 
 std::string_view editionName(Edition e) {
     switch (e) {
-        case Edition::Classic: return "classic";
-        case Edition::Online: return "online";
-        case Edition::Vive2024: return "2024";
+        case Edition::Classic:
+            return "classic";
+        case Edition::Online:
+            return "online";
+        case Edition::Vive2024:
+            return "2024";
     }
     return "classic";
 }
@@ -76,11 +80,16 @@ std::optional<Edition> parseEdition(std::string_view name) {
 
 std::string_view variantName(Variant v) {
     switch (v) {
-        case Variant::None: return "none";
-        case Variant::Emissary: return "emissary";
-        case Variant::RoyalCouple: return "royal-couple";
-        case Variant::Teams: return "teams";
-        case Variant::TeamPawn: return "team-pawn";
+        case Variant::None:
+            return "none";
+        case Variant::Emissary:
+            return "emissary";
+        case Variant::RoyalCouple:
+            return "royal-couple";
+        case Variant::Teams:
+            return "teams";
+        case Variant::TeamPawn:
+            return "team-pawn";
     }
     return "none";
 }
@@ -101,11 +110,13 @@ std::optional<Refusal> Rules::validate(const RulesSpec& spec) {
     if (spec.rounds && (*spec.rounds < 1 || *spec.rounds > kMaxRounds))
         return badSetup("A game has 1 to " + std::to_string(kMaxRounds) + " rounds.");
     if (spec.first < 0 || spec.first >= spec.seats)
-        return badSetup("The first player must be one of the seats, 0 to " + std::to_string(spec.seats - 1) + ".");
+        return badSetup("The first player must be one of the seats, 0 to " + std::to_string(spec.seats - 1) +
+                        ".");
     if (!v2024 && (spec.options.ambition || spec.options.banished || spec.variant != Variant::None))
         return badSetup("Options and variants belong to the 2024 edition.");
     bool teams = spec.variant == Variant::Teams || spec.variant == Variant::TeamPawn;
-    if (!teams && !spec.teams.empty()) return badSetup("Teams are given but the variant is not teams or team-pawn.");
+    if (!teams && !spec.teams.empty())
+        return badSetup("Teams are given but the variant is not teams or team-pawn.");
     if (v2024 && spec.seats == 2 && spec.variant != Variant::Emissary)
         return badSetup("With 2 seats the Emissary of the Empire variant is required.");
     if (spec.variant == Variant::Emissary && spec.seats > 5)
@@ -126,7 +137,8 @@ Rules::Rules(const RulesSpec& spec)
       edition_(spec.edition),
       variant_(spec.variant),
       options_(spec.options),
-      roster_(spec.roster ? *spec.roster : (spec.edition == Edition::Vive2024 ? roster2024() : classicRoster())),
+      roster_(spec.roster ? *spec.roster
+                          : (spec.edition == Edition::Vive2024 ? roster2024() : classicRoster())),
       seats_(spec.seats),
       players_(spec.seats),
       rounds_(spec.rounds.value_or(spec.edition == Edition::Online ? 1 : 3)),

@@ -50,7 +50,10 @@ struct Hand {
     std::uint8_t stomachache = 0;
     bool holds(VoteCard c) const { return count(c) > 0; }
     int count(VoteCard c) const {
-        return c == VoteCard::Yes ? yes : c == VoteCard::No ? no : c == VoteCard::Stomachache ? stomachache : 0;
+        return c == VoteCard::Yes           ? yes
+               : c == VoteCard::No          ? no
+               : c == VoteCard::Stomachache ? stomachache
+                                            : 0;
     }
     friend bool operator==(const Hand&, const Hand&) = default;
 };
@@ -84,8 +87,8 @@ public:
     int playersAt(Seat s) const { return playerCount_[s.index]; }
     PlayerId playerAt(Seat s, int i) const { return playersOfSeat_[s.index][i]; }
 
-    int floorLimit() const { return floorLimit_; }    // floors 1-5 (RULES §1)
-    Hand startingHand() const { return hand_; }       // per seat, and the Emissary's pile
+    int floorLimit() const { return floorLimit_; }  // floors 1-5 (RULES §1)
+    Hand startingHand() const { return hand_; }     // per seat, and the Emissary's pile
     int startingScore() const { return is2024() ? 20 : 0; }
     int emissaryStartingScore() const { return 40; }
     // How many characters the seat that is `order`-th in placement order
@@ -113,8 +116,8 @@ private:
     int first_;
     int floorLimit_;
     Hand hand_;
-    int basePlacements_;  // what every seat places
-    int extraPlacements_; // how many seats (first in order) place one more
+    int basePlacements_;   // what every seat places
+    int extraPlacements_;  // how many seats (first in order) place one more
     int totalPlacements_;
     std::array<Seat, kMaxPlayers> seatOfPlayer_{};
     std::array<std::array<PlayerId, 2>, kMaxSeats> playersOfSeat_{};

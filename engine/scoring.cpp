@@ -9,11 +9,16 @@ namespace vivaref::engine {
 
 std::string_view scoreLineKindName(ScoreLineKind k) {
     switch (k) {
-        case ScoreLineKind::Favourite: return "favourite";
-        case ScoreLineKind::Banished: return "banished";
-        case ScoreLineKind::Ambition: return "ambition";
-        case ScoreLineKind::Rule33: return "rule33";
-        case ScoreLineKind::TeamPawn: return "team_pawn";
+        case ScoreLineKind::Favourite:
+            return "favourite";
+        case ScoreLineKind::Banished:
+            return "banished";
+        case ScoreLineKind::Ambition:
+            return "ambition";
+        case ScoreLineKind::Rule33:
+            return "rule33";
+        case ScoreLineKind::TeamPawn:
+            return "team_pawn";
     }
     return "favourite";
 }
@@ -88,23 +93,40 @@ bool State::ambitionHolds(PlayerId p, AmbitionCard card, int points) const {
     const int inDungeon = countWhere(isDungeon);
     const Seat seat = rules_->seatOf(p);
     switch (card) {
-        case AmbitionCard::JesterKing: return kingIs([&](CharacterId k) { return rules_->roster().isJester(k); });
-        case AmbitionCard::ItsAQueen: return kindIs(CharacterKind::Woman);
-        case AmbitionCard::ItsAKing: return kindIs(CharacterKind::Man);
-        case AmbitionCard::Wc0: return inWc == 0;
-        case AmbitionCard::Wc1: return inWc == 1;
-        case AmbitionCard::Wc2: return inWc == 2;
-        case AmbitionCard::NoFloors01: return onFloors(0, 1) == 0;
-        case AmbitionCard::NoFloors23: return onFloors(2, 3) == 0;
-        case AmbitionCard::NoFloors45: return onFloors(4, 5) == 0;
-        case AmbitionCard::Dungeons1: return inDungeon == 1;
-        case AmbitionCard::Dungeons2: return inDungeon == 2;
-        case AmbitionCard::Dungeons3: return inDungeon == 3;
-        case AmbitionCard::NoWcNoDungeon: return inWc == 0 && inDungeon == 0;
-        case AmbitionCard::OnlyYes: return hands_[seat.index].no == 0 && hands_[seat.index].stomachache == 0;
-        case AmbitionCard::FriendOfTheKing: return crown_ == seat || (firstKing_.index < characters_ && firstKingMover_ == seat);
-        case AmbitionCard::Under11: return points < 11;
-        case AmbitionCard::Unknown: return false;
+        case AmbitionCard::JesterKing:
+            return kingIs([&](CharacterId k) { return rules_->roster().isJester(k); });
+        case AmbitionCard::ItsAQueen:
+            return kindIs(CharacterKind::Woman);
+        case AmbitionCard::ItsAKing:
+            return kindIs(CharacterKind::Man);
+        case AmbitionCard::Wc0:
+            return inWc == 0;
+        case AmbitionCard::Wc1:
+            return inWc == 1;
+        case AmbitionCard::Wc2:
+            return inWc == 2;
+        case AmbitionCard::NoFloors01:
+            return onFloors(0, 1) == 0;
+        case AmbitionCard::NoFloors23:
+            return onFloors(2, 3) == 0;
+        case AmbitionCard::NoFloors45:
+            return onFloors(4, 5) == 0;
+        case AmbitionCard::Dungeons1:
+            return inDungeon == 1;
+        case AmbitionCard::Dungeons2:
+            return inDungeon == 2;
+        case AmbitionCard::Dungeons3:
+            return inDungeon == 3;
+        case AmbitionCard::NoWcNoDungeon:
+            return inWc == 0 && inDungeon == 0;
+        case AmbitionCard::OnlyYes:
+            return hands_[seat.index].no == 0 && hands_[seat.index].stomachache == 0;
+        case AmbitionCard::FriendOfTheKing:
+            return crown_ == seat || (firstKing_.index < characters_ && firstKingMover_ == seat);
+        case AmbitionCard::Under11:
+            return points < 11;
+        case AmbitionCard::Unknown:
+            return false;
     }
     return false;
 }

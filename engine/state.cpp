@@ -16,23 +16,34 @@ std::string roundWord(int round) { return "round " + std::to_string(round); }
 
 std::string_view phaseName(Phase p) {
     switch (p) {
-        case Phase::AwaitDeal: return "deal";
-        case Phase::KeepAmbition: return "ambition";
-        case Phase::Placement: return "placement";
-        case Phase::Ascent: return "ascent";
-        case Phase::Election: return "election";
-        case Phase::AwaitReshuffle: return "reshuffle";
-        case Phase::GameOver: return "game-over";
+        case Phase::AwaitDeal:
+            return "deal";
+        case Phase::KeepAmbition:
+            return "ambition";
+        case Phase::Placement:
+            return "placement";
+        case Phase::Ascent:
+            return "ascent";
+        case Phase::Election:
+            return "election";
+        case Phase::AwaitReshuffle:
+            return "reshuffle";
+        case Phase::GameOver:
+            return "game-over";
     }
     return "deal";
 }
 
 std::string_view electionOutcomeName(ElectionOutcome o) {
     switch (o) {
-        case ElectionOutcome::Crowned: return "crowned";
-        case ElectionOutcome::Eliminated: return "eliminated";
-        case ElectionOutcome::Rejected: return "rejected";
-        case ElectionOutcome::Cancelled: return "cancelled";
+        case ElectionOutcome::Crowned:
+            return "crowned";
+        case ElectionOutcome::Eliminated:
+            return "eliminated";
+        case ElectionOutcome::Rejected:
+            return "rejected";
+        case ElectionOutcome::Cancelled:
+            return "cancelled";
     }
     return "crowned";
 }
@@ -66,7 +77,8 @@ std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, in
     unsigned onCard = 0;  // the characters seen so far, as a bit mask
     for (CharacterId c : card.characters) {
         if (c.index >= characters_)
-            return refuse(RefusalCode::UnknownCharacter, whose() + " favourites name a character not in this game.");
+            return refuse(RefusalCode::UnknownCharacter,
+                          whose() + " favourites name a character not in this game.");
         if (rules_->roster().isJester(c))
             return refuse(RefusalCode::BadDeal, "The Jester is on no Favourites card (" + whose() + ").");
         if (onCard & (1u << c.index))
@@ -74,12 +86,14 @@ std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, in
         onCard |= 1u << c.index;
     }
     if (rules_->options().banished != card.banished.has_value())
-        return refuse(RefusalCode::BadDeal, rules_->options().banished
-                                                ? whose() + " card needs its banished character (the black seal)."
-                                                : "The Banished option is not in play, so no card is sealed.");
+        return refuse(RefusalCode::BadDeal,
+                      rules_->options().banished
+                          ? whose() + " card needs its banished character (the black seal)."
+                          : "The Banished option is not in play, so no card is sealed.");
     if (card.banished) {
         if (card.banished->index >= characters_)
-            return refuse(RefusalCode::UnknownCharacter, whose() + " banished character is not in this game.");
+            return refuse(RefusalCode::UnknownCharacter,
+                          whose() + " banished character is not in this game.");
         if (!(onCard & (1u << card.banished->index)))
             return refuse(RefusalCode::BadDeal,
                           whose() + " banished character must be one of the card's six.");
@@ -91,11 +105,18 @@ std::optional<Refusal> State::checkPile(const std::vector<VoteCard>& pile, const
     Hand got{0, 0, 0};
     for (auto c : pile) {
         switch (c) {
-            case VoteCard::Yes: ++got.yes; break;
-            case VoteCard::No: ++got.no; break;
-            case VoteCard::Stomachache: ++got.stomachache; break;
+            case VoteCard::Yes:
+                ++got.yes;
+                break;
+            case VoteCard::No:
+                ++got.no;
+                break;
+            case VoteCard::Stomachache:
+                ++got.stomachache;
+                break;
             case VoteCard::Unknown:
-                return refuse(RefusalCode::BadPile, "The Emissary's pile holds only yes, no and stomachache cards.");
+                return refuse(RefusalCode::BadPile,
+                              "The Emissary's pile holds only yes, no and stomachache cards.");
         }
     }
     if (got != expected)
@@ -107,11 +128,12 @@ std::optional<Refusal> State::checkPile(const std::vector<VoteCard>& pile, const
 
 std::optional<Refusal> State::checkDeal(const Deal& d) const {
     if (phase_ != Phase::AwaitDeal)
-        return refuse(RefusalCode::WrongPhase, phase_ == Phase::GameOver ? "The game is over: nothing more is dealt."
-                                                                         : "Cards are dealt only between rounds.");
+        return refuse(RefusalCode::WrongPhase, phase_ == Phase::GameOver
+                                                   ? "The game is over: nothing more is dealt."
+                                                   : "Cards are dealt only between rounds.");
     if (d.round != round_)
-        return refuse(RefusalCode::BadDeal, "This deal is for " + roundWord(d.round) + ", but " + roundWord(round_) +
-                                                " is next.");
+        return refuse(RefusalCode::BadDeal,
+                      "This deal is for " + roundWord(d.round) + ", but " + roundWord(round_) + " is next.");
     const int players = rules_->players();
     if (static_cast<int>(d.favourites.size()) != players)
         return refuse(RefusalCode::BadDeal, "The deal needs one Favourites card for each of the " +
@@ -129,16 +151,19 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
                     return refuse(RefusalCode::UnknownCard, "An Ambition card of the deal does not exist.");
                 if (dealt[static_cast<int>(c)])
                     return refuse(RefusalCode::BadDeal, "The Ambition deck has one of each card: '" +
-                                                            std::string(ambitionCardName(c)) + "' is dealt twice.");
+                                                            std::string(ambitionCardName(c)) +
+                                                            "' is dealt twice.");
                 dealt[static_cast<int>(c)] = true;
             }
     } else if (!d.ambitions.empty()) {
-        return refuse(RefusalCode::BadDeal, "The Ambition option is not in play, so no Ambition card is dealt.");
+        return refuse(RefusalCode::BadDeal,
+                      "The Ambition option is not in play, so no Ambition card is dealt.");
     }
 
     if (rules_->hasEmissary() != d.emissary.has_value())
-        return refuse(RefusalCode::BadDeal, rules_->hasEmissary() ? "The deal needs the Emissary's card and pile."
-                                                                  : "There is no Emissary in this game.");
+        return refuse(RefusalCode::BadDeal, rules_->hasEmissary()
+                                                ? "The deal needs the Emissary's card and pile."
+                                                : "There is no Emissary in this game.");
     if (d.emissary) {
         if (auto r = checkFavouritesCard(d.emissary->favourites, -1)) return r;
         if (auto r = checkPile(d.emissary->pile, rules_->startingHand())) return r;
@@ -152,12 +177,16 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
             return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
         std::array<int, kFloors> onFloor{};
         for (auto p : d.placement) {
-            if (p == Place::Unknown) return refuse(RefusalCode::UnknownPlace, "The deal names a place that does not exist.");
-            if (p == Place::Reserve) return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
+            if (p == Place::Unknown)
+                return refuse(RefusalCode::UnknownPlace, "The deal names a place that does not exist.");
+            if (p == Place::Reserve)
+                return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
             if (p > Place::Floor3)
-                return refuse(RefusalCode::BadDeal, "The online preset places characters on floors 0 to 3 only.");
+                return refuse(RefusalCode::BadDeal,
+                              "The online preset places characters on floors 0 to 3 only.");
             if (++onFloor[floorOf(p)] > 4)
-                return refuse(RefusalCode::BadDeal, "The online preset puts at most 4 characters on a floor.");
+                return refuse(RefusalCode::BadDeal,
+                              "The online preset puts at most 4 characters on a floor.");
         }
     }
     return std::nullopt;
@@ -201,8 +230,9 @@ void State::startRound(const Deal& d, EventList* ev) {
     for (int p = 0; p < players; ++p) favourites_[p] = d.favourites[p];
     for (int p = 0; p < players; ++p) {
         ambitionKept_[p] = AmbitionCard::Unknown;
-        ambitionDealt_[p] = rules_->options().ambition ? d.ambitions[p]
-                                                       : std::array{AmbitionCard::Unknown, AmbitionCard::Unknown};
+        ambitionDealt_[p] = rules_->options().ambition
+                                ? d.ambitions[p]
+                                : std::array{AmbitionCard::Unknown, AmbitionCard::Unknown};
     }
     if (d.emissary) {
         emissaryFavourites_ = d.emissary->favourites;
@@ -215,8 +245,12 @@ void State::startRound(const Deal& d, EventList* ev) {
     CharacterId jester = rules_->roster().jester();
     if (rules_->is2024() && jester.index < characters_) {
         putCharacter(jester, Place::Floor3);
-        if (ev) ev->push(Event{.kind = EventKind::JesterSetUp, .character = jester, .from = Place::Reserve,
-                               .to = Place::Floor3, .round = round_});
+        if (ev)
+            ev->push(Event{.kind = EventKind::JesterSetUp,
+                           .character = jester,
+                           .from = Place::Reserve,
+                           .to = Place::Floor3,
+                           .round = round_});
     }
     // RULES §2: with 7-8 seats, a seat that places only one character gains 3
     // points at the deal, every round.
@@ -244,8 +278,12 @@ void State::startRound(const Deal& d, EventList* ev) {
         for (int c = 0; c < characters_; ++c) {
             CharacterId id{static_cast<std::uint8_t>(c)};
             putCharacter(id, d.placement[c]);
-            if (ev) ev->push(Event{.kind = EventKind::PlacedAtRandom, .character = id, .from = Place::Reserve,
-                                   .to = d.placement[c], .round = round_});
+            if (ev)
+                ev->push(Event{.kind = EventKind::PlacedAtRandom,
+                               .character = id,
+                               .from = Place::Reserve,
+                               .to = d.placement[c],
+                               .round = round_});
         }
     }
     if (rules_->options().ambition) {
@@ -270,15 +308,18 @@ void State::startPlay() {
 
 std::optional<Refusal> State::checkKeep(const Action& a) const {
     if (phase_ != Phase::KeepAmbition)
-        return refuse(RefusalCode::WrongPhase, "Ambition cards are kept right after the deal, before placement.");
+        return refuse(RefusalCode::WrongPhase,
+                      "Ambition cards are kept right after the deal, before placement.");
     PlayerId p = a.player();
     if (p.index >= rules_->players()) return refuse(RefusalCode::UnknownPlayer, "There is no such player.");
     if (ambitionKept_[p.index] != AmbitionCard::Unknown)
         return refuse(RefusalCode::AlreadyKept, "This player has already kept an Ambition card this round.");
-    if (a.ambition() >= AmbitionCard::Unknown) return refuse(RefusalCode::UnknownCard, "There is no such Ambition card.");
+    if (a.ambition() >= AmbitionCard::Unknown)
+        return refuse(RefusalCode::UnknownCard, "There is no such Ambition card.");
     const auto& pair = ambitionDealt_[p.index];
     if (pair[0] != a.ambition() && pair[1] != a.ambition())
-        return refuse(RefusalCode::CardNotHeld, "You can keep only one of the two Ambition cards you were dealt.");
+        return refuse(RefusalCode::CardNotHeld,
+                      "You can keep only one of the two Ambition cards you were dealt.");
     return std::nullopt;
 }
 
@@ -321,7 +362,8 @@ std::optional<Refusal> State::applyAction(const Action& a, EventList* ev) {
 
 std::optional<Refusal> State::applyReshuffle(const Reshuffle& r, EventList* ev) {
     if (phase_ != Phase::AwaitReshuffle)
-        return refuse(RefusalCode::WrongPhase, "The Emissary's pile is reshuffled only after it revealed a Yes.");
+        return refuse(RefusalCode::WrongPhase,
+                      "The Emissary's pile is reshuffled only after it revealed a Yes.");
     Hand now{0, 0, 0};
     for (int i = 0; i < emissaryPileSize_; ++i) {
         if (emissaryPile_[i] == VoteCard::Yes) ++now.yes;
@@ -342,10 +384,13 @@ void State::legalActions(ActionList& out) const {
         case Phase::KeepAmbition:
             for (int p = 0; p < rules_->players(); ++p) {
                 if (ambitionKept_[p] != AmbitionCard::Unknown) continue;
-                for (auto c : ambitionDealt_[p]) out.push(Action::keep(PlayerId{static_cast<std::uint8_t>(p)}, c));
+                for (auto c : ambitionDealt_[p])
+                    out.push(Action::keep(PlayerId{static_cast<std::uint8_t>(p)}, c));
             }
             break;
-        case Phase::Placement: addLegalPlacements(out); break;
+        case Phase::Placement:
+            addLegalPlacements(out);
+            break;
         case Phase::Ascent:
             addLegalMoves(out);
             if (out.empty()) out.push(Action::pass(toAct_));
@@ -359,7 +404,8 @@ void State::legalActions(ActionList& out) const {
             break;
         case Phase::AwaitDeal:
         case Phase::AwaitReshuffle:
-        case Phase::GameOver: break;
+        case Phase::GameOver:
+            break;
     }
 }
 
@@ -367,7 +413,9 @@ std::vector<Seat> State::toAct() const {
     std::vector<Seat> seats;
     switch (phase_) {
         case Phase::Placement:
-        case Phase::Ascent: seats.push_back(toAct_); break;
+        case Phase::Ascent:
+            seats.push_back(toAct_);
+            break;
         case Phase::Election:
             for (int s = 0; s < rules_->seats(); ++s)
                 if (votes_[s] == VoteCard::Unknown) seats.push_back(Seat{static_cast<std::uint8_t>(s)});
@@ -384,7 +432,8 @@ std::vector<Seat> State::toAct() const {
             break;
         case Phase::AwaitDeal:
         case Phase::AwaitReshuffle:
-        case Phase::GameOver: break;
+        case Phase::GameOver:
+            break;
     }
     return seats;
 }
@@ -402,11 +451,12 @@ std::vector<int> State::totals() const { return {totals_.begin(), totals_.begin(
 
 bool operator==(const State& a, const State& b) {
     auto fields = [](const State& s) {
-        return std::tie(s.characters_, s.phase_, s.round_, s.first_, s.toAct_, s.placed_, s.passesInRow_, s.place_,
-                        s.count_, s.favourites_, s.ambitionDealt_, s.ambitionKept_, s.hands_, s.totals_,
-                        s.favouritesRevealed_, s.emissaryFavourites_, s.emissaryPile_, s.emissaryPileSize_,
-                        s.emissaryTotal_, s.candidate_, s.crown_, s.votes_, s.votesIn_, s.rejections_,
-                        s.firstKing_, s.firstKingMover_, s.lastReveal_, s.current_, s.history_);
+        return std::tie(s.characters_, s.phase_, s.round_, s.first_, s.toAct_, s.placed_, s.passesInRow_,
+                        s.place_, s.count_, s.favourites_, s.ambitionDealt_, s.ambitionKept_, s.hands_,
+                        s.totals_, s.favouritesRevealed_, s.emissaryFavourites_, s.emissaryPile_,
+                        s.emissaryPileSize_, s.emissaryTotal_, s.candidate_, s.crown_, s.votes_, s.votesIn_,
+                        s.rejections_, s.firstKing_, s.firstKingMover_, s.lastReveal_, s.current_,
+                        s.history_);
     };
     bool sameRules = a.rules_ == b.rules_ || a.rules_->spec() == b.rules_->spec();
     return sameRules && fields(a) == fields(b);

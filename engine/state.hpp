@@ -22,8 +22,8 @@
 namespace vivaref::engine {
 
 enum class Phase : std::uint8_t {
-    AwaitDeal,       // chance: the next round's Deal
-    KeepAmbition,    // players keep one of their two Ambition cards
+    AwaitDeal,     // chance: the next round's Deal
+    KeepAmbition,  // players keep one of their two Ambition cards
     Placement,
     Ascent,
     Election,
@@ -80,10 +80,10 @@ struct ScoreSheet {
 // Why one coronation scored what it did. Public once its round is over.
 struct CoronationScore {
     CharacterId king{};
-    Seat crown{};                        // moved the King to the throne
-    bool jesterKing = false;             // 2024: floors and dungeons score reversed
+    Seat crown{};                                    // moved the King to the throne
+    bool jesterKing = false;                         // 2024: floors and dungeons score reversed
     BoundedVector<ScoreSheet, kMaxPlayers> players;  // by player
-    std::optional<ScoreSheet> emissary;  // with the Emissary
+    std::optional<ScoreSheet> emissary;              // with the Emissary
     friend bool operator==(const CoronationScore&, const CoronationScore&) = default;
 };
 
@@ -131,10 +131,14 @@ public:
     // chance, else a player's Action; nothing once the game is over.
     std::optional<DecisionKind> awaits() const {
         switch (phase_) {
-            case Phase::AwaitDeal: return DecisionKind::Deal;
-            case Phase::AwaitReshuffle: return DecisionKind::Reshuffle;
-            case Phase::GameOver: return std::nullopt;
-            default: return DecisionKind::Action;
+            case Phase::AwaitDeal:
+                return DecisionKind::Deal;
+            case Phase::AwaitReshuffle:
+                return DecisionKind::Reshuffle;
+            case Phase::GameOver:
+                return std::nullopt;
+            default:
+                return DecisionKind::Action;
         }
     }
     // Every legal player action now (empty while chance is awaited or over).
@@ -238,7 +242,8 @@ private:
     // state.cpp
     std::optional<Refusal> checkDeal(const Deal& d) const;
     void startRound(const Deal& d, EventList* ev);  // applyDeal once checkDeal found nothing wrong
-    std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card, int player) const;  // -1: the Emissary
+    std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card,
+                                               int player) const;  // -1: the Emissary
     std::optional<Refusal> checkPile(const std::vector<VoteCard>& pile, const Hand& expected) const;
     std::optional<Refusal> checkKeep(const Action& a) const;
     void startPlay();
@@ -251,7 +256,7 @@ private:
     int round_ = 1;
     Seat first_{};
     Seat toAct_{};
-    int placed_ = 0;        // placements made this round
+    int placed_ = 0;  // placements made this round
     int passesInRow_ = 0;
 
     std::array<Place, kMaxCharacters> place_{};

@@ -61,17 +61,50 @@ void intField(A& a, T& v, long long lo, long long hi) {
     v = static_cast<T>(x);
 }
 
-template <typename A> void io(A& a, int& v) { intField(a, v, -1000000, 1000000); }
-template <typename A> void io(A& a, std::uint8_t& v) { intField(a, v, 0, 255); }
-template <typename A> void io(A& a, bool& v) { intField(a, v, 0, 1); }
-template <typename A> void io(A& a, Seat& v) { io(a, v.index); }
-template <typename A> void io(A& a, PlayerId& v) { io(a, v.index); }
-template <typename A> void io(A& a, CharacterId& v) { io(a, v.index); }
-template <typename A> void io(A& a, Place& v) { intField(a, v, 0, static_cast<int>(Place::Unknown)); }
-template <typename A> void io(A& a, Phase& v) { intField(a, v, 0, static_cast<int>(Phase::GameOver)); }
-template <typename A> void io(A& a, VoteCard& v) { intField(a, v, 0, static_cast<int>(VoteCard::Unknown)); }
-template <typename A> void io(A& a, AmbitionCard& v) { intField(a, v, 0, static_cast<int>(AmbitionCard::Unknown)); }
-template <typename A> void io(A& a, ElectionOutcome& v) { intField(a, v, 0, static_cast<int>(ElectionOutcome::Cancelled)); }
+template <typename A>
+void io(A& a, int& v) {
+    intField(a, v, -1000000, 1000000);
+}
+template <typename A>
+void io(A& a, std::uint8_t& v) {
+    intField(a, v, 0, 255);
+}
+template <typename A>
+void io(A& a, bool& v) {
+    intField(a, v, 0, 1);
+}
+template <typename A>
+void io(A& a, Seat& v) {
+    io(a, v.index);
+}
+template <typename A>
+void io(A& a, PlayerId& v) {
+    io(a, v.index);
+}
+template <typename A>
+void io(A& a, CharacterId& v) {
+    io(a, v.index);
+}
+template <typename A>
+void io(A& a, Place& v) {
+    intField(a, v, 0, static_cast<int>(Place::Unknown));
+}
+template <typename A>
+void io(A& a, Phase& v) {
+    intField(a, v, 0, static_cast<int>(Phase::GameOver));
+}
+template <typename A>
+void io(A& a, VoteCard& v) {
+    intField(a, v, 0, static_cast<int>(VoteCard::Unknown));
+}
+template <typename A>
+void io(A& a, AmbitionCard& v) {
+    intField(a, v, 0, static_cast<int>(AmbitionCard::Unknown));
+}
+template <typename A>
+void io(A& a, ElectionOutcome& v) {
+    intField(a, v, 0, static_cast<int>(ElectionOutcome::Cancelled));
+}
 
 template <typename A, typename T, std::size_t N>
 void io(A& a, std::array<T, N>& v) {
@@ -102,16 +135,19 @@ void io(A& a, BoundedVector<T, N>& v, long long maxSize) {
     for (auto& x : v) io(a, x);
 }
 
-template <typename A> void io(A& a, FavouritesCard& v) {
+template <typename A>
+void io(A& a, FavouritesCard& v) {
     io(a, v.characters);
     io(a, v.banished);
 }
-template <typename A> void io(A& a, Hand& v) {
+template <typename A>
+void io(A& a, Hand& v) {
     io(a, v.yes);
     io(a, v.no);
     io(a, v.stomachache);
 }
-template <typename A> void io(A& a, Reveal& v) {
+template <typename A>
+void io(A& a, Reveal& v) {
     io(a, v.candidate);
     io(a, v.crown);
     io(a, v.votes);
@@ -146,7 +182,8 @@ void io(A& a, CoronationScore& v) {
     io(a, v.players, kMaxPlayers);
     io(a, v.emissary);
 }
-template <typename A> void io(A& a, RoundResult& v) {
+template <typename A>
+void io(A& a, RoundResult& v) {
     io(a, v.round);
     io(a, v.kings, 2);
     io(a, v.crown);
@@ -210,7 +247,8 @@ public:
         if (count != s.count_ || s.emissaryPileSize_ > s.emissaryPile_.size()) return false;
         if (s.current_.scores.size() != static_cast<std::size_t>(s.rules_->players())) return false;
         const int seats = s.rules_->seats();
-        return s.toAct_.index < seats && s.first_.index < seats && s.round_ >= 1 && s.round_ <= s.rules_->rounds();
+        return s.toAct_.index < seats && s.first_.index < seats && s.round_ >= 1 &&
+               s.round_ <= s.rules_->rounds();
     }
 };
 

@@ -15,7 +15,8 @@ PublicView publicView(const State& s) {
     if (s.phase() == Phase::Election) {
         v.candidate = s.candidate();
         v.crownHolder = s.crownHolder();
-        for (int i = 0; i < rules.seats(); ++i) v.voted.push_back(s.hasVoted(Seat{static_cast<std::uint8_t>(i)}));
+        for (int i = 0; i < rules.seats(); ++i)
+            v.voted.push_back(s.hasVoted(Seat{static_cast<std::uint8_t>(i)}));
     }
     v.lastReveal = s.lastReveal();
     v.totals = s.totals();
@@ -27,7 +28,8 @@ PublicView publicView(const State& s) {
     // first coronation, and at the end of each round until the next deal.
     bool roundScored = (s.phase() == Phase::AwaitDeal && s.round() > 1) || s.phase() == Phase::GameOver;
     if (s.favouritesRevealed() || roundScored)
-        for (int p = 0; p < rules.players(); ++p) v.revealedFavourites.push_back(s.favourites(PlayerId{static_cast<std::uint8_t>(p)}));
+        for (int p = 0; p < rules.players(); ++p)
+            v.revealedFavourites.push_back(s.favourites(PlayerId{static_cast<std::uint8_t>(p)}));
     v.finishedRounds = s.finishedRounds();
     v.winners = s.winners();
     return v;

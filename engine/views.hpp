@@ -18,15 +18,15 @@ struct PublicView {
     std::vector<Seat> toAct;
     std::array<Place, kMaxCharacters> positions{};
     int characters = 0;
-    std::optional<CharacterId> candidate;   // during an election
+    std::optional<CharacterId> candidate;  // during an election
     std::optional<Seat> crownHolder;
-    std::vector<bool> voted;                // by seat: who has voted, never what
-    std::optional<Reveal> lastReveal;       // once revealed
-    std::vector<int> totals;                // the score track, by player
+    std::vector<bool> voted;           // by seat: who has voted, never what
+    std::optional<Reveal> lastReveal;  // once revealed
+    std::vector<int> totals;           // the score track, by player
     std::optional<int> emissaryTotal;
     std::optional<FavouritesCard> emissaryFavourites;  // face up on the table
     std::vector<FavouritesCard> revealedFavourites;    // only once revealed
-    std::vector<RoundResult> finishedRounds;                 // finished rounds
+    std::vector<RoundResult> finishedRounds;           // finished rounds
     std::vector<PlayerId> winners;                     // once the game is over
 };
 

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "daemon/referee/board_places.hpp"
-#include "engine/record/record_replayer.hpp"
 #include "engine/record/line_writer.hpp"
+#include "engine/record/record_replayer.hpp"
 
 namespace vivaref::analysis {
 
@@ -15,11 +15,12 @@ namespace players = engine::players;
 std::optional<AnalysedGame> readGame(const std::vector<std::string>& lines, std::string& why) {
     AnalysedGame game;
     int decisionLine = 0;
-    const auto replay = record::replayLines(lines, {.before = [&](int line, const engine::Decision& d, const engine::State&) {
-        decisionLine = line;
-        game.decisions.push_back(d);
-        return true;
-    }});
+    const auto replay =
+        record::replayLines(lines, {.before = [&](int line, const engine::Decision& d, const engine::State&) {
+                                decisionLine = line;
+                                game.decisions.push_back(d);
+                                return true;
+                            }});
     // A decision the rules refuse stays in: the analysis stops before it and says so.
     if (const auto& failure = replay.failure;
         failure && (failure->unreadable || !replay.state || failure->line != decisionLine)) {
@@ -30,7 +31,9 @@ std::optional<AnalysedGame> readGame(const std::vector<std::string>& lines, std:
     return game;
 }
 
-bool isFinished(const store::GameSummary& game) { return game.ended.has_value() || game.complete || game.abandoned; }
+bool isFinished(const store::GameSummary& game) {
+    return game.ended.has_value() || game.complete || game.abandoned;
+}
 
 std::optional<AnalysedGame> readLoggedGame(store::GameStore& log, const store::GameSummary& summary,
                                            std::string& why) {
@@ -60,8 +63,9 @@ class Words {
 public:
     explicit Words(const AnalysedGame& g) : game_(g) {}
     std::string player(engine::PlayerId p) const {
-        return p.index < game_.names.size() && !game_.names[p.index].empty() ? game_.names[p.index]
-                                                                              : "Player " + std::to_string(p.index + 1);
+        return p.index < game_.names.size() && !game_.names[p.index].empty()
+                   ? game_.names[p.index]
+                   : "Player " + std::to_string(p.index + 1);
     }
     std::string seat(engine::Seat s) const {
         std::string out;
@@ -72,14 +76,16 @@ public:
     std::string character(engine::CharacterId c) const { return game_.rules->roster()[c].name; }
     // A decision in the table's words; `state` is the position before it.
     std::string decision(const engine::State& state, const engine::Decision& d) const {
-        if (const auto* deal = std::get_if<engine::Deal>(&d)) return "round " + std::to_string(deal->round) + " dealt";
+        if (const auto* deal = std::get_if<engine::Deal>(&d))
+            return "round " + std::to_string(deal->round) + " dealt";
         if (std::holds_alternative<engine::Reshuffle>(d)) return "the Emissary's pile shuffled";
         return action(state, std::get<engine::Action>(d));
     }
     std::string action(const engine::State& state, const engine::Action& a) const {
         switch (a.kind()) {
             case engine::ActionKind::Place:
-                return seat(a.seat()) + " places " + character(a.character()) + " on " + referee::placeWord(a.to());
+                return seat(a.seat()) + " places " + character(a.character()) + " on " +
+                       referee::placeWord(a.to());
             case engine::ActionKind::Move:
                 return seat(a.seat()) + " moves " + character(a.character()) + " from " +
                        referee::placeWord(state.placeOf(a.character())) + " to " + referee::placeWord(a.to());
@@ -98,9 +104,9 @@ private:
 };
 
 json estimateJson(const players::OutcomeEstimate& e) {
-    return json{{"expected_score", e.expectedScore}, {"win_chance", e.winChance}, {"emissary_wins", e.emissaryWins}};
+    return json{
+        {"expected_score", e.expectedScore}, {"win_chance", e.winChance}, {"emissary_wins", e.emissaryWins}};
 }
-
 
 }  // namespace
 
@@ -132,15 +138,16 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
                    {"swing", d.swing},
                    {"swing_player", moved}};
         if (d.review)
-            entry["review"] = json{{"seat", d.review->seat.index},
-                                   {"by", words.seat(d.review->seat)},
-                                   {"preferred", words.action(before, d.review->preferred)},
-                                   {"preferred_line", json::parse(record::writeAction(d.review->preferred, *game.rules))},
-                                   {"played_chance", d.review->playedChance},
-                                   {"preferred_chance", d.review->preferredChance},
-                                   {"gain", d.review->gain()},
-                                   {"bot", std::find(game.botSeats.begin(), game.botSeats.end(),
-                                                     d.review->seat.index) != game.botSeats.end()}};
+            entry["review"] =
+                json{{"seat", d.review->seat.index},
+                     {"by", words.seat(d.review->seat)},
+                     {"preferred", words.action(before, d.review->preferred)},
+                     {"preferred_line", json::parse(record::writeAction(d.review->preferred, *game.rules))},
+                     {"played_chance", d.review->playedChance},
+                     {"preferred_chance", d.review->preferredChance},
+                     {"gain", d.review->gain()},
+                     {"bot", std::find(game.botSeats.begin(), game.botSeats.end(), d.review->seat.index) !=
+                                 game.botSeats.end()}};
         decisions.push_back(std::move(entry));
         previous = &d.after;
         before.apply(game.decisions[i]);
@@ -168,7 +175,9 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
 
 namespace {
 
-bool isChance(const json& v) { return v.is_number() && v.get<double>() >= -1e-9 && v.get<double>() <= 1 + 1e-9; }
+bool isChance(const json& v) {
+    return v.is_number() && v.get<double>() >= -1e-9 && v.get<double>() <= 1 + 1e-9;
+}
 
 std::optional<std::string> estimateProblem(const json& e, std::size_t players, const std::string& where) {
     if (!e.is_object()) return where + " is not an object";
@@ -200,8 +209,10 @@ std::optional<std::string> analysisProblem(const json& a) {
         if (!s.is_number_integer()) return std::string("a player's seat is not a number");
     if (!a.contains("settings") || !a["settings"].is_object()) return std::string("it has no settings");
     if (!a.contains("before")) return std::string("it has no estimate before the first decision");
-    if (auto bad = estimateProblem(a["before"], players, "the estimate before the first decision")) return bad;
-    if (!a.contains("decisions") || !a["decisions"].is_array()) return std::string("it has no list of decisions");
+    if (auto bad = estimateProblem(a["before"], players, "the estimate before the first decision"))
+        return bad;
+    if (!a.contains("decisions") || !a["decisions"].is_array())
+        return std::string("it has no list of decisions");
     const auto& decisions = a["decisions"];
     for (std::size_t i = 0; i < decisions.size(); ++i) {
         const auto& d = decisions[i];
@@ -210,24 +221,25 @@ std::optional<std::string> analysisProblem(const json& a) {
         if (!d.contains("text") || !d["text"].is_string()) return where + " has no words";
         if (!d.contains("after")) return where + " has no estimate after it";
         if (auto bad = estimateProblem(d["after"], players, "the estimate after " + where)) return bad;
-        if (!d.contains("swing") || !isChance(d["swing"])) return where + "'s swing is not a chance from 0 to 1";
+        if (!d.contains("swing") || !isChance(d["swing"]))
+            return where + "'s swing is not a chance from 0 to 1";
         if (!d.contains("swing_player") || !d["swing_player"].is_number_integer() ||
             d["swing_player"].get<std::int64_t>() < 0 || d["swing_player"].get<std::size_t>() >= players)
             return where + "'s swing names no player";
         if (d.contains("review")) {
             const auto& r = d["review"];
-            if (!r.is_object() || !r.contains("preferred") || !r["preferred"].is_string() || !r.contains("by") ||
-                !r["by"].is_string() || !r.contains("played_chance") || !isChance(r["played_chance"]) ||
-                !r.contains("preferred_chance") || !isChance(r["preferred_chance"]) || !r.contains("gain") ||
-                !r["gain"].is_number() || (r.contains("bot") && !r["bot"].is_boolean()))
+            if (!r.is_object() || !r.contains("preferred") || !r["preferred"].is_string() ||
+                !r.contains("by") || !r["by"].is_string() || !r.contains("played_chance") ||
+                !isChance(r["played_chance"]) || !r.contains("preferred_chance") ||
+                !isChance(r["preferred_chance"]) || !r.contains("gain") || !r["gain"].is_number() ||
+                (r.contains("bot") && !r["bot"].is_boolean()))
                 return where + "'s review is incomplete";
         }
     }
     if (!a.contains("swings") || !a["swings"].is_array() || a["swings"].size() > 3)
         return std::string("it has no list of the three largest swings");
     for (const auto& s : a["swings"])
-        if (!s.is_number_integer() || s.get<std::int64_t>() < 1 ||
-            s.get<std::size_t>() > decisions.size())
+        if (!s.is_number_integer() || s.get<std::int64_t>() < 1 || s.get<std::size_t>() > decisions.size())
             return std::string("a swing names no decision of the game");
     return std::nullopt;
 }

@@ -33,7 +33,8 @@ struct AnalysedGame {
 std::optional<AnalysedGame> readGame(const std::vector<std::string>& lines, std::string& why);
 // A game of the log, with its players' names. The caller has checked that
 // the game exists and is finished.
-std::optional<AnalysedGame> readLoggedGame(store::GameStore& log, const store::GameSummary& game, std::string& why);
+std::optional<AnalysedGame> readLoggedGame(store::GameStore& log, const store::GameSummary& game,
+                                           std::string& why);
 
 bool isFinished(const store::GameSummary& game);
 

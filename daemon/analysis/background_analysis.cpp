@@ -93,16 +93,15 @@ void BackgroundAnalysis::keep() {
     const store::GameId id = job_->game;
     const auto& result = job_->job->result();
     const std::string what = "game " + std::to_string(id.value);
-    const auto text =
-        analysisJson(job_->analysed, result, options_.settings, options_.seed, what)
-            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const auto text = analysisJson(job_->analysed, result, options_.settings, options_.seed, what)
+                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     const auto settings = settingsJson(options_.settings, options_.seed).dump();
     const auto status = log_.saveAnalysis(id, settings, text, options_.wallAtZero + clock_.now());
     if (!status.durable) return fail(id, status.problem);
     ++counters_.analysed;
     if (options_.onNote)
-        options_.onNote("background analysis: " + what + " analysed (" + std::to_string(result.decisions.size()) +
-                        " decisions) and kept in the game log");
+        options_.onNote("background analysis: " + what + " analysed (" +
+                        std::to_string(result.decisions.size()) + " decisions) and kept in the game log");
     job_.reset();
     nextLook_ = microseconds(0);  // the next waiting game at once
 }
@@ -112,7 +111,8 @@ void BackgroundAnalysis::fail(store::GameId game, const std::string& why) {
     failed_[game] = why;
     if (job_ && job_->game == game) job_.reset();
     if (options_.onNote)
-        options_.onNote("background analysis: game " + std::to_string(game.value) + " was not analysed: " + why);
+        options_.onNote("background analysis: game " + std::to_string(game.value) +
+                        " was not analysed: " + why);
 }
 
 std::optional<BackgroundAnalysis::Progress> BackgroundAnalysis::underWay() const {

@@ -33,16 +33,16 @@
 namespace vivaref::analysis {
 
 struct BackgroundAnalysisOptions {
-    double share = 0.25;                       // of one core, 0 < share <= 1
-    std::chrono::microseconds slice{5000};     // at most this much work in a row
+    double share = 0.25;                        // of one core, 0 < share <= 1
+    std::chrono::microseconds slice{5000};      // at most this much work in a row
     std::chrono::milliseconds lookEvery{2000};  // how often the log is asked for new finished games
     // `vivaref analyse`'s, but for the search player's iterations: its search
     // is the one piece that cannot be cut (about 10 us an iteration here), so
     // serve's default is kIterations, not 2000.
     static constexpr std::int64_t kIterations = 500;
     engine::players::AnalysisSettings settings{.iterations = kIterations};
-    std::uint64_t seed = 1;  // the same game, settings and seed: the same analysis as `vivaref analyse`
-    int rolloutsPerPiece = 50;  // about 0.4 ms here for a classic game
+    std::uint64_t seed = 1;        // the same game, settings and seed: the same analysis as `vivaref analyse`
+    int rolloutsPerPiece = 50;     // about 0.4 ms here for a classic game
     store::WallTime wallAtZero{};  // the wall time of the clock's 0: when an analysis was made
     // A sentence for the daemon's log when an analysis is kept or fails.
     std::function<void(const std::string&)> onNote;
@@ -52,14 +52,15 @@ struct BackgroundAnalysisCounters {
     std::int64_t pieces = 0;
     std::int64_t slices = 0;
     std::chrono::microseconds work{0};  // the pieces' time, on the clock
-    std::int64_t analysed = 0;           // kept in the log
+    std::int64_t analysed = 0;          // kept in the log
     std::int64_t failed = 0;
 };
 
 class BackgroundAnalysis {
 public:
     // Both must outlive it.
-    BackgroundAnalysis(store::GameStore& log, const castle::LoopClock& clock, BackgroundAnalysisOptions options);
+    BackgroundAnalysis(store::GameStore& log, const castle::LoopClock& clock,
+                       BackgroundAnalysisOptions options);
 
     // When a piece may run next, on the clock's microseconds: now or later.
     std::chrono::microseconds nextDue() const;

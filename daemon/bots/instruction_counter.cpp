@@ -1,5 +1,7 @@
 #include "daemon/bots/instruction_counter.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -7,7 +9,6 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 namespace vivaref::daemon::bots {
 
@@ -23,7 +24,8 @@ std::optional<InstructionCounter> InstructionCounter::open(std::string& why) {
     const long fd = ::syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
     if (fd < 0) {
         why = std::string("no instruction counter here (perf_event_open: ") + std::strerror(errno) +
-              "; a virtual machine often has none, and /proc/sys/kernel/perf_event_paranoid above 2 forbids it)";
+              "; a virtual machine often has none, and /proc/sys/kernel/perf_event_paranoid above 2 forbids "
+              "it)";
         return std::nullopt;
     }
     ::ioctl(static_cast<int>(fd), PERF_EVENT_IOC_RESET, 0);
@@ -31,7 +33,8 @@ std::optional<InstructionCounter> InstructionCounter::open(std::string& why) {
     return InstructionCounter(static_cast<int>(fd));
 }
 
-InstructionCounter::InstructionCounter(InstructionCounter&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+InstructionCounter::InstructionCounter(InstructionCounter&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)) {}
 
 InstructionCounter& InstructionCounter::operator=(InstructionCounter&& other) noexcept {
     if (this != &other) {

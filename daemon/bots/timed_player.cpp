@@ -4,7 +4,8 @@ namespace vivaref::daemon::bots {
 
 using Clock = std::chrono::steady_clock;
 
-TimedSearchPlayer::TimedSearchPlayer(std::chrono::milliseconds think, std::int64_t maxIterations, bool counter)
+TimedSearchPlayer::TimedSearchPlayer(std::chrono::milliseconds think, std::int64_t maxIterations,
+                                     bool counter)
     : think_(think), maxIterations_(maxIterations) {
     if (counter) {
         counter_ = InstructionCounter::open(counterProblem_);

@@ -21,7 +21,7 @@ struct SearchTotals {
     std::int64_t searched = 0;   // of those, with more than one legal action
     std::int64_t iterations = 0;
     std::int64_t simulatedActions = 0;
-    double seconds = 0;                        // thinking, wall clock
+    double seconds = 0;                         // thinking, wall clock
     std::optional<std::uint64_t> instructions;  // thinking, user space, when counted
 };
 

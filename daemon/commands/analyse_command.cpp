@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/analysis/analysis_report.hpp"
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_log_options.hpp"
-#include "daemon/analysis/analysis_report.hpp"
 #include "engine/players/analysis.hpp"
 
 namespace vivaref::daemon {
@@ -38,13 +38,15 @@ void printText(const json& a, std::ostream& out) {
     const std::size_t players = a["players"].size();
     out << "Analysis of " << a["game"].get<std::string>() << ": " << decisions.size() << " decisions, "
         << settings.value("rollouts", 0) << " games played out for each estimate, the search player at "
-        << settings.value("iterations", 0) << " iterations.\n\nChances to win after each decision (every card known):\n";
+        << settings.value("iterations", 0)
+        << " iterations.\n\nChances to win after each decision (every card known):\n";
     out << std::setw(5) << "#";
     for (const auto& name : a["players"]) out << std::setw(12) << name.get<std::string>().substr(0, 11);
     out << "  decision\n";
     auto row = [&](const std::string& number, const json& e, const std::string& text) {
         out << std::setw(5) << number;
-        for (std::size_t p = 0; p < players; ++p) out << std::setw(12) << percent(e["win_chance"][p].get<double>());
+        for (std::size_t p = 0; p < players; ++p)
+            out << std::setw(12) << percent(e["win_chance"][p].get<double>());
         out << "  " << text << "\n";
     };
     row("0", a["before"], "the start");
@@ -54,8 +56,8 @@ void printText(const json& a, std::ostream& out) {
     out << "\nThe decisions that swung the game most:\n";
     for (const auto& s : a["swings"]) {
         const auto& d = decisions[s.get<std::size_t>() - 1];
-        out << "  #" << s.get<std::size_t>() << " " << d["text"].get<std::string>() << ": a chance to win moved by "
-            << percent(d["swing"].get<double>()) << "\n";
+        out << "  #" << s.get<std::size_t>() << " " << d["text"].get<std::string>()
+            << ": a chance to win moved by " << percent(d["swing"].get<double>()) << "\n";
     }
     const double worth = settings.value("worth_telling", 0.03);
     out << "\nWhere the search player would have chosen otherwise (worth at least " << percent(worth)
@@ -67,9 +69,9 @@ void printText(const json& a, std::ostream& out) {
         if (review["gain"].get<double>() < worth) continue;
         ++told;
         out << "  #" << i + 1 << " " << decisions[i]["text"].get<std::string>() << " ("
-            << percent(review["played_chance"].get<double>()) << "); the search player: "
-            << review["preferred"].get<std::string>() << " (" << percent(review["preferred_chance"].get<double>())
-            << ")\n";
+            << percent(review["played_chance"].get<double>())
+            << "); the search player: " << review["preferred"].get<std::string>() << " ("
+            << percent(review["preferred_chance"].get<double>()) << ")\n";
     }
     if (!told) out << "  none\n";
 }
@@ -100,7 +102,8 @@ int runAnalyse(const std::vector<std::string>& args) {
         "Example: vivaref analyse 12\n"
         "         vivaref analyse --record tests/records/classic-4-by-hand.jsonl --rollouts 400 --json");
     addGameLogOptions(line.visible, where);
-    line.visible.add_options()("record", po::value(&recordPath), "a GAME-RECORD file (- reads standard input)")(
+    line.visible.add_options()("record", po::value(&recordPath),
+                               "a GAME-RECORD file (- reads standard input)")(
         "rollouts", po::value(&settings.rollouts)->default_value(settings.rollouts),
         "games played out for each estimate")(
         "iterations", po::value(&settings.iterations)->default_value(settings.iterations),
@@ -147,8 +150,9 @@ int runAnalyse(const std::vector<std::string>& args) {
         const auto summary = log->game(*id);
         if (!summary) return usageError(kCommand, "the game log has no game " + std::to_string(id->value));
         if (!analysis::isFinished(*summary)) {
-            std::cerr << "vivaref analyse: game " << id->value
-                      << " is still being played: it is analysed once it is over (the analysis knows every card)\n";
+            std::cerr
+                << "vivaref analyse: game " << id->value
+                << " is still being played: it is analysed once it is over (the analysis knows every card)\n";
             return kExitRefused;
         }
         what = "game " + std::to_string(id->value);
@@ -157,15 +161,17 @@ int runAnalyse(const std::vector<std::string>& args) {
             auto problem = stored.is_discarded() ? std::optional<std::string>("it is not JSON")
                                                  : analysis::analysisProblem(stored);
             if (problem) {
-                std::cerr << "vivaref analyse: " << what << ": the analysis kept in the game log cannot be read ("
-                          << *problem << "); 'vivaref analyse " << id->value << " --redo' makes it again\n";
+                std::cerr << "vivaref analyse: " << what
+                          << ": the analysis kept in the game log cannot be read (" << *problem
+                          << "); 'vivaref analyse " << id->value << " --redo' makes it again\n";
                 return kExitRefused;
             }
             // Other settings asked for on the command line: made again with them.
             const auto& made = stored["settings"];
             const bool otherSettings =
                 (!vm["rollouts"].defaulted() && made.value("rollouts", -1) != settings.rollouts) ||
-                (!vm["iterations"].defaulted() && made.value("iterations", std::int64_t{-1}) != settings.iterations) ||
+                (!vm["iterations"].defaulted() &&
+                 made.value("iterations", std::int64_t{-1}) != settings.iterations) ||
                 (!vm["seed"].defaulted() && made.value("seed", std::uint64_t{0}) != seed);
             if (!otherSettings) {
                 print(stored);
@@ -188,10 +194,12 @@ int runAnalyse(const std::vector<std::string>& args) {
     }
     const json made = analysis::analysisJson(*game, result, settings, seed, what);
     if (log) {
-        const auto now = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+        const auto now =
+            std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
         const auto status = log->saveAnalysis(*id, analysis::settingsJson(settings, seed).dump(),
                                               made.dump(-1, ' ', false, json::error_handler_t::replace), now);
-        if (!status.durable) std::cerr << "vivaref analyse: not kept in the game log: " << status.problem << "\n";
+        if (!status.durable)
+            std::cerr << "vivaref analyse: not kept in the game log: " << status.problem << "\n";
     }
     print(made);
     return kExitOk;

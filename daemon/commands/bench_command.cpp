@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/bots/timed_player.hpp"
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_options.hpp"
-#include "daemon/bots/timed_player.hpp"
 #include "engine/players/heuristic_player.hpp"
 #include "engine/players/random_player.hpp"
 #include "engine/players/tournament.hpp"
@@ -37,7 +37,9 @@ std::optional<std::string> makePlayers(const TournamentOptions& options,
     std::istringstream list(options.players);
     std::string word;
     const auto think = std::chrono::milliseconds(options.thinkMs);
-    const std::int64_t iterations = options.iterations > 0 ? options.iterations : options.thinkMs > 0 ? 1'000'000 : 2'000;
+    const std::int64_t iterations = options.iterations > 0 ? options.iterations
+                                    : options.thinkMs > 0  ? 1'000'000
+                                                           : 2'000;
     while (std::getline(list, word, ',')) {
         if (word == "random")
             out.push_back(std::make_unique<engine::players::RandomPlayer>());
@@ -64,10 +66,11 @@ int runTournament(const engine::RulesSpec& spec, const GameOptions& game, const 
     const auto start = std::chrono::steady_clock::now();
     // One line on stderr every tenth of the games: a long run shows it is alive.
     const std::int64_t every = std::max<std::int64_t>(1, games / 10);
-    const auto result = engine::players::playTournament(spec, entrants, games, game.seed, [&](const auto& sofar) {
-        if (sofar.games % every == 0)
-            std::cerr << "vivaref bench: " << sofar.games << " of " << games << " games\n";
-    });
+    const auto result =
+        engine::players::playTournament(spec, entrants, games, game.seed, [&](const auto& sofar) {
+            if (sofar.games % every == 0)
+                std::cerr << "vivaref bench: " << sofar.games << " of " << games << " games\n";
+        });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.error) {
         std::cerr << "vivaref bench: " << *result.error << " (seed " << game.seed << ")\n";
@@ -102,14 +105,18 @@ int runTournament(const engine::RulesSpec& spec, const GameOptions& game, const 
             search["decisions"] = t.decisions;
             search["searched_decisions"] = t.searched;
             search["iterations"] = t.iterations;
-            search["iterations_per_second"] = t.seconds > 0 ? static_cast<double>(t.iterations) / t.seconds : 0.0;
-            search["decisions_per_second"] = t.seconds > 0 ? static_cast<double>(t.decisions) / t.seconds : 0.0;
+            search["iterations_per_second"] =
+                t.seconds > 0 ? static_cast<double>(t.iterations) / t.seconds : 0.0;
+            search["decisions_per_second"] =
+                t.seconds > 0 ? static_cast<double>(t.decisions) / t.seconds : 0.0;
             search["iterations_per_searched_decision"] =
                 t.searched ? static_cast<double>(t.iterations) / static_cast<double>(t.searched) : 0.0;
             search["simulated_actions_per_iteration"] =
-                t.iterations ? static_cast<double>(t.simulatedActions) / static_cast<double>(t.iterations) : 0.0;
+                t.iterations ? static_cast<double>(t.simulatedActions) / static_cast<double>(t.iterations)
+                             : 0.0;
             if (t.instructions && t.iterations) {
-                search["instructions_per_iteration"] = static_cast<double>(*t.instructions) / static_cast<double>(t.iterations);
+                search["instructions_per_iteration"] =
+                    static_cast<double>(*t.instructions) / static_cast<double>(t.iterations);
                 search["instructions_per_searched_decision"] =
                     static_cast<double>(*t.instructions) / static_cast<double>(t.searched);
             } else {
@@ -122,7 +129,8 @@ int runTournament(const engine::RulesSpec& spec, const GameOptions& game, const 
     }
     out["players"] = std::move(players);
     nlohmann::ordered_json seats = nlohmann::ordered_json::array();
-    for (double w : result.seatWins) seats.push_back(result.games ? w / static_cast<double>(result.games) : 0.0);
+    for (double w : result.seatWins)
+        seats.push_back(result.games ? w / static_cast<double>(result.games) : 0.0);
     out["seat_win_rates"] = std::move(seats);
     if (spec.variant == engine::Variant::Emissary) out["emissary_wins"] = result.emissaryWins;
     std::cout << out.dump() << "\n";

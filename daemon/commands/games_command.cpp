@@ -81,7 +81,8 @@ int runGames(const std::vector<std::string>& args) {
         } else {
             std::cout << g.id.value << "  " << store::localTimeText(g.started) << "  " << g.edition << "  "
                       << joined(players) << "  " << (winners.empty() ? "-" : "won by " + joined(winners))
-                      << "  " << statusOf(g) << (waiting.contains(g.id) ? "  waits for the club" : "") << "\n";
+                      << "  " << statusOf(g) << (waiting.contains(g.id) ? "  waits for the club" : "")
+                      << "\n";
         }
     }
     if (json)

@@ -187,11 +187,12 @@ int runNew(const std::vector<std::string>& args) {
         const std::string seat = flag.substr(0, colon);
         const std::string strength = colon == std::string::npos ? "good" : flag.substr(colon + 1);
         if (seat.empty() || seat.size() > 2 || seat.find_first_not_of("0123456789") != std::string::npos)
-            return usageError(kCommand, "--bot is SEAT[:STRENGTH] with the seat from 0, e.g. --bot 2:strong; not '" +
-                                            flag + "'");
+            return usageError(
+                kCommand,
+                "--bot is SEAT[:STRENGTH] with the seat from 0, e.g. --bot 2:strong; not '" + flag + "'");
         if (!referee::botStrength(strength))
-            return usageError(kCommand, "a bot's strength is one of " + referee::botStrengthNames() + ", not '" +
-                                            strength + "'");
+            return usageError(kCommand, "a bot's strength is one of " + referee::botStrengthNames() +
+                                            ", not '" + strength + "'");
         bots.push_back(json{{"seat", std::stoi(seat)}, {"strength", strength}});
     }
 
@@ -245,7 +246,8 @@ int runNew(const std::vector<std::string>& args) {
                 for (const auto& m : known.value("members", json::array()))
                     names += (names.empty() ? "" : ", ") + m.value("name", "");
                 std::cerr << "vivaref new: --member " << name << ": the club has no member of that name"
-                          << (names.empty() ? " (the table has no list of its members yet)" : " (" + names + ")")
+                          << (names.empty() ? " (the table has no list of its members yet)"
+                                            : " (" + names + ")")
                           << "; leave --member out to seat a guest\n";
                 return kExitUsage;
             }

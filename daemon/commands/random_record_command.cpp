@@ -25,7 +25,9 @@ public:
         ++written_;
         return true;
     }
-    bool drawn(const engine::State&, const engine::Decision& d) { return line(record::writeDecision(d, rules_)); }
+    bool drawn(const engine::State&, const engine::Decision& d) {
+        return line(record::writeDecision(d, rules_));
+    }
 
 private:
     const engine::Rules& rules_;

@@ -122,7 +122,8 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
     if (const auto& plan = ctx_.game.botPlan; plan && !guiding_ && !refusal_) {
         // The bot's move to make: the place its piece leaves blinks (none
         // for a placement: the piece is beside the board), its destination is lit.
-        if (const auto from = boardPlace(state()->placeOf(plan->character()))) facts.blinkPlaces.insert(*from);
+        if (const auto from = boardPlace(state()->placeOf(plan->character())))
+            facts.blinkPlaces.insert(*from);
         if (const auto to = boardPlace(plan->to())) facts.litPlaces.insert(*to);
     }
     if (flashPlace_) {

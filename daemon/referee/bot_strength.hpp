@@ -14,7 +14,7 @@ namespace vivaref::referee {
 // budget, not a time: the same game on a faster machine is the same game).
 struct BotStrength {
     std::string_view name;
-    std::string_view player;     // "heuristic" or "search"
+    std::string_view player;      // "heuristic" or "search"
     std::int64_t iterations = 0;  // search only
 };
 std::optional<BotStrength> botStrength(std::string_view name);

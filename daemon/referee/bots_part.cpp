@@ -29,7 +29,8 @@ void BotsPart::resumeGame(const std::vector<BotSeatRequest>& bots) {
     due_.reset();
     plannedFor_.reset();
     ctx_.game.botPlan.reset();
-    ctx_.game.bots.assign(ctx_.game.state ? static_cast<std::size_t>(ctx_.game.state->rules().seats()) : 0, "");
+    ctx_.game.bots.assign(ctx_.game.state ? static_cast<std::size_t>(ctx_.game.state->rules().seats()) : 0,
+                          "");
     for (const auto& b : bots)
         if (b.seat >= 0 && static_cast<std::size_t>(b.seat) < ctx_.game.bots.size())
             ctx_.game.bots[static_cast<std::size_t>(b.seat)] = b.strength;
@@ -96,7 +97,8 @@ bool BotsPart::act(Decider& decider) {
     }
     if (decided) return true;
     const auto& state = *game.state;
-    if ((state.phase() != Phase::Placement && state.phase() != Phase::Ascent) || !game.botAt(state.seatToAct()))
+    if ((state.phase() != Phase::Placement && state.phase() != Phase::Ascent) ||
+        !game.botAt(state.seatToAct()))
         return false;
     const auto seat = state.seatToAct();
     const auto action = choose(state, seat);

@@ -53,7 +53,8 @@ HostRequestParse readNewGame(const json& v) {
             if (auto* why = std::get_if<std::string>(&bots)) return failed(*why);
             r.bots = std::move(std::get<std::vector<BotSeatRequest>>(bots));
         } else if (key == "members") {
-            if (!value.is_array()) return failed("the new-game members are not a list (a member id or null by player)");
+            if (!value.is_array())
+                return failed("the new-game members are not a list (a member id or null by player)");
             for (const auto& id : value) {
                 if (id.is_null())
                     r.members.emplace_back();
@@ -87,11 +88,13 @@ std::variant<std::vector<BotSeatRequest>, std::string> readBotSeats(const json& 
         BotSeatRequest bot;
         for (const auto& [key, value] : b.items()) {
             if (key == "seat") {
-                if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > 63)
+                if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+                    value.get<std::int64_t>() > 63)
                     return which + "'s seat is not a seat number (from 0)";
                 bot.seat = value.get<int>();
             } else if (key == "strength") {
-                if (!value.is_string() || value.get<std::string>().empty() || value.get<std::string>().size() > 16)
+                if (!value.is_string() || value.get<std::string>().empty() ||
+                    value.get<std::string>().size() > 16)
                     return which + "'s strength is not a strength's name";
                 bot.strength = value.get<std::string>();
             } else {

@@ -75,8 +75,9 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
                                                       " players: give " + std::to_string(rules->players()) +
                                                       " names, or none.");
     if (!r.members.empty() && static_cast<int>(r.members.size()) != rules->players())
-        return HostAnswer::refused("bad-members", "This game has " + std::to_string(rules->players()) +
-                                                      " players: give a member (or none) for each, or no members.");
+        return HostAnswer::refused("bad-members",
+                                   "This game has " + std::to_string(rules->players()) +
+                                       " players: give a member (or none) for each, or no members.");
     std::vector<std::string> names = r.players;
     if (names.empty())
         for (int i = 0; i < rules->players(); ++i) names.push_back("Player " + std::to_string(i + 1));
@@ -90,20 +91,21 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     std::vector<bool> botSeat(static_cast<std::size_t>(rules->seats()), false);
     for (const auto& b : r.bots) {
         if (b.seat < 0 || b.seat >= rules->seats())
-            return HostAnswer::refused("bad-bots", "This game has seats 1 to " + std::to_string(rules->seats()) +
-                                                       ": there is no seat " + std::to_string(b.seat + 1) +
-                                                       " for a bot.");
+            return HostAnswer::refused(
+                "bad-bots", "This game has seats 1 to " + std::to_string(rules->seats()) +
+                                ": there is no seat " + std::to_string(b.seat + 1) + " for a bot.");
         if (botSeat[static_cast<std::size_t>(b.seat)])
             return HostAnswer::refused("bad-bots", "Seat " + std::to_string(b.seat + 1) + " has two bots.");
         botSeat[static_cast<std::size_t>(b.seat)] = true;
         if (!botStrength(b.strength))
-            return HostAnswer::refused("bad-bots", "A bot's strength is one of " + botStrengthNames() + ", not '" +
-                                                       b.strength + "'.");
+            return HostAnswer::refused("bad-bots", "A bot's strength is one of " + botStrengthNames() +
+                                                       ", not '" + b.strength + "'.");
     }
     if (!r.bots.empty() && r.favourites == FavouritesMode::Physical)
-        return HostAnswer::refused("bad-bots",
-                                   "A bot cannot read the table's own cards: deal the Favourites cards to play "
-                                   "with bots.");
+        return HostAnswer::refused(
+            "bad-bots",
+            "A bot cannot read the table's own cards: deal the Favourites cards to play "
+            "with bots.");
     std::uint64_t gameSeed = ctx.options.seed + gamesMade;
     if (ctx.options.gameSeeds) {
         try {

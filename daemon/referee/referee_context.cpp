@@ -2,7 +2,6 @@
 #include "daemon/referee/referee_context.hpp"
 
 #include "daemon/referee/board_places.hpp"
-
 #include "drivers/sim/simulated_board.hpp"
 
 namespace vivaref::referee {
@@ -139,8 +138,8 @@ std::string Context::botPlanSentence() const {
     const std::string who = seatName(a.seat()) + " (bot)";
     if (a.kind() == engine::ActionKind::Place)
         return who + " places " + characterName(a.character()) + " on " + placeWord(a.to()) + ".";
-    return who + " moves " + characterName(a.character()) + " from " + placeWord(game.state->placeOf(a.character())) +
-           " to " + placeWord(a.to()) + ".";
+    return who + " moves " + characterName(a.character()) + " from " +
+           placeWord(game.state->placeOf(a.character())) + " to " + placeWord(a.to()) + ".";
 }
 
 }  // namespace vivaref::referee

@@ -90,7 +90,8 @@ json Referee::Impl::publicStatus() const {
     // rounds already scored, whose cards the coronation revealed (API.md).
     const engine::State& scored = need && !history.empty() ? history.back().before : *state;
     json breakdown = json::array();
-    for (const auto& r : scored.finishedRounds()) breakdown.push_back(record::roundBreakdownJson(r, rules, game.players));
+    for (const auto& r : scored.finishedRounds())
+        breakdown.push_back(record::roundBreakdownJson(r, rules, game.players));
     out["score_breakdown"] = std::move(breakdown);
     out["standing"] = record::standingJson(scored, game.players);
 

@@ -12,7 +12,8 @@ using nlohmann::json;
 namespace {
 
 // A decision written to the log as its kind's line.
-store::WriteStatus append(store::DecisionLog& log, store::GameId game, const engine::Decision& d, store::WallTime at) {
+store::WriteStatus append(store::DecisionLog& log, store::GameId game, const engine::Decision& d,
+                          store::WallTime at) {
     if (const auto* action = std::get_if<engine::Action>(&d)) return log.appendAction(game, *action, at);
     if (const auto* deal = std::get_if<engine::Deal>(&d)) return log.appendDeal(game, *deal, at);
     return log.appendReshuffle(game, std::get<engine::Reshuffle>(d), at);
@@ -86,13 +87,16 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
                 [&](store::DecisionLog& st, store::GameId g) { return st.appendUndo(g, wallTime); });
         for (const auto& d : redone) {
             if (d.automatic) {
-                if (const auto* a = std::get_if<engine::Action>(&d.what); a && a->kind() == engine::ActionKind::Keep)
+                if (const auto* a = std::get_if<engine::Action>(&d.what);
+                    a && a->kind() == engine::ActionKind::Keep)
                     ctx_.refereeEvent("automatic-keep", json{{"player", a->player().index}});
                 else if (!a)
-                    ctx_.refereeEvent("referee-chance",
-                                      json{{"kind", std::holds_alternative<engine::Deal>(d.what) ? "deal" : "reshuffle"}});
+                    ctx_.refereeEvent(
+                        "referee-chance",
+                        json{{"kind", std::holds_alternative<engine::Deal>(d.what) ? "deal" : "reshuffle"}});
             }
-            ctx_.writeLog([&](store::DecisionLog& st, store::GameId g) { return append(st, g, d.what, wallTime); });
+            ctx_.writeLog(
+                [&](store::DecisionLog& st, store::GameId g) { return append(st, g, d.what, wallTime); });
         }
         ctx_.refereeEvent("cards-entered",
                           json{{"round", deal.round}, {"favourites", favourites}, {"ambitions", ambitions}});
@@ -146,8 +150,10 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
             for (const auto& seat : payload["seats"]) {
                 if (!seat.is_object() || !seat.contains("seat") || !seat["seat"].is_number_integer() ||
                     !seat.contains("strength") || !seat["strength"].is_string())
-                    return "event " + std::to_string(e.seq) + " has a bot seat without its number or strength.";
-                out.bots.push_back(BotSeatRequest{seat["seat"].get<int>(), seat["strength"].get<std::string>()});
+                    return "event " + std::to_string(e.seq) +
+                           " has a bot seat without its number or strength.";
+                out.bots.push_back(
+                    BotSeatRequest{seat["seat"].get<int>(), seat["strength"].get<std::string>()});
             }
         } else if (e.kind == "favourites-mode") {
             auto payload = json::parse(e.payload, nullptr, false);

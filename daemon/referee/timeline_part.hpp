@@ -44,7 +44,8 @@ public:
     // Applies a decision to the game's state; on success logs it durably and
     // keeps the state before for undo, with the engine's events in `events`.
     // The refusal otherwise (nothing changed).
-    std::optional<engine::Refusal> apply(const engine::Decision& d, bool automatic, engine::EventList& events);
+    std::optional<engine::Refusal> apply(const engine::Decision& d, bool automatic,
+                                         engine::EventList& events);
 
     // The host's undo: the last decision a person took, with what the
     // referee did on its own after it, taken back (one logged undo each).

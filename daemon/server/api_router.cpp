@@ -145,7 +145,8 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
         if (const auto [number, what] = firstSegment(rest); what == "analysis") {
             const auto game = positiveInteger(number);
             if (!game)
-                return error(request, http::status::not_found, "no-such-game", "a game is named by its number");
+                return error(request, http::status::not_found, "no-such-game",
+                             "a game is named by its number");
             return answer(request, service_.gameAnalysis(*game));
         }
         const auto id = positiveInteger(rest);

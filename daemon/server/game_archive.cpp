@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "engine/record/record_replayer.hpp"
-#include "engine/record/view_json.hpp"
 #include "engine/record/score_breakdown.hpp"
+#include "engine/record/view_json.hpp"
 #include "engine/state.hpp"
 #include "engine/views.hpp"
 
@@ -45,15 +45,18 @@ json parsedOrText(const std::string& text) {
 // election outcomes, the board cleared between rounds). A line the engine
 // refuses (a damaged log) ends the timeline with the reason.
 // `breakdown`: each round the replay scored, why (score_breakdown.hpp).
-json timelineJson(const std::vector<std::string>& lines, std::string& error, const std::vector<std::string>& names,
-                  json& breakdown) {
+json timelineJson(const std::vector<std::string>& lines, std::string& error,
+                  const std::vector<std::string>& names, json& breakdown) {
     json timeline = json::array();
-    auto replay = record::replayLines(lines, {.after = [&](const record::ReplayStep& step) {
-        timeline.push_back({{"line", parsedOrText(lines[static_cast<std::size_t>(step.line - 1)])},
-                            {"view", record::publicViewJson(engine::publicView(step.state), step.state.rules())}});
-        return true;
-    }});
-    if (replay.failure) error = "line " + std::to_string(replay.failure->line) + ": " + replay.failure->refusal.message;
+    auto replay = record::replayLines(
+        lines, {.after = [&](const record::ReplayStep& step) {
+            timeline.push_back(
+                {{"line", parsedOrText(lines[static_cast<std::size_t>(step.line - 1)])},
+                 {"view", record::publicViewJson(engine::publicView(step.state), step.state.rules())}});
+            return true;
+        }});
+    if (replay.failure)
+        error = "line " + std::to_string(replay.failure->line) + ": " + replay.failure->refusal.message;
     const auto& state = replay.state;
     breakdown = json::array();
     if (state)
@@ -115,7 +118,8 @@ json gameJsonOf(store::GameStore& store, store::GameId id, const store::GameSumm
     std::vector<std::string> names;
     for (const auto& p : summary->players) {
         if (p.player < 0) continue;
-        if (names.size() <= static_cast<std::size_t>(p.player)) names.resize(static_cast<std::size_t>(p.player) + 1);
+        if (names.size() <= static_cast<std::size_t>(p.player))
+            names.resize(static_cast<std::size_t>(p.player) + 1);
         names[p.player] = p.name;
     }
     addRecord(out, store.recordLines(id), names);

@@ -71,7 +71,8 @@ public:
     // progress is Refused: nothing of it is analysed or said.
     virtual ServiceAnswer gameAnalysis(std::int64_t id) {
         (void)id;
-        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-analysis", "this table analyses no games");
+        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-analysis",
+                                     "this table analyses no games");
     }
 
     // --- private -----------------------------------------------------------

@@ -5,17 +5,18 @@
 #include <ostream>
 #include <sstream>
 
-#include <sys/resource.h>
-
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <sys/resource.h>
 
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
+#include "daemon/club/club_link_factory.hpp"
+#include "daemon/club/league_reader.hpp"
 #include "daemon/server/auth_throttle.hpp"
 #include "daemon/server/host_check.hpp"
 #include "daemon/server/host_link.hpp"
@@ -25,8 +26,6 @@
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
-#include "daemon/club/club_link_factory.hpp"
-#include "daemon/club/league_reader.hpp"
 #include "daemon/store/store_error.hpp"
 
 namespace vivaref::server {
@@ -354,8 +353,11 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         analysisOptions.slice = settings.analysisSlice;
         analysisOptions.settings.iterations = settings.analysisIterations;
         analysisOptions.wallAtZero = wallAtZero;
-        analysisOptions.onNote = [&err](const std::string& note) { err << "vivaref serve: " << note << std::endl; };
-        background = std::make_unique<analysis::BackgroundAnalysis>(*store, clock, std::move(analysisOptions));
+        analysisOptions.onNote = [&err](const std::string& note) {
+            err << "vivaref serve: " << note << std::endl;
+        };
+        background =
+            std::make_unique<analysis::BackgroundAnalysis>(*store, clock, std::move(analysisOptions));
         table.setBackgroundAnalysis(background.get());
     }
     TableLoopOptions loopOptions;
@@ -439,8 +441,8 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     if (analysisOnAsio) analysisOnAsio->start();
     if (pusher) {
         pusher->start();
-        err << "vivaref serve: finished games go to the club at " << settings.club->serverText() << " as table "
-            << settings.club->table << "\n";
+        err << "vivaref serve: finished games go to the club at " << settings.club->serverText()
+            << " as table " << settings.club->table << "\n";
     }
     systemd.ready("listening on " + url + "; " + lastStatus);
     systemd.startWatchdog();

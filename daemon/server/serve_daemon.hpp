@@ -3,17 +3,17 @@
 // (table_loop.hpp) stepping the castle, simulated or real
 // (daemon/castle/), and the table core on a steady_timer, the castle's vote
 // keys' line descriptors watched by posix::stream_descriptor, the HTTP
-// server, SIGTERM/SIGINT (stop cleanly: the log flushed, exit 0), and systemd's notifications (READY=1 once listening, STATUS= as
-// games come and go, WATCHDOG=1 pets from the loop). Nothing sleeps: the
-// loop waits in epoll for a socket, a timer, a key or a signal.
+// server, SIGTERM/SIGINT (stop cleanly: the log flushed, exit 0), and systemd's notifications (READY=1 once
+// listening, STATUS= as games come and go, WATCHDOG=1 pets from the loop). Nothing sleeps: the loop waits in
+// epoll for a socket, a timer, a key or a signal.
 #pragma once
 
 #include <chrono>
-#include <functional>
-#include <memory>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>

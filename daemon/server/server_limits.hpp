@@ -48,7 +48,8 @@ inline constexpr std::size_t kDescriptorsKept = 32;
 // `descriptorLimit` files (RLIMIT_NOFILE), so that connections leave
 // kDescriptorsKept free (and at least 4 connections).
 inline ServerLimits withinDescriptors(ServerLimits limits, std::size_t descriptorLimit) {
-    const std::size_t forClients = descriptorLimit > kDescriptorsKept + 4 ? descriptorLimit - kDescriptorsKept : 4;
+    const std::size_t forClients =
+        descriptorLimit > kDescriptorsKept + 4 ? descriptorLimit - kDescriptorsKept : 4;
     limits.maxConnections = std::min(limits.maxConnections, forClients);
     limits.maxEventStreams = std::min(limits.maxEventStreams, limits.maxConnections);
     limits.maxConnectionsPerClient = std::min(limits.maxConnectionsPerClient, limits.maxConnections);
@@ -58,11 +59,11 @@ inline ServerLimits withinDescriptors(ServerLimits limits, std::size_t descripto
 struct ServerCounters {
     std::uint64_t accepted = 0;
     std::uint64_t requests = 0;
-    std::uint64_t badRequests = 0;  // unreadable requests answered 4xx
-    std::uint64_t timedOut = 0;     // dropped for being too slow
-    std::uint64_t evicted = 0;      // closed to make room for a new connection
-    std::uint64_t refused = 0;      // closed at once: no room at all
-    std::uint64_t stalled = 0;      // answers the client stopped taking (dropped)
+    std::uint64_t badRequests = 0;     // unreadable requests answered 4xx
+    std::uint64_t timedOut = 0;        // dropped for being too slow
+    std::uint64_t evicted = 0;         // closed to make room for a new connection
+    std::uint64_t refused = 0;         // closed at once: no room at all
+    std::uint64_t stalled = 0;         // answers the client stopped taking (dropped)
     std::uint64_t acceptFailures = 0;  // accept() failed (out of file descriptors and the like)
 };
 

@@ -211,7 +211,8 @@ std::optional<std::string> TableCore::gameText(std::int64_t id) {
 }
 
 ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
-    if (!store_) return ServiceAnswer::failed(Outcome::NotFound, "no-such-game", "this table keeps no game log");
+    if (!store_)
+        return ServiceAnswer::failed(Outcome::NotFound, "no-such-game", "this table keeps no game log");
     const store::GameId game{id};
     const auto summary = store_->game(game);
     if (!summary)
@@ -219,9 +220,9 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
                                      "the game log holds no game " + std::to_string(id));
     // The analysis knows every card: nothing is said of a game in progress.
     if (!analysis::isFinished(*summary))
-        return ServiceAnswer::failed(Outcome::Refused, "game-in-progress",
-                                     "game " + std::to_string(id) +
-                                         " is still being played: it is analysed once it is over");
+        return ServiceAnswer::failed(
+            Outcome::Refused, "game-in-progress",
+            "game " + std::to_string(id) + " is still being played: it is analysed once it is over");
     if (const auto kept = store_->analysis(game)) {
         const std::string version = std::to_string(kept->madeAt.time_since_epoch().count());
         if (auto text = analyses_.find(id, version)) return {Outcome::Ok, json::object(), *text};
@@ -229,10 +230,10 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
         auto problem = stored.is_discarded() ? std::optional<std::string>("it is not JSON")
                                              : analysis::analysisProblem(stored);
         if (problem)
-            return ServiceAnswer::ok({{"status", "damaged"},
-                                      {"message", "the analysis kept in the game log cannot be read (" + *problem +
-                                                      "): 'vivaref analyse " + std::to_string(id) +
-                                                      " --redo' makes it again"}});
+            return ServiceAnswer::ok(
+                {{"status", "damaged"},
+                 {"message", "the analysis kept in the game log cannot be read (" + *problem +
+                                 "): 'vivaref analyse " + std::to_string(id) + " --redo' makes it again"}});
         stored["status"] = "analysed";
         stored["madeAt"] = kept->madeAt.time_since_epoch().count();
         auto text = analyses_.keep(id, version, stored.dump(-1, ' ', false, json::error_handler_t::replace));
@@ -245,10 +246,10 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
             return ServiceAnswer::ok({{"status", "failed"}, {"message", "the analysis failed: " + *why}});
         return ServiceAnswer::ok({{"status", "waiting"}, {"progress", 0}});
     }
-    return ServiceAnswer::ok({{"status", "waiting"},
-                              {"progress", 0},
-                              {"message", "no analysis runs here: 'vivaref analyse " + std::to_string(id) +
-                                              "' makes one"}});
+    return ServiceAnswer::ok(
+        {{"status", "waiting"},
+         {"progress", 0},
+         {"message", "no analysis runs here: 'vivaref analyse " + std::to_string(id) + "' makes one"}});
 }
 
 std::optional<json> TableCore::playerStatus(std::string_view token) {
@@ -319,8 +320,10 @@ ServiceAnswer TableCore::members() {
     json out = {{"club", club_ != nullptr}, {"members", json::array()}};
     if (club_ && store_) {
         try {
-            for (const auto& m : store_->cachedMembers()) out["members"].push_back({{"id", m.id}, {"name", m.name}});
-            if (const auto at = store_->membersFetchedAt()) out["fetched_ms"] = at->time_since_epoch().count();
+            for (const auto& m : store_->cachedMembers())
+                out["members"].push_back({{"id", m.id}, {"name", m.name}});
+            if (const auto at = store_->membersFetchedAt())
+                out["fetched_ms"] = at->time_since_epoch().count();
         } catch (const std::exception& e) {
             return ServiceAnswer::failed(Outcome::Unavailable, "members-unreadable",
                                          std::string("the club's members cannot be read: ") + e.what());

@@ -22,9 +22,9 @@
 #include <string>
 
 #include "daemon/analysis/background_analysis.hpp"
-#include "daemon/club/outbox_pusher.hpp"
 #include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/simulated_castle.hpp"
+#include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
 #include "daemon/server/archive_cache.hpp"
 #include "daemon/server/player_tokens.hpp"
@@ -120,7 +120,7 @@ private:
 
     const castle::LoopClock& clock_;
     store::GameStore* store_;
-    ArchiveCache archive_;  // finished games' answers (GET /api/games/ID)
+    ArchiveCache archive_;             // finished games' answers (GET /api/games/ID)
     ArchiveCache analyses_{4u << 20};  // their analyses' (GET /api/games/ID/analysis)
     const analysis::BackgroundAnalysis* background_ = nullptr;
     const club::OutboxPusher* club_ = nullptr;

@@ -17,12 +17,13 @@ constexpr int kMaxTicksAtSameTime = 3;
 
 referee::HostRequest hostRequest(const trace::HostLine& host) {
     switch (host.kind) {
-        case trace::HostKind::NewGame:
-        {
-            referee::NewGameRequest request{host.payload, host.players,
+        case trace::HostKind::NewGame: {
+            referee::NewGameRequest request{host.payload,
+                                            host.players,
                                             host.favourites == "physical" ? referee::FavouritesMode::Physical
                                                                           : referee::FavouritesMode::Dealt,
-                                            {}, {}};
+                                            {},
+                                            {}};
             // The trace reader checked the form already.
             if (host.bots.is_array())
                 if (auto bots = referee::readBotSeats(host.bots);
@@ -30,8 +31,9 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
                     request.bots = std::move(*seats);
             if (host.members.is_array())
                 for (const auto& m : host.members)
-                    request.members.push_back(m.is_number_integer() ? std::optional<std::int64_t>(m.get<std::int64_t>())
-                                                                    : std::nullopt);
+                    request.members.push_back(m.is_number_integer()
+                                                  ? std::optional<std::int64_t>(m.get<std::int64_t>())
+                                                  : std::nullopt);
             return request;
         }
         case trace::HostKind::Deal:

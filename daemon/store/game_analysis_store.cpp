@@ -13,12 +13,14 @@ bool finished(const GameSummary& g) { return g.ended.has_value() || g.complete |
 
 }  // namespace
 
-WriteStatus GameStore::saveAnalysis(GameId game, std::string_view settings, std::string_view result, WallTime at) {
+WriteStatus GameStore::saveAnalysis(GameId game, std::string_view settings, std::string_view result,
+                                    WallTime at) {
     const auto summary = this->game(game);
     if (!summary) unknownGame(game);
     // The analysis knows every card: a game in progress is never analysed.
     if (!finished(*summary))
-        return {false, "game " + std::to_string(game.value) + " is still being played: its analysis is not kept",
+        return {false,
+                "game " + std::to_string(game.value) + " is still being played: its analysis is not kept",
                 pending_.size(), "game in progress"};
     try {
         Transaction tx(db_);

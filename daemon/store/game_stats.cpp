@@ -16,28 +16,28 @@ GameLogStats gatherStats(GameStore& log) {
             return "player " + std::to_string(player + 1);
         };
         auto walk = record::replayLines(log.recordLines(game.id), {.after = [&](const record::ReplayStep& s) {
-            const auto& roster = s.state.rules().roster();
-            for (const auto& e : s.events) {
-                if (e.character.index >= roster.size()) continue;
-                auto& c = edition.characters[roster[e.character].name];
-                switch (e.kind) {
-                    case engine::EventKind::ElectionOpened:
-                        ++c.elections;
-                        break;
-                    case engine::EventKind::Crowned:
-                        ++c.crowned;
-                        break;
-                    case engine::EventKind::Rejected:
-                    case engine::EventKind::Eliminated:
-                    case engine::EventKind::Cancelled:
-                        ++c.rejected;
-                        break;
-                    default:
-                        break;
-                }
-            }
-            return true;
-        }});
+                                            const auto& roster = s.state.rules().roster();
+                                            for (const auto& e : s.events) {
+                                                if (e.character.index >= roster.size()) continue;
+                                                auto& c = edition.characters[roster[e.character].name];
+                                                switch (e.kind) {
+                                                    case engine::EventKind::ElectionOpened:
+                                                        ++c.elections;
+                                                        break;
+                                                    case engine::EventKind::Crowned:
+                                                        ++c.crowned;
+                                                        break;
+                                                    case engine::EventKind::Rejected:
+                                                    case engine::EventKind::Eliminated:
+                                                    case engine::EventKind::Cancelled:
+                                                        ++c.rejected;
+                                                        break;
+                                                    default:
+                                                        break;
+                                                }
+                                            }
+                                            return true;
+                                        }});
         if (walk.failure || !walk.state) {
             ++stats.unreadable;
             continue;

@@ -149,7 +149,8 @@ GameId GameStore::createGame(const NewGame& game) {
     GameId id;
     try {
         Transaction tx(db_);
-        auto g = db_.prepare("INSERT INTO games (started_ms, edition, setup, seed, uid) VALUES (?, ?, ?, ?, ?)");
+        auto g =
+            db_.prepare("INSERT INTO games (started_ms, edition, setup, seed, uid) VALUES (?, ?, ?, ?, ?)");
         g.bind(1, toMs(game.at)).bind(2, engine::editionName(game.spec.edition)).bind(3, setup);
         g.bind(5, newGameUid());
         if (game.seed)
@@ -158,7 +159,8 @@ GameId GameStore::createGame(const NewGame& game) {
             g.bindNull(4);
         g.run();
         id.value = db_.lastInsertRowid();
-        auto p = db_.prepare("INSERT INTO players (game_id, player, seat, name, member) VALUES (?, ?, ?, ?, ?)");
+        auto p =
+            db_.prepare("INSERT INTO players (game_id, player, seat, name, member) VALUES (?, ?, ?, ?, ?)");
         for (int i = 0; i < rules->players(); ++i) {
             const auto name = game.players.empty() ? "Player " + std::to_string(i + 1)
                                                    : game.players[static_cast<std::size_t>(i)];

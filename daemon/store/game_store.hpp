@@ -73,7 +73,7 @@ struct OutboxEntry {
     WallTime queued;
     std::int64_t attempts = 0;
     std::optional<WallTime> lastAttempt;
-    std::string lastError;  // empty when no attempt failed
+    std::string lastError;   // empty when no attempt failed
     bool permanent = false;  // the last failure was the club's refusal
 };
 

@@ -238,10 +238,11 @@ private:
 std::set<int> unscoredRounds(const std::vector<std::string>& lines) {
     std::set<int> rounds;
     auto walk = record::replayLines(lines, {.after = [&](const record::ReplayStep& s) {
-        for (const auto& e : s.events)
-            if (e.kind == engine::EventKind::RoundDealt) rounds.insert(e.round);
-        return true;
-    }});
+                                        for (const auto& e : s.events)
+                                            if (e.kind == engine::EventKind::RoundDealt)
+                                                rounds.insert(e.round);
+                                        return true;
+                                    }});
     if (walk.state)
         for (const auto& r : walk.state->finishedRounds()) rounds.erase(r.round);
     return rounds;
@@ -286,27 +287,28 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgr
         out << "It is still being played: the favourites and Ambition cards of the round in play and the "
                "referee's seed are left out ('vivaref show --reveal "
             << id.value << "' prints them).\n";
-    auto walk = record::replayLines(lines, {.after = [&](const record::ReplayStep& s) {
-        if (!s.decision) {
-            const auto& rules = s.state.rules();
-            out << "Edition " << engine::editionName(rules.edition()) << ", " << rules.seats() << " seats, "
-                << rules.rounds() << (rules.rounds() == 1 ? " round" : " rounds");
-            if (rules.options().ambition) out << ", Ambition";
-            if (rules.options().banished) out << ", Banished";
-            if (rules.variant() != engine::Variant::None)
-                out << ", variant " << engine::variantName(rules.variant());
-            out << ".\nSeats:";
-            for (int seat = 0; seat < rules.seats(); ++seat)
-                out << (seat ? "," : "") << " " << seat << " "
-                    << teller.seatName(rules, engine::Seat{static_cast<std::uint8_t>(seat)});
-            out << ".\n";
-            if (game->seed && !withhold) out << "The referee dealt with seed " << *game->seed << ".\n";
-            if (undos) out << "Decisions taken back during the game: " << undos << " (left out below).\n";
+    auto walk = record::replayLines(
+        lines, {.after = [&](const record::ReplayStep& s) {
+            if (!s.decision) {
+                const auto& rules = s.state.rules();
+                out << "Edition " << engine::editionName(rules.edition()) << ", " << rules.seats()
+                    << " seats, " << rules.rounds() << (rules.rounds() == 1 ? " round" : " rounds");
+                if (rules.options().ambition) out << ", Ambition";
+                if (rules.options().banished) out << ", Banished";
+                if (rules.variant() != engine::Variant::None)
+                    out << ", variant " << engine::variantName(rules.variant());
+                out << ".\nSeats:";
+                for (int seat = 0; seat < rules.seats(); ++seat)
+                    out << (seat ? "," : "") << " " << seat << " "
+                        << teller.seatName(rules, engine::Seat{static_cast<std::uint8_t>(seat)});
+                out << ".\n";
+                if (game->seed && !withhold) out << "The referee dealt with seed " << *game->seed << ".\n";
+                if (undos) out << "Decisions taken back during the game: " << undos << " (left out below).\n";
+                return true;
+            }
+            teller.step(s);
             return true;
-        }
-        teller.step(s);
-        return true;
-    }});
+        }});
     teller.finish();
     if (walk.failure)
         out << "\nThe log's decision " << walk.failure->line << " is refused by the rules ("

@@ -14,7 +14,8 @@ std::string seatText(const std::optional<int>& seat) { return seat ? std::to_str
 
 // The round and seat columns the engine would log for `decision` taken in
 // `state` (before it is applied).
-std::pair<int, std::optional<int>> expectedColumns(const engine::Decision& decision, const engine::State& state) {
+std::pair<int, std::optional<int>> expectedColumns(const engine::Decision& decision,
+                                                   const engine::State& state) {
     if (const auto* deal = std::get_if<engine::Deal>(&decision)) return {deal->round, std::nullopt};
     if (const auto* action = std::get_if<engine::Action>(&decision)) {
         if (action->kind() == engine::ActionKind::Keep)
@@ -31,17 +32,18 @@ std::optional<std::string> checkEventColumns(GameStore& log, GameId id) {
     std::optional<std::string> wrong;
     const StoredEvent* event = nullptr;
     std::vector<engine::State> before;  // the state before each decision still in effect
-    record::RecordReplayer replayer({.before = [&](int, const engine::Decision& decision, const engine::State& state) {
-        const auto [round, seat] = expectedColumns(decision, state);
-        if (event->round != round || event->seat != seat) {
-            wrong = "event " + std::to_string(event->seq) + " (" + event->kind + ") is logged in round " +
-                    std::to_string(event->round) + " for seat " + seatText(event->seat) + ", the engine says round " +
-                    std::to_string(round) + " for seat " + seatText(seat);
-            return false;
-        }
-        before.push_back(state);
-        return true;
-    }});
+    record::RecordReplayer replayer(
+        {.before = [&](int, const engine::Decision& decision, const engine::State& state) {
+            const auto [round, seat] = expectedColumns(decision, state);
+            if (event->round != round || event->seat != seat) {
+                wrong = "event " + std::to_string(event->seq) + " (" + event->kind + ") is logged in round " +
+                        std::to_string(event->round) + " for seat " + seatText(event->seat) +
+                        ", the engine says round " + std::to_string(round) + " for seat " + seatText(seat);
+                return false;
+            }
+            before.push_back(state);
+            return true;
+        }});
     const auto events = log.events(id);
     for (const auto& e : events) {
         if (e.kind == "undo") {

@@ -3,8 +3,8 @@
 #include <map>
 #include <memory>
 
-#include "engine/record/record_replayer.hpp"
 #include "engine/record/line_writer.hpp"
+#include "engine/record/record_replayer.hpp"
 #include "engine/state.hpp"
 
 namespace vivaref::trace {
@@ -200,7 +200,8 @@ TableScript tableScriptFromRecord(std::string_view text, const TableScriptOption
             const auto& action = std::get<engine::Action>(*step.decision);
             switch (action.kind()) {
                 case engine::ActionKind::Keep:
-                    writer.host(HostKind::Keep, nlohmann::json::parse(record::actionJson(action, rules).dump()));
+                    writer.host(HostKind::Keep,
+                                nlohmann::json::parse(record::actionJson(action, rules).dump()));
                     break;
                 case engine::ActionKind::Place:
                 case engine::ActionKind::Move:

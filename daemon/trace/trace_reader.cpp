@@ -161,10 +161,11 @@ HostLine readHost(const json& value) {
                 for (const json& bot : *it) {
                     const json& b = object(bot, "A new-game's bot", {"seat", "strength"});
                     const json& seat = required(b, "seat", "A new-game's bot");
-                    if (!seat.is_number_integer() || seat.get<std::int64_t>() < 0 || seat.get<std::int64_t>() > 63)
+                    if (!seat.is_number_integer() || seat.get<std::int64_t>() < 0 ||
+                        seat.get<std::int64_t>() > 63)
                         fail("A new-game's bot's \"seat\" must be a seat number from 0 to 63");
-                    const std::string strength = text(required(b, "strength", "A new-game's bot"),
-                                                      "A new-game's bot's \"strength\"");
+                    const std::string strength =
+                        text(required(b, "strength", "A new-game's bot"), "A new-game's bot's \"strength\"");
                     if (strength.empty() || strength.size() > 16)
                         fail("A new-game's bot's \"strength\" is not a strength's name");
                 }

@@ -65,7 +65,7 @@ struct AnalysedDecision {
 };
 
 struct GameAnalysis {
-    OutcomeEstimate before;  // after the setup, before the first decision
+    OutcomeEstimate before;                   // after the setup, before the first decision
     std::vector<AnalysedDecision> decisions;  // one per decision, in order
     std::vector<int> swings;                  // the three decisions that swung the game most, largest first
 };

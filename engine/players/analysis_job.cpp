@@ -60,8 +60,8 @@ bool AnalysisJob::step() {
                 analysed_.after = tally_.estimate();
                 const auto& before = out_.decisions.empty() ? out_.before : out_.decisions.back().after;
                 for (std::size_t p = 0; p < analysed_.after.winChance.size(); ++p)
-                    analysed_.swing =
-                        std::max(analysed_.swing, std::abs(analysed_.after.winChance[p] - before.winChance[p]));
+                    analysed_.swing = std::max(analysed_.swing,
+                                               std::abs(analysed_.after.winChance[p] - before.winChance[p]));
                 const auto* action = std::get_if<Action>(&decisions_[next_]);
                 phase_ = Phase::Search;
                 if (!action || action->kind() == ActionKind::Pass) {
@@ -96,7 +96,8 @@ bool AnalysisJob::step() {
         }
         case Phase::Alternative:
             if (rollSome(*alternative_, rollouts_)) {
-                analysed_.review->preferredChance = seatChance(state_, tally_.estimate(), analysed_.review->seat);
+                analysed_.review->preferredChance =
+                    seatChance(state_, tally_.estimate(), analysed_.review->seat);
                 finishDecision();
             }
             break;
@@ -136,7 +137,8 @@ void AnalysisJob::finish() {
     std::vector<int> order(out_.decisions.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-        return out_.decisions[static_cast<std::size_t>(x)].swing > out_.decisions[static_cast<std::size_t>(y)].swing;
+        return out_.decisions[static_cast<std::size_t>(x)].swing >
+               out_.decisions[static_cast<std::size_t>(y)].swing;
     });
     order.resize(std::min<std::size_t>(3, order.size()));
     out_.swings = std::move(order);

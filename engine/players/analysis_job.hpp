@@ -18,8 +18,8 @@ namespace vivaref::engine::players {
 class AnalysisJob {
 public:
     // The job draws from its own copy of `rng`; rng() hands it back.
-    AnalysisJob(const State& initial, std::vector<Decision> decisions, AnalysisSettings settings,
-                Rng rng, int rolloutsPerStep = 10);
+    AnalysisJob(const State& initial, std::vector<Decision> decisions, AnalysisSettings settings, Rng rng,
+                int rolloutsPerStep = 10);
 
     // One bounded piece of the work. False once the analysis is complete
     // (then, and only then, result() is whole).

@@ -8,23 +8,39 @@ namespace {
 // better points times this.
 double ambitionOdds(AmbitionCard c) {
     switch (c) {
-        case AmbitionCard::JesterKing: return 0.08;
+        case AmbitionCard::JesterKing:
+            return 0.08;
         case AmbitionCard::ItsAQueen:
-        case AmbitionCard::ItsAKing: return 0.45;
-        case AmbitionCard::Wc0: return 0.5;
-        case AmbitionCard::Wc1: return 0.35;
-        case AmbitionCard::Wc2: return 0.12;
-        case AmbitionCard::NoFloors01: return 0.25;
-        case AmbitionCard::NoFloors23: return 0.15;
-        case AmbitionCard::NoFloors45: return 0.25;
-        case AmbitionCard::Dungeons1: return 0.4;
-        case AmbitionCard::Dungeons2: return 0.2;
-        case AmbitionCard::Dungeons3: return 0.05;
-        case AmbitionCard::NoWcNoDungeon: return 0.2;
-        case AmbitionCard::OnlyYes: return 0.3;
-        case AmbitionCard::FriendOfTheKing: return 0.2;
-        case AmbitionCard::Under11: return 0.4;
-        case AmbitionCard::Unknown: break;
+        case AmbitionCard::ItsAKing:
+            return 0.45;
+        case AmbitionCard::Wc0:
+            return 0.5;
+        case AmbitionCard::Wc1:
+            return 0.35;
+        case AmbitionCard::Wc2:
+            return 0.12;
+        case AmbitionCard::NoFloors01:
+            return 0.25;
+        case AmbitionCard::NoFloors23:
+            return 0.15;
+        case AmbitionCard::NoFloors45:
+            return 0.25;
+        case AmbitionCard::Dungeons1:
+            return 0.4;
+        case AmbitionCard::Dungeons2:
+            return 0.2;
+        case AmbitionCard::Dungeons3:
+            return 0.05;
+        case AmbitionCard::NoWcNoDungeon:
+            return 0.2;
+        case AmbitionCard::OnlyYes:
+            return 0.3;
+        case AmbitionCard::FriendOfTheKing:
+            return 0.2;
+        case AmbitionCard::Under11:
+            return 0.4;
+        case AmbitionCard::Unknown:
+            break;
     }
     return 0.0;
 }
@@ -33,11 +49,16 @@ double ambitionOdds(AmbitionCard c) {
 int favouritePoints(Place p) {
     if (isFloor(p)) return static_cast<int>(p);
     switch (p) {
-        case Place::Throne: return 10;
-        case Place::Dungeon3: return -3;
-        case Place::Dungeon2: return -2;
-        case Place::Dungeon1: return -1;
-        default: return 0;
+        case Place::Throne:
+            return 10;
+        case Place::Dungeon3:
+            return -3;
+        case Place::Dungeon2:
+            return -2;
+        case Place::Dungeon1:
+            return -1;
+        default:
+            return 0;
     }
 }
 
@@ -119,11 +140,18 @@ Action HeuristicPlayer::choose(const State& state, Seat seat, Rng& rng) {
         const Action& a = legal[i];
         double score = 0;
         switch (a.kind()) {
-            case ActionKind::Keep: score = ambitionCardPoints(a.ambition()) * ambitionOdds(a.ambition()); break;
-            case ActionKind::Place: score = placementScore(cards, a); break;
-            case ActionKind::Move: score = moveScore(state, cards, a); break;
+            case ActionKind::Keep:
+                score = ambitionCardPoints(a.ambition()) * ambitionOdds(a.ambition());
+                break;
+            case ActionKind::Place:
+                score = placementScore(cards, a);
+                break;
+            case ActionKind::Move:
+                score = moveScore(state, cards, a);
+                break;
             case ActionKind::Vote:
-            case ActionKind::Pass: break;
+            case ActionKind::Pass:
+                break;
         }
         if (score > best + 1e-9) {
             best = score;

@@ -10,9 +10,12 @@ Action RandomPlayer::choose(const State& state, Seat seat, Rng& rng) {
 
 Decision randomDecision(const State& state, Rng& rng) {
     switch (state.awaits().value_or(DecisionKind::Action)) {
-        case DecisionKind::Deal: return randomDeal(state, rng);
-        case DecisionKind::Reshuffle: return randomReshuffle(state, rng);
-        case DecisionKind::Action: break;
+        case DecisionKind::Deal:
+            return randomDeal(state, rng);
+        case DecisionKind::Reshuffle:
+            return randomReshuffle(state, rng);
+        case DecisionKind::Action:
+            break;
     }
     return randomAction(state, rng);
 }
@@ -34,7 +37,8 @@ std::optional<std::string> playRandomly(State& state, Rng& rng, std::int64_t* ac
             continue;
         }
         if (state.phase() == Phase::AwaitReshuffle) {
-            if (auto refusal = state.apply(randomReshuffle(state, rng))) return randomDecisionRefused(state, *refusal);
+            if (auto refusal = state.apply(randomReshuffle(state, rng)))
+                return randomDecisionRefused(state, *refusal);
             continue;
         }
         playRandomAction(state, rng);

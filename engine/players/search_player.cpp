@@ -11,8 +11,8 @@ namespace {
 constexpr std::int64_t kStopCheckEvery = 8;
 
 struct Node {
-    Action action;       // what led here (the root: none)
-    Seat actor{};        // who did it
+    Action action;  // what led here (the root: none)
+    Seat actor{};   // who did it
     std::int32_t parent = -1;
     std::int32_t firstChild = -1;
     std::int32_t nextSibling = -1;
@@ -87,9 +87,7 @@ std::vector<double> seatRewards(const State& over) {
     return seats;
 }
 
-std::string SearchPlayer::name() const {
-    return "search " + std::to_string(settings_.budget.iterations);
-}
+std::string SearchPlayer::name() const { return "search " + std::to_string(settings_.budget.iterations); }
 
 Action SearchPlayer::choose(const State& state, Seat seat, Rng& rng) {
     return search(state, seat, rng, settings_.budget);
@@ -127,9 +125,10 @@ Action SearchPlayer::search(const State& state, Seat seat, Rng& rng, const Searc
             }
             Node& c = tree[child];
             ++c.available;
-            const double value = c.reward / static_cast<double>(c.visits) +
-                                 settings_.exploration * std::sqrt(std::log(static_cast<double>(c.available)) /
-                                                                   static_cast<double>(c.visits));
+            const double value =
+                c.reward / static_cast<double>(c.visits) +
+                settings_.exploration *
+                    std::sqrt(std::log(static_cast<double>(c.available)) / static_cast<double>(c.visits));
             if (value > bestValue) {
                 bestValue = value;
                 best = child;
@@ -203,7 +202,8 @@ Action SearchPlayer::search(const State& state, Seat seat, Rng& rng, const Searc
     for (auto c = tree[0].firstChild; c != -1; c = tree[c].nextSibling) {
         const Node& n = tree[c];
         if (n.actor != seat) continue;  // another seat's simultaneous choice
-        out.choices.push_back({n.action, n.visits, n.visits > 0 ? n.reward / static_cast<double>(n.visits) : 0.0});
+        out.choices.push_back(
+            {n.action, n.visits, n.visits > 0 ? n.reward / static_cast<double>(n.visits) : 0.0});
     }
     std::stable_sort(out.choices.begin(), out.choices.end(),
                      [](const auto& a, const auto& b) { return a.visits > b.visits; });

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <memory>
 
-
 namespace vivaref::engine::players {
 
 Proportion wilson(double successes, double trials) {
@@ -17,8 +16,9 @@ Proportion wilson(double successes, double trials) {
     return {p, std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-TournamentResult playTournament(const RulesSpec& spec, const std::vector<Player*>& entrants, std::int64_t games,
-                                std::uint64_t seed, const std::function<void(const TournamentResult&)>& afterGame) {
+TournamentResult playTournament(const RulesSpec& spec, const std::vector<Player*>& entrants,
+                                std::int64_t games, std::uint64_t seed,
+                                const std::function<void(const TournamentResult&)>& afterGame) {
     const auto rules = std::make_shared<const Rules>(spec);
     const int seats = rules->seats();
     TournamentResult result;
@@ -31,7 +31,9 @@ TournamentResult playTournament(const RulesSpec& spec, const std::vector<Player*
     }
     for (std::int64_t g = 0; g < games; ++g) {
         // Entrant i at seat (i + g) mod seats.
-        auto entrantAt = [&](Seat s) { return static_cast<std::size_t>(((s.index - g) % seats + seats) % seats); };
+        auto entrantAt = [&](Seat s) {
+            return static_cast<std::size_t>(((s.index - g) % seats + seats) % seats);
+        };
         Rng chance(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(g));
         Rng choices(~seed * 0xBF58476D1CE4E5B9ULL + static_cast<std::uint64_t>(g));
         State state(rules);
@@ -43,8 +45,8 @@ TournamentResult playTournament(const RulesSpec& spec, const std::vector<Player*
             ++result.decisions;
             if (auto refused = state.apply(a)) {
                 result.error = "game " + std::to_string(g + 1) + ": " + entrants[entrantAt(seat)]->name() +
-                               " at seat " + std::to_string(seat.index) + " chose an illegal action: " +
-                               refused->message;
+                               " at seat " + std::to_string(seat.index) +
+                               " chose an illegal action: " + refused->message;
                 return result;
             }
         }

@@ -23,7 +23,9 @@ bool RecordReplayer::fail(Refusal refusal, bool unreadable) {
 }
 
 bool RecordReplayer::setUp(const engine::RulesSpec& spec) {
-    if (game_) return fail(Refusal{RefusalCode::WrongPhase, "The game is already set up: a record has one setup line."});
+    if (game_)
+        return fail(
+            Refusal{RefusalCode::WrongPhase, "The game is already set up: a record has one setup line."});
     if (auto refusal = engine::Rules::validate(spec)) return fail(std::move(*refusal));
     game_.emplace(std::make_shared<const engine::Rules>(spec));
     events_.clear();

@@ -22,10 +22,10 @@ namespace vivaref::record {
 
 // One line played.
 struct ReplayStep {
-    int line = 0;                       // 1-based, blank lines counted
-    const engine::Decision* decision;   // nullptr for the setup line
-    const engine::State& state;         // after the line
-    const engine::EventList& events;    // what the decision caused (none for the setup line)
+    int line = 0;                      // 1-based, blank lines counted
+    const engine::Decision* decision;  // nullptr for the setup line
+    const engine::State& state;        // after the line
+    const engine::EventList& events;   // what the decision caused (none for the setup line)
 };
 
 // Either hook may be empty. Returning false stops the replay there (not a failure).

@@ -19,7 +19,8 @@ json replayRecord(std::string_view text) {
         if (const auto& failure = replayer.failure()) return failureJson(failure->line, failure->refusal);
         return resultJson(*replayer.state());
     } catch (const std::bad_alloc&) {
-        return failureJson(replayer.line(), Refusal{RefusalCode::BadRecord, "The record is too large to replay."});
+        return failureJson(replayer.line(),
+                           Refusal{RefusalCode::BadRecord, "The record is too large to replay."});
     } catch (...) {
         // Only a bug of ours can get here; the record still gets an answer.
         return failureJson(replayer.line(), Refusal{RefusalCode::BadRecord, "This line could not be read."});

@@ -3,7 +3,6 @@
 // settings, replaced when made again; never one of a game in progress; and
 // a damaged one read back gives a sentence, never a crash.
 #include <doctest/doctest.h>
-
 #include <sqlite3.h>
 
 #include "daemon/analysis/analysis_report.hpp"
@@ -22,8 +21,9 @@ const engine::RulesSpec kClassic4{};
 
 // A game cut short after `lines` lines: still in progress.
 GameId unfinishedGame(GameStore& log, std::uint64_t seed, std::int64_t lines) {
-    return writeRandomGame(log, kClassic4, seed,
-                           [lines](const WriteStatus&, GameId, std::int64_t written) { return written < lines; })
+    return writeRandomGame(
+               log, kClassic4, seed,
+               [lines](const WriteStatus&, GameId, std::int64_t written) { return written < lines; })
         .id;
 }
 
@@ -130,7 +130,8 @@ TEST_CASE("a damaged analysis read back is named in a sentence, never a crash") 
     CHECK(problemOf(bad).find("format") != std::string::npos);
     bad = good;
     bad["decisions"][3]["after"]["win_chance"][1] = 1.7;
-    CHECK(problemOf(bad) == "the estimate after decision 4's win_chance holds something other than a chance from 0 to 1");
+    CHECK(problemOf(bad) ==
+          "the estimate after decision 4's win_chance holds something other than a chance from 0 to 1");
     bad = good;
     bad["decisions"][2].erase("text");
     CHECK(problemOf(bad) == "decision 3 has no words");
@@ -160,7 +161,8 @@ TEST_CASE("a damaged analysis read back is named in a sentence, never a crash") 
         if (i % 2)
             damaged.resize(rng.next() % text.size());
         else
-            for (int k = 0; k < 4; ++k) damaged[rng.next() % damaged.size()] = static_cast<char>(rng.next() % 128);
+            for (int k = 0; k < 4; ++k)
+                damaged[rng.next() % damaged.size()] = static_cast<char>(rng.next() % 128);
         const json read = json::parse(damaged, nullptr, false);
         if (read.is_discarded()) continue;
         CHECK_NOTHROW((void)analysis::analysisProblem(read));

@@ -4,11 +4,11 @@
 // progress never analysed; and the duty cycle: the CPU time its pieces take
 // is at most its share of the clock's time, measured on a clock that is
 // this thread's CPU time plus the idle time the test lets pass.
-#include <doctest/doctest.h>
-
 #include <time.h>
 
 #include <algorithm>
+
+#include <doctest/doctest.h>
 
 #include "daemon/analysis/background_analysis.hpp"
 #include "tests/store/random_game_writer.hpp"
@@ -57,7 +57,8 @@ analysis::BackgroundAnalysisOptions smallBudget() {
 // Runs the analysis as serve's loop would, the table quiet, until `until`
 // holds or `limit` of the clock has passed.
 template <class Until>
-void runQuiet(analysis::BackgroundAnalysis& background, CpuTimeClock& clock, microseconds limit, Until until) {
+void runQuiet(analysis::BackgroundAnalysis& background, CpuTimeClock& clock, microseconds limit,
+              Until until) {
     const microseconds end = clock.nowMicros() + limit;
     while (clock.nowMicros() < end && !until()) {
         if (!background.runPiece(true)) clock.waitUntil(background.nextDue());
@@ -66,7 +67,8 @@ void runQuiet(analysis::BackgroundAnalysis& background, CpuTimeClock& clock, mic
 
 }  // namespace
 
-TEST_CASE("finished games are analysed in the background, newest first, and kept as 'vivaref analyse' makes them") {
+TEST_CASE(
+    "finished games are analysed in the background, newest first, and kept as 'vivaref analyse' makes them") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
     const auto older = writeRandomGame(log, kClassic4, 1).id;
@@ -80,10 +82,12 @@ TEST_CASE("finished games are analysed in the background, newest first, and kept
     runQuiet(background, clock, std::chrono::seconds(600), [&] { return background.underWay().has_value(); });
     REQUIRE(background.underWay());
     CHECK(background.underWay()->game == newer);
-    runQuiet(background, clock, std::chrono::seconds(600), [&] { return background.counters().analysed == 1; });
+    runQuiet(background, clock, std::chrono::seconds(600),
+             [&] { return background.counters().analysed == 1; });
     CHECK(log.analysis(newer));
     CHECK_FALSE(log.analysis(older));
-    runQuiet(background, clock, std::chrono::seconds(600), [&] { return background.counters().analysed == 2; });
+    runQuiet(background, clock, std::chrono::seconds(600),
+             [&] { return background.counters().analysed == 2; });
     REQUIRE(log.analysis(older));
     CHECK(background.counters().failed == 0);
     REQUIRE(notes.size() == 2);
@@ -96,12 +100,14 @@ TEST_CASE("finished games are analysed in the background, newest first, and kept
     REQUIRE(game);
     engine::Rng rng(options.seed);
     const auto expected = analysis::analysisJson(
-        *game, engine::players::analyseGame(engine::State(game->rules), game->decisions, options.settings, rng),
+        *game,
+        engine::players::analyseGame(engine::State(game->rules), game->decisions, options.settings, rng),
         options.settings, options.seed, "game 1");
     const json kept = json::parse(log.analysis(older)->result);
     CHECK(kept == expected);
     CHECK_FALSE(analysis::analysisProblem(kept));
-    CHECK(json::parse(log.analysis(older)->settings) == analysis::settingsJson(options.settings, options.seed));
+    CHECK(json::parse(log.analysis(older)->settings) ==
+          analysis::settingsJson(options.settings, options.seed));
 }
 
 TEST_CASE("a game in progress is never analysed; once it is over, it is") {
@@ -109,8 +115,9 @@ TEST_CASE("a game in progress is never analysed; once it is over, it is") {
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
     const auto done = writeRandomGame(log, kClassic4, 3).id;
     const auto playing =
-        writeRandomGame(log, kClassic4, 4, [](const WriteStatus&, GameId, std::int64_t lines) { return lines < 40; })
-            .id;
+        writeRandomGame(log, kClassic4, 4, [](const WriteStatus&, GameId, std::int64_t lines) {
+            return lines < 40;
+        }).id;
     CpuTimeClock clock;
     analysis::BackgroundAnalysis background(log, clock, smallBudget());
     bool touched = false;
@@ -123,7 +130,8 @@ TEST_CASE("a game in progress is never analysed; once it is over, it is") {
     CHECK_FALSE(log.analysis(playing));
     CHECK(background.counters().analysed == 1);
     resumeRandomGame(log, playing, 8);
-    runQuiet(background, clock, std::chrono::seconds(600), [&] { return background.counters().analysed == 2; });
+    runQuiet(background, clock, std::chrono::seconds(600),
+             [&] { return background.counters().analysed == 2; });
     CHECK(log.analysis(playing));
 }
 
@@ -145,7 +153,8 @@ TEST_CASE("a busy table stops the slice at once, and nothing runs until it is qu
     CHECK(background.runPiece(true));
 }
 
-TEST_CASE("the duty cycle: the pieces' CPU time is at most the share of the time, in slices of at most the slice") {
+TEST_CASE(
+    "the duty cycle: the pieces' CPU time is at most the share of the time, in slices of at most the slice") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
     // Enough games that work remains to the end of both runs (about 0.9 s of
@@ -186,8 +195,9 @@ TEST_CASE("the duty cycle: the pieces' CPU time is at most the share of the time
                          << background.counters().slices << " slices, longest piece " << longestPiece.count()
                          << " us, longest slice " << longestSlice.count() << " us");
         CHECK(background.counters().pieces > 100);
-        REQUIRE_MESSAGE((background.underWay().has_value() || !log.gamesAwaitingAnalysis().empty()),
-                        "every game was analysed before the end: the share measured would be too low; add games");
+        REQUIRE_MESSAGE(
+            (background.underWay().has_value() || !log.gamesAwaitingAnalysis().empty()),
+            "every game was analysed before the end: the share measured would be too low; add games");
         // At most the share, plus one slice's worth at the end; and not far under it (it did use its share).
         // (2 % of the share for what this loop's own clock readings around
         // each piece add: seen at +0.2 % with three runs on two cores.)

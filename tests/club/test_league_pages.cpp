@@ -261,10 +261,11 @@ TEST_CASE("the league of a club on an older schema says to migrate it, then read
     CHECK(old.status == 503);
     CHECK(old.body["error"] == "club-unreachable");
     const auto message = old.body["message"].get<std::string>();
-    CHECK_MESSAGE(message.find("the club's schema is version " + std::to_string(club::clubSchemaVersion() - 1) +
-                               " and this vivaref reads " + std::to_string(club::clubSchemaVersion()) +
-                               ": run 'vivaref club migrate'") != std::string::npos,
-                  message);
+    CHECK_MESSAGE(
+        message.find("the club's schema is version " + std::to_string(club::clubSchemaVersion() - 1) +
+                     " and this vivaref reads " + std::to_string(club::clubSchemaVersion()) +
+                     ": run 'vivaref club migrate'") != std::string::npos,
+        message);
     club::createClub(conn);
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past retryAfter
     const auto migrated = pages.get("/api/league/standings");

@@ -52,8 +52,9 @@ CommandResult runVivaref(const ScratchDir& dir, const std::vector<std::string>& 
     // The game log of the daemon the tests start: `new` and `host` find the
     // host secret serve made beside it, as on the castle's own machine.
     environment.insert(environment.begin(), "VIVAREF_DB=" + (dir.path() / "games.sqlite").string());
-    return vivaref::testsupport::runCommand(VIVAREF_BINARY, args, 20s,
-                                            {{}, std::move(environment), dir.path() / ("stderr-" + std::to_string(++runs))});
+    return vivaref::testsupport::runCommand(
+        VIVAREF_BINARY, args, 20s,
+        {{}, std::move(environment), dir.path() / ("stderr-" + std::to_string(++runs))});
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -181,8 +182,8 @@ TEST_CASE("vivaref new starts a game from flags and prints each player's private
 
     SUBCASE("--bot makes a seat a bot; a bad --bot is the command line's error") {
         runVivaref(dir, {"host", "abandon", "--url", daemon.url});
-        run = runVivaref(dir, {"new", "--url", daemon.url, "--edition", "classic", "--players", "Ann,Bob,Clara,Dan",
-                               "--bot", "2:strong", "--bot", "3"});
+        run = runVivaref(dir, {"new", "--url", daemon.url, "--edition", "classic", "--players",
+                               "Ann,Bob,Clara,Dan", "--bot", "2:strong", "--bot", "3"});
         INFO(run.err);
         REQUIRE(run.status == 0);
         const json bots = daemon.get("/api/status")["players"];
@@ -190,7 +191,8 @@ TEST_CASE("vivaref new starts a game from flags and prints each player's private
         CHECK(bots[2]["bot"] == "strong");
         CHECK(bots[3]["bot"] == "good");
         for (const auto& bad : {"two", "1:genius", ":good"}) {
-            run = runVivaref(dir, {"new", "--url", daemon.url, "--edition", "classic", "--seats", "4", "--bot", bad});
+            run = runVivaref(
+                dir, {"new", "--url", daemon.url, "--edition", "classic", "--seats", "4", "--bot", bad});
             CHECK(run.status == 2);
             CHECK(has(run.err, "vivaref new: "));
         }

@@ -69,10 +69,11 @@ TEST_CASE("fields: the example castle, adjacent levels in two groups") {
 }
 
 TEST_CASE("fields: malformed values name the file, line and key") {
-    CHECK(problemTexts("[castle]\nfields = some\nmax_fields_on = 100\n" + classicReaders()) ==
-          Strings{"castle.ini:2: castle.fields: 'some' is not a field rule: one-at-a-time, adjacent-levels or "
-                  "same-or-adjacent-levels",
-                  "castle.ini:3: castle.max_fields_on: 100 is out of range: from 0 to 64"});
+    CHECK(
+        problemTexts("[castle]\nfields = some\nmax_fields_on = 100\n" + classicReaders()) ==
+        Strings{"castle.ini:2: castle.fields: 'some' is not a field rule: one-at-a-time, adjacent-levels or "
+                "same-or-adjacent-levels",
+                "castle.ini:3: castle.max_fields_on: 100 is out of range: from 0 to 64"});
     CHECK(problemTexts(classicReaders() + "[reader.x]\nplace = 3\nbus = /dev/spidev9.0\nneighbours = r1 x "
                                           "nobody fl@or\n") ==
           Strings{"castle.ini:25: reader.x.neighbours: 'fl@or' is not a reader's name: neighbours = floor2-a "

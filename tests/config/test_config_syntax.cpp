@@ -59,7 +59,8 @@ TEST_CASE("an empty file is the simulated standard castle with every default") {
 
 TEST_CASE("an unknown key names its line, its section and the keys the section has") {
     CHECK(problemTexts("[castle]\nedition = classic\ncolour = red\n") ==
-          Strings{"castle.ini:3: castle.colour: unknown key in [castle]; its keys are edition, fields, max_fields_on"});
+          Strings{"castle.ini:3: castle.colour: unknown key in [castle]; its keys are edition, fields, "
+                  "max_fields_on"});
 }
 
 TEST_CASE("an unknown section is named once, not each of its keys") {

@@ -137,7 +137,8 @@ public:
         db_ = dir_ / "games.sqlite";
         std::ofstream(dir_ / "castle.ini")
             << "[castle]\nedition = " << record_[0]["setup"]["edition"].get<std::string>()
-            << "\n\n[daemon]\nhardware = sim\nhost_token = " << kHostToken << "\nstate_dir = " << dir_.string()
+            << "\n\n[daemon]\nhardware = sim\nhost_token = " << kHostToken << "\nstate_dir = "
+            << dir_.string()
             // A piece is "gone" once no reader has read it for the grace: 120 ms
             // was outlasted by one loop stall on a loaded machine (the ASan build
             // beside the browser tests), and a move was refused as a piece gone.
@@ -232,8 +233,7 @@ private:
         if (inFlight) {
             server::testing::TestConnection c(port_);
             require(c.connected(), "cannot connect to serve");
-            c.send(
-                server::testing::request("POST", target, body.dump(), kHeaders));
+            c.send(server::testing::request("POST", target, body.dump(), kHeaders));
             serve_->killNow();
             return;
         }

@@ -146,7 +146,7 @@ void playNoisily(const Noise& noise) {
             CHECK((!truth.contains(character) || noise.flickerAllowed));
     }
     MESSAGE("seed " << seed << ": " << moves << " moves, " << changes << " stable changes, " << flickers
-                     << " still tags in hand when looked at");
+                    << " still tags in hand when looked at");
     CHECK(flickers * 20 <= kSteps);  // at most one look in twenty
     // A step changes at most two things (a lift, then a put or the end of
     // the grace): anything beyond is noise leaking through.

@@ -33,6 +33,7 @@ struct GameStats {
 
 // Plays one complete game; the first broken invariant as a sentence, or
 // nothing. Safe to call from several threads at once.
-std::optional<std::string> playCheckedGame(const engine::RulesSpec& spec, std::uint64_t seed, GameStats& stats);
+std::optional<std::string> playCheckedGame(const engine::RulesSpec& spec, std::uint64_t seed,
+                                           GameStats& stats);
 
 }  // namespace vivaref::test

@@ -20,7 +20,9 @@ std::vector<CharacterId> counted(const FavouritesCard& card) {
     return out;
 }
 
-bool jesterCrowned(const Rules& rules, const Coronation& c) { return rules.roster()[c.king].kind == CharacterKind::Jester; }
+bool jesterCrowned(const Rules& rules, const Coronation& c) {
+    return rules.roster()[c.king].kind == CharacterKind::Jester;
+}
 
 }  // namespace
 
@@ -30,11 +32,16 @@ int favouritePoints(const Rules& rules, const FavouritesCard& card, const Corona
     for (CharacterId x : counted(card)) {
         const Place p = c.positions[x.index];
         int v = 0;
-        if (p == Place::Throne) v = inverted ? 0 : 10;
-        else if (p <= Place::Floor5) v = inverted ? -static_cast<int>(p) : static_cast<int>(p);
-        else if (p == Place::Dungeon3) v = inverted ? 3 : -3;
-        else if (p == Place::Dungeon2) v = inverted ? 2 : -2;
-        else if (p == Place::Dungeon1) v = inverted ? 1 : -1;
+        if (p == Place::Throne)
+            v = inverted ? 0 : 10;
+        else if (p <= Place::Floor5)
+            v = inverted ? -static_cast<int>(p) : static_cast<int>(p);
+        else if (p == Place::Dungeon3)
+            v = inverted ? 3 : -3;
+        else if (p == Place::Dungeon2)
+            v = inverted ? 2 : -2;
+        else if (p == Place::Dungeon1)
+            v = inverted ? 1 : -1;
         points += v;  // WCs, the box, the first King beside the throne: 0
     }
     return points;
@@ -42,29 +49,46 @@ int favouritePoints(const Rules& rules, const FavouritesCard& card, const Corona
 
 int ambitionPoints(AmbitionCard card) {
     switch (card) {
-    case AmbitionCard::JesterKing: return 5;
-    case AmbitionCard::ItsAQueen: return 3;
-    case AmbitionCard::ItsAKing: return 3;
-    case AmbitionCard::Wc0: return 5;
-    case AmbitionCard::Wc1: return 3;
-    case AmbitionCard::Wc2: return 5;
-    case AmbitionCard::NoFloors01: return 5;
-    case AmbitionCard::NoFloors23: return 3;
-    case AmbitionCard::NoFloors45: return 5;
-    case AmbitionCard::Dungeons1: return 3;
-    case AmbitionCard::Dungeons2: return 5;
-    case AmbitionCard::Dungeons3: return 8;
-    case AmbitionCard::NoWcNoDungeon: return 8;
-    case AmbitionCard::OnlyYes: return 3;
-    case AmbitionCard::FriendOfTheKing: return 3;
-    case AmbitionCard::Under11: return 3;
-    case AmbitionCard::Unknown: return 0;
+        case AmbitionCard::JesterKing:
+            return 5;
+        case AmbitionCard::ItsAQueen:
+            return 3;
+        case AmbitionCard::ItsAKing:
+            return 3;
+        case AmbitionCard::Wc0:
+            return 5;
+        case AmbitionCard::Wc1:
+            return 3;
+        case AmbitionCard::Wc2:
+            return 5;
+        case AmbitionCard::NoFloors01:
+            return 5;
+        case AmbitionCard::NoFloors23:
+            return 3;
+        case AmbitionCard::NoFloors45:
+            return 5;
+        case AmbitionCard::Dungeons1:
+            return 3;
+        case AmbitionCard::Dungeons2:
+            return 5;
+        case AmbitionCard::Dungeons3:
+            return 8;
+        case AmbitionCard::NoWcNoDungeon:
+            return 8;
+        case AmbitionCard::OnlyYes:
+            return 3;
+        case AmbitionCard::FriendOfTheKing:
+            return 3;
+        case AmbitionCard::Under11:
+            return 3;
+        case AmbitionCard::Unknown:
+            return 0;
     }
     return 0;
 }
 
-bool ambitionHolds(const Rules& rules, AmbitionCard card, const FavouritesCard& favourites, const Hand& seatHand,
-                   Seat seat, const Coronation& c) {
+bool ambitionHolds(const Rules& rules, AmbitionCard card, const FavouritesCard& favourites,
+                   const Hand& seatHand, Seat seat, const Coronation& c) {
     int inWc = 0, inDungeon = 0, on01 = 0, on23 = 0, on45 = 0;
     for (CharacterId x : counted(favourites)) {
         const Place p = c.positions[x.index];
@@ -75,23 +99,40 @@ bool ambitionHolds(const Rules& rules, AmbitionCard card, const FavouritesCard& 
         if (p == Place::Floor4 || p == Place::Floor5) ++on45;
     }
     switch (card) {
-    case AmbitionCard::JesterKing: return anyKingOfKind(rules, c, CharacterKind::Jester);
-    case AmbitionCard::ItsAQueen: return anyKingOfKind(rules, c, CharacterKind::Woman);
-    case AmbitionCard::ItsAKing: return anyKingOfKind(rules, c, CharacterKind::Man);
-    case AmbitionCard::Wc0: return inWc == 0;
-    case AmbitionCard::Wc1: return inWc == 1;
-    case AmbitionCard::Wc2: return inWc == 2;
-    case AmbitionCard::NoFloors01: return on01 == 0;
-    case AmbitionCard::NoFloors23: return on23 == 0;
-    case AmbitionCard::NoFloors45: return on45 == 0;
-    case AmbitionCard::Dungeons1: return inDungeon == 1;
-    case AmbitionCard::Dungeons2: return inDungeon == 2;
-    case AmbitionCard::Dungeons3: return inDungeon == 3;
-    case AmbitionCard::NoWcNoDungeon: return inWc == 0 && inDungeon == 0;
-    case AmbitionCard::OnlyYes: return seatHand.no == 0 && seatHand.stomachache == 0;
-    case AmbitionCard::FriendOfTheKing: return seat == c.mover || (c.firstKingMover && *c.firstKingMover == seat);
-    case AmbitionCard::Under11: return favouritePoints(rules, favourites, c) < 11;
-    case AmbitionCard::Unknown: return false;
+        case AmbitionCard::JesterKing:
+            return anyKingOfKind(rules, c, CharacterKind::Jester);
+        case AmbitionCard::ItsAQueen:
+            return anyKingOfKind(rules, c, CharacterKind::Woman);
+        case AmbitionCard::ItsAKing:
+            return anyKingOfKind(rules, c, CharacterKind::Man);
+        case AmbitionCard::Wc0:
+            return inWc == 0;
+        case AmbitionCard::Wc1:
+            return inWc == 1;
+        case AmbitionCard::Wc2:
+            return inWc == 2;
+        case AmbitionCard::NoFloors01:
+            return on01 == 0;
+        case AmbitionCard::NoFloors23:
+            return on23 == 0;
+        case AmbitionCard::NoFloors45:
+            return on45 == 0;
+        case AmbitionCard::Dungeons1:
+            return inDungeon == 1;
+        case AmbitionCard::Dungeons2:
+            return inDungeon == 2;
+        case AmbitionCard::Dungeons3:
+            return inDungeon == 3;
+        case AmbitionCard::NoWcNoDungeon:
+            return inWc == 0 && inDungeon == 0;
+        case AmbitionCard::OnlyYes:
+            return seatHand.no == 0 && seatHand.stomachache == 0;
+        case AmbitionCard::FriendOfTheKing:
+            return seat == c.mover || (c.firstKingMover && *c.firstKingMover == seat);
+        case AmbitionCard::Under11:
+            return favouritePoints(rules, favourites, c) < 11;
+        case AmbitionCard::Unknown:
+            return false;
     }
     return false;
 }
@@ -117,7 +158,8 @@ CoronationScores scoreCoronation(const State& before, const Coronation& c) {
         for (int s = 0; s < rules.seats(); ++s) {
             const Seat st{static_cast<std::uint8_t>(s)};
             int low = out.byPlayer[rules.playerAt(st, 0).index];
-            for (int i = 1; i < rules.playersAt(st); ++i) low = std::min(low, out.byPlayer[rules.playerAt(st, i).index]);
+            for (int i = 1; i < rules.playersAt(st); ++i)
+                low = std::min(low, out.byPlayer[rules.playerAt(st, i).index]);
             for (int i = 0; i < rules.playersAt(st); ++i) out.byPlayer[rules.playerAt(st, i).index] = low;
         }
     }
@@ -147,7 +189,8 @@ std::vector<PlayerId> winners(const State& end, const std::array<Place, kMaxChar
     for (int s = 0; s < seats; ++s) {
         const Seat st{static_cast<std::uint8_t>(s)};
         int low = totals[rules.playerAt(st, 0).index];
-        for (int i = 1; i < rules.playersAt(st); ++i) low = std::min(low, totals[rules.playerAt(st, i).index]);
+        for (int i = 1; i < rules.playersAt(st); ++i)
+            low = std::min(low, totals[rules.playerAt(st, i).index]);
         result[s] = low;
     }
     const int best = *std::max_element(result.begin(), result.end());
@@ -165,7 +208,8 @@ std::vector<PlayerId> winners(const State& end, const std::array<Place, kMaxChar
             const Seat st{static_cast<std::uint8_t>(s)};
             std::set<int> favourites;
             for (int i = 0; i < rules.playersAt(st); ++i)
-                for (CharacterId x : counted(end.favourites(rules.playerAt(st, i)))) favourites.insert(x.index);
+                for (CharacterId x : counted(end.favourites(rules.playerAt(st, i))))
+                    favourites.insert(x.index);
             int count = 0, highest = -1;
             for (int x : favourites) {
                 const Place p = finalPositions[x];

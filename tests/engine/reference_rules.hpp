@@ -18,7 +18,7 @@ using namespace vivaref::engine;
 struct Coronation {
     std::array<Place, kMaxCharacters> positions{};  // the candidate on the throne
     CharacterId king{};
-    Seat mover{};                         // moved the new King to the throne
+    Seat mover{};                          // moved the new King to the throne
     std::optional<CharacterId> firstKing;  // royal couple, second coronation
     std::optional<Seat> firstKingMover;
     bool scoresAmbition = false;  // last coronation of the round, Ambition on
@@ -28,8 +28,8 @@ struct Coronation {
 // The points of one favourites card at a coronation (RULES §3.5 table).
 int favouritePoints(const Rules& rules, const FavouritesCard& card, const Coronation& c);
 // RULES §5: whether an Ambition card's condition holds, and what it scores.
-bool ambitionHolds(const Rules& rules, AmbitionCard card, const FavouritesCard& favourites, const Hand& seatHand,
-                   Seat seat, const Coronation& c);
+bool ambitionHolds(const Rules& rules, AmbitionCard card, const FavouritesCard& favourites,
+                   const Hand& seatHand, Seat seat, const Coronation& c);
 int ambitionPoints(AmbitionCard card);
 
 struct CoronationScores {

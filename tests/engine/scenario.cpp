@@ -210,9 +210,12 @@ void Table::move(std::string_view slug, Place to) {
 void Table::up(std::string_view slug) {
     const Place from = at(slug);
     Place to = Place::Unknown;
-    if (isFloor(from)) to = static_cast<Place>(floorOf(from) + 1);
-    else if (from == Place::Wc3) to = Place::Floor3;
-    else if (from == Place::Wc4) to = Place::Floor4;
+    if (isFloor(from))
+        to = static_cast<Place>(floorOf(from) + 1);
+    else if (from == Place::Wc3)
+        to = Place::Floor3;
+    else if (from == Place::Wc4)
+        to = Place::Floor4;
     INFO(std::string(slug) << " stands on " << from);
     REQUIRE(to != Place::Unknown);
     move(slug, to);
@@ -244,14 +247,34 @@ bool Table::happened(EventKind k) const {
 }
 
 void placeClassicLadder(Table& t) {
-    t.placeAll({{"alighiero", 4}, {"beatrice", 4}, {"clemente", 4}, {"dario", 4}, {"ernesto", 3}, {"fiorello", 3},
-                {"gavino", 3}, {"irina", 3}, {"leonardo", 2}, {"merlino", 2}, {"natale", 2}, {"odessa", 1}});
+    t.placeAll({{"alighiero", 4},
+                {"beatrice", 4},
+                {"clemente", 4},
+                {"dario", 4},
+                {"ernesto", 3},
+                {"fiorello", 3},
+                {"gavino", 3},
+                {"irina", 3},
+                {"leonardo", 2},
+                {"merlino", 2},
+                {"natale", 2},
+                {"odessa", 1}});
     REQUIRE(t.state.phase() == Phase::Ascent);
 }
 
 void place2024Ladder(Table& t) {
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"jeanne", 3}, {"merlin", 3},
-                {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 4},
+                {"jeanne", 3},
+                {"merlin", 3},
+                {"victoria", 3},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     REQUIRE(t.state.phase() == Phase::Ascent);
 }
 
@@ -267,8 +290,18 @@ void playRichRound(Table& t) {
     // Seats counted from the round's first player.
     const int first = t.state.firstPlayer().index;
     const auto rel = [first](int k) { return (first + k) % 4; };
-    t.placeAll({{"merlin", 4}, {"foidvo", 4}, {"caius", 4}, {"romeo", 4}, {"victoria", 3}, {"leonardo", 3},
-                {"jeanne", 3}, {"eloise", 2}, {"ouaf", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"merlin", 4},
+                {"foidvo", 4},
+                {"caius", 4},
+                {"romeo", 4},
+                {"victoria", 3},
+                {"leonardo", 3},
+                {"jeanne", 3},
+                {"eloise", 2},
+                {"ouaf", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     REQUIRE(t.toAct() == seat(first));
     t.move("eloise", Place::Wc3);
     t.move("victoria", Place::Wc4);
@@ -293,8 +326,18 @@ void playRichRound(Table& t) {
 
 void playJesterRound(Table& t) {
     REQUIRE(t.seats() == 4);
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 3}, {"jeanne", 3}, {"merlin", 3},
-                {"victoria", 2}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 3},
+                {"jeanne", 3},
+                {"merlin", 3},
+                {"victoria", 2},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     t.move("jester", Place::Floor4);
     t.move("jester", Place::Floor5);
     t.move("eloise", Place::Floor5);

@@ -3,8 +3,6 @@
 // their slugs so a test reads like the rulebook's examples.
 #pragma once
 
-#include <doctest/doctest.h>
-
 #include <array>
 #include <initializer_list>
 #include <memory>
@@ -13,6 +11,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "engine/action.hpp"
 #include "engine/chance.hpp"
@@ -51,20 +51,20 @@ struct RefusalProbe {
 RefusalProbe probe(State& s, const Action& a);
 
 // The line of the failing check is the test's, not the helper's.
-#define CHECK_REFUSED(state, action, expected)                                      \
-    do {                                                                            \
+#define CHECK_REFUSED(state, action, expected)                                     \
+    do {                                                                           \
         const auto probe_ = ::vivaref::test::probe((state), (action));             \
         CHECK(probe_.code == ::vivaref::test::codeName(expected));                 \
-        if (probe_.code != "accepted") {                                            \
+        if (probe_.code != "accepted") {                                           \
             CHECK_MESSAGE(probe_.unchanged, "a refused action changed the state"); \
-            CHECK(probe_.hasMessage);                                               \
-        }                                                                           \
+            CHECK(probe_.hasMessage);                                              \
+        }                                                                          \
     } while (0)
 
 #define REQUIRE_ACCEPTED(expr)                                            \
     do {                                                                  \
         const auto refusal_ = (expr);                                     \
-        INFO("refused: " << ::vivaref::test::outcome(refusal_)           \
+        INFO("refused: " << ::vivaref::test::outcome(refusal_)            \
                          << (refusal_ ? " - " + refusal_->message : "")); \
         REQUIRE(!refusal_.has_value());                                   \
     } while (0)

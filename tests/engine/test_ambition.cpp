@@ -1,10 +1,10 @@
 // RULES §5 Ambition: each player keeps one of two cards; at scoring a card
 // whose condition holds adds its points (always positive). One case per
 // card, each with a player for whom it holds and one for whom it fails.
-#include "scenario.hpp"
-
 #include <algorithm>
 #include <set>
+
+#include "scenario.hpp"
 
 using namespace vivaref::test;
 
@@ -14,7 +14,8 @@ constexpr Options kAmbition{true, false};
 
 // Deals the rich round's cards with `card` kept by `holder`; every other
 // player keeps a card of its own (never `card`).
-Deal ambitionDeal(const Table& t, const std::vector<std::vector<std::string>>& favourites, int holder, AmbitionCard card) {
+Deal ambitionDeal(const Table& t, const std::vector<std::vector<std::string>>& favourites, int holder,
+                  AmbitionCard card) {
     Deal d = t.makeDeal(favourites);
     std::vector<AmbitionCard> others;
     for (int c = 0; c < kAmbitionCardCount; ++c)
@@ -22,7 +23,8 @@ Deal ambitionDeal(const Table& t, const std::vector<std::vector<std::string>>& f
     d.ambitions.clear();
     std::size_t next = 0;
     for (int p = 0; p < t.players(); ++p) {
-        if (p == holder) d.ambitions.push_back({others[next++], card});  // the kept card second
+        if (p == holder)
+            d.ambitions.push_back({others[next++], card});  // the kept card second
         else {
             d.ambitions.push_back({others[next], others[next + 1]});
             next += 2;
@@ -52,7 +54,8 @@ int richAmbition(int holder, AmbitionCard card) {
 // from the 2024 ladder (the Jester needs eloise out of his way).
 int kingAmbition(const char* king, AmbitionCard card) {
     Table t(spec2024(4, Variant::None, kAmbition));
-    const std::vector<std::vector<std::string>> cards{{"victoria", "leonardo", "romeo", "bridget", "agathe", "gontran"}};
+    const std::vector<std::vector<std::string>> cards{
+        {"victoria", "leonardo", "romeo", "bridget", "agathe", "gontran"}};
     t.deal(ambitionDeal(t, cards, 0, card));
     keep(t, 0, card);
     place2024Ladder(t);
@@ -73,7 +76,8 @@ TEST_CASE("RULES 5 Ambition: the 16 cards and their points") {
     for (int c = 0; c < kAmbitionCardCount; ++c) {
         CAPTURE(c);
         CHECK(ambitionCardPoints(static_cast<AmbitionCard>(c)) == expected[c]);
-        CHECK(parseAmbitionCard(ambitionCardName(static_cast<AmbitionCard>(c))) == static_cast<AmbitionCard>(c));
+        CHECK(parseAmbitionCard(ambitionCardName(static_cast<AmbitionCard>(c))) ==
+              static_cast<AmbitionCard>(c));
     }
 }
 
@@ -157,13 +161,14 @@ TEST_CASE("RULES 5 Ambition: Only Yes (3) when every No and the Stomachache are 
 
 TEST_CASE("RULES 5 Ambition: Friend of the King (3) for the player who moved the King to the throne") {
     CHECK(richAmbition(3, AmbitionCard::FriendOfTheKing) == 3);
-    CHECK(richAmbition(1, AmbitionCard::FriendOfTheKing) == 0);  // moved jeanne up, whose election was cancelled
+    CHECK(richAmbition(1, AmbitionCard::FriendOfTheKing) ==
+          0);  // moved jeanne up, whose election was cancelled
 }
 
 TEST_CASE("RULES 5 Ambition: Under 11 points (3) on the favourites' points alone") {
-    CHECK(richAmbition(2, AmbitionCard::Under11) == 3);   // 9
-    CHECK(richAmbition(1, AmbitionCard::Under11) == 3);   // -6
-    CHECK(richAmbition(0, AmbitionCard::Under11) == 0);   // 15
+    CHECK(richAmbition(2, AmbitionCard::Under11) == 3);         // 9
+    CHECK(richAmbition(1, AmbitionCard::Under11) == 3);         // -6
+    CHECK(richAmbition(0, AmbitionCard::Under11) == 0);         // 15
     CHECK(kingAmbition("eloise", AmbitionCard::Under11) == 0);  // exactly 11 is not under 11
 }
 
@@ -198,7 +203,8 @@ TEST_CASE("RULES 5 Ambition: after the deal each player keeps one of two cards, 
     CHECK(t.toAct() == seat(2));
     CHECK_REFUSED(t.state, Action::keep(player(1), AmbitionCard::Wc0), RefusalCode::WrongPhase);
     // The kept card is nobody else's business.
-    CHECK(playerView(t.state, player(0)).ambition == std::optional<AmbitionCard>(t.state.keptAmbition(player(0))));
+    CHECK(playerView(t.state, player(0)).ambition ==
+          std::optional<AmbitionCard>(t.state.keptAmbition(player(0))));
 }
 
 TEST_CASE("RULES 5 Ambition: a deal must give two cards to each player, no card twice") {

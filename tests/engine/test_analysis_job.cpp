@@ -1,9 +1,9 @@
 // The analysis in bounded pieces (engine/players/analysis_job.hpp): the same
 // analysis as analyseGame's, to the last bit, whatever the piece size; each
 // piece bounded; progress that only grows.
-#include <doctest/doctest.h>
-
 #include <memory>
+
+#include <doctest/doctest.h>
 
 #include "engine/chance.hpp"
 #include "engine/players/analysis_job.hpp"
@@ -71,7 +71,8 @@ TEST_CASE("the analysis in pieces is analyseGame's analysis, whatever the piece 
             REQUIRE(got.decisions[i].review.has_value() == expected.decisions[i].review.has_value());
             if (got.decisions[i].review) {
                 CHECK(got.decisions[i].review->preferred == expected.decisions[i].review->preferred);
-                CHECK(got.decisions[i].review->preferredChance == expected.decisions[i].review->preferredChance);
+                CHECK(got.decisions[i].review->preferredChance ==
+                      expected.decisions[i].review->preferredChance);
                 CHECK(got.decisions[i].review->playedChance == expected.decisions[i].review->playedChance);
             }
         }

@@ -1,9 +1,9 @@
 // RULES §3.3: the ascent. One move a turn, clockwise; up exactly one floor
 // below the limit; the 2024 WCs; never down; dungeons and the box hold
 // their characters; a pass only without a legal move.
-#include "scenario.hpp"
-
 #include <algorithm>
+
+#include "scenario.hpp"
 
 using namespace vivaref::test;
 
@@ -22,7 +22,8 @@ void checkLegalListMatchesApply(const State& s) {
     for (int st = 0; st < seats; ++st) {
         for (int c = 0; c < s.characterCount(); ++c) {
             for (int p = 0; p < kPlaceCount; ++p) {
-                const Action a = Action::move(seat(st), CharacterId{static_cast<std::uint8_t>(c)}, static_cast<Place>(p));
+                const Action a =
+                    Action::move(seat(st), CharacterId{static_cast<std::uint8_t>(c)}, static_cast<Place>(p));
                 const bool listed = std::find(legal.begin(), legal.end(), a) != legal.end();
                 State copy = s;
                 const bool accepted = !copy.apply(a).has_value();
@@ -63,8 +64,10 @@ TEST_CASE("RULES 3.3: a character moves up exactly one floor, never two") {
     Table t(classicSpec(4));
     t.start();
     placeClassicLadder(t);
-    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Throne), RefusalCode::NotAdjacent);
-    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("leonardo"), Place::Floor4), RefusalCode::NotAdjacent);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Throne),
+                  RefusalCode::NotAdjacent);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("leonardo"), Place::Floor4),
+                  RefusalCode::NotAdjacent);
     CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("piero"), Place::Floor2), RefusalCode::NotAdjacent);
     CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("odessa"), Place::Floor1), RefusalCode::NotAdjacent);
 }
@@ -74,8 +77,10 @@ TEST_CASE("RULES 3.3: a character never moves down") {
     t.start();
     placeClassicLadder(t);
     t.move("alighiero", Place::Floor5);
-    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Floor4), RefusalCode::NotAdjacent);
-    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("leonardo"), Place::Floor1), RefusalCode::NotAdjacent);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Floor4),
+                  RefusalCode::NotAdjacent);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("leonardo"), Place::Floor1),
+                  RefusalCode::NotAdjacent);
     CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("odessa"), Place::Floor0), RefusalCode::NotAdjacent);
 }
 
@@ -93,8 +98,16 @@ TEST_CASE("RULES 1, 3.3: a move onto a floor at its limit is refused") {
 TEST_CASE("RULES 1: with 2 seats (2024) floors 1-5 hold 3 in the ascent too") {
     Table t(spec2024(2, Variant::Emissary));
     t.start();
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 3}, {"jeanne", 3}, {"merlin", 2},
-                {"victoria", 2}, {"leonardo", 2}, {"romeo", 1}, {"bridget", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 3},
+                {"jeanne", 3},
+                {"merlin", 2},
+                {"victoria", 2},
+                {"leonardo", 2},
+                {"romeo", 1},
+                {"bridget", 1}});
     CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("foidvo"), Place::Floor4), RefusalCode::FloorFull);
     t.move("eloise", Place::Floor5);
     t.move("ouaf", Place::Floor5);
@@ -197,8 +210,10 @@ TEST_CASE("RULES 3.3: a character in the box (out of the round) never moves") {
     t.voteAllYesBut({{2, kNo}});
     REQUIRE(t.at("alighiero") == Place::Box);
     // The box is outside the castle.
-    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Floor5), RefusalCode::CharacterNotInCastle);
-    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Throne), RefusalCode::CharacterNotInCastle);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Floor5),
+                  RefusalCode::CharacterNotInCastle);
+    CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("alighiero"), Place::Throne),
+                  RefusalCode::CharacterNotInCastle);
 }
 
 TEST_CASE("Decision: a pass is legal only without a legal move (must-move)") {
@@ -209,7 +224,8 @@ TEST_CASE("Decision: a pass is legal only without a legal move (must-move)") {
     CHECK_REFUSED(t.state, Action::pass(t.rules->nextSeat(t.toAct())), RefusalCode::NotYourTurn);
     ActionList legal;
     t.state.legalActions(legal);
-    CHECK(std::none_of(legal.begin(), legal.end(), [](const Action& a) { return a.kind() == ActionKind::Pass; }));
+    CHECK(std::none_of(legal.begin(), legal.end(),
+                       [](const Action& a) { return a.kind() == ActionKind::Pass; }));
 }
 
 TEST_CASE("RULES 3.3: the legal moves are exactly the moves apply() accepts") {
@@ -237,8 +253,16 @@ TEST_CASE("RULES 3.3: the legal moves are exactly the moves apply() accepts") {
 TEST_CASE("RULES 3.3 (2024): with 2 seats a floor of 3 is full, so its WC opens") {
     Table t(spec2024(2, Variant::Emissary));
     t.start();
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 3}, {"jeanne", 2}, {"merlin", 2},
-                {"victoria", 2}, {"leonardo", 1}, {"romeo", 1}, {"bridget", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 3},
+                {"jeanne", 2},
+                {"merlin", 2},
+                {"victoria", 2},
+                {"leonardo", 1},
+                {"romeo", 1},
+                {"bridget", 1}});
     t.move("foidvo", Place::Wc4);  // floor 4 holds its limit of 3
     CHECK(t.at("foidvo") == Place::Wc4);
     CHECK_REFUSED(t.state, Action::move(t.toAct(), t.id("foidvo"), Place::Floor4), RefusalCode::FloorFull);

@@ -1,8 +1,8 @@
 // RULES §3.1 deals and §5 Banished: what a deal must hold, and the sealed
 // character that is no favourite for any purpose.
-#include "scenario.hpp"
-
 #include <set>
+
+#include "scenario.hpp"
 
 using namespace vivaref::test;
 
@@ -70,7 +70,8 @@ TEST_CASE("RULES 3.1: a deal gives every player a card of 6 distinct characters,
     CHECK(outcome(t.state.apply(twice)) == "bad-deal");
     Deal unknown = t.makeDeal();
     unknown.favourites[3].characters[5] = CharacterId{77};
-    CHECK(outcome(t.state.apply(unknown)) == "unknown-character");  // an id kept out of range has its own code
+    CHECK(outcome(t.state.apply(unknown)) ==
+          "unknown-character");  // an id kept out of range has its own code
     Deal wrongRound = t.makeDeal();
     wrongRound.round = 2;
     CHECK(outcome(t.state.apply(wrongRound)) == "bad-deal");
@@ -82,7 +83,8 @@ TEST_CASE("RULES 3.1: a deal gives every player a card of 6 distinct characters,
     CHECK(outcome(t.state.apply(t.makeDeal())) == "wrong-phase");
 }
 
-TEST_CASE("Decision: a random deal gives each player 6 distinct characters, never the Jester, no two cards alike") {
+TEST_CASE(
+    "Decision: a random deal gives each player 6 distinct characters, never the Jester, no two cards alike") {
     for (int seats = 3; seats <= 8; ++seats) {
         Table t(spec2024(seats, Variant::None, kBanished));
         Rng rng(1000 + seats);

@@ -27,7 +27,8 @@ Table election2024(Options options = {}) {
 
 }  // namespace
 
-TEST_CASE("RULES 3.4: every seat votes, the crown holder included; the cards are revealed when the last is in") {
+TEST_CASE(
+    "RULES 3.4: every seat votes, the crown holder included; the cards are revealed when the last is in") {
     Table t = classicElection();
     REQUIRE(t.state.crownHolder() == seat(1));
     CHECK(t.state.toAct().size() == 4);
@@ -110,7 +111,8 @@ TEST_CASE("RULES 3.4: after a failed election the seat after the crown holder pl
     }
 }
 
-TEST_CASE("RULES 3.4 (2024): a Stomachache cancels the election, over any No; the candidate goes back to floor 5") {
+TEST_CASE(
+    "RULES 3.4 (2024): a Stomachache cancels the election, over any No; the candidate goes back to floor 5") {
     Table t = election2024();
     t.vote({kNo, kStomachache, kNo, kYes});
     CHECK(t.happened(EventKind::Cancelled));
@@ -122,7 +124,7 @@ TEST_CASE("RULES 3.4 (2024): a Stomachache cancels the election, over any No; th
     CHECK(int{t.state.hand(seat(0)).no} == 2);
     CHECK(int{t.state.hand(seat(2)).no} == 2);
     // A cancellation uses no dungeon: the next rejected is the first.
-    t.climb("ouaf", Place::Floor5);  // seat 2
+    t.climb("ouaf", Place::Floor5);    // seat 2
     t.climb("eloise", Place::Throne);  // seat 3
     t.voteAllYesBut({{3, kNo}});
     CHECK(t.at("eloise") == Place::Dungeon3);
@@ -180,8 +182,18 @@ TEST_CASE("Decision: a rejected Jester uses up no dungeon place") {
 TEST_CASE("RULES 3.4 (2024): a rejected Jester goes to floor 1 when floor 2 is full") {
     Table t(spec2024(4));
     t.start();
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"jeanne", 3}, {"merlin", 3},
-                {"victoria", 2}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 4},
+                {"jeanne", 3},
+                {"merlin", 3},
+                {"victoria", 2},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     t.move("eloise", Place::Floor5);
     t.climb("jester", Place::Throne);
     t.voteAllYesBut({{0, kNo}});
@@ -192,8 +204,18 @@ TEST_CASE("RULES 3.4 (2024): a rejected Jester goes to floor 1 when floor 2 is f
 TEST_CASE("RULES 3.4 (2024): a rejected Jester goes to floor 0 when floors 2 and 1 are full") {
     Table t(spec2024(4));
     t.start();
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"jeanne", 3}, {"foidvo", 2}, {"merlin", 2},
-                {"victoria", 2}, {"leonardo", 2}, {"romeo", 1}, {"bridget", 1}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"jeanne", 3},
+                {"foidvo", 2},
+                {"merlin", 2},
+                {"victoria", 2},
+                {"leonardo", 2},
+                {"romeo", 1},
+                {"bridget", 1},
+                {"agathe", 1},
+                {"gontran", 1}});
     t.climb("jester", Place::Throne);
     t.voteAllYesBut({{2, kNo}});
     CHECK(t.at("jester") == Place::Floor0);
@@ -203,8 +225,16 @@ TEST_CASE("RULES 3.4 (2024): a rejected Jester goes to floor 0 when floors 2 and
 TEST_CASE("Decision: floor 0 has no limit (a rejected Jester joins three leftovers with 2 seats)") {
     Table t(spec2024(2, Variant::Emissary));
     t.start();
-    t.placeAll({{"eloise", 1}, {"ouaf", 1}, {"caius", 1}, {"foidvo", 2}, {"jeanne", 2}, {"merlin", 2},
-                {"victoria", 3}, {"leonardo", 4}, {"romeo", 4}, {"bridget", 4}});
+    t.placeAll({{"eloise", 1},
+                {"ouaf", 1},
+                {"caius", 1},
+                {"foidvo", 2},
+                {"jeanne", 2},
+                {"merlin", 2},
+                {"victoria", 3},
+                {"leonardo", 4},
+                {"romeo", 4},
+                {"bridget", 4}});
     REQUIRE(t.state.countAt(Place::Floor0) == 3);
     t.move("leonardo", Place::Floor5);
     t.climb("jester", Place::Throne);
@@ -240,8 +270,16 @@ TEST_CASE("RULES 3.4: a voter may only play a card they hold (card-not-held)") {
     SUBCASE("every No played") {
         Table t(classicSpec(5));  // 2 No each
         t.start();
-        t.placeAll({{"alighiero", 4}, {"beatrice", 4}, {"clemente", 4}, {"dario", 4}, {"ernesto", 3},
-                    {"fiorello", 3}, {"gavino", 3}, {"irina", 3}, {"leonardo", 2}, {"merlino", 2}});
+        t.placeAll({{"alighiero", 4},
+                    {"beatrice", 4},
+                    {"clemente", 4},
+                    {"dario", 4},
+                    {"ernesto", 3},
+                    {"fiorello", 3},
+                    {"gavino", 3},
+                    {"irina", 3},
+                    {"leonardo", 2},
+                    {"merlino", 2}});
         t.climb("alighiero", Place::Throne);
         t.voteAllYesBut({{4, kNo}});
         t.climb("beatrice", Place::Throne);
@@ -280,8 +318,8 @@ TEST_CASE("RULES 3.4 classic: with every No played, the next candidate is crowne
     t.start();
     placeClassicLadder(t);
     int rejected = 0;
-    const char* order[] = {"alighiero", "beatrice", "clemente", "dario", "ernesto", "fiorello",
-                           "gavino", "irina", "leonardo", "merlino", "natale", "odessa"};
+    const char* order[] = {"alighiero", "beatrice", "clemente", "dario",   "ernesto", "fiorello",
+                           "gavino",    "irina",    "leonardo", "merlino", "natale",  "odessa"};
     for (const char* c : order) {
         t.climb(c, Place::Throne);
         t.voteAllYesBut({{rejected % 3, kNo}});

@@ -1,9 +1,9 @@
 // RULES §6 Emissary of the Empire: no seat, it only votes (an automatic Yes
 // for its favourites, else the top card of its pile) and scores; a revealed
 // Yes is shuffled back, so the record then needs a reshuffle.
-#include "scenario.hpp"
-
 #include <algorithm>
+
+#include "scenario.hpp"
 
 using namespace vivaref::test;
 

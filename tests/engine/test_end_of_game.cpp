@@ -38,7 +38,7 @@ TEST_CASE("RULES 4: the highest total wins") {
 
 TEST_CASE("RULES 4 classic: a tie goes to the most favourites still in the castle") {
     Table t(oneRound(classicSpec(4)));
-    t.start({{"alighiero", "beatrice", "clemente", "piero", "odessa", "leonardo"},    // 17, five in the castle
+    t.start({{"alighiero", "beatrice", "clemente", "piero", "odessa", "leonardo"},  // 17, five in the castle
              {"clemente", "dario", "ernesto", "fiorello", "gavino", "piero"},       // 17, six
              {"irina", "leonardo", "merlino", "natale", "odessa", "piero"},         // 10
              {"alighiero", "ernesto", "irina", "merlino", "natale", "odessa"}});    // 11
@@ -84,7 +84,7 @@ TEST_CASE("Decision: for the 2024 tie-break WCs, dungeons and the box are not on
 
 TEST_CASE("RULES 6 Emissary: an Emissary tied with the best player has not won") {
     Table t(oneRound(spec2024(3, Variant::Emissary)));
-    Deal d = t.makeDeal({{"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"}});  // 28
+    Deal d = t.makeDeal({{"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"}});                   // 28
     d.emissary->favourites = t.card({"blanche", "agathe", "gontran", "leonardo", "romeo", "bridget"});  // 8
     d.emissary->pile = {kYes, kNo, kNo, kNo, kStomachache};
     t.deal(d);

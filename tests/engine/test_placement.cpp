@@ -1,9 +1,9 @@
 // RULES §3.2: placement, clockwise from the round's first player, on floors
 // 1-4 under the floor limit; the leftovers start on floor 0. The online
 // preset has no placement phase.
-#include "scenario.hpp"
-
 #include <algorithm>
+
+#include "scenario.hpp"
 
 using namespace vivaref::test;
 
@@ -62,14 +62,22 @@ TEST_CASE("RULES 2: with 8 seats the last three seats in placement order place o
 TEST_CASE("RULES 3.2: the characters nobody placed start on floor 0") {
     Table t(classicSpec(5));
     t.deal();
-    t.placeAll({{"alighiero", 1}, {"beatrice", 1}, {"clemente", 2}, {"dario", 2}, {"ernesto", 3},
-                {"fiorello", 3}, {"gavino", 4}, {"irina", 4}, {"leonardo", 4}});
+    t.placeAll({{"alighiero", 1},
+                {"beatrice", 1},
+                {"clemente", 2},
+                {"dario", 2},
+                {"ernesto", 3},
+                {"fiorello", 3},
+                {"gavino", 4},
+                {"irina", 4},
+                {"leonardo", 4}});
     CHECK(t.state.phase() == Phase::Placement);
     CHECK(t.state.countAt(Place::Floor0) == 0);
     t.place("merlino", 1);
     CHECK(t.state.phase() == Phase::Ascent);
     CHECK(t.happened(EventKind::PlacementEnded));
-    CHECK(std::count_if(t.events.begin(), t.events.end(), [](const Event& e) { return e.kind == EventKind::LeftToFloor0; }) == 3);
+    CHECK(std::count_if(t.events.begin(), t.events.end(),
+                        [](const Event& e) { return e.kind == EventKind::LeftToFloor0; }) == 3);
     CHECK(t.at("natale") == Place::Floor0);
     CHECK(t.at("odessa") == Place::Floor0);
     CHECK(t.at("piero") == Place::Floor0);
@@ -122,8 +130,10 @@ TEST_CASE("RULES 3.2: a character already in the castle cannot be placed again")
     Table t(spec2024(4));
     t.deal();
     t.place("eloise", 1);
-    CHECK_REFUSED(t.state, Action::place(t.toAct(), t.id("eloise"), Place::Floor2), RefusalCode::AlreadyPlaced);
-    CHECK_REFUSED(t.state, Action::place(t.toAct(), t.id("jester"), Place::Floor2), RefusalCode::AlreadyPlaced);
+    CHECK_REFUSED(t.state, Action::place(t.toAct(), t.id("eloise"), Place::Floor2),
+                  RefusalCode::AlreadyPlaced);
+    CHECK_REFUSED(t.state, Action::place(t.toAct(), t.id("jester"), Place::Floor2),
+                  RefusalCode::AlreadyPlaced);
 }
 
 TEST_CASE("RULES 3.2: only the seat to act places") {
@@ -132,7 +142,8 @@ TEST_CASE("RULES 3.2: only the seat to act places") {
     CHECK_REFUSED(t.state, Action::place(seat(0), t.id("odessa"), Place::Floor1), RefusalCode::NotYourTurn);
     CHECK_REFUSED(t.state, Action::place(seat(2), t.id("odessa"), Place::Floor1), RefusalCode::NotYourTurn);
     CHECK_REFUSED(t.state, Action::place(seat(7), t.id("odessa"), Place::Floor1), RefusalCode::UnknownSeat);
-    CHECK_REFUSED(t.state, Action::place(seat(1), CharacterId{40}, Place::Floor1), RefusalCode::UnknownCharacter);
+    CHECK_REFUSED(t.state, Action::place(seat(1), CharacterId{40}, Place::Floor1),
+                  RefusalCode::UnknownCharacter);
 }
 
 TEST_CASE("RULES 3.2: moves, votes and passes wait for the ascent") {
@@ -165,7 +176,8 @@ TEST_CASE("RULES 3.2 online preset: no placement phase, the deal places every ch
     Deal d = t.makeDeal();
     t.deal(d);
     CHECK(t.state.phase() == Phase::Ascent);
-    for (int c = 0; c < 13; ++c) CHECK(t.state.placeOf(CharacterId{static_cast<std::uint8_t>(c)}) == d.placement[c]);
+    for (int c = 0; c < 13; ++c)
+        CHECK(t.state.placeOf(CharacterId{static_cast<std::uint8_t>(c)}) == d.placement[c]);
     CHECK(t.toAct() == seat(0));
     CHECK_REFUSED(t.state, Action::place(seat(0), t.id("odessa"), Place::Floor1), RefusalCode::WrongPhase);
 }

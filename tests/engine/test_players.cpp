@@ -2,11 +2,11 @@
 // (sampleWorld), that no player looks further, that every player plays
 // every configuration to its end, and that the search player is stronger
 // than chance.
-#include <doctest/doctest.h>
-
 #include <algorithm>
 #include <memory>
 #include <set>
+
+#include <doctest/doctest.h>
 
 #include "engine/chance.hpp"
 #include "engine/players/analysis.hpp"
@@ -49,7 +49,8 @@ TEST_CASE("sampleWorld keeps what the seat knows and redraws what it does not") 
     const RulesSpec spec = spec2024(5, Variant::None, Options{.ambition = true, .banished = true});
     // In an election with two votes cast (seats 0 and 1), seen from seat 1.
     const State truth = playUntil(spec, 11, [](const State& s) {
-        return s.phase() == Phase::Election && s.hasVoted(Seat{0}) && s.hasVoted(Seat{1}) && !s.hasVoted(Seat{2});
+        return s.phase() == Phase::Election && s.hasVoted(Seat{0}) && s.hasVoted(Seat{1}) &&
+               !s.hasVoted(Seat{2});
     });
     REQUIRE(truth.phase() == Phase::Election);
     const Seat viewer{1};
@@ -66,7 +67,9 @@ TEST_CASE("sampleWorld keeps what the seat knows and redraws what it does not") 
         CHECK(w.ambitionChoices(me) == truth.ambitionChoices(me));
         CHECK(w.keptAmbition(me) == truth.keptAmbition(me));
         CHECK(w.voteOf(viewer) == truth.voteOf(viewer));
-        for (int s = 0; s < 5; ++s) CHECK(w.hand(Seat{static_cast<std::uint8_t>(s)}) == truth.hand(Seat{static_cast<std::uint8_t>(s)}));
+        for (int s = 0; s < 5; ++s)
+            CHECK(w.hand(Seat{static_cast<std::uint8_t>(s)}) ==
+                  truth.hand(Seat{static_cast<std::uint8_t>(s)}));
         // The others' cards follow the deal's rules.
         std::set<std::uint32_t> sets;
         std::set<AmbitionCard> ambitions;
@@ -96,9 +99,11 @@ TEST_CASE("sampleWorld keeps what the seat knows and redraws what it does not") 
     CHECK(votesChanged > 0);
 }
 
-TEST_CASE("sampleWorld depends only on what the seat has seen: two truths it cannot tell apart give one world") {
+TEST_CASE(
+    "sampleWorld depends only on what the seat has seen: two truths it cannot tell apart give one world") {
     for (const auto& spec : {classicSpec(4), spec2024(4, Variant::Emissary, Options{.ambition = true})}) {
-        const State a = playUntil(spec, 3, [](const State& s) { return s.phase() == Phase::Ascent && s.round() == 2; });
+        const State a =
+            playUntil(spec, 3, [](const State& s) { return s.phase() == Phase::Ascent && s.round() == 2; });
         REQUIRE(a.phase() == Phase::Ascent);
         Rng other(99);
         const State b = sampleWorld(a, Seat{2}, other);  // another truth seat 2 cannot tell from a
@@ -175,7 +180,9 @@ TEST_CASE("the search player beats random players and the heuristic player beats
     CHECK(byRule.entrants[0].winRate().low > 0.25);
 }
 
-TEST_CASE("in an election the search weighs only its own seat's votes, and the casual vote follows the favourites") {
+TEST_CASE(
+    "in an election the search weighs only its own seat's votes, and the casual vote follows the "
+    "favourites") {
     const State s = playUntil(classicSpec(4), 5, [](const State& st) {
         return st.phase() == Phase::Election && st.toAct().size() == 4;
     });
@@ -206,7 +213,9 @@ TEST_CASE("in an election the search weighs only its own seat's votes, and the c
     }
 }
 
-TEST_CASE("the analysis of a game: chances that add up, the swings largest first, reviews of the players' choices") {
+TEST_CASE(
+    "the analysis of a game: chances that add up, the swings largest first, reviews of the players' "
+    "choices") {
     // A random classic game as decisions.
     const auto rules = std::make_shared<const Rules>(classicSpec(4));
     State s(rules);
@@ -259,8 +268,8 @@ TEST_CASE("the analysis of a game: chances that add up, the swings largest first
     // No decision outside the three swung the game more than the third.
     const double third = analysis.decisions[static_cast<std::size_t>(analysis.swings[2])].swing;
     for (std::size_t i = 0; i < analysis.decisions.size(); ++i) {
-        const bool listed =
-            std::find(analysis.swings.begin(), analysis.swings.end(), static_cast<int>(i)) != analysis.swings.end();
+        const bool listed = std::find(analysis.swings.begin(), analysis.swings.end(), static_cast<int>(i)) !=
+                            analysis.swings.end();
         if (!listed) CHECK(analysis.decisions[i].swing <= third);
     }
     // The same seed, the same analysis.

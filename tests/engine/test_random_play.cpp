@@ -1,8 +1,6 @@
 // Random play over every edition, seat count, option and variant, with the
 // invariants of random_play.cpp checked after every action. Games run on two
 // threads; failures are reported here with their seed and configuration.
-#include <doctest/doctest.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,6 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include <doctest/doctest.h>
 
 #include "engine/chance.hpp"
 #include "engine/players/random_player.hpp"
@@ -87,15 +87,16 @@ TEST_CASE("Random play: 10,000+ complete games keep every invariant at every ste
         other.join();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    MESSAGE(total << " games in " << configs.size() << " configurations, " << sum.actions << " actions, " << sum.rounds
-                  << " rounds, " << sum.coronations << " coronations, " << sum.failedElections << " failed elections, "
-                  << sum.reshuffles << " reshuffles, " << sum.passes << " passes, " << sum.allPassRounds
-                  << " all-pass rounds, in " << seconds << " s");
+    MESSAGE(total << " games in " << configs.size() << " configurations, " << sum.actions << " actions, "
+                  << sum.rounds << " rounds, " << sum.coronations << " coronations, " << sum.failedElections
+                  << " failed elections, " << sum.reshuffles << " reshuffles, " << sum.passes << " passes, "
+                  << sum.allPassRounds << " all-pass rounds, in " << seconds << " s");
     if (perConfig == kGamesPerConfig) CHECK(total >= 10000);
     CHECK(sum.failedElections > 0);
     CHECK(sum.reshuffles > 0);
     // One line per configuration and kind of failure, each with a seed to replay.
-    std::sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) { return a.seed < b.seed; });
+    std::sort(failures.begin(), failures.end(),
+              [](const Failure& a, const Failure& b) { return a.seed < b.seed; });
     std::vector<std::string> seen;
     for (const Failure& f : failures) {
         const std::string key = f.config + "|" + f.what.substr(0, f.what.find_first_of("0123456789"));
@@ -120,7 +121,8 @@ TEST_CASE("Random play: a seed replays to the same game") {
     }
 }
 
-TEST_CASE("Random play's one-call path: the same actions and states as drawing, then applying with every check") {
+TEST_CASE(
+    "Random play's one-call path: the same actions and states as drawing, then applying with every check") {
     // playRandomAction and playRandomDeal (vivaref bench, playouts) trust
     // their own draws and skip State::apply's tests; here each of their steps
     // must equal the same draw applied through State::apply, the state
@@ -143,7 +145,8 @@ TEST_CASE("Random play's one-call path: the same actions and states as drawing, 
                     if (trusted.phase() == vivaref::engine::Phase::AwaitDeal)
                         vivaref::engine::playRandomDeal(trusted, trustedRng);
                     else
-                        REQUIRE_FALSE(trusted.apply(vivaref::engine::players::randomDecision(trusted, trustedRng)));
+                        REQUIRE_FALSE(
+                            trusted.apply(vivaref::engine::players::randomDecision(trusted, trustedRng)));
                 } else {
                     const auto drawn = vivaref::engine::randomAction(checked, checkedRng);
                     const auto refusal = checked.apply(drawn);

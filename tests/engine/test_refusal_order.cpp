@@ -76,20 +76,24 @@ TEST_CASE("GAME-RECORD order: where the character stands before adjacency") {
     placeClassicLadder(c);
     c.climb("alighiero", Place::Throne);
     c.voteAllYesBut({{0, kNo}});
-    CHECK_REFUSED(c.state, Action::move(c.toAct(), c.id("alighiero"), Place::Floor2), RefusalCode::CharacterNotInCastle);
+    CHECK_REFUSED(c.state, Action::move(c.toAct(), c.id("alighiero"), Place::Floor2),
+                  RefusalCode::CharacterNotInCastle);
     // Placement: a character already in the castle, on a floor never allowed.
     Table p(spec2024(4));
     p.deal();
     p.place("eloise", 2);
-    CHECK_REFUSED(p.state, Action::place(p.toAct(), p.id("eloise"), Place::Floor5), RefusalCode::AlreadyPlaced);
-    CHECK_REFUSED(p.state, Action::place(p.toAct(), p.id("jester"), Place::Dungeon1), RefusalCode::AlreadyPlaced);
+    CHECK_REFUSED(p.state, Action::place(p.toAct(), p.id("eloise"), Place::Floor5),
+                  RefusalCode::AlreadyPlaced);
+    CHECK_REFUSED(p.state, Action::place(p.toAct(), p.id("jester"), Place::Dungeon1),
+                  RefusalCode::AlreadyPlaced);
 }
 
 TEST_CASE("GAME-RECORD order: where the character stands before capacity") {
     Table p(classicSpec(4));
     p.deal();
     p.placeAll({{"alighiero", 2}, {"beatrice", 2}, {"clemente", 2}, {"dario", 2}});
-    CHECK_REFUSED(p.state, Action::place(p.toAct(), p.id("dario"), Place::Floor2), RefusalCode::AlreadyPlaced);
+    CHECK_REFUSED(p.state, Action::place(p.toAct(), p.id("dario"), Place::Floor2),
+                  RefusalCode::AlreadyPlaced);
 }
 
 TEST_CASE("GAME-RECORD order: adjacency before capacity") {
@@ -119,7 +123,8 @@ TEST_CASE("GAME-RECORD order: keeps: phase, player, then an already kept card") 
     CHECK_REFUSED(t.state, Action::keep(player(4), AmbitionCard::Unknown), RefusalCode::UnknownPlayer);
     REQUIRE_ACCEPTED(t.apply(Action::keep(player(0), t.state.ambitionChoices(player(0))[0])));
     // Already kept, and this card was never dealt to player 0.
-    CHECK_REFUSED(t.state, Action::keep(player(0), t.state.ambitionChoices(player(1))[0]), RefusalCode::AlreadyKept);
+    CHECK_REFUSED(t.state, Action::keep(player(0), t.state.ambitionChoices(player(1))[0]),
+                  RefusalCode::AlreadyKept);
 }
 
 TEST_CASE("GAME-RECORD: every refused action leaves the state unchanged") {
@@ -139,14 +144,17 @@ TEST_CASE("GAME-RECORD: every refused action leaves the state unchanged") {
         for (int s = 0; s <= t.seats(); ++s) {
             for (int c = 0; c <= t.state.characterCount(); ++c)
                 for (int p = 0; p <= kPlaceCount; ++p) {
-                    tryOne(Action::move(seat(s), CharacterId{static_cast<std::uint8_t>(c)}, static_cast<Place>(p)));
-                    tryOne(Action::place(seat(s), CharacterId{static_cast<std::uint8_t>(c)}, static_cast<Place>(p)));
+                    tryOne(Action::move(seat(s), CharacterId{static_cast<std::uint8_t>(c)},
+                                        static_cast<Place>(p)));
+                    tryOne(Action::place(seat(s), CharacterId{static_cast<std::uint8_t>(c)},
+                                         static_cast<Place>(p)));
                 }
             for (int v = 0; v <= 3; ++v) tryOne(Action::vote(seat(s), static_cast<VoteCard>(v)));
             tryOne(Action::pass(seat(s)));
         }
         for (int p = 0; p <= t.players(); ++p)
-            for (int c = 0; c <= kAmbitionCardCount; ++c) tryOne(Action::keep(player(p), static_cast<AmbitionCard>(c)));
+            for (int c = 0; c <= kAmbitionCardCount; ++c)
+                tryOne(Action::keep(player(p), static_cast<AmbitionCard>(c)));
         CHECK(refused > 0);
     };
     Table t(spec2024(4, Variant::None, Options{true, false}));

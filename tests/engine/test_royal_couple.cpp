@@ -7,10 +7,13 @@ using namespace vivaref::test;
 
 namespace {
 
-Table royalTable(Options options = {}, int seats = 4) { return Table(spec2024(seats, Variant::RoyalCouple, options)); }
+Table royalTable(Options options = {}, int seats = 4) {
+    return Table(spec2024(seats, Variant::RoyalCouple, options));
+}
 
-const std::vector<std::vector<std::string>> kCards{{"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"},
-                                                   {"victoria", "leonardo", "romeo", "bridget", "agathe", "blanche"}};
+const std::vector<std::vector<std::string>> kCards{
+    {"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"},
+    {"victoria", "leonardo", "romeo", "bridget", "agathe", "blanche"}};
 
 }  // namespace
 
@@ -34,7 +37,8 @@ TEST_CASE("RULES 6 Royal couple: the first coronation scores everyone and play g
     CHECK(publicView(t.state).revealedFavourites.size() == 4);
 }
 
-TEST_CASE("RULES 6 Royal couple: the first King does not block the throne and counts 0 at the second coronation") {
+TEST_CASE(
+    "RULES 6 Royal couple: the first King does not block the throne and counts 0 at the second coronation") {
     Table t = royalTable();
     t.start(kCards);
     place2024Ladder(t);
@@ -85,7 +89,9 @@ TEST_CASE("RULES 6 Royal couple: the Jester's inversion applies to the coronatio
     CHECK(t.state.totals()[0] == 30);
 }
 
-TEST_CASE("Decision: in a royal couple Ambition is judged once, at the second coronation, either member being the King") {
+TEST_CASE(
+    "Decision: in a royal couple Ambition is judged once, at the second coronation, either member being the "
+    "King") {
     Table t = royalTable(Options{true, false});
     Deal d = t.makeDeal({{"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"},
                          {"victoria", "leonardo", "romeo", "bridget", "agathe", "blanche"},
@@ -104,7 +110,7 @@ TEST_CASE("Decision: in a royal couple Ambition is judged once, at the second co
     t.climb("eloise", Place::Throne);  // a woman, moved by seat 1
     t.vote({kYes, kYes, kYes, kYes});
     CHECK(show(t.state.currentRound().scores) == "[28, 10, 9, 12]");  // no Ambition points yet
-    t.climb("ouaf", Place::Throne);  // the dog, moved by seat 3
+    t.climb("ouaf", Place::Throne);                                   // the dog, moved by seat 3
     t.vote({kYes, kYes, kYes, kYes});
     // Second coronation: favourites 24, 10, 9, 12; It's a Queen holds (eloise
     // is in the couple), Friend of the King holds for seat 1 (it moved
@@ -112,21 +118,32 @@ TEST_CASE("Decision: in a royal couple Ambition is judged once, at the second co
     CHECK(show(t.roundScores()) == "[55, 23, 18, 24]");
 }
 
-TEST_CASE("Decision: a royal-couple round in which every seat passes ends with the first coronation's scores") {
+TEST_CASE(
+    "Decision: a royal-couple round in which every seat passes ends with the first coronation's scores") {
     // 7 seats: 14 No cards can reject all 13 others after the Jester is crowned.
     Table t = royalTable(Options{true, false}, 7);
     t.start();
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"jeanne", 3}, {"merlin", 3},
-                {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 2}, {"gontran", 1},
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 4},
+                {"jeanne", 3},
+                {"merlin", 3},
+                {"victoria", 3},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 2},
+                {"gontran", 1},
                 {"blanche", 1}});
-    t.move("eloise", Place::Floor5);  // seat 0
+    t.move("eloise", Place::Floor5);   // seat 0
     t.climb("jester", Place::Throne);  // seats 1, 2, 3
     t.vote(std::vector<VoteCard>(7, kYes));
     REQUIRE(t.at("jester") == Place::BesideThrone);
     const std::vector<int> firstScores = t.state.currentRound().scores;
     int noVoter = 0;
-    for (const char* c : {"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin", "victoria", "leonardo", "romeo",
-                          "bridget", "agathe", "gontran", "blanche"}) {
+    for (const char* c : {"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin", "victoria", "leonardo",
+                          "romeo", "bridget", "agathe", "gontran", "blanche"}) {
         t.climb(c, Place::Throne);
         t.voteAllYesBut({{noVoter++ % 7, kNo}});
         CHECK(t.state.lastReveal()->outcome == ElectionOutcome::Rejected);

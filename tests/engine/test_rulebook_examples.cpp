@@ -17,8 +17,18 @@ Table classicTable() {
             {"clemente", "odessa", "ernesto", "merlino", "natale", "piero"},
             {"clemente", "gavino", "irina", "leonardo", "merlino", "natale"},
             {"fiorello", "clemente", "alighiero", "odessa", "gavino", "natale"}});
-    t.placeAll({{"alighiero", 4}, {"clemente", 4}, {"fiorello", 4}, {"beatrice", 4}, {"odessa", 3}, {"dario", 3},
-                {"ernesto", 3}, {"gavino", 3}, {"irina", 2}, {"leonardo", 2}, {"merlino", 2}, {"natale", 1}});
+    t.placeAll({{"alighiero", 4},
+                {"clemente", 4},
+                {"fiorello", 4},
+                {"beatrice", 4},
+                {"odessa", 3},
+                {"dario", 3},
+                {"ernesto", 3},
+                {"gavino", 3},
+                {"irina", 2},
+                {"leonardo", 2},
+                {"merlino", 2},
+                {"natale", 1}});
     return t;
 }
 
@@ -30,7 +40,8 @@ constexpr int kCharles = 1;
 TEST_CASE("Classic example: Rachel moves Alighiero up; Odessa cannot join the full Dignitaries") {
     Table t = classicTable();
     REQUIRE(t.toAct() == seat(kRachel));
-    CHECK_REFUSED(t.state, Action::move(seat(kRachel), t.id("odessa"), Place::Floor4), RefusalCode::FloorFull);
+    CHECK_REFUSED(t.state, Action::move(seat(kRachel), t.id("odessa"), Place::Floor4),
+                  RefusalCode::FloorFull);
     t.move("alighiero", Place::Floor5);
     CHECK(t.at("alighiero") == Place::Floor5);
     CHECK(t.toAct() == seat(kSimon));
@@ -87,8 +98,18 @@ TEST_CASE("Classic example: Umberto brings Fiorello to the throne, all vote Yes,
 TEST_CASE("2024 example: WCs, entered from below a full floor and left onto the same floor") {
     Table t(spec2024(4));
     t.deal();
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"romeo", 4}, {"foidvo", 3}, {"merlin", 3},
-                {"leonardo", 2}, {"jeanne", 2}, {"victoria", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"romeo", 4},
+                {"foidvo", 3},
+                {"merlin", 3},
+                {"leonardo", 2},
+                {"jeanne", 2},
+                {"victoria", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     // Margot (seat 0): floor 4 is full, floor 3 is not.
     CHECK_REFUSED(t.state, Action::move(seat(0), t.id("leonardo"), Place::Wc3), RefusalCode::FloorNotFull);
     t.move("foidvo", Place::Wc4);
@@ -101,10 +122,14 @@ TEST_CASE("2024 example: WCs, entered from below a full floor and left onto the 
     // Charles: both WCs are taken; Leonardo cannot leave onto the full floor 3;
     // nobody leaves a WC upwards; Foidvo leaves onto floor 4.
     REQUIRE(t.toAct() == seat(kCharles));
-    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("bridget"), Place::Wc3), RefusalCode::WcOccupied);
-    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("leonardo"), Place::Floor3), RefusalCode::FloorFull);
-    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("leonardo"), Place::Floor4), RefusalCode::NotAdjacent);
-    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("foidvo"), Place::Floor5), RefusalCode::NotAdjacent);
+    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("bridget"), Place::Wc3),
+                  RefusalCode::WcOccupied);
+    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("leonardo"), Place::Floor3),
+                  RefusalCode::FloorFull);
+    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("leonardo"), Place::Floor4),
+                  RefusalCode::NotAdjacent);
+    CHECK_REFUSED(t.state, Action::move(seat(kCharles), t.id("foidvo"), Place::Floor5),
+                  RefusalCode::NotAdjacent);
     t.move("foidvo", Place::Floor4);
     CHECK(t.at("foidvo") == Place::Floor4);
 }
@@ -116,8 +141,18 @@ namespace {
 Table jeanneOnTheThrone() {
     Table t(spec2024(4));
     t.deal();
-    t.placeAll({{"jeanne", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"eloise", 3}, {"merlin", 3},
-                {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"jeanne", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 4},
+                {"eloise", 3},
+                {"merlin", 3},
+                {"victoria", 3},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     t.move("jeanne", Place::Floor5);
     t.move("jeanne", Place::Throne);  // Charles
     return t;
@@ -148,8 +183,18 @@ namespace {
 // on floor 5, Jeanne on floor 4; then seat 2 crowns `king` (Leonardo or the
 // Jester, both on floor 4 by then).
 void playScoringExample(Table& t, const char* king) {
-    t.placeAll({{"merlin", 4}, {"foidvo", 4}, {"eloise", 4}, {"caius", 4}, {"victoria", 3}, {"jeanne", 3},
-                {"leonardo", 3}, {"ouaf", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"merlin", 4},
+                {"foidvo", 4},
+                {"eloise", 4},
+                {"caius", 4},
+                {"victoria", 3},
+                {"jeanne", 3},
+                {"leonardo", 3},
+                {"ouaf", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 1},
+                {"gontran", 1}});
     t.climb("merlin", Place::Throne);
     t.voteAllYesBut({{0, kNo}});
     t.climb("foidvo", Place::Throne);
@@ -167,7 +212,9 @@ void playScoringExample(Table& t, const char* king) {
 
 }  // namespace
 
-TEST_CASE("2024 example: Leonardo is crowned; Merlin and Foidvo lose 3 and 2 in the dungeons, Victoria in the WC scores 0") {
+TEST_CASE(
+    "2024 example: Leonardo is crowned; Merlin and Foidvo lose 3 and 2 in the dungeons, Victoria in the WC "
+    "scores 0") {
     Table t(spec2024(4));
     t.deal({{"leonardo", "merlin", "foidvo", "victoria", "eloise", "ouaf"}});
     playScoringExample(t, "leonardo");

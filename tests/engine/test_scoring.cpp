@@ -22,8 +22,16 @@ void crownAlighiero(Table& t) {
 const std::vector<std::string> kZeroCard{"natale", "odessa", "piero", "alighiero", "beatrice", "clemente"};
 void playZeroRound(Table& t) {
     t.deal({kZeroCard});
-    t.placeAll({{"alighiero", 4}, {"beatrice", 4}, {"clemente", 4}, {"dario", 4}, {"ernesto", 3},
-                {"fiorello", 3}, {"gavino", 3}, {"irina", 3}, {"leonardo", 2}, {"merlino", 2}});
+    t.placeAll({{"alighiero", 4},
+                {"beatrice", 4},
+                {"clemente", 4},
+                {"dario", 4},
+                {"ernesto", 3},
+                {"fiorello", 3},
+                {"gavino", 3},
+                {"irina", 3},
+                {"leonardo", 2},
+                {"merlino", 2}});
     int noVoter = 0;
     for (const char* c : {"alighiero", "beatrice", "clemente"}) {
         t.climb(c, Place::Throne);
@@ -39,8 +47,18 @@ void playZeroRound(Table& t) {
 const std::vector<std::string> kZeroCard2024{"eloise", "jeanne", "ouaf", "leonardo", "caius", "gontran"};
 void playZeroRound2024(Table& t) {
     t.deal({kZeroCard2024});
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"jeanne", 3}, {"merlin", 3},
-                {"victoria", 2}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 1}, {"agathe", 1}, {"gontran", 1}});
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 4},
+                {"jeanne", 3},
+                {"merlin", 3},
+                {"victoria", 2},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 1},
+                {"agathe", 1},
+                {"gontran", 1}});
     for (const char* c : {"eloise", "ouaf", "caius"}) {
         t.climb(c, Place::Throne);
         t.voteAllYesBut({{t.state.crownHolder().index, kNo}});
@@ -231,13 +249,28 @@ TEST_CASE("RULES 4: after the last round the game is over and totals are the sum
 
 TEST_CASE("RULES 2: with 7 seats the last seat in placement order scores 3 at the deal, every round") {
     Table t(spec2024(7));
-    t.deal({{"caius", "foidvo", "merlin", "victoria", "romeo", "bridget"}, {}, {}, {}, {}, {},
+    t.deal({{"caius", "foidvo", "merlin", "victoria", "romeo", "bridget"},
+            {},
+            {},
+            {},
+            {},
+            {},
             {"eloise", "ouaf", "jeanne", "leonardo", "gontran", "blanche"}});
     CHECK(t.happened(EventKind::Compensated));
     CHECK(show(t.state.totals()) == "[20, 20, 20, 20, 20, 20, 23]");
     CHECK(show(t.state.currentRound().scores) == "[0, 0, 0, 0, 0, 0, 3]");
-    t.placeAll({{"eloise", 4}, {"ouaf", 4}, {"caius", 4}, {"foidvo", 4}, {"jeanne", 3}, {"merlin", 3},
-                {"victoria", 3}, {"leonardo", 2}, {"romeo", 2}, {"bridget", 2}, {"agathe", 2}, {"gontran", 1},
+    t.placeAll({{"eloise", 4},
+                {"ouaf", 4},
+                {"caius", 4},
+                {"foidvo", 4},
+                {"jeanne", 3},
+                {"merlin", 3},
+                {"victoria", 3},
+                {"leonardo", 2},
+                {"romeo", 2},
+                {"bridget", 2},
+                {"agathe", 2},
+                {"gontran", 1},
                 {"blanche", 1}});
     t.climb("eloise", Place::Throne);  // seats 0 and 1
     t.vote(std::vector<VoteCard>(7, kYes));

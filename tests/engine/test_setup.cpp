@@ -1,8 +1,8 @@
 // RULES §2 and §6: the setup tables, computed placement counts, and the
 // setups the referee must refuse.
-#include "scenario.hpp"
-
 #include <algorithm>
+
+#include "scenario.hpp"
 
 using namespace vivaref::test;
 
@@ -98,8 +98,16 @@ TEST_CASE("Decision: with 2 seats (2024) each seat places 5 and 3 characters sta
     Table t(spec);
     t.start();
     // Ten placements: floors 1-4 hold 3 each, the Jester already on floor 3.
-    t.placeAll({{"eloise", 1}, {"ouaf", 1}, {"caius", 1}, {"foidvo", 2}, {"jeanne", 2},
-                {"merlin", 2}, {"victoria", 3}, {"leonardo", 3}, {"romeo", 4}, {"bridget", 4}});
+    t.placeAll({{"eloise", 1},
+                {"ouaf", 1},
+                {"caius", 1},
+                {"foidvo", 2},
+                {"jeanne", 2},
+                {"merlin", 2},
+                {"victoria", 3},
+                {"leonardo", 3},
+                {"romeo", 4},
+                {"bridget", 4}});
     CHECK(t.state.phase() == Phase::Ascent);
     CHECK(t.state.countAt(Place::Floor0) == 3);
     CHECK(t.at("agathe") == Place::Floor0);
@@ -140,7 +148,8 @@ TEST_CASE("RULES 6 Emissary: No cards are 4, 3, 2, 2 for 2-5 seats and its score
         // The Emissary is no seat: it changes neither seats nor placements.
         CHECK(rules.seats() == seats);
         CHECK(rules.players() == seats);
-        for (int order = 0; order < seats; ++order) CHECK(rules.placementsFor(order) == expectedPlacements(true, seats, order));
+        for (int order = 0; order < seats; ++order)
+            CHECK(rules.placementsFor(order) == expectedPlacements(true, seats, order));
     }
 }
 
@@ -247,7 +256,8 @@ TEST_CASE("RULES 2: setups outside the tables are refused with bad-setup") {
         CHECK_FALSE(Rules::validate(spec2024(2, Variant::Emissary)).has_value());
     }
     SUBCASE("the Emissary plays with 2-5 seats") {
-        for (int seats = 2; seats <= 5; ++seats) CHECK_FALSE(Rules::validate(spec2024(seats, Variant::Emissary)).has_value());
+        for (int seats = 2; seats <= 5; ++seats)
+            CHECK_FALSE(Rules::validate(spec2024(seats, Variant::Emissary)).has_value());
         CHECK(refused(spec2024(6, Variant::Emissary)));
         CHECK(refused(spec2024(8, Variant::Emissary)));
     }

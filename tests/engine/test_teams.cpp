@@ -9,10 +9,11 @@ namespace {
 
 // 3 seats: players 0 and 1 are seat 0; player 2 is seat 1; player 3 seat 2.
 // The ladder with eloise crowned by seat 1 scores these cards 28, 8, 20, 15.
-const std::vector<std::vector<std::string>> kTeamCards{{"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"},
-                                                       {"leonardo", "romeo", "bridget", "agathe", "gontran", "blanche"},
-                                                       {"eloise", "jeanne", "merlin", "victoria", "agathe", "blanche"},
-                                                       {"ouaf", "caius", "victoria", "leonardo", "agathe", "gontran"}};
+const std::vector<std::vector<std::string>> kTeamCards{
+    {"eloise", "ouaf", "caius", "foidvo", "jeanne", "merlin"},
+    {"leonardo", "romeo", "bridget", "agathe", "gontran", "blanche"},
+    {"eloise", "jeanne", "merlin", "victoria", "agathe", "blanche"},
+    {"ouaf", "caius", "victoria", "leonardo", "agathe", "gontran"}};
 
 RulesSpec oneRound(RulesSpec spec) {
     spec.rounds = 1;
@@ -129,7 +130,9 @@ TEST_CASE("Decision: with teams, Friend of the King and Only Yes are judged for 
                    {AmbitionCard::Dungeons1, AmbitionCard::Dungeons2},
                    {AmbitionCard::Dungeons3, AmbitionCard::OnlyYes}};
     u.deal(e);
-    for (int p = 0; p < 4; ++p) REQUIRE_ACCEPTED(u.apply(Action::keep(player(p), u.state.ambitionChoices(player(p))[p == 1 ? 0 : 1])));
+    for (int p = 0; p < 4; ++p)
+        REQUIRE_ACCEPTED(
+            u.apply(Action::keep(player(p), u.state.ambitionChoices(player(p))[p == 1 ? 0 : 1])));
     // Seat 1 (player 2) moves eloise up last: seat 0 moves her to floor 5 first.
     place2024Ladder(u);
     u.move("eloise", Place::Floor5);  // seat 0

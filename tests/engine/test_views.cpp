@@ -81,7 +81,8 @@ TEST_CASE("RULES 7: while Ambition cards are kept, each player sees only their o
         CHECK_FALSE(v.ambition.has_value());
     }
     REQUIRE_ACCEPTED(t.apply(Action::keep(player(1), t.state.ambitionChoices(player(1))[1])));
-    CHECK(playerView(t.state, player(1)).ambition == std::optional<AmbitionCard>(t.state.ambitionChoices(player(1))[1]));
+    CHECK(playerView(t.state, player(1)).ambition ==
+          std::optional<AmbitionCard>(t.state.ambitionChoices(player(1))[1]));
     CHECK_FALSE(playerView(t.state, player(0)).ambition.has_value());
 }
 

@@ -50,31 +50,31 @@ TEST_CASE("Replayer: a good record plays every line, with the state before and a
     const std::string text = exampleRecord("classic-4.jsonl");
     int setups = 0, befores = 0, afters = 0, lastLine = 0;
     std::optional<State> before;
-    auto replay = record::replayText(
-        text, {.before =
-                   [&](int line, const Decision& d, const State& state) {
-                       ++befores;
-                       CHECK(line == lastLine + 1);
-                       CHECK(state.awaits() == std::optional(kindOf(d)));
-                       before.emplace(state);
-                       return true;
-                   },
-               .after =
-                   [&](const ReplayStep& step) {
-                       CHECK(step.line == lastLine + 1);
-                       lastLine = step.line;
-                       if (!step.decision) {
-                           ++setups;
-                           CHECK(step.events.empty());
-                           return true;
-                       }
-                       ++afters;
-                       // The step's state is the one before with the decision applied.
-                       State again = *before;
-                       CHECK_FALSE(again.apply(*step.decision));
-                       CHECK(again == step.state);
-                       return true;
-                   }});
+    auto replay = record::replayText(text, {.before =
+                                                [&](int line, const Decision& d, const State& state) {
+                                                    ++befores;
+                                                    CHECK(line == lastLine + 1);
+                                                    CHECK(state.awaits() == std::optional(kindOf(d)));
+                                                    before.emplace(state);
+                                                    return true;
+                                                },
+                                            .after =
+                                                [&](const ReplayStep& step) {
+                                                    CHECK(step.line == lastLine + 1);
+                                                    lastLine = step.line;
+                                                    if (!step.decision) {
+                                                        ++setups;
+                                                        CHECK(step.events.empty());
+                                                        return true;
+                                                    }
+                                                    ++afters;
+                                                    // The step's state is the one before with the decision
+                                                    // applied.
+                                                    State again = *before;
+                                                    CHECK_FALSE(again.apply(*step.decision));
+                                                    CHECK(again == step.state);
+                                                    return true;
+                                                }});
     CHECK_FALSE(replay.failure);
     CHECK_FALSE(replay.stopped);
     REQUIRE(replay.state);
@@ -88,7 +88,8 @@ TEST_CASE("Replayer: a good record plays every line, with the state before and a
 
 TEST_CASE("Replayer: the first bad line ends the replay with its number and refusal") {
     SUBCASE("refused by the rules") {
-        auto r = record::replayText(record({std::string(kClassic4), classicDeal(kCard0), kPlaceOnFive, kPlace}));
+        auto r =
+            record::replayText(record({std::string(kClassic4), classicDeal(kCard0), kPlaceOnFive, kPlace}));
         REQUIRE(r.failure);
         CHECK(r.failure->line == 3);
         CHECK(code(r) == "floor-not-allowed");
@@ -97,7 +98,8 @@ TEST_CASE("Replayer: the first bad line ends the replay with its number and refu
         CHECK(r.state->phase() == Phase::Placement);  // as after line 2
     }
     SUBCASE("unreadable") {
-        auto r = record::replayText(record({std::string(kClassic4), classicDeal(kCard0), "{\"place\": ", kPlace}));
+        auto r =
+            record::replayText(record({std::string(kClassic4), classicDeal(kCard0), "{\"place\": ", kPlace}));
         REQUIRE(r.failure);
         CHECK(r.failure->line == 3);
         CHECK(code(r) == "bad-record");
@@ -115,11 +117,13 @@ TEST_CASE("Replayer: the first bad line ends the replay with its number and refu
 }
 
 TEST_CASE("Replayer: blank lines are skipped but counted") {
-    auto r = record::replayText("\n" + std::string(kClassic4) + "\n \t\r\n\n" + classicDeal(kCard0) + "\n" + kPlaceOnFive);
+    auto r = record::replayText("\n" + std::string(kClassic4) + "\n \t\r\n\n" + classicDeal(kCard0) + "\n" +
+                                kPlaceOnFive);
     REQUIRE(r.failure);
     CHECK(r.failure->line == 6);
     // The same lines as a list.
-    auto listed = record::replayLines({"", std::string(kClassic4), " \t", "", classicDeal(kCard0), kPlaceOnFive});
+    auto listed =
+        record::replayLines({"", std::string(kClassic4), " \t", "", classicDeal(kCard0), kPlaceOnFive});
     REQUIRE(listed.failure);
     CHECK(listed.failure->line == 6);
 }
@@ -167,7 +171,8 @@ TEST_CASE("Replayer: the observer stops it, before or after a line, without a fa
         CHECK(r.state->phase() == Phase::Placement);  // the deal was played
     }
     SUBCASE("before") {
-        auto r = record::replayText(text, {.before = [](int line, const Decision&, const State&) { return line < 3; }});
+        auto r = record::replayText(
+            text, {.before = [](int line, const Decision&, const State&) { return line < 3; }});
         CHECK(r.stopped);
         CHECK_FALSE(r.failure);
         REQUIRE(r.state);

@@ -86,7 +86,8 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
                 engine::ActionList legal;
                 engine::players::legalActionsOf(state, engine::Seat{static_cast<std::uint8_t>(seat)}, legal);
                 for (const auto& a : legal) {
-                    if (a.kind() != engine::ActionKind::Move || state.rules().roster()[a.character()].id == slug)
+                    if (a.kind() != engine::ActionKind::Move ||
+                        state.rules().roster()[a.character()].id == slug)
                         continue;
                     const std::string other = state.rules().roster()[a.character()].id;
                     const auto back = *boardPlace(state.placeOf(a.character()));
@@ -94,7 +95,8 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
                     t.move(other, *boardPlace(a.to()));
                     auto refused = t.referee.publicStatus();
                     CHECK(refusalCode(refused) == "bot-move");
-                    CHECK(refused["refusal"]["message"].get<std::string>().find("(bot)") != std::string::npos);
+                    CHECK(refused["refusal"]["message"].get<std::string>().find("(bot)") !=
+                          std::string::npos);
                     CHECK(t.state() == snapshot);  // nothing was decided
                     t.move(other, back);
                     CHECK(t.referee.publicStatus()["refusal"].is_null());
@@ -159,8 +161,8 @@ TEST_CASE("a game with bots: moves shown and carried out, another move refused, 
     classic.edition = engine::Edition::Classic;
     classic.seats = 4;
     const auto game = playWithBots(
-        classic, json::array({json{{"seat", 1}, {"strength", "good"}}, json{{"seat", 3}, {"strength", "casual"}}}),
-        5);
+        classic,
+        json::array({json{{"seat", 1}, {"strength", "good"}}, json{{"seat", 3}, {"strength", "casual"}}}), 5);
     CHECK(game.botPlans > 10);
     CHECK(game.botVotes > 4);
     CHECK(game.offPlanRefusals == 1);
@@ -185,18 +187,22 @@ TEST_CASE("bots the game cannot have are refused with a reason") {
     answer = t.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "genius"}}}}}}});
     CHECK(answer.code == "bad-bots");
     CHECK(answer.message.find("casual, good, strong") != std::string::npos);
-    answer = t.host({{"new-game",
-                      {{"setup", setup},
-                       {"bots", {{{"seat", 1}, {"strength", "good"}}, {{"seat", 1}, {"strength", "casual"}}}}}}});
+    answer =
+        t.host({{"new-game",
+                 {{"setup", setup},
+                  {"bots", {{{"seat", 1}, {"strength", "good"}}, {{"seat", 1}, {"strength", "casual"}}}}}}});
     CHECK(answer.code == "bad-bots");
-    answer = t.host({{"new-game",
-                      {{"setup", setup}, {"favourites", "physical"}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}});
+    answer = t.host(
+        {{"new-game",
+          {{"setup", setup}, {"favourites", "physical"}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}});
     CHECK(answer.code == "bad-bots");
     CHECK_FALSE(parseHostRequest(json{{"new-game", {{"setup", setup}, {"bots", {{{"seat", "one"}}}}}}}).ok());
     CHECK_FALSE(t.referee.game());
 }
 
-TEST_CASE("a resumed game, or another referee, plans the same bot move; undo takes a bot's vote back with the move before it") {
+TEST_CASE(
+    "a resumed game, or another referee, plans the same bot move; undo takes a bot's vote back with the move "
+    "before it") {
     store::testing::ScratchDir dir;
     const auto file = dir.file("games.sqlite");
     json plan;
@@ -206,7 +212,8 @@ TEST_CASE("a resumed game, or another referee, plans the same bot move; undo tak
     {
         store::GameStore log(file, store::GameStore::Access::CreateIfMissing);
         HandTable t(&log);
-        REQUIRE(t.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}}).ok);
+        REQUIRE(
+            t.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}}).ok);
         REQUIRE(t.host({{"deal", dealFor(t.state(), 7)}}).ok);
         t.follow();
         t.put("alighiero", "1");  // seat 0 places; seat 1 is the bot
@@ -226,7 +233,9 @@ TEST_CASE("a resumed game, or another referee, plans the same bot move; undo tak
         // placement (a trace played again without the game's seed), shows
         // the same plan: a bot's choice follows from the position alone.
         HandTable other(nullptr, seeded(987654321));
-        REQUIRE(other.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}}).ok);
+        REQUIRE(
+            other.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "good"}}}}}}})
+                .ok);
         REQUIRE(other.host({{"deal", dealFor(other.state(), 7)}}).ok);
         other.follow();
         other.put("alighiero", "1");

@@ -210,7 +210,8 @@ TEST_CASE("the league's routes: 404 no-league without a reader, the hook's answe
     };
     options.leagueOnly = true;
     ApiRouter league(routes.fake, routes.files, options);
-    for (const char* target : {"/api/league", "/api/league/standings?edition=classic", "/api/league/games/ab"}) {
+    for (const char* target :
+         {"/api/league", "/api/league/standings?edition=classic", "/api/league/games/ab"}) {
         auto reply = league.handle(make(http::verb::get, target));
         REQUIRE(reply.later);
         std::optional<Response> answered;

@@ -39,7 +39,8 @@ QrMatrix modulesOf(const std::string& svg, int width, int quiet) {
     // std::function inside it trips -Wmaybe-uninitialized in the ASan build).
     for (auto at = svg.find('M'); at != std::string::npos; at = svg.find('M', at + 1)) {
         int x = 0, y = 0, n = 0, back = 0, used = 0;
-        if (std::sscanf(svg.c_str() + at, "M%d %dh%dv1h-%dz%n", &x, &y, &n, &back, &used) != 4 || used == 0) continue;
+        if (std::sscanf(svg.c_str() + at, "M%d %dh%dv1h-%dz%n", &x, &y, &n, &back, &used) != 4 || used == 0)
+            continue;
         x -= quiet;
         y -= quiet;
         REQUIRE(back == n);

@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
-#include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include <doctest/doctest.h>
 
@@ -338,7 +338,8 @@ TEST_CASE(
     Table* table = nullptr;
     options.onJudged = [&](const drivers::SensingUpdate& update, std::chrono::nanoseconds, int) {
         for (const auto& change : update.changes)
-            if (change.character == drivers::CharacterSlug{"odessa"}) updates.emplace_back(change.to, table->clock.now());
+            if (change.character == drivers::CharacterSlug{"odessa"})
+                updates.emplace_back(change.to, table->clock.now());
     };
     Table t(dir / "games.sqlite", std::move(options));
     table = &t;
@@ -397,8 +398,9 @@ TEST_CASE("a lost phone: the host gives one player a new link, the old one opens
     Table t(dir / "games.sqlite");
     auto [early, why] = t.call(http::verb::post, "/api/host/new-link", {{"player", 0}});
     CHECK(early == 503);
-    auto [status, started] = t.call(http::verb::post, "/api/host/new-game",
-                                    {{"setup", {{"edition", "classic"}, {"seats", 3}}}, {"players", {"Ann", "Bob", "Cy"}}});
+    auto [status, started] =
+        t.call(http::verb::post, "/api/host/new-game",
+               {{"setup", {{"edition", "classic"}, {"seats", 3}}}, {"players", {"Ann", "Bob", "Cy"}}});
     REQUIRE(status == 200);
     const std::string old = started["players"][1]["token"];
     CHECK(t.call(http::verb::get, "/api/player/" + old).first == 200);
@@ -500,20 +502,28 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     CHECK(keepsOnDisk() == 3);
 }
 
-TEST_CASE("a finished game's analysis: waiting, analysing, then the kept one; a game in progress: 409 and nothing") {
+TEST_CASE(
+    "a finished game's analysis: waiting, analysing, then the kept one; a game in progress: 409 and "
+    "nothing") {
     TempDirectory dir;
     Table t(dir / "games.sqlite");
-    playRecordThroughApi(t, bundledRecord("2024-2-emissary.jsonl"), [&](std::size_t, const std::string& target) {
-        // A host request is the table's activity at once (the background
-        // analysis waits); a piece put or lifted once the scans see it.
-        if (target.starts_with("/api/host/")) CHECK(t.table.lastActivity() == t.clock.now());
-    });
+    playRecordThroughApi(t, bundledRecord("2024-2-emissary.jsonl"),
+                         [&](std::size_t, const std::string& target) {
+                             // A host request is the table's activity at once (the background
+                             // analysis waits); a piece put or lifted once the scans see it.
+                             if (target.starts_with("/api/host/"))
+                                 CHECK(t.table.lastActivity() == t.clock.now());
+                         });
     t.runFor(Timestamp(10'000));
     REQUIRE(t.get("/api/games/1")["status"] == "complete");
-    CHECK(t.get("/api/games/1/analysis") == json{{"status", "waiting"}, {"progress", 0},
-                                                  {"message", "no analysis runs here: 'vivaref analyse 1' makes one"}});
+    CHECK(t.get("/api/games/1/analysis") ==
+          json{{"status", "waiting"},
+               {"progress", 0},
+               {"message", "no analysis runs here: 'vivaref analyse 1' makes one"}});
     // A game in progress: refused with its reason, and nothing else.
-    REQUIRE(t.call(http::verb::post, "/api/host/new-game", {{"setup", {{"edition", "classic"}, {"seats", 3}}}}).first == 200);
+    REQUIRE(
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", {{"edition", "classic"}, {"seats", 3}}}})
+            .first == 200);
     const auto [status, body] = t.call(http::verb::get, "/api/games/2/analysis");
     CHECK(status == 409);
     CHECK(body == json{{"error", "game-in-progress"},
@@ -543,13 +553,15 @@ TEST_CASE("a finished game's analysis: waiting, analysing, then the kept one; a 
     CHECK(t.call(http::verb::get, "/api/games/2/analysis").first == 409);
 
     // A kept analysis that cannot be read: said so, with what to do.
-    REQUIRE(t.store.saveAnalysis(store::GameId{1}, "{}", R"({"format": 1, "players": "cut short)",
-                                 store::WallTime(std::chrono::milliseconds(1)))
+    REQUIRE(t.store
+                .saveAnalysis(store::GameId{1}, "{}", R"({"format": 1, "players": "cut short)",
+                              store::WallTime(std::chrono::milliseconds(1)))
                 .durable);
     const json damaged = t.get("/api/games/1/analysis");
     CHECK(damaged["status"] == "damaged");
     CHECK(damaged["message"] ==
-          "the analysis kept in the game log cannot be read (it is not JSON): 'vivaref analyse 1 --redo' makes it "
+          "the analysis kept in the game log cannot be read (it is not JSON): 'vivaref analyse 1 --redo' "
+          "makes it "
           "again");
 }
 
@@ -565,7 +577,7 @@ struct MemoryClub : club::ClubLink {
     club::PushOutcome push(const club::GameUpload& game) override {
         std::lock_guard lock(shared->mutex);
         return shared->games.emplace(game.uid, game).second ? club::PushOutcome::Inserted
-                                                             : club::PushOutcome::AlreadyThere;
+                                                            : club::PushOutcome::AlreadyThere;
     }
     std::vector<club::ClubMember> members() override { return {{42, "Ottavia Member"}, {7, "Bruno Member"}}; }
     std::shared_ptr<Shared> shared;
@@ -573,8 +585,9 @@ struct MemoryClub : club::ClubLink {
 
 }  // namespace
 
-TEST_CASE("a table with a club: members seated from the host's list, the game pushed when it ends, the status "
-          "saying so without a secret or a member") {
+TEST_CASE(
+    "a table with a club: members seated from the host's list, the game pushed when it ends, the status "
+    "saying so without a secret or a member") {
     const std::string record = bundledRecord("classic-4.jsonl");
     TempDirectory dir;
     Table t(dir / "games.sqlite");
@@ -589,7 +602,8 @@ TEST_CASE("a table with a club: members seated from the host's list, the game pu
     t.table.setClubPusher(&pusher);
     pusher.start();
     auto until = [](auto condition) {
-        for (int i = 0; i < 500 && !condition(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (int i = 0; i < 500 && !condition(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         return condition();
     };
     // The host's list (host only: a router with a host token refuses it without).
@@ -623,7 +637,8 @@ TEST_CASE("a table with a club: members seated from the host's list, the game pu
         REQUIRE(status == 200);
         // Nothing of a game in progress leaves the table.
         std::lock_guard lock(server->mutex);
-        if (t.store.game(store::GameId{1}) && !t.store.game(store::GameId{1})->ended) CHECK(server->games.empty());
+        if (t.store.game(store::GameId{1}) && !t.store.game(store::GameId{1})->ended)
+            CHECK(server->games.empty());
     }
     t.runFor(Timestamp(10'000));
     CHECK(t.store.game(store::GameId{1})->players[0].member == 42);

@@ -29,7 +29,9 @@ engine::RulesSpec spec(engine::Edition edition, int seats, engine::Variant varia
 class RecordText {
 public:
     explicit RecordText(const engine::Rules& rules) : rules_(rules) {}
-    bool drawn(const engine::State&, const engine::Decision& d) { return line(record::writeDecision(d, rules_)); }
+    bool drawn(const engine::State&, const engine::Decision& d) {
+        return line(record::writeDecision(d, rules_));
+    }
     bool line(const std::string& text) {
         text_ += text + "\n";
         return true;

@@ -171,7 +171,9 @@ TEST_CASE("end to end: the referee's own deal is written into the trace and repl
     struct Append {
         const engine::Rules& rules;
         std::string& text;
-        bool drawn(const engine::State&, const engine::Decision& d) { return add(record::writeDecision(d, rules)); }
+        bool drawn(const engine::State&, const engine::Decision& d) {
+            return add(record::writeDecision(d, rules));
+        }
         bool add(const std::string& l) {
             text += l + "\n";
             return true;

@@ -24,7 +24,9 @@ struct Fixture {
     store::GameStore log{dir / "log.sqlite", store::GameStore::Access::CreateIfMissing,
                          store::Durability::Normal};
 
-    store::GameId newGame() { return log.createGame(store::NewGame{gameFamilies().front().spec, {}, 1, {}, {}}); }
+    store::GameId newGame() {
+        return log.createGame(store::NewGame{gameFamilies().front().spec, {}, 1, {}, {}});
+    }
 };
 
 std::string text(const trace::TraceLine& line) { return trace::writeTraceLine(line); }

@@ -52,8 +52,10 @@ public:
         : log_(log), id_(id), rules_(rules), afterWrite_(afterWrite), game_(game) {}
     bool drawn(const engine::State&, const engine::Decision& d) {
         game_.record.push_back(record::writeDecision(d, rules_));
-        if (const auto* deal = std::get_if<engine::Deal>(&d)) return after(log_.appendDeal(id_, *deal, now()));
-        if (const auto* action = std::get_if<engine::Action>(&d)) return after(log_.appendAction(id_, *action, now()));
+        if (const auto* deal = std::get_if<engine::Deal>(&d))
+            return after(log_.appendDeal(id_, *deal, now()));
+        if (const auto* action = std::get_if<engine::Action>(&d))
+            return after(log_.appendAction(id_, *action, now()));
         return after(log_.appendReshuffle(id_, std::get<engine::Reshuffle>(d), now()));
     }
     bool stopped = false;

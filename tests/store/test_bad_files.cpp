@@ -1,6 +1,5 @@
 // A log that cannot be used is refused with a sentence naming the file and
 // what to do, never a crash and never a silently new database.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -8,6 +7,7 @@
 
 #include <doctest/doctest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include "daemon/store/game_verifier.hpp"
 #include "daemon/store/schema.hpp"
@@ -164,7 +164,8 @@ std::string readOnlyErrorsAsNonRoot(const std::filesystem::path& scratch, const 
         return {};
     }
     constexpr uid_t kNobody = 65534;
-    std::filesystem::permissions(scratch, std::filesystem::perms::owner_all | std::filesystem::perms::others_exec);
+    std::filesystem::permissions(scratch,
+                                 std::filesystem::perms::owner_all | std::filesystem::perms::others_exec);
     REQUIRE(chown(sub.c_str(), kNobody, kNobody) == 0);
     int out[2];
     REQUIRE(pipe(out) == 0);
@@ -175,19 +176,22 @@ std::string readOnlyErrorsAsNonRoot(const std::filesystem::path& scratch, const 
         int status = 3;
         if (setgid(kNobody) == 0 && setuid(kNobody) == 0) {
             const auto errors = readOnlyErrors(sub);
-            status = write(out[1], errors.data(), errors.size()) == static_cast<ssize_t>(errors.size()) ? 0 : 4;
+            status =
+                write(out[1], errors.data(), errors.size()) == static_cast<ssize_t>(errors.size()) ? 0 : 4;
         }
         _exit(status);
     }
     close(out[1]);
     std::string errors;
     char buffer[512];
-    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) errors.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;)
+        errors.append(buffer, static_cast<std::size_t>(n));
     close(out[0]);
     int status = 0;
     REQUIRE(waitpid(child, &status, 0) == child);
     CHECK_MESSAGE(WIFEXITED(status), "the child running as nobody did not exit normally");
-    CHECK_MESSAGE(WEXITSTATUS(status) == 0, "the child could not become nobody or report (status " << status << ")");
+    CHECK_MESSAGE(WEXITSTATUS(status) == 0,
+                  "the child could not become nobody or report (status " << status << ")");
     return errors;
 }
 

@@ -180,14 +180,16 @@ TEST_CASE("verify checks each logged decision's round and seat against the engin
         CHECK_MESSAGE(check.what.find("the engine says") != std::string::npos, check.what);
     }
     tamper((std::string("UPDATE events SET seat = seat - 1 WHERE seq = ") + seated).c_str());
-    tamper("UPDATE events SET round = round + 1 WHERE seq = (SELECT MAX(seq) FROM events WHERE kind = 'place')");
+    tamper(
+        "UPDATE events SET round = round + 1 WHERE seq = (SELECT MAX(seq) FROM events WHERE kind = 'place')");
     {
         GameStore log(file, GameStore::Access::MustExist);
         const auto check = verifyGame(log, id);
         CHECK_FALSE(check.agrees);
         CHECK_MESSAGE(check.what.find("(place) is logged in round") != std::string::npos, check.what);
     }
-    tamper("UPDATE events SET round = round - 1 WHERE seq = (SELECT MAX(seq) FROM events WHERE kind = 'place')");
+    tamper(
+        "UPDATE events SET round = round - 1 WHERE seq = (SELECT MAX(seq) FROM events WHERE kind = 'place')");
     GameStore log(file, GameStore::Access::MustExist);
     CHECK(verifyGame(log, id).agrees);
 }

@@ -165,12 +165,14 @@ CommandResult runCommand(const std::string& binary, const std::vector<std::strin
     argv.insert(argv.end(), args.begin(), args.end());
     // The stderr file may hold earlier runs' lines: only what this one appends.
     std::error_code missing;
-    std::uintmax_t errBefore = options.stderrFile.empty() ? 0 : std::filesystem::file_size(options.stderrFile, missing);
+    std::uintmax_t errBefore =
+        options.stderrFile.empty() ? 0 : std::filesystem::file_size(options.stderrFile, missing);
     if (missing) errBefore = 0;
     const auto start = Clock::now();
     CommandResult result;
     {
-        ChildProcess child(std::move(argv), {options.stderrFile, std::move(options.environment), std::move(options.input)});
+        ChildProcess child(std::move(argv),
+                           {options.stderrFile, std::move(options.environment), std::move(options.input)});
         const auto deadline = start + timeout;
         while (child.readOutput(deadline)) {
         }
