@@ -1,14 +1,19 @@
 // Opening the game log and writing into it.
 #include "daemon/store/game_store.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <utility>
+
+#include <sys/stat.h>
 
 #include "daemon/store/schema.hpp"
 #include "engine/record/line_reader.hpp"
@@ -50,6 +55,27 @@ void checkWritable(const std::filesystem::path& file) {
                          "is read-only for this user; make it writable, or pass --db with another file");
 }
 
+// The log holds every hand, seed and vote: readable by its owner only,
+// whatever the umask of whoever started serve. A new file is made 0600
+// before SQLite opens it (SQLite gives its -wal and -shm files the mode of
+// the database file); an existing one others could read, and its -wal and
+// -shm, are made 0600 again.
+void keepPrivate(const std::filesystem::path& file) {
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        ::close(fd);
+        return;
+    }
+    for (const auto& path : {file, std::filesystem::path(file.string() + "-wal"),
+                             std::filesystem::path(file.string() + "-shm")}) {
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0 && st.st_uid == ::geteuid() &&
+            ::chmod(path.c_str(), st.st_mode & 0700) != 0)
+            throw StoreError(path, "can be read by other users and cannot be made private (" +
+                                       std::string(std::strerror(errno)) + "); chmod 600 it");
+    }
+}
+
 Database openDatabase(const std::filesystem::path& file, GameStore::Access access) {
     std::error_code ec;
     if (access == GameStore::Access::MustExist && !std::filesystem::exists(file, ec))
@@ -57,6 +83,7 @@ Database openDatabase(const std::filesystem::path& file, GameStore::Access acces
     if (std::filesystem::is_directory(file, ec))
         throw StoreError(file, "is a directory; pass --db with a database file");
     checkWritable(file);
+    if (access == GameStore::Access::CreateIfMissing) keepPrivate(file);
     try {
         return Database(file, access == GameStore::Access::MustExist ? Database::Mode::ReadWrite
                                                                      : Database::Mode::ReadWriteCreate);

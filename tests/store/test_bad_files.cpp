@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "daemon/store/game_verifier.hpp"
@@ -212,4 +213,35 @@ TEST_CASE("a read-only directory is refused with what to do") {
     CHECK(contains(existing, "read-only"));
     CHECK(contains(existing, "--db"));
     CHECK(contains(fresh, "read-only"));
+}
+
+namespace {
+
+unsigned modeOf(const std::filesystem::path& file) {
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    return st.st_mode & 0777;
+}
+
+}  // namespace
+
+TEST_CASE("the log is its owner's alone, whatever the umask: hands and seeds are in it") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    const mode_t before = ::umask(022);
+    {
+        GameStore log(file, GameStore::Access::CreateIfMissing);
+        (void)writeRandomGame(log, randomSpec(7), 7);
+        CHECK(modeOf(file) == 0600);
+        CHECK(modeOf(file.string() + "-wal") == 0600);
+        CHECK(modeOf(file.string() + "-shm") == 0600);
+    }
+    // A log made readable by others (an older vivaref, a copy by hand) is
+    // made private again when serve opens it; a reading command leaves it.
+    REQUIRE(::chmod(file.c_str(), 0644) == 0);
+    { GameStore reader(file, GameStore::Access::MustExist); }
+    CHECK(modeOf(file) == 0644);
+    { GameStore log(file, GameStore::Access::CreateIfMissing); }
+    CHECK(modeOf(file) == 0600);
+    ::umask(before);
 }
