@@ -7,8 +7,11 @@
 //     where the engine says (a piece in a hand counts as off the board);
 //     then whatever else differs is judged as below, so a move the next
 //     player made meanwhile is not lost;
-//   - a refusal stands (repairs are never moves): nothing is accepted until
-//     the whole board is back, the restore list following the board;
+//   - a refusal stands until the board is back at the position before it,
+//     or shows one legal action from that position (the correction the
+//     refusal asked for: one floor up instead of two, another floor than a
+//     full one); while several pieces still differ, the restore list
+//     follows the board;
 //   - a difference touching a faulty reader's place, or a character in a
 //     hand: wait;
 //   - one character elsewhere: the action of the seat to act, applied if the
@@ -188,16 +191,20 @@ bool BoardPart::judge(Decider& decider) {
         if (refusal_) clearRefusal("The board is back as it was: play on.");
         return autoPass(decider);
     }
-    if (refusal_ && refusal_->strict) {
-        // Repairs are never moves: the restore list follows the board.
-        refuse(refusal_->code, refusal_->message, comparison_.differences);
+    const auto& diffs = comparison_.differences;
+    // A piece in a hand or out of sight, a chance to come, a bot thinking:
+    // nothing is judged yet.
+    const bool waiting = failingHold() || !comparison_.blindPlaces.empty() || comparison_.unsettled ||
+                         state()->phase() == Phase::AwaitDeal || state()->phase() == Phase::AwaitReshuffle ||
+                         ctx_.game.botThinking();
+    if (refusal_ && refusal_->strict && (waiting || diffs.size() > 1)) {
+        // Not yet one action from the position before the refusal: the
+        // restore list follows the board. One character elsewhere is judged
+        // as any move is (a correction as the refusal told is that move).
+        refuse(refusal_->code, refusal_->message, diffs);
         return false;
     }
-    if (failingHold() || !comparison_.blindPlaces.empty() || comparison_.unsettled) return false;
-    if (state()->phase() == Phase::AwaitDeal || state()->phase() == Phase::AwaitReshuffle) return false;
-    // A bot's turn: nothing is judged before its move is shown.
-    if (ctx_.game.botThinking()) return false;
-    const auto& diffs = comparison_.differences;
+    if (waiting) return false;
     if (!gaps_.empty()) {
         // explainUnseen() tried the action on a copy: the engine takes it.
         if (const auto action = explainUnseen(diffs)) {

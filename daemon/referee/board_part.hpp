@@ -21,9 +21,10 @@
 namespace vivaref::referee {
 
 // A refusal on the board. A strict one (every refusal but a character gone)
-// stands until the board is back at the last legal position: nothing is
-// accepted meanwhile, so a partial put-back is never an action. A character
-// gone stands until it is on the board again, where it is judged afresh.
+// stands until the board is back at the last legal position, or shows one
+// action from it, judged as any move is (accepted when legal): while more
+// than one piece differs nothing is accepted. A character gone stands
+// until it is on the board again, where it is judged afresh.
 struct BoardRefusal {
     std::string code;
     std::string message;              // the engine's sentence, or ours

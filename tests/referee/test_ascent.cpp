@@ -53,23 +53,52 @@ TEST_CASE("a character moved down is refused with not-adjacent and put back") {
     CHECK(t.state().seatToAct() == engine::Seat{0});
 }
 
-TEST_CASE("a character moved two floors up is refused; put back, then one floor up, it is accepted") {
+TEST_CASE("a character moved two floors up is refused; slid down one floor as told, the move is taken") {
     HandTable t;
     toClassicAscent(t);
+    const auto accepted = t.referee.counters().actionsAccepted;
     t.put("ernesto", "4");
-    CHECK(refusalCode(t) == "not-adjacent");
-    CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
-    t.put("ernesto", "3");  // a repair is never a move: the board must be back first
     CHECK(refusalCode(t) == "not-adjacent");
     CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
     CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] ==
           "put Ernesto il Duca Onesto back on floor 2");
-    t.put("ernesto", "2");
-    CHECK(refusalCode(t).empty());
+    // The refusal's own sentence says where it may go: straight there, never
+    // back on floor 2 first, is that move.
     t.put("ernesto", "3");
     CHECK(refusalCode(t).empty());
     CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor3);
+    CHECK(t.referee.counters().actionsAccepted == accepted + 1);
+    CHECK(t.state().seatToAct() == engine::Seat{1});
     CHECK(t.referee.counters().refusals.at("not-adjacent") == 1);
+}
+
+TEST_CASE("a character moved two floors up, put back, then one floor up: accepted once") {
+    HandTable t;
+    toClassicAscent(t);
+    t.put("ernesto", "4");
+    CHECK(refusalCode(t) == "not-adjacent");
+    t.put("ernesto", "2");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor2);
+    t.put("ernesto", "3");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "ernesto")) == Place::Floor3);
+}
+
+TEST_CASE("a refused move corrected into another illegal one is refused with the new reason") {
+    HandTable t;
+    toClassicAscent(t);
+    t.put("alighiero", "3");
+    CHECK(refusalCode(t) == "not-adjacent");
+    t.put("alighiero", "2");  // one floor up, but floor 2 is full
+    CHECK(refusalCode(t) == "floor-full");
+    CHECK(t.state().placeOf(id(t, "alighiero")) == Place::Floor1);
+    CHECK(t.referee.publicStatus()["refusal"]["restore"][0]["do"] ==
+          "put Alighiero lo Scudiero back on floor 1");
+    t.put("alighiero", "1");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "alighiero")) == Place::Floor1);
+    CHECK(t.state().seatToAct() == engine::Seat{0});
 }
 
 TEST_CASE("a move into a full floor is refused with floor-full") {
@@ -101,19 +130,19 @@ TEST_CASE("a character in a hand is waited for; gone past the grace, it is refus
     CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor4);
 }
 
-TEST_CASE("several characters moved during the ascent are refused until the table puts both back") {
+TEST_CASE("several characters moved during the ascent are refused; one put back, the other's move is taken") {
     HandTable t;
     toClassicAscent(t);
     t.on["leonardo"] = "4";
     t.on["merlino"] = "4";
     t.show();
     CHECK(refusalCode(t) == "several-moved");
-    t.put("merlino", "3");  // what is left is a legal move, but a repair is never a move
-    CHECK(refusalCode(t) == "several-moved");
     CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
-    t.put("leonardo", "3");
+    t.put("merlino", "3");  // what is left is one legal move: the one the refusal asked for
     CHECK(refusalCode(t).empty());
-    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor4);
+    CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor3);
+    CHECK(t.state().seatToAct() == engine::Seat{1});
 }
 
 TEST_CASE("moves the readers saw late are judged in the order their pieces were lifted") {

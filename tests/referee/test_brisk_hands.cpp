@@ -101,26 +101,28 @@ TEST_CASE("a hand slower than the in-hand grace: the piece gone is told, then it
     CHECK(t.state().placeOf(move.character()) == move.to());
 }
 
-TEST_CASE("repairs are never moves: two pieces moved, one put back, nothing is accepted") {
+TEST_CASE("two pieces moved, one put back: the other's move is the one move, taken") {
     HandTable t;
     toClassicAscent(t);
     const auto accepted = t.referee.counters().actionsAccepted;
-    // leonardo and merlino both up from 3 to 4.
+    // leonardo and merlino up from 3 to 4, ernesto from 2 to 3.
     t.on["leonardo"] = "4";
     t.on["merlino"] = "4";
+    t.on["ernesto"] = "3";
     t.show();
     CHECK(refusalCode(t) == "several-moved");
-    t.put("leonardo", "3");  // the first back: merlino alone is moved, a legal move, but a repair
+    t.put("leonardo", "3");  // two still moved: nothing is accepted, the list follows the board
     CHECK(refusalCode(t) == "several-moved");
     CHECK(t.referee.counters().actionsAccepted == accepted);
     auto restore = t.referee.publicStatus()["refusal"]["restore"];
-    REQUIRE(restore.size() == 1);
-    CHECK(restore[0]["do"] == "put Merlino l'Indovino back on floor 3");
+    REQUIRE(restore.size() == 2);
+    CHECK(restore[1]["do"] == "put Merlino l'Indovino back on floor 3");
     CHECK(t.led("place-4") == LedMode::Blink);
-    t.put("merlino", "3");
+    t.put("ernesto", "2");  // merlino alone is moved: one legal move from the position before
     CHECK(refusalCode(t).empty());
-    CHECK(t.referee.counters().actionsAccepted == accepted);
-    CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor3);
+    CHECK(t.referee.counters().actionsAccepted == accepted + 1);
+    CHECK(t.state().placeOf(id(t, "merlino")) == Place::Floor4);
+    CHECK(t.state().placeOf(id(t, "leonardo")) == Place::Floor3);
 }
 
 TEST_CASE("a second key press in an election is not counted, and its station and page say so") {
