@@ -39,7 +39,10 @@ bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider&
                             : e.key == drivers::VoteKey::No ? engine::VoteCard::No
                                                             : engine::VoteCard::Stomachache;
     const auto vote = engine::Action::vote(engine::Seat{static_cast<std::uint8_t>(station)}, card);
-    if (auto refused = decider.decide(vote, false)) {
+    const auto verdict = decider.decide(vote, false);
+    if (verdict.isNotSaved())
+        return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");
+    if (const auto* refused = verdict.refusal()) {
         // Only this station learns of it: a card not held tells about a hand.
         ++ctx_.counters.privateRefusals;
         stationBlinkUntil_[station] = ctx_.now + ctx_.options.privateBlinkFor;

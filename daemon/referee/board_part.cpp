@@ -212,10 +212,8 @@ bool BoardPart::judge(Decider& decider) {
                 refuseOffPlan(diffs);
                 return false;
             }
-            if (action->kind() == engine::ActionKind::Pass ? decider.decide(*action, true)
-                                                           : acceptBoardAction(*action, decider))
-                return false;
-            return true;
+            return action->kind() == engine::ActionKind::Pass ? decider.decide(*action, true).isTaken()
+                                                              : acceptBoardAction(*action, decider).isTaken();
         }
     }
     std::optional<Difference> first;
@@ -247,21 +245,22 @@ bool BoardPart::judge(Decider& decider) {
         refuseOffPlan(diffs);
         return false;
     }
-    if (auto refused = acceptBoardAction(action, decider)) {
+    const auto verdict = acceptBoardAction(action, decider);
+    // Not saved: nothing is refused; the board is judged again once the log saves.
+    if (const auto* refused = verdict.refusal())
         refuse(std::string(engine::refusalCodeName(refused->code)), refused->message, diffs);
-        return false;
-    }
-    return true;
+    return verdict.isTaken();
 }
 
-std::optional<engine::Refusal> BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) {
+Verdict BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) {
     const bool hadRefusal = refusal_.has_value();
-    if (auto refused = decider.decide(a, false)) return refused;
+    auto verdict = decider.decide(a, false);
+    if (!verdict.isTaken()) return verdict;
     boardActionAt_ = ctx_.now;
     flashPlace_ = boardPlace(a.to());
     flashUntil_ = ctx_.now + ctx_.options.flashFor;
     if (hadRefusal) clearRefusal("A legal action was completed: play on.");
-    return std::nullopt;
+    return verdict;
 }
 
 bool BoardPart::offBotPlan(const engine::Action& a) const {
@@ -303,7 +302,7 @@ bool BoardPart::autoPass(Decider& decider) {
     engine::ActionList legal;
     state()->legalActions(legal);
     if (legal.size() != 1 || legal[0].kind() != engine::ActionKind::Pass) return false;
-    return !decider.decide(legal[0], true);
+    return decider.decide(legal[0], true).isTaken();
 }
 
 bool BoardPart::failingHoldOver(const Due& due) {

@@ -118,9 +118,9 @@ private:
     void refuseOffPlan(const std::vector<Difference>& diffs);
     void clearRefusal(const char* why);
     bool autoPass(Decider& decider);
-    // An action the board gave: decided; once the engine takes it, its place
-    // is lit and a refusal still standing is lifted. The engine's refusal otherwise.
-    std::optional<engine::Refusal> acceptBoardAction(const engine::Action& a, Decider& decider);
+    // An action the board gave: decided; once taken, its place is lit and a
+    // refusal still standing is lifted.
+    Verdict acceptBoardAction(const engine::Action& a, Decider& decider);
     void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
 
     Context& ctx_;

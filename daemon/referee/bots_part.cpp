@@ -91,8 +91,9 @@ bool BotsPart::act(Decider& decider) {
             }
         if (!bot) break;
         const auto action = choose(state, *bot);
-        ctx_.refereeEvent("bot-decision", json{{"seat", bot->index}});
-        if (decider.decide(action, true)) break;  // never: the player's choice is legal
+        // Not saved: thought again once the log saves (review() plans anew).
+        if (!ctx_.refereeEvent("bot-decision", json{{"seat", bot->index}})) break;
+        if (!decider.decide(action, true).isTaken()) break;  // the player's choice is legal: not saved
         decided = true;
     }
     if (decided) return true;
@@ -103,8 +104,8 @@ bool BotsPart::act(Decider& decider) {
     const auto seat = state.seatToAct();
     const auto action = choose(state, seat);
     if (action.kind() == engine::ActionKind::Pass) {
-        ctx_.refereeEvent("bot-decision", json{{"seat", seat.index}});
-        return !decider.decide(action, true);
+        if (!ctx_.refereeEvent("bot-decision", json{{"seat", seat.index}})) return false;
+        return decider.decide(action, true).isTaken();
     }
     game.botPlan = action;
     plannedFor_ = state;

@@ -22,17 +22,27 @@ std::optional<Timestamp> ChancePart::deadline() const {
 void ChancePart::makeOwn(Decider& decider) {
     const auto& state = *ctx_.game.state;
     const auto& rules = state.rules();
-    if (state.phase() == engine::Phase::AwaitDeal) {
-        auto deal = engine::randomDeal(state, *rng_);
-        json host{{"deal", json::parse(record::writeDeal(deal, rules)).at("deal")}};
-        ctx_.refereeEvent("referee-chance", json{{"kind", "deal"}});
-        if (!decider.decide(deal, true)) ownChance_.push_back({ctx_.now, std::move(host)});
-    } else {
-        auto pile = engine::randomReshuffle(state, *rng_);
-        json host{{"reshuffle", json::parse(record::writeReshuffle(pile)).at("reshuffle")}};
-        ctx_.refereeEvent("referee-chance", json{{"kind", "reshuffle"}});
-        if (!decider.decide(pile, true)) ownChance_.push_back({ctx_.now, std::move(host)});
+    // Still awaited from the same moment if the log cannot save it (taken,
+    // the decision arms what comes next itself).
+    const auto awaitedSince = std::exchange(dueSince_, std::nullopt);
+    const bool deal = state.phase() == engine::Phase::AwaitDeal;
+    if (!ctx_.refereeEvent("referee-chance", json{{"kind", deal ? "deal" : "reshuffle"}})) {
+        dueSince_ = awaitedSince;
+        return;
     }
+    engine::Decision chance = deal ? engine::Decision(engine::randomDeal(state, *rng_))
+                                   : engine::Decision(engine::randomReshuffle(state, *rng_));
+    const json host =
+        deal
+            ? json{{"deal", json::parse(record::writeDeal(std::get<engine::Deal>(chance), rules)).at("deal")}}
+            : json{
+                  {"reshuffle",
+                   json::parse(record::writeReshuffle(std::get<engine::Reshuffle>(chance))).at("reshuffle")}};
+    const auto verdict = decider.decide(chance, true);
+    if (verdict.isTaken())
+        ownChance_.push_back({ctx_.now, host});
+    else if (verdict.isNotSaved())
+        dueSince_ = awaitedSince;
 }
 
 }  // namespace vivaref::referee

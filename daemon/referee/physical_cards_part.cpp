@@ -90,15 +90,16 @@ std::optional<RevealNeed> PhysicalCardsPart::revealNeeded() const {
 bool PhysicalCardsPart::autoKeep(Decider& decider) {
     const auto& state = ctx_.game.state;
     if (!physical() || !ctx_.game.playing() || state->phase() != Phase::KeepAmbition) return false;
-    LogBatch batch(ctx_);
+    // Each keep on disk before the next (no decision is taken inside a batch).
     bool kept = false;
     for (int p = 0; p < state->rules().players(); ++p) {
         const engine::PlayerId player{static_cast<std::uint8_t>(p)};
         if (state->keptAmbition(player) != engine::AmbitionCard::Unknown) continue;
         // A placeholder: the player's real card is entered at the coronation.
-        ctx_.refereeEvent("automatic-keep", json{{"player", p}});
-        if (!decider.decide(engine::Action::keep(player, state->ambitionChoices(player)[0]), true))
-            kept = true;
+        if (!ctx_.refereeEvent("automatic-keep", json{{"player", p}})) break;
+        if (!decider.decide(engine::Action::keep(player, state->ambitionChoices(player)[0]), true).isTaken())
+            break;
+        kept = true;
     }
     return kept;
 }

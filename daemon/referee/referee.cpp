@@ -42,6 +42,14 @@ HostAnswer refusedBy(const engine::Refusal& r, std::optional<store::GameId> game
     return HostAnswer::refused(std::string(engine::refusalCodeName(r.code)), r.message, game);
 }
 
+// A decision the host asked for that was not taken: the rules' refusal, or
+// the log's (host() words that one).
+std::optional<HostAnswer> notTaken(const Verdict& v, std::optional<store::GameId> game) {
+    if (v.isTaken()) return std::nullopt;
+    if (const auto* why = v.refusal()) return refusedBy(*why, game);
+    return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game);
+}
+
 // A record line of `kind` around a host request's payload, read with the
 // game's rules: the host enters exactly what a record line holds.
 record::LineRead readPayload(std::string_view kind, const json& payload, const engine::Rules& rules) {
@@ -154,7 +162,7 @@ HostAnswer Referee::Impl::deal(const DealRequest& r) {
     const auto& game = ctx.game;
     auto read = record::readDeal(r.deal, game.state->rules());
     if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, game.id);
-    if (auto why = decide(std::get<engine::Deal>(read), false)) return refusedBy(*why, game.id);
+    if (auto no = notTaken(decide(std::get<engine::Deal>(read), false), game.id)) return *no;
     settle();
     return HostAnswer::accepted(game.id, "Round " + std::to_string(game.state->round()) + " is dealt.");
 }
@@ -171,7 +179,7 @@ HostAnswer Referee::Impl::keep(const KeepRequest& r) {
     auto read = readPayload("keep", r.keep, game.state->rules());
     if (!read.line) return refusedBy(*read.refusal, game.id);
     const auto& action = std::get<engine::Action>(*read.line);
-    if (auto why = decide(action, false)) return refusedBy(*why, game.id);
+    if (auto no = notTaken(decide(action, false), game.id)) return *no;
     settle();
     return HostAnswer::accepted(game.id, ctx.playerName(action.player()) + " kept a card.");
 }
@@ -181,7 +189,7 @@ HostAnswer Referee::Impl::reshuffle(const ReshuffleRequest& r) {
     const auto& game = ctx.game;
     auto read = readPayload("reshuffle", r.reshuffle, game.state->rules());
     if (!read.line) return refusedBy(*read.refusal, game.id);
-    if (auto why = decide(std::get<engine::Reshuffle>(*read.line), false)) return refusedBy(*why, game.id);
+    if (auto no = notTaken(decide(std::get<engine::Reshuffle>(*read.line), false), game.id)) return *no;
     settle();
     return HostAnswer::accepted(game.id, "The Emissary's pile is set.");
 }
@@ -192,13 +200,14 @@ HostAnswer Referee::Impl::undo() {
         return HostAnswer::refused("game-over", "The game is over: nothing can be taken back.", game.id);
     if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
         return HostAnswer::refused("no-game", "No game is being played.", game.id);
-    const int taken = timeline.takeBack();
-    if (taken == 0) return HostAnswer::refused("nothing-to-undo", "There is nothing to take back.", game.id);
+    const auto taken = timeline.takeBack();
+    if (!taken) return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
+    if (*taken == 0) return HostAnswer::refused("nothing-to-undo", "There is nothing to take back.", game.id);
     ++ctx.counters.undos;
     board.afterUndo();
     armChance();
     game.lastAction = "The host took back the last decision.";
-    ctx.notice("undone", game.lastAction + " Put the board back as shown.", json{{"decisions", taken}});
+    ctx.notice("undone", game.lastAction + " Put the board back as shown.", json{{"decisions", *taken}});
     settle();
     return HostAnswer::accepted(game.id, game.lastAction);
 }
@@ -208,9 +217,10 @@ HostAnswer Referee::Impl::pause() {
     if (game.status == GameStatus::Paused)
         return HostAnswer::refused("paused", "The game is already paused.", game.id);
     if (auto bad = needPlaying()) return *bad;
+    if (!ctx.refereeEvent("pause", json::object()))
+        return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
     game.status = GameStatus::Paused;
     chance.disarm();
-    ctx.refereeEvent("pause", json::object());
     ctx.notice("paused", "The game is paused: nothing is accepted until it resumes.");
     return HostAnswer::accepted(game.id, "Paused.");
 }
@@ -222,9 +232,10 @@ HostAnswer Referee::Impl::resumePlay() {
             return HostAnswer::refused("not-paused", "The game is not paused.", game.id);
         return HostAnswer::refused("no-game", "No game is being played.", game.id);
     }
+    if (!ctx.refereeEvent("resume", json::object()))
+        return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
     game.status = GameStatus::Playing;
     armChance();
-    ctx.refereeEvent("resume", json::object());
     ctx.notice("resumed", "The game goes on.");
     settle();
     return HostAnswer::accepted(game.id, "Resumed.");
@@ -234,7 +245,8 @@ HostAnswer Referee::Impl::abandon() {
     auto& game = ctx.game;
     if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
         return HostAnswer::refused("no-game", "No game is being played.", game.id);
-    ctx.writeLog([&](store::DecisionLog& s, store::GameId g) { return s.abandonGame(g, ctx.wallTime()); });
+    if (!ctx.commit([&](store::DecisionLog& s, store::GameId g) { return s.abandonGame(g, ctx.wallTime()); }))
+        return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
     game.status = GameStatus::Abandoned;
     ++ctx.counters.gamesAbandoned;
     board.stop();
@@ -250,9 +262,10 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
     if (auto* answer = std::get_if<HostAnswer>(&read)) return *answer;
     const auto& entered = std::get<CardsEntered>(read);
     const int taken = static_cast<int>(timeline.decisions().size() - entered.dealIndex);
-    if (auto why = timeline.replayRound(entered.dealIndex, entered.deal, entered.kept, entered.favourites,
-                                        entered.ambitions))
-        return HostAnswer::refused(std::string(engine::refusalCodeName(why->code)), why->message, game.id);
+    if (auto no = notTaken(timeline.replayRound(entered.dealIndex, entered.deal, entered.kept,
+                                                entered.favourites, entered.ambitions),
+                           game.id))
+        return *no;
     cards.entered(entered.round, entered.favourites, entered.ambitions);
 
     game.lastAction = "The revealed cards of round " + std::to_string(entered.round) +
@@ -275,6 +288,9 @@ void Referee::Impl::settle() {
         if (!ctx.game.state || !ctx.game.playing()) return;
         // Nothing is decided that the log cannot save: judged once it can.
         if (ctx.logBlocked()) return;
+        // A game whose end the log could not save yet.
+        finishIfOver();
+        if (!ctx.game.playing()) return;
         if (cards.autoKeep(*this)) continue;
         if (!board.guidanceOver()) return;
         // Physical cards face up and not yet entered: nothing is accepted.
@@ -295,7 +311,6 @@ void Referee::Impl::runDue(Timestamp until, bool inclusive) {
         const auto at = chance.deadline();
         if (!at || !due(*at)) break;
         ctx.now = std::max(ctx.now, *at);
-        chance.disarm();
         chance.makeOwn(*this);
         settle();
     }
@@ -354,13 +369,13 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
             if constexpr (std::is_same_v<T, RevealRequest>) return m.reveal(r);
         },
         request);
-    // The request met the full disk: what it decided is held in memory, not
-    // saved, so it is not acknowledged (a kill now would lose it).
-    if (answer.ok && ctx.logBlocked())
+    // A request is on disk before it is applied: one that met a log unable
+    // to save it was not done, and is answered so. (An answer that is ok was
+    // saved; what the referee tried after it may have met the full disk.)
+    if (!answer.ok && ctx.logBlocked())
         return HostAnswer::refused("log-unwritable",
                                    "Not saved: " + ctx.logRefusal() +
-                                       " This request is held in memory and saved as soon as the disk "
-                                       "has room; if the referee stops before that, it is lost.",
+                                       " Nothing of this request was done: ask again once the game goes on.",
                                    answer.game);
     return answer;
 }

@@ -45,27 +45,41 @@ LogBatch::LogBatch(Context& ctx) : ctx_(ctx) {
 }
 
 LogBatch::~LogBatch() {
-    ctx_.writeLog([](store::DecisionLog& s, store::GameId) { return s.endBatch(); });
+    if (!ended_) commit();
 }
 
-void Context::refereeEvent(std::string_view kind, const json& payload) {
-    writeLog([&](store::DecisionLog& s, store::GameId g) {
+bool LogBatch::commit() {
+    ended_ = true;
+    return ctx_.commit([](store::DecisionLog& s, store::GameId) { return s.endBatch(); });
+}
+
+bool Context::commit(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write) {
+    writeLog(write);
+    return !logBlocked();
+}
+
+bool Context::refereeEvent(std::string_view kind, const json& payload) {
+    return commit([&](store::DecisionLog& s, store::GameId g) {
         return s.appendRefereeEvent(g, kind, payload.dump(), wallTime());
     });
 }
 
 void Context::noteLog(const store::WriteStatus& written) {
-    const bool wasDurable = log.durable;
+    // While it could not save, only a write that reached the disk says it
+    // saves again (an append inside a batch says nothing yet).
+    if (!log.durable && written.durable && !written.committed) return;
+    const bool wasFailing = !log.durable;
     log = written;
-    if (wasDurable && !written.durable) {
-        // Once when it starts (not at each retry): the journal and the pages.
+    if (!written.durable) {
         logRetryAt = now + kLogRetryEvery;
+        if (wasFailing) return;
+        // Once when it starts (not at each retry): the journal and the pages.
         notice("log-problem",
                "THE GAME LOG CANNOT BE WRITTEN: " + written.problem +
-                   ". Nothing new is accepted until it can; the last decision is held, not saved; the "
-                   "game goes on by itself once it is.",
+                   ". Nothing new is decided until it can: the move that met it is not taken, and the board "
+                   "is judged again by itself once the log saves.",
                json{{"problem", written.problem}, {"waiting", written.waiting}});
-    } else if (!wasDurable && written.durable) {
+    } else if (wasFailing) {
         logRetryAt.reset();
         notice("log-ok", "The game log is written again: nothing was lost, the game goes on.");
     }
@@ -80,17 +94,10 @@ std::string Context::logRefusal() const {
 
 bool Context::retryLog() {
     if (!logBlocked()) return true;
-    writeLog([](store::DecisionLog& s, store::GameId) { return s.flush(); });
-    if (logBlocked()) logRetryAt = now + kLogRetryEvery;
-    return !logBlocked();
+    return refereeEvent("log-saves-again", json{{"problem", log.problem}});
 }
 
 void Context::notice(std::string kind, std::string text, json detail) {
-    // Said while the log cannot save: shown, but never as saved.
-    if (logBlocked() && kind != "log-problem") {
-        text = "Not saved yet: " + text;
-        detail["saved"] = false;
-    }
     notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
                              std::move(detail)});
 }

@@ -76,14 +76,21 @@ struct Context {
     store::WallTime wallTime() const { return options.wallAtZero + now; }
     // One write to the game's log; its health noted (a problem told loudly).
     void writeLog(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write);
-    void refereeEvent(std::string_view kind, const nlohmann::json& payload);
+    // A write that what it records waits for: true once on disk (or with no
+    // log). False: the log kept nothing of it, and the caller changes
+    // nothing (REFEREE-NOTES.md, "Never lose a game").
+    bool commit(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write);
+    // A referee event: true once on disk, as commit().
+    bool refereeEvent(std::string_view kind, const nlohmann::json& payload);
     void noteLog(const store::WriteStatus& status);
     // The log of the game cannot save what the referee decides: nothing new
-    // is accepted until it can (REFEREE-NOTES.md, "Never lose a game").
+    // is decided until it can (REFEREE-NOTES.md, "Never lose a game").
     bool logBlocked() const { return store && game.id && !log.durable; }
     // Why, in words for the table: "The game log cannot save (disk full): ...".
     std::string logRefusal() const;
-    // Writes what waits now; true when the log saves again.
+    // Writes what waits now with a `log-saves-again` event (a real write:
+    // a flush with nothing waiting would prove nothing); true once it is on
+    // disk.
     bool retryLog();
 
     // A public notice, now.
@@ -101,24 +108,56 @@ struct Context {
     std::string botPlanSentence() const;
 };
 
-// The log's writes while it lives are committed together when it ends.
+// The log's writes while it lives are committed together when it ends (or
+// at commit()), or none of them is kept. No decision is taken inside one:
+// what a batch records is applied once commit() says it is saved.
 class LogBatch {
 public:
     explicit LogBatch(Context& ctx);
     ~LogBatch();
     LogBatch(const LogBatch&) = delete;
     LogBatch& operator=(const LogBatch&) = delete;
+    // Ends the batch: true once its writes are on disk.
+    bool commit();
 
 private:
     Context& ctx_;
+    bool ended_ = false;
 };
 
-// A decision made on behalf of a part: applied to the game, logged durably,
-// kept for undo, and reacted to across the parts (guidance, chance, the end
-// of the game). The engine's refusal otherwise. Referee::Impl implements it.
+// What became of a decision put to the referee: taken (logged, then
+// applied and told), refused by the rules, or not taken because the game
+// log could not save it (the game as it was: the board is judged again
+// once the log saves).
+class Verdict {
+public:
+    static Verdict taken() { return Verdict(); }
+    static Verdict refused(engine::Refusal why) {
+        Verdict v;
+        v.refusal_ = std::move(why);
+        return v;
+    }
+    static Verdict notSaved() {
+        Verdict v;
+        v.notSaved_ = true;
+        return v;
+    }
+    bool isTaken() const { return !refusal_ && !notSaved_; }
+    bool isNotSaved() const { return notSaved_; }
+    // The rules' refusal, when that is why it was not taken.
+    const engine::Refusal* refusal() const { return refusal_ ? &*refusal_ : nullptr; }
+
+private:
+    std::optional<engine::Refusal> refusal_;
+    bool notSaved_ = false;
+};
+
+// A decision made on behalf of a part: checked by the engine, logged
+// durably, then applied, kept for undo, and reacted to across the parts
+// (guidance, chance, the end of the game). Referee::Impl implements it.
 class Decider {
 public:
-    virtual std::optional<engine::Refusal> decide(const engine::Decision& d, bool automatic) = 0;
+    virtual Verdict decide(const engine::Decision& d, bool automatic) = 0;
     virtual ~Decider() = default;
 };
 

@@ -17,13 +17,14 @@ namespace vivaref::referee {
 using engine::EventKind;
 using nlohmann::json;
 
-std::optional<engine::Refusal> Referee::Impl::decide(const engine::Decision& d, bool automatic) {
+Verdict Referee::Impl::decide(const engine::Decision& d, bool automatic) {
     engine::EventList events;
-    if (auto why = timeline.apply(d, automatic, events)) return why;
+    auto verdict = timeline.apply(d, automatic, events);
+    if (!verdict.isTaken()) return verdict;
     // Physical cards: a new deal of a round is placeholders again.
     if (const auto* deal = std::get_if<engine::Deal>(&d)) cards.forgetRound(deal->round);
     afterDecision(events, automatic);
-    return std::nullopt;
+    return verdict;
 }
 
 void Referee::Impl::afterDecision(const engine::EventList& events, bool automatic) {
@@ -152,8 +153,10 @@ void Referee::Impl::finishIfOver() {
     auto& game = ctx.game;
     if (!game.state->isOver() || game.status != GameStatus::Playing || cards.revealNeeded()) return;
     auto result = record::resultJson(*game.state);
-    ctx.writeLog(
-        [&](store::DecisionLog& s, store::GameId g) { return s.finishGame(g, result, ctx.wallTime()); });
+    // Finished once the log says so (settle() tries again once it can).
+    if (!ctx.commit(
+            [&](store::DecisionLog& s, store::GameId g) { return s.finishGame(g, result, ctx.wallTime()); }))
+        return;
     game.status = GameStatus::Finished;
     board.stop();
     ++ctx.counters.gamesFinished;

@@ -60,7 +60,7 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     void settle();
 
     // referee_decisions.cpp: decisions and the parts' reactions to them
-    std::optional<engine::Refusal> decide(const engine::Decision& d, bool automatic) override;
+    Verdict decide(const engine::Decision& d, bool automatic) override;
     void afterDecision(const engine::EventList& events, bool automatic);
     // A due deal or pile is awaited from now on (unless revealed cards are).
     void armChance();

@@ -21,45 +21,55 @@ store::WriteStatus append(store::DecisionLog& log, store::GameId game, const eng
 
 }  // namespace
 
-std::optional<engine::Refusal> TimelinePart::apply(const engine::Decision& d, bool automatic,
-                                                   engine::EventList& events) {
+Verdict TimelinePart::apply(const engine::Decision& d, bool automatic, engine::EventList& events) {
     auto& state = ctx_.game.state;
-    engine::State before = *state;
-    if (auto why = state->apply(d, &events)) return why;
-    history_.push_back(Decision{automatic, std::move(before), d});
-    ctx_.writeLog([&](store::DecisionLog& s, store::GameId g) { return append(s, g, d, ctx_.wallTime()); });
+    engine::State next = *state;
+    if (auto why = next.apply(d, &events)) return Verdict::refused(std::move(*why));
+    // On disk before anything shows it: a decision the log cannot save is
+    // not taken (the board is judged again once it can).
+    if (!ctx_.commit(
+            [&](store::DecisionLog& s, store::GameId g) { return append(s, g, d, ctx_.wallTime()); })) {
+        events.clear();
+        return Verdict::notSaved();
+    }
+    history_.push_back(Decision{automatic, std::move(*state), d});
+    *state = std::move(next);
     if (const auto* a = std::get_if<engine::Action>(&d)) {
         if (a->kind() == engine::ActionKind::Pass)
             ++ctx_.counters.automaticPasses;
         else
             ++ctx_.counters.actionsAccepted;
     }
-    return std::nullopt;
+    return Verdict::taken();
 }
 
-int TimelinePart::takeBack() {
+std::optional<int> TimelinePart::takeBack() {
     // The last decision a person took, with what the referee did on its own after it.
     std::size_t keep = history_.size();
     while (keep > 0 && history_[keep - 1].automatic) --keep;
     if (keep == 0) return 0;
     --keep;
     const int taken = static_cast<int>(history_.size() - keep);
-    for (int i = 0; i < taken; ++i)
-        ctx_.writeLog(
-            [&](store::DecisionLog& s, store::GameId g) { return s.appendUndo(g, ctx_.wallTime()); });
+    {
+        LogBatch batch(ctx_);
+        for (int i = 0; i < taken; ++i)
+            ctx_.writeLog(
+                [&](store::DecisionLog& s, store::GameId g) { return s.appendUndo(g, ctx_.wallTime()); });
+        if (!batch.commit()) return std::nullopt;
+    }
     ctx_.game.state = std::move(history_[keep].before);
     history_.erase(history_.begin() + static_cast<std::ptrdiff_t>(keep), history_.end());
     return taken;
 }
 
-std::optional<engine::Refusal> TimelinePart::replayRound(
-    std::size_t dealIndex, const engine::Deal& deal,
-    const std::optional<std::vector<engine::AmbitionCard>>& kept, bool favourites, bool ambitions) {
+Verdict TimelinePart::replayRound(std::size_t dealIndex, const engine::Deal& deal,
+                                  const std::optional<std::vector<engine::AmbitionCard>>& kept,
+                                  bool favourites, bool ambitions) {
     engine::State s = history_[dealIndex].before;
     std::vector<Decision> redone;
     {
         engine::State before = s;
-        if (auto why = s.apply(deal)) return why;
+        if (auto why = s.apply(deal)) return Verdict::refused(std::move(*why));
         redone.push_back(Decision{false, std::move(before), deal});
     }
     for (std::size_t i = dealIndex + 1; i < history_.size(); ++i) {
@@ -71,7 +81,7 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
         }
         if (auto why = s.apply(d.what)) {
             why->message = "The round cannot be played again on these cards: " + why->message;
-            return why;
+            return Verdict::refused(std::move(*why));
         }
         redone.push_back(std::move(d));
     }
@@ -100,11 +110,12 @@ std::optional<engine::Refusal> TimelinePart::replayRound(
         }
         ctx_.refereeEvent("cards-entered",
                           json{{"round", deal.round}, {"favourites", favourites}, {"ambitions", ambitions}});
+        if (!batch.commit()) return Verdict::notSaved();
     }
     ctx_.game.state = std::move(s);
     history_.erase(history_.begin() + static_cast<std::ptrdiff_t>(dealIndex), history_.end());
     for (auto& d : redone) history_.push_back(std::move(d));
-    return std::nullopt;
+    return Verdict::taken();
 }
 
 std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::StoredEvent>& events,

@@ -41,23 +41,25 @@ public:
     const std::vector<Decision>& decisions() const { return history_; }
     void restart(std::vector<Decision> decisions = {}) { history_ = std::move(decisions); }
 
-    // Applies a decision to the game's state; on success logs it durably and
-    // keeps the state before for undo, with the engine's events in `events`.
-    // The refusal otherwise (nothing changed).
-    std::optional<engine::Refusal> apply(const engine::Decision& d, bool automatic,
-                                         engine::EventList& events);
+    // A decision checked by the engine, logged durably, then applied to the
+    // game's state, the state before kept for undo, the engine's events in
+    // `events`. Refused (by the rules) or not saved (by the log): nothing
+    // changed.
+    Verdict apply(const engine::Decision& d, bool automatic, engine::EventList& events);
 
     // The host's undo: the last decision a person took, with what the
-    // referee did on its own after it, taken back (one logged undo each).
-    // How many were taken back: 0 when there is nothing to take back.
-    int takeBack();
+    // referee did on its own after it, taken back (one logged undo each,
+    // committed together). How many were taken back: 0 when there is
+    // nothing to take back; nullopt when the log could not save the undo
+    // (nothing taken back).
+    std::optional<int> takeBack();
 
     // The cards entered, applied: the round taken back to its deal (at
     // `dealIndex`) and played again on the real cards, logged in one
     // transaction as undos, the decisions again and a `cards-entered` event.
-    std::optional<engine::Refusal> replayRound(std::size_t dealIndex, const engine::Deal& deal,
-                                               const std::optional<std::vector<engine::AmbitionCard>>& kept,
-                                               bool favourites, bool ambitions);
+    Verdict replayRound(std::size_t dealIndex, const engine::Deal& deal,
+                        const std::optional<std::vector<engine::AmbitionCard>>& kept, bool favourites,
+                        bool ambitions);
 
 private:
     Context& ctx_;

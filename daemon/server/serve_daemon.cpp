@@ -452,14 +452,13 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     table.removeListener(statusListener);
     table.removeRawScanListener(scanListener);
 
-    // Everything acknowledged was written as it came; what waits in memory (a
-    // full disk: the decision that met it, never acknowledged, and trace
-    // lines) gets one more try.
+    // Every decision was written before it was shown; what waits in memory
+    // (a full disk: trace lines) gets one more try.
     const auto health = store->flush();
     if (!health.durable) {
         err << "vivaref serve: stopped (" << (signalled == SIGINT ? "SIGINT" : "SIGTERM")
             << ") with the game log unsaved: " << health.problem << ". Lost: " << store->describeWaiting()
-            << " (nothing that was acknowledged: those rows were shown as not saved)\n";
+            << " (no decision: none is shown before it is saved)\n";
         return 1;
     }
     err << "vivaref serve: stopped (" << (signalled == SIGINT ? "SIGINT" : "SIGTERM")

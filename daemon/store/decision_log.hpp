@@ -5,8 +5,8 @@
 // the game log's, shared by everything that reads it.
 //
 // The promises are GameStore's (game_store.hpp): an append returns once
-// its row is committed, or keeps it in memory and says so in its
-// WriteStatus; nothing accepted is lost while the process lives.
+// its row is committed; when it cannot be, nothing of it is kept and its
+// WriteStatus says so, so the caller decides nothing it could lose.
 #pragma once
 
 #include <chrono>
@@ -32,10 +32,11 @@ struct GameId {
 };
 
 struct WriteStatus {
-    bool durable = true;      // every event so far is on disk (trace lines may wait for flushDue)
+    bool durable = true;      // what was appended is on disk (trace lines may wait for flushDue)
     std::string problem;      // why not, as a sentence naming the file
-    std::size_t waiting = 0;  // rows held in memory until the disk takes them
+    std::size_t waiting = 0;  // trace lines held in memory until the disk takes them
     std::string reason;       // why not, in a few words for a player ("disk full")
+    bool committed = false;   // this call wrote something to disk (a flush with nothing to write did not)
 };
 
 struct NewGame {
@@ -106,7 +107,7 @@ public:
     // The appends from beginBatch() to endBatch() are committed together.
     virtual void beginBatch() = 0;
     virtual WriteStatus endBatch() = 0;
-    // Rows held in memory until the disk takes them.
+    // Trace lines held in memory until the disk takes them.
     virtual std::size_t waiting() const = 0;
     // Writes what is waiting in memory now (the referee's retry timer).
     virtual WriteStatus flush() = 0;

@@ -217,11 +217,13 @@ GameId GameStore::createGame(const NewGame& game) {
 }
 
 WriteStatus GameStore::appendEvent(GameId game, std::string kind, std::optional<int> seat,
-                                   std::string payload, WallTime at) {
+                                   std::string payload, WallTime at, std::optional<int> newRound) {
     auto& g = openGame(game);
     PendingRow row;
     row.kind = PendingRow::Kind::Event;
     row.game = game;
+    row.roundBefore = g.round;
+    if (newRound) g.round = *newRound;
     row.seq = g.nextSeq++;
     row.atMs = toMs(at);
     row.round = g.round;
@@ -233,8 +235,7 @@ WriteStatus GameStore::appendEvent(GameId game, std::string kind, std::optional<
 
 WriteStatus GameStore::appendDeal(GameId game, const engine::Deal& deal, WallTime at) {
     auto& g = openGame(game);
-    g.round = deal.round;
-    return appendEvent(game, "deal", std::nullopt, record::writeDeal(deal, *g.rules), at);
+    return appendEvent(game, "deal", std::nullopt, record::writeDeal(deal, *g.rules), at, deal.round);
 }
 
 WriteStatus GameStore::appendAction(GameId game, const engine::Action& action, WallTime at) {
@@ -286,7 +287,6 @@ WriteStatus GameStore::appendTrace(GameId game, std::int64_t tMs, std::string_vi
     row.seq = g.nextTraceSeq++;
     row.atMs = tMs;
     row.text = std::string(line);
-    if (traceFlushEvery_.count() <= 0) return enqueue(std::move(row));
     traceBuffer_.push_back(std::move(row));
     if (batchDepth_ == 0 && tMs - traceBuffer_.front().atMs >= traceFlushEvery_.count()) return flush();
     return {pending_.empty(), {}, pending_.size(), {}};
@@ -300,10 +300,10 @@ WriteStatus GameStore::flushDue(std::int64_t nowMs) {
 }
 
 WriteStatus GameStore::finishGame(GameId game, const nlohmann::json& result, WallTime at) {
-    openGame(game);
     PendingRow row;
     row.kind = PendingRow::Kind::Finish;
     row.game = game;
+    row.roundBefore = openGame(game).round;
     row.atMs = toMs(at);
     row.text = record::resultText(result);
     row.complete = result.value("complete", false);
@@ -312,26 +312,51 @@ WriteStatus GameStore::finishGame(GameId game, const nlohmann::json& result, Wal
 }
 
 WriteStatus GameStore::abandonGame(GameId game, WallTime at) {
+    // The event and the game's end: both kept, or neither.
+    beginBatch();
     appendEvent(game, "abandon", std::nullopt, "{}", at);
     PendingRow row;
     row.kind = PendingRow::Kind::Finish;
     row.game = game;
+    row.roundBefore = openGame(game).round;
     row.atMs = toMs(at);
     row.abandoned = true;
     row.queueForClub = clubConfigured_;
-    return enqueue(std::move(row));
+    enqueue(std::move(row));
+    return endBatch();
 }
 
 WriteStatus GameStore::enqueue(PendingRow row) {
-    pending_.push_back(std::move(row));
+    events_.push_back(std::move(row));
     if (batchDepth_ > 0) return {};
-    return flush();
+    return commitEvents();
 }
 
 WriteStatus GameStore::endBatch() {
     if (batchDepth_ > 0) --batchDepth_;
     if (batchDepth_ > 0) return {};
-    return flush();
+    return commitEvents();
+}
+
+WriteStatus GameStore::commitEvents() {
+    // Not kept: the caller has not decided them. The sequence numbers and
+    // the round go back to what they were before the first dropped event.
+    auto drop = [&] {
+        for (auto it = events_.rbegin(); it != events_.rend(); ++it) {
+            auto& g = open_.at(it->game);
+            if (it->kind != PendingRow::Kind::Finish) g.nextSeq = it->seq;
+            g.round = it->roundBefore;
+        }
+        events_.clear();
+    };
+    try {
+        auto status = flush();
+        if (!status.durable) drop();
+        return status;
+    } catch (...) {
+        drop();
+        throw;
+    }
 }
 
 void GameStore::writeRow(const PendingRow& row) {
@@ -375,28 +400,35 @@ void GameStore::writeRow(const PendingRow& row) {
     }
 }
 
-// The rows the disk refused, then the buffered trace lines, in one
-// transaction: an event is never on disk without the trace lines before it.
+// The trace lines the disk refused, the buffered ones, then the events
+// being committed, in one transaction: an event is never on disk without
+// the trace lines before it (a caller records an input before acting on it).
 WriteStatus GameStore::flush() {
-    if (pending_.empty() && traceBuffer_.empty()) return {};
+    if (pending_.empty() && traceBuffer_.empty() && events_.empty()) return {};
     try {
         Transaction tx(db_);
         for (const auto& row : pending_) writeRow(row);
         for (const auto& row : traceBuffer_) writeRow(row);
+        for (const auto& row : events_) writeRow(row);
         tx.commit();
         pending_.clear();
         traceBuffer_.clear();
-        return {};
+        events_.clear();
+        WriteStatus written;
+        written.committed = true;
+        return written;
     } catch (const SqliteError& e) {
         if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
-        // From now on they wait like any refused row, and are counted.
+        // From now on they wait like any refused line, and are counted.
         for (auto& row : traceBuffer_) pending_.push_back(std::move(row));
         traceBuffer_.clear();
-        return {false,
-                "the game log '" + file().string() + "' cannot be written (" + describe(e) + "); " +
-                    std::to_string(pending_.size()) +
-                    " rows wait in memory: free some disk space, they are written as soon as it can",
-                pending_.size(), e.isFull() ? "disk full" : describe(e)};
+        return {
+            false,
+            "the game log '" + file().string() + "' cannot be written (" + describe(e) +
+                "): free some disk space; nothing new is saved until it can" +
+                (pending_.empty() ? std::string()
+                                  : " (" + std::to_string(pending_.size()) + " trace lines wait in memory)"),
+            pending_.size(), e.isFull() ? "disk full" : describe(e)};
     }
 }
 

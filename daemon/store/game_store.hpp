@@ -5,7 +5,9 @@
 //
 // Promises: an append of a decision or a referee event returns only once
 // its row is committed (synchronous FULL by default), so an acknowledged
-// action survives a crash or a power cut. Trace lines are not worth an fsync
+// action survives a crash or a power cut; when it cannot be committed
+// nothing of it is kept, and its WriteStatus says so (the caller has not
+// decided it: REFEREE-NOTES.md, "Never lose a game"). Trace lines are not worth an fsync
 // each: appendTrace buffers them, and they are committed in the same
 // transaction as the next event (so every event on disk has on disk every
 // trace line appended before it: a caller records an input before acting
@@ -13,12 +15,11 @@
 // caller's clock, flush(), or destruction. A crash loses at most the trace
 // lines of the last interval that led to no decision. Several events that
 // belong together (a round played again on revealed cards) are committed
-// in one transaction between beginBatch() and endBatch(). When the disk
-// is full or the file cannot be written, the append keeps the rows in
-// memory, says so in its WriteStatus, and every later write tries what is
-// waiting first, in order: nothing accepted is lost while the process
-// lives. Nothing is ever deleted but old raw scans; an undo is an event of
-// its own.
+// in one transaction between beginBatch() and endBatch(), all or none of
+// them kept. When the disk is full or the file cannot be written, the
+// trace lines (inputs, not decisions) wait in memory and every later write
+// tries them first, in order. Nothing is ever deleted but old raw scans;
+// an undo is an event of its own.
 #pragma once
 
 #include <chrono>
@@ -129,8 +130,8 @@ public:
     // The game's GAME-RECORD result (record::resultJson).
     WriteStatus finishGame(GameId game, const nlohmann::json& result, WallTime at) override;
     WriteStatus abandonGame(GameId game, WallTime at) override;
-    // Writes what is waiting in memory: buffered trace lines and rows the
-    // disk refused.
+    // Writes the trace lines waiting in memory (buffered, or refused by the
+    // disk). `committed` in its status: something was written.
     WriteStatus flush() override;
     // What is waiting in memory, by game, in words ("game 3: 2 events (keep,
     // vote) and 14 trace lines"): for the daemon's last line when it cannot
@@ -141,13 +142,14 @@ public:
     // waited traceFlushEvery; otherwise does nothing.
     WriteStatus flushDue(std::int64_t nowMs);
     // Events appended from beginBatch() to endBatch() are committed together
-    // by endBatch() (all or none after a crash); the appends in between
-    // return a durable status and write nothing. Batches nest.
+    // by endBatch(), or none of them is kept (nor after a crash); the
+    // appends in between return a durable status and write nothing.
+    // Batches nest.
     void beginBatch() override { ++batchDepth_; }
     WriteStatus endBatch() override;
     // Zero: every trace line is committed on its own (the old behaviour).
     void setTraceFlushEvery(std::chrono::milliseconds every) { traceFlushEvery_ = every; }
-    std::size_t waiting() const override { return pending_.size(); }  // rows the disk refused
+    std::size_t waiting() const override { return pending_.size(); }  // trace lines the disk refused
     std::size_t traceBuffered() const { return traceBuffer_.size(); }
 
     // Reader health and raw scans: counters, not history, so a failure to
@@ -229,6 +231,7 @@ private:
     struct PendingRow {
         enum class Kind { Event, Trace, Finish } kind = Kind::Event;
         GameId game;
+        int roundBefore = 0;    // an event: the game's round before it (taken back if it is not kept)
         std::int64_t seq = 0;   // event or trace
         std::int64_t atMs = 0;  // event time, trace t, or end time
         int round = 0;
@@ -242,14 +245,19 @@ private:
 
     OpenGame& openGame(GameId id);
     WriteStatus appendEvent(GameId game, std::string kind, std::optional<int> seat, std::string payload,
-                            WallTime at);
+                            WallTime at, std::optional<int> newRound = std::nullopt);
     WriteStatus enqueue(PendingRow row);
+    // The events of `events_` with the waiting trace lines, in one
+    // transaction; the events are dropped (their numbers free again) when
+    // it fails.
+    WriteStatus commitEvents();
     void writeRow(const PendingRow& row);
     [[noreturn]] void unknownGame(GameId id) const;
 
     Database db_;
     std::map<GameId, OpenGame> open_;
-    std::deque<PendingRow> pending_;      // refused by the disk, oldest first
+    std::deque<PendingRow> events_;       // the append or batch being committed
+    std::deque<PendingRow> pending_;      // trace lines refused by the disk, oldest first
     std::deque<PendingRow> traceBuffer_;  // trace lines not yet due
     std::chrono::milliseconds traceFlushEvery_ = kTraceFlushEvery;
     int batchDepth_ = 0;

@@ -1,7 +1,7 @@
 // The game log: every decision written before it is acknowledged, in order,
 // with the referee's own events; the export replays to the same result; a
 // crashed referee's game resumes from the log; a log that cannot be written
-// is shown loudly while the game goes on.
+// is shown loudly, and nothing it could not save is shown as decided.
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
@@ -29,7 +29,7 @@ void fillTheDisk(store::GameStore& log, HandTable& t) {
     for (int i = 0; i < 5000 && t.referee.logHealth().durable; ++i)
         for (const char* request : {"pause", "resume"}) {
             const auto answer = t.host({{request, json::object()}});
-            // The request that meets the full disk is held, not acknowledged.
+            // The request that meets the full disk is not done, nor acknowledged.
             REQUIRE(answer.ok == t.referee.logHealth().durable);
             if (!answer.ok) break;
         }
@@ -146,11 +146,8 @@ namespace {
 // Caps the log's file and writes rows straight into it (not through the
 // referee) until the disk refuses one: the referee's next write meets a full disk.
 void fillBehindTheReferee(store::GameStore& log, store::GameId id) {
-    log.limitPagesForTesting(1);
-    const std::string filler = json{{"filler", std::string(2000, 'x')}}.dump();
-    for (int i = 0; i < 5000 && log.waiting() == 0; ++i)
-        (void)log.appendRefereeEvent(id, "filler", filler, store::WallTime{});
-    REQUIRE(log.waiting() > 0);
+    store::testing::fillTheLog(log, id);
+    CHECK(log.waiting() == 0);  // an event the disk refused is not kept
 }
 
 // The decision lines on disk now, read by another connection: what a kill -9 would leave.
@@ -167,7 +164,7 @@ bool holds(const std::vector<std::string>& lines, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("a full log: nothing new is accepted, nothing acknowledged is lost, play goes on by itself") {
+TEST_CASE("a full log: the move that meets it is not taken, nor shown; taken by itself once the log saves") {
     store::testing::ScratchDir dir;
     const auto file = dir.file("games.sqlite");
     store::GameStore log(file, store::GameStore::Access::CreateIfMissing);
@@ -177,51 +174,57 @@ TEST_CASE("a full log: nothing new is accepted, nothing acknowledged is lost, pl
     t.put("alighiero", "1");  // acknowledged: on disk
     REQUIRE(t.referee.logHealth().durable);
     REQUIRE(holds(onDisk(file, id), "alighiero"));
+    const auto before = t.referee.publicStatus();
     fillBehindTheReferee(log, id);
     t.take();
 
-    // The move that meets the full disk is held in memory, never shown as saved.
+    // The placement that meets the full disk is read, not decided: the game,
+    // the status and the LEDs are as before it; nothing says it was accepted.
     t.put("piero", "1");
     REQUIRE_FALSE(t.referee.logHealth().durable);
+    const auto piero = t.state().rules().roster().find("piero");
+    CHECK(t.state().placeOf(piero) == engine::Place::Reserve);
     auto said = t.take();
     const auto problems = noticesOf(said, "log-problem");
     REQUIRE(problems.size() == 1);
-    CHECK(problems[0].text.find("Nothing new is accepted") != std::string::npos);
-    for (const auto& n : noticesOf(said, "accepted")) {
-        CHECK(n.text.rfind("Not saved yet: ", 0) == 0);
-        CHECK(n.detail["saved"] == false);
-    }
+    CHECK(problems[0].text.find("Nothing new is decided") != std::string::npos);
+    CHECK(noticesOf(said, "accepted").empty());
+    CHECK(noticesOf(said, "refused").empty());
     auto status = t.referee.publicStatus();
+    CHECK(status["view"] == before["view"]);
+    CHECK(status["last_action"] == before["last_action"]);
+    CHECK(status["board"]["expected"] == before["board"]["expected"]);
+    CHECK(status["refusal"].is_null());
+    CHECK(t.led("place-1") != drivers::LedMode::On);  // no "accepted" flash
     REQUIRE(status["log_problem"].is_string());
     CHECK(status["log_problem"].get<std::string>().rfind("The game log cannot save (disk full)", 0) == 0);
     CHECK(status["log"]["durable"] == false);
+    // What a kill -9 leaves now: every acknowledged decision, and nothing shown that is not there.
+    CHECK(holds(onDisk(file, id), R"("character":"alighiero")"));
+    CHECK_FALSE(holds(onDisk(file, id), R"("character":"piero")"));
 
-    // Nothing new: a host request is refused with the reason, a move waits unjudged, a key is not counted.
+    // Nothing new: a host request is refused with the reason, a key is not counted.
     const auto refused = t.host({{"pause", json::object()}});
     CHECK_FALSE(refused.ok);
     CHECK(refused.code == "log-unwritable");
     CHECK(refused.message.find("disk full") != std::string::npos);
-    const auto placed = t.state().placeOf(engine::CharacterId{2});
-    t.put("clemente", "1");
-    CHECK(t.state().placeOf(engine::CharacterId{2}) == placed);
-    // Retries on the referee's timer do not repeat the journal's line.
+    CHECK_FALSE(t.referee.paused());
+    // Retries on the referee's timer do not repeat the journal's line, and take nothing.
     t.wait(Timestamp(2500));
     CHECK(noticesOf(t.take(), "log-problem").empty());
     CHECK_FALSE(t.referee.logHealth().durable);
-    // Whatever a kill -9 leaves now holds every acknowledged decision.
-    CHECK(holds(onDisk(file, id), "alighiero"));
+    CHECK(t.state().placeOf(piero) == engine::Place::Reserve);
 
-    // Room again: the retry timer writes what waited and judges the board, with no new request.
+    // Room again: the retry timer finds the log saving and judges the board, with no new request.
     log.limitPagesForTesting(1'000'000);
     t.wait(Timestamp(1100));
     CHECK(t.referee.logHealth().durable);
     CHECK(t.referee.publicStatus()["log_problem"].is_null());
     said = t.take();
     CHECK(noticesOf(said, "log-ok").size() == 1);
-    CHECK(t.state().placeOf(engine::CharacterId{2}) == engine::Place::Floor1);  // clemente, judged now
-    const auto lines = onDisk(file, id);
-    CHECK(holds(lines, "piero"));
-    CHECK(holds(lines, "clemente"));
+    CHECK(noticesOf(said, "accepted").size() == 1);
+    CHECK(t.state().placeOf(piero) == engine::Place::Floor1);  // judged now
+    CHECK(holds(onDisk(file, id), R"("character":"piero")"));
     CHECK(record::replayRecord(log.exportRecord(id)) == record::resultJson(t.state()));
     CHECK(t.host({{"pause", json::object()}}).ok);
 }
@@ -237,7 +240,7 @@ TEST_CASE("while the log cannot save, no game is abandoned or started") {
     CHECK(t.referee.publicStatus()["state"] != "abandoned");
     auto answer = t.host({{"new-game", {{"setup", kClassic4}}}});
     CHECK(answer.code == "log-unwritable");
-    // Room again: the held request is written, then the host may go on.
+    // Room again: the log saves again by itself, then the host may go on.
     log.limitPagesForTesting(1'000'000);
     t.wait(Timestamp(1100));
     REQUIRE(t.referee.logHealth().durable);

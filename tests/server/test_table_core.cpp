@@ -23,6 +23,7 @@
 #include "daemon/server/table_loop.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "tests/server/temp_directory.hpp"
+#include "tests/store/random_game_writer.hpp"
 
 using namespace vivaref;
 using namespace vivaref::server;
@@ -471,17 +472,15 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     REQUIRE(keepsOnDisk() == 1);
 
     // The disk fills behind the table's back.
-    t.store.limitPagesForTesting(1);
-    const std::string filler = json{{"filler", std::string(2000, 'x')}}.dump();
-    for (int i = 0; i < 5000 && t.store.waiting() == 0; ++i)
-        (void)t.store.appendRefereeEvent(game, "filler", filler, store::WallTime{});
-    REQUIRE(t.store.waiting() > 0);
+    store::testing::fillTheLog(t.store, game);
 
-    // The keep that meets it is held, not acknowledged; the next one is refused outright.
+    // The keep that meets it is not done, nor acknowledged; the next one is refused outright.
     auto [held, heldAnswer] = keep(1);
     CAPTURE(heldAnswer.dump());
     CHECK(held == 503);
     CHECK(heldAnswer.dump().find("Not saved: The game log cannot save (disk full)") != std::string::npos);
+    CHECK(heldAnswer.dump().find("Nothing of this request was done") != std::string::npos);
+    CHECK_FALSE(t.get("/api/player/" + tokens[1])["private"].contains("ambition"));
     auto [refused, refusedAnswer] = keep(2);
     CAPTURE(refusedAnswer.dump());
     CHECK(refused == 503);
@@ -493,10 +492,13 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     CHECK(shown["log_problem"].get<std::string>().find("nothing new is accepted") != std::string::npos);
     CHECK(keepsOnDisk() == 1);  // only what was acknowledged, and all of it
 
-    // Room again: the loop's retry writes the held keep, with no request.
+    // Room again: the loop's retry finds the log saving, with no request;
+    // the keeps not done are asked again.
     t.store.limitPagesForTesting(1'000'000);
     t.runFor(Timestamp(1500));
     CHECK(t.get("/api/status")["log_problem"].is_null());
+    CHECK(keepsOnDisk() == 1);
+    CHECK(keep(1).first == 200);
     CHECK(keepsOnDisk() == 2);
     CHECK(keep(2).first == 200);
     CHECK(keepsOnDisk() == 3);

@@ -98,6 +98,15 @@ WrittenGame writeRandomGame(GameStore& log, const engine::RulesSpec& spec, std::
     return game;
 }
 
+void fillTheLog(GameStore& log, GameId game) {
+    log.limitPagesForTesting(1);
+    for (const std::size_t size : {2000, 200, 20, 1}) {
+        const std::string filler = "{\"f\":\"" + std::string(size, 'x') + "\"}";
+        for (int i = 0; i < 5000; ++i)
+            if (!log.appendRefereeEvent(game, "filler", filler, WallTime{}).durable) break;
+    }
+}
+
 WrittenGame resumeRandomGame(GameStore& log, GameId id, std::uint64_t seed) {
     WrittenGame game;
     game.id = id;

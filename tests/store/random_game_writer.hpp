@@ -47,6 +47,11 @@ WrittenGame writeRandomGame(
     GameStore& log, const engine::RulesSpec& spec, std::uint64_t seed,
     const std::function<bool(const WriteStatus&, GameId, std::int64_t lines)>& afterWrite = {});
 
+// A full disk behind the writer's back: caps the file (max_page_count) and
+// appends referee events to `game`, smaller and smaller, until the disk
+// refuses even one of a few bytes. Whatever is written next meets it.
+void fillTheLog(GameStore& log, GameId game);
+
 // Plays a logged game that was cut short on to its end at random, writing
 // into the log as it goes, and finishes it.
 WrittenGame resumeRandomGame(GameStore& log, GameId id, std::uint64_t seed);

@@ -5,9 +5,10 @@
 //     the rest, so none runs out; the status answers every poll and the
 //     table plays on during the flood;
 //  2. of disk (the game log on a real 1 MiB tmpfs, filled with a file):
-//     nothing is acknowledged that is not on disk, the host's request gets
-//     503 `log-unwritable`, the status says why; with room again the held
-//     decision is saved without a new request; filled again and killed with
+//     nothing is acknowledged or shown as made that is not on disk, the
+//     host's request gets 503 `log-unwritable`, the status says why; with
+//     room again the piece that met the full disk is judged and saved
+//     without a new request; filled again and killed with
 //     SIGKILL, serve started on the same log holds every acknowledged
 //     placement and `vivaref verify` finds the log whole.
 // The disk part needs its own mount namespace: the test runs itself again
@@ -170,14 +171,22 @@ async function fullDisk() {
     fill(filler);
     let held = null;
     for (const [c, p] of kPlacements.slice(4)) {
+      const before = await t.status();
       await t.put(c, p);
       const s = await t.until((x) => x.log_problem || x.board.expected[c] === p, `${c} on ${p} or a log problem`);
       if (s.log_problem) {
         held = [c, p];
-        // Held, not undone: the status shows where the piece stands, and that
-        // it is not saved (the turn LEDs pulse, no accepted flash).
-        check(s.log && s.log.durable === false && s.log.waiting > 0,
-          `the status says the placement met by a full disk is not saved (${c}: log ${JSON.stringify(s.log)})`);
+        // Read, not decided: the game and the status are as before it (the
+        // board shows the piece where it stands, the game does not).
+        check(s.log && s.log.durable === false,
+          `the status says the log cannot save (${c}: log ${JSON.stringify(s.log)})`);
+        check(s.board.expected[c] !== p && s.last_action === before.last_action &&
+            JSON.stringify(s.view) === JSON.stringify(before.view),
+          `the placement met by a full disk is not shown as made (${c}: expected ${s.board.expected[c]}, last action "${s.last_action}")`);
+        // Still so a second later (the retry tries and fails again).
+        await new Promise((r) => setTimeout(r, 1200));
+        const later = await t.status();
+        check(later.log_problem && later.board.expected[c] !== p, `a second later it is still not shown as made (${c})`);
         break;
       }
       acknowledged.push([c, p]);  // written into space SQLite had already
@@ -191,11 +200,11 @@ async function fullDisk() {
       `the host's undo is answered 503 log-unwritable (${undo.status} ${undo.text.slice(0, 120)})`);
     check((server.log().match(/THE GAME LOG CANNOT BE WRITTEN/g) || []).length === 1, 'the journal heard it once');
 
-    // Room again: the held placement is saved by the loop's retry, no request needed.
+    // Room again: the loop's retry finds the log saving and judges the board, no request needed.
     unlinkSync(filler);
-    await t.until((x) => !x.log_problem && x.board.expected[held[0]] === held[1], 'the held placement saved');
+    await t.until((x) => !x.log_problem && x.board.expected[held[0]] === held[1], 'the waiting placement saved');
     acknowledged.push(held);
-    check(true, `with room again the held placement (${held[0]}) was saved by itself`);
+    check(true, `with room again the placement that met the full disk (${held[0]}) was judged and saved by itself`);
     check(/The game log is written again/.test(server.log()), 'the journal heard that it is written again');
 
     // Full again, then killed: nothing acknowledged may be lost.
