@@ -137,8 +137,11 @@ void printPlayerLinks(std::ostream& out, const HostConnection& connection, const
     for (const auto& p : players) {
         const auto seat = p.value("seat", json());
         const std::string name = textOf(p, "name");
+        // A seat the referee plays has no link: its cards are nobody's to see.
+        const bool bot = p.contains("bot") && p["bot"].is_string();
         out << "  seat " << (seat.is_number_integer() ? std::to_string(seat.get<int>() + 1) : "?") << "  "
-            << name << std::string(width - name.size(), ' ') << "  " << textOf(p, "url") << "\n";
+            << name << std::string(width - name.size(), ' ') << "  "
+            << (bot ? std::string("played by the referee (a bot): no link") : textOf(p, "url")) << "\n";
     }
     const std::string base = connection.address.url();
     out << "The table's page: " << base << "/   the host's page: " << base << "/host.html\n";

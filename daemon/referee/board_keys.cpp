@@ -1,7 +1,8 @@
 // The vote keys: a press during an election is that station's seat's vote;
 // a refusal, or a key with no vote open, goes to that station alone; a key a
 // moment early is held until the move that opens the vote shows
-// (REFEREE-NOTES.md, "Votes" and "When the readers are late").
+// (REFEREE-NOTES.md, "Votes" and "When the readers are late"). A bot's
+// station counts nothing ("Bots").
 #include <algorithm>
 
 #include "daemon/referee/board_part.hpp"
@@ -21,6 +22,10 @@ bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider&
         return ignored("No game is being played.");
     if (station < 0 || station >= state()->rules().seats())
         return ignored("This game has no seat " + std::to_string(station + 1) + ".");
+    // A bot's station is no person's: its keys count for nothing, and say the
+    // same before and after the bot voted (REFEREE-NOTES.md, "Bots").
+    if (ctx_.game.botAt(engine::Seat{static_cast<std::uint8_t>(station)}))
+        return ignored("The referee plays this seat: its keys are not counted.");
     if (ctx_.game.status == GameStatus::Paused) return ignored("The game is paused: vote once it goes on.");
     if (ctx_.logBlocked())
         return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");

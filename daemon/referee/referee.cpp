@@ -421,6 +421,11 @@ const engine::State* Referee::state() const {
     return state ? &*state : nullptr;
 }
 bool Referee::paused() const { return impl_->ctx.game.status == GameStatus::Paused; }
+std::optional<std::string> Referee::botAt(engine::Seat seat) const {
+    const auto& game = impl_->ctx.game;
+    if (!game.botAt(seat)) return std::nullopt;
+    return game.bots[seat.index];
+}
 const RefereeCounters& Referee::counters() const { return impl_->ctx.counters; }
 const store::WriteStatus& Referee::logHealth() const { return impl_->ctx.log; }
 

@@ -17,6 +17,8 @@
 //
 // API changes since the first commit (compatible additions only):
 //   - publicStatus() has "roster": [{"id", "name", "kind"}] (for the pages).
+//   - botAt(seat): whether the referee plays a seat (it then has no link,
+//     no code and no keys for people: the server asks).
 #pragma once
 
 #include <cstdint>
@@ -191,6 +193,9 @@ public:
     std::optional<store::GameId> game() const;
     const engine::State* state() const;  // null before the first game
     bool paused() const;
+    // The strength of the bot the referee plays at `seat` in the current game
+    // ("casual", "good", "strong"); nullopt for a seat of people.
+    std::optional<std::string> botAt(engine::Seat seat) const;
     const RefereeCounters& counters() const;
     // The log's health: durable=false while rows wait in memory.
     const store::WriteStatus& logHealth() const;

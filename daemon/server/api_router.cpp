@@ -300,8 +300,16 @@ ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view 
     const ServiceAnswer players = service_.host("players", json::object());
     if (players.outcome != ServiceAnswer::Outcome::Ok) return answer(request, players);
     std::string path;
-    for (const auto& p : players.body.value("players", json::array()))
-        if (p.is_object() && p.value("player", -1) == player) path = p.value("path", "");
+    for (const auto& p : players.body.value("players", json::array())) {
+        if (!p.is_object() || p.value("player", -1) != player) continue;
+        // A seat the referee plays: no link, so no code (its cards stay secret).
+        if (p.contains("bot") && !p["bot"].is_null())
+            return error(request, http::status::conflict, "bot-seat",
+                         "seat " + std::to_string(p.value("seat", 0) + 1) +
+                             " is played by the referee: its player has no link and no code, so that its "
+                             "cards stay secret");
+        path = p.value("path", "");
+    }
     if (path.empty())
         return error(request, http::status::not_found, "no-such-player",
                      "the current game has no player " + std::to_string(player));

@@ -85,7 +85,8 @@ public:
 
     // --- host (the server has checked the host's credential) -----------------
     // `request`: "new-game", "deal", "keep", "reshuffle", "undo", "pause",
-    // "resume", "abandon", "players" (the players' secret links), "new-link"
+    // "resume", "abandon", "players" (the players' secret links; a seat the
+    // referee plays has none: Refused "bot-seat" for its new link), "new-link"
     // {"player": P} (P's link replaced: the old one names nobody); `body` the
     // request's JSON ({} when it had none).
     virtual ServiceAnswer host(std::string_view request, const nlohmann::json& body) = 0;
@@ -93,7 +94,8 @@ public:
     // --- the simulated castle (only when simulated() is true) ------------------
     virtual bool simulated() const = 0;
     // "put" {"character": SLUG, "place": PLACE}, "lift" {"character": SLUG},
-    // "press" {"station": SEAT, "key": "yes"|"no"|"stomachache"}.
+    // "press" {"station": SEAT, "key": "yes"|"no"|"stomachache"} (Refused
+    // "bot-seat" for a seat the referee plays, whatever its vote).
     virtual ServiceAnswer sim(std::string_view request, const nlohmann::json& body) = 0;
     // What the simulated castle shows: its LEDs and where each tag stands.
     virtual nlohmann::json simState() = 0;

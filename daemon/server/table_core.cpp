@@ -18,6 +18,14 @@ ServiceAnswer badRequest(std::string_view message) {
     return ServiceAnswer::failed(Outcome::BadRequest, "bad-request", message);
 }
 
+// A seat the referee plays has no link, no code and no keys for people
+// (README, "Private by default"): its cards and votes are the referee's.
+ServiceAnswer playedByReferee(std::int64_t seat, std::string_view why) {
+    return ServiceAnswer::failed(
+        Outcome::Refused, "bot-seat",
+        "seat " + std::to_string(seat + 1) + " is played by the referee: " + std::string(why));
+}
+
 bool isSlug(const std::string& text) {
     if (text.empty() || text.size() > 64) return false;
     for (char c : text)
@@ -153,14 +161,18 @@ void TableCore::scan(drivers::ReaderIndex reader, const drivers::ScanResult& res
     }
 }
 
-// A new game gets new secret links; a finished one keeps its links, so the
-// players can still read their cards.
+// A new game gets new secret links, for its people only; a finished one
+// keeps its links, so the players can still read their cards.
 void TableCore::afterInput() {
     const auto game = rig_.referee().game();
     if (game && game != tokensFor_) {
         const auto* state = rig_.referee().state();
         if (state) {
-            tokens_.issue(state->rules().players());
+            std::vector<bool> people;
+            for (int p = 0; p < state->rules().players(); ++p)
+                people.push_back(!rig_.referee().botAt(
+                    state->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(p)})));
+            tokens_.issue(people);
             tokensFor_ = game;
         }
     }
@@ -286,14 +298,19 @@ ServiceAnswer TableCore::players() {
     const auto& rules = state->rules();
     for (int p = 0; p < rules.players(); ++p) {
         const auto& token = tokens_.tokens()[static_cast<std::size_t>(p)];
-        const engine::PlayerId id{static_cast<std::uint8_t>(p)};
-        out["players"].push_back(
-            {{"player", p},
-             {"seat", rules.seatOf(id).index},
-             {"name", p < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(p)]
-                                                         : "Player " + std::to_string(p + 1)},
-             {"token", token},
-             {"path", "/player.html#" + token}});
+        const auto seat = rules.seatOf(engine::PlayerId{static_cast<std::uint8_t>(p)});
+        json player = {{"player", p},
+                       {"seat", seat.index},
+                       {"name", p < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(p)]
+                                                                   : "Player " + std::to_string(p + 1)}};
+        // A bot's player: its strength, and no link.
+        const auto bot = rig_.referee().botAt(seat);
+        player["bot"] = bot ? json(*bot) : json(nullptr);
+        if (!bot && !token.empty()) {
+            player["token"] = token;
+            player["path"] = "/player.html#" + token;
+        }
+        out["players"].push_back(std::move(player));
     }
     return ServiceAnswer::ok(std::move(out));
 }
@@ -307,10 +324,13 @@ ServiceAnswer TableCore::newLink(const json& body) {
     if (!rig_.referee().game() || tokensFor_ != rig_.referee().game())
         return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
     const auto number = player->get<std::int64_t>();
-    if (number < 0 || number >= static_cast<std::int64_t>(tokens_.tokens().size()) ||
-        !tokens_.renew(static_cast<int>(number)))
+    if (number < 0 || number >= static_cast<std::int64_t>(tokens_.tokens().size()))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
                                      "the current game has no player " + std::to_string(number));
+    const auto seat =
+        rig_.referee().state()->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(number)});
+    if (rig_.referee().botAt(seat) || !tokens_.renew(static_cast<int>(number)))
+        return playedByReferee(seat.index, "its player has no link, so that its cards stay secret");
     return players();
 }
 
@@ -431,6 +451,12 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
             return badRequest("stations are numbered from 0 to " + std::to_string(trace::kMaxStations - 1));
         const auto voteKey = drivers::voteKeyFromName(key->get<std::string>());
         if (!voteKey) return badRequest("the keys are yes, no and stomachache");
+        // Not passed on to the castle: one answer, whether or not (and
+        // however) the bot has voted.
+        if (const auto* state = rig_.referee().state();
+            state && number < state->rules().seats() &&
+            rig_.referee().botAt(engine::Seat{static_cast<std::uint8_t>(number)}))
+            return playedByReferee(number, "its keys are not for people");
         simulated_->press(drivers::StationId{static_cast<int>(number)}, *voteKey);
         return ServiceAnswer::ok({{"ok", true}});
     }

@@ -190,6 +190,12 @@ TEST_CASE("vivaref new starts a game from flags and prints each player's private
         CHECK(bots[0]["bot"].is_null());
         CHECK(bots[2]["bot"] == "strong");
         CHECK(bots[3]["bot"] == "good");
+        // The bots' seats get no link: the referee plays them, their cards are its own.
+        std::vector<std::string> linked;
+        for (const auto& link : linksIn(run.out, daemon.url)) linked.push_back(link.name);
+        CHECK(linked == std::vector<std::string>{"Ann", "Bob"});
+        CHECK(has(run.out, "  seat 3  Clara  played by the referee (a bot): no link"));
+        CHECK(has(run.out, "  seat 4  Dan    played by the referee (a bot): no link"));
         for (const auto& bad : {"two", "1:genius", ":good"}) {
             run = runVivaref(
                 dir, {"new", "--url", daemon.url, "--edition", "classic", "--seats", "4", "--bot", bad});

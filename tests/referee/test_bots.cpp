@@ -154,6 +154,41 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
     return out;
 }
 
+// Plays on until an election opens (the bot at `botSeat` not yet voted:
+// it thinks a moment later): the bot's moves carried out as shown, the
+// people moving a character up each turn. The state before the move that
+// opened it.
+engine::State playToElection(HandTable& t, int botSeat) {
+    std::optional<engine::State> beforeLastMove;
+    for (int steps = 0; t.state().phase() != Phase::Election; ++steps) {
+        REQUIRE(steps < 500);
+        auto status = t.referee.publicStatus();
+        if (status["bot_plan"].is_object()) {
+            beforeLastMove = t.state();
+            t.put(status["bot_plan"]["character"], status["bot_plan"]["to"]);
+            continue;
+        }
+        if (status["guidance"].is_object()) {
+            t.follow();
+            continue;
+        }
+        const auto& state = t.state();
+        if (state.seatToAct().index == botSeat) {
+            t.wait(200ms);
+            continue;
+        }
+        engine::ActionList legal;
+        engine::players::legalActionsOf(state, state.seatToAct(), legal);
+        auto best = legal[0];
+        for (const auto& a : legal)
+            if (a.kind() != engine::ActionKind::Pass && a.to() > best.to()) best = a;
+        beforeLastMove = t.state();
+        t.perform(best);
+    }
+    REQUIRE(beforeLastMove);
+    return *beforeLastMove;
+}
+
 }  // namespace
 
 TEST_CASE("a game with bots: moves shown and carried out, another move refused, votes at once and secret") {
@@ -252,40 +287,51 @@ TEST_CASE(
     // Carry it out, then play on to an election the bot votes in at once.
     t.put(plan["character"], plan["to"]);
     CHECK(t.referee.publicStatus()["bot_plan"].is_null());
-    std::optional<engine::State> beforeLastMove;
-    for (int steps = 0; t.state().phase() != Phase::Election; ++steps) {
-        REQUIRE(steps < 500);
-        auto status = t.referee.publicStatus();
-        if (status["bot_plan"].is_object()) {
-            beforeLastMove = t.state();
-            t.put(status["bot_plan"]["character"], status["bot_plan"]["to"]);
-            continue;
-        }
-        if (status["guidance"].is_object()) {
-            t.follow();
-            continue;
-        }
-        const auto& state = t.state();
-        if (state.seatToAct().index == 1) {
-            t.wait(200ms);
-            continue;
-        }
-        // The people move a character of theirs up until one reaches the throne.
-        engine::ActionList legal;
-        engine::players::legalActionsOf(state, state.seatToAct(), legal);
-        auto best = legal[0];
-        for (const auto& a : legal)
-            if (a.kind() != engine::ActionKind::Pass && a.to() > best.to()) best = a;
-        beforeLastMove = t.state();
-        t.perform(best);
-    }
-    REQUIRE(beforeLastMove);
+    const auto beforeLastMove = playToElection(t, 1);
     t.wait(200ms);
     CHECK(t.state().hasVoted(engine::Seat{1}));
     CHECK(t.referee.publicStatus()["election"]["voted"] == json::array({1}));
     // The host's undo takes back the bot's vote and the move that opened the election.
     REQUIRE(t.host({{"undo", json::object()}}).ok);
-    CHECK(t.state() == *beforeLastMove);
+    CHECK(t.state() == beforeLastMove);
+}
+
+// A bot's station has keys on a real castle, but they are no person's: a
+// press there is not the bot's vote (before it voted it would have been),
+// and it is answered the same way before and after the bot voted, so
+// nobody learns from it whether or how the bot voted.
+TEST_CASE("a bot's vote keys count for nothing and say the same before and after the bot voted") {
+    HandTable t;
+    const json setup{{"edition", "classic"}, {"seats", 4}};
+    REQUIRE(t.host({{"new-game", {{"setup", setup}, {"bots", {{{"seat", 1}, {"strength", "casual"}}}}}}}).ok);
+    REQUIRE(t.host({{"deal", dealFor(t.state(), 7)}}).ok);
+    t.follow();
+    playToElection(t, 1);
+    const engine::Seat bot{1};
+    REQUIRE_FALSE(t.state().hasVoted(bot));  // it thinks a moment after the vote opens
+    const auto answerTo = [&](drivers::VoteKey key) {
+        const engine::State before = t.state();
+        (void)t.take();
+        t.press(1, key);
+        CHECK(t.state() == before);  // no vote, no refusal of the engine
+        CHECK(t.led("station-1") != drivers::LedMode::Blink);
+        const auto notes = t.take();
+        REQUIRE(notes.size() == 1);
+        CHECK(notes[0].audience == Notice::Audience::Station);
+        return json{{"kind", notes[0].kind}, {"text", notes[0].text}, {"detail", notes[0].detail}};
+    };
+    const json early = answerTo(drivers::VoteKey::No);
+    CHECK(early["kind"] == "ignored-key");
+    CHECK(early["text"] == "The referee plays this seat: its keys are not counted.");
+    CHECK_FALSE(t.state().hasVoted(bot));
+    t.wait(200ms);  // the bot votes by itself
+    REQUIRE(t.state().hasVoted(bot));
+    CHECK(answerTo(drivers::VoteKey::No) == early);
+    CHECK(answerTo(drivers::VoteKey::Yes) == early);
+    CHECK(t.referee.counters().privateRefusals == 0);
+    // The people's keys still vote.
+    t.press(0, drivers::VoteKey::Yes);
+    CHECK(t.state().hasVoted(engine::Seat{0}));
 }
 
 }  // namespace vivaref::referee::testing

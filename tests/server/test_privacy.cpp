@@ -1,6 +1,7 @@
 // Private by default: the host secret made at first start (its file, mode
 // and reuse), the routes it guards (the host's, the simulated castle's
-// moves and keys), and the players' QR codes as SVG from libqrencode.
+// moves and keys), the players' QR codes as SVG from libqrencode, and a
+// seat the referee plays (a bot): no link, no code, no keys for people.
 #include <stdlib.h>
 
 #include <cstdio>
@@ -11,11 +12,14 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "daemon/referee/board_places.hpp"
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/qr_svg.hpp"
+#include "engine/players/player.hpp"
 #include "fake_service.hpp"
+#include "tests/server/table_fixture.hpp"
 #include "tests/server/temp_directory.hpp"
 
 using namespace vivaref::server;
@@ -64,6 +68,47 @@ Request make(http::verb method, std::string target, std::string body = {}, std::
     r.body() = std::move(body);
     r.prepare_payload();
     return r;
+}
+
+// Plays the table on through the simulated castle's routes until an
+// election is open and every bot has voted in it: the bots' moves as
+// shown, the people moving a character as high as they can each turn.
+void playToElection(Table& t) {
+    using vivaref::engine::Phase;
+    const auto put = [&](const std::string& character, const std::string& place) {
+        REQUIRE(
+            t.call(http::verb::post, "/api/sim/put", {{"character", character}, {"place", place}}).first ==
+            200);
+    };
+    for (int steps = 0; steps < 400; ++steps) {
+        const auto* state = t.table.rig().referee().state();
+        REQUIRE(state);
+        const json status = t.get("/api/status");
+        if (state->phase() == Phase::Election && !status["election"]["voted"].empty()) return;
+        if (status["guidance"].is_object()) {
+            for (const auto& m : status["guidance"]["moves"])
+                if (m["to"].is_null())
+                    REQUIRE(
+                        t.call(http::verb::post, "/api/sim/lift", {{"character", m["character"]}}).first ==
+                        200);
+                else
+                    put(m["character"], m["to"]);
+        } else if (status["bot_plan"].is_object()) {
+            put(status["bot_plan"]["character"], status["bot_plan"]["to"]);
+        } else if ((state->phase() == Phase::Placement || state->phase() == Phase::Ascent) &&
+                   status["players"][state->seatToAct().index]["bot"].is_null()) {
+            vivaref::engine::ActionList legal;
+            vivaref::engine::players::legalActionsOf(*state, state->seatToAct(), legal);
+            REQUIRE_FALSE(legal.empty());
+            auto best = legal[0];
+            for (const auto& a : legal)
+                if (a.kind() != vivaref::engine::ActionKind::Pass && a.to() > best.to()) best = a;
+            if (best.kind() != vivaref::engine::ActionKind::Pass)
+                put(state->rules().roster()[best.character()].id, *vivaref::referee::boardPlace(best.to()));
+        }
+        t.runFor(Timestamp(400));  // seen, judged; a deal, a bot's thought
+    }
+    FAIL("no election after 400 steps");
 }
 
 }  // namespace
@@ -197,4 +242,71 @@ TEST_CASE("the host token guards the host's routes, the simulated castle's moves
     CHECK(status(make(http::verb::get, "/api/host/players/0/qr.png", {}, token)) == 404);
     CHECK(status(make(http::verb::get, "/api/host/players/-1/qr.svg", {}, token)) == 404);
     CHECK(status(make(http::verb::post, "/api/host/players/0/qr.svg", "{}", token)) == 405);
+}
+
+// Issue 32: a seat the referee plays has no link, no QR code and no keys
+// that people may use. Its cards and its votes are the referee's alone: no
+// token is ever issued for its player, the host's routes refuse to make
+// one, and a key press at its station is refused with one answer whether
+// or not (and however) the bot has voted.
+TEST_CASE("a bot's seat: no player link, no code, no keys; the same answer before and after it voted") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    const json request = {{"setup", {{"edition", "classic"}, {"seats", 4}}},
+                          {"players", {"Ann", "Bob", "Clara", "Dan"}},
+                          {"bots", {{{"seat", 2}, {"strength", "casual"}}}}};
+    auto [started, answer] = t.call(http::verb::post, "/api/host/new-game", request);
+    REQUIRE(started == 200);
+    t.runFor(Timestamp(2000));  // the referee deals
+    for (const json& links : {answer, t.get("/api/host/players")}) {
+        REQUIRE(links["players"].size() == 4);
+        for (const auto& p : links["players"]) {
+            CAPTURE(p.dump());
+            if (p["seat"] == 2) {
+                CHECK(p.value("bot", json()) == "casual");
+                CHECK_FALSE(p.contains("token"));
+                CHECK_FALSE(p.contains("path"));
+                // A token for the bot's player, had one been handed out, opens nothing.
+                if (p.contains("token"))
+                    CHECK(t.call(http::verb::get, "/api/player/" + p["token"].get<std::string>()).first ==
+                          404);
+            } else {
+                CHECK(p.value("bot", json(0)).is_null());
+                CHECK(t.get("/api/player/" + p["token"].get<std::string>())["seat"] == p["seat"]);
+            }
+        }
+    }
+
+    // The host's routes that make a link or a code: refused for the bot's player, saying why.
+    auto [renewed, renewal] = t.call(http::verb::post, "/api/host/new-link", {{"player", 2}});
+    CHECK(renewed == 409);
+    CHECK(renewal.value("error", "") == "bot-seat");
+    CHECK(renewal.value("message", "").find("played by the referee") != std::string::npos);
+    const auto code = t.router.handle(make(http::verb::get, "/api/host/players/2/qr.svg"));
+    CHECK(code.response.result_int() == 409);
+    const json codeAnswer = json::parse(code.response.body(), nullptr, false);
+    CHECK((codeAnswer.is_object() && codeAnswer.value("error", "") == "bot-seat"));
+    CHECK(t.call(http::verb::post, "/api/host/new-link", {{"player", 1}}).first == 200);
+
+    // The bot's keys: one refusal, the same whatever the key and whenever
+    // pressed; nothing reaches the referee (no station notice).
+    const auto press = [&](int station, const char* key) {
+        return t.call(http::verb::post, "/api/sim/press", {{"station", station}, {"key", key}});
+    };
+    const auto notices = t.table.stationNotices();
+    const auto refused = press(2, "no");
+    CHECK(refused.first == 409);
+    CHECK(refused.second.value("error", "") == "bot-seat");
+    CHECK(refused.second.value("message", "").find("played by the referee") != std::string::npos);
+    CHECK(press(2, "yes") == refused);
+    playToElection(t);
+    REQUIRE(t.get("/api/status")["election"]["voted"] == json::array({2}));  // the bot voted
+    CHECK(press(2, "no") == refused);
+    CHECK(press(2, "yes") == refused);
+    CHECK(t.table.stationNotices() == notices);
+    CHECK(t.get("/api/status")["election"]["voted"] == json::array({2}));
+    // A person's key is taken, and its answer does not name the key.
+    const auto taken = press(0, "no");
+    CHECK(taken.first == 200);
+    CHECK(taken.second == json{{"ok", true}});
 }

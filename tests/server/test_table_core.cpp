@@ -19,9 +19,8 @@
 
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/qr_svg.hpp"
-#include "daemon/server/table_core.hpp"
-#include "daemon/server/table_loop.hpp"
 #include "daemon/trace/table_script.hpp"
+#include "tests/server/table_fixture.hpp"
 #include "tests/server/temp_directory.hpp"
 #include "tests/store/random_game_writer.hpp"
 
@@ -31,6 +30,7 @@ using nlohmann::json;
 
 namespace {
 
+using vivaref::server::testing::Table;
 using vivaref::server::testing::TempDirectory;
 
 std::string readFile(const std::filesystem::path& file) {
@@ -50,53 +50,6 @@ std::vector<json> jsonLines(const std::string& text) {
         out[0]["setup"]["first"] = 0;
     return out;
 }
-
-// The table behind its routes on the simulated castle, on a manual clock
-// and a fresh game log.
-struct Table {
-    // Durability::Normal: these games need no power-cut safety, and a sync per
-    // request would make the test slow.
-    explicit Table(const std::filesystem::path& db, simulation::RigOptions options = {})
-        : store(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal),
-          castle(drivers::standardBoardLayout(), clock),
-          table(clock, &store, std::move(options), &castle),
-          loop(castle, table, clock),
-          files("/nonexistent/vivaref-web-ui"),
-          router(table, files, {}) {
-        loop.start();
-    }
-
-    // The loop stepped at each time it asks for, up to `end`.
-    void runTo(Timestamp end) {
-        const std::chrono::microseconds until = end;
-        while (clock.nowMicros() < until) clock.set(std::min(loop.step(), until));
-    }
-    void runFor(Timestamp span) { runTo(clock.now() + span); }
-
-    std::pair<int, json> call(http::verb method, const std::string& target, const json& body = nullptr) {
-        Request r{method, target, 11};
-        if (!body.is_null()) {
-            r.set(http::field::content_type, "application/json");
-            r.body() = body.dump();
-        }
-        r.prepare_payload();
-        auto reply = router.handle(r);
-        return {static_cast<int>(reply.response.result_int()), json::parse(reply.response.body())};
-    }
-    json get(const std::string& target) {
-        auto [status, body] = call(http::verb::get, target);
-        CHECK(status == 200);
-        return body;
-    }
-
-    castle::ManualClock clock;
-    store::GameStore store;
-    castle::SimulatedCastle castle;
-    TableCore table;
-    TableLoop loop;
-    StaticFiles files;
-    ApiRouter router;
-};
 
 // One table-script line as the web pages would send it.
 std::pair<std::string, json> apiCall(const trace::TraceLine& line) {

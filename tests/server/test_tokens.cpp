@@ -42,15 +42,28 @@ TEST_CASE("tokensEqual: equal only for the same bytes and length") {
 
 TEST_CASE("player tokens: each player finds their own; a new game forgets the old links") {
     PlayerTokens tokens;
-    tokens.issue(5);
+    tokens.issue(std::vector<bool>(5, true));
     REQUIRE(tokens.tokens().size() == 5);
     for (int p = 0; p < 5; ++p) CHECK(tokens.find(tokens.tokens()[static_cast<std::size_t>(p)]) == p);
     CHECK_FALSE(tokens.find("").has_value());
     CHECK_FALSE(tokens.find(std::string(64, '0')).has_value());
     const auto old = tokens.tokens();
-    tokens.issue(3);
+    tokens.issue(std::vector<bool>(3, true));
     CHECK(tokens.tokens().size() == 3);
     for (const auto& t : old) CHECK_FALSE(tokens.find(t).has_value());
     tokens.clear();
     CHECK_FALSE(tokens.find(old[0]).has_value());
+}
+
+TEST_CASE("player tokens: a player the referee plays (a bot) gets none, and no link finds it") {
+    PlayerTokens tokens;
+    tokens.issue({true, false, true});
+    REQUIRE(tokens.tokens().size() == 3);
+    CHECK(tokens.tokens()[0].size() == 64);
+    CHECK(tokens.tokens()[1].empty());
+    CHECK(tokens.find(tokens.tokens()[2]) == 2);
+    CHECK_FALSE(tokens.find("").has_value());
+    CHECK_FALSE(tokens.renew(1));
+    CHECK(tokens.tokens()[1].empty());
+    CHECK(tokens.renew(0));
 }

@@ -8,6 +8,11 @@
 // shows nowhere before the reveal; the people's seats play at a brisk pace
 // (trying a place, taking it back when the referee refuses it). The game is
 // played to its end, and the log says which seat was a bot.
+// Issue 32: the bot's seat has no keys on sim.html, and the castle answers a
+// press of its keys with one refusal, the same before and after the bot
+// voted; a person's key pressed on sim.html shows nowhere with its key
+// (sim.html, the status page, the host page, another player's page)
+// before the reveal.
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { browserOrSkip, checker, kPhone, kWait, newPage, shooter, skip } from './harness.mjs';
 
@@ -86,6 +91,23 @@ try {
     await page.goto(`${url}/`);
     pages.push([label, page]);
   }
+  // The simulated castle, from the host's sim link, and the host's page.
+  const simPage = await newPage(browser, kLaptop, errors);
+  await simPage.goto(server.simLink);
+  const botStation = simPage.locator(`#stations .station[data-station="${kBotSeat}"]`);
+  await botStation.filter({ hasText: 'Clara' }).waitFor({ timeout: kWait });
+  check(await botStation.locator('button').count() === 0 && (await botStation.innerText()).includes('played by the referee'),
+    `sim.html shows no keys for the bot's seat: "${(await botStation.innerText()).replace(/\s+/g, ' ')}"`);
+  const hostView = await newPage(browser, kLaptop, errors);
+  await hostView.goto(server.hostLink);
+  await hostView.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
+  const links = (await api(url, '/api/host/players', { token })).json.players;
+  const botKeyAnswers = new Set();
+  const pressBotKey = async (key) => {
+    const r = await api(url, '/api/sim/press', { method: 'POST', token, body: { station: kBotSeat, key } });
+    botKeyAnswers.add(`${r.status} ${r.text}`);
+  };
+  let keyShownChecked = false;
 
   // --- the game, to its end -------------------------------------------------------------
   let botPlans = 0;
@@ -152,6 +174,7 @@ try {
       const open = JSON.stringify({ ...s, view: { ...s.view, last_reveal: null } });
       check(!/"(yes|no|stomachache)"/.test(open), 'no vote card in the status while the election is open');
       const people = e.waiting.filter((w) => w !== kBotSeat);
+      await pressBotKey(e.voted.includes(kBotSeat) ? 'yes' : 'no');
       if (!people.length) {
         await sleep(100);  // only the bot is left: it is thinking
         continue;
@@ -167,7 +190,39 @@ try {
       } else {
         ++botVotedFirst;
       }
+      await pressBotKey('no');
+      await pressBotKey('stomachache');
       await sleep(300);
+      if (!keyShownChecked) {
+        // A person presses a key on sim.html: no page says which key, before the reveal.
+        keyShownChecked = true;
+        const hands = {};
+        for (const p of links.filter((q) => q.token && people.includes(q.seat)))
+          hands[p.seat] = (await api(url, `/api/player/${p.token}`)).json.private.hand || {};
+        const presser = people.find((seat) => (hands[seat] || {}).no > 0) ?? people[0];
+        const key = (hands[presser] || {}).no > 0 ? 'no' : 'yes';
+        const viewer = links.find((p) => p.token && p.seat !== presser);
+        const viewerPage = await newPage(browser, kPhone, errors);
+        await viewerPage.goto(`${url}/player.html#${viewer.token}`);
+        await viewerPage.locator('#private:not(.hidden)').waitFor({ timeout: kWait });
+        const watched = [['sim.html', simPage], ['the status page', pages[1][1]], ['the host page', hostView], [`${viewer.name}'s page`, viewerPage]];
+        const linesOf = async (page) => (await page.locator('body').innerText()).split('\n').map((l) => l.trim()).filter(Boolean);
+        const before = [];
+        for (const [, page] of watched) before.push(new Set(await linesOf(page)));
+        await simPage.locator(`#stations button[data-station="${presser}"][data-key="${key}"]`).click();
+        await until((x) => !x.election || x.election.voted.includes(presser), `${names[presser]}'s key taken`);
+        await sleep(500);  // every page has had the news
+        const named = key === 'no' ? /\bno\b/i : /\byes\b/i;
+        const told = [];
+        for (let i = 0; i < watched.length; ++i) {
+          const [label, page] = watched[i];
+          const fresh = (await linesOf(page)).filter((l) => !before[i].has(l));
+          if (fresh.some((l) => named.test(l))) told.push(`${label}: ${JSON.stringify(fresh)}`);
+        }
+        check(!told.length, `no page (${watched.map(([label]) => label).join(', ')}) shows ${names[presser]}'s key (${key}) before the reveal${told.length ? `; new lines on ${told.join('; ')}` : ''}`);
+        await shot(simPage, 'sim-after-a-key');
+        await viewerPage.context().close();
+      }
       // No while the seat holds one, else Yes, else Stomachache: a key refused on a
       // station is private, and the seat stays waiting.
       for (const key of ['no', 'yes', 'stomachache']) {
@@ -215,6 +270,10 @@ try {
   check(botPlans >= 5, `the bot showed ${botPlans} placements and moves, each made by a hand at the table`);
   check(triedOffPlan, 'a move that was not the bot\'s was refused and put back');
   check(elections >= 1 && botVotedFirst === elections, `the bot voted by itself, before any key, in ${botVotedFirst} of ${elections} elections`);
+  const [botKeyAnswer] = [...botKeyAnswers];
+  check(botKeyAnswers.size === 1 && botKeyAnswer.startsWith('409 ') && botKeyAnswer.includes('"bot-seat"'),
+    `a key of the bot's seat gets one refusal, before and after it voted, whatever the key: ${JSON.stringify([...botKeyAnswers])}`);
+  check(keyShownChecked, 'a key pressed on sim.html was watched on four pages');
   check(s.standing.length === 4 && s.standing.some((p) => p.name === 'Clara'), `the game ended with a standing: ${JSON.stringify(s.standing.map((p) => [p.name, p.score]))}`);
   // The log says which seat was a bot.
   const archived = (await api(url, `/api/games/${s.game}`)).json;
@@ -223,7 +282,7 @@ try {
     `the log says seat 3 was a good bot: ${JSON.stringify(botsEvent && botsEvent.payload)}`);
   const botVotes = (archived.events || []).filter((e) => e.kind === 'vote' && e.seat === kBotSeat).length;
   check(botVotes >= 1, `the bot's ${botVotes} votes are in the log`);
-  for (const [, page] of pages) await page.context().close();
+  for (const [, page] of [...pages, ['sim', simPage], ['host', hostView]]) await page.context().close();
   check(!errors.length, `no script errors: ${errors.join('; ')}`);
   console.log(`figures: ${botPlans} bot moves carried out; the bot voted by itself, before any key, in ${botVotedFirst} of ${elections} elections; seen waiting for it: ${voteDelays.join(', ') || 'never'} ms`);
 } catch (e) {

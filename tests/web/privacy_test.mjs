@@ -9,7 +9,12 @@
 // - a player link the host renewed ("New link", a lost phone) shows the
 //   "no player" message, the new one the player's cards;
 // - the simulated board on a device without the link cannot press keys;
-//   with the host's sim link it can.
+//   with the host's sim link it can, and it never names the key pressed
+//   (whoever presses next at a shared laptop would see the last vote);
+// - a seat the referee plays (a bot) has no code, no link and no keys:
+//   the host page says "played by the referee", the host's routes refuse
+//   a link or code for it, sim.html shows no keys for it and the castle
+//   refuses its key presses.
 //   node tests/web/privacy_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +30,7 @@ const kSizes = [
   ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
   ['laptop', { viewport: { width: 1280, height: 800 } }],
 ];
+const kBotSeat = 3;
 const { check, fail, finish } = checker('web-privacy');
 const shot = shooter(artifacts, 'privacy-');
 const errors = [];
@@ -50,13 +56,14 @@ try {
     await host.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
     check(true, `${size}: /host.html opens again on the host's device without the link`);
 
-    // A game of three, started from the form.
-    await host.fill('#seats', '3');
+    // A game of four, started from the form; the referee plays seat 4.
+    await host.fill('#seats', '4');
     await host.locator('#seats').dispatchEvent('input');
-    const names = ['Anna', 'Bruno', 'Chiara'];
-    for (let i = 0; i < 3; ++i) await host.fill(`input.player-name[data-player="${i}"]`, names[i]);
+    const names = ['Anna', 'Bruno', 'Chiara', 'Dario'];
+    for (let i = 0; i < 4; ++i) await host.fill(`input.player-name[data-player="${i}"]`, names[i]);
+    await host.selectOption(`select.seat-bot[data-seat="${kBotSeat}"]`, 'casual');
     await host.click('#new-game button[type=submit]');
-    await host.locator('#links figure').nth(2).waitFor({ timeout: kWait });
+    await host.locator('#links figure').nth(3).waitFor({ timeout: kWait });
     check(await host.locator('#links img.qr').count() === 0, `${size}: no code shows before the host taps one`);
     await host.locator('#links figure[data-player="0"] button.show-code').click();
     await host.locator('#links figure[data-player="0"] img.qr').waitFor({ timeout: kWait });
@@ -70,6 +77,30 @@ try {
     check(await host.locator('#links img.qr').count() === 0, `${size}: "Hide code" hides it`);
     const links = [];
     for (let p = 0; p < 3; ++p) links.push(await host.locator(`#links figure[data-player="${p}"] a.player-link`).getAttribute('href'));
+
+    // --- the bot's seat: no code, no link, on the page or from the host's routes ---
+    const botCard = host.locator(`#links figure[data-player="${kBotSeat}"]`);
+    check((await botCard.innerText()).includes('played by the referee')
+      && await botCard.locator('button, a, img').count() === 0,
+    `${size}: the host page shows Dario's seat as played by the referee, with no "Show code", no link, no code ("${(await botCard.innerText()).replace(/\s+/g, ' ')}")`);
+    await shot(host, `${size}-host-bot-seat`, { fullPage: false });
+    const listed = (await api(url, '/api/host/players', { token: secret })).json;
+    const botEntry = listed.players.find((p) => p.seat === kBotSeat);
+    let botPage = null;
+    if (botEntry.token) {
+      // A token for the bot's player (one handed out before) must open nothing.
+      botPage = await newPage(browser, device, errors);
+      await botPage.goto(`${url}/player.html#${botEntry.token}`);
+      await botPage.locator('#error:not(.hidden), #private:not(.hidden)').first().waitFor({ timeout: kWait });
+    }
+    check(botEntry.bot === 'casual' && !botEntry.token && !botEntry.path
+      && (!botPage || await botPage.locator('#private').isHidden()),
+    `${size}: the host's routes give the bot's player no link, and no link opens its cards (${JSON.stringify(botEntry)})`);
+    if (botPage) await botPage.context().close();
+    const renewBot = await api(url, '/api/host/new-link', { method: 'POST', token: secret, body: { player: kBotSeat } });
+    const botCode = await api(url, `/api/host/players/${kBotSeat}/qr.svg`, { token: secret });
+    check(renewBot.status === 409 && renewBot.json && renewBot.json.error === 'bot-seat' && botCode.status === 409 && botCode.json && botCode.json.error === 'bot-seat',
+      `${size}: a new link or a code for the bot's player is refused (${renewBot.status} ${renewBot.text}; ${botCode.status})`);
 
     // --- another device: no controls, no codes, no links ----------------------
     const other = await newPage(browser, device, errors);
@@ -102,7 +133,17 @@ try {
     await hostKey.waitFor({ timeout: kWait });
     await hostKey.click();
     await hostBoard.locator('#message.ok').waitFor({ timeout: kWait });
-    check(true, `${size}: the board opened from the host's sim link presses keys`);
+    const pressed = await hostBoard.locator('#message').innerText();
+    check(!/yes|✔/i.test(pressed) && pressed.includes('key pressed'), `${size}: the board opened from the host's sim link presses keys, and says so without naming the key ("${pressed}")`);
+    const gone = await hostBoard.locator('#message').waitFor({ state: 'hidden', timeout: 6000 }).then(() => true, () => false);
+    check(gone, `${size}: even "key pressed" goes away after a moment, before the next person comes to the board`);
+    const botStation = hostBoard.locator(`#stations .station[data-station="${kBotSeat}"]`);
+    await botStation.filter({ hasText: 'Dario' }).waitFor({ timeout: kWait });
+    check(await botStation.locator('button').count() === 0 && (await botStation.innerText()).includes('played by the referee'),
+      `${size}: the simulated board shows no keys for the bot's seat ("${(await botStation.innerText()).replace(/\s+/g, ' ')}")`);
+    const botKey = await api(url, '/api/sim/press', { method: 'POST', token: secret, body: { station: kBotSeat, key: 'no' } });
+    check(botKey.status === 409 && botKey.json && botKey.json.error === 'bot-seat', `${size}: the castle refuses a key of the bot's seat (${botKey.status} ${botKey.text})`);
+    await shot(hostBoard, `${size}-sim-bot-seat`, { fullPage: false });
     await shot(board, `${size}-sim-refused`, { fullPage: false });
 
     // --- a lost phone: the host gives Chiara a new link -------------------------

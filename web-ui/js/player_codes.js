@@ -3,7 +3,8 @@
 // player's QR code (an SVG the daemon makes with libqrencode, GET
 // /api/host/players/P/qr.svg) and shows it alone, hiding any other, so a
 // player scans only their own. "New link" replaces a lost phone's link
-// (POST /api/host/new-link): the old link then opens nobody's page.
+// (POST /api/host/new-link): the old link then opens nobody's page. A seat
+// the referee plays (a bot) has no link and no code: its card says so.
 import { esc, getHostBlob, postJson } from './api.js';
 
 // `grid`: the element holding the cards. `say(text, ok)`: the page's message
@@ -71,7 +72,7 @@ export function createPlayerCodes(grid, { say, onHostError }) {
   let drawn = null; // what the cards show, to leave a shown code alone when nothing changed
   function render(answer) {
     const next = answer && Array.isArray(answer.players) ? answer.players : [];
-    const key = JSON.stringify(next.map((p) => [p.player, p.seat, p.name, p.token, p.path]));
+    const key = JSON.stringify(next.map((p) => [p.player, p.seat, p.name, p.bot, p.token, p.path]));
     if (key === drawn && grid.querySelector('figure')) return;
     drawn = key;
     hide();
@@ -81,6 +82,12 @@ export function createPlayerCodes(grid, { say, onHostError }) {
       return;
     }
     grid.innerHTML = players.map((p) => {
+      if (p.bot) {
+        return `<figure data-player="${p.player}" class="bot-seat">
+        <figcaption>${esc(nameOf(p))} <span class="small muted">seat ${p.seat + 1}</span></figcaption>
+        <p class="small muted">No code and no link: played by the referee, its cards stay secret.</p>
+      </figure>`;
+      }
       const url = new URL(p.path || `/player.html#${p.token}`, window.location.origin).href;
       return `<figure data-player="${p.player}">
         <figcaption>${esc(nameOf(p))} <span class="small muted">seat ${p.seat + 1}</span>

@@ -2,7 +2,9 @@
 // Characters are moved with POST /api/sim/put and /api/sim/lift, vote keys
 // pressed with /api/sim/press; the board and every LED come from the "sim"
 // event (GET /api/sim/state). The public status only adds whose turn it is
-// and what the referee says.
+// and what the referee says. A vote is secret: a press is told without its
+// key and only for a moment (the next person at the board would read it),
+// and a seat the referee plays has no keys at all.
 import { esc, getJson, liveEvents, postJson } from './api.js';
 import { attachBoardInteraction, drawCastle, tokensFromSimBoard } from './castle.js';
 import { characterName, kEditionSlugs, placeName, seatName, setRoster } from './names.js';
@@ -14,6 +16,10 @@ let interaction = null;
 let pendingDraw = false;
 let selected = null;
 let lastShown = '';
+// How long "Anna: key pressed." stays: long enough to see the press was
+// taken, gone before the next person comes to the board.
+const kPressShownMs = 3000;
+let pressShown = null;
 
 function say(text, ok) {
   const node = $('message');
@@ -58,6 +64,12 @@ function drawBoard() {
   document.body.dataset.simNow = sim ? String(sim.now) : '';
 }
 
+// The seats the referee plays: no keys there.
+function botSeats() {
+  const players = (status && status.players) || [];
+  return new Set(players.filter((p) => p.bot).map((p) => p.seat));
+}
+
 function seats() {
   const players = (status && status.players) || [];
   if (!players.length) return [0, 1, 2, 3];
@@ -89,15 +101,21 @@ function drawStations() {
   const keys = edition() === '2024' ? ['yes', 'no', 'stomachache'] : ['yes', 'no'];
   const words = { yes: '✔ Yes', no: '✘ No', stomachache: '☹ Stomach' };
   const seatList = seats();
+  const bots = botSeats();
   const box = $('stations');
-  const shape = JSON.stringify([seatList, keys]);
+  const shape = JSON.stringify([seatList, keys, [...bots]]);
   if (shape !== stationsShape) {
     stationsShape = shape;
-    box.innerHTML = seatList.map((s) => `<div class="station" data-station="${s}">
+    box.innerHTML = seatList.map((s) => {
+      const row = bots.has(s)
+        ? '<div class="small muted">No keys: played by the referee.</div>'
+        : `<div class="row">${keys.map((k) => `<button type="button" data-station="${s}" data-key="${k}">${words[k]}</button>`).join('')}</div>`;
+      return `<div class="station" data-station="${s}">
       <div><b class="station-name"></b></div>
       <div><span class="lamp" data-lamp="turn"></span> <span class="lamp" data-lamp="vote"></span></div>
-      <div class="row">${keys.map((k) => `<button type="button" data-station="${s}" data-key="${k}">${words[k]}</button>`).join('')}</div>
-    </div>`).join('');
+      ${row}
+    </div>`;
+    }).join('');
   }
   for (const s of seatList) {
     const station = box.querySelector(`.station[data-station="${s}"]`);
@@ -136,7 +154,13 @@ async function move(slug, place) {
 async function press(station, key) {
   try {
     await postJson('/api/sim/press', { station, key });
-    say(`Seat ${Number(station) + 1} pressed ${key}.`, true);
+    // Never the key: it is the seat's secret vote.
+    const text = `${seatName(station, (status && status.players) || [])}: key pressed.`;
+    say(text, true);
+    clearTimeout(pressShown);
+    pressShown = setTimeout(() => {
+      if ($('message').textContent === text) say('', true);
+    }, kPressShownMs);
   } catch (e) {
     say(e.message, false);
   }
@@ -161,7 +185,10 @@ async function start() {
   document.addEventListener('pointerup', () => setTimeout(() => pendingDraw && drawBoard(), 0));
   $('stations').addEventListener('click', (event) => {
     const button = event.target.closest('button[data-key]');
-    if (button) press(Number(button.dataset.station), button.dataset.key);
+    if (!button) return;
+    // A key left focused (its ring) would show the next person which was pressed.
+    button.blur();
+    press(Number(button.dataset.station), button.dataset.key);
   });
   liveEvents({
     status: (s) => {
