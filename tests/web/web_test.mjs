@@ -512,6 +512,16 @@ try {
 
   // --- a 2024 game: WCs and dungeons, Ambition, the host's controls ------------
   const host2 = await newPage(kDesktop);
+  // A slow network: every answer with the players' links arrives 1.5 s late,
+  // so the page's first look (before the secret is typed: 401) lands after
+  // the secret was accepted, and the one it asked for the finished 3-seat
+  // game after the new game's own answer. The secret and the new game's
+  // four codes must stay.
+  await host2.route('**/api/host/players', async (route) => {
+    const response = await route.fetch();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.fulfill({ response });
+  });
   await host2.goto(`${url}/host.html`);
   if (server.hostToken) {
     await host2.fill('#token', server.hostToken);
@@ -524,6 +534,11 @@ try {
   await host2.check('#ambition');
   await host2.click('#new-game button[type=submit]');
   await host2.locator('#links figure').nth(3).waitFor({ timeout: kWait });
+  await host2.waitForTimeout(1700);  // any late answer for the old game has landed
+  check(await host2.locator('#links figure').count() === 4 &&
+      await host2.locator('#links figure[data-player="3"]').count() === 1,
+    'the new game\'s four codes stay when an answer for the old game arrives late');
+  await host2.unroute('**/api/host/players');
   const st2024 = await waitStatus((s) => s.edition === '2024' && s.view && s.view.phase === 'ambition', 'the 2024 game waiting for Ambition cards');
   for (const place of ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'])
     await statusPage.locator(`#castle rect.band[data-place="${place}"]`).waitFor({ timeout: kWait });

@@ -138,13 +138,17 @@ function showLinks(answer) {
 }
 
 async function loadLinks() {
+  const asked = hostToken();
   try {
     showLinks(await getJson('/api/host/players', { host: true }));
     loadMembers();
     return true;
   } catch (e) {
     if (e.status === 401) {
-      lock(hostToken() ? 'That secret was not accepted: open the host\'s link again.' : '');
+      // An answer to a request made before the secret now kept (the page's
+      // first look, before the host typed it) says nothing about that one.
+      if (hostToken() !== asked) return false;
+      lock(asked ? 'That secret was not accepted: open the host\'s link again.' : '');
       return false;
     }
     showLinks(null); // no game yet

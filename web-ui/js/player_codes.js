@@ -70,7 +70,16 @@ export function createPlayerCodes(grid, { say, onHostError }) {
   }
 
   let drawn = null; // what the cards show, to leave a shown code alone when nothing changed
+  // The newest game whose links were drawn. Game numbers only grow: an
+  // answer for an older game that arrives late (the players asked for
+  // before "New game" was pressed, answered after it) is not drawn over
+  // the new game's links.
+  let newestGame = 0;
   function render(answer) {
+    if (answer && Number.isInteger(answer.game)) {
+      if (answer.game < newestGame) return;
+      newestGame = answer.game;
+    }
     const next = answer && Array.isArray(answer.players) ? answer.players : [];
     const key = JSON.stringify(next.map((p) => [p.player, p.seat, p.name, p.bot, p.token, p.path]));
     if (key === drawn && grid.querySelector('figure')) return;
