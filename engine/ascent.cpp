@@ -8,8 +8,6 @@
 namespace vivaref::engine {
 namespace {
 
-Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
-
 Place wcOf(int floor) { return floor == 3 ? Place::Wc3 : Place::Wc4; }
 int floorOfWc(Place wc) { return wc == Place::Wc3 ? 3 : 4; }
 

@@ -3,11 +3,6 @@
 #include "engine/state.hpp"
 
 namespace vivaref::engine {
-namespace {
-
-Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
-
-}  // namespace
 
 std::optional<Refusal> State::checkVote(const Action& a) const {
     if (phase_ != Phase::Election)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace vivaref::engine {
 
@@ -41,5 +42,8 @@ struct Refusal {
     std::string message;
     friend bool operator==(const Refusal&, const Refusal&) = default;
 };
+
+// How the rules' checks (state.cpp, ascent.cpp, election.cpp) answer.
+inline Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
 
 }  // namespace vivaref::engine

@@ -8,8 +8,6 @@
 namespace vivaref::engine {
 namespace {
 
-Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
-
 std::string roundWord(int round) { return "round " + std::to_string(round); }
 
 }  // namespace

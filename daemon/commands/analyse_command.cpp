@@ -23,7 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kCommand = "analyse";
+constexpr const char* kAnalyseCommand = "analyse";
 
 std::string percent(double chance) {
     std::ostringstream out;
@@ -86,7 +86,7 @@ int runAnalyse(const std::vector<std::string>& args) {
     bool printJson = false;
     bool redo = false;
     CommandLine line(
-        kCommand, "vivaref analyse [options] (GAME | --record FILE)",
+        kAnalyseCommand, "vivaref analyse [options] (GAME | --record FILE)",
         "Where a finished game was won and lost. After every decision, each player's expected final\n"
         "score and chance to win, estimated by playing the game out many times from that position with\n"
         "every card known (moves at random, votes as a casual player casts them); the three decisions\n"
@@ -116,11 +116,11 @@ int runAnalyse(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
     if (vm.count("game") == vm.count("record"))
-        return usageError(kCommand, "name one GAME of the game log, or a --record FILE");
+        return usageError(kAnalyseCommand, "name one GAME of the game log, or a --record FILE");
     if (settings.rollouts < 1 || settings.rollouts > 100000)
-        return usageError(kCommand, "--rollouts is from 1 to 100000");
+        return usageError(kAnalyseCommand, "--rollouts is from 1 to 100000");
     if (settings.iterations < 1 || settings.iterations > 10000000)
-        return usageError(kCommand, "--iterations is from 1 to 10000000");
+        return usageError(kAnalyseCommand, "--iterations is from 1 to 10000000");
 
     auto print = [&](const json& a) {
         if (printJson)
@@ -136,19 +136,20 @@ int runAnalyse(const std::vector<std::string>& args) {
     std::string why;
     if (vm.count("record")) {
         auto text = readInputFile(recordPath, why);
-        if (!text) return usageError(kCommand, why);
+        if (!text) return usageError(kAnalyseCommand, why);
         std::istringstream in(*text);
         for (std::string l; std::getline(in, l);) lines.push_back(l);
         what = recordPath;
         game = analysis::readGame(lines, why);
     } else {
         id = parseGameId(vm["game"].as<std::string>());
-        if (!id) return usageError(kCommand, "GAME is a game's id, a number 'vivaref games' lists");
-        const auto db = gameLogPath(where, kCommand);
+        if (!id) return usageError(kAnalyseCommand, "GAME is a game's id, a number 'vivaref games' lists");
+        const auto db = gameLogPath(where, kAnalyseCommand);
         if (!db) return kExitUsage;
         log = std::make_unique<store::GameStore>(*db, store::GameStore::Access::MustExist);
         const auto summary = log->game(*id);
-        if (!summary) return usageError(kCommand, "the game log has no game " + std::to_string(id->value));
+        if (!summary)
+            return usageError(kAnalyseCommand, "the game log has no game " + std::to_string(id->value));
         if (!analysis::isFinished(*summary)) {
             std::cerr
                 << "vivaref analyse: game " << id->value

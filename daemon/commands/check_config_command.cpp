@@ -21,7 +21,7 @@ constexpr std::size_t kProblemsShown = 100;
 }  // namespace
 
 int runCheckConfig(const std::vector<std::string>& args) {
-    bool json = false;
+    bool asJson = false;
     CommandLine line(
         "check-config", "vivaref check-config [options] FILE",
         "Checks the castle configuration FILE without touching any hardware: unknown sections and\n"
@@ -29,7 +29,7 @@ int runCheckConfig(const std::vector<std::string>& args) {
         "chip select, stations without a key. Prints every problem as FILE:LINE: KEY: reason, or a\n"
         "summary of the castle when there is none. Exit status: 0 valid, 1 problems, 2 when FILE\n"
         "cannot be read. The examples in daemon/config/examples/ explain every key.");
-    line.visible.add_options()("json", po::bool_switch(&json), "print one JSON object");
+    line.visible.add_options()("json", po::bool_switch(&asJson), "print one JSON object");
     line.hidden.add_options()("file", po::value<std::string>(), "the configuration");
     line.positional.add("file", 1);
     po::variables_map vm;
@@ -41,7 +41,7 @@ int runCheckConfig(const std::vector<std::string>& args) {
     const int status = valid                                                     ? kExitOk
                        : check.status == config::ConfigCheck::Status::Unreadable ? kExitUsage
                                                                                  : kExitRefused;
-    if (json) {
+    if (asJson) {
         nlohmann::ordered_json out = {{"file", check.config.sourceFile.string()}, {"ok", valid}};
         if (check.status == config::ConfigCheck::Status::Unreadable) out["unreadable"] = true;
         out["problems"] = nlohmann::ordered_json::array();

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kCommand = "host";
+constexpr std::string_view kHostCommand = "host";
 
 // A request's name is one segment of /api/host/NAME.
 bool isRequestName(const std::string& name) {
@@ -60,26 +60,27 @@ int runHost(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
     if (request.empty())
-        return usageError(kCommand, "name the REQUEST: undo, pause, resume, abandon, players, ...");
+        return usageError(kHostCommand, "name the REQUEST: undo, pause, resume, abandon, players, ...");
     if (!isRequestName(request))
-        return usageError(kCommand, "'" + request + "' is not a request's name (lowercase letters and '-')");
+        return usageError(kHostCommand,
+                          "'" + request + "' is not a request's name (lowercase letters and '-')");
 
     std::optional<json> body = json::object();
     if (request == "players") {
-        if (vm.count("body")) return usageError(kCommand, "players takes no BODY");
+        if (vm.count("body")) return usageError(kHostCommand, "players takes no BODY");
         body.reset();  // a GET
     } else if (vm.count("body")) {
         if (bodyText == "-") {
             std::string why;
             auto text = readInputFile("-", why);
-            if (!text) return usageError(kCommand, why);
+            if (!text) return usageError(kHostCommand, why);
             bodyText = std::move(*text);
         }
         body = json::parse(bodyText, nullptr, false);
-        if (body->is_discarded()) return usageError(kCommand, "BODY is not JSON: '" + bodyText + "'");
+        if (body->is_discarded()) return usageError(kHostCommand, "BODY is not JSON: '" + bodyText + "'");
     }
 
-    auto connection = openHostConnection(kCommand, connectionOptions);
+    auto connection = openHostConnection(kHostCommand, connectionOptions);
     if (const int* status = std::get_if<int>(&connection)) return *status;
     const auto& daemon = std::get<HostConnection>(connection);
     auto answer = sendHostRequest(daemon, "/api/host/" + request, body);

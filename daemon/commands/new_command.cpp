@@ -22,7 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kCommand = "new";
+constexpr std::string_view kNewCommand = "new";
 
 // The setup options other than --setup, as given.
 struct SetupFlags {
@@ -172,14 +172,14 @@ int runNew(const std::vector<std::string>& args) {
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
     if (vm.count("players") && vm.count("player"))
-        return usageError(kCommand,
+        return usageError(kNewCommand,
                           "name the players with --players A,B,... or with --player NAME, not both");
     std::vector<std::string> players = playerNames;
     if (vm.count("players")) players = split(playersText, ',');
     // The daemon's own check, here first so the command line is named.
     for (std::size_t p = 0; p < players.size(); ++p)
         if (auto why = record::playerNameProblem(players[p]))
-            return usageError(kCommand, "player " + std::to_string(p + 1) + "'s name " + *why);
+            return usageError(kNewCommand, "player " + std::to_string(p + 1) + "'s name " + *why);
 
     json bots = json::array();
     for (const auto& flag : botFlags) {
@@ -188,11 +188,11 @@ int runNew(const std::vector<std::string>& args) {
         const std::string strength = colon == std::string::npos ? "good" : flag.substr(colon + 1);
         if (seat.empty() || seat.size() > 2 || seat.find_first_not_of("0123456789") != std::string::npos)
             return usageError(
-                kCommand,
+                kNewCommand,
                 "--bot is SEAT[:STRENGTH] with the seat from 0, e.g. --bot 2:strong; not '" + flag + "'");
         if (!referee::botStrength(strength))
-            return usageError(kCommand, "a bot's strength is one of " + referee::botStrengthNames() +
-                                            ", not '" + strength + "'");
+            return usageError(kNewCommand, "a bot's strength is one of " + referee::botStrengthNames() +
+                                               ", not '" + strength + "'");
         bots.push_back(json{{"seat", std::stoi(seat)}, {"strength", strength}});
     }
 
@@ -200,21 +200,21 @@ int runNew(const std::vector<std::string>& args) {
     if (vm.count("setup")) {
         for (const char* flag : kSetupFlags)
             if (vm.count(flag))
-                return usageError(
-                    kCommand, std::string("--setup is the whole setup: --") + flag + " cannot come with it");
+                return usageError(kNewCommand, std::string("--setup is the whole setup: --") + flag +
+                                                   " cannot come with it");
         if (flags.ambition || flags.banished)
-            return usageError(kCommand,
+            return usageError(kNewCommand,
                               "--setup is the whole setup: its \"options\" say ambition and banished");
         setup = json::parse(setupText, nullptr, false);
-        if (setup.is_discarded()) return usageError(kCommand, "--setup is not JSON: '" + setupText + "'");
+        if (setup.is_discarded()) return usageError(kNewCommand, "--setup is not JSON: '" + setupText + "'");
     } else {
         std::string why;
         auto built = setupFromFlags(flags, vm, players.size(), why);
-        if (!built) return usageError(kCommand, why);
+        if (!built) return usageError(kNewCommand, why);
         setup = std::move(*built);
     }
 
-    auto connection = openHostConnection(kCommand, connectionOptions);
+    auto connection = openHostConnection(kNewCommand, connectionOptions);
     if (const int* status = std::get_if<int>(&connection)) return *status;
     const auto& daemon = std::get<HostConnection>(connection);
 

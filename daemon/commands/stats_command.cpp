@@ -40,14 +40,14 @@ void printEdition(const std::string& name, const store::EditionStats& e) {
 
 int runStats(const std::vector<std::string>& args) {
     GameLogOptions where;
-    bool json = false;
+    bool asJson = false;
     CommandLine line(
         "stats", "vivaref stats [options]",
         "Prints figures over every game in the game log, by edition: wins and the average round\n"
         "score per player name, and how often each character was elected, crowned and rejected.\n"
         "Abandoned games are left out; incomplete ones count for their rounds, not for wins.");
     addGameLogOptions(line.visible, where);
-    line.visible.add_options()("json", po::bool_switch(&json), "print one JSON object");
+    line.visible.add_options()("json", po::bool_switch(&asJson), "print one JSON object");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
@@ -55,7 +55,7 @@ int runStats(const std::vector<std::string>& args) {
     if (!db) return kExitUsage;
     store::GameStore log(*db, store::GameStore::Access::MustExist);
     const auto stats = store::gatherStats(log);
-    if (json) {
+    if (asJson) {
         std::cout << store::statsJson(stats).dump() << "\n";
         return kExitOk;
     }

@@ -17,7 +17,7 @@ namespace po = boost::program_options;
 int runVerify(const std::vector<std::string>& args) {
     GameLogOptions where;
     bool all = false;
-    bool json = false;
+    bool asJson = false;
     CommandLine line(
         "verify", "vivaref verify [options] GAME | --all",
         "Replays game GAME (or every game) of the game log through the rules engine and reports\n"
@@ -28,7 +28,7 @@ int runVerify(const std::vector<std::string>& args) {
         "Exit status 0 when every game agrees, 1 when one differs or the file is damaged.");
     addGameLogOptions(line.visible, where);
     line.visible.add_options()("all", po::bool_switch(&all), "verify every game")(
-        "json", po::bool_switch(&json), "print one JSON object per game");
+        "json", po::bool_switch(&asJson), "print one JSON object per game");
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
     po::variables_map vm;
@@ -43,7 +43,7 @@ int runVerify(const std::vector<std::string>& args) {
     store::GameStore log(*db, store::GameStore::Access::MustExist);
     // A damaged file first: its games' replays would say little (or throw).
     if (const auto damage = log.damage(store::GameStore::Check::Full); !damage.empty()) {
-        if (json)
+        if (asJson)
             std::cout
                 << nlohmann::ordered_json{{"file", db->string()}, {"ok", false}, {"damage", damage}}.dump()
                 << "\n";
@@ -60,7 +60,7 @@ int runVerify(const std::vector<std::string>& args) {
     for (auto gameId : ids) {
         const auto check = store::verifyGame(log, gameId);
         if (!check.agrees) ++differ;
-        if (json)
+        if (asJson)
             std::cout << nlohmann::ordered_json{{"game", gameId.value},
                                                 {"ok", check.agrees},
                                                 {"what", check.what}}
@@ -70,7 +70,7 @@ int runVerify(const std::vector<std::string>& args) {
             std::cout << "game " << gameId.value << ": " << (check.agrees ? "ok" : "DIFFERS") << ", "
                       << check.what << "\n";
     }
-    if (!json)
+    if (!asJson)
         std::cout << ids.size() << (ids.size() == 1 ? " game" : " games") << " verified, " << differ
                   << " with differences\n";
     return differ == 0 ? kExitOk : kExitRefused;

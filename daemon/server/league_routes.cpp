@@ -15,18 +15,18 @@ using nlohmann::json;
 
 namespace {
 
-using Outcome = club::LeagueAnswer::Outcome;
+using LeagueOutcome = club::LeagueAnswer::Outcome;
 
-http::status statusOf(Outcome outcome) {
+http::status statusOf(LeagueOutcome outcome) {
     switch (outcome) {
-        case Outcome::Ok:
+        case LeagueOutcome::Ok:
             return http::status::ok;
-        case Outcome::BadRequest:
+        case LeagueOutcome::BadRequest:
             return http::status::bad_request;
-        case Outcome::NotFound:
+        case LeagueOutcome::NotFound:
             return http::status::not_found;
-        case Outcome::Unreachable:
-        case Outcome::Busy:
+        case LeagueOutcome::Unreachable:
+        case LeagueOutcome::Busy:
             return http::status::service_unavailable;
     }
     return http::status::internal_server_error;
@@ -95,7 +95,7 @@ ApiRouterReply deferred(club::LeagueReader& reader, const Request& request, club
     reply.later = [&reader, head = headOf(request), query = std::move(query)](Respond respond) mutable {
         reader.ask(std::move(query),
                    [head = std::move(head), respond = std::move(respond)](club::LeagueAnswer a) {
-                       if (a.outcome == Outcome::Ok && a.text)
+                       if (a.outcome == LeagueOutcome::Ok && a.text)
                            return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
                        respond(jsonResponse(head, statusOf(a.outcome), a.body));
                    });
@@ -150,9 +150,9 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
                 reader.ask(
                     [database](pqxx::connection& conn) { return club::leagueOverview(conn, database); },
                     [head, respond = std::move(respond), database](club::LeagueAnswer a) {
-                        if (a.outcome == Outcome::Ok && a.text)
+                        if (a.outcome == LeagueOutcome::Ok && a.text)
                             return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
-                        if (a.outcome != Outcome::Unreachable && a.outcome != Outcome::Busy)
+                        if (a.outcome != LeagueOutcome::Unreachable && a.outcome != LeagueOutcome::Busy)
                             return respond(jsonResponse(head, statusOf(a.outcome), a.body));
                         respond(jsonResponse(head, http::status::ok,
                                              {{"database", database},
@@ -215,11 +215,11 @@ std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(clu
             return deferred(reader, request, [uid](pqxx::connection& conn) {
                 auto game = club::leagueGame(conn, uid);
                 if (!game)
-                    throw club::LeagueRefusal(Outcome::NotFound, "no-such-game",
+                    throw club::LeagueRefusal(LeagueOutcome::NotFound, "no-such-game",
                                               "the league has no game " + uid);
                 // The replay runs here, on the reader's thread, not on the loop.
                 return club::LeagueAnswer{
-                    Outcome::Ok, json::object(),
+                    LeagueOutcome::Ok, json::object(),
                     gameArchive(*game).dump(-1, ' ', false, json::error_handler_t::replace)};
             });
         }

@@ -4,13 +4,11 @@
 #include <string>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/store/stored_time.hpp"
 
 namespace vivaref::store {
 
 namespace {
-
-WallTime fromMs(std::int64_t ms) { return WallTime(std::chrono::milliseconds(ms)); }
-std::int64_t toMs(WallTime t) { return t.time_since_epoch().count(); }
 
 // The seats the referee played itself: its "bots" event, {"seats": [{"seat": 1, ...}]}.
 std::vector<bool> botSeats(const std::vector<StoredEvent>& events, int seats) {

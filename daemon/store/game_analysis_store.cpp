@@ -2,12 +2,11 @@
 #include <string>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/store/stored_time.hpp"
 
 namespace vivaref::store {
 
 namespace {
-
-std::int64_t toMs(WallTime t) { return t.time_since_epoch().count(); }
 
 bool finished(const GameSummary& g) { return g.ended.has_value() || g.complete || g.abandoned; }
 

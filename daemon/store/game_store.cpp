@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "daemon/store/schema.hpp"
+#include "daemon/store/stored_time.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/result_json.hpp"
@@ -91,8 +92,6 @@ Database openDatabase(const std::filesystem::path& file, GameStore::Access acces
         throwOpenError(file, e);
     }
 }
-
-std::int64_t toMs(WallTime t) { return t.time_since_epoch().count(); }
 
 // 128 bits from the system's entropy, as 32 lowercase hex digits: a game's
 // name in every club, whatever table it was played at.

@@ -2,12 +2,11 @@
 #include <string>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/store/stored_time.hpp"
 
 namespace vivaref::store {
 
 namespace {
-
-WallTime fromMs(std::int64_t ms) { return WallTime(std::chrono::milliseconds(ms)); }
 
 constexpr std::string_view kSummaryColumns =
     "SELECT id, started_ms, ended_ms, edition, setup, seed, result, complete, abandoned, uid FROM games";

@@ -5,6 +5,7 @@
 // trace_reader / trace_writer, acting on them the simulation rig.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -105,6 +106,10 @@ struct ButtonLine {
 };
 
 using TraceInput = std::variant<HostLine, ScanLine, ReaderFaultLine, PutLine, LiftLine, ButtonLine>;
+
+// Each input's key in a trace line, in TraceInput's order.
+inline constexpr std::array<std::string_view, std::variant_size_v<TraceInput>> kInputKeys = {
+    "host", "scan", "reader-fault", "put", "lift", "button"};
 
 struct TraceLine {
     std::int64_t t = 0;  // milliseconds since the trace's start

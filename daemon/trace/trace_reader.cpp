@@ -19,8 +19,6 @@ using record::messageQuote;
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kInputKeys = {"host", "scan", "reader-fault",
-                                                        "put",  "lift", "button"};
 constexpr std::array<std::string_view, 9> kHostNames = {"new-game", "deal",   "keep",    "reshuffle", "undo",
                                                         "pause",    "resume", "abandon", "reveal"};
 

@@ -65,8 +65,6 @@ struct InputJson {
     }
 };
 
-constexpr std::array<const char*, 6> kInputKeys = {"host", "scan", "reader-fault", "put", "lift", "button"};
-
 }  // namespace
 
 ordered_json recordOrdered(const json& payload) {

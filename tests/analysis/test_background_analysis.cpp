@@ -22,7 +22,7 @@ using std::chrono::microseconds;
 namespace {
 
 // The default setup: the classic edition, 4 seats.
-const engine::RulesSpec kClassic4{};
+const engine::RulesSpec kClassicFourSeats{};
 
 microseconds threadCpu() {
     timespec t{};
@@ -71,8 +71,8 @@ TEST_CASE(
     "finished games are analysed in the background, newest first, and kept as 'vivaref analyse' makes them") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto older = writeRandomGame(log, kClassic4, 1).id;
-    const auto newer = writeRandomGame(log, kClassic4, 2).id;
+    const auto older = writeRandomGame(log, kClassicFourSeats, 1).id;
+    const auto newer = writeRandomGame(log, kClassicFourSeats, 2).id;
     CpuTimeClock clock;
     auto options = smallBudget();
     std::vector<std::string> notes;
@@ -113,9 +113,9 @@ TEST_CASE(
 TEST_CASE("a game in progress is never analysed; once it is over, it is") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    const auto done = writeRandomGame(log, kClassic4, 3).id;
+    const auto done = writeRandomGame(log, kClassicFourSeats, 3).id;
     const auto playing =
-        writeRandomGame(log, kClassic4, 4, [](const WriteStatus&, GameId, std::int64_t lines) {
+        writeRandomGame(log, kClassicFourSeats, 4, [](const WriteStatus&, GameId, std::int64_t lines) {
             return lines < 40;
         }).id;
     CpuTimeClock clock;
@@ -138,7 +138,7 @@ TEST_CASE("a game in progress is never analysed; once it is over, it is") {
 TEST_CASE("a busy table stops the slice at once, and nothing runs until it is quiet") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    writeRandomGame(log, kClassic4, 5);
+    writeRandomGame(log, kClassicFourSeats, 5);
     castle::ManualClock clock;
     analysis::BackgroundAnalysis background(log, clock, smallBudget());
     CHECK(background.runPiece(true));  // finds the game and starts
@@ -160,7 +160,7 @@ TEST_CASE(
     // Enough games that work remains to the end of both runs (about 0.9 s of
     // CPU for four games on this machine's Release-like builds; a faster
     // engine needs more): a run that ran out would measure less than its share.
-    for (std::uint64_t seed = 10; seed < 30; ++seed) writeRandomGame(log, kClassic4, seed);
+    for (std::uint64_t seed = 10; seed < 30; ++seed) writeRandomGame(log, kClassicFourSeats, seed);
     for (const double share : {0.25, 0.5}) {
         CAPTURE(share);
         CpuTimeClock clock;

@@ -58,7 +58,7 @@ TEST_CASE("a table killed after the club committed its push: started again, the 
     pqxx::connection admin(freshDatabase(db));
     club::createClub(admin);
     const auto hall = club::addTable(admin, "hall");
-    const auto conninfo = server().conninfo(db, hall.role, hall.password);
+    const auto conninfo = clubtest::server().conninfo(db, hall.role, hall.password);
 
     store::testing::ScratchDir dir;
     const auto file = dir.file("games.sqlite");

@@ -36,6 +36,13 @@ struct EmulatedReader {
     Mfrc522Reader reader;
 };
 
+// The tags really in the reader's field.
+inline TagSet inField(EmulatedReader& r) {
+    TagSet tags;
+    for (const auto& tag : r.chip.field().tags()) tags.insert(TagUid(tag.uid()));
+    return tags;
+}
+
 inline TagSet tagSet(std::initializer_list<std::string_view> hexes) {
     TagSet set;
     for (auto hex : hexes) set.insert(TagUid::fromHex(hex));

@@ -35,12 +35,6 @@ FieldCoupling castleCoupling(CastleFields fields) {
                                        : LevelCoupling::SameOrAdjacentLevels);
 }
 
-TagSet inField(EmulatedReader& r) {
-    TagSet tags;
-    for (const auto& tag : r.chip.field().tags()) tags.insert(TagUid(tag.uid()));
-    return tags;
-}
-
 }  // namespace
 
 const char* castleFieldsName(CastleFields fields) {

@@ -21,12 +21,6 @@ namespace {
 
 constexpr Microseconds kPowerUp{5100};
 
-TagSet inField(EmulatedReader& r) {
-    TagSet tags;
-    for (const auto& tag : r.chip.field().tags()) tags.insert(TagUid(tag.uid()));
-    return tags;
-}
-
 // Readers on one bus and one clock, scanned as RealCastle and the benchmark do.
 struct InterleavedBus {
     explicit InterleavedBus(const FieldCoupling& c, bool interleaveScans = true)

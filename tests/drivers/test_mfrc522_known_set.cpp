@@ -43,13 +43,6 @@ TagSet tagsOf(const std::vector<const char*>& uids) {
     return set;
 }
 
-// The tags really in the field.
-TagSet inField(EmulatedReader& r) {
-    TagSet tags;
-    for (const auto& tag : r.chip.field().tags()) tags.insert(TagUid(tag.uid()));
-    return tags;
-}
-
 // Tags of a MIFARE Classic kind (SAK 0x08) now and then: the check must not care.
 std::uint8_t sakFor(const char* uid) { return uid[0] == '0' && uid[1] == '4' ? 0x00 : 0x08; }
 

@@ -32,14 +32,7 @@ void knowing(EmulatedReader& r, const char* uid) {
     REQUIRE(r.reader.knownTag() == TagUid::fromHex(uid));
 }
 
-void take(EmulatedReader& r, const char* uid) { REQUIRE(r.chip.field().remove(uidBytes(uid))); }
-
-// The tags really in the field.
-TagSet inField(EmulatedReader& r) {
-    TagSet tags;
-    for (const auto& tag : r.chip.field().tags()) tags.insert(TagUid(tag.uid()));
-    return tags;
-}
+void takeTag(EmulatedReader& r, const char* uid) { REQUIRE(r.chip.field().remove(uidBytes(uid))); }
 
 }  // namespace
 
@@ -108,7 +101,7 @@ TEST_CASE("Known tag: removed, swapped or joined, the change is seen in the next
         CAPTURE(change.what);
         EmulatedReader r;
         knowing(r, kSeven);
-        for (const char* uid : change.taken) take(r, uid);
+        for (const char* uid : change.taken) takeTag(r, uid);
         for (const char* uid : change.placed) r.place(uid);
         const ScanResult result = r.cycle();
         REQUIRE_MESSAGE(result.ok(), describe(result));
@@ -163,7 +156,7 @@ TEST_CASE("Known tag: noise on MISO never invents a tag") {
         EmulatedReader r;
         knowing(r, kSeven);
         if (seed % 3 == 1) r.place(kSevenSameFirstLevel);
-        if (seed % 3 == 2) take(r, kSeven);
+        if (seed % 3 == 2) takeTag(r, kSeven);
         r.chip.garbleMiso(seed, 40);
         const ScanResult result = r.cycle();
         INFO(describe(result));

@@ -88,6 +88,23 @@ void checkNoSecrets(const json& status, const engine::State& state) {
     }
 }
 
+engine::RulesSpec specOf(engine::Edition edition, int seats, engine::Variant variant,
+                         engine::Options options) {
+    engine::RulesSpec spec;
+    spec.edition = edition;
+    spec.seats = seats;
+    spec.variant = variant;
+    spec.options = options;
+    return spec;
+}
+
+engine::RulesSpec spec2024(int seats, engine::Variant variant, engine::Options options) {
+    engine::RulesSpec spec = specOf(engine::Edition::Vive2024, seats, variant, options);
+    if (variant == engine::Variant::Teams || variant == engine::Variant::TeamPawn)
+        for (int s = 0; s < seats; ++s) spec.teams.push_back({2 * s, 2 * s + 1});
+    return spec;
+}
+
 // --- HandTable ----------------------------------------------------------------
 
 HandTable::HandTable(store::DecisionLog* store, RefereeOptions options)
@@ -231,6 +248,15 @@ std::vector<Notice> HandTable::take() {
     std::vector<Notice> out(notices.begin() + static_cast<std::ptrdiff_t>(taken_), notices.end());
     taken_ = notices.size();
     return out;
+}
+
+engine::CharacterId id(const HandTable& t, const std::string& slug) {
+    return t.state().rules().roster().find(slug);
+}
+
+std::string refusalCode(const HandTable& t) {
+    auto r = t.referee.publicStatus()["refusal"];
+    return r.is_null() ? std::string() : r["code"].get<std::string>();
 }
 
 void toClassicAscent(HandTable& t) {

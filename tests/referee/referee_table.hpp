@@ -26,11 +26,22 @@ namespace vivaref::referee::testing {
 using namespace std::chrono_literals;
 using nlohmann::json;
 
+// The classic edition for four seats, as a new game's "setup".
+inline const json kClassic4{{"edition", "classic"}, {"seats", 4}};
+
 inline RefereeOptions seeded(std::uint64_t seed) {
     RefereeOptions options;
     options.seed = seed;
     return options;
 }
+
+// A setup of `edition` for `seats`.
+engine::RulesSpec specOf(engine::Edition edition, int seats, engine::Variant variant = engine::Variant::None,
+                         engine::Options options = {});
+// A 2024 setup; the Teams and Team Pawn variants with their teams (seat s:
+// players 2s and 2s + 1).
+engine::RulesSpec spec2024(int seats, engine::Variant variant = engine::Variant::None,
+                           engine::Options options = {});
 
 // A host request from its trace spelling; the test fails if it does not read.
 HostRequest request(const json& host);
@@ -86,6 +97,11 @@ private:
     drivers::BoardObservation observation() const;
     std::size_t taken_ = 0;
 };
+
+// A character's id by its slug, in the game `t` plays.
+engine::CharacterId id(const HandTable& t, const std::string& slug);
+// The code of the refusal the public status shows; empty when there is none.
+std::string refusalCode(const HandTable& t);
 
 // A classic four-seat game placed by hand: floors 1 and 2 full (alighiero
 // to dario, ernesto to irina), leonardo and merlino on 3, natale and odessa

@@ -12,15 +12,6 @@ namespace {
 using drivers::LedMode;
 using engine::Place;
 
-engine::CharacterId id(const HandTable& t, const std::string& slug) {
-    return t.state().rules().roster().find(slug);
-}
-
-std::string refusalCode(const HandTable& t) {
-    auto r = t.referee.publicStatus()["refusal"];
-    return r.is_null() ? std::string() : r["code"].get<std::string>();
-}
-
 }  // namespace
 
 TEST_CASE("a legal move up one floor is accepted") {

@@ -14,15 +14,6 @@ using drivers::LedMode;
 using drivers::VoteKey;
 using engine::Place;
 
-engine::CharacterId id(const HandTable& t, const std::string& slug) {
-    return t.state().rules().roster().find(slug);
-}
-
-std::string refusalCode(const HandTable& t) {
-    auto r = t.referee.publicStatus()["refusal"];
-    return r.is_null() ? std::string() : r["code"].get<std::string>();
-}
-
 // natale up to the throne, then eliminated by seat 3's No: the board is
 // guided to take natale off, and seat 2 is to act.
 void toElimination(HandTable& t) {

@@ -16,15 +16,6 @@ using drivers::LedMode;
 using drivers::VoteKey;
 using engine::Place;
 
-engine::CharacterId id(const HandTable& t, const std::string& slug) {
-    return t.state().rules().roster().find(slug);
-}
-
-std::string refusalCode(const HandTable& t) {
-    auto r = t.referee.publicStatus()["refusal"];
-    return r.is_null() ? std::string() : r["code"].get<std::string>();
-}
-
 // natale up to the throne: seat 0 to 5, seat 1 to the throne.
 void toElection(HandTable& t) {
     toClassicAscent(t);

@@ -6,10 +6,6 @@
 
 namespace vivaref::referee::testing {
 
-namespace {
-const json kClassic4{{"edition", "classic"}, {"seats", 4}};
-}
-
 TEST_CASE("host requests read strictly and write back the same") {
     for (const char* text :
          {R"({"new-game":{"setup":{"edition":"classic","seats":4},"players":["Ann","Bob","Cy","Di"]}})",

@@ -20,8 +20,6 @@ std::vector<std::string> kinds(store::GameStore& log, store::GameId id) {
     return out;
 }
 
-const json kClassic4{{"edition", "classic"}, {"seats", 4}};
-
 // Caps the log's file and writes referee events (pause, resume) until a
 // write no longer reaches the disk: a full disk mid-game.
 void fillTheDisk(store::GameStore& log, HandTable& t) {

@@ -17,16 +17,6 @@ namespace vivaref::referee::testing {
 
 namespace {
 
-engine::RulesSpec specOf(engine::Edition edition, int seats, engine::Variant variant = engine::Variant::None,
-                         engine::Options options = {}) {
-    engine::RulesSpec spec;
-    spec.edition = edition;
-    spec.seats = seats;
-    spec.variant = variant;
-    spec.options = options;
-    return spec;
-}
-
 json newGame(const engine::RulesSpec& spec, const char* favourites = "physical") {
     return {{"new-game",
              {{"setup", json::parse(record::writeSetup(spec)).at("setup")}, {"favourites", favourites}}}};

@@ -10,18 +10,8 @@ namespace vivaref::referee::testing {
 
 namespace {
 
-const json kClassic4{{"edition", "classic"}, {"seats", 4}};
 using drivers::LedMode;
 using engine::Place;
-
-engine::CharacterId id(const HandTable& t, const std::string& slug) {
-    return t.state().rules().roster().find(slug);
-}
-
-std::string refusalCode(const HandTable& t) {
-    auto r = t.referee.publicStatus()["refusal"];
-    return r.is_null() ? std::string() : r["code"].get<std::string>();
-}
 
 }  // namespace
 

@@ -17,25 +17,6 @@ namespace vivaref::referee::testing {
 
 namespace {
 
-engine::RulesSpec spec2024(int seats, engine::Variant variant = engine::Variant::None,
-                           engine::Options options = {}) {
-    engine::RulesSpec spec;
-    spec.edition = engine::Edition::Vive2024;
-    spec.seats = seats;
-    spec.variant = variant;
-    spec.options = options;
-    if (variant == engine::Variant::Teams || variant == engine::Variant::TeamPawn)
-        for (int s = 0; s < seats; ++s) spec.teams.push_back({2 * s, 2 * s + 1});
-    return spec;
-}
-
-engine::RulesSpec specOf(engine::Edition edition, int seats) {
-    engine::RulesSpec spec;
-    spec.edition = edition;
-    spec.seats = seats;
-    return spec;
-}
-
 void playThrough(const engine::RulesSpec& spec, std::uint64_t seed) {
     CAPTURE(seed);
     INFO("setup " << record::writeSetup(spec));

@@ -13,7 +13,6 @@ namespace vivaref::referee::testing {
 namespace {
 using drivers::LedMode;
 using engine::Place;
-const json kClassic4{{"edition", "classic"}, {"seats", 4}};
 }  // namespace
 
 TEST_CASE("a move touching a faulty reader's place waits until the reader is back") {

@@ -14,16 +14,6 @@ namespace {
 
 using drivers::VoteKey;
 
-engine::RulesSpec spec2024(int seats, engine::Variant variant) {
-    engine::RulesSpec spec;
-    spec.edition = engine::Edition::Vive2024;
-    spec.seats = seats;
-    spec.variant = variant;
-    if (variant == engine::Variant::Teams)
-        for (int s = 0; s < seats; ++s) spec.teams.push_back({2 * s, 2 * s + 1});
-    return spec;
-}
-
 bool electionStarts(const engine::State& s) {
     if (s.phase() != engine::Phase::Election) return false;
     for (auto seat : s.toAct())

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -29,5 +31,13 @@ public:
 private:
     std::filesystem::path path_;
 };
+
+// A file's whole text (a log, a state file the daemon wrote); empty when unreadable.
+inline std::string readFile(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 }  // namespace vivaref::server::testing

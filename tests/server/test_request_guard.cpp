@@ -25,7 +25,7 @@ namespace {
 
 constexpr const char* kSecret = "guard-test-host-secret-0123456789";
 
-Request make(http::verb method, std::string target, std::string authorization = {}) {
+Request guardRequest(http::verb method, std::string target, std::string authorization = {}) {
     Request r{method, target, 11};
     if (method == http::verb::post) r.set(http::field::content_type, "application/json");
     if (!authorization.empty()) r.set(http::field::authorization, "Bearer " + authorization);
@@ -209,25 +209,28 @@ TEST_CASE("the router: many wrong secrets from one address get 429, a right one 
     std::vector<int> statuses;
     for (int i = 0; i < 12; ++i)
         statuses.push_back(
-            router.handle(make(http::verb::post, "/api/host/pause", "guess" + std::to_string(i)), guesser)
+            router
+                .handle(guardRequest(http::verb::post, "/api/host/pause", "guess" + std::to_string(i)),
+                        guesser)
                 .response.result_int());
     CHECK(statuses == std::vector<int>{401, 401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429});
-    const auto refused = router.handle(make(http::verb::post, "/api/host/pause", kSecret), guesser);
+    const auto refused = router.handle(guardRequest(http::verb::post, "/api/host/pause", kSecret), guesser);
     CHECK(refused.response.result_int() == 429);
     CHECK(refused.response[http::field::retry_after] == "1");
     CHECK(refused.response.body().find(
               "too many wrong host secrets came from this address: try again in 1 s") != std::string::npos);
     // The host's device at another address: answered at once.
-    CHECK(router.handle(make(http::verb::post, "/api/host/pause", kSecret), host).response.result_int() ==
-          200);
+    CHECK(router.handle(guardRequest(http::verb::post, "/api/host/pause", kSecret), host)
+              .response.result_int() == 200);
     // The sim's POSTs and the players' codes are behind the same gate; public routes are not.
-    CHECK(router.handle(make(http::verb::post, "/api/sim/press", kSecret), guesser).response.result_int() ==
-          429);
-    CHECK(router.handle(make(http::verb::get, "/api/host/players/0/qr.svg", kSecret), guesser)
+    CHECK(router.handle(guardRequest(http::verb::post, "/api/sim/press", kSecret), guesser)
               .response.result_int() == 429);
-    CHECK(router.handle(make(http::verb::get, "/api/status"), guesser).response.result_int() == 200);
+    CHECK(router.handle(guardRequest(http::verb::get, "/api/host/players/0/qr.svg", kSecret), guesser)
+              .response.result_int() == 429);
+    CHECK(router.handle(guardRequest(http::verb::get, "/api/status"), guesser).response.result_int() == 200);
     // No secret offered is no guess: still the plain 401.
-    CHECK(router.handle(make(http::verb::get, "/api/host/players"), guesser).response.result_int() == 401);
+    CHECK(router.handle(guardRequest(http::verb::get, "/api/host/players"), guesser).response.result_int() ==
+          401);
     CHECK(count(log.str(), "wrong host secrets from 192.168.1.7") == 1);
     CHECK(log.str().starts_with("vivaref serve: 6 wrong host secrets from 192.168.1.7 in 1 s;"));
 }

@@ -31,13 +31,6 @@ public:
         : vivaref::testsupport::ServeProcess(VIVAREF_BINARY, args, stderrFile, std::move(extraEnvironment)) {}
 };
 
-std::string readFile(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The host secret serve made in `dir` (no host_token configured).
 std::string hostSecret(const std::filesystem::path& dir) {
     std::string text = readFile(dir / "host-secret");

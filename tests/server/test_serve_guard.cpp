@@ -24,13 +24,6 @@ namespace {
 
 constexpr const char* kToken = "guard-serve-Token-0123456789";
 
-std::string readFile(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::string castleIni(const std::filesystem::path& state, const std::string& daemonLines) {
     return "[castle]\nedition = classic\n\n[daemon]\nhardware = sim\n" + daemonLines +
            "state_dir = " + state.string() + "\n";
@@ -45,7 +38,7 @@ HttpAnswer ask(std::uint16_t port, const std::string& head) {
     return *answer;
 }
 
-std::size_t count(const std::string& text, std::string_view what) {
+std::size_t occurrences(const std::string& text, std::string_view what) {
     std::size_t n = 0;
     for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
@@ -110,7 +103,7 @@ TEST_CASE(
     CHECK(right->status == 200);
     CHECK(serve.stop(SIGTERM, 20000ms) == 0);
     const std::string journal = readFile(dir / "stderr");
-    CHECK(count(journal, "wrong host secrets from 127.0.0.1") == 1);
+    CHECK(occurrences(journal, "wrong host secrets from 127.0.0.1") == 1);
     CHECK(journal.find("vivaref serve: 6 wrong host secrets from 127.0.0.1 in ") != std::string::npos);
 }
 

@@ -30,15 +30,9 @@ using nlohmann::json;
 
 namespace {
 
+using vivaref::server::testing::readFile;
 using vivaref::server::testing::Table;
 using vivaref::server::testing::TempDirectory;
-
-std::string readFile(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // A record's lines as JSON; the log writes the setup's default first seat out.
 std::vector<json> jsonLines(const std::string& text) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,13 @@ std::vector<GameFamily> gameFamilies();
 // A random complete game (random deals, uniformly random legal actions) as
 // GAME-RECORD text; the same spec and seed give the same text.
 std::string randomRecord(const engine::RulesSpec& spec, std::uint64_t seed);
+
+// Lines as one text, each ended by '\n' (a record's or a trace's).
+inline std::string joined(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const auto& l : lines) text += l + "\n";
+    return text;
+}
 
 // A fresh folder, removed with everything in it at the end of the scope.
 class TempDir {

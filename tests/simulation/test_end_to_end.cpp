@@ -35,12 +35,6 @@ std::vector<std::uint64_t> seeds() {
     return out;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-    std::string text;
-    for (const auto& l : lines) text += l + "\n";
-    return text;
-}
-
 std::string replayText(const std::string& record) { return record::resultText(record::replayRecord(record)); }
 
 TEST_CASE(

@@ -92,12 +92,6 @@ json revealLine(const json& need, const RoundCards& cards, int players) {
     return out;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-    std::string text;
-    for (const auto& l : lines) text += l + "\n";
-    return text;
-}
-
 }  // namespace
 
 TEST_CASE("physical cards end to end: placeholders dealt, real cards revealed, the record's game comes out") {
