@@ -2,7 +2,6 @@
 // case, or exit 77 with the reason when this machine cannot start one.
 // club-tls is built with VIVAREF_CLUB_TLS_SERVER=true: its server also
 // listens on TCP 127.0.0.1 with TLS only (and needs openssl).
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <iostream>
 
 #include <doctest/doctest.h>

@@ -1,4 +1,3 @@
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <stdlib.h>
 
 #include <doctest/doctest.h>

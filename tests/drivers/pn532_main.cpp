@@ -2,7 +2,6 @@
 // pseudo-terminals, and keeps libnfc away from the machine's own devices and
 // settings: no auto-scan of serial ports, no intrusive probing, quiet logs
 // (set LIBNFC_LOG_LEVEL=3 to watch every frame).
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <stdlib.h>
 
 #include <iostream>

@@ -1,6 +1,5 @@
 // ChildProcess's promise: a program a test starts never outlives the test,
 // whichever way the test ends. /bin/sleep stands in for `vivaref serve`.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
