@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "drivers/sensing/board_layout.hpp"
 #include "drivers/sensing/tag_registry_file.hpp"
-#include "drivers/sim/simulated_board.hpp"
 
 namespace vivaref::castle {
 

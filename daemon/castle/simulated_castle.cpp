@@ -13,6 +13,8 @@ drivers::FieldScheduler fieldScheduler(const drivers::BoardLayout& layout,
                                        const SimulatedCastleOptions& options) {
     drivers::FieldSchedulerConfig config;
     config.powerUpTime = options.timing.powerUp;
+    config.maxFieldsOn = options.maxFieldsOn;
+    config.backoff = options.backoff;
     if (options.coupling) return drivers::FieldScheduler(*options.coupling, config);
     config::CastleConfig castle;
     castle.fieldRule = config::FieldRule::AdjacentLevels;
@@ -20,6 +22,16 @@ drivers::FieldScheduler fieldScheduler(const drivers::BoardLayout& layout,
 }
 
 }  // namespace
+
+SimulatedCastleOptions simulatedCastleOptions(const config::CastleConfig& castle,
+                                              const drivers::BoardLayout& layout) {
+    SimulatedCastleOptions options;
+    options.coupling = castle.fieldCoupling(layout);
+    options.maxFieldsOn = castle.maxFieldsOn;
+    options.backoff = castle.backoff;
+    options.stabilityWindow = castle.sensing.stabilityWindow;
+    return options;
+}
 
 SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& clock,
                                  SimulatedCastleOptions options)

@@ -29,6 +29,7 @@
 // tag on a few of them a cycle takes about 12 ms.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -38,6 +39,10 @@
 #include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sim/simulated_board.hpp"
+
+namespace vivaref::config {
+struct CastleConfig;
+}
 
 namespace vivaref::castle {
 
@@ -61,11 +66,26 @@ struct SimulatedCastleOptions {
     drivers::SimulatedBoardConfig board;  // its seed (faults and noise)
     // Which readers may not have their fields on together; none: those on
     // adjacent levels (`[castle] fields = adjacent-levels`, as on the example
-    // castle; `vivaref serve --config` passes its castle's own).
+    // castle; `vivaref serve --config` passes its castle's own, see
+    // simulatedCastleOptions()).
     std::optional<drivers::FieldCoupling> coupling;
+    // At most this many fields on at once (0: as many as the coupling
+    // allows), and how a failing reader is backed off: as the field
+    // scheduler of a real castle takes them (`[castle] max_fields_on`, the
+    // `[sensing]` backoff keys).
+    std::size_t maxFieldsOn = 0;
+    drivers::BackoffPolicy backoff;
     // The sensing pipeline's: a new tag is scanned again when it is over.
     drivers::Timestamp stabilityWindow = drivers::SensingConfig{}.stabilityWindow;
 };
+
+// What a castle configuration says of a castle's readers, for the simulated
+// castle on `layout` (`vivaref serve --hardware=sim --config`): its field
+// coupling over that layout (the rule, and the `neighbours` the layout
+// names), max_fields_on, the backoff and the stability window. The timing
+// and the board's seed are the defaults.
+SimulatedCastleOptions simulatedCastleOptions(const config::CastleConfig& castle,
+                                              const drivers::BoardLayout& layout);
 
 struct SimulatedCastleCounters {
     std::int64_t scans = 0;

@@ -118,6 +118,9 @@ int runServe(const std::vector<std::string>& args) {
             return usageError("serve",
                               "--hardware=real needs --config FILE: the castle's readers, keys and LEDs");
         settings.realCastle = std::move(castleRead);
+    } else {
+        // The simulated castle's readers are scheduled as the configuration says.
+        settings.simulatedCastle = std::move(castleRead);
     }
     if (!listen.empty()) listenText = listen;
     if (!database.empty()) settings.database = database;

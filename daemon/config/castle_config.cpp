@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "drivers/sim/simulated_board.hpp"
+#include "drivers/sensing/board_layout.hpp"
 
 namespace vivaref::config {
 

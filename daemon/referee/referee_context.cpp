@@ -2,7 +2,7 @@
 #include "daemon/referee/referee_context.hpp"
 
 #include "daemon/referee/board_places.hpp"
-#include "drivers/sim/simulated_board.hpp"
+#include "drivers/sensing/board_layout.hpp"
 
 namespace vivaref::referee {
 

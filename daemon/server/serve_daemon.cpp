@@ -205,11 +205,14 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
                 std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
             return std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, options);
         }
-        castle::SimulatedCastleOptions options;
+        drivers::BoardLayout layout = rig.layout ? *rig.layout : drivers::standardBoardLayout();
+        // A configuration's field rule, max_fields_on and backoff, as its real castle would take them.
+        castle::SimulatedCastleOptions options =
+            settings.simulatedCastle ? castle::simulatedCastleOptions(*settings.simulatedCastle, layout)
+                                     : castle::SimulatedCastleOptions{};
         options.board.seed = rig.referee.seed;
         options.stabilityWindow = rig.sensing.stabilityWindow;
-        auto sim = std::make_unique<castle::SimulatedCastle>(
-            rig.layout ? *rig.layout : drivers::standardBoardLayout(), clock, std::move(options));
+        auto sim = std::make_unique<castle::SimulatedCastle>(std::move(layout), clock, std::move(options));
         simulated = sim.get();
         return sim;
     } catch (const std::exception& e) {

@@ -51,6 +51,11 @@ struct ServeSettings {
     // are opened from it, and the rig takes its layout and enrolled tags
     // (`rig`'s seed and grace times stay). None: the simulated castle.
     std::optional<config::CastleConfig> realCastle;
+    // The configuration of the simulated castle (--hardware=sim --config):
+    // its field rule, readers' neighbours, max_fields_on and backoff drive
+    // the simulated readers as they would the real ones (the layout stays
+    // the standard board). None: the simulated castle's defaults.
+    std::optional<config::CastleConfig> simulatedCastle;
     // The background analysis of finished games (analysis/background_analysis.hpp):
     // at most this share of one core (0: none runs), in slices of at most
     // `analysisSlice` of work, only while the table has been quiet for

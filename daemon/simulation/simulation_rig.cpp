@@ -65,12 +65,19 @@ std::string nameList(const std::vector<std::string>& names) {
     return out;
 }
 
+// The referee judges on the castle's layout, whatever the options said: it
+// finds a failing or faulty reader's place by the reader's name there.
+RigOptions onCastleLayout(RigOptions options) {
+    if (!options.layout) options.layout = drivers::standardBoardLayout();
+    options.referee.layout = options.layout;
+    return options;
+}
+
 }  // namespace
 
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
-    : options_(std::move(options)),
-      castle_(options_.layout ? *options_.layout : drivers::standardBoardLayout(), castleClock_,
-              options_.board),
+    : options_(onCastleLayout(std::move(options))),
+      castle_(*options_.layout, castleClock_, options_.board),
       referee_(options_.referee, store),
       castleMode_(options_.castleScans),
       runs_(castle_.layout().readerCount(), options_.sensing) {

@@ -56,8 +56,11 @@ struct RigOptions {
     referee::RefereeOptions referee;
     drivers::SimulatedBoardConfig board;
     drivers::SensingConfig sensing;
-    // The castle's readers and places; none: the standard simulated board
-    // (one reader per place, named as REFEREE-TRACE says).
+    // The castle's readers and places; none: the standard board (one reader
+    // per place, named as REFEREE-TRACE says). The rig gives the referee
+    // this layout (`referee.layout` is overwritten): a real castle's reader
+    // names (floor0-a) are found there, so its failing and faulty readers
+    // blind their places.
     std::optional<drivers::BoardLayout> layout;
     // Which tag is which character; none: every slug of both editions by its
     // simulated tag. A new game's custom roster adds its slugs' simulated

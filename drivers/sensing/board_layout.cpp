@@ -1,6 +1,7 @@
 #include "drivers/sensing/board_layout.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace vivaref::drivers {
 
@@ -31,6 +32,21 @@ std::optional<ReaderIndex> BoardLayout::findReader(const ReaderId& reader) const
 std::optional<PlaceIndex> BoardLayout::findPlace(const PlaceName& place) const {
     if (auto it = placeByName_.find(place); it != placeByName_.end()) return it->second;
     return std::nullopt;
+}
+
+BoardLayout standardBoardLayout() {
+    BoardLayout layout;
+    for (int floor = 0; floor <= 5; ++floor) {
+        layout.addReader({"floor" + std::to_string(floor)}, {std::to_string(floor)});
+    }
+    layout.addReader({"throne"}, {"6"});
+    layout.addReader({"wc3"}, {"wc3"});
+    layout.addReader({"wc4"}, {"wc4"});
+    for (int dungeon = 1; dungeon <= 3; ++dungeon) {
+        const std::string name = "dungeon" + std::to_string(dungeon);
+        layout.addReader({name}, {name});
+    }
+    return layout;
 }
 
 }  // namespace vivaref::drivers

@@ -41,4 +41,12 @@ private:
     std::map<PlaceName, PlaceIndex> placeByName_;
 };
 
+// The standard board: one reader per place, named as in a referee trace
+// (floor0..floor5, throne, wc3, wc4, dungeon1..dungeon3) over the
+// GAME-RECORD places "0".."5", "6", "wc3", "wc4", "dungeon1".."dungeon3".
+// A castle configuration that names no reader has it, and so has the
+// simulated castle; it is no simulation's own (the referee of a real
+// castle is given that castle's layout instead).
+BoardLayout standardBoardLayout();
+
 }  // namespace vivaref::drivers

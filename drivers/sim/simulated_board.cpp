@@ -5,21 +5,6 @@
 
 namespace vivaref::drivers {
 
-BoardLayout standardBoardLayout() {
-    BoardLayout layout;
-    for (int floor = 0; floor <= 5; ++floor) {
-        layout.addReader({"floor" + std::to_string(floor)}, {std::to_string(floor)});
-    }
-    layout.addReader({"throne"}, {"6"});
-    layout.addReader({"wc3"}, {"wc3"});
-    layout.addReader({"wc4"}, {"wc4"});
-    for (int dungeon = 1; dungeon <= 3; ++dungeon) {
-        const std::string name = "dungeon" + std::to_string(dungeon);
-        layout.addReader({name}, {name});
-    }
-    return layout;
-}
-
 TagUid simulatedTagUid(std::string_view slug) {
     std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
     for (char c : slug) {

@@ -18,11 +18,6 @@
 
 namespace vivaref::drivers {
 
-// The default castle: one reader per place, named as in a referee trace
-// (floor0..floor5, throne, wc3, wc4, dungeon1..dungeon3) over the
-// GAME-RECORD places "0".."5", "6", "wc3", "wc4", "dungeon1".."dungeon3".
-BoardLayout standardBoardLayout();
-
 // A character's tag in simulation when the enrolment names no UID: a 7-byte
 // UID derived from the slug (NXP's manufacturer byte 0x04, then a hash), the
 // same on every run.
@@ -43,6 +38,7 @@ struct SimulatedScan {
 
 class SimulatedBoard {
 public:
+    // By default the standard board (drivers/sensing/board_layout.hpp).
     explicit SimulatedBoard(BoardLayout layout = standardBoardLayout(), SimulatedBoardConfig config = {});
 
     const BoardLayout& layout() const { return layout_; }

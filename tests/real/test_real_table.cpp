@@ -252,6 +252,52 @@ TEST_CASE(
     CHECK(stored.find("\"scan\":{\"reader\":\"floor2\"", fault) != std::string::npos);
 }
 
+// Issue 32: the referee judged on the standard board's reader names, so on
+// a castle whose readers are named otherwise (the example castle's floor3-a)
+// a faulty reader blinded no place: no blind place, no pulsing LED, no move
+// onto its place held.
+TEST_CASE("real castle: on the example castle a silent reader blinds its place, whose LED pulses") {
+    const std::string ini = exampleCastleIni(VIVAREF_SOURCE_DIR);
+    REQUIRE_FALSE(ini.empty());
+    EmulatedCastle castle(ini);
+    trace::TableScriptOptions scriptOptions;
+    scriptOptions.start = 1000;
+    const auto script =
+        trace::tableScriptFromRecord(simtest::randomRecord(simtest::gameFamilies()[4].spec, kSeed),  // 2024-5
+                                     scriptOptions)
+            .lines;
+    // The game under way, up to its first placement.
+    const std::size_t at = firstPut(script);
+    castle.play(std::vector<TraceLine>(script.begin(), script.begin() + static_cast<std::ptrdiff_t>(at)));
+    castle.runUntil(Timestamp(script[at].t));
+    const auto& put = std::get<trace::PutLine>(script[at].input);
+    const auto layout = castle::realBoardLayout(castle.castle());
+    const auto place = layout.findPlace(put.place);
+    REQUIRE(place);
+    const std::string silent = layout.reader(layout.readersOf(*place).front()).name;
+    INFO(silent, " under place ", put.place.name, " falls silent");
+    CHECK(castle.table().publicStatus()["readers"]["faulty"].empty());
+
+    // The first reader of the place the next move goes to stops answering on the bus.
+    castle.chip(silent).failTransfers(std::make_error_code(std::errc::io_error));
+    castle.runUntil(castle.clock().now() + 2000ms);
+    auto status = castle.table().publicStatus();
+    CAPTURE(status["readers"].dump());
+    CHECK(status["readers"]["faulty"] == nlohmann::json::array({silent}));
+    CHECK(status["readers"]["blind_places"] == nlohmann::json::array({put.place.name}));
+    // Its place's LED pulses: a 100 ms flash each second.
+    const auto pulse = castle.watchLed("place-" + put.place.name, castle.clock().now() + 2200ms);
+    CHECK(flashes(pulse) >= 2);
+
+    // It answers again (its next try, backed off): nothing is blind any more.
+    castle.chip(silent).failTransfers({});
+    castle.runUntil(castle.clock().now() + 12000ms);
+    status = castle.table().publicStatus();
+    CHECK(status["readers"]["faulty"].empty());
+    CHECK(status["readers"]["blind_places"].empty());
+    CHECK(castle.led("place-" + put.place.name).level == false);
+}
+
 TEST_CASE(
     "real castle: one step of the loop holds it a few milliseconds at most, however much radio work is due") {
     // The SPI bus takes time here: each transfer moves the loop's clock on.
