@@ -52,7 +52,7 @@ public:
     // A put or a lift moves a tag on the board, a scan or reader-fault line
     // sets what its reader reads from now on; all of them are seen by the
     // readers' next scans. A `once` line is one scan, told to the sink at
-    // once. The line's reader and place exist (SimulationRig::check).
+    // once. The line's reader and place exist (trace::lineProblem).
     void take(const trace::TraceInput& input);
 
     // When the board's next scan is due; none once the trace gave a `once` line.

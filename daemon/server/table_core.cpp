@@ -5,6 +5,7 @@
 
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/server/game_archive.hpp"
+#include "daemon/trace/trace_check.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::server {
@@ -433,7 +434,7 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
         if (!simulated_->put(uid, where)) {
             // The same sentence as a trace's put on no place.
             trace::TraceLine line{0, trace::PutLine{std::move(*tag), where}};
-            const auto problem = simulation::SimulationRig::check(simulated_->layout(), line);
+            const auto problem = trace::lineProblem(simulated_->layout(), line);
             return ServiceAnswer::failed(Outcome::NotFound, "no-such-place",
                                          problem.value_or("no such place: " + where.name));
         }

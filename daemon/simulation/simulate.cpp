@@ -1,6 +1,7 @@
 #include "daemon/simulation/simulate.hpp"
 
 #include "daemon/simulation/trace_recorder.hpp"
+#include "daemon/trace/trace_check.hpp"
 #include "engine/record/result_json.hpp"
 
 namespace vivaref::simulation {
@@ -17,7 +18,7 @@ trace::TraceRead checkTrace(std::string_view text, const drivers::BoardLayout& l
     // Every line is checked against the board before the first one acts, so a
     // bad trace runs nothing and writes nothing.
     for (const auto& [number, line] : read.lines)
-        if (auto problem = SimulationRig::check(layout, line)) {
+        if (auto problem = trace::lineProblem(layout, line)) {
             read.error = trace::TraceError{number, *problem};
             read.lines.clear();
             break;

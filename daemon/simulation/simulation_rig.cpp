@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "daemon/trace/trace_check.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::simulation {
@@ -54,15 +55,6 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
             break;
     }
     return referee::AbandonRequest{};
-}
-
-// "floor0, floor1, ..." for a message: the first few names of a layout.
-std::string nameList(const std::vector<std::string>& names) {
-    constexpr std::size_t kShown = 12;
-    std::string out;
-    for (std::size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
-    if (names.size() > kShown) out += ", ... " + std::to_string(names.size()) + " in all";
-    return out;
 }
 
 // The referee judges on the castle's layout, whatever the options said: it
@@ -120,24 +112,6 @@ void SimulationRig::enrolSetup(const nlohmann::json& setup) {
     if (added) buildPipeline();
 }
 
-std::optional<std::string> SimulationRig::check(const drivers::BoardLayout& layout,
-                                                const trace::TraceLine& line) {
-    const drivers::ReaderId* reader = nullptr;
-    if (const auto* scan = std::get_if<trace::ScanLine>(&line.input)) reader = &scan->reader;
-    if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&line.input)) reader = &fault->reader;
-    if (reader && !layout.findReader(*reader)) {
-        std::vector<std::string> names;
-        for (std::size_t r = 0; r < layout.readerCount(); ++r) names.push_back(layout.reader(r).name);
-        return "the board has no reader \"" + reader->name + "\" (" + nameList(names) + ")";
-    }
-    if (const auto* put = std::get_if<trace::PutLine>(&line.input); put && !layout.findPlace(put->place)) {
-        std::vector<std::string> names;
-        for (std::size_t p = 0; p < layout.placeCount(); ++p) names.push_back(layout.place(p).name);
-        return "the board has no place \"" + put->place.name + "\" (" + nameList(names) + ")";
-    }
-    return std::nullopt;
-}
-
 namespace {
 
 // A `once` scan or reader-fault line: one inventory of a castle that scans on its own.
@@ -159,7 +133,7 @@ bool needsBoard(const trace::TraceInput& input) {
 
 std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) {
     lastHostAnswer_.reset();
-    if (auto problem = check(line)) return problem;
+    if (auto problem = trace::lineProblem(layout(), line)) return problem;
     if (castleMode_ && needsBoard(line.input))
         return "this trace records a castle's own scans (\"once\" lines): a put, a lift or a scan "
                "without \"once\" needs the simulated board, which no longer scans";
@@ -198,7 +172,7 @@ std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) 
 void SimulationRig::apply(const trace::TraceLine& line) {
     const Timestamp t = clock_;
     if (castle::TraceCastle::takes(line.input)) {
-        // A put, a lift, what a reader holds (check() saw the place or the
+        // A put, a lift, what a reader holds (lineProblem() saw the place or the
         // reader), or one scan, which comes back through scanned() at once.
         castleClock_.set(t);
         castle_.take(line.input);

@@ -113,14 +113,10 @@ public:
     // the observers attached before it. It must outlive the rig.
     void attach(RigObserver& observer) { observers_.push_back(&observer); }
 
-    // Whether the line can act on a board of this layout: a scan's or a
-    // fault's reader and a put's place must exist. A sentence when not.
-    static std::optional<std::string> check(const drivers::BoardLayout& layout, const trace::TraceLine& line);
-    std::optional<std::string> check(const trace::TraceLine& line) const { return check(layout(), line); }
-
     // Runs the clock to line.t (not before the current time), then applies
-    // the line and tells the observers. A sentence for a line check()
-    // refuses (then nothing is applied, but time has passed).
+    // the line and tells the observers. A sentence for a line the board
+    // cannot take (trace::lineProblem, daemon/trace/trace_check.hpp: then
+    // nothing is applied, but time has passed).
     std::optional<std::string> consume(const trace::TraceLine& line);
 
     // One scan of the castle's, at `at` (not before the current time): the

@@ -5,7 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/trace/trace_check.hpp"
 #include "daemon/trace/trace_reader.hpp"
+#include "drivers/sensing/board_layout.hpp"
 
 namespace vivaref::trace {
 namespace {
@@ -199,6 +201,24 @@ TEST_CASE("trace reader: an empty text or only blank lines is an empty trace") {
     CHECK(readTrace("").lines.empty());
     CHECK_FALSE(readTrace("").error);
     CHECK_FALSE(readTrace("\n\n \t\n").error);
+}
+
+TEST_CASE(
+    "trace check: a line naming a reader or a place the board lacks gets a sentence naming the board's") {
+    const auto layout = drivers::standardBoardLayout();
+    CHECK_FALSE(lineProblem(layout, only(R"({"t": 0, "put": {"tag": "odessa", "place": "3"}})")));
+    CHECK_FALSE(lineProblem(layout, only(R"({"t": 0, "scan": {"reader": "floor3", "tags": ["0459AC12"]}})")));
+    CHECK(lineProblem(layout, only(R"({"t": 0, "put": {"tag": "odessa", "place": "7"}})")) ==
+          "the board has no place \"7\" (0, 1, 2, 3, 4, 5, 6, wc3, wc4, dungeon1, dungeon2, dungeon3)");
+    CHECK(lineProblem(layout, only(R"({"t": 0, "scan": {"reader": "floor9", "tags": []}})")) ==
+          "the board has no reader \"floor9\" (floor0, floor1, floor2, floor3, floor4, floor5, throne, wc3, "
+          "wc4, dungeon1, dungeon2, dungeon3)");
+    // A long layout: the first twelve names, and how many in all.
+    drivers::BoardLayout big;
+    for (int r = 0; r < 13; ++r) big.addReader({"r" + std::to_string(r)}, {"p" + std::to_string(r)});
+    CHECK(lineProblem(big, only(R"({"t": 0, "reader-fault": {"reader": "floor3", "what": "no answer"}})")) ==
+          "the board has no reader \"floor3\" (r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, ... 13 in "
+          "all)");
 }
 
 }  // namespace
