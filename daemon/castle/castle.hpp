@@ -20,11 +20,19 @@
 // sleeps. The trace castle also says when it is next due before it is
 // stepped (nextScanAt()): a replay runs the referee's deadlines due before
 // that first, and never reads a real clock.
+//
+// What only one kind of castle can do is not in the interface: a castle
+// offers it by name (offer(), found as libcamera finds a pipeline handler
+// by its name). The simulated castle offers "hands" (hand_offer.hpp: the
+// puts, lifts and presses of sim.html); whoever asks for an offer no castle
+// makes gets null, and the table core opens its sim routes only when the
+// castle offers hands, without knowing which castle it is.
 #pragma once
 
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "drivers/buttons/button_source.hpp"
@@ -36,6 +44,14 @@ namespace vivaref::castle {
 
 using drivers::Timestamp;
 using Microseconds = std::chrono::microseconds;
+
+// Something a castle offers besides the interface (offer()): each kind
+// derives from this, and names itself with a `static constexpr
+// std::string_view kName`.
+class CastleOffer {
+public:
+    virtual ~CastleOffer() = default;
+};
 
 // What a castle tells the table, each at the loop clock's now.
 class CastleSink {
@@ -78,6 +94,17 @@ public:
     // through the sink), the loop waits a while before watching it again.
     virtual std::vector<int> keyDescriptors() const { return {}; }
     virtual bool keyReadable(int /*fd*/) { return true; }
+
+    // What the castle offers under `name` (a HandOffer for "hands" on the
+    // simulated castle); null for a name it offers nothing under. It lives
+    // as long as the castle.
+    virtual CastleOffer* offer(std::string_view /*name*/) { return nullptr; }
 };
+
+// The castle's offer of kind T (found by T::kName), or null.
+template <class T>
+T* offerOf(Castle& castle) {
+    return dynamic_cast<T*>(castle.offer(T::kName));
+}
 
 }  // namespace vivaref::castle

@@ -1,9 +1,12 @@
 #include "daemon/castle/simulated_castle.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <utility>
 
 #include "daemon/config/castle_config.hpp"
+#include "engine/roster.hpp"
 
 namespace vivaref::castle {
 
@@ -19,6 +22,18 @@ drivers::FieldScheduler fieldScheduler(const drivers::BoardLayout& layout,
     config::CastleConfig castle;
     castle.fieldRule = config::FieldRule::AdjacentLevels;
     return drivers::FieldScheduler(castle.fieldCoupling(layout), config);
+}
+
+// The simulated tags of every character of both editions, by UID: to show
+// the board by character. A custom roster's tags show as their UID.
+const std::map<drivers::TagUid, std::string>& simulatedCharacterTags() {
+    static const auto tags = [] {
+        std::map<drivers::TagUid, std::string> out;
+        for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
+            for (const auto& c : roster->characters()) out.emplace(drivers::simulatedTagUid(c.id), c.id);
+        return out;
+    }();
+    return tags;
 }
 
 }  // namespace
@@ -62,6 +77,27 @@ void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
 }
 
 void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) { leds_ = leds; }
+
+CastleOffer* SimulatedCastle::offer(std::string_view name) {
+    if (name == HandOffer::kName) return static_cast<HandOffer*>(this);
+    return nullptr;
+}
+
+HandOffer::View SimulatedCastle::view() const {
+    View out{leds_, {}};
+    const auto& layout = board_.layout();
+    const auto& known = simulatedCharacterTags();
+    for (drivers::PlaceIndex p = 0; p < layout.placeCount(); ++p) {
+        const auto& place = layout.place(p);
+        std::vector<std::string> tags;
+        for (const auto& uid : board_.tagsOn(place)) {
+            auto it = known.find(uid);
+            tags.push_back(it != known.end() ? it->second : uid.toHex());
+        }
+        if (!tags.empty()) out.tags.emplace(place, std::move(tags));
+    }
+    return out;
+}
 
 // What the real driver spends on one reader's scan (the table in
 // simulated_castle.hpp): tags it already knew are only checked.

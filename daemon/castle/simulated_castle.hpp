@@ -35,6 +35,7 @@
 
 #include "daemon/castle/castle.hpp"
 #include "daemon/castle/change_confirmer.hpp"
+#include "daemon/castle/hand_offer.hpp"
 #include "daemon/castle/loop_clock.hpp"
 #include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/sensing_config.hpp"
@@ -92,7 +93,8 @@ struct SimulatedCastleCounters {
     std::int64_t presses = 0;
 };
 
-class SimulatedCastle final : public Castle {
+// The castle, and what a hand does on it (HandOffer, offered as "hands").
+class SimulatedCastle final : public Castle, public HandOffer {
 public:
     // `clock` must outlive it.
     SimulatedCastle(drivers::BoardLayout layout, const LoopClock& clock, SimulatedCastleOptions options = {});
@@ -102,14 +104,15 @@ public:
     Microseconds step() override;
     void show(const drivers::LedStates& leds, Timestamp now) override;
     std::optional<Timestamp> nextLedChange() const override { return std::nullopt; }
+    // "hands": this castle as a HandOffer; nothing under any other name.
+    CastleOffer* offer(std::string_view name) override;
 
-    // What a hand does on the web page. A put on no place of the layout is
-    // false (and nothing moves); the readers see a put or a lift on their
-    // next turns. A press is a key pressed and released, debounced: it goes
-    // to the sink at once (after start(); before, at start()).
-    [[nodiscard]] bool put(const drivers::TagUid& tag, const drivers::PlaceName& place);
-    void lift(const drivers::TagUid& tag);
-    void press(drivers::StationId station, drivers::VoteKey key);
+    // What a hand does on the web page (HandOffer). A press goes to the sink
+    // at once (after start(); before, at start()).
+    [[nodiscard]] bool put(const drivers::TagUid& tag, const drivers::PlaceName& place) override;
+    void lift(const drivers::TagUid& tag) override;
+    void press(drivers::StationId station, drivers::VoteKey key) override;
+    View view() const override;
 
     // The tags on the places, their faults and noise.
     drivers::SimulatedBoard& board() { return board_; }

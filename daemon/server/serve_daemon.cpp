@@ -192,11 +192,11 @@ simulation::RigOptions realCastleRig(const config::CastleConfig& castle, const s
 }
 
 // The castle `settings` name: the real one (its rig, readers' layout and
-// enrolled tags, into `rig`), or the simulated one (`simulated` points at
-// it). Null after saying why on `err`.
+// enrolled tags, into `rig`), or the simulated one (which offers hands,
+// castle::HandOffer). Null after saying why on `err`.
 std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
                                            const castle::SteadyLoopClock& clock, simulation::RigOptions& rig,
-                                           castle::SimulatedCastle*& simulated, std::ostream& err) {
+                                           std::ostream& err) {
     try {
         if (const auto& real = settings.realCastle) {
             rig = realCastleRig(*real, rig, err);
@@ -212,9 +212,7 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
                                      : castle::SimulatedCastleOptions{};
         options.board.seed = rig.referee.seed;
         options.stabilityWindow = rig.sensing.stabilityWindow;
-        auto sim = std::make_unique<castle::SimulatedCastle>(std::move(layout), clock, std::move(options));
-        simulated = sim.get();
-        return sim;
+        return std::make_unique<castle::SimulatedCastle>(std::move(layout), clock, std::move(options));
     } catch (const std::exception& e) {
         err << "vivaref serve: " << e.what() << "\n";
         return nullptr;
@@ -335,9 +333,10 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
             pusher->notify();
         if (given) given(notice);
     };
-    castle::SimulatedCastle* simulated = nullptr;
-    const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, simulated, err);
+    const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, err);
     if (!castle) return 2;
+    // The simulated castle's hands (sim.html's puts, lifts and presses); none on a real castle.
+    castle::HandOffer* const hands = castle::offerOf<castle::HandOffer>(*castle);
     // No configuration leaves the host's controls open.
     settings.hostToken = hostTokenOf(settings, err);
     if (settings.hostToken.empty()) return 2;
@@ -346,7 +345,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     rig.referee.wallAtZero =
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
     const auto wallAtZero = rig.referee.wallAtZero;
-    TableCore table(clock, store.get(), std::move(rig), simulated);
+    TableCore table(clock, store.get(), std::move(rig), hands);
     table.setClubPusher(pusher.get());
     // Finished games analysed in the gaps of the table's work, at a bounded share of a core.
     std::unique_ptr<analysis::BackgroundAnalysis> background;
@@ -413,7 +412,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         return 2;
     }
     const std::string url = urlOf(web.localEndpoint());
-    announce(settings, url, web, simulated ? nullptr : castle.get(), out, err);
+    announce(settings, url, web, hands ? nullptr : castle.get(), out, err);
 
     SystemdNotifier systemd(io);
     std::string lastStatus = table.summaryLine();

@@ -1,7 +1,6 @@
 #include "daemon/server/table_core.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/server/game_archive.hpp"
@@ -37,18 +36,6 @@ bool isSlug(const std::string& text) {
 bool isUidText(const std::string& text) {
     if (text.size() < 8 || text.size() > 20 || text.size() % 2) return false;
     return text.find_first_not_of("0123456789ABCDEF") == std::string::npos;
-}
-
-// The simulated tags of every character of both editions, by UID: to show
-// the board by character. A custom roster's tags show as their UID.
-const std::map<drivers::TagUid, std::string>& knownTags() {
-    static const auto tags = [] {
-        std::map<drivers::TagUid, std::string> out;
-        for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
-            for (const auto& c : roster->characters()) out.emplace(drivers::simulatedTagUid(c.id), c.id);
-        return out;
-    }();
-    return tags;
 }
 
 // Every castle scans on its own: its scans come straight in (SimulationRig::scan).
@@ -93,11 +80,8 @@ simulation::RigOptions TableCore::watched(simulation::RigOptions options) {
 }
 
 TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
-                     castle::SimulatedCastle* simulated)
-    : clock_(clock),
-      store_(store),
-      simulated_(simulated),
-      rig_(watched(castleOptions(std::move(options))), store) {
+                     castle::HandOffer* hands)
+    : clock_(clock), store_(store), hands_(hands), rig_(watched(castleOptions(std::move(options))), store) {
     // The game's trace, recorded beside from what the rig consumes and takes.
     if (store_) {
         recorder_ = std::make_unique<simulation::TraceRecorder>(
@@ -414,7 +398,7 @@ std::optional<trace::TagName> TableCore::tagOf(const json& body, std::string& wh
 }
 
 ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
-    if (!simulated_)
+    if (!hands_)
         return ServiceAnswer::failed(Outcome::Unavailable, "not-simulated",
                                      "the castle is real: no sim routes");
     std::string why;
@@ -424,17 +408,17 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
         const drivers::TagUid uid = tag->uid();
         if (request == "lift") {
             if (body.size() != 1) return badRequest("a lift names its tag only");
-            simulated_->lift(uid);
+            hands_->lift(uid);
             return ServiceAnswer::ok({{"ok", true}});
         }
         auto place = body.find("place");
         if (place == body.end() || !place->is_string() || body.size() != 2)
             return badRequest("a put names its tag and its \"place\" (\"3\", \"wc3\", \"dungeon1\")");
         const drivers::PlaceName where{place->get<std::string>()};
-        if (!simulated_->put(uid, where)) {
+        if (!hands_->put(uid, where)) {
             // The same sentence as a trace's put on no place.
             trace::TraceLine line{0, trace::PutLine{std::move(*tag), where}};
-            const auto problem = trace::lineProblem(simulated_->layout(), line);
+            const auto problem = trace::lineProblem(rig_.layout(), line);
             return ServiceAnswer::failed(Outcome::NotFound, "no-such-place",
                                          problem.value_or("no such place: " + where.name));
         }
@@ -458,7 +442,7 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
             state && number < state->rules().seats() &&
             rig_.referee().botAt(engine::Seat{static_cast<std::uint8_t>(number)}))
             return playedByReferee(number, "its keys are not for people");
-        simulated_->press(drivers::StationId{static_cast<int>(number)}, *voteKey);
+        hands_->press(drivers::StationId{static_cast<int>(number)}, *voteKey);
         return ServiceAnswer::ok({{"ok", true}});
     }
     return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
@@ -469,19 +453,10 @@ json TableCore::simState() {
     const Timestamp now = clock_.now();
     json leds = json::object();
     json board = json::object();
-    if (simulated_) {
-        for (const auto& [led, mode] : simulated_->leds()) leds[led.name] = drivers::ledModeName(mode);
-        const auto& layout = simulated_->layout();
-        const auto& known = knownTags();
-        for (std::size_t p = 0; p < layout.placeCount(); ++p) {
-            const auto& place = layout.place(static_cast<drivers::PlaceIndex>(p));
-            json tags = json::array();
-            for (const auto& uid : simulated_->board().tagsOn(place)) {
-                auto it = known.find(uid);
-                tags.push_back(it != known.end() ? it->second : uid.toHex());
-            }
-            if (!tags.empty()) board[place.name] = std::move(tags);
-        }
+    if (hands_) {
+        const auto view = hands_->view();
+        for (const auto& [led, mode] : view.leds) leds[led.name] = drivers::ledModeName(mode);
+        for (const auto& [place, tags] : view.tags) board[place.name] = tags;
     }
     return {{"now", now.count()}, {"leds", std::move(leds)}, {"board", std::move(board)}};
 }

@@ -12,9 +12,11 @@
 // Time: advance() runs the referee's and the pipeline's deadlines up to the
 // clock's now; the table loop calls it at every step.
 //
-// On the simulated castle, the web page's sim routes (sim(), simState())
-// act on that castle: a put or lift moves a tag on its places, a press
-// reaches the table at the loop's next step. On a real castle they are closed.
+// On a castle that offers hands (castle/hand_offer.hpp: the simulated one),
+// the web page's sim routes (sim(), simState()) act through that offer: a
+// put or lift moves a tag on its places, a press reaches the table at the
+// loop's next step. On any other castle (a real one) they are closed. The
+// table core knows the offer only, nothing of the simulated castle.
 #pragma once
 
 #include <memory>
@@ -22,8 +24,8 @@
 #include <string>
 
 #include "daemon/analysis/background_analysis.hpp"
+#include "daemon/castle/hand_offer.hpp"
 #include "daemon/castle/loop_clock.hpp"
-#include "daemon/castle/simulated_castle.hpp"
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
 #include "daemon/server/archive_cache.hpp"
@@ -45,10 +47,11 @@ simulation::RigOptions realRigOptions(const config::CastleConfig& castle, driver
 class TableCore final : public RefereeService {
 public:
     // `store` may be null (no log; games() is then empty); it must outlive
-    // the table. `simulated`: the castle is this simulated one (its sim
-    // routes open); null: a real castle. The rig's layout is the castle's.
+    // the table. `hands`: the castle's HandOffer (castle::offerOf), which
+    // opens the sim routes; null: the castle offers none (a real castle).
+    // The rig's layout is the castle's.
     TableCore(const castle::LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
-              castle::SimulatedCastle* simulated = nullptr);
+              castle::HandOffer* hands = nullptr);
 
     // After a restart: the newest unfinished game in the log is resumed (the
     // board is then guided back to its logged position). Its answer, or
@@ -97,7 +100,7 @@ public:
     ServiceAnswer player(std::string_view token, std::string_view request,
                          const nlohmann::json& body) override;
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override;
-    bool simulated() const override { return simulated_ != nullptr; }
+    bool simulated() const override { return hands_ != nullptr; }
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;
     nlohmann::json simState() override;
     std::string summaryLine() override;
@@ -125,7 +128,7 @@ private:
     const analysis::BackgroundAnalysis* background_ = nullptr;
     const club::OutboxPusher* club_ = nullptr;
     Timestamp lastActivity_{0};
-    castle::SimulatedCastle* simulated_;
+    castle::HandOffer* hands_;  // the castle's, if it offers hands
     simulation::SimulationRig rig_;
     std::unique_ptr<simulation::TraceRecorder> recorder_;  // with a log: the rig's trace written beside
     PlayerTokens tokens_;

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/castle/hand_offer.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/castle_config.hpp"
 
@@ -210,4 +211,43 @@ TEST_CASE("simulated castle: a configuration's field rule, max_fields_on and bac
     MESSAGE("one field at a time: " << sim.fields().completedCycles() << " cycles in 2 s");
     CHECK(sim.fields().completedCycles() >= 15);
     CHECK(sim.fields().completedCycles() <= 45);
+}
+
+// Issue 32: what only the simulated castle can do is offered by name, so the
+// table core (its sim routes) needs nothing of the simulated castle.
+TEST_CASE("simulated castle: it offers hands by name, and nothing under any other name") {
+    Rig rig;
+    castle::Castle& any = rig.castle;
+    castle::HandOffer* hands = castle::offerOf<castle::HandOffer>(any);
+    REQUIRE(hands != nullptr);
+    CHECK(hands == static_cast<castle::HandOffer*>(&rig.castle));
+    CHECK(any.offer("hands") == static_cast<castle::CastleOffer*>(hands));
+    CHECK(any.offer("feet") == nullptr);
+    CHECK(any.offer("") == nullptr);
+    CHECK(any.offer("Hands") == nullptr);
+
+    // The hands act on this castle: a put its readers see, a press its sink gets.
+    REQUIRE(hands->put(kOdessa, {"3"}));
+    CHECK_FALSE(hands->put(kOdessa, {"attic"}));
+    const drivers::TagUid stray = drivers::TagUid::fromHex("0459AC12");
+    REQUIRE(hands->put(stray, {"wc3"}));
+    hands->press(drivers::StationId{4}, drivers::VoteKey::No);
+    REQUIRE(rig.sink.presses.size() == 1);
+    CHECK(rig.sink.presses[0] == std::pair{drivers::StationId{4}, drivers::VoteKey::No});
+    rig.runTo(Microseconds(200'000));
+    const auto floor3 = rig.scansOf(rig.reader("floor3"));
+    REQUIRE_FALSE(floor3.empty());
+    CHECK(floor3.back().tags.contains(kOdessa));
+
+    // What the page draws: tags by slug (a character's simulated tag) or UID, the LEDs last shown.
+    drivers::LedStates leds{{drivers::LedId{"place-3"}, drivers::LedMode::Blink}};
+    rig.castle.show(leds, rig.clock.now());
+    auto view = hands->view();
+    CHECK(view.leds == leds);
+    CHECK(view.tags.size() == 2);
+    CHECK(view.tags[drivers::PlaceName{"3"}] == std::vector<std::string>{"odessa"});
+    CHECK(view.tags[drivers::PlaceName{"wc3"}] == std::vector<std::string>{"0459AC12"});
+    hands->lift(kOdessa);
+    view = hands->view();
+    CHECK_FALSE(view.tags.contains(drivers::PlaceName{"3"}));
 }

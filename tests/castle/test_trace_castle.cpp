@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/castle/hand_offer.hpp"
 #include "daemon/castle/trace_castle.hpp"
 
 using namespace vivaref;
@@ -204,4 +205,12 @@ TEST_CASE("trace castle: it takes the lines of the board, not the host's or the 
     CHECK(castle::TraceCastle::takes(trace::ReaderFaultLine{{"floor3"}, "no answer", true}));
     CHECK_FALSE(castle::TraceCastle::takes(trace::HostLine{}));
     CHECK_FALSE(castle::TraceCastle::takes(trace::ButtonLine{drivers::StationId{0}, drivers::VoteKey::Yes}));
+}
+
+TEST_CASE("trace castle: it offers no hands, nor anything else") {
+    Replay replay;
+    castle::Castle& any = replay.castle;
+    CHECK(any.offer("hands") == nullptr);
+    CHECK(castle::offerOf<castle::HandOffer>(any) == nullptr);
+    CHECK(any.offer("feet") == nullptr);
 }

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/castle/hand_offer.hpp"
 #include "daemon/simulation/simulate.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_reader.hpp"
@@ -296,6 +297,21 @@ TEST_CASE("real castle: on the example castle a silent reader blinds its place, 
     CHECK(status["readers"]["faulty"].empty());
     CHECK(status["readers"]["blind_places"].empty());
     CHECK(castle.led("place-" + put.place.name).level == false);
+}
+
+// Issue 32: the sim routes open on a castle that offers hands (castle/hand_offer.hpp): a real one offers
+// none.
+TEST_CASE("real castle: it offers no hands, so the table's sim routes stay closed") {
+    EmulatedCastle real(classicCastleIni());
+    castle::Castle& any = real.real();
+    CHECK(any.offer("hands") == nullptr);
+    CHECK(castle::offerOf<castle::HandOffer>(any) == nullptr);
+    CHECK(any.offer("feet") == nullptr);
+    CHECK_FALSE(real.table().simulated());
+    const auto answer = real.table().sim("put", {{"character", "odessa"}, {"place", "3"}});
+    CHECK(answer.outcome == server::ServiceAnswer::Outcome::Unavailable);
+    CHECK(answer.body["error"] == "not-simulated");
+    CHECK(real.table().simState()["board"].empty());
 }
 
 TEST_CASE(

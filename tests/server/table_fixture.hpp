@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/castle/simulated_castle.hpp"
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
@@ -22,7 +23,7 @@ struct Table {
     explicit Table(const std::filesystem::path& db, simulation::RigOptions options = {})
         : store(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal),
           castle(drivers::standardBoardLayout(), clock),
-          table(clock, &store, std::move(options), &castle),
+          table(clock, &store, std::move(options), castle::offerOf<castle::HandOffer>(castle)),
           loop(castle, table, clock),
           files("/nonexistent/vivaref-web-ui"),
           router(table, files, {}) {
