@@ -272,9 +272,10 @@ std::variant<json, int> resolveMembers(const HostConnection& daemon, const std::
 
 int runNew(const std::vector<std::string>& args) {
     NewOptions o;
+    const std::string about = newAbout();  // CommandLine keeps a reference to it
     CommandLine line("new",
                      "vivaref new (--setup JSON | --edition E [setup options]) [--players A,B,...] [options]",
-                     newAbout());
+                     about);
     addNewOptions(line, o);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
