@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "daemon/club/game_upload.hpp"
 #include "daemon/store/game_store.hpp"
 
 namespace vivaref::club {
@@ -96,11 +97,11 @@ private:
     void pushWaiting(Pass& pass) {
         if (!log_)
             log_ = std::make_unique<store::GameStore>(options_.log, store::GameStore::Access::MustExist);
-        auto queue = log_->outbox();
+        auto queue = log_->club().waiting();
         const auto now = wallNow();
         note([&](OutboxPusherState& s) {
             s.waiting = static_cast<std::int64_t>(queue.size());
-            s.membersFetched = log_->membersFetchedAt();
+            s.membersFetched = log_->club().membersFetchedAt();
         });
         // A game the club refused is tried again only after refusedRetry.
         std::erase_if(queue, [&](const store::OutboxEntry& e) {
@@ -123,7 +124,7 @@ private:
 
     void fetchMembersIfDue() {
         if (std::chrono::steady_clock::now() < membersDue_) return;
-        log_->replaceMembers(link_->members(), wallNow());
+        log_->club().replaceMembers(link_->members(), wallNow());
         membersDue_ = std::chrono::steady_clock::now() + options_.membersEvery;
         note([&](OutboxPusherState& s) {
             s.membersFetched = wallNow();
@@ -135,12 +136,12 @@ private:
     // with its reason, and the others go on.
     void pushOne(const store::OutboxEntry& entry, Pass& pass) {
         current_ = entry.game;
-        const auto upload = log_->clubUpload(entry.game, options_.table);
+        const auto upload = uploadOf(*log_, entry.game, options_.table);
         try {
             (void)link_->push(upload);
         } catch (const ClubError& e) {
             if (e.transient()) throw;
-            log_->recordPushFailure(entry.game, e.what(), true, wallNow());
+            log_->club().recordFailure(entry.game, e.what(), true, wallNow());
             pass.refusedWaiting = true;
             note([&](OutboxPusherState& s) {
                 s.lastAttempt = wallNow();
@@ -153,7 +154,7 @@ private:
         }
         // Only now: a crash before this line leaves it queued, and the next
         // push of the same uid answers AlreadyThere.
-        log_->markPushed(entry.game, wallNow());
+        log_->club().markPushed(entry.game, wallNow());
         current_.reset();
         note([&](OutboxPusherState& s) {
             s.waiting = std::max<std::int64_t>(0, s.waiting - 1);
@@ -172,9 +173,9 @@ private:
     void countFailure(const std::string& why) {
         try {
             if (!log_) return;
-            const auto queue = log_->outbox();
+            const auto queue = log_->club().waiting();
             if (current_ || !queue.empty())
-                log_->recordPushFailure(current_ ? *current_ : queue.front().game, why, false, wallNow());
+                log_->club().recordFailure(current_ ? *current_ : queue.front().game, why, false, wallNow());
         } catch (const std::exception&) {
             // The log is busy or full: the state still says why.
         }
@@ -200,7 +201,7 @@ private:
         }
         try {
             if (log_) {
-                const auto waiting = static_cast<std::int64_t>(log_->outbox().size());
+                const auto waiting = static_cast<std::int64_t>(log_->club().waiting().size());
                 note([&](OutboxPusherState& s) { s.waiting = waiting; });
             }
         } catch (const std::exception&) {

@@ -123,7 +123,7 @@ void addAnalyseOptions(CommandLine& line, AnalyseOptions& o) {
 std::variant<std::monostate, json, int> keptAnalysis(store::GameStore& log, store::GameId id,
                                                      const std::string& what, const AnalyseOptions& o,
                                                      const po::variables_map& vm) {
-    const auto kept = log.analysis(id);
+    const auto kept = log.analyses().find(id);
     if (!kept || o.redo) return std::monostate{};
     const json stored = json::parse(kept->result, nullptr, false);
     auto problem = stored.is_discarded() ? std::optional<std::string>("it is not JSON")
@@ -158,8 +158,9 @@ json makeAnalysis(const analysis::AnalysedGame& game, const AnalyseOptions& o, c
     if (log && id) {
         const auto now =
             std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-        const auto status = log->saveAnalysis(*id, analysis::settingsJson(o.settings, o.seed).dump(),
-                                              made.dump(-1, ' ', false, json::error_handler_t::replace), now);
+        const auto status =
+            log->analyses().save(*id, analysis::settingsJson(o.settings, o.seed).dump(),
+                                 made.dump(-1, ' ', false, json::error_handler_t::replace), now);
         if (!status.durable)
             std::cerr << "vivaref analyse: not kept in the game log: " << status.problem << "\n";
     }
