@@ -68,7 +68,7 @@ void BackgroundAnalysis::work() {
 }
 
 void BackgroundAnalysis::startNext() {
-    for (const auto id : log_.gamesAwaitingAnalysis()) {
+    for (const auto id : log_.analyses().awaiting()) {
         if (failed_.contains(id)) continue;
         const auto summary = log_.game(id);
         // The log's query asks for finished games only; asked again, as the
@@ -96,7 +96,7 @@ void BackgroundAnalysis::keep() {
     const auto text = analysisJson(job_->analysed, result, options_.settings, options_.seed, what)
                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     const auto settings = settingsJson(options_.settings, options_.seed).dump();
-    const auto status = log_.saveAnalysis(id, settings, text, options_.wallAtZero + clock_.now());
+    const auto status = log_.analyses().save(id, settings, text, options_.wallAtZero + clock_.now());
     if (!status.durable) return fail(id, status.problem);
     ++counters_.analysed;
     if (options_.onNote)

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/store/club_outbox.hpp"
+
 namespace vivaref::club {
 
 // One seat of a pushed game, as the standings need it. `score` and
@@ -52,10 +54,8 @@ inline bool isClubTableName(std::string_view name) {
     return true;
 }
 
-struct ClubMember {
-    std::int64_t id = 0;
-    std::string name;
-};
+// A member as the club lists them; the table's log caches the same rows.
+using ClubMember = store::ClubMember;
 
 enum class PushOutcome {
     Inserted,      // the game is in the league now

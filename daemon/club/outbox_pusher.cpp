@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "daemon/club/game_upload.hpp"
 #include "daemon/store/game_store.hpp"
 
 namespace vivaref::club {
@@ -27,6 +28,200 @@ struct OutboxPusher::Shared {
     OutboxPusherState state;
 };
 
+// What the thread owns (its log connection, its link to the club) and
+// when it tries again; it shares only `Shared` with the pusher.
+class OutboxPusher::Worker {
+public:
+    Worker(std::shared_ptr<Shared> shared, OutboxPusherOptions options, LinkFactory makeLink)
+        : shared_(std::move(shared)),
+          options_(std::move(options)),
+          makeLink_(std::move(makeLink)),
+          backoff_(options_.firstRetry) {}
+
+    void run() {
+        for (;;) {
+            {
+                std::lock_guard lock(shared_->mutex);
+                if (shared_->stopping) break;
+                shared_->woken = false;
+            }
+            const Pass pass = tryPass();
+            const auto wait = nextWait(pass);
+            std::unique_lock lock(shared_->mutex);
+            shared_->wake.wait_for(lock, wait,
+                                   [&] { return shared_->stopping || (shared_->woken && !pass.failed); });
+            if (shared_->stopping) break;
+        }
+        std::lock_guard lock(shared_->mutex);
+        shared_->done = true;
+        shared_->finished.notify_all();
+    }
+
+private:
+    struct Pass {
+        bool failed = false;          // the network or the log: retry with backoff
+        bool refusedWaiting = false;  // a game the club refused still waits
+    };
+
+    bool stopping() const {
+        std::lock_guard lock(shared_->mutex);
+        return shared_->stopping;
+    }
+    template <class Change>
+    void note(Change&& change) {
+        std::lock_guard lock(shared_->mutex);
+        change(shared_->state);
+    }
+
+    // One pass over the outbox, its failures caught and told in the state.
+    Pass tryPass() {
+        Pass pass;
+        current_.reset();
+        try {
+            pushWaiting(pass);
+        } catch (const ClubError& e) {
+            pass.failed = true;
+            link_.reset();  // a new connection next time
+            // Refused credentials or database: retrying soon will not help.
+            if (!e.transient()) backoff_ = options_.maxRetry;
+            countFailure(e.what());
+            failedWith(e.what(), !e.transient());
+        } catch (const std::exception& e) {
+            pass.failed = true;
+            link_.reset();
+            failedWith(e.what(), false);
+        }
+        return pass;
+    }
+
+    void pushWaiting(Pass& pass) {
+        if (!log_)
+            log_ = std::make_unique<store::GameStore>(options_.log, store::GameStore::Access::MustExist);
+        auto queue = log_->club().waiting();
+        const auto now = wallNow();
+        note([&](OutboxPusherState& s) {
+            s.waiting = static_cast<std::int64_t>(queue.size());
+            s.membersFetched = log_->club().membersFetchedAt();
+        });
+        // A game the club refused is tried again only after refusedRetry.
+        std::erase_if(queue, [&](const store::OutboxEntry& e) {
+            const bool later = e.permanent && e.lastAttempt && now - *e.lastAttempt < options_.refusedRetry;
+            pass.refusedWaiting = pass.refusedWaiting || later;
+            return later;
+        });
+        const bool membersWanted = std::chrono::steady_clock::now() >= membersDue_;
+        if (queue.empty() && !membersWanted) return;
+        if (!link_) {
+            link_ = makeLink_();
+            membersDue_ = {};
+        }
+        fetchMembersIfDue();
+        for (const auto& entry : queue) {
+            if (stopping()) break;
+            pushOne(entry, pass);
+        }
+    }
+
+    void fetchMembersIfDue() {
+        if (std::chrono::steady_clock::now() < membersDue_) return;
+        log_->club().replaceMembers(link_->members(), wallNow());
+        membersDue_ = std::chrono::steady_clock::now() + options_.membersEvery;
+        note([&](OutboxPusherState& s) {
+            s.membersFetched = wallNow();
+            s.lastError.clear();
+        });
+    }
+
+    // A transient failure propagates (the pass ends); a refusal is kept
+    // with its reason, and the others go on.
+    void pushOne(const store::OutboxEntry& entry, Pass& pass) {
+        current_ = entry.game;
+        const auto upload = uploadOf(*log_, entry.game, options_.table);
+        try {
+            (void)link_->push(upload);
+        } catch (const ClubError& e) {
+            if (e.transient()) throw;
+            log_->club().recordFailure(entry.game, e.what(), true, wallNow());
+            pass.refusedWaiting = true;
+            note([&](OutboxPusherState& s) {
+                s.lastAttempt = wallNow();
+                s.lastError = std::string("the club refused game ") + std::to_string(entry.game.value) +
+                              ": " + e.what();
+                s.refused = true;
+            });
+            current_.reset();
+            return;
+        }
+        // Only now: a crash before this line leaves it queued, and the next
+        // push of the same uid answers AlreadyThere.
+        log_->club().markPushed(entry.game, wallNow());
+        current_.reset();
+        note([&](OutboxPusherState& s) {
+            s.waiting = std::max<std::int64_t>(0, s.waiting - 1);
+            ++s.pushed;
+            s.lastSuccess = wallNow();
+            s.lastAttempt = s.lastSuccess;
+            if (!pass.refusedWaiting) {
+                s.lastError.clear();
+                s.refused = false;
+            }
+        });
+    }
+
+    // A failed attempt counted in the log: on the game being pushed, else
+    // on the oldest waiting.
+    void countFailure(const std::string& why) {
+        try {
+            if (!log_) return;
+            const auto queue = log_->club().waiting();
+            if (current_ || !queue.empty())
+                log_->club().recordFailure(current_ ? *current_ : queue.front().game, why, false, wallNow());
+        } catch (const std::exception&) {
+            // The log is busy or full: the state still says why.
+        }
+    }
+
+    void failedWith(const std::string& why, bool refused) {
+        note([&](OutboxPusherState& s) {
+            s.lastAttempt = wallNow();
+            s.lastError = why;
+            s.refused = refused;
+        });
+    }
+
+    // How long until the next pass (the state says when), the backoff moved on.
+    std::chrono::milliseconds nextWait(const Pass& pass) {
+        std::chrono::milliseconds wait = options_.membersEvery;
+        if (pass.failed) {
+            wait = backoff_;
+            backoff_ = std::min(backoff_ * 2, options_.maxRetry);
+        } else {
+            backoff_ = options_.firstRetry;
+            if (pass.refusedWaiting) wait = std::min(wait, options_.refusedRetry);
+        }
+        try {
+            if (log_) {
+                const auto waiting = static_cast<std::int64_t>(log_->club().waiting().size());
+                note([&](OutboxPusherState& s) { s.waiting = waiting; });
+            }
+        } catch (const std::exception&) {
+        }
+        note([&](OutboxPusherState& s) { s.nextTry = wallNow() + wait; });
+        return wait;
+    }
+
+    std::shared_ptr<Shared> shared_;
+    OutboxPusherOptions options_;
+    LinkFactory makeLink_;
+    std::unique_ptr<store::GameStore> log_;
+    std::unique_ptr<ClubLink> link_;
+    // When the members are fetched again; the clock's epoch (long past): at
+    // the next connection.
+    std::chrono::steady_clock::time_point membersDue_{};
+    std::chrono::milliseconds backoff_;
+    std::optional<store::GameId> current_;  // the game being pushed
+};
+
 OutboxPusher::OutboxPusher(OutboxPusherOptions options, LinkFactory makeLink)
     : options_(std::move(options)), makeLink_(std::move(makeLink)), shared_(std::make_shared<Shared>()) {
     shared_->state.table = options_.table;
@@ -43,7 +238,8 @@ void OutboxPusher::start() {
         shared_->done = false;
         shared_->woken = true;
     }
-    thread_ = std::thread(run, shared_, options_, makeLink_);
+    thread_ =
+        std::thread([worker = std::make_shared<Worker>(shared_, options_, makeLink_)] { worker->run(); });
 }
 
 void OutboxPusher::notify() {
@@ -72,152 +268,6 @@ void OutboxPusher::stop() {
 OutboxPusherState OutboxPusher::state() const {
     std::lock_guard lock(shared_->mutex);
     return shared_->state;
-}
-
-void OutboxPusher::run(std::shared_ptr<Shared> shared, OutboxPusherOptions options, LinkFactory makeLink) {
-    std::unique_ptr<store::GameStore> log;
-    std::unique_ptr<ClubLink> link;
-    // When the members are fetched again; the clock's epoch (long past): at
-    // the next connection.
-    std::chrono::steady_clock::time_point membersDue{};
-    auto backoff = options.firstRetry;
-    auto stopping = [&] {
-        std::lock_guard lock(shared->mutex);
-        return shared->stopping;
-    };
-    auto note = [&](auto&& change) {
-        std::lock_guard lock(shared->mutex);
-        change(shared->state);
-    };
-
-    for (;;) {
-        {
-            std::lock_guard lock(shared->mutex);
-            if (shared->stopping) break;
-            shared->woken = false;
-        }
-        bool failed = false;                   // the network or the log: retry with backoff
-        bool refusedWaiting = false;           // a game the club refused still waits
-        std::optional<store::GameId> current;  // the game being pushed
-        try {
-            if (!log)
-                log = std::make_unique<store::GameStore>(options.log, store::GameStore::Access::MustExist);
-            auto queue = log->outbox();
-            const auto now = wallNow();
-            note([&](OutboxPusherState& s) {
-                s.waiting = static_cast<std::int64_t>(queue.size());
-                s.membersFetched = log->membersFetchedAt();
-            });
-            const bool membersWanted = std::chrono::steady_clock::now() >= membersDue;
-            std::erase_if(queue, [&](const store::OutboxEntry& e) {
-                const bool later =
-                    e.permanent && e.lastAttempt && now - *e.lastAttempt < options.refusedRetry;
-                refusedWaiting = refusedWaiting || later;
-                return later;
-            });
-            if (!queue.empty() || membersWanted) {
-                if (!link) {
-                    link = makeLink();
-                    membersDue = {};
-                }
-                if (std::chrono::steady_clock::now() >= membersDue) {
-                    log->replaceMembers(link->members(), wallNow());
-                    membersDue = std::chrono::steady_clock::now() + options.membersEvery;
-                    note([&](OutboxPusherState& s) {
-                        s.membersFetched = wallNow();
-                        s.lastError.clear();
-                    });
-                }
-            }
-            for (const auto& entry : queue) {
-                if (stopping()) break;
-                current = entry.game;
-                const auto upload = log->clubUpload(entry.game, options.table);
-                try {
-                    (void)link->push(upload);
-                } catch (const ClubError& e) {
-                    if (e.transient()) throw;
-                    // Refused: kept with its reason, tried again much later; the others go on.
-                    log->recordPushFailure(entry.game, e.what(), true, wallNow());
-                    refusedWaiting = true;
-                    note([&](OutboxPusherState& s) {
-                        s.lastAttempt = wallNow();
-                        s.lastError = std::string("the club refused game ") +
-                                      std::to_string(entry.game.value) + ": " + e.what();
-                        s.refused = true;
-                    });
-                    current.reset();
-                    continue;
-                }
-                // Only now: a crash before this line leaves it queued, and
-                // the next push of the same uid answers AlreadyThere.
-                log->markPushed(entry.game, wallNow());
-                current.reset();
-                note([&](OutboxPusherState& s) {
-                    s.waiting = std::max<std::int64_t>(0, s.waiting - 1);
-                    ++s.pushed;
-                    s.lastSuccess = wallNow();
-                    s.lastAttempt = s.lastSuccess;
-                    if (!refusedWaiting) {
-                        s.lastError.clear();
-                        s.refused = false;
-                    }
-                });
-            }
-        } catch (const ClubError& e) {
-            failed = true;
-            link.reset();  // a new connection next time
-            // Refused credentials or database: retrying soon will not help.
-            if (!e.transient()) backoff = options.maxRetry;
-            const std::string why = e.what();
-            try {
-                if (log) {
-                    const auto game = current ? current : std::optional<store::GameId>();
-                    const auto queue = log->outbox();
-                    if (game || !queue.empty())
-                        log->recordPushFailure(game ? *game : queue.front().game, why, false, wallNow());
-                }
-            } catch (const std::exception&) {
-                // The log is busy or full: the state below still says why.
-            }
-            note([&](OutboxPusherState& s) {
-                s.lastAttempt = wallNow();
-                s.lastError = why;
-                s.refused = !e.transient();
-            });
-        } catch (const std::exception& e) {
-            failed = true;
-            link.reset();
-            const std::string why = e.what();
-            note([&](OutboxPusherState& s) {
-                s.lastAttempt = wallNow();
-                s.lastError = why;
-                s.refused = false;
-            });
-        }
-        std::chrono::milliseconds wait = options.membersEvery;
-        if (failed) {
-            wait = backoff;
-            backoff = std::min(backoff * 2, options.maxRetry);
-        } else {
-            backoff = options.firstRetry;
-            if (refusedWaiting) wait = std::min(wait, options.refusedRetry);
-        }
-        try {
-            if (log) {
-                const auto waiting = static_cast<std::int64_t>(log->outbox().size());
-                note([&](OutboxPusherState& s) { s.waiting = waiting; });
-            }
-        } catch (const std::exception&) {
-        }
-        note([&](OutboxPusherState& s) { s.nextTry = wallNow() + wait; });
-        std::unique_lock lock(shared->mutex);
-        shared->wake.wait_for(lock, wait, [&] { return shared->stopping || (shared->woken && !failed); });
-        if (shared->stopping) break;
-    }
-    std::lock_guard lock(shared->mutex);
-    shared->done = true;
-    shared->finished.notify_all();
 }
 
 }  // namespace vivaref::club

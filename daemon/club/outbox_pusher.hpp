@@ -73,7 +73,7 @@ public:
 
 private:
     struct Shared;
-    static void run(std::shared_ptr<Shared> shared, OutboxPusherOptions options, LinkFactory makeLink);
+    class Worker;  // the thread's own (outbox_pusher.cpp)
 
     OutboxPusherOptions options_;
     LinkFactory makeLink_;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -76,75 +77,134 @@ void printText(const json& a, std::ostream& out) {
     if (!told) out << "  none\n";
 }
 
-}  // namespace
-
-int runAnalyse(const std::vector<std::string>& args) {
+struct AnalyseOptions {
     GameLogOptions where;
     std::string recordPath;
     engine::players::AnalysisSettings settings;
     std::uint64_t seed = 1;
     bool printJson = false;
     bool redo = false;
-    CommandLine line(
-        kAnalyseCommand, "vivaref analyse [options] (GAME | --record FILE)",
-        "Where a finished game was won and lost. After every decision, each player's expected final\n"
-        "score and chance to win, estimated by playing the game out many times from that position with\n"
-        "every card known (moves at random, votes as a casual player casts them); the three decisions\n"
-        "that changed the chances most; and each decision where the search player, knowing only what\n"
-        "that player knew, would have chosen otherwise, with the chance to win it would have given.\n"
-        "GAME is a game of the game log ('vivaref games' lists them); a game still being played is\n"
-        "not analysed (the analysis knows every card). The analysis of GAME is kept in the game log\n"
-        "(serve also makes it in the background once a game is over): when one is kept, it is printed\n"
-        "as it is, unless --redo, or --rollouts, --iterations or --seed ask for other settings than\n"
-        "those it was made with; then it is made again and replaces it. --record analyses a\n"
-        "GAME-RECORD file instead (nothing is kept). The same game, options and --seed give the same\n"
-        "analysis.\n\n"
-        "Example: vivaref analyse 12\n"
-        "         vivaref analyse --record tests/records/classic-4-by-hand.jsonl --rollouts 400 --json");
-    addGameLogOptions(line.visible, where);
-    line.visible.add_options()("record", po::value(&recordPath),
+};
+
+constexpr const char* kAnalyseAbout =
+    "Where a finished game was won and lost. After every decision, each player's expected final\n"
+    "score and chance to win, estimated by playing the game out many times from that position with\n"
+    "every card known (moves at random, votes as a casual player casts them); the three decisions\n"
+    "that changed the chances most; and each decision where the search player, knowing only what\n"
+    "that player knew, would have chosen otherwise, with the chance to win it would have given.\n"
+    "GAME is a game of the game log ('vivaref games' lists them); a game still being played is\n"
+    "not analysed (the analysis knows every card). The analysis of GAME is kept in the game log\n"
+    "(serve also makes it in the background once a game is over): when one is kept, it is printed\n"
+    "as it is, unless --redo, or --rollouts, --iterations or --seed ask for other settings than\n"
+    "those it was made with; then it is made again and replaces it. --record analyses a\n"
+    "GAME-RECORD file instead (nothing is kept). The same game, options and --seed give the same\n"
+    "analysis.\n\n"
+    "Example: vivaref analyse 12\n"
+    "         vivaref analyse --record tests/records/classic-4-by-hand.jsonl --rollouts 400 --json";
+
+void addAnalyseOptions(CommandLine& line, AnalyseOptions& o) {
+    addGameLogOptions(line.visible, o.where);
+    line.visible.add_options()("record", po::value(&o.recordPath),
                                "a GAME-RECORD file (- reads standard input)")(
-        "rollouts", po::value(&settings.rollouts)->default_value(settings.rollouts),
+        "rollouts", po::value(&o.settings.rollouts)->default_value(o.settings.rollouts),
         "games played out for each estimate")(
-        "iterations", po::value(&settings.iterations)->default_value(settings.iterations),
+        "iterations", po::value(&o.settings.iterations)->default_value(o.settings.iterations),
         "the search player's iterations for each decision reviewed")(
-        "seed", po::value(&seed)->default_value(seed), "seed of the rollouts and the search")(
-        "redo", po::bool_switch(&redo), "make GAME's analysis again even when the game log keeps one")(
-        "json", po::bool_switch(&printJson), "print the whole analysis as one JSON object");
+        "seed", po::value(&o.seed)->default_value(o.seed), "seed of the rollouts and the search")(
+        "redo", po::bool_switch(&o.redo), "make GAME's analysis again even when the game log keeps one")(
+        "json", po::bool_switch(&o.printJson), "print the whole analysis as one JSON object");
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
+}
+
+// The analysis the game log keeps for `id`, when it answers the command
+// line (no --redo, no other settings asked for); nothing when it is to be
+// made again; an exit status when it cannot be read (said on stderr).
+std::variant<std::monostate, json, int> keptAnalysis(store::GameStore& log, store::GameId id,
+                                                     const std::string& what, const AnalyseOptions& o,
+                                                     const po::variables_map& vm) {
+    const auto kept = log.analyses().find(id);
+    if (!kept || o.redo) return std::monostate{};
+    const json stored = json::parse(kept->result, nullptr, false);
+    auto problem = stored.is_discarded() ? std::optional<std::string>("it is not JSON")
+                                         : analysis::analysisProblem(stored);
+    if (problem) {
+        std::cerr << "vivaref analyse: " << what << ": the analysis kept in the game log cannot be read ("
+                  << *problem << "); 'vivaref analyse " << id.value << " --redo' makes it again\n";
+        return kExitRefused;
+    }
+    // Other settings asked for on the command line: made again with them.
+    const auto& made = stored["settings"];
+    const bool otherSettings =
+        (!vm["rollouts"].defaulted() && made.value("rollouts", -1) != o.settings.rollouts) ||
+        (!vm["iterations"].defaulted() &&
+         made.value("iterations", std::int64_t{-1}) != o.settings.iterations) ||
+        (!vm["seed"].defaulted() && made.value("seed", std::uint64_t{0}) != o.seed);
+    if (otherSettings) return std::monostate{};
+    return stored;
+}
+
+// The analysis made, kept in the game log when it came from there.
+json makeAnalysis(const analysis::AnalysedGame& game, const AnalyseOptions& o, const std::string& what,
+                  store::GameStore* log, std::optional<store::GameId> id) {
+    engine::Rng rng(o.seed);
+    const engine::State initial(game.rules);
+    const auto result = engine::players::analyseGame(initial, game.decisions, o.settings, rng);
+    if (result.decisions.size() < game.decisions.size()) {
+        std::cerr << "vivaref analyse: " << what << ": decision " << result.decisions.size() + 1
+                  << " breaks the rules; the analysis stops before it\n";
+    }
+    json made = analysis::analysisJson(game, result, o.settings, o.seed, what);
+    if (log && id) {
+        const auto now =
+            std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+        const auto status =
+            log->analyses().save(*id, analysis::settingsJson(o.settings, o.seed).dump(),
+                                 made.dump(-1, ' ', false, json::error_handler_t::replace), now);
+        if (!status.durable)
+            std::cerr << "vivaref analyse: not kept in the game log: " << status.problem << "\n";
+    }
+    return made;
+}
+
+}  // namespace
+
+int runAnalyse(const std::vector<std::string>& args) {
+    AnalyseOptions o;
+    CommandLine line(kAnalyseCommand, "vivaref analyse [options] (GAME | --record FILE)", kAnalyseAbout);
+    addAnalyseOptions(line, o);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
     if (vm.count("game") == vm.count("record"))
         return usageError(kAnalyseCommand, "name one GAME of the game log, or a --record FILE");
-    if (settings.rollouts < 1 || settings.rollouts > 100000)
+    if (o.settings.rollouts < 1 || o.settings.rollouts > 100000)
         return usageError(kAnalyseCommand, "--rollouts is from 1 to 100000");
-    if (settings.iterations < 1 || settings.iterations > 10000000)
+    if (o.settings.iterations < 1 || o.settings.iterations > 10000000)
         return usageError(kAnalyseCommand, "--iterations is from 1 to 10000000");
 
     auto print = [&](const json& a) {
-        if (printJson)
+        if (o.printJson)
             std::cout << a.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
         else
             printText(a, std::cout);
     };
-    std::vector<std::string> lines;
     std::string what;
     std::optional<analysis::AnalysedGame> game;
     std::unique_ptr<store::GameStore> log;
     std::optional<store::GameId> id;
     std::string why;
     if (vm.count("record")) {
-        auto text = readInputFile(recordPath, why);
+        auto text = readInputFile(o.recordPath, why);
         if (!text) return usageError(kAnalyseCommand, why);
+        std::vector<std::string> lines;
         std::istringstream in(*text);
         for (std::string l; std::getline(in, l);) lines.push_back(l);
-        what = recordPath;
+        what = o.recordPath;
         game = analysis::readGame(lines, why);
     } else {
         id = parseGameId(vm["game"].as<std::string>());
         if (!id) return usageError(kAnalyseCommand, "GAME is a game's id, a number 'vivaref games' lists");
-        const auto db = gameLogPath(where, kAnalyseCommand);
+        const auto db = gameLogPath(o.where, kAnalyseCommand);
         if (!db) return kExitUsage;
         log = std::make_unique<store::GameStore>(*db, store::GameStore::Access::MustExist);
         const auto summary = log->game(*id);
@@ -157,27 +217,11 @@ int runAnalyse(const std::vector<std::string>& args) {
             return kExitRefused;
         }
         what = "game " + std::to_string(id->value);
-        if (const auto kept = log->analysis(*id); kept && !redo) {
-            const json stored = json::parse(kept->result, nullptr, false);
-            auto problem = stored.is_discarded() ? std::optional<std::string>("it is not JSON")
-                                                 : analysis::analysisProblem(stored);
-            if (problem) {
-                std::cerr << "vivaref analyse: " << what
-                          << ": the analysis kept in the game log cannot be read (" << *problem
-                          << "); 'vivaref analyse " << id->value << " --redo' makes it again\n";
-                return kExitRefused;
-            }
-            // Other settings asked for on the command line: made again with them.
-            const auto& made = stored["settings"];
-            const bool otherSettings =
-                (!vm["rollouts"].defaulted() && made.value("rollouts", -1) != settings.rollouts) ||
-                (!vm["iterations"].defaulted() &&
-                 made.value("iterations", std::int64_t{-1}) != settings.iterations) ||
-                (!vm["seed"].defaulted() && made.value("seed", std::uint64_t{0}) != seed);
-            if (!otherSettings) {
-                print(stored);
-                return kExitOk;
-            }
+        auto kept = keptAnalysis(*log, *id, what, o, vm);
+        if (const int* status = std::get_if<int>(&kept)) return *status;
+        if (const json* stored = std::get_if<json>(&kept)) {
+            print(*stored);
+            return kExitOk;
         }
         game = analysis::readLoggedGame(*log, *summary, why);
     }
@@ -185,24 +229,7 @@ int runAnalyse(const std::vector<std::string>& args) {
         std::cerr << "vivaref analyse: " << what << ": " << why << "\n";
         return kExitRefused;
     }
-
-    engine::Rng rng(seed);
-    const engine::State initial(game->rules);
-    const auto result = engine::players::analyseGame(initial, game->decisions, settings, rng);
-    if (result.decisions.size() < game->decisions.size()) {
-        std::cerr << "vivaref analyse: " << what << ": decision " << result.decisions.size() + 1
-                  << " breaks the rules; the analysis stops before it\n";
-    }
-    const json made = analysis::analysisJson(*game, result, settings, seed, what);
-    if (log) {
-        const auto now =
-            std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-        const auto status = log->saveAnalysis(*id, analysis::settingsJson(settings, seed).dump(),
-                                              made.dump(-1, ' ', false, json::error_handler_t::replace), now);
-        if (!status.durable)
-            std::cerr << "vivaref analyse: not kept in the game log: " << status.problem << "\n";
-    }
-    print(made);
+    print(makeAnalysis(*game, o, what, log.get(), id));
     return kExitOk;
 }
 

@@ -31,6 +31,75 @@ std::set<std::string> splitSlugs(const std::vector<std::string>& lists) {
     return slugs;
 }
 
+// The roster's characters to ask for, in order: all but those --skip names
+// (each a character of the edition, else `why`) and, with --missing, those
+// already enrolled.
+std::optional<std::vector<enrol::EnrolCharacter>> charactersToAsk(
+    const engine::Roster& roster, const std::vector<std::string>& skipLists, bool onlyMissing,
+    const drivers::TagRegistry& existing, const std::string& edition, std::string& why) {
+    std::set<std::string> skipped = splitSlugs(skipLists);
+    std::vector<enrol::EnrolCharacter> asked;
+    for (const auto& c : roster.characters()) {
+        const drivers::CharacterSlug slug{c.id};
+        if (skipped.erase(c.id) || (onlyMissing && existing.findCharacter(slug))) continue;
+        asked.push_back({slug, c.name});
+    }
+    if (!skipped.empty()) {
+        why = "--skip names '" + *skipped.begin() + "', not a character of the " + edition + " edition";
+        return std::nullopt;
+    }
+    return asked;
+}
+
+// Each character asked for on the castle, the registry saved after each tag
+// and at the end; the summary printed.
+int enrolAll(const std::vector<enrol::EnrolCharacter>& asked, const config::CastleConfig& castle,
+             bool simulated, const std::string& edition, const std::filesystem::path& tagsPath,
+             drivers::TagRegistries& registries) {
+    const drivers::TagRegistry existing = registries[edition];
+    enrol::EnrolmentConfig settings;
+    const auto layout = castle.layout();
+    settings.where = layout.findPlace({std::string(config::kEnrolmentPlace)})
+                         ? "on the enrolment reader or any floor"
+                         : "on any floor of the castle";
+    enrol::Enrolment enrolment(asked, existing, settings);
+    int kept = 0;
+    auto save = [&] {
+        registries[edition] = enrolment.registry();
+        drivers::saveTagRegistries(tagsPath, registries);
+    };
+    auto print = [&](const enrol::EnrolmentEvent& e) {
+        std::cout << (e.kind == enrol::EnrolmentEventKind::Asking ? "" : "  ") << e.message << "\n"
+                  << std::flush;
+        if (e.kind == enrol::EnrolmentEventKind::Kept) ++kept;
+        if (e.kind == enrol::EnrolmentEventKind::Enrolled) save();
+    };
+
+    // Real readers open first: a device that is not there stops us before any question.
+    std::unique_ptr<hardware::RealReaders> readers;
+    if (!simulated) readers = std::make_unique<hardware::RealReaders>(castle);
+    std::cout << "Enrolling the " << edition << " edition's characters on the "
+              << (simulated ? "simulated castle (a demo player puts each tag)" : "castle")
+              << "; the registry is " << tagsPath.string() << ".\n";
+    bool finished = false;
+    if (simulated) {
+        finished = enrol::runSimulated(enrolment, castle, existing, print);
+        if (!finished) {
+            std::cerr << "vivaref enrol: the simulated castle never showed the demo player's tag\n";
+            return kExitRefused;
+        }
+    } else {
+        std::cout << "Press Enter to skip a character, q then Enter to stop.\n";
+        finished = enrol::runReal(enrolment, *readers, castle.backoff, print);
+    }
+    save();
+    std::cout << enrolment.enrolledCount() << " enrolled, " << kept << " kept, " << enrolment.skippedCount()
+              << " skipped" << (finished ? "" : " (stopped before the end)") << "; "
+              << registries[edition].size() << " tags of the " << edition << " edition are in "
+              << tagsPath.string() << ".\n";
+    return kExitOk;
+}
+
 }  // namespace
 
 int runEnrol(const std::vector<std::string>& args) {
@@ -77,60 +146,10 @@ int runEnrol(const std::vector<std::string>& args) {
     const std::filesystem::path tagsPath =
         tagsFile.empty() ? castle.tagRegistryPath() : std::filesystem::path(tagsFile);
     drivers::TagRegistries registries = drivers::loadTagRegistriesIfPresent(tagsPath);
-    const drivers::TagRegistry existing = registries[edition];
-
-    std::set<std::string> skipped = splitSlugs(skipLists);
-    std::vector<enrol::EnrolCharacter> asked;
-    for (const auto& c : roster.characters()) {
-        const drivers::CharacterSlug slug{c.id};
-        if (skipped.erase(c.id) || (onlyMissing && existing.findCharacter(slug))) continue;
-        asked.push_back({slug, c.name});
-    }
-    if (!skipped.empty())
-        return usageError("enrol", "--skip names '" + *skipped.begin() + "', not a character of the " +
-                                       edition + " edition");
-
-    enrol::EnrolmentConfig settings;
-    const auto layout = castle.layout();
-    settings.where = layout.findPlace({std::string(config::kEnrolmentPlace)})
-                         ? "on the enrolment reader or any floor"
-                         : "on any floor of the castle";
-    enrol::Enrolment enrolment(asked, existing, settings);
-    int kept = 0;
-    auto save = [&] {
-        registries[edition] = enrolment.registry();
-        drivers::saveTagRegistries(tagsPath, registries);
-    };
-    auto print = [&](const enrol::EnrolmentEvent& e) {
-        std::cout << (e.kind == enrol::EnrolmentEventKind::Asking ? "" : "  ") << e.message << "\n"
-                  << std::flush;
-        if (e.kind == enrol::EnrolmentEventKind::Kept) ++kept;
-        if (e.kind == enrol::EnrolmentEventKind::Enrolled) save();
-    };
-
-    // Real readers open first: a device that is not there stops us before any question.
-    std::unique_ptr<hardware::RealReaders> readers;
-    if (!simulated) readers = std::make_unique<hardware::RealReaders>(castle);
-    std::cout << "Enrolling the " << edition << " edition's characters on the "
-              << (simulated ? "simulated castle (a demo player puts each tag)" : "castle")
-              << "; the registry is " << tagsPath.string() << ".\n";
-    bool finished = false;
-    if (simulated) {
-        finished = enrol::runSimulated(enrolment, castle, existing, print);
-        if (!finished) {
-            std::cerr << "vivaref enrol: the simulated castle never showed the demo player's tag\n";
-            return kExitRefused;
-        }
-    } else {
-        std::cout << "Press Enter to skip a character, q then Enter to stop.\n";
-        finished = enrol::runReal(enrolment, *readers, castle.backoff, print);
-    }
-    save();
-    std::cout << enrolment.enrolledCount() << " enrolled, " << kept << " kept, " << enrolment.skippedCount()
-              << " skipped" << (finished ? "" : " (stopped before the end)") << "; "
-              << registries[edition].size() << " tags of the " << edition << " edition are in "
-              << tagsPath.string() << ".\n";
-    return kExitOk;
+    std::string why;
+    const auto asked = charactersToAsk(roster, skipLists, onlyMissing, registries[edition], edition, why);
+    if (!asked) return usageError("enrol", why);
+    return enrolAll(*asked, castle, simulated, edition, tagsPath, registries);
 }
 
 }  // namespace vivaref::daemon

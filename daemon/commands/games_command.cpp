@@ -62,7 +62,7 @@ int runGames(const std::vector<std::string>& args) {
     const auto games = log.games();
     // The games queued for the club ([club]) and not yet in it.
     std::map<store::GameId, store::OutboxEntry> waiting;
-    for (auto& e : log.outbox()) waiting.emplace(e.game, std::move(e));
+    for (auto& e : log.club().waiting()) waiting.emplace(e.game, std::move(e));
     for (const auto& g : games) {
         std::vector<std::string> players;
         for (const auto& p : g.players) players.push_back(p.name);
@@ -90,7 +90,7 @@ int runGames(const std::vector<std::string>& args) {
     else if (games.empty())
         std::cout << "No games in the log yet.\n";
     if (!json && !waiting.empty()) {
-        const auto summary = log.outboxSummary();
+        const auto summary = log.club().summary();
         std::cout << waiting.size() << (waiting.size() == 1 ? " game waits" : " games wait")
                   << " to be pushed to the club";
         if (summary.lastAttempt)

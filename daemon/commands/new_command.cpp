@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -111,153 +112,198 @@ std::optional<json> setupFromFlags(const SetupFlags& flags, const po::variables_
     return setup;
 }
 
-}  // namespace
-
-int runNew(const std::vector<std::string>& args) {
+// Everything the command line gives.
+struct NewOptions {
     SetupFlags flags;
     std::string setupText, playersText, favourites;
-    std::vector<std::string> playerNames;
-    std::vector<std::string> botFlags;
-    std::vector<std::string> memberNames;
+    std::vector<std::string> playerNames, botFlags, memberNames;
     bool printJson = false;
-    HostConnectionOptions connectionOptions;
-    const std::string about =
-        std::string(
-            "Starts a game on the running referee daemon ('vivaref serve'), as the host's page does, and\n"
-            "prints each player's private link. The setup is either --setup, a GAME-RECORD setup object,\n"
-            "or built from --edition, --seats and the other setup options. The referee judges the setup:\n"
-            "what it refuses is printed with its code and sentence. The links are the daemon's address\n"
-            "joined to each player's page; give --url with the castle's network address (not 127.0.0.1)\n"
-            "for links the players' phones can open.\n\n") +
-        kHostConnectionHelp +
-        "\n\n"
-        "Exit status: 0 the game started; 1 the daemon refused (a game in progress, a bad setup, the\n"
-        "host token); 2 a bad command line or configuration, or no daemon answering.\n\n"
-        "Examples:\n"
-        "  vivaref new --edition classic --players Ann,Bob,Cy,Dan\n"
-        "  vivaref new --config /etc/vivaref/castle.ini --url http://castle.local:8080 --edition 2024 \\\n"
-        "      --ambition --banished --variant emissary --first 2 --players 'Ann,Bob,Cy'\n"
-        "  vivaref new --setup "
-        "'{\"edition\":\"2024\",\"seats\":3,\"variant\":\"teams\",\"teams\":[[0,1],[2],[3]]}' \\\n"
-        "      --player Ann --player Bob --player Cy --player Dan --favourites physical\n"
-        "  vivaref new --edition classic --players Ann,Bob,Clara,Dan --bot 2:strong\n"
-        "      (Clara's seat is played by the referee: its moves are shown for anyone to make)\n"
-        "  vivaref new --edition classic --players Ann,Bob,Cy,Dan --member Ann --member Cy\n"
-        "      (Ann and Cy are the club's members of those names, Bob and Dan guests)";
-    CommandLine line("new",
-                     "vivaref new (--setup JSON | --edition E [setup options]) [--players A,B,...] [options]",
-                     about);
-    line.visible.add_options()("setup", po::value(&setupText), "the whole setup: a GAME-RECORD setup object")(
-        "edition", po::value(&flags.edition), "classic, online or 2024")(
-        "seats", po::value(&flags.seats), "seats at the table (default: the teams' seats, else the players)")(
-        "rounds", po::value(&flags.rounds), "rounds to play (default: the edition's)")(
-        "first", po::value(&flags.first), "the seat that plays first, from 0 (default 0)")(
-        "variant", po::value(&flags.variant), "none, emissary, royal-couple, teams or team-pawn")(
-        "teams", po::value(&flags.teams), "each seat's players, e.g. \"0,1;2,3;4\" (teams, team-pawn)")(
-        "ambition", po::bool_switch(&flags.ambition), "the 2024 Ambition option")(
-        "banished", po::bool_switch(&flags.banished), "the 2024 Banished option")(
-        "players", po::value(&playersText), "the players' names in order, separated by ','")(
-        "player", po::value(&playerNames), "one player's name (repeat it, in order)")(
-        "favourites", po::value(&favourites),
+    HostConnectionOptions connection;
+};
+
+std::string newAbout() {
+    return std::string(
+               "Starts a game on the running referee daemon ('vivaref serve'), as the host's page does, and\n"
+               "prints each player's private link. The setup is either --setup, a GAME-RECORD setup object,\n"
+               "or built from --edition, --seats and the other setup options. The referee judges the setup:\n"
+               "what it refuses is printed with its code and sentence. The links are the daemon's address\n"
+               "joined to each player's page; give --url with the castle's network address (not 127.0.0.1)\n"
+               "for links the players' phones can open.\n\n") +
+           kHostConnectionHelp +
+           "\n\n"
+           "Exit status: 0 the game started; 1 the daemon refused (a game in progress, a bad setup, the\n"
+           "host token); 2 a bad command line or configuration, or no daemon answering.\n\n"
+           "Examples:\n"
+           "  vivaref new --edition classic --players Ann,Bob,Cy,Dan\n"
+           "  vivaref new --config /etc/vivaref/castle.ini --url http://castle.local:8080 --edition 2024 \\\n"
+           "      --ambition --banished --variant emissary --first 2 --players 'Ann,Bob,Cy'\n"
+           "  vivaref new --setup "
+           "'{\"edition\":\"2024\",\"seats\":3,\"variant\":\"teams\",\"teams\":[[0,1],[2],[3]]}' \\\n"
+           "      --player Ann --player Bob --player Cy --player Dan --favourites physical\n"
+           "  vivaref new --edition classic --players Ann,Bob,Clara,Dan --bot 2:strong\n"
+           "      (Clara's seat is played by the referee: its moves are shown for anyone to make)\n"
+           "  vivaref new --edition classic --players Ann,Bob,Cy,Dan --member Ann --member Cy\n"
+           "      (Ann and Cy are the club's members of those names, Bob and Dan guests)";
+}
+
+void addNewOptions(CommandLine& line, NewOptions& o) {
+    line.visible.add_options()("setup", po::value(&o.setupText),
+                               "the whole setup: a GAME-RECORD setup object")(
+        "edition", po::value(&o.flags.edition), "classic, online or 2024")(
+        "seats", po::value(&o.flags.seats),
+        "seats at the table (default: the teams' seats, else the players)")(
+        "rounds", po::value(&o.flags.rounds), "rounds to play (default: the edition's)")(
+        "first", po::value(&o.flags.first), "the seat that plays first, from 0 (default 0)")(
+        "variant", po::value(&o.flags.variant), "none, emissary, royal-couple, teams or team-pawn")(
+        "teams", po::value(&o.flags.teams), "each seat's players, e.g. \"0,1;2,3;4\" (teams, team-pawn)")(
+        "ambition", po::bool_switch(&o.flags.ambition), "the 2024 Ambition option")(
+        "banished", po::bool_switch(&o.flags.banished), "the 2024 Banished option")(
+        "players", po::value(&o.playersText), "the players' names in order, separated by ','")(
+        "player", po::value(&o.playerNames), "one player's name (repeat it, in order)")(
+        "favourites", po::value(&o.favourites),
         "dealt (the referee deals the cards; default) or physical (the table's own cards)")(
-        "bot", po::value(&botFlags),
+        "bot", po::value(&o.botFlags),
         "SEAT[:STRENGTH]: the referee plays this seat (from 0); STRENGTH casual, good (default) or strong; "
         "repeat for more bots")(
-        "member", po::value(&memberNames),
+        "member", po::value(&o.memberNames),
         "NAME: the player NAME is the club's member of that name (the table's cached list of its "
         "club's members, [club]); repeat for more; the other players are guests")(
-        "json", po::bool_switch(&printJson), "print the daemon's answer as JSON, each player with a \"url\"");
-    connectionOptions.addTo(line);
-    po::variables_map vm;
-    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+        "json", po::bool_switch(&o.printJson),
+        "print the daemon's answer as JSON, each player with a \"url\"");
+    o.connection.addTo(line);
+}
 
-    if (vm.count("players") && vm.count("player"))
-        return usageError(kNewCommand,
-                          "name the players with --players A,B,... or with --player NAME, not both");
-    std::vector<std::string> players = playerNames;
-    if (vm.count("players")) players = split(playersText, ',');
-    // The daemon's own check, here first so the command line is named.
+// The players' names, in order; each checked as the daemon would, so the
+// command line is named.
+std::optional<std::vector<std::string>> readPlayers(const NewOptions& o, const po::variables_map& vm,
+                                                    std::string& why) {
+    if (vm.count("players") && vm.count("player")) {
+        why = "name the players with --players A,B,... or with --player NAME, not both";
+        return std::nullopt;
+    }
+    std::vector<std::string> players = o.playerNames;
+    if (vm.count("players")) players = split(o.playersText, ',');
     for (std::size_t p = 0; p < players.size(); ++p)
-        if (auto why = record::playerNameProblem(players[p]))
-            return usageError(kNewCommand, "player " + std::to_string(p + 1) + "'s name " + *why);
+        if (auto problem = record::playerNameProblem(players[p])) {
+            why = "player " + std::to_string(p + 1) + "'s name " + *problem;
+            return std::nullopt;
+        }
+    return players;
+}
 
+// --bot SEAT[:STRENGTH] flags as the request's "bots".
+std::optional<json> readBots(const std::vector<std::string>& botFlags, std::string& why) {
     json bots = json::array();
     for (const auto& flag : botFlags) {
         const auto colon = flag.find(':');
         const std::string seat = flag.substr(0, colon);
         const std::string strength = colon == std::string::npos ? "good" : flag.substr(colon + 1);
-        if (seat.empty() || seat.size() > 2 || seat.find_first_not_of("0123456789") != std::string::npos)
-            return usageError(
-                kNewCommand,
-                "--bot is SEAT[:STRENGTH] with the seat from 0, e.g. --bot 2:strong; not '" + flag + "'");
-        if (!referee::botStrength(strength))
-            return usageError(kNewCommand, "a bot's strength is one of " + referee::botStrengthNames() +
-                                               ", not '" + strength + "'");
+        if (seat.empty() || seat.size() > 2 || seat.find_first_not_of("0123456789") != std::string::npos) {
+            why = "--bot is SEAT[:STRENGTH] with the seat from 0, e.g. --bot 2:strong; not '" + flag + "'";
+            return std::nullopt;
+        }
+        if (!referee::botStrength(strength)) {
+            why = "a bot's strength is one of " + referee::botStrengthNames() + ", not '" + strength + "'";
+            return std::nullopt;
+        }
         bots.push_back(json{{"seat", std::stoi(seat)}, {"strength", strength}});
     }
+    return bots;
+}
 
-    json setup;
-    if (vm.count("setup")) {
-        for (const char* flag : kSetupFlags)
-            if (vm.count(flag))
-                return usageError(kNewCommand, std::string("--setup is the whole setup: --") + flag +
-                                                   " cannot come with it");
-        if (flags.ambition || flags.banished)
-            return usageError(kNewCommand,
-                              "--setup is the whole setup: its \"options\" say ambition and banished");
-        setup = json::parse(setupText, nullptr, false);
-        if (setup.is_discarded()) return usageError(kNewCommand, "--setup is not JSON: '" + setupText + "'");
-    } else {
-        std::string why;
-        auto built = setupFromFlags(flags, vm, players.size(), why);
-        if (!built) return usageError(kNewCommand, why);
-        setup = std::move(*built);
+// The setup: --setup as given, or built from the setup flags (never both).
+std::optional<json> readSetup(const NewOptions& o, const po::variables_map& vm, std::size_t players,
+                              std::string& why) {
+    if (!vm.count("setup")) return setupFromFlags(o.flags, vm, players, why);
+    for (const char* flag : kSetupFlags)
+        if (vm.count(flag)) {
+            why = std::string("--setup is the whole setup: --") + flag + " cannot come with it";
+            return std::nullopt;
+        }
+    if (o.flags.ambition || o.flags.banished) {
+        why = "--setup is the whole setup: its \"options\" say ambition and banished";
+        return std::nullopt;
     }
+    json setup = json::parse(o.setupText, nullptr, false);
+    if (setup.is_discarded()) {
+        why = "--setup is not JSON: '" + o.setupText + "'";
+        return std::nullopt;
+    }
+    return setup;
+}
 
-    auto connection = openHostConnection(kNewCommand, connectionOptions);
+// --member NAME flags resolved against the club's members as the table
+// cached them: the request's "members", a member id or null a player.
+// An exit status when one cannot be resolved (said on stderr).
+std::variant<json, int> resolveMembers(const HostConnection& daemon, const std::vector<std::string>& players,
+                                       const std::vector<std::string>& memberNames) {
+    auto listed = sendHostRequest(daemon, "/api/host/members", std::nullopt);
+    if (const int* status = std::get_if<int>(&listed)) return *status;
+    const auto& known = std::get<json>(listed);
+    if (!known.value("club", false)) {
+        std::cerr << "vivaref new: --member: this table has no club ([club] in its configuration)\n";
+        return kExitUsage;
+    }
+    json members = json(std::vector<json>(players.size(), nullptr));
+    for (const auto& name : memberNames) {
+        const auto seat = std::find(players.begin(), players.end(), name);
+        if (seat == players.end()) {
+            std::cerr << "vivaref new: --member " << name << ": no player of that name (--players)\n";
+            return kExitUsage;
+        }
+        std::optional<std::int64_t> id;
+        for (const auto& m : known.value("members", json::array()))
+            if (m.value("name", "") == name) id = m.value("id", std::int64_t{0});
+        if (!id) {
+            std::string names;
+            for (const auto& m : known.value("members", json::array()))
+                names += (names.empty() ? "" : ", ") + m.value("name", "");
+            std::cerr << "vivaref new: --member " << name << ": the club has no member of that name"
+                      << (names.empty() ? " (the table has no list of its members yet)" : " (" + names + ")")
+                      << "; leave --member out to seat a guest\n";
+            return kExitUsage;
+        }
+        members[static_cast<std::size_t>(seat - players.begin())] = *id;
+    }
+    return members;
+}
+
+}  // namespace
+
+int runNew(const std::vector<std::string>& args) {
+    NewOptions o;
+    const std::string about = newAbout();  // CommandLine keeps a reference to it
+    CommandLine line("new",
+                     "vivaref new (--setup JSON | --edition E [setup options]) [--players A,B,...] [options]",
+                     about);
+    addNewOptions(line, o);
+    po::variables_map vm;
+    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+
+    std::string why;
+    const auto players = readPlayers(o, vm, why);
+    if (!players) return usageError(kNewCommand, why);
+    auto bots = readBots(o.botFlags, why);
+    if (!bots) return usageError(kNewCommand, why);
+    auto setup = readSetup(o, vm, players->size(), why);
+    if (!setup) return usageError(kNewCommand, why);
+
+    auto connection = openHostConnection(kNewCommand, o.connection);
     if (const int* status = std::get_if<int>(&connection)) return *status;
     const auto& daemon = std::get<HostConnection>(connection);
 
-    json body = {{"setup", std::move(setup)}, {"players", players}};
+    json body = {{"setup", std::move(*setup)}, {"players", *players}};
     // Only when given: a daemon from before the key still takes the rest.
-    if (vm.count("favourites")) body["favourites"] = favourites;
-    if (!bots.empty()) body["bots"] = std::move(bots);
-    if (!memberNames.empty()) {
-        // Resolved against the club's members as the table cached them.
-        auto listed = sendHostRequest(daemon, "/api/host/members", std::nullopt);
-        if (const int* status = std::get_if<int>(&listed)) return *status;
-        const auto& known = std::get<json>(listed);
-        if (!known.value("club", false)) {
-            std::cerr << "vivaref new: --member: this table has no club ([club] in its configuration)\n";
-            return kExitUsage;
-        }
-        json members = json(std::vector<json>(players.size(), nullptr));
-        for (const auto& name : memberNames) {
-            const auto seat = std::find(players.begin(), players.end(), name);
-            if (seat == players.end()) {
-                std::cerr << "vivaref new: --member " << name << ": no player of that name (--players)\n";
-                return kExitUsage;
-            }
-            std::optional<std::int64_t> id;
-            for (const auto& m : known.value("members", json::array()))
-                if (m.value("name", "") == name) id = m.value("id", std::int64_t{0});
-            if (!id) {
-                std::string names;
-                for (const auto& m : known.value("members", json::array()))
-                    names += (names.empty() ? "" : ", ") + m.value("name", "");
-                std::cerr << "vivaref new: --member " << name << ": the club has no member of that name"
-                          << (names.empty() ? " (the table has no list of its members yet)"
-                                            : " (" + names + ")")
-                          << "; leave --member out to seat a guest\n";
-                return kExitUsage;
-            }
-            members[static_cast<std::size_t>(seat - players.begin())] = *id;
-        }
-        body["members"] = std::move(members);
+    if (vm.count("favourites")) body["favourites"] = o.favourites;
+    if (!bots->empty()) body["bots"] = std::move(*bots);
+    if (!o.memberNames.empty()) {
+        auto members = resolveMembers(daemon, *players, o.memberNames);
+        if (const int* status = std::get_if<int>(&members)) return *status;
+        body["members"] = std::get<json>(std::move(members));
     }
     auto answer = sendHostRequest(daemon, "/api/host/new-game", body);
     if (const int* status = std::get_if<int>(&answer)) return *status;
-    if (printJson)
+    if (o.printJson)
         std::cout << withPlayerLinks(daemon, std::get<json>(std::move(answer))).dump() << "\n";
     else
         printPlayerLinks(std::cout, daemon, std::get<json>(answer));

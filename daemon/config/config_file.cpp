@@ -123,67 +123,7 @@ private:
     void readClub(SectionReader& s) {
         ClubConfig club;
         club.sourceLine = s.line();
-        bool usable = true;
-        if (const IniEntry* e = s.take("server")) {
-            std::string host = e->value;
-            std::string port;
-            // A unix-socket directory (a club whose server runs on this
-            // machine): absolute, libpq finds .s.PGSQL.<port> in it; an
-            // optional ":port" after it names another socket than 5432.
-            const bool socketDir = host.starts_with('/');
-            if (socketDir) {
-                if (const auto colon = host.rfind(':');
-                    colon != std::string::npos && colon + 1 < host.size() &&
-                    host.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-                    port = host.substr(colon + 1);
-                    host = host.substr(0, colon);
-                }
-            } else if (host.starts_with('.') || host.find('/') != std::string::npos) {
-                s.problem(*e, "'" + e->value +
-                                  "' is a relative directory: a unix-socket directory is given absolute, "
-                                  "e.g. /var/run/postgresql");
-                usable = false;
-            } else if (host.starts_with('[')) {  // [IPv6]:port
-                const auto close = host.find(']');
-                if (close == std::string::npos) {
-                    s.problem(*e,
-                              "'" + e->value + "' is not host[:port]: an IPv6 address is written [::1]:5432");
-                    usable = false;
-                } else {
-                    if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
-                    host = host.substr(1, close - 1);
-                }
-            } else if (const auto colon = host.find(':'); colon != std::string::npos) {
-                port = host.substr(colon + 1);
-                host = host.substr(0, colon);
-            }
-            bool hostOk = socketDir || (!host.empty() && host.size() <= 253);
-            if (!socketDir)
-                for (char c : host)
-                    hostOk =
-                        hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                   (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':' || c == '_');
-            if (usable && !hostOk) {
-                s.problem(*e, "'" + e->value +
-                                  "' is not host[:port], e.g. club.example.org or club.example.org:5432");
-                usable = false;
-            }
-            club.host = host;
-            if (usable && !port.empty()) {
-                std::string why;
-                if (auto p = parseInteger(port, 1, 65535, why))
-                    club.port = static_cast<std::uint16_t>(*p);
-                else {
-                    s.problem(*e, "the port: " + why);
-                    usable = false;
-                }
-            }
-        } else {
-            s.missing("server",
-                      "the club's server is needed: server = club.example.org[:5432], or its unix-socket "
-                      "directory, server = /var/run/postgresql");
-            usable = false;
-        }
+        bool usable = readClubServer(s, club);
         if (const IniEntry* e = s.take("database")) {
             if (!e->value.empty())
                 club.database = e->value;
@@ -210,22 +150,118 @@ private:
                 s.problem(*e, "the user is empty; leave the key out for <database>_table_<table>");
         }
         if (club.user.empty() && !club.table.empty()) club.user = defaultClubUser(club.database, club.table);
-        const IniEntry* passwordFile = s.take("password_file");
-        const IniEntry* password = s.take("password");
-        if (passwordFile && password) s.problem(*password, "give password_file or password, not both");
-        if (passwordFile) {
-            std::error_code ec;
-            if (!passwordFile->value.starts_with('/'))
-                s.problem(*passwordFile,
-                          "'" + passwordFile->value +
-                              "' is not an absolute file name, e.g. /etc/vivaref/club-password");
-            else if (!std::filesystem::is_regular_file(passwordFile->value, ec))
-                s.problem(*passwordFile, "'" + passwordFile->value + "' is not a file");
+        readSecret(s, "password", "/etc/vivaref/club-password", club.passwordFile, club.password);
+        readClubTls(s, club);
+        s.integer("connect_timeout", 2, 300, club.connectTimeout);
+        // The league's pages: the read-only role's login (any key enables them).
+        if (const IniEntry* e = s.take("league_user")) {
+            club.league = true;
+            if (!e->value.empty())
+                club.leagueUser = e->value;
             else
-                club.passwordFile = passwordFile->value;
-        } else if (password) {
-            club.password = password->value;  // never repeated in a problem or a summary
+                s.problem(*e, "the league's user is empty; leave the key out for <database>_league");
         }
+        if (club.leagueUser.empty()) club.leagueUser = club.database + "_league";
+        if (readSecret(s, "league_password", "/etc/vivaref/league-password", club.leaguePasswordFile,
+                       club.leaguePassword))
+            club.league = true;
+        if (usable) config_.club = std::move(club);
+    }
+
+    // server = host[:port], [IPv6]:port or an absolute unix-socket directory
+    // [:port]; false when it is missing or cannot be used.
+    bool readClubServer(SectionReader& s, ClubConfig& club) {
+        const IniEntry* e = s.take("server");
+        if (!e) {
+            s.missing("server",
+                      "the club's server is needed: server = club.example.org[:5432], or its unix-socket "
+                      "directory, server = /var/run/postgresql");
+            return false;
+        }
+        std::string host = e->value;
+        std::string port;
+        // A unix-socket directory (a club whose server runs on this machine):
+        // absolute, libpq finds .s.PGSQL.<port> in it; an optional ":port"
+        // after it names another socket than 5432.
+        const bool socketDir = host.starts_with('/');
+        if (socketDir) {
+            if (const auto colon = host.rfind(':');
+                colon != std::string::npos && colon + 1 < host.size() &&
+                host.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+                port = host.substr(colon + 1);
+                host = host.substr(0, colon);
+            }
+        } else if (host.starts_with('.') || host.find('/') != std::string::npos) {
+            s.problem(*e, "'" + e->value +
+                              "' is a relative directory: a unix-socket directory is given absolute, "
+                              "e.g. /var/run/postgresql");
+            return false;
+        } else if (host.starts_with('[')) {  // [IPv6]:port
+            const auto close = host.find(']');
+            if (close == std::string::npos) {
+                s.problem(*e, "'" + e->value + "' is not host[:port]: an IPv6 address is written [::1]:5432");
+                return false;
+            }
+            if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
+            host = host.substr(1, close - 1);
+        } else if (const auto colon = host.find(':'); colon != std::string::npos) {
+            port = host.substr(colon + 1);
+            host = host.substr(0, colon);
+        }
+        bool hostOk = socketDir || (!host.empty() && host.size() <= 253);
+        if (!socketDir)
+            for (char c : host)
+                hostOk = hostOk && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':' || c == '_');
+        club.host = host;
+        if (!hostOk) {
+            s.problem(
+                *e, "'" + e->value + "' is not host[:port], e.g. club.example.org or club.example.org:5432");
+            return false;
+        }
+        if (port.empty()) return true;
+        std::string why;
+        const auto p = parseInteger(port, 1, 65535, why);
+        if (!p) {
+            s.problem(*e, "the port: " + why);
+            return false;
+        }
+        club.port = static_cast<std::uint16_t>(*p);
+        return true;
+    }
+
+    // NAME_file (an absolute file holding it) or NAME itself, not both;
+    // true when either is given. The secret is never repeated in a problem.
+    bool readSecret(SectionReader& s, const std::string& name, const std::string& exampleFile,
+                    std::filesystem::path& file, std::string& secret) {
+        const IniEntry* fileEntry = s.take(name + "_file");
+        const IniEntry* inlineEntry = s.take(name);
+        if (fileEntry && inlineEntry)
+            s.problem(*inlineEntry, "give " + name + "_file or " + name + ", not both");
+        if (fileEntry) {
+            if (auto path = existingFile(s, *fileEntry, exampleFile, "")) file = *path;
+        } else if (inlineEntry) {
+            secret = inlineEntry->value;
+        }
+        return fileEntry || inlineEntry;
+    }
+
+    // An absolute name of an existing file, or a problem said (`what` says
+    // what the file is, after "is not a file").
+    std::optional<std::filesystem::path> existingFile(SectionReader& s, const IniEntry& e,
+                                                      const std::string& exampleFile,
+                                                      const std::string& what) {
+        std::error_code ec;
+        if (!e.value.starts_with('/'))
+            s.problem(e, "'" + e.value + "' is not an absolute file name, e.g. " + exampleFile);
+        else if (!std::filesystem::is_regular_file(e.value, ec))
+            s.problem(e, "'" + e.value + "' is not a file" + what);
+        else
+            return std::filesystem::path(e.value);
+        return std::nullopt;
+    }
+
+    void readClubTls(SectionReader& s, ClubConfig& club) {
         const IniEntry* sslmode = s.take("sslmode");
         if (sslmode) {
             static const std::set<std::string> kModes = {"disable", "allow",     "prefer",
@@ -239,52 +275,16 @@ private:
                         "' is not an sslmode: disable, allow, prefer, require, verify-ca or verify-full");
         }
         const IniEntry* rootCert = s.take("sslrootcert");
-        if (rootCert) {
-            std::error_code ec;
-            if (!rootCert->value.starts_with('/'))
-                s.problem(*rootCert, "'" + rootCert->value +
-                                         "' is not an absolute file name, e.g. /etc/vivaref/club-ca.crt");
-            else if (!std::filesystem::is_regular_file(rootCert->value, ec))
-                s.problem(*rootCert, "'" + rootCert->value + "' is not a file (the club's CA certificate)");
-            else
-                club.sslRootCert = rootCert->value;
-        }
+        if (rootCert)
+            if (auto path =
+                    existingFile(s, *rootCert, "/etc/vivaref/club-ca.crt", " (the club's CA certificate)"))
+                club.sslRootCert = *path;
         // Verifying needs the club's CA: without sslrootcert libpq would look
         // in ~/.postgresql/root.crt of the referee's user, where nobody puts it.
         if (sslmode && !rootCert && club.sslmode.starts_with("verify-"))
             s.problem(*sslmode,
                       "sslmode = " + club.sslmode +
                           " needs the club's CA certificate: sslrootcert = /etc/vivaref/club-ca.crt");
-        s.integer("connect_timeout", 2, 300, club.connectTimeout);
-        // The league's pages: the read-only role's login (any key enables them).
-        if (const IniEntry* e = s.take("league_user")) {
-            club.league = true;
-            if (!e->value.empty())
-                club.leagueUser = e->value;
-            else
-                s.problem(*e, "the league's user is empty; leave the key out for <database>_league");
-        }
-        if (club.leagueUser.empty()) club.leagueUser = club.database + "_league";
-        const IniEntry* leagueFile = s.take("league_password_file");
-        const IniEntry* leaguePassword = s.take("league_password");
-        if (leagueFile && leaguePassword)
-            s.problem(*leaguePassword, "give league_password_file or league_password, not both");
-        if (leagueFile) {
-            club.league = true;
-            std::error_code ec;
-            if (!leagueFile->value.starts_with('/'))
-                s.problem(*leagueFile,
-                          "'" + leagueFile->value +
-                              "' is not an absolute file name, e.g. /etc/vivaref/league-password");
-            else if (!std::filesystem::is_regular_file(leagueFile->value, ec))
-                s.problem(*leagueFile, "'" + leagueFile->value + "' is not a file");
-            else
-                club.leaguePasswordFile = leagueFile->value;
-        } else if (leaguePassword) {
-            club.league = true;
-            club.leaguePassword = leaguePassword->value;  // never repeated in a problem or a summary
-        }
-        if (usable) config_.club = std::move(club);
     }
 
     void readCastle(SectionReader& s) {

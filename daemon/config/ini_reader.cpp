@@ -64,25 +64,18 @@ int lineOfOffset(std::string_view text, std::size_t offset) {
     return line;
 }
 
-}  // namespace
-
-IniFile readIni(std::string_view text, const std::string& fileName, ConfigProblems& problems) {
-    IniFile ini;
-    if (const auto at = firstBinaryByte(text); at != std::string_view::npos) {
-        static constexpr char kHex[] = "0123456789ABCDEF";
-        const auto byte = static_cast<unsigned char>(text[at]);
-        problems.push_back({fileName, lineOfOffset(text, at), "",
-                            std::string("this is not a text file (it holds the byte 0x") + kHex[byte >> 4] +
-                                kHex[byte & 0xF] + "): is it the castle configuration?"});
-        return ini;
-    }
-    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte order mark some editors write
-
-    // The pre-scan: every line's meaning, and the text Boost gets (lines it
-    // would reject blanked, so that it reads the rest).
+// The pre-scan: every line's meaning (the problems of those that have
+// none), and the text Boost gets (lines it would reject blanked, so that it
+// reads the rest).
+struct PreScan {
     std::string forBoost;
+    std::vector<IniEntry> expected;  // the entries Boost will give, in order, with their lines
+};
+
+PreScan preScan(std::string_view text, const std::string& fileName, ConfigProblems& problems, IniFile& ini) {
+    PreScan scan;
+    std::string& forBoost = scan.forBoost;
     std::string section;
-    std::vector<IniEntry> expected;
     int number = 0;
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -145,14 +138,33 @@ IniFile readIni(std::string_view text, const std::string& fileName, ConfigProble
             forBoost += '\n';
             continue;
         }
-        expected.push_back(
+        scan.expected.push_back(
             {section, std::string(key), std::string(trimmed(line.substr(equals + 1))), number});
         forBoost.append(raw) += '\n';
     }
 
+    return scan;
+}
+
+}  // namespace
+
+IniFile readIni(std::string_view text, const std::string& fileName, ConfigProblems& problems) {
+    IniFile ini;
+    if (const auto at = firstBinaryByte(text); at != std::string_view::npos) {
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        const auto byte = static_cast<unsigned char>(text[at]);
+        problems.push_back({fileName, lineOfOffset(text, at), "",
+                            std::string("this is not a text file (it holds the byte 0x") + kHex[byte >> 4] +
+                                kHex[byte & 0xF] + "): is it the castle configuration?"});
+        return ini;
+    }
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte order mark some editors write
+    const PreScan scan = preScan(text, fileName, problems, ini);
+    const auto& expected = scan.expected;
+
     // Boost reads the entries; they come out in file order, so the i-th is
     // the pre-scan's i-th and takes its line.
-    std::istringstream in(forBoost);
+    std::istringstream in(scan.forBoost);
     boost::program_options::options_description noneRegistered;
     const auto parsed = boost::program_options::parse_config_file(in, noneRegistered, true);
     assert(parsed.options.size() == expected.size());

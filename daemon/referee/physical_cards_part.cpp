@@ -21,6 +21,74 @@ std::size_t fullCoronations(const engine::Rules& rules) {
     return rules.variant() == engine::Variant::RoyalCouple ? 2 : 1;
 }
 
+// What a reveal's body lacks or has too much of for round `round`, with
+// `need` the cards still wanted.
+std::optional<HostAnswer> revealFormProblem(const json& body, int round,
+                                            const std::optional<RevealNeed>& need, const engine::Rules& rules,
+                                            std::optional<store::GameId> gameId) {
+    for (const auto& [key, value] : body.items())
+        if (key != "round" && key != "favourites" && key != "banished" && key != "ambitions")
+            return badReveal("Unknown key '" + key + "' (round, favourites, banished, ambitions).", gameId);
+    const auto roundIt = body.find("round");
+    if (roundIt == body.end() || !roundIt->is_number_integer())
+        return badReveal("Say which round's cards these are (\"round\").", gameId);
+    if (roundIt->get<std::int64_t>() != round)
+        return HostAnswer::refused("wrong-round",
+                                   "The cards face up are round " + std::to_string(round) + "'s.", gameId);
+    const bool hasFavourites = body.contains("favourites");
+    const bool hasAmbitions = body.contains("ambitions");
+    if (need && need->favourites && !hasFavourites)
+        return badReveal("Enter every player's six favourites.", gameId);
+    if (need && need->ambitions && !hasAmbitions)
+        return badReveal("Enter the Ambition card each player kept.", gameId);
+    if (!hasFavourites && !hasAmbitions)
+        return badReveal("Enter the favourites or the kept Ambition cards.", gameId);
+    if (body.contains("banished") && !hasFavourites)
+        return badReveal("The seals come with the favourites: enter both.", gameId);
+    if (hasFavourites && rules.options().banished && !body.contains("banished"))
+        return badReveal("Enter each card's sealed character too.", gameId);
+    if (hasAmbitions && !rules.options().ambition)
+        return badReveal("This game plays without Ambition cards.", gameId);
+    return std::nullopt;
+}
+
+// The Ambition card each player kept, and the record's pairs for them: the
+// card each player returned unseen is unknown, and the record needs a pair,
+// so each kept card is paired with one nobody kept. Nothing (and `why`)
+// when the list is not one card a player.
+std::optional<std::vector<engine::AmbitionCard>> keptAmbitions(const json& list, const engine::Rules& rules,
+                                                               json& pairs, std::string& why) {
+    if (!list.is_array() || static_cast<int>(list.size()) != rules.players()) {
+        why = "Give one kept Ambition card for each of the " + std::to_string(rules.players()) + " players.";
+        return std::nullopt;
+    }
+    std::vector<engine::AmbitionCard> kept;
+    for (const auto& slug : list) {
+        const auto card = slug.is_string() ? engine::parseAmbitionCard(slug.get<std::string>())
+                                           : engine::AmbitionCard::Unknown;
+        if (card == engine::AmbitionCard::Unknown) {
+            why = slug.dump() + " is not an Ambition card.";
+            return std::nullopt;
+        }
+        kept.push_back(card);
+    }
+    std::vector<bool> used(engine::kAmbitionCardCount, false);
+    for (auto card : kept) used[static_cast<std::size_t>(card)] = true;
+    pairs = json::array();
+    int next = 0;
+    for (auto card : kept) {
+        while (next < engine::kAmbitionCardCount && used[static_cast<std::size_t>(next)]) ++next;
+        if (next == engine::kAmbitionCardCount) {
+            why = "Too few Ambition cards are left.";
+            return std::nullopt;
+        }
+        used[static_cast<std::size_t>(next)] = true;
+        pairs.push_back(json{engine::ambitionCardName(card),
+                             engine::ambitionCardName(static_cast<engine::AmbitionCard>(next))});
+    }
+    return kept;
+}
+
 }  // namespace
 
 void PhysicalCardsPart::startGame(FavouritesMode mode) {
@@ -118,30 +186,9 @@ std::variant<CardsEntered, HostAnswer> PhysicalCardsPart::read(const RevealReque
             "No Favourites card is face up yet: enter them when a coronation reveals them.", gameId);
     const auto& rules = ctx_.game.state->rules();
     const json& body = r.reveal;
-    for (const auto& [key, value] : body.items())
-        if (key != "round" && key != "favourites" && key != "banished" && key != "ambitions")
-            return badReveal("Unknown key '" + key + "' (round, favourites, banished, ambitions).", gameId);
-    const auto roundIt = body.find("round");
-    if (roundIt == body.end() || !roundIt->is_number_integer())
-        return badReveal("Say which round's cards these are (\"round\").", gameId);
-    if (roundIt->get<std::int64_t>() != *round)
-        return HostAnswer::refused("wrong-round",
-                                   "The cards face up are round " + std::to_string(*round) + "'s.", gameId);
+    if (auto refused = revealFormProblem(body, *round, revealNeeded(), rules, gameId)) return *refused;
     const bool hasFavourites = body.contains("favourites");
     const bool hasAmbitions = body.contains("ambitions");
-    const auto need = revealNeeded();
-    if (need && need->favourites && !hasFavourites)
-        return badReveal("Enter every player's six favourites.", gameId);
-    if (need && need->ambitions && !hasAmbitions)
-        return badReveal("Enter the Ambition card each player kept.", gameId);
-    if (!hasFavourites && !hasAmbitions)
-        return badReveal("Enter the favourites or the kept Ambition cards.", gameId);
-    if (body.contains("banished") && !hasFavourites)
-        return badReveal("The seals come with the favourites: enter both.", gameId);
-    if (hasFavourites && rules.options().banished && !body.contains("banished"))
-        return badReveal("Enter each card's sealed character too.", gameId);
-    if (hasAmbitions && !rules.options().ambition)
-        return badReveal("This game plays without Ambition cards.", gameId);
 
     // The round's deal in effect, with the entered cards in place of its own
     // (a correction may come once the next round is dealt: the replay then
@@ -165,33 +212,10 @@ std::variant<CardsEntered, HostAnswer> PhysicalCardsPart::read(const RevealReque
     }
     std::optional<std::vector<engine::AmbitionCard>> kept;
     if (hasAmbitions) {
-        const json& list = body["ambitions"];
-        if (!list.is_array() || static_cast<int>(list.size()) != rules.players())
-            return badReveal("Give one kept Ambition card for each of the " +
-                                 std::to_string(rules.players()) + " players.",
-                             gameId);
-        kept.emplace();
-        for (const auto& slug : list) {
-            const auto card = slug.is_string() ? engine::parseAmbitionCard(slug.get<std::string>())
-                                               : engine::AmbitionCard::Unknown;
-            if (card == engine::AmbitionCard::Unknown)
-                return badReveal(slug.dump() + " is not an Ambition card.", gameId);
-            kept->push_back(card);
-        }
-        // The card each player returned unseen is unknown: the record needs a
-        // pair, so each kept card is paired with one nobody kept.
-        std::vector<bool> used(engine::kAmbitionCardCount, false);
-        for (auto card : *kept) used[static_cast<std::size_t>(card)] = true;
-        json pairs = json::array();
-        int next = 0;
-        for (auto card : *kept) {
-            while (next < engine::kAmbitionCardCount && used[static_cast<std::size_t>(next)]) ++next;
-            if (next == engine::kAmbitionCardCount)
-                return badReveal("Too few Ambition cards are left.", gameId);
-            used[static_cast<std::size_t>(next)] = true;
-            pairs.push_back(json{engine::ambitionCardName(card),
-                                 engine::ambitionCardName(static_cast<engine::AmbitionCard>(next))});
-        }
+        std::string why;
+        json pairs;
+        kept = keptAmbitions(body["ambitions"], rules, pairs, why);
+        if (!kept) return badReveal(why, gameId);
         dealJson["ambitions"] = std::move(pairs);
     }
     auto read = record::readDeal(dealJson, rules);

@@ -56,6 +56,53 @@ record::LineRead readPayload(std::string_view kind, const json& payload, const e
     return record::readLine(json{{kind, payload}}.dump(), &rules);
 }
 
+// The request's players, members and names checked against the rules;
+// `names` the players' names (numbered when none were given).
+std::optional<HostAnswer> playersProblem(const NewGameRequest& r, const engine::Rules& rules,
+                                         std::vector<std::string>& names) {
+    if (!r.players.empty() && static_cast<int>(r.players.size()) != rules.players())
+        return HostAnswer::refused("bad-players", "This game has " + std::to_string(rules.players()) +
+                                                      " players: give " + std::to_string(rules.players()) +
+                                                      " names, or none.");
+    if (!r.members.empty() && static_cast<int>(r.members.size()) != rules.players())
+        return HostAnswer::refused("bad-members",
+                                   "This game has " + std::to_string(rules.players()) +
+                                       " players: give a member (or none) for each, or no members.");
+    names = r.players;
+    if (names.empty())
+        for (int i = 0; i < rules.players(); ++i) names.push_back("Player " + std::to_string(i + 1));
+    // Every way in checks names already; the referee keeps the log safe from any other.
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (auto why = record::playerNameProblem(names[i]))
+            return HostAnswer::refused("bad-players",
+                                       "Player " + std::to_string(i + 1) + "'s name " + *why + ".");
+    return std::nullopt;
+}
+
+// Bots: each seat once, a known strength, and cards the referee deals (it
+// cannot read the table's own).
+std::optional<HostAnswer> botsProblem(const NewGameRequest& r, const engine::Rules& rules) {
+    std::vector<bool> botSeat(static_cast<std::size_t>(rules.seats()), false);
+    for (const auto& b : r.bots) {
+        if (b.seat < 0 || b.seat >= rules.seats())
+            return HostAnswer::refused("bad-bots", "This game has seats 1 to " +
+                                                       std::to_string(rules.seats()) + ": there is no seat " +
+                                                       std::to_string(b.seat + 1) + " for a bot.");
+        if (botSeat[static_cast<std::size_t>(b.seat)])
+            return HostAnswer::refused("bad-bots", "Seat " + std::to_string(b.seat + 1) + " has two bots.");
+        botSeat[static_cast<std::size_t>(b.seat)] = true;
+        if (!botStrength(b.strength))
+            return HostAnswer::refused("bad-bots", "A bot's strength is one of " + botStrengthNames() +
+                                                       ", not '" + b.strength + "'.");
+    }
+    if (!r.bots.empty() && r.favourites == FavouritesMode::Physical)
+        return HostAnswer::refused(
+            "bad-bots",
+            "A bot cannot read the table's own cards: deal the Favourites cards to play "
+            "with bots.");
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<HostAnswer> Referee::Impl::needPlaying() const {
@@ -78,42 +125,9 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     const auto& spec = std::get<engine::RulesSpec>(read);
     if (auto why = engine::Rules::validate(spec)) return refusedBy(*why, std::nullopt);
     auto rules = std::make_shared<const engine::Rules>(spec);
-    if (!r.players.empty() && static_cast<int>(r.players.size()) != rules->players())
-        return HostAnswer::refused("bad-players", "This game has " + std::to_string(rules->players()) +
-                                                      " players: give " + std::to_string(rules->players()) +
-                                                      " names, or none.");
-    if (!r.members.empty() && static_cast<int>(r.members.size()) != rules->players())
-        return HostAnswer::refused("bad-members",
-                                   "This game has " + std::to_string(rules->players()) +
-                                       " players: give a member (or none) for each, or no members.");
-    std::vector<std::string> names = r.players;
-    if (names.empty())
-        for (int i = 0; i < rules->players(); ++i) names.push_back("Player " + std::to_string(i + 1));
-    // Every way in checks names already; the referee keeps the log safe from any other.
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (auto why = record::playerNameProblem(names[i]))
-            return HostAnswer::refused("bad-players",
-                                       "Player " + std::to_string(i + 1) + "'s name " + *why + ".");
-    // Bots: each seat once, a known strength, and cards the referee deals
-    // (it cannot read the table's own).
-    std::vector<bool> botSeat(static_cast<std::size_t>(rules->seats()), false);
-    for (const auto& b : r.bots) {
-        if (b.seat < 0 || b.seat >= rules->seats())
-            return HostAnswer::refused(
-                "bad-bots", "This game has seats 1 to " + std::to_string(rules->seats()) +
-                                ": there is no seat " + std::to_string(b.seat + 1) + " for a bot.");
-        if (botSeat[static_cast<std::size_t>(b.seat)])
-            return HostAnswer::refused("bad-bots", "Seat " + std::to_string(b.seat + 1) + " has two bots.");
-        botSeat[static_cast<std::size_t>(b.seat)] = true;
-        if (!botStrength(b.strength))
-            return HostAnswer::refused("bad-bots", "A bot's strength is one of " + botStrengthNames() +
-                                                       ", not '" + b.strength + "'.");
-    }
-    if (!r.bots.empty() && r.favourites == FavouritesMode::Physical)
-        return HostAnswer::refused(
-            "bad-bots",
-            "A bot cannot read the table's own cards: deal the Favourites cards to play "
-            "with bots.");
+    std::vector<std::string> names;
+    if (auto refused = playersProblem(r, *rules, names)) return *refused;
+    if (auto refused = botsProblem(r, *rules)) return *refused;
     std::uint64_t gameSeed = ctx.options.seed + gamesMade;
     if (ctx.options.gameSeeds) {
         try {

@@ -17,6 +17,115 @@ namespace vivaref::referee {
 using engine::EventKind;
 using nlohmann::json;
 
+namespace {
+
+// One event told to the table (a notice, the last action's sentence);
+// true when the engine moved characters on the board.
+bool tellEvent(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e, bool automatic) {
+    auto& game = ctx.game;
+    const auto& rules = game.state->rules();
+    bool moved = false;
+    switch (e.kind) {
+        case EventKind::RoundDealt:
+            moved = true;  // every character back beside the board
+            game.lastAction = cards.physical()
+                                  ? "Round " + std::to_string(e.round) +
+                                        " starts: deal your own Favourites cards, and keep them hidden."
+                                  : "Round " + std::to_string(e.round) + " is dealt" +
+                                        (automatic ? " by the referee." : ".");
+            ctx.notice("dealt", game.lastAction,
+                       json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
+            break;
+        case EventKind::JesterSetUp:
+        case EventKind::LeftToFloor0:
+        case EventKind::PlacedAtRandom:
+        case EventKind::Rejected:
+        case EventKind::Eliminated:
+        case EventKind::Cancelled:
+            moved = true;
+            break;
+        case EventKind::Compensated:
+            ctx.notice("compensated",
+                       ctx.seatName(e.seat) + " gains 3 points for placing only one character.");
+            break;
+        case EventKind::AmbitionKept:
+            ctx.notice("ambition-kept", ctx.playerName(e.player) + " kept an Ambition card.",
+                       json{{"player", e.player.index}});
+            break;
+        case EventKind::Placed:
+            game.lastAction = ctx.seatName(e.seat) + " placed " + ctx.characterName(e.character) + " on " +
+                              placeWord(e.to) + ".";
+            ctx.notice("accepted", game.lastAction,
+                       json{{"action", "place"},
+                            {"seat", e.seat.index},
+                            {"character", ctx.slug(e.character)},
+                            {"to", engine::placeName(e.to)}});
+            break;
+        case EventKind::Moved:
+            game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.characterName(e.character) + " from " +
+                              placeWord(e.from) + " to " + placeWord(e.to) + ".";
+            ctx.notice("accepted", game.lastAction,
+                       json{{"action", "move"},
+                            {"seat", e.seat.index},
+                            {"character", ctx.slug(e.character)},
+                            {"from", engine::placeName(e.from)},
+                            {"to", engine::placeName(e.to)}});
+            break;
+        case EventKind::PlacementEnded:
+            ctx.notice("placement-ended", "Placement is over: the characters left go to floor 0.");
+            break;
+        case EventKind::Passed:
+            game.lastAction = ctx.seatName(e.seat) + " cannot move and passes.";
+            ctx.notice("passed", game.lastAction, json{{"seat", e.seat.index}});
+            break;
+        case EventKind::ElectionOpened:
+            ctx.notice(
+                "election-opened",
+                ctx.characterName(e.character) + " is on the throne: every seat votes with its station.",
+                json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
+            break;
+        case EventKind::VoteCast:
+            // Who voted, never what (the card is in the log, not here).
+            game.lastAction = ctx.seatName(e.seat) + " has voted.";
+            ctx.notice("vote-cast", game.lastAction, json{{"seat", e.seat.index}});
+            break;
+        case EventKind::VotesRevealed: {
+            auto view = record::publicViewJson(engine::publicView(*game.state), rules);
+            ctx.notice("revealed", "The votes are revealed.", view.value("last_reveal", json::object()));
+            break;
+        }
+        case EventKind::Crowned:
+            game.lastAction = ctx.characterName(e.character) + " is crowned.";
+            ctx.notice("crowned", game.lastAction, json{{"character", ctx.slug(e.character)}});
+            break;
+        case EventKind::PileReshuffled:
+            ctx.notice("reshuffled", std::string("The Emissary's pile is shuffled") +
+                                         (automatic ? " by the referee." : "."));
+            break;
+        case EventKind::CoronationScored:
+            // Physical cards not yet entered: the scores are not known.
+            if (!cards.revealNeeded())
+                ctx.notice("scored", "The coronation is scored.", json{{"totals", game.state->totals()}});
+            break;
+        case EventKind::RoundEnded:
+            ctx.notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
+                       cards.revealNeeded() ? json{{"round", e.round}}
+                                            : json{{"round", e.round}, {"totals", game.state->totals()}});
+            break;
+        case EventKind::GameOver:
+            break;
+    }
+    if (e.kind == EventKind::Rejected || e.kind == EventKind::Eliminated || e.kind == EventKind::Cancelled) {
+        game.lastAction =
+            ctx.characterName(e.character) + " is not crowned and goes to " + placeWord(e.to) + ".";
+        ctx.notice("not-crowned", game.lastAction,
+                   json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
+    }
+    return moved;
+}
+
+}  // namespace
+
 Verdict Referee::Impl::decide(const engine::Decision& d, bool automatic) {
     engine::EventList events;
     auto verdict = timeline.apply(d, automatic, events);
@@ -29,107 +138,9 @@ Verdict Referee::Impl::decide(const engine::Decision& d, bool automatic) {
 
 void Referee::Impl::afterDecision(const engine::EventList& events, bool automatic) {
     auto& game = ctx.game;
-    const auto& rules = game.state->rules();
     bool engineMoved = false;
-    for (const auto& e : events) {
-        switch (e.kind) {
-            case EventKind::RoundDealt:
-                engineMoved = true;  // every character back beside the board
-                game.lastAction = cards.physical()
-                                      ? "Round " + std::to_string(e.round) +
-                                            " starts: deal your own Favourites cards, and keep them hidden."
-                                      : "Round " + std::to_string(e.round) + " is dealt" +
-                                            (automatic ? " by the referee." : ".");
-                ctx.notice("dealt", game.lastAction,
-                           json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
-                break;
-            case EventKind::JesterSetUp:
-            case EventKind::LeftToFloor0:
-            case EventKind::PlacedAtRandom:
-            case EventKind::Rejected:
-            case EventKind::Eliminated:
-            case EventKind::Cancelled:
-                engineMoved = true;
-                break;
-            case EventKind::Compensated:
-                ctx.notice("compensated",
-                           ctx.seatName(e.seat) + " gains 3 points for placing only one character.");
-                break;
-            case EventKind::AmbitionKept:
-                ctx.notice("ambition-kept", ctx.playerName(e.player) + " kept an Ambition card.",
-                           json{{"player", e.player.index}});
-                break;
-            case EventKind::Placed:
-                game.lastAction = ctx.seatName(e.seat) + " placed " + ctx.characterName(e.character) +
-                                  " on " + placeWord(e.to) + ".";
-                ctx.notice("accepted", game.lastAction,
-                           json{{"action", "place"},
-                                {"seat", e.seat.index},
-                                {"character", ctx.slug(e.character)},
-                                {"to", engine::placeName(e.to)}});
-                break;
-            case EventKind::Moved:
-                game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.characterName(e.character) +
-                                  " from " + placeWord(e.from) + " to " + placeWord(e.to) + ".";
-                ctx.notice("accepted", game.lastAction,
-                           json{{"action", "move"},
-                                {"seat", e.seat.index},
-                                {"character", ctx.slug(e.character)},
-                                {"from", engine::placeName(e.from)},
-                                {"to", engine::placeName(e.to)}});
-                break;
-            case EventKind::PlacementEnded:
-                ctx.notice("placement-ended", "Placement is over: the characters left go to floor 0.");
-                break;
-            case EventKind::Passed:
-                game.lastAction = ctx.seatName(e.seat) + " cannot move and passes.";
-                ctx.notice("passed", game.lastAction, json{{"seat", e.seat.index}});
-                break;
-            case EventKind::ElectionOpened:
-                ctx.notice(
-                    "election-opened",
-                    ctx.characterName(e.character) + " is on the throne: every seat votes with its station.",
-                    json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
-                break;
-            case EventKind::VoteCast:
-                // Who voted, never what (the card is in the log, not here).
-                game.lastAction = ctx.seatName(e.seat) + " has voted.";
-                ctx.notice("vote-cast", game.lastAction, json{{"seat", e.seat.index}});
-                break;
-            case EventKind::VotesRevealed: {
-                auto view = record::publicViewJson(engine::publicView(*game.state), rules);
-                ctx.notice("revealed", "The votes are revealed.", view.value("last_reveal", json::object()));
-                break;
-            }
-            case EventKind::Crowned:
-                game.lastAction = ctx.characterName(e.character) + " is crowned.";
-                ctx.notice("crowned", game.lastAction, json{{"character", ctx.slug(e.character)}});
-                break;
-            case EventKind::PileReshuffled:
-                ctx.notice("reshuffled", std::string("The Emissary's pile is shuffled") +
-                                             (automatic ? " by the referee." : "."));
-                break;
-            case EventKind::CoronationScored:
-                // Physical cards not yet entered: the scores are not known.
-                if (!cards.revealNeeded())
-                    ctx.notice("scored", "The coronation is scored.", json{{"totals", game.state->totals()}});
-                break;
-            case EventKind::RoundEnded:
-                ctx.notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
-                           cards.revealNeeded() ? json{{"round", e.round}}
-                                                : json{{"round", e.round}, {"totals", game.state->totals()}});
-                break;
-            case EventKind::GameOver:
-                break;
-        }
-        if (e.kind == EventKind::Rejected || e.kind == EventKind::Eliminated ||
-            e.kind == EventKind::Cancelled) {
-            game.lastAction =
-                ctx.characterName(e.character) + " is not crowned and goes to " + placeWord(e.to) + ".";
-            ctx.notice("not-crowned", game.lastAction,
-                       json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
-        }
-    }
+    for (const auto& e : events)
+        if (tellEvent(ctx, cards, e, automatic)) engineMoved = true;
     if (engineMoved) board.guide();
     if (auto need = cards.revealNeeded()) {
         game.lastAction = std::string("Show your ") + (need->favourites ? "Favourites" : "") +

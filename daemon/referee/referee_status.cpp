@@ -22,6 +22,91 @@ json seatList(const std::vector<engine::Seat>& seats) {
     return out;
 }
 
+// Who sits where, and the seats the referee plays (their bots' strength).
+json seatedJson(const Game& game, const engine::Rules& rules) {
+    json seated = json::array();
+    for (int p = 0; p < rules.players(); ++p) {
+        const auto player = engine::PlayerId{static_cast<std::uint8_t>(p)};
+        const auto seat = rules.seatOf(player);
+        seated.push_back(
+            json{{"player", p},
+                 {"seat", seat.index},
+                 {"name", static_cast<std::size_t>(p) < game.players.size() ? game.players[p] : ""},
+                 // The bot's strength for a seat the referee plays; null for people.
+                 {"bot", game.botAt(seat) ? json(game.bots[seat.index]) : json(nullptr)}});
+    }
+    return seated;
+}
+
+json rosterJson(const engine::Roster& roster) {
+    json characters = json::array();
+    for (const auto& c : roster.characters())
+        characters.push_back(
+            json{{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
+    return characters;
+}
+
+// Physical cards: the revealed cards the host has to enter, or may still
+// correct.
+void addReveal(json& out, const PhysicalCardsPart& cards, const std::optional<RevealNeed>& need,
+               const engine::Rules& rules) {
+    out["reveal"] = need ? json{{"round", need->round},
+                                {"favourites", need->favourites},
+                                {"ambitions", need->ambitions},
+                                {"banished", rules.options().banished}}
+                         : json(nullptr);
+    const auto correctable = need ? std::nullopt : cards.correctableRound();
+    out["reveal_correction"] = correctable && cards.favouritesEntered(*correctable)
+                                   ? json{{"round", *correctable},
+                                          {"ambitions", cards.ambitionsEntered(*correctable)},
+                                          {"banished", rules.options().banished}}
+                                   : json(nullptr);
+}
+
+json electionJson(const engine::State& state, const Context& ctx) {
+    if (state.phase() != Phase::Election) return nullptr;
+    json voted = json::array();
+    for (int s = 0; s < state.rules().seats(); ++s)
+        if (state.hasVoted(engine::Seat{static_cast<std::uint8_t>(s)})) voted.push_back(s);
+    return json{{"candidate", ctx.slug(state.candidate())},
+                {"crown_holder", state.crownHolder().index},
+                {"voted", std::move(voted)},
+                {"waiting", seatList(state.toAct())}};
+}
+
+// Who still has to keep an Ambition card: names only, never which card.
+json ambitionWaitingJson(const engine::State& state, const Context& ctx, bool physicalCards) {
+    json waiting = json::array();
+    if (state.phase() != Phase::KeepAmbition || physicalCards) return waiting;
+    for (int p = 0; p < state.rules().players(); ++p) {
+        const engine::PlayerId player{static_cast<std::uint8_t>(p)};
+        if (state.keptAmbition(player) == engine::AmbitionCard::Unknown)
+            waiting.push_back(json{{"player", p}, {"name", ctx.playerName(player)}});
+    }
+    return waiting;
+}
+
+// What the game's phase waits for, in one sentence.
+std::string phaseWaitsFor(const engine::State& state, const Context& ctx) {
+    switch (state.phase()) {
+        case Phase::AwaitDeal:
+            return "The deal of round " + std::to_string(state.round()) + ".";
+        case Phase::AwaitReshuffle:
+            return "The Emissary's pile to be shuffled.";
+        case Phase::KeepAmbition:
+            return "Ambition cards to be kept: each player taps one on their own page.";
+        case Phase::Placement:
+            return ctx.seatName(state.seatToAct()) + " to place a character.";
+        case Phase::Ascent:
+            return ctx.seatName(state.seatToAct()) + " to move a character.";
+        case Phase::Election:
+            return "Votes.";
+        case Phase::GameOver:
+            return "The game is over.";
+    }
+    return "";
+}
+
 }  // namespace
 
 json Referee::Impl::publicStatus() const {
@@ -40,42 +125,15 @@ json Referee::Impl::publicStatus() const {
     if (!game.state) return out;
     const auto& state = game.state;
     const auto& rules = state->rules();
-    const auto& roster = rules.roster();
 
-    json seated = json::array();
-    for (int p = 0; p < rules.players(); ++p) {
-        const auto player = engine::PlayerId{static_cast<std::uint8_t>(p)};
-        const auto seat = rules.seatOf(player);
-        seated.push_back(
-            json{{"player", p},
-                 {"seat", seat.index},
-                 {"name", static_cast<std::size_t>(p) < game.players.size() ? game.players[p] : ""},
-                 // The bot's strength for a seat the referee plays; null for people.
-                 {"bot", game.botAt(seat) ? json(game.bots[seat.index]) : json(nullptr)}});
-    }
-    out["players"] = std::move(seated);
-    json characters = json::array();
-    for (const auto& c : roster.characters())
-        characters.push_back(
-            json{{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
-    out["roster"] = std::move(characters);
+    out["players"] = seatedJson(game, rules);
+    out["roster"] = rosterJson(rules.roster());
     out["edition"] = engine::editionName(rules.edition());
     out["variant"] = engine::variantName(rules.variant());
     out["view"] = record::publicViewJson(engine::publicView(*state), rules);
     out["favourites_mode"] = favouritesModeName(cards.mode());
     const auto need = cards.revealNeeded();
-    out["reveal"] = need ? json{{"round", need->round},
-                                {"favourites", need->favourites},
-                                {"ambitions", need->ambitions},
-                                {"banished", rules.options().banished}}
-                         : json(nullptr);
-    // Cards already entered that the host may still correct.
-    const auto correctable = need ? std::nullopt : cards.correctableRound();
-    out["reveal_correction"] = correctable && cards.favouritesEntered(*correctable)
-                                   ? json{{"round", *correctable},
-                                          {"ambitions", cards.ambitionsEntered(*correctable)},
-                                          {"banished", rules.options().banished}}
-                                   : json(nullptr);
+    addReveal(out, cards, need, rules);
     const auto& history = timeline.decisions();
     if (need && !history.empty()) {
         // The coronation was scored on placeholder cards: the scores stand as
@@ -98,67 +156,26 @@ json Referee::Impl::publicStatus() const {
     // The board, the differences, the guidance or the refusal.
     board.addStatus(out);
 
-    json election = nullptr;
-    if (state->phase() == Phase::Election) {
-        json voted = json::array();
-        for (int s = 0; s < rules.seats(); ++s)
-            if (state->hasVoted(engine::Seat{static_cast<std::uint8_t>(s)})) voted.push_back(s);
-        election = json{{"candidate", ctx.slug(state->candidate())},
-                        {"crown_holder", state->crownHolder().index},
-                        {"voted", std::move(voted)},
-                        {"waiting", seatList(state->toAct())}};
-    }
-    out["election"] = std::move(election);
-    // Who still has to keep an Ambition card: names only, never which card.
-    json ambitionWaiting = json::array();
-    if (state->phase() == Phase::KeepAmbition && !cards.physical())
-        for (int p = 0; p < rules.players(); ++p) {
-            const engine::PlayerId player{static_cast<std::uint8_t>(p)};
-            if (state->keptAmbition(player) == engine::AmbitionCard::Unknown)
-                ambitionWaiting.push_back(json{{"player", p}, {"name", ctx.playerName(player)}});
-        }
-    out["ambition_waiting"] = std::move(ambitionWaiting);
+    out["election"] = electionJson(*state, ctx);
+    out["ambition_waiting"] = ambitionWaitingJson(*state, ctx, cards.physical());
     out["last_action"] = game.lastAction;
     // A bot's placement or move to carry out (its votes and keeps stay secret).
     out["bot_plan"] = bots.planJson();
 
     // What the referee waits for, in one sentence.
     std::string waiting;
-    if (game.status == GameStatus::Paused) {
+    if (game.status == GameStatus::Paused)
         waiting = "The game is paused.";
-    } else if (need && game.status == GameStatus::Playing) {
+    else if (need && game.status == GameStatus::Playing)
         waiting = "The host to enter the revealed cards of round " + std::to_string(need->round) + ".";
-    } else if (game.status == GameStatus::Finished) {
+    else if (game.status == GameStatus::Finished)
         waiting = "The game is over.";
-    } else if (game.status == GameStatus::Abandoned) {
+    else if (game.status == GameStatus::Abandoned)
         waiting = "The game was abandoned.";
-    } else if (auto boardWaits = board.waitingFor()) {
+    else if (auto boardWaits = board.waitingFor())
         waiting = *boardWaits;
-    } else {
-        switch (state->phase()) {
-            case Phase::AwaitDeal:
-                waiting = "The deal of round " + std::to_string(state->round()) + ".";
-                break;
-            case Phase::AwaitReshuffle:
-                waiting = "The Emissary's pile to be shuffled.";
-                break;
-            case Phase::KeepAmbition:
-                waiting = "Ambition cards to be kept: each player taps one on their own page.";
-                break;
-            case Phase::Placement:
-                waiting = ctx.seatName(state->seatToAct()) + " to place a character.";
-                break;
-            case Phase::Ascent:
-                waiting = ctx.seatName(state->seatToAct()) + " to move a character.";
-                break;
-            case Phase::Election:
-                waiting = "Votes.";
-                break;
-            case Phase::GameOver:
-                waiting = "The game is over.";
-                break;
-        }
-    }
+    else
+        waiting = phaseWaitsFor(*state, ctx);
     out["waiting_for"] = waiting;
     return out;
 }

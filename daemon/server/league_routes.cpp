@@ -131,6 +131,102 @@ json gameArchive(const club::LeagueGame& g) {
 
 constexpr std::string_view kEditions[] = {"classic", "online", "2024"};
 
+// GET /: the overview answers even when the club is down: reachable false, with why.
+ApiRouterReply overviewRoute(club::LeagueReader& reader, const Request& request) {
+    if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
+    ApiRouterReply reply;
+    reply.later = [&reader, head = headOf(request)](Respond respond) {
+        const std::string database = reader.database();
+        reader.ask([database](pqxx::connection& conn) { return club::leagueOverview(conn, database); },
+                   [head, respond = std::move(respond), database](club::LeagueAnswer a) {
+                       if (a.outcome == LeagueOutcome::Ok && a.text)
+                           return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
+                       if (a.outcome != LeagueOutcome::Unreachable && a.outcome != LeagueOutcome::Busy)
+                           return respond(jsonResponse(head, statusOf(a.outcome), a.body));
+                       respond(jsonResponse(head, http::status::ok,
+                                            {{"database", database},
+                                             {"reachable", false},
+                                             {"message", a.body.value("message", "")},
+                                             {"tables", json::array()},
+                                             {"editions", json::array()}}));
+                   });
+    };
+    return reply;
+}
+
+// GET /standings?edition=&table=&since=&until=
+ApiRouterReply standingsRoute(club::LeagueReader& reader, const Request& request) {
+    auto q = queryOf(request, {"edition", "table", "since", "until"});
+    if (!q.problem.empty()) return badParameter(request, q.problem);
+    club::StandingsFilter filter;
+    for (auto& [key, value] : q.values) {
+        if (value.empty()) continue;  // an empty filter is no filter (the page's "all")
+        if (key == "edition") {
+            if (std::find(std::begin(kEditions), std::end(kEditions), value) == std::end(kEditions))
+                return badParameter(request,
+                                    "edition: '" + value + "' is not an edition: classic, online or 2024");
+            filter.edition = value;
+        } else if (key == "table") {
+            if (value.size() > 40)
+                return badParameter(request, "table: a table's name has at most 40 characters");
+            filter.table = value;
+        } else {
+            if (!club::isLeagueDate(value))
+                return badParameter(request, key + ": '" + value +
+                                                 "' is not a date (2026-11-01) or a UTC time "
+                                                 "(2026-11-01T18:00:00Z)");
+            (key == "since" ? filter.since : filter.until) = value;
+        }
+    }
+    if (filter.since && filter.until && *filter.until <= *filter.since)
+        return badParameter(request,
+                            "until: " + *filter.until + " is not after since (" + *filter.since + ")");
+    return deferred(reader, request,
+                    [filter](pqxx::connection& conn) { return club::standingsAnswer(conn, filter); });
+}
+
+// GET /games?limit=
+ApiRouterReply gamesRoute(club::LeagueReader& reader, const Request& request) {
+    auto q = queryOf(request, {"limit"});
+    if (!q.problem.empty()) return badParameter(request, q.problem);
+    int limit = 100;
+    if (auto it = q.values.find("limit"); it != q.values.end()) {
+        const auto& text = it->second;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), limit);
+        if (ec != std::errc() || end != text.data() + text.size() || limit < 1 || limit > 500)
+            return badParameter(request, "limit: '" + text + "' is not a number from 1 to 500");
+    }
+    return deferred(reader, request,
+                    [limit](pqxx::connection& conn) { return club::gamesAnswer(conn, limit); });
+}
+
+// GET /games/UID: the game replayed as the archive shows it.
+ApiRouterReply gameRoute(club::LeagueReader& reader, const Request& request, std::string_view uidText) {
+    if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
+    const std::string uid(uidText);
+    if (!club::isGameUid(uid))
+        return badParameter(request, "uid: '" + uid + "' is not a game's uid (32 lowercase hex digits)");
+    return deferred(reader, request, [uid](pqxx::connection& conn) {
+        auto game = club::leagueGame(conn, uid);
+        if (!game)
+            throw club::LeagueRefusal(LeagueOutcome::NotFound, "no-such-game",
+                                      "the league has no game " + uid);
+        // The replay runs here, on the reader's thread, not on the loop.
+        return club::LeagueAnswer{LeagueOutcome::Ok, json::object(),
+                                  gameArchive(*game).dump(-1, ' ', false, json::error_handler_t::replace)};
+    });
+}
+
+// GET /members/NAME: a member's history.
+ApiRouterReply memberRoute(club::LeagueReader& reader, const Request& request, std::string_view nameText) {
+    if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
+    const auto name = percentDecoded(nameText);
+    if (!name || name->empty() || name->size() > 160 || name->find('/') != std::string::npos)
+        return badParameter(request, "member: a member is named by their name (1 to 40 characters)");
+    return deferred(reader, request,
+                    [member = *name](pqxx::connection& conn) { return club::historyAnswer(conn, member); });
+}
+
 }  // namespace
 
 std::unique_ptr<club::LeagueReader> makeLeagueReader(boost::asio::io_context& io,
@@ -141,97 +237,11 @@ std::unique_ptr<club::LeagueReader> makeLeagueReader(boost::asio::io_context& io
 
 std::function<ApiRouterReply(const Request&, std::string_view)> leagueRoutes(club::LeagueReader& reader) {
     return [&reader](const Request& request, std::string_view path) -> ApiRouterReply {
-        if (path.empty() || path == "/") {
-            if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
-            // The overview answers even when the club is down: reachable false, with why.
-            ApiRouterReply reply;
-            reply.later = [&reader, head = headOf(request)](Respond respond) {
-                const std::string database = reader.database();
-                reader.ask(
-                    [database](pqxx::connection& conn) { return club::leagueOverview(conn, database); },
-                    [head, respond = std::move(respond), database](club::LeagueAnswer a) {
-                        if (a.outcome == LeagueOutcome::Ok && a.text)
-                            return respond(jsonTextResponse(head, http::status::ok, std::move(*a.text)));
-                        if (a.outcome != LeagueOutcome::Unreachable && a.outcome != LeagueOutcome::Busy)
-                            return respond(jsonResponse(head, statusOf(a.outcome), a.body));
-                        respond(jsonResponse(head, http::status::ok,
-                                             {{"database", database},
-                                              {"reachable", false},
-                                              {"message", a.body.value("message", "")},
-                                              {"tables", json::array()},
-                                              {"editions", json::array()}}));
-                    });
-            };
-            return reply;
-        }
-        if (path == "/standings") {
-            auto q = queryOf(request, {"edition", "table", "since", "until"});
-            if (!q.problem.empty()) return badParameter(request, q.problem);
-            club::StandingsFilter filter;
-            for (auto& [key, value] : q.values) {
-                if (value.empty()) continue;  // an empty filter is no filter (the page's "all")
-                if (key == "edition") {
-                    if (std::find(std::begin(kEditions), std::end(kEditions), value) == std::end(kEditions))
-                        return badParameter(
-                            request, "edition: '" + value + "' is not an edition: classic, online or 2024");
-                    filter.edition = value;
-                } else if (key == "table") {
-                    if (value.size() > 40)
-                        return badParameter(request, "table: a table's name has at most 40 characters");
-                    filter.table = value;
-                } else {
-                    if (!club::isLeagueDate(value))
-                        return badParameter(request, key + ": '" + value +
-                                                         "' is not a date (2026-11-01) or a UTC time "
-                                                         "(2026-11-01T18:00:00Z)");
-                    (key == "since" ? filter.since : filter.until) = value;
-                }
-            }
-            if (filter.since && filter.until && *filter.until <= *filter.since)
-                return badParameter(
-                    request, "until: " + *filter.until + " is not after since (" + *filter.since + ")");
-            return deferred(reader, request,
-                            [filter](pqxx::connection& conn) { return club::standingsAnswer(conn, filter); });
-        }
-        if (path == "/games") {
-            auto q = queryOf(request, {"limit"});
-            if (!q.problem.empty()) return badParameter(request, q.problem);
-            int limit = 100;
-            if (auto it = q.values.find("limit"); it != q.values.end()) {
-                const auto& text = it->second;
-                auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), limit);
-                if (ec != std::errc() || end != text.data() + text.size() || limit < 1 || limit > 500)
-                    return badParameter(request, "limit: '" + text + "' is not a number from 1 to 500");
-            }
-            return deferred(reader, request,
-                            [limit](pqxx::connection& conn) { return club::gamesAnswer(conn, limit); });
-        }
-        if (path.starts_with("/games/")) {
-            if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
-            const std::string uid(path.substr(7));
-            if (!club::isGameUid(uid))
-                return badParameter(request,
-                                    "uid: '" + uid + "' is not a game's uid (32 lowercase hex digits)");
-            return deferred(reader, request, [uid](pqxx::connection& conn) {
-                auto game = club::leagueGame(conn, uid);
-                if (!game)
-                    throw club::LeagueRefusal(LeagueOutcome::NotFound, "no-such-game",
-                                              "the league has no game " + uid);
-                // The replay runs here, on the reader's thread, not on the loop.
-                return club::LeagueAnswer{
-                    LeagueOutcome::Ok, json::object(),
-                    gameArchive(*game).dump(-1, ' ', false, json::error_handler_t::replace)};
-            });
-        }
-        if (path.starts_with("/members/")) {
-            if (auto q = queryOf(request, {}); !q.problem.empty()) return badParameter(request, q.problem);
-            const auto name = percentDecoded(path.substr(9));
-            if (!name || name->empty() || name->size() > 160 || name->find('/') != std::string::npos)
-                return badParameter(request, "member: a member is named by their name (1 to 40 characters)");
-            return deferred(reader, request, [member = *name](pqxx::connection& conn) {
-                return club::historyAnswer(conn, member);
-            });
-        }
+        if (path.empty() || path == "/") return overviewRoute(reader, request);
+        if (path == "/standings") return standingsRoute(reader, request);
+        if (path == "/games") return gamesRoute(reader, request);
+        if (path.starts_with("/games/")) return gameRoute(reader, request, path.substr(7));
+        if (path.starts_with("/members/")) return memberRoute(reader, request, path.substr(9));
         return refused(request, http::status::not_found, "no-such-route",
                        "the league's API has no such address");
     };

@@ -160,7 +160,7 @@ std::unique_ptr<store::GameStore> openStore(const ServeSettings& settings, std::
             std::filesystem::create_directories(settings.database.parent_path());
         auto store =
             std::make_unique<store::GameStore>(settings.database, store::GameStore::Access::CreateIfMissing);
-        store->setRawScansKept(settings.rawScansKept);
+        store->readers().setRawScansKept(settings.rawScansKept);
         // A damaged log is not played on (one line for the journal, and what to do).
         if (const auto damage = store->damage(store::GameStore::Check::Quick, 3); !damage.empty()) {
             err << "vivaref serve: not started: " << store::damagedLogAdvice(settings.database, damage)

@@ -220,7 +220,7 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
         return ServiceAnswer::failed(
             Outcome::Refused, "game-in-progress",
             "game " + std::to_string(id) + " is still being played: it is analysed once it is over");
-    if (const auto kept = store_->analysis(game)) {
+    if (const auto kept = store_->analyses().find(game)) {
         const std::string version = std::to_string(kept->madeAt.time_since_epoch().count());
         if (auto text = analyses_.find(id, version)) return {Outcome::Ok, json::object(), *text};
         json stored = json::parse(kept->result, nullptr, false);
@@ -325,9 +325,9 @@ ServiceAnswer TableCore::members() {
     json out = {{"club", club_ != nullptr}, {"members", json::array()}};
     if (club_ && store_) {
         try {
-            for (const auto& m : store_->cachedMembers())
+            for (const auto& m : store_->club().members())
                 out["members"].push_back({{"id", m.id}, {"name", m.name}});
-            if (const auto at = store_->membersFetchedAt())
+            if (const auto at = store_->club().membersFetchedAt())
                 out["fetched_ms"] = at->time_since_epoch().count();
         } catch (const std::exception& e) {
             return ServiceAnswer::failed(Outcome::Unavailable, "members-unreadable",

@@ -475,48 +475,6 @@ std::string GameStore::describeWaiting() const {
     return out;
 }
 
-WriteStatus GameStore::recordScan(std::string_view reader, std::string_view tagsJson, WallTime at) {
-    try {
-        Transaction tx(db_);
-        auto h = db_.prepare(
-            "INSERT INTO reader_health (reader, scans) VALUES (?, 1) "
-            "ON CONFLICT(reader) DO UPDATE SET scans = scans + 1");
-        h.bind(1, reader);
-        h.run();
-        auto s = db_.prepare("INSERT INTO raw_scans (at_ms, reader, tags) VALUES (?, ?, ?)");
-        s.bind(1, toMs(at)).bind(2, reader).bind(3, tagsJson);
-        s.run();
-        if (++scansSinceTrim_ >= kRawScanTrimEvery) {
-            auto trim = db_.prepare("DELETE FROM raw_scans WHERE id <= (SELECT MAX(id) FROM raw_scans) - ?");
-            trim.bind(1, rawScansKept_);
-            trim.run();
-            scansSinceTrim_ = 0;
-        }
-        tx.commit();
-        return {};
-    } catch (const SqliteError& e) {
-        if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
-        return {false, "a scan of " + std::string(reader) + " was not logged: " + describe(e),
-                pending_.size(), describe(e)};
-    }
-}
-
-WriteStatus GameStore::recordReaderFault(std::string_view reader, std::string_view what, WallTime at) {
-    try {
-        auto h = db_.prepare(
-            "INSERT INTO reader_health (reader, faults, last_fault_ms, last_fault) VALUES (?, 1, ?, ?) "
-            "ON CONFLICT(reader) DO UPDATE SET faults = faults + 1, last_fault_ms = excluded.last_fault_ms, "
-            "last_fault = excluded.last_fault");
-        h.bind(1, reader).bind(2, toMs(at)).bind(3, what);
-        h.run();
-        return {};
-    } catch (const SqliteError& e) {
-        if (!e.isTransient()) throw StoreError(file(), "failed while writing (" + describe(e) + ")");
-        return {false, "a fault of " + std::string(reader) + " was not logged: " + describe(e),
-                pending_.size(), describe(e)};
-    }
-}
-
 void GameStore::limitPagesForTesting(std::int64_t pages) {
     db_.queryInteger("PRAGMA max_page_count = " + std::to_string(pages));
 }

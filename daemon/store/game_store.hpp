@@ -1,7 +1,10 @@
 // The game log: one SQLite database (WAL) holding every game, every event
-// of it in order, its referee trace, and the readers' health. The referee
-// writes into it as a game goes; the `vivaref games/show/export/verify/stats`
-// commands read it.
+// of it in order and its referee trace. The referee writes into it as a
+// game goes; the `vivaref games/show/export/verify/stats` commands read it.
+// The same file keeps three other things, each a class of its own on this
+// connection: the readers' health and raw scans (readers(), reader_log.hpp),
+// the analyses of finished games (analyses(), analysis_store.hpp), and the
+// club's outbox and member cache (club(), club_outbox.hpp).
 //
 // Promises: an append of a decision or a referee event returns only once
 // its row is committed (synchronous FULL by default), so an acknowledged
@@ -34,8 +37,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "daemon/club/club_link.hpp"
+#include "daemon/store/analysis_store.hpp"
+#include "daemon/store/club_outbox.hpp"
 #include "daemon/store/decision_log.hpp"
+#include "daemon/store/reader_log.hpp"
 #include "daemon/store/sqlite.hpp"
 #include "daemon/store/store_error.hpp"
 #include "engine/action.hpp"
@@ -49,53 +54,12 @@ enum class Durability {
     Normal,  // survives a crash of the process; a power cut may lose the last commits
 };
 
-// The analysis of a finished game as the log keeps it (schema 2): JSON
-// texts, read back as they were written; whether they still make sense is
-// the reader's question (daemon/analysis/analysis_report.hpp).
-struct StoredAnalysis {
-    GameId game;
-    WallTime madeAt;
-    std::string settings;  // a JSON object's text
-    std::string result;    // a JSON object's text
-};
-
-struct ReaderHealth {
-    std::string reader;
-    std::int64_t scans = 0;
-    std::int64_t faults = 0;
-    std::optional<WallTime> lastFaultAt;
-    std::string lastFault;
-};
-
-// A game queued for the club (club_outbox).
-struct OutboxEntry {
-    GameId game;
-    std::string uid;
-    WallTime queued;
-    std::int64_t attempts = 0;
-    std::optional<WallTime> lastAttempt;
-    std::string lastError;   // empty when no attempt failed
-    bool permanent = false;  // the last failure was the club's refusal
-};
-
-// What the status and `vivaref games` say of the outbox.
-struct OutboxSummary {
-    std::int64_t waiting = 0;
-    std::int64_t pushed = 0;
-    std::optional<WallTime> lastAttempt;  // of a waiting game
-    std::string lastError;                // of the waiting game tried last
-    std::optional<WallTime> lastPushed;
-};
-
 class GameStore final : public DecisionLog {
 public:
     enum class Access {
         CreateIfMissing,  // the daemon
         MustExist,        // the reading commands: a wrong --db is an error, not a new file
     };
-    static constexpr std::int64_t kRawScansKept = 100'000;
-    // Old raw scans are trimmed every this many new ones.
-    static constexpr std::int64_t kRawScanTrimEvery = 1'000;
     // How long a trace line may wait in memory, in the trace's own clock.
     static constexpr std::chrono::milliseconds kTraceFlushEvery{1000};
 
@@ -152,41 +116,17 @@ public:
     std::size_t waiting() const override { return pending_.size(); }  // trace lines the disk refused
     std::size_t traceBuffered() const { return traceBuffer_.size(); }
 
-    // Reader health and raw scans: counters, not history, so a failure to
-    // write them is reported and the row dropped.
-    WriteStatus recordScan(std::string_view reader, std::string_view tagsJson, WallTime at);
-    WriteStatus recordReaderFault(std::string_view reader, std::string_view what, WallTime at);
-    // How many raw scans to keep (kRawScansKept unless configured).
-    void setRawScansKept(std::int64_t kept) { rawScansKept_ = kept; }
-
-    // The analysis of `game`, replacing any earlier one. Only a finished
-    // game (ended, complete or abandoned) is analysed: for another, nothing
-    // is written and the status says why. A full disk is a status too (the
-    // analysis can be made again; it is not kept in memory).
-    WriteStatus saveAnalysis(GameId game, std::string_view settings, std::string_view result, WallTime at);
-
-    // --- the club (schema 3; club_outbox_store.cpp) ------------------------
+    // --- the club (schema 3) ------------------------------------------------
     // A table with a club: from now on every game that ends (finishGame,
-    // abandonGame) is queued in the outbox in the transaction that ends it.
-    // Without it nothing is queued. A game in progress is never queued.
+    // abandonGame) is queued in the club's outbox in the transaction that
+    // ends it. Without it nothing is queued. A game in progress is never queued.
     void setClubConfigured(bool configured) { clubConfigured_ = configured; }
     bool clubConfigured() const { return clubConfigured_; }
-    // The games that wait to be pushed, oldest first.
-    std::vector<OutboxEntry> outbox();
-    OutboxSummary outboxSummary();
-    // The club has the game (push() returned): it leaves the queue.
-    void markPushed(GameId game, WallTime at);
-    // A push failed: counted, with the reason in words; `permanent` when
-    // the club refused it (retrying will not help until someone acts).
-    void recordPushFailure(GameId game, std::string_view error, bool permanent, WallTime at);
-    // The ended game as the club takes it. Throws StoreError for an unknown
-    // game or one still in progress (nothing of a game in progress leaves
-    // the table).
-    club::GameUpload clubUpload(GameId game, std::string_view table);
-    // The club's members as last fetched, by name.
-    std::vector<club::ClubMember> cachedMembers();
-    std::optional<WallTime> membersFetchedAt();
-    void replaceMembers(const std::vector<club::ClubMember>& members, WallTime at);
+
+    // --- the other jobs of the same file --------------------------------------
+    ReaderLog& readers() { return readers_; }
+    AnalysisStore& analyses() { return analyses_; }
+    ClubOutbox& club() { return club_; }
 
     // --- reading (the commands) --------------------------------------------
     std::vector<GameSummary> games();
@@ -201,12 +141,6 @@ public:
     // On disk, then those still in memory.
     std::vector<std::string> traceLines(GameId id);
     std::vector<GameId> unfinishedGames();
-    std::optional<StoredAnalysis> analysis(GameId id);
-    // Finished games (ended, complete or abandoned) with no analysis yet,
-    // newest first.
-    std::vector<GameId> gamesAwaitingAnalysis();
-    std::vector<ReaderHealth> readerHealth();  // by reader name
-    std::int64_t rawScanCount();
 
     // For tests: cap the file at `pages` pages (PRAGMA max_page_count), the
     // way a full disk behaves.
@@ -255,14 +189,15 @@ private:
     [[noreturn]] void unknownGame(GameId id) const;
 
     Database db_;
+    ReaderLog readers_{db_};
+    AnalysisStore analyses_{db_};
+    ClubOutbox club_{db_};
     std::map<GameId, OpenGame> open_;
     std::deque<PendingRow> events_;       // the append or batch being committed
     std::deque<PendingRow> pending_;      // trace lines refused by the disk, oldest first
     std::deque<PendingRow> traceBuffer_;  // trace lines not yet due
     std::chrono::milliseconds traceFlushEvery_ = kTraceFlushEvery;
     int batchDepth_ = 0;
-    std::int64_t scansSinceTrim_ = 0;
-    std::int64_t rawScansKept_ = kRawScansKept;
     bool clubConfigured_ = false;
 };
 

@@ -124,22 +124,4 @@ std::vector<GameId> GameStore::unfinishedGames() {
     return out;
 }
 
-std::vector<ReaderHealth> GameStore::readerHealth() {
-    std::vector<ReaderHealth> out;
-    auto s = db_.prepare(
-        "SELECT reader, scans, faults, last_fault_ms, last_fault FROM reader_health ORDER BY reader");
-    while (s.step()) {
-        ReaderHealth h;
-        h.reader = s.text(0);
-        h.scans = s.integer(1);
-        h.faults = s.integer(2);
-        if (auto at = s.optionalInteger(3)) h.lastFaultAt = fromMs(*at);
-        h.lastFault = s.text(4);
-        out.push_back(std::move(h));
-    }
-    return out;
-}
-
-std::int64_t GameStore::rawScanCount() { return db_.queryInteger("SELECT COUNT(*) FROM raw_scans"); }
-
 }  // namespace vivaref::store

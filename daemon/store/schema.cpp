@@ -1,6 +1,6 @@
 // Every table of the game log, as migrations. Never edit a migration that
 // has shipped: add the next one. Games, their events and traces are kept
-// forever; only raw_scans is trimmed (GameStore::kRawScansKept).
+// forever; only raw_scans is trimmed (ReaderLog::kRawScansKept).
 #include "daemon/store/schema.hpp"
 
 #include <array>

@@ -70,28 +70,28 @@ TEST_CASE("a log of schema 1 is brought to schema 2: its games kept, the analyse
     CHECK(check.queryInteger("PRAGMA user_version") == schemaVersion());
     CHECK(check.queryInteger("SELECT COUNT(*) FROM sqlite_master WHERE name = 'analyses'") == 1);
     CHECK(log.recordLines(GameId{1}) == record);
-    CHECK(log.gamesAwaitingAnalysis() == std::vector<GameId>{GameId{1}});
+    CHECK(log.analyses().awaiting() == std::vector<GameId>{GameId{1}});
 }
 
 TEST_CASE("one analysis a finished game, with its settings; made again, it replaces the first") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
     const auto id = writeRandomGame(log, kClassic4, 5).id;
-    CHECK_FALSE(log.analysis(id));
+    CHECK_FALSE(log.analyses().find(id));
     const json first = analysed(log, id);
     const auto settings = analysis::settingsJson({}, 3).dump();
-    REQUIRE(log.saveAnalysis(id, settings, first.dump(), kAt).durable);
-    auto kept = log.analysis(id);
+    REQUIRE(log.analyses().save(id, settings, first.dump(), kAt).durable);
+    auto kept = log.analyses().find(id);
     REQUIRE(kept);
     CHECK(kept->game == id);
     CHECK(kept->madeAt == kAt);
     CHECK(json::parse(kept->settings) == json::parse(settings));
     CHECK(json::parse(kept->result) == first);
     CHECK_FALSE(analysis::analysisProblem(json::parse(kept->result)));
-    CHECK(log.gamesAwaitingAnalysis().empty());
+    CHECK(log.analyses().awaiting().empty());
 
-    REQUIRE(log.saveAnalysis(id, "{}", R"({"again": true})", kAt + std::chrono::hours(1)).durable);
-    kept = log.analysis(id);
+    REQUIRE(log.analyses().save(id, "{}", R"({"again": true})", kAt + std::chrono::hours(1)).durable);
+    kept = log.analyses().find(id);
     REQUIRE(kept);
     CHECK(kept->result == R"({"again": true})");
     CHECK(kept->madeAt == kAt + std::chrono::hours(1));
@@ -106,14 +106,14 @@ TEST_CASE("a game in progress is never analysed: not waiting for one, and none k
     const auto playing = unfinishedGame(log, 2, 30);
     const auto alsoDone = writeRandomGame(log, kClassic4, 3).id;
     // Newest first, and only the finished ones.
-    CHECK(log.gamesAwaitingAnalysis() == std::vector<GameId>{alsoDone, done});
-    const auto refused = log.saveAnalysis(playing, "{}", "{}", kAt);
+    CHECK(log.analyses().awaiting() == std::vector<GameId>{alsoDone, done});
+    const auto refused = log.analyses().save(playing, "{}", "{}", kAt);
     CHECK_FALSE(refused.durable);
     CHECK(refused.problem.find("still being played") != std::string::npos);
-    CHECK_FALSE(log.analysis(playing));
+    CHECK_FALSE(log.analyses().find(playing));
     // Once it is over it waits with the others.
     resumeRandomGame(log, playing, 9);
-    CHECK(log.gamesAwaitingAnalysis() == std::vector<GameId>{alsoDone, playing, done});
+    CHECK(log.analyses().awaiting() == std::vector<GameId>{alsoDone, playing, done});
 }
 
 TEST_CASE("a damaged analysis read back is named in a sentence, never a crash") {

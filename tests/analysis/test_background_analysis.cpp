@@ -84,11 +84,11 @@ TEST_CASE(
     CHECK(background.underWay()->game == newer);
     runQuiet(background, clock, std::chrono::seconds(600),
              [&] { return background.counters().analysed == 1; });
-    CHECK(log.analysis(newer));
-    CHECK_FALSE(log.analysis(older));
+    CHECK(log.analyses().find(newer));
+    CHECK_FALSE(log.analyses().find(older));
     runQuiet(background, clock, std::chrono::seconds(600),
              [&] { return background.counters().analysed == 2; });
-    REQUIRE(log.analysis(older));
+    REQUIRE(log.analyses().find(older));
     CHECK(background.counters().failed == 0);
     REQUIRE(notes.size() == 2);
     CHECK(notes[0].find("game 2 analysed") != std::string::npos);
@@ -103,10 +103,10 @@ TEST_CASE(
         *game,
         engine::players::analyseGame(engine::State(game->rules), game->decisions, options.settings, rng),
         options.settings, options.seed, "game 1");
-    const json kept = json::parse(log.analysis(older)->result);
+    const json kept = json::parse(log.analyses().find(older)->result);
     CHECK(kept == expected);
     CHECK_FALSE(analysis::analysisProblem(kept));
-    CHECK(json::parse(log.analysis(older)->settings) ==
+    CHECK(json::parse(log.analyses().find(older)->settings) ==
           analysis::settingsJson(options.settings, options.seed));
 }
 
@@ -126,13 +126,13 @@ TEST_CASE("a game in progress is never analysed; once it is over, it is") {
         return false;
     });
     CHECK_FALSE(touched);
-    CHECK(log.analysis(done));
-    CHECK_FALSE(log.analysis(playing));
+    CHECK(log.analyses().find(done));
+    CHECK_FALSE(log.analyses().find(playing));
     CHECK(background.counters().analysed == 1);
     resumeRandomGame(log, playing, 8);
     runQuiet(background, clock, std::chrono::seconds(600),
              [&] { return background.counters().analysed == 2; });
-    CHECK(log.analysis(playing));
+    CHECK(log.analyses().find(playing));
 }
 
 TEST_CASE("a busy table stops the slice at once, and nothing runs until it is quiet") {
@@ -202,7 +202,7 @@ TEST_CASE(
                          << " us, longest slice " << longestSlice.count() << " us");
         CHECK(background.counters().pieces > 100);
         REQUIRE_MESSAGE(
-            (background.underWay().has_value() || !log.gamesAwaitingAnalysis().empty()),
+            (background.underWay().has_value() || !log.analyses().awaiting().empty()),
             "every game was analysed before the end: the share measured would be too low; add games");
         // At most the share, plus one slice's worth at the end; and not far under it (it did use its share).
         // (2 % of the share for what this loop's own clock readings around

@@ -137,7 +137,7 @@ void checkExactlyOnce(FakeClub& club, const std::filesystem::path& file) {
             CHECK(club.games.count(g.uid) == 0);
         }
     }
-    CHECK(log.outbox().empty());
+    CHECK(log.club().waiting().empty());
 }
 
 }  // namespace
@@ -168,7 +168,7 @@ TEST_CASE("a table offline for a while catches up when the club comes back, each
     CHECK(state.pushed == 0);
     {
         GameStore log(file, GameStore::Access::MustExist);
-        CHECK(log.outboxSummary().lastError == "server unreachable");
+        CHECK(log.club().summary().lastError == "server unreachable");
     }
     {
         std::lock_guard lock(club->mutex);
@@ -221,7 +221,7 @@ TEST_CASE("a game the club refuses keeps its reason, is not retried in a loop, a
     CHECK(state.lastError.find("may not push games") != std::string::npos);
     pusher.stop();
     GameStore log(file, GameStore::Access::MustExist);
-    const auto queue = log.outbox();
+    const auto queue = log.club().waiting();
     REQUIRE(queue.size() == 1);
     CHECK(queue[0].game == ids[0]);
     CHECK(queue[0].permanent);
@@ -281,7 +281,7 @@ TEST_CASE("the members are cached at each connection, and the cache stays when t
     }
     {
         GameStore log(file, GameStore::Access::MustExist);
-        const auto members = log.cachedMembers();
+        const auto members = log.club().members();
         REQUIRE(members.size() == 2);
         CHECK(members[0].name == "Bob");
     }
@@ -297,14 +297,14 @@ TEST_CASE("the members are cached at each connection, and the cache stays when t
         pusher.stop();
     }
     GameStore log(file, GameStore::Access::MustExist);
-    CHECK(log.cachedMembers().size() == 2);  // the last list fetched, for the host's picker
+    CHECK(log.club().members().size() == 2);  // the last list fetched, for the host's picker
     {
         std::lock_guard lock(club->mutex);
         club->down = false;
     }
     OutboxPusher pusher(fastOptions(file), factoryFor(club));
     pusher.start();
-    REQUIRE(waitFor([&] { return log.cachedMembers().size() == 3; }));
+    REQUIRE(waitFor([&] { return log.club().members().size() == 3; }));
     pusher.stop();
 }
 
@@ -320,5 +320,5 @@ TEST_CASE("a build that cannot reach a club says so, and keeps the games queued"
     pusher.stop();
     CHECK(pusher.state().lastError == "this build cannot reach a club yet");
     GameStore log(file, GameStore::Access::MustExist);
-    CHECK(log.outbox().size() == 1);
+    CHECK(log.club().waiting().size() == 1);
 }

@@ -15,6 +15,7 @@
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
+#include "daemon/club/game_upload.hpp"
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/store/game_store.hpp"
 #include "tests/club/league_fixture.hpp"
@@ -68,9 +69,9 @@ TEST_CASE("a table killed after the club committed its push: started again, the 
         log.setClubConfigured(true);
         for (std::uint64_t seed = 71; seed < 74; ++seed) {
             const auto written = store::testing::writeRandomGame(log, store::testing::randomSpec(seed), seed);
-            uids.push_back(log.clubUpload(written.id, "hall").uid);
+            uids.push_back(club::uploadOf(log, written.id, "hall").uid);
         }
-        REQUIRE(log.outbox().size() == 3);
+        REQUIRE(log.club().waiting().size() == 3);
     }
     const auto inClub = [&] { return countOf(admin, "SELECT count(*) FROM club.games"); };
 
@@ -92,7 +93,7 @@ TEST_CASE("a table killed after the club committed its push: started again, the 
     CHECK(inClub() == 1);
     {
         store::GameStore log(file, store::GameStore::Access::MustExist);
-        const auto queued = log.outbox();
+        const auto queued = log.club().waiting();
         REQUIRE(queued.size() == 3);
         CHECK(countOf(admin, "SELECT count(*) FROM club.games WHERE uid = '" + queued.front().uid + "'") ==
               1);
@@ -119,5 +120,5 @@ TEST_CASE("a table killed after the club committed its push: started again, the 
         CHECK(countOf(admin, "SELECT count(*) FROM club.games WHERE uid = '" + uid + "'") == 1);
     CHECK(countOf(admin, "SELECT count(DISTINCT game_uid) FROM club.game_players") == 3);
     store::GameStore log(file, store::GameStore::Access::MustExist);
-    CHECK(log.outbox().empty());
+    CHECK(log.club().waiting().empty());
 }

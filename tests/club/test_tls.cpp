@@ -145,7 +145,7 @@ TEST_CASE("over TLS: the pusher takes a wrong CA as a refusal, waits maxRetry, k
         REQUIRE(state.lastAttempt);
         CHECK(*state.nextTry - *state.lastAttempt > 30min);  // maxRetry, not firstRetry
         store::GameStore log(file, store::GameStore::Access::MustExist);
-        const auto queue = log.outbox();
+        const auto queue = log.club().waiting();
         REQUIRE(queue.size() == 2);
         CHECK(!queue[0].permanent);  // the connection was refused, not the game
     }

@@ -498,13 +498,13 @@ TEST_CASE(
     CHECK(t.get("/api/games/1/analysis") == kept);  // the kept text again
     // Never game 2: it is still being played.
     for (int i = 0; i < 50; ++i) (void)background.runPiece(true);
-    CHECK_FALSE(t.store.analysis(store::GameId{2}));
+    CHECK_FALSE(t.store.analyses().find(store::GameId{2}));
     CHECK(t.call(http::verb::get, "/api/games/2/analysis").first == 409);
 
     // A kept analysis that cannot be read: said so, with what to do.
-    REQUIRE(t.store
-                .saveAnalysis(store::GameId{1}, "{}", R"({"format": 1, "players": "cut short)",
-                              store::WallTime(std::chrono::milliseconds(1)))
+    REQUIRE(t.store.analyses()
+                .save(store::GameId{1}, "{}", R"({"format": 1, "players": "cut short)",
+                      store::WallTime(std::chrono::milliseconds(1)))
                 .durable);
     const json damaged = t.get("/api/games/1/analysis");
     CHECK(damaged["status"] == "damaged");

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include "daemon/club/game_upload.hpp"
 #include "daemon/store/schema.hpp"
 #include "tests/store/random_game_writer.hpp"
 
@@ -96,31 +97,32 @@ TEST_CASE("without a club nothing is queued; with one, every ended game is, and 
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
     auto first = writeRandomGame(log, randomSpec(1), 1);
-    CHECK(log.outbox().empty());
+    CHECK(log.club().waiting().empty());
     log.setClubConfigured(true);
     auto finished = writeRandomGame(log, randomSpec(2), 2);
     auto cut = [](const WriteStatus&, GameId, std::int64_t lines) { return lines < 15; };
     auto inProgress = writeRandomGame(log, randomSpec(3), 3, cut);
     auto abandoned = writeRandomGame(log, randomSpec(4), 4, cut);
     log.abandonGame(abandoned.id, WallTime{std::chrono::milliseconds(5)});
-    const auto queued = log.outbox();
+    const auto queued = log.club().waiting();
     REQUIRE(queued.size() == 2);
     // Oldest end first: the abandoned game's end is stamped earlier.
     CHECK(queued[0].game == abandoned.id);
     CHECK(queued[1].game == finished.id);
     CHECK(queued[1].uid == log.game(finished.id)->uid);
-    CHECK(log.outboxSummary().waiting == 2);
-    CHECK_THROWS_AS(log.clubUpload(inProgress.id, "hall"), StoreError);
+    CHECK(log.club().summary().waiting == 2);
+    CHECK_THROWS_AS(club::uploadOf(log, inProgress.id, "hall"), StoreError);
     (void)first;
 
-    log.recordPushFailure(finished.id, "server unreachable", false, WallTime{std::chrono::milliseconds(100)});
-    auto summary = log.outboxSummary();
+    log.club().recordFailure(finished.id, "server unreachable", false,
+                             WallTime{std::chrono::milliseconds(100)});
+    auto summary = log.club().summary();
     CHECK(summary.lastError == "server unreachable");
     CHECK(summary.lastAttempt == WallTime{std::chrono::milliseconds(100)});
-    CHECK(log.outbox()[1].attempts == 1);
-    log.markPushed(finished.id, WallTime{std::chrono::milliseconds(200)});
-    log.markPushed(finished.id, WallTime{std::chrono::milliseconds(300)});  // once is enough
-    summary = log.outboxSummary();
+    CHECK(log.club().waiting()[1].attempts == 1);
+    log.club().markPushed(finished.id, WallTime{std::chrono::milliseconds(200)});
+    log.club().markPushed(finished.id, WallTime{std::chrono::milliseconds(300)});  // once is enough
+    summary = log.club().summary();
     CHECK(summary.waiting == 1);
     CHECK(summary.pushed == 1);
     CHECK(summary.lastPushed == WallTime{std::chrono::milliseconds(200)});
@@ -147,7 +149,7 @@ TEST_CASE("the outbox row is written with the game's end: neither on a full disk
     const auto status = log.abandonGame(second.id, WallTime{std::chrono::milliseconds(9)});
     CHECK(!status.durable);
     CHECK(outboxRows(file, second.id) == 0);
-    CHECK(!log.outboxSummary().lastPushed);
+    CHECK(!log.club().summary().lastPushed);
     CHECK_FALSE(log.game(second.id)->abandoned);  // not kept: the caller abandons it again
     log.limitPagesForTesting(1'000'000);
     CHECK(log.abandonGame(second.id, WallTime{std::chrono::milliseconds(10)}).durable);
@@ -208,7 +210,7 @@ TEST_CASE("the upload of a finished game carries its record, result, scores and 
     log.setClubConfigured(true);
     auto game = writeRandomGame(log, randomSpec(21), 21);
     const auto summary = *log.game(game.id);
-    const auto up = log.clubUpload(game.id, "north-hall");
+    const auto up = club::uploadOf(log, game.id, "north-hall");
     CHECK(up.uid == summary.uid);
     CHECK(up.table == "north-hall");
     CHECK(up.localId == game.id.value);
@@ -244,7 +246,7 @@ TEST_CASE("the upload of an abandoned game has no result, no scores, and marks t
     auto game = writeRandomGame(log, randomSpec(22), 22, cut);
     log.appendRefereeEvent(game.id, "bots", R"({"seats":[{"seat":1,"strength":"good"}]})", WallTime{});
     log.abandonGame(game.id, WallTime{std::chrono::milliseconds(50)});
-    const auto up = log.clubUpload(game.id, "t");
+    const auto up = club::uploadOf(log, game.id, "t");
     CHECK(up.abandoned);
     CHECK(!up.complete);
     CHECK(up.result.empty());
@@ -258,16 +260,16 @@ TEST_CASE("the upload of an abandoned game has no result, no scores, and marks t
 TEST_CASE("the members cache is replaced whole and read by name") {
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
-    CHECK(log.cachedMembers().empty());
-    CHECK(!log.membersFetchedAt());
-    log.replaceMembers({{7, "Zoe"}, {3, "Clara"}}, WallTime{std::chrono::milliseconds(10)});
-    auto members = log.cachedMembers();
+    CHECK(log.club().members().empty());
+    CHECK(!log.club().membersFetchedAt());
+    log.club().replaceMembers({{7, "Zoe"}, {3, "Clara"}}, WallTime{std::chrono::milliseconds(10)});
+    auto members = log.club().members();
     REQUIRE(members.size() == 2);
     CHECK(members[0].name == "Clara");
     CHECK(members[0].id == 3);
-    CHECK(log.membersFetchedAt() == WallTime{std::chrono::milliseconds(10)});
-    log.replaceMembers({{9, "Bob"}}, WallTime{std::chrono::milliseconds(20)});
-    members = log.cachedMembers();
+    CHECK(log.club().membersFetchedAt() == WallTime{std::chrono::milliseconds(10)});
+    log.club().replaceMembers({{9, "Bob"}}, WallTime{std::chrono::milliseconds(20)});
+    members = log.club().members();
     REQUIRE(members.size() == 1);
     CHECK(members[0].name == "Bob");
 }

@@ -29,12 +29,13 @@ TEST_CASE("reader health counts scans and faults; raw scans keep only the newest
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing, Durability::Normal);
     const WallTime at(std::chrono::milliseconds(1'700'000'000'000));
     const std::int64_t kept = 500;
-    log.setRawScansKept(kept);
-    const std::int64_t scans = kept + 3 * GameStore::kRawScanTrimEvery;
-    for (std::int64_t i = 0; i < 3; ++i) CHECK(log.recordScan("floor3", R"(["0459AC12"])", at).durable);
-    CHECK(log.recordReaderFault("floor3", "no answer", at + std::chrono::seconds(1)).durable);
-    CHECK(log.recordReaderFault("throne", "garbage", at).durable);
-    auto health = log.readerHealth();
+    log.readers().setRawScansKept(kept);
+    const std::int64_t scans = kept + 3 * ReaderLog::kRawScanTrimEvery;
+    for (std::int64_t i = 0; i < 3; ++i)
+        CHECK(log.readers().recordScan("floor3", R"(["0459AC12"])", at).durable);
+    CHECK(log.readers().recordFault("floor3", "no answer", at + std::chrono::seconds(1)).durable);
+    CHECK(log.readers().recordFault("throne", "garbage", at).durable);
+    auto health = log.readers().health();
     REQUIRE(health.size() == 2);
     CHECK(health[0].reader == "floor3");
     CHECK(health[0].scans == 3);
@@ -44,8 +45,8 @@ TEST_CASE("reader health counts scans and faults; raw scans keep only the newest
     CHECK(*health[0].lastFaultAt == at + std::chrono::seconds(1));
     CHECK(health[1].scans == 0);
 
-    for (std::int64_t i = 3; i < scans; ++i) log.recordScan("floor0", "[]", at);
-    CHECK(log.rawScanCount() <= kept + GameStore::kRawScanTrimEvery);
-    CHECK(log.rawScanCount() >= kept);
-    CHECK(log.readerHealth()[0].scans == scans - 3);  // counters are never trimmed
+    for (std::int64_t i = 3; i < scans; ++i) log.readers().recordScan("floor0", "[]", at);
+    CHECK(log.readers().rawScanCount() <= kept + ReaderLog::kRawScanTrimEvery);
+    CHECK(log.readers().rawScanCount() >= kept);
+    CHECK(log.readers().health()[0].scans == scans - 3);  // counters are never trimmed
 }
