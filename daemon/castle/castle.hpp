@@ -12,10 +12,10 @@
 // A castle knows nothing of the rules: it says what its readers saw and
 // which keys were pressed, as it happens, to the CastleSink given at
 // start(), and shows the LEDs it is told to. Every scan ends in the same
-// place, the simulation rig's scan() (daemon/simulation/simulation_rig.hpp):
-// the real and the simulated castle's through the table loop of `vivaref
-// serve` (daemon/server/table_loop.hpp), the trace castle's from the rig,
-// which steps it itself. It runs on the loop's clock (loop_clock.hpp):
+// place, a table's (daemon/table/table.hpp): `vivaref serve` starts its
+// real or simulated castle on its table, and the simulation rig
+// (daemon/simulation/simulation_rig.hpp) hands the trace castle's scans,
+// which it steps itself, to its own. It runs on the loop's clock (loop_clock.hpp):
 // step() does what is due now and says when it is next due; nothing in it
 // sleeps. The trace castle also says when it is next due before it is
 // stepped (nextScanAt()): a replay runs the referee's deadlines due before

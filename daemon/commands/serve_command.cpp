@@ -100,8 +100,7 @@ int runServe(const std::vector<std::string>& args) {
         settings.hostToken = castle.daemon.hostToken;
         settings.httpNames = castle.daemon.httpNames;
         settings.database = castle.databasePath();
-        settings.rig.board.scanInterval = castle.scanInterval;
-        settings.rig.sensing = castle.sensing;
+        settings.table.sensing = castle.sensing;
         settings.rawScansKept = castle.rawScansKept;
         settings.enrolment.edition = std::string(config::castleEditionName(castle.edition));
         settings.enrolment.registry = castle.tagRegistryPath();
@@ -149,10 +148,10 @@ int runServe(const std::vector<std::string>& args) {
     // that no game's seed (and hands) can be worked out from another's;
     // --seed keeps them repeatable (seed, seed + 1, ...) for tests.
     if (vm.count("seed")) {
-        settings.rig.referee.seed = seed;
+        settings.table.referee.seed = seed;
     } else {
-        settings.rig.referee.seed = server::randomSeed();
-        settings.rig.referee.gameSeeds = server::randomSeed;
+        settings.table.referee.seed = server::randomSeed();
+        settings.table.referee.gameSeeds = server::randomSeed;
     }
     return server::serveCastle(settings, std::cout, std::cerr);
 }

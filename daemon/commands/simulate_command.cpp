@@ -9,7 +9,6 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
-#include "daemon/server/table_core.hpp"
 #include "daemon/simulation/simulate.hpp"
 
 namespace vivaref::daemon {
@@ -68,7 +67,7 @@ int runSimulate(const std::vector<std::string>& args) {
         }
         if (!check.config.readers.empty()) {
             try {
-                options = server::realRigOptions(check.config, castle::enrolledTags(check.config));
+                options = simulation::realCastleRig(check.config, castle::enrolledTags(check.config));
             } catch (const std::exception& e) {
                 std::cerr << "vivaref simulate: " << e.what() << "\n";
                 return kExitUsage;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -34,6 +35,12 @@ namespace net = boost::asio;
 using boost::system::error_code;
 
 namespace {
+
+// A part of the daemon that cannot be made: serve does not start (exit 2),
+// and says why on one line.
+struct NotStarted : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 std::string urlOf(const net::ip::tcp::endpoint& endpoint) {
     std::ostringstream url;
@@ -174,48 +181,43 @@ std::unique_ptr<store::GameStore> openStore(const ServeSettings& settings, std::
     }
 }
 
-// The rig of the real castle: its readers' layout and its enrolled tags,
-// the referee's knobs from `rig`. Throws when tags.json cannot be read.
-simulation::RigOptions realCastleRig(const config::CastleConfig& castle, const simulation::RigOptions& rig,
-                                     std::ostream& err) {
-    drivers::TagRegistry tags = castle::enrolledTags(castle);
-    if (tags.size() == 0)
+// The table's knobs for the real castle: its enrolled tags and its sensing
+// knobs; the referee's from `given`. Throws when tags.json cannot be read.
+table::TableOptions realCastleTable(const config::CastleConfig& castle, table::TableOptions given,
+                                    std::ostream& err) {
+    given.registry = castle::enrolledTags(castle);
+    if (given.registry->size() == 0)
         err << "vivaref serve: no tag is enrolled for the " << config::castleEditionName(castle.edition)
             << " edition in " << castle.tagRegistryPath().string()
             << ": every tag is unknown until 'vivaref enrol' runs\n";
-    simulation::RigOptions real = realRigOptions(castle, std::move(tags));
-    real.referee = rig.referee;
-    real.settleFor = rig.settleFor;
-    real.finishLimit = rig.finishLimit;
-    real.onNotice = rig.onNotice;
-    return real;
+    given.sensing = castle.sensing;
+    return given;
 }
 
-// The castle `settings` name: the real one (its rig, readers' layout and
-// enrolled tags, into `rig`), or the simulated one (which offers hands,
-// castle::HandOffer). Null after saying why on `err`.
+// The castle `settings` name: the real one (its enrolled tags and sensing
+// knobs go into `options`), or the simulated one (which offers hands,
+// castle::HandOffer). Throws NotStarted.
 std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
-                                           const castle::SteadyLoopClock& clock, simulation::RigOptions& rig,
+                                           const castle::SteadyLoopClock& clock, table::TableOptions& options,
                                            std::ostream& err) {
     try {
         if (const auto& real = settings.realCastle) {
-            rig = realCastleRig(*real, rig, err);
-            castle::RealCastleOptions options;
-            options.edgeClockAtZero =
+            options = realCastleTable(*real, std::move(options), err);
+            castle::RealCastleOptions castleOptions;
+            castleOptions.edgeClockAtZero =
                 std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
-            return std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, options);
+            return std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, castleOptions);
         }
-        drivers::BoardLayout layout = rig.layout ? *rig.layout : drivers::standardBoardLayout();
+        drivers::BoardLayout layout = drivers::standardBoardLayout();
         // A configuration's field rule, max_fields_on and backoff, as its real castle would take them.
-        castle::SimulatedCastleOptions options =
+        castle::SimulatedCastleOptions castleOptions =
             settings.simulatedCastle ? castle::simulatedCastleOptions(*settings.simulatedCastle, layout)
                                      : castle::SimulatedCastleOptions{};
-        options.board.seed = rig.referee.seed;
-        options.stabilityWindow = rig.sensing.stabilityWindow;
-        return std::make_unique<castle::SimulatedCastle>(std::move(layout), clock, std::move(options));
+        castleOptions.board.seed = options.referee.seed;
+        castleOptions.stabilityWindow = options.sensing.stabilityWindow;
+        return std::make_unique<castle::SimulatedCastle>(std::move(layout), clock, std::move(castleOptions));
     } catch (const std::exception& e) {
-        err << "vivaref serve: " << e.what() << "\n";
-        return nullptr;
+        throw NotStarted(e.what());
     }
 }
 
@@ -275,112 +277,97 @@ std::string hostTokenOf(ServeSettings& settings, std::ostream& err) {
     }
 }
 
-int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err) {
-    ServeSettings settings = given;
-    // The log first: without it no game may start.
-    const std::unique_ptr<store::GameStore> store = openStore(settings, err);
-    if (!store) return 2;
+namespace {
 
-    // The club: games that end from now on are queued with their end, and
-    // pushed by a thread of their own (a slow club never holds the table).
-    std::unique_ptr<club::OutboxPusher> pusher;
-    if (settings.club) {
-        club::OutboxPusher::LinkFactory link = settings.clubLink;
-        if (!link) {
-            std::string conninfo;
-            try {
-                conninfo = config::clubConninfo(*settings.club);
-            } catch (const std::exception& e) {
-                err << "vivaref serve: not started: " << e.what() << "\n";
-                return 2;
-            }
-            link = [conninfo, table = settings.club->table] { return club::makeClubLink(conninfo, table); };
-        }
-        club::OutboxPusherOptions pushing;
-        pushing.log = settings.database;
-        pushing.table = settings.club->table;
-        pushing.server = settings.club->serverText();
-        pushing.firstRetry = settings.clubFirstRetry;
-        store->setClubConfigured(true);
-        pusher = std::make_unique<club::OutboxPusher>(std::move(pushing), std::move(link));
-    }
-
-    // The castle: the real one the configuration names, or the simulated one.
-    net::io_context io;
-    // The league's pages ([club] league_user / league_password_file): read
-    // through the club's read-only role by a thread of their own, answers
-    // posted back to the loop. Made after the loop, so gone before it.
-    std::unique_ptr<club::LeagueReader> league;
-    if (settings.club && settings.club->league) {
-        club::LeagueReaderOptions reading;
+// The club's pusher: the games that end from now on are queued with their
+// end, and pushed by a thread of its own (a slow club never holds the
+// table). Null: no club.
+std::unique_ptr<club::OutboxPusher> clubPusher(const ServeSettings& settings, store::GameStore& store) {
+    if (!settings.club) return nullptr;
+    club::OutboxPusher::LinkFactory link = settings.clubLink;
+    if (!link) {
+        std::string conninfo;
         try {
-            reading.conninfo = config::leagueConninfo(*settings.club);
+            conninfo = config::clubConninfo(*settings.club);
         } catch (const std::exception& e) {
-            err << "vivaref serve: not started: " << e.what() << "\n";
-            return 2;
+            throw NotStarted(std::string("not started: ") + e.what());
         }
-        reading.database = settings.club->database;
-        league = makeLeagueReader(io, std::move(reading));
+        link = [conninfo, table = settings.club->table] { return club::makeClubLink(conninfo, table); };
     }
-    castle::SteadyLoopClock clock;
-    simulation::RigOptions rig = settings.rig;
-    // The journal hears once when the log stops saving and once when it saves again.
-    rig.onNotice = [&err, &pusher, given = std::move(rig.onNotice)](const referee::Notice& notice) {
+    club::OutboxPusherOptions pushing;
+    pushing.log = settings.database;
+    pushing.table = settings.club->table;
+    pushing.server = settings.club->serverText();
+    pushing.firstRetry = settings.clubFirstRetry;
+    store.setClubConfigured(true);
+    return std::make_unique<club::OutboxPusher>(std::move(pushing), std::move(link));
+}
+
+// The league's pages ([club] league_user / league_password_file): read
+// through the club's read-only role by a thread of their own, answers
+// posted back to the loop. Null: no league.
+std::unique_ptr<club::LeagueReader> leagueReader(const ServeSettings& settings, net::io_context& io) {
+    if (!settings.club || !settings.club->league) return nullptr;
+    club::LeagueReaderOptions reading;
+    try {
+        reading.conninfo = config::leagueConninfo(*settings.club);
+    } catch (const std::exception& e) {
+        throw NotStarted(std::string("not started: ") + e.what());
+    }
+    reading.database = settings.club->database;
+    return makeLeagueReader(io, std::move(reading));
+}
+
+// What the daemon's journal and the club's pusher hear of the referee.
+class NoticeLog final : public table::TableObserver {
+public:
+    NoticeLog(std::ostream& err, club::OutboxPusher* pusher) : err_(err), pusher_(pusher) {}
+    void notice(const referee::Notice& notice) override {
+        // Once when the log stops saving and once when it saves again.
         if (notice.kind == "log-problem" || notice.kind == "log-ok")
-            err << "vivaref serve: " << notice.text << std::endl;
+            err_ << "vivaref serve: " << notice.text << std::endl;
         // A game ended (its outbox row with it), or rows that waited reached the disk.
-        if (pusher && (notice.kind == "game-over" || notice.kind == "abandoned" || notice.kind == "log-ok"))
-            pusher->notify();
-        if (given) given(notice);
-    };
-    const std::unique_ptr<castle::Castle> castle = openCastle(settings, clock, rig, err);
-    if (!castle) return 2;
-    // The simulated castle's hands (sim.html's puts, lifts and presses); none on a real castle.
-    castle::HandOffer* const hands = castle::offerOf<castle::HandOffer>(*castle);
-    // No configuration leaves the host's controls open.
-    settings.hostToken = hostTokenOf(settings, err);
-    if (settings.hostToken.empty()) return 2;
-
-    // The table on it: the referee behind the rig, stepped with the castle by one loop.
-    rig.referee.wallAtZero =
-        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    const auto wallAtZero = rig.referee.wallAtZero;
-    TableCore table(clock, store.get(), std::move(rig), hands);
-    table.setClubPusher(pusher.get());
-    // Finished games analysed in the gaps of the table's work, at a bounded share of a core.
-    std::unique_ptr<analysis::BackgroundAnalysis> background;
-    if (settings.analysisShare > 0) {
-        analysis::BackgroundAnalysisOptions analysisOptions;
-        analysisOptions.share = std::min(settings.analysisShare, 1.0);
-        analysisOptions.slice = settings.analysisSlice;
-        analysisOptions.settings.iterations = settings.analysisIterations;
-        analysisOptions.wallAtZero = wallAtZero;
-        analysisOptions.onNote = [&err](const std::string& note) {
-            err << "vivaref serve: " << note << std::endl;
-        };
-        background =
-            std::make_unique<analysis::BackgroundAnalysis>(*store, clock, std::move(analysisOptions));
-        table.setBackgroundAnalysis(background.get());
-    }
-    TableLoopOptions loopOptions;
-    loopOptions.onProblem = [&err](const std::string& problem) {
-        err << "vivaref serve: " << problem << "\n";
-    };
-    TableLoop loop(*castle, table, clock, std::move(loopOptions));
-    if (auto resumed = table.resumeUnfinished()) {
-        if (resumed->ok)
-            err << "vivaref serve: resumed game " << (resumed->game ? resumed->game->value : 0)
-                << " from the log; the board is guided back to its last position\n";
-        else
-            err << "vivaref serve: could not resume the unfinished game: " << resumed->message << "\n";
+        if (pusher_ && (notice.kind == "game-over" || notice.kind == "abandoned" || notice.kind == "log-ok"))
+            pusher_->notify();
     }
 
-    // Tag enrolment from the host's page, fed with the table's raw scans.
-    HostEnrolment enrolment(settings.enrolment);
-    const int scanListener =
-        table.onRawScan([&enrolment](const std::string& reader, const drivers::ScanResult& result,
-                                     Timestamp at) { enrolment.onScan(reader, result, at); });
+private:
+    std::ostream& err_;
+    club::OutboxPusher* pusher_;
+};
 
+// Finished games analysed in the gaps of the table's work, at a bounded
+// share of a core. Null: none runs.
+std::unique_ptr<analysis::BackgroundAnalysis> backgroundAnalysis(const ServeSettings& settings,
+                                                                 store::GameStore& store,
+                                                                 const castle::SteadyLoopClock& clock,
+                                                                 store::WallTime wallAtZero,
+                                                                 std::ostream& err) {
+    if (settings.analysisShare <= 0) return nullptr;
+    analysis::BackgroundAnalysisOptions options;
+    options.share = std::min(settings.analysisShare, 1.0);
+    options.slice = settings.analysisSlice;
+    options.settings.iterations = settings.analysisIterations;
+    options.wallAtZero = wallAtZero;
+    options.onNote = [&err](const std::string& note) { err << "vivaref serve: " << note << std::endl; };
+    return std::make_unique<analysis::BackgroundAnalysis>(store, clock, std::move(options));
+}
+
+void resumeUnfinished(TableCore& core, std::ostream& err) {
+    const auto resumed = core.resumeUnfinished();
+    if (!resumed) return;
+    if (resumed->ok)
+        err << "vivaref serve: resumed game " << (resumed->game ? resumed->game->value : 0)
+            << " from the log; the board is guided back to its last position\n";
+    else
+        err << "vivaref serve: could not resume the unfinished game: " << resumed->message << "\n";
+}
+
+// The web server's knobs: the host's token, the pages, the limits (within
+// the descriptors the process may open), the host's tag enrolment and the
+// league's routes.
+WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolment,
+                            club::LeagueReader* league, std::ostream& err) {
     WebServerOptions options;
     options.router.enrol = [&enrolment](std::string_view action, const nlohmann::json& body,
                                         bool gameInProgress) {
@@ -404,7 +391,70 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
     options.webRoot = settings.webRoot;
     if (league) options.router.league = leagueRoutes(*league);
-    WebServer web(io, table, options);
+    return options;
+}
+
+// After the loop: every decision was written before it was shown; what
+// waits in memory (a full disk: trace lines) gets one more try. The exit status.
+int stopped(store::GameStore& store, int signalled, std::ostream& err) {
+    const char* signal = signalled == SIGINT ? "SIGINT" : "SIGTERM";
+    const auto health = store.flush();
+    if (!health.durable) {
+        err << "vivaref serve: stopped (" << signal << ") with the game log unsaved: " << health.problem
+            << ". Lost: " << store.describeWaiting() << " (no decision: none is shown before it is saved)\n";
+        return 1;
+    }
+    err << "vivaref serve: stopped (" << signal << "), the game log is saved\n";
+    return 0;
+}
+
+}  // namespace
+
+int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err) {
+    ServeSettings settings = given;
+    // The log first: without it no game may start.
+    const std::unique_ptr<store::GameStore> store = openStore(settings, err);
+    if (!store) return 2;
+    net::io_context io;
+    castle::SteadyLoopClock clock;
+    table::TableOptions options = settings.table;
+    std::unique_ptr<club::OutboxPusher> pusher;
+    std::unique_ptr<club::LeagueReader> league;  // made after the loop's io_context, so gone before it
+    std::unique_ptr<castle::Castle> castle;
+    try {
+        pusher = clubPusher(settings, *store);
+        league = leagueReader(settings, io);
+        castle = openCastle(settings, clock, options, err);
+    } catch (const NotStarted& e) {
+        err << "vivaref serve: " << e.what() << "\n";
+        return 2;
+    }
+    // No configuration leaves the host's controls open.
+    settings.hostToken = hostTokenOf(settings, err);
+    if (settings.hostToken.empty()) return 2;
+
+    // The table on the castle, its service, and the one loop that steps both.
+    options.referee.wallAtZero =
+        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    options.onProblem = [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; };
+    // The simulated castle's hands (sim.html's puts, lifts and presses); none on a real castle.
+    castle::HandOffer* const hands = castle::offerOf<castle::HandOffer>(*castle);
+    const auto wallAtZero = options.referee.wallAtZero;
+    TableCore core(clock, store.get(), castle->layout(), std::move(options), hands);
+    NoticeLog notices(err, pusher.get());
+    core.table().attach(notices);
+    core.setClubPusher(pusher.get());
+    const auto background = backgroundAnalysis(settings, *store, clock, wallAtZero, err);
+    core.setBackgroundAnalysis(background.get());
+    TableLoop loop(*castle, core, clock);
+    resumeUnfinished(core, err);
+
+    // Tag enrolment from the host's page, fed with the table's raw scans.
+    HostEnrolment enrolment(settings.enrolment);
+    const int scanListener =
+        core.onRawScan([&enrolment](const std::string& reader, const drivers::ScanResult& result,
+                                    Timestamp at) { enrolment.onScan(reader, result, at); });
+    WebServer web(io, core, webOptions(settings, enrolment, league.get(), err));
     try {
         web.listen(settings.listen);
     } catch (const std::exception& e) {
@@ -415,9 +465,9 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     announce(settings, url, web, hands ? nullptr : castle.get(), out, err);
 
     SystemdNotifier systemd(io);
-    std::string lastStatus = table.summaryLine();
-    const int statusListener = table.onChange([&] {
-        if (auto line = table.summaryLine(); line != lastStatus) {
+    std::string lastStatus = core.summaryLine();
+    const int statusListener = core.onChange([&] {
+        if (auto line = core.summaryLine(); line != lastStatus) {
             lastStatus = line;
             systemd.status(line);
         }
@@ -425,7 +475,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
 
     LoopOnAsio onAsio(io, loop, clock);
     std::optional<AnalysisOnAsio> analysisOnAsio;
-    if (background) analysisOnAsio.emplace(io, *background, table, clock, settings.analysisQuietFor);
+    if (background) analysisOnAsio.emplace(io, *background, core, clock, settings.analysisQuietFor);
     net::signal_set signals(io, SIGTERM, SIGINT);
     int signalled = 0;
     signals.async_wait([&](const error_code& error, int number) {
@@ -451,21 +501,9 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     io.run();
     // A push in flight is abandoned (its game stays queued for the next start).
     if (pusher) pusher->stop();
-    table.removeListener(statusListener);
-    table.removeRawScanListener(scanListener);
-
-    // Every decision was written before it was shown; what waits in memory
-    // (a full disk: trace lines) gets one more try.
-    const auto health = store->flush();
-    if (!health.durable) {
-        err << "vivaref serve: stopped (" << (signalled == SIGINT ? "SIGINT" : "SIGTERM")
-            << ") with the game log unsaved: " << health.problem << ". Lost: " << store->describeWaiting()
-            << " (no decision: none is shown before it is saved)\n";
-        return 1;
-    }
-    err << "vivaref serve: stopped (" << (signalled == SIGINT ? "SIGINT" : "SIGTERM")
-        << "), the game log is saved\n";
-    return 0;
+    core.removeListener(statusListener);
+    core.removeRawScanListener(scanListener);
+    return stopped(*store, signalled, err);
 }
 
 }  // namespace vivaref::server

@@ -24,7 +24,7 @@
 #include "daemon/config/castle_config.hpp"
 #include "daemon/server/host_enrolment.hpp"
 #include "daemon/server/server_limits.hpp"
-#include "daemon/simulation/simulation_rig.hpp"
+#include "daemon/table/table.hpp"
 
 namespace vivaref::server {
 
@@ -42,14 +42,14 @@ struct ServeSettings {
     std::string version;
     // The configuration's http_names: more Host names answered (host_check.hpp).
     std::vector<std::string> httpNames;
-    // The simulated castle and the referee (its seed, grace times...). The
-    // wall time of the referee's time 0 is set at start.
-    simulation::RigOptions rig;
+    // The table's knobs: the referee's (its seed, grace times...) and the
+    // sensing's. The wall time of the referee's time 0 is set at start.
+    table::TableOptions table;
     std::int64_t rawScansKept = 100'000;
     ServerLimits limits;
     // The real castle to run (--hardware=real): its readers, keys and LEDs
-    // are opened from it, and the rig takes its layout and enrolled tags
-    // (`rig`'s seed and grace times stay). None: the simulated castle.
+    // are opened from it, and the table takes its layout, enrolled tags and
+    // sensing knobs (`table`'s referee knobs stay). None: the simulated castle.
     std::optional<config::CastleConfig> realCastle;
     // The configuration of the simulated castle (--hardware=sim --config):
     // its field rule, readers' neighbours, max_fields_on and backoff drive

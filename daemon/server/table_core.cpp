@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "daemon/castle/real_castle.hpp"
 #include "daemon/server/game_archive.hpp"
 #include "daemon/trace/trace_check.hpp"
 #include "engine/roster.hpp"
@@ -38,137 +37,84 @@ bool isUidText(const std::string& text) {
     return text.find_first_not_of("0123456789ABCDEF") == std::string::npos;
 }
 
-// Every castle scans on its own: its scans come straight in (SimulationRig::scan).
-simulation::RigOptions castleOptions(simulation::RigOptions options) {
-    options.castleScans = true;
-    return options;
-}
-
 }  // namespace
 
-simulation::RigOptions realRigOptions(const config::CastleConfig& castle, drivers::TagRegistry tags) {
-    simulation::RigOptions options;
-    options.layout = castle::realBoardLayout(castle);
-    options.registry = std::move(tags);
-    options.sensing = castle.sensing;
-    options.board.scanInterval = castle.scanInterval;
-    return options;
-}
-
-// The rig says when the board as sensed changed and when the referee spoke:
-// the two things besides inputs and deadlines that change what is shown.
-simulation::RigOptions TableCore::watched(simulation::RigOptions options) {
-    auto judged = std::move(options.onJudged);
-    options.onJudged = [this, judged](const drivers::SensingUpdate& update, std::chrono::nanoseconds took,
-                                      int accepted) {
-        dirty_ = true;
-        if (judged) judged(update, took, accepted);
-    };
-    // Raw scans go to whoever listens (the host's tag enrolment), by reader name.
-    auto raw = std::move(options.onRawScan);
-    options.onRawScan = [this, raw](drivers::ReaderIndex reader, const drivers::ScanResult& result,
-                                    Timestamp at) {
-        if (raw) raw(reader, result, at);
-        if (hasRawScanListeners()) rawScanned(rig_.layout().reader(reader).name, result, at);
-    };
-    auto notice = std::move(options.onNotice);
-    options.onNotice = [this, notice](const referee::Notice& n) {
-        dirty_ = true;
-        if (notice) notice(n);
-    };
-    return options;
-}
-
-TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
-                     castle::HandOffer* hands)
-    : clock_(clock), store_(store), hands_(hands), rig_(watched(castleOptions(std::move(options))), store) {
-    // The game's trace, recorded beside from what the rig consumes and takes.
+TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
+                     table::TableOptions options, castle::HandOffer* hands)
+    : clock_(clock),
+      store_(store),
+      hands_(hands),
+      table_(std::move(layout), std::move(options), store, clock, table::ScanFeed::OwnScans) {
+    table_.attach(*this);
+    // The game's trace, recorded beside from what the table takes.
     if (store_) {
-        recorder_ = std::make_unique<simulation::TraceRecorder>(
-            *store_, rig_.layout(), simulation::RecorderOptions{rig_.options().sensing});
-        rig_.attach(*recorder_);
+        recorder_ = std::make_unique<table::TraceRecorder>(*store_, table_.layout(),
+                                                           table::RecorderOptions{table_.sensing()});
+        table_.attach(*recorder_);
     }
+}
+
+// Raw scans go to whoever listens (the host's tag enrolment), by reader name.
+void TableCore::rawScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
+    if (hasRawScanListeners()) rawScanned(table_.layout().reader(reader).name, result, at);
 }
 
 std::optional<referee::HostAnswer> TableCore::resumeUnfinished() {
     if (!store_) return std::nullopt;
     const auto unfinished = store_->unfinishedGames();
     if (unfinished.empty()) return std::nullopt;
-    rig_.runUntil(clock_.now());
+    table_.runUntil(clock_.now());
     // A custom roster's characters need their simulated tags again.
     if (auto summary = store_->game(unfinished.back())) {
         const json setup = json::parse(summary->setupLine, nullptr, false);
-        if (setup.is_object() && setup.contains("setup")) rig_.enrolSetup(setup["setup"]);
+        if (setup.is_object() && setup.contains("setup")) table_.enrolSetup(setup["setup"]);
     }
-    auto answer = rig_.referee().resume(unfinished.back(), clock_.now());
+    auto answer = table_.referee().resume(unfinished.back(), clock_.now());
     afterInput();
     return answer;
 }
 
 void TableCore::advance() {
     const Timestamp now = clock_.now();
-    const auto deadline = rig_.referee().nextDeadline();
-    dirty_ = false;
-    rig_.runUntil(now + Timestamp(1));
-    if (dirty_ || (deadline && *deadline <= now)) lastActivity_ = now;
+    const auto deadline = table_.referee().nextDeadline();
+    const bool due = deadline && *deadline <= now;
+    table_.runUntil(now + Timestamp(1));
+    // The castle's step before this one may have changed the board (its
+    // scans go straight to the table): dirty_ says so too.
+    if (dirty_ || due) lastActivity_ = now;
     // Trace lines that led to no decision yet are written once they have
     // waited a second (the store's rule; decisions take theirs along).
     if (store_) (void)store_->flushDue(now.count());
     // Building and comparing the whole status on every scan costs more than
     // the scan: only when something may have changed, and once a second in
     // case a change came some other way.
-    if (dirty_ || (deadline && *deadline <= now) || now - lastChange_ >= kRepublishEvery) afterInput();
-}
-
-// A line at t acts before the scans and deadlines due at t (the rig's rule).
-Timestamp TableCore::stamp() const {
-    Timestamp at = std::max(clock_.now(), rig_.now());
-    if (auto due = rig_.lastDueAt(); due && at <= *due) at = *due + Timestamp(1);
-    return at;
-}
-
-std::optional<std::string> TableCore::input(trace::TraceInput input) {
-    trace::TraceLine line{stamp().count(), std::move(input)};
-    auto problem = rig_.consume(line);
-    lastActivity_ = clock_.now();
-    afterInput();
-    return problem;
-}
-
-void TableCore::scan(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
-    // Only a scan that changed the board as sensed (or made the referee
-    // speak) changes what is shown: most scans do neither.
-    dirty_ = false;
-    rig_.scan(reader, result, stamp());
-    if (dirty_) {
-        lastActivity_ = clock_.now();
-        afterInput();
-    }
+    if (dirty_ || due || now - lastChange_ >= kRepublishEvery) afterInput();
 }
 
 // A new game gets new secret links, for its people only; a finished one
 // keeps its links, so the players can still read their cards.
 void TableCore::afterInput() {
-    const auto game = rig_.referee().game();
+    const auto game = table_.referee().game();
     if (game && game != tokensFor_) {
-        const auto* state = rig_.referee().state();
+        const auto* state = table_.referee().state();
         if (state) {
             std::vector<bool> people;
             for (int p = 0; p < state->rules().players(); ++p)
-                people.push_back(!rig_.referee().botAt(
+                people.push_back(!table_.referee().botAt(
                     state->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(p)})));
             tokens_.issue(people);
             tokensFor_ = game;
         }
     }
     lastChange_ = clock_.now();
+    dirty_ = false;
     changed();
 }
 
 json TableCore::publicStatus() {
-    json status = rig_.referee().publicStatus();
+    json status = table_.referee().publicStatus();
     // The characters' names, for the pages (the referee speaks in slugs).
-    if (const auto* state = rig_.referee().state();
+    if (const auto* state = table_.referee().state();
         state && status.is_object() && !status.contains("roster")) {
         json roster = json::array();
         for (const auto& c : state->rules().roster().characters())
@@ -252,7 +198,7 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
 std::optional<json> TableCore::playerStatus(std::string_view token) {
     const auto player = tokens_.find(token);
     if (!player) return std::nullopt;
-    return rig_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
+    return table_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
 }
 
 ServiceAnswer TableCore::player(std::string_view token, std::string_view request, const json& body) {
@@ -271,8 +217,8 @@ ServiceAnswer TableCore::player(std::string_view token, std::string_view request
 }
 
 ServiceAnswer TableCore::players() {
-    const auto* state = rig_.referee().state();
-    const auto game = rig_.referee().game();
+    const auto* state = table_.referee().state();
+    const auto game = table_.referee().game();
     if (!state || !game || tokensFor_ != game)
         return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
     json out = {{"game", game->value}, {"players", json::array()}};
@@ -289,7 +235,7 @@ ServiceAnswer TableCore::players() {
                        {"name", p < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(p)]
                                                                    : "Player " + std::to_string(p + 1)}};
         // A bot's player: its strength, and no link.
-        const auto bot = rig_.referee().botAt(seat);
+        const auto bot = table_.referee().botAt(seat);
         player["bot"] = bot ? json(*bot) : json(nullptr);
         if (!bot && !token.empty()) {
             player["token"] = token;
@@ -306,15 +252,15 @@ ServiceAnswer TableCore::newLink(const json& body) {
     const auto player = body.find("player");
     if (player == body.end() || !player->is_number_integer() || body.size() != 1)
         return badRequest("a new link names its \"player\" (a number, from 0)");
-    if (!rig_.referee().game() || tokensFor_ != rig_.referee().game())
+    if (!table_.referee().game() || tokensFor_ != table_.referee().game())
         return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
     const auto number = player->get<std::int64_t>();
     if (number < 0 || number >= static_cast<std::int64_t>(tokens_.tokens().size()))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
                                      "the current game has no player " + std::to_string(number));
     const auto seat =
-        rig_.referee().state()->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(number)});
-    if (rig_.referee().botAt(seat) || !tokens_.renew(static_cast<int>(number)))
+        table_.referee().state()->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(number)});
+    if (table_.referee().botAt(seat) || !tokens_.renew(static_cast<int>(number)))
         return playedByReferee(seat.index, "its player has no link, so that its cards stay secret");
     return players();
 }
@@ -366,15 +312,17 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
         line.payload = json::object();
     }
 
-    if (auto problem = consume(std::move(line))) return badRequest(*problem);
-    if (const auto& answer = rig_.lastHostAnswer(); answer && !answer->ok)
+    const auto answer = table_.host(line, table_.stamp());
+    lastActivity_ = clock_.now();
+    afterInput();
+    if (!answer.ok)
         // A log that cannot save is "not now" (503), not the game saying no.
         return ServiceAnswer::failed(
-            answer->code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
-            answer->code.empty() ? "refused" : answer->code, answer->message);
+            answer.code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
+            answer.code.empty() ? "refused" : answer.code, answer.message);
     if (kind == trace::HostKind::NewGame) return players();
     json out = {{"ok", true}};
-    if (auto game = rig_.referee().game()) out["game"] = game->value;
+    if (auto game = table_.referee().game()) out["game"] = game->value;
     return ServiceAnswer::ok(std::move(out));
 }
 
@@ -418,7 +366,7 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
         if (!hands_->put(uid, where)) {
             // The same sentence as a trace's put on no place.
             trace::TraceLine line{0, trace::PutLine{std::move(*tag), where}};
-            const auto problem = trace::lineProblem(rig_.layout(), line);
+            const auto problem = trace::lineProblem(table_.layout(), line);
             return ServiceAnswer::failed(Outcome::NotFound, "no-such-place",
                                          problem.value_or("no such place: " + where.name));
         }
@@ -438,9 +386,9 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
         if (!voteKey) return badRequest("the keys are yes, no and stomachache");
         // Not passed on to the castle: one answer, whether or not (and
         // however) the bot has voted.
-        if (const auto* state = rig_.referee().state();
+        if (const auto* state = table_.referee().state();
             state && number < state->rules().seats() &&
-            rig_.referee().botAt(engine::Seat{static_cast<std::uint8_t>(number)}))
+            table_.referee().botAt(engine::Seat{static_cast<std::uint8_t>(number)}))
             return playedByReferee(number, "its keys are not for people");
         hands_->press(drivers::StationId{static_cast<int>(number)}, *voteKey);
         return ServiceAnswer::ok({{"ok", true}});
@@ -462,10 +410,10 @@ json TableCore::simState() {
 }
 
 std::string TableCore::summaryLine() {
-    const auto game = rig_.referee().game();
+    const auto game = table_.referee().game();
     if (!game) return "no game yet";
     // Cheap: called after every change.
-    return "game " + std::to_string(game->value) + (rig_.referee().paused() ? " (paused)" : "");
+    return "game " + std::to_string(game->value) + (table_.referee().paused() ? " (paused)" : "");
 }
 
 }  // namespace vivaref::server

@@ -1,16 +1,17 @@
-// The table core: the RefereeService of `vivaref serve`, the referee
-// behind the simulation rig in castle mode, on the event loop's clock.
-// Whatever the castle (castle/castle.hpp), its scans and key presses come in
-// through the table loop (table_loop.hpp): each scan straight into the
-// sensing pipeline and the referee (scan()), each press and every host
-// request as a trace line at the loop's time (input()). A trace recorder
-// watching the rig (simulation/trace_recorder.hpp) writes the game's trace
-// beside (the `once` lines of the scans that said something new), so
-// `vivaref simulate` of that trace makes the same decisions at the same
-// times, and `vivaref trace export` replays it.
+// The table core: the RefereeService of `vivaref serve`, the service over
+// the table (daemon/table/table.hpp: the sensing pipeline and the referee on
+// the event loop's clock). The castle (castle/castle.hpp) is started on the
+// table itself: its scans and key presses go straight in. The core takes the
+// host's requests to the table, answers the pages, and watches the table
+// (a table::TableObserver) to republish what it shows when that changed. A
+// trace recorder watching the table (table/trace_recorder.hpp) writes the
+// game's trace beside (the `once` lines of the scans that said something
+// new), so `vivaref simulate` of that trace makes the same decisions at the
+// same times, and `vivaref trace export` replays it.
 //
 // Time: advance() runs the referee's and the pipeline's deadlines up to the
-// clock's now; the table loop calls it at every step.
+// clock's now and republishes; the table loop (table_loop.hpp) calls it at
+// every step, after the castle's.
 //
 // On a castle that offers hands (castle/hand_offer.hpp: the simulated one),
 // the web page's sim routes (sim(), simState()) act through that offer: a
@@ -31,27 +32,22 @@
 #include "daemon/server/archive_cache.hpp"
 #include "daemon/server/player_tokens.hpp"
 #include "daemon/server/referee_service.hpp"
-#include "daemon/simulation/simulation_rig.hpp"
-#include "daemon/simulation/trace_recorder.hpp"
 #include "daemon/store/game_store.hpp"
+#include "daemon/table/table.hpp"
+#include "daemon/table/trace_recorder.hpp"
 
 namespace vivaref::server {
 
 using drivers::Timestamp;
 
-// The rig of a real castle: its layout, its tags (the enrolled registry of
-// the castle's edition), its sensing knobs and scan interval. `vivaref
-// simulate --config` replays a real castle's trace with the same.
-simulation::RigOptions realRigOptions(const config::CastleConfig& castle, drivers::TagRegistry tags);
-
-class TableCore final : public RefereeService {
+class TableCore final : public RefereeService, private table::TableObserver {
 public:
     // `store` may be null (no log; games() is then empty); it must outlive
     // the table. `hands`: the castle's HandOffer (castle::offerOf), which
     // opens the sim routes; null: the castle offers none (a real castle).
-    // The rig's layout is the castle's.
-    TableCore(const castle::LoopClock& clock, store::GameStore* store, simulation::RigOptions options,
-              castle::HandOffer* hands = nullptr);
+    // `layout`: the castle's, on which the table judges.
+    TableCore(const castle::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
+              table::TableOptions options, castle::HandOffer* hands = nullptr);
 
     // After a restart: the newest unfinished game in the log is resumed (the
     // board is then guided back to its logged position). Its answer, or
@@ -64,7 +60,8 @@ public:
     // status republished).
     static constexpr Timestamp kAdvanceEvery{10};
 
-    simulation::SimulationRig& rig() { return rig_; }
+    // The table: the castle's sink (castle::Castle::start), and what it decided.
+    table::Table& table() { return table_; }
 
     // serve's background analysis (analysis/background_analysis.hpp), for
     // the "analysing (n %)" of gameAnalysis(); null: none runs.
@@ -78,16 +75,6 @@ public:
     // host request, a key press, the board changing, a deadline of the
     // referee's, the referee speaking. The periodic republishing is not.
     Timestamp lastActivity() const { return lastActivity_; }
-
-    // Runs one input (a host request, a key press) through the rig as a
-    // trace line at the clock's now, and reports a change. A sentence when
-    // the rig refuses the line.
-    std::optional<std::string> input(trace::TraceInput input);
-
-    // A castle's scan of one of its readers, at the clock's now: straight
-    // into the sensing pipeline and the referee (SimulationRig::scan), and
-    // into the trace when it says something new (the recorder's).
-    void scan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
 
     // --- RefereeService ------------------------------------------------------
     nlohmann::json publicStatus() override;
@@ -104,17 +91,14 @@ public:
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override;
     nlohmann::json simState() override;
     std::string summaryLine() override;
-    std::int64_t stationNotices() override { return rig_.referee().counters().stationNotices; }
+    std::int64_t stationNotices() override { return table_.referee().counters().stationNotices; }
 
 private:
     static constexpr Timestamp kRepublishEvery{1000};
 
-    simulation::RigOptions watched(simulation::RigOptions options);
-    // The clock's now for an input, a millisecond later when advance() already
-    // handled something due at this very millisecond: `simulate` of the stored
-    // trace then applies the input after that too, as it happened here.
-    Timestamp stamp() const;
-    std::optional<std::string> consume(trace::TraceInput input) { return this->input(std::move(input)); }
+    // --- table::TableObserver: what the table shows may have changed
+    void tableChanged() override { dirty_ = true; }
+    void rawScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) override;
     void afterInput();
     ServiceAnswer players();
     ServiceAnswer newLink(const nlohmann::json& body);
@@ -129,11 +113,11 @@ private:
     const club::OutboxPusher* club_ = nullptr;
     Timestamp lastActivity_{0};
     castle::HandOffer* hands_;  // the castle's, if it offers hands
-    simulation::SimulationRig rig_;
-    std::unique_ptr<simulation::TraceRecorder> recorder_;  // with a log: the rig's trace written beside
+    table::Table table_;
+    std::unique_ptr<table::TraceRecorder> recorder_;  // with a log: the table's trace written beside
     PlayerTokens tokens_;
     std::optional<store::GameId> tokensFor_;
-    bool dirty_ = false;  // set by the rig's hooks during advance()
+    bool dirty_ = false;  // the table changed since the status was last republished
     Timestamp lastChange_{0};
 };
 

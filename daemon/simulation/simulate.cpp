@@ -1,12 +1,22 @@
 #include "daemon/simulation/simulate.hpp"
 
-#include "daemon/simulation/trace_recorder.hpp"
+#include "daemon/castle/real_castle.hpp"
+#include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/trace_check.hpp"
 #include "engine/record/result_json.hpp"
 
 namespace vivaref::simulation {
 
 using nlohmann::ordered_json;
+
+RigOptions realCastleRig(const config::CastleConfig& castle, drivers::TagRegistry tags) {
+    RigOptions options;
+    options.layout = castle::realBoardLayout(castle);
+    options.registry = std::move(tags);
+    options.sensing = castle.sensing;
+    options.board.scanInterval = castle.scanInterval;
+    return options;
+}
 
 trace::TraceRead checkTrace(std::string_view text) {
     return checkTrace(text, drivers::standardBoardLayout());
@@ -29,14 +39,14 @@ trace::TraceRead checkTrace(std::string_view text, const drivers::BoardLayout& l
 ordered_json runTrace(const std::vector<trace::NumberedLine>& lines, const RigOptions& options,
                       store::GameStore* store) {
     SimulationRig rig(options, store);
-    std::optional<TraceRecorder> recorder;
+    std::optional<table::TraceRecorder> recorder;
     if (store) {
-        recorder.emplace(*store, rig.layout(), RecorderOptions{options.sensing});
+        recorder.emplace(*store, rig.layout(), table::RecorderOptions{options.sensing});
         rig.attach(*recorder);
     }
     for (const auto& numbered : lines) (void)rig.consume(numbered.line);
     rig.finish();
-    return summaryJson(rig);
+    return summaryJson(rig.table());
 }
 
 SimulateOutcome simulateTrace(std::string_view text, const RigOptions& options, store::GameStore* store) {
@@ -49,14 +59,14 @@ SimulateOutcome simulateTrace(std::string_view text, const RigOptions& options, 
     return outcome;
 }
 
-ordered_json summaryJson(const SimulationRig& rig) {
-    const auto& referee = rig.referee();
+ordered_json summaryJson(const table::Table& table) {
+    const auto& referee = table.referee();
     const auto& c = referee.counters();
     ordered_json out;
     out["ok"] = true;
-    out["trace_lines"] = rig.counters().linesConsumed;
-    out["virtual_ms"] = rig.now().count();
-    out["games"] = rig.counters().games;
+    out["trace_lines"] = table.counters().linesConsumed;
+    out["virtual_ms"] = table.now().count();
+    out["games"] = table.counters().games;
     out["games_started"] = c.gamesStarted;
     out["games_finished"] = c.gamesFinished;
     out["games_abandoned"] = c.gamesAbandoned;
@@ -65,8 +75,8 @@ ordered_json summaryJson(const SimulationRig& rig) {
     out["undos"] = c.undos;
     out["refusals"] = c.refusals;
     out["private_refusals"] = c.privateRefusals;
-    out["host_refusals"] = rig.counters().hostRefusals;
-    out["own_chance"] = rig.counters().ownChance;
+    out["host_refusals"] = table.counters().hostRefusals;
+    out["own_chance"] = table.counters().ownChance;
     ordered_json results = ordered_json::array();
     for (const auto& r : c.results) results.push_back(ordered_json::parse(record::resultText(r)));
     out["results"] = std::move(results);

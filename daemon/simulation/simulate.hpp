@@ -7,10 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/config/castle_config.hpp"
 #include "daemon/simulation/simulation_rig.hpp"
 #include "daemon/trace/trace_reader.hpp"
 
 namespace vivaref::simulation {
+
+// The rig that replays a real castle's trace: its layout, its tags (the
+// enrolled registry of the castle's edition), its sensing knobs and its scan
+// interval, as `vivaref serve` on that castle takes them.
+RigOptions realCastleRig(const config::CastleConfig& castle, drivers::TagRegistry tags);
 
 struct SimulateOutcome {
     // A malformed line (form, or a reader or place the board lacks): then
@@ -31,9 +37,9 @@ nlohmann::ordered_json runTrace(const std::vector<trace::NumberedLine>& lines, c
 // Both: checkTrace, then runTrace when the trace is well formed.
 SimulateOutcome simulateTrace(std::string_view text, const RigOptions& options, store::GameStore* store);
 
-// The summary of what a rig did: lines consumed, virtual time, the referee's
+// The summary of what a table did (a rig's, or serve's): lines consumed, virtual time, the referee's
 // counters (games, accepted actions, refusals by code, results), refused host
 // requests, the game in progress if any. Nothing secret.
-nlohmann::ordered_json summaryJson(const SimulationRig& rig);
+nlohmann::ordered_json summaryJson(const table::Table& table);
 
 }  // namespace vivaref::simulation

@@ -3,65 +3,14 @@
 #include <algorithm>
 
 #include "daemon/trace/trace_check.hpp"
-#include "engine/roster.hpp"
 
 namespace vivaref::simulation {
 
-using namespace std::chrono_literals;
-
 namespace {
 
-// A deadline that stays at the same time after this many ticks is the
-// referee's bug; the rig stops honouring it until time moves on, so that a
-// trace always ends.
-constexpr int kMaxTicksAtSameTime = 3;
-
-referee::HostRequest hostRequest(const trace::HostLine& host) {
-    switch (host.kind) {
-        case trace::HostKind::NewGame: {
-            referee::NewGameRequest request{host.payload,
-                                            host.players,
-                                            host.favourites == "physical" ? referee::FavouritesMode::Physical
-                                                                          : referee::FavouritesMode::Dealt,
-                                            {},
-                                            {}};
-            // The trace reader checked the form already.
-            if (host.bots.is_array())
-                if (auto bots = referee::readBotSeats(host.bots);
-                    auto* seats = std::get_if<std::vector<referee::BotSeatRequest>>(&bots))
-                    request.bots = std::move(*seats);
-            if (host.members.is_array())
-                for (const auto& m : host.members)
-                    request.members.push_back(m.is_number_integer()
-                                                  ? std::optional<std::int64_t>(m.get<std::int64_t>())
-                                                  : std::nullopt);
-            return request;
-        }
-        case trace::HostKind::Deal:
-            return referee::DealRequest{host.payload};
-        case trace::HostKind::Keep:
-            return referee::KeepRequest{host.payload};
-        case trace::HostKind::Reshuffle:
-            return referee::ReshuffleRequest{host.payload};
-        case trace::HostKind::Undo:
-            return referee::UndoRequest{};
-        case trace::HostKind::Pause:
-            return referee::PauseRequest{};
-        case trace::HostKind::Resume:
-            return referee::ResumeRequest{};
-        case trace::HostKind::Reveal:
-            return referee::RevealRequest{host.payload};
-        case trace::HostKind::Abandon:
-            break;
-    }
-    return referee::AbandonRequest{};
-}
-
-// The referee judges on the castle's layout, whatever the options said: it
-// finds a failing or faulty reader's place by the reader's name there.
+// No layout given: the standard board's.
 RigOptions onCastleLayout(RigOptions options) {
     if (!options.layout) options.layout = drivers::standardBoardLayout();
-    options.referee.layout = options.layout;
     return options;
 }
 
@@ -70,46 +19,12 @@ RigOptions onCastleLayout(RigOptions options) {
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(onCastleLayout(std::move(options))),
       castle_(*options_.layout, castleClock_, options_.board),
-      referee_(options_.referee, store),
-      castleMode_(options_.castleScans),
-      runs_(castle_.layout().readerCount(), options_.sensing) {
-    options_.sensing.validate();
+      table_(*options_.layout, options_, store, castleClock_,
+             options_.castleScans ? table::ScanFeed::OwnScans : table::ScanFeed::EveryScan) {
     castle_.start(*this);
-    if (!options_.registry)
-        for (const auto* roster : {&engine::classicRoster(), &engine::roster2024()})
-            for (const auto& c : roster->characters()) enrolled_.insert(c.id);
-    buildPipeline();
-}
-
-void SimulationRig::buildPipeline() {
-    drivers::TagRegistry registry = options_.registry ? *options_.registry : drivers::TagRegistry{};
-    for (const auto& slug : enrolled_) registry.enrol(drivers::simulatedTagUid(slug), {slug});
-    pipeline_ = std::make_unique<drivers::SensingPipeline>(layout(), std::move(registry), options_.sensing);
-}
-
-// A custom roster's characters get their simulated tags too. The pipeline is
-// made anew with them: it learns where the tags already on the board stand
-// within a scan cycle and a stability window.
-void SimulationRig::enrolSetup(const nlohmann::json& setup) {
-    auto roster = setup.find("roster");
-    if (roster == setup.end() || !roster->is_array()) return;
-    bool added = false;
-    for (const auto& entry : *roster) {
-        if (!entry.is_object()) continue;
-        auto id = entry.find("id");
-        if (id == entry.end() || !id->is_string()) continue;
-        const std::string slug = id->get<std::string>();
-        if (slug.empty() || enrolled_.contains(slug)) continue;
-        if (options_.registry && options_.registry->findCharacter({slug})) continue;  // enrolled for real
-        // Two slugs whose simulated UIDs collide cannot both be enrolled: the later one stays a stray tag.
-        const auto uid = drivers::simulatedTagUid(slug);
-        bool clash = options_.registry && options_.registry->find(uid);
-        for (const auto& other : enrolled_) clash = clash || drivers::simulatedTagUid(other) == uid;
-        if (clash) continue;
-        enrolled_.insert(slug);
-        added = true;
-    }
-    if (added) buildPipeline();
+    hooks_.onNotice = options_.onNotice;
+    hooks_.onRawScan = options_.onRawScan;
+    if (hooks_.onNotice || hooks_.onRawScan) table_.attach(hooks_);
 }
 
 namespace {
@@ -134,91 +49,53 @@ bool needsBoard(const trace::TraceInput& input) {
 std::optional<std::string> SimulationRig::consume(const trace::TraceLine& line) {
     lastHostAnswer_.reset();
     if (auto problem = trace::lineProblem(layout(), line)) return problem;
-    if (castleMode_ && needsBoard(line.input))
+    if (table_.feed() == table::ScanFeed::OwnScans && needsBoard(line.input))
         return "this trace records a castle's own scans (\"once\" lines): a put, a lift or a scan "
                "without \"once\" needs the simulated board, which no longer scans";
     // From the first `once` line on the trace speaks for every reader: the
     // board scans nothing more, not even before the line.
     const bool once = isOnce(line.input);
-    if (once) castleMode_ = true;
+    if (once) table_.setFeed(table::ScanFeed::OwnScans);
     const Timestamp t{line.t};
     runUntil(t);
-    clock_ = std::max(clock_, t);
-    if (once) {
-        // One scan: scan() tells the observers and counts the line, unless it only repeats the last ones.
-        apply(line);
-        return std::nullopt;
-    }
-    // Told before it acts, so that a log writes it in the same transaction
-    // as any decision it leads to (a vote is never on disk without its key
-    // press). A new game's line belongs to the game it makes: told once that
-    // exists.
-    const auto* host = std::get_if<trace::HostLine>(&line.input);
-    const bool newGame = host != nullptr && host->kind == trace::HostKind::NewGame;
-    if (!newGame) {
-        const auto game = gameNow();
-        for (auto* observer : observers_) observer->lineConsumed(line, game);
-    }
-    apply(line);
-    drain();
-    if (newGame) {
-        const auto game = gameNow();
-        for (auto* observer : observers_) observer->lineConsumed(line, game);
-    }
-    ++counters_.linesConsumed;
+    table_.moveTo(t);
+    apply(line, once);
     return std::nullopt;
 }
 
-void SimulationRig::apply(const trace::TraceLine& line) {
-    const Timestamp t = clock_;
+void SimulationRig::apply(const trace::TraceLine& line, bool once) {
+    const Timestamp t = table_.now();
     if (castle::TraceCastle::takes(line.input)) {
-        // A put, a lift, what a reader holds (lineProblem() saw the place or the
-        // reader), or one scan, which comes back through scanned() at once.
+        // A put, a lift, what a reader holds (lineProblem() saw the place or
+        // the reader), told before it acts; or one scan, which comes back
+        // through scanned() at once (the table tells of it, or counts it
+        // as a repeat).
+        if (!once) table_.takeBoardLine(line);
         castleClock_.set(t);
         castle_.take(line.input);
     } else if (const auto* host = std::get_if<trace::HostLine>(&line.input)) {
-        if (host->kind == trace::HostKind::NewGame) enrolSetup(host->payload);
-        lastHostAnswer_ = referee_.host(hostRequest(*host), t);
-        if (!lastHostAnswer_->ok)
-            ++counters_.hostRefusals[lastHostAnswer_->code.empty() ? "refused" : lastHostAnswer_->code];
+        lastHostAnswer_ = table_.host(*host, t);
     } else {
         const auto& button = std::get<trace::ButtonLine>(line.input);
-        referee_.press(drivers::ButtonEvent{button.station, button.key, t});
+        table_.pressAt(button.station, button.key, t);
     }
 }
 
 void SimulationRig::runUntil(Timestamp end) {
     for (;;) {
-        std::optional<Timestamp> deadline = referee_.nextDeadline();
-        if (deadline) {
-            *deadline = std::max(*deadline, clock_);  // overdue: now
-            if (*deadline == lastTickAt_ && ticksAtSameTime_ >= kMaxTicksAtSameTime) deadline.reset();
-        }
+        const auto due = table_.nextDue();
         // The trace castle's board scans every scan interval, and the
         // pipeline is updated at each; a castle that scans on its own scans
-        // when it does, so the pipeline's own deadlines (a stability window,
-        // an in-hand grace) are honoured exactly when due.
+        // when its trace says, and the table honours its own deadlines.
         std::optional<Timestamp> scanAt;
-        std::optional<Timestamp> sensing;
-        if (castleMode_) {
-            sensing = pipeline_->nextDeadline();
-            if (sensing) {
-                *sensing = std::max(*sensing, clock_);
-                if (*sensing <= lastSenseAt_) sensing.reset();  // already updated then: nothing is due
-            }
-        } else {
-            scanAt = castle_.nextScanAt();
-        }
-        auto before = [](const std::optional<Timestamp>& a, Timestamp b) { return a && *a < b; };
-        // At the same time: a scan (an input) first, then the pipeline, then the referee.
-        if (scanAt && *scanAt < end && !before(sensing, *scanAt) && !before(deadline, *scanAt)) {
+        if (table_.feed() == table::ScanFeed::EveryScan) scanAt = castle_.nextScanAt();
+        // At the same time: a scan (an input) first, then the table's dues.
+        if (scanAt && *scanAt < end && !(due && *due < *scanAt)) {
             // Its scan comes back through scanned().
             castleClock_.set(*scanAt);
             (void)castle_.step();
-        } else if (sensing && *sensing < end && !before(deadline, *sensing)) {
-            sense(*sensing);
-        } else if (deadline && *deadline < end) {
-            tick(*deadline);
+        } else if (due && *due < end) {
+            table_.runDue(*due);
         } else {
             break;
         }
@@ -226,95 +103,24 @@ void SimulationRig::runUntil(Timestamp end) {
 }
 
 void SimulationRig::scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) {
-    scan(reader, result, castleClock_.now());
+    table_.scanAt(reader, result, castleClock_.now());
 }
 
 void SimulationRig::scan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
-    const Timestamp t = std::max(at, clock_);
+    const Timestamp t = std::max(at, table_.now());
     runUntil(t);
-    clock_ = t;
-    if (options_.onRawScan) options_.onRawScan(reader, result, t);
-    if (!castleMode_) {
-        // The board's: the trace's puts and lifts are the record, and the
-        // pipeline is updated at each of its scans.
-        pipeline_->addScan(reader, result, t);
-        ++counters_.scans;
-        lastDueAt_ = t;
-        observe(t);
-        return;
-    }
-    const bool taken = !runs_.repeats(reader, result, t);
-    const auto game = taken ? gameNow() : referee_.game();
-    for (auto* observer : observers_) observer->castleScanned(reader, result, t, taken, game);
-    if (!taken) {
-        ++counters_.repeatedScans;
-        return;
-    }
-    ++counters_.linesConsumed;
-    pipeline_->addScan(reader, result, t);
-    ++counters_.scans;
-    lastSenseAt_ = t;
-    observe(t);
-}
-
-void SimulationRig::sense(Timestamp at) {
-    clock_ = std::max(clock_, at);
-    lastSenseAt_ = at;
-    lastDueAt_ = at;
-    observe(clock_);
-}
-
-void SimulationRig::tick(Timestamp at) {
-    clock_ = std::max(clock_, at);
-    ticksAtSameTime_ = at == lastTickAt_ ? ticksAtSameTime_ + 1 : 1;
-    lastTickAt_ = at;
-    lastDueAt_ = at;
-    referee_.tick(clock_);
-    drain();
-}
-
-void SimulationRig::observe(Timestamp at) {
-    drivers::SensingUpdate update = pipeline_->update(at);
-    if (options_.onJudged && !update.changes.empty()) {
-        const int acceptedBefore = referee_.counters().actionsAccepted;
-        const auto start = std::chrono::steady_clock::now();
-        referee_.observe(update, at);
-        (void)referee_.leds(at);
-        const auto took = std::chrono::steady_clock::now() - start;
-        options_.onJudged(update, took, referee_.counters().actionsAccepted - acceptedBefore);
-    } else {
-        referee_.observe(update, at);
-    }
-    drain();
-}
-
-void SimulationRig::drain() {
-    for (const auto& notice : referee_.takeNotices())
-        if (options_.onNotice && notice.audience == referee::Notice::Audience::Public)
-            options_.onNotice(notice);
-    for (const auto& chance : referee_.takeOwnChance()) {
-        const auto game = gameNow();
-        for (auto* observer : observers_) observer->ownChance(chance, game);
-        ++counters_.ownChance;
-    }
+    table_.scanAt(reader, result, t);
 }
 
 Timestamp SimulationRig::finish() {
-    const Timestamp settled = clock_ + options_.settleFor;
+    const Timestamp settled = table_.now() + options_.settleFor;
     runUntil(settled);
     const Timestamp limit = settled + options_.finishLimit;
-    while (auto deadline = referee_.nextDeadline()) {
-        const Timestamp next = std::max(*deadline, clock_) + 1ms;
-        if (next > limit || (*deadline == lastTickAt_ && ticksAtSameTime_ >= kMaxTicksAtSameTime)) break;
-        runUntil(next);
+    while (const auto next = table_.pastNextDeadline()) {
+        if (*next > limit) break;
+        runUntil(*next);
     }
-    return clock_;
-}
-
-std::optional<store::GameId> SimulationRig::gameNow() {
-    const auto game = referee_.game();
-    if (game) counters_.games.insert(game->value);
-    return game;
+    return table_.now();
 }
 
 }  // namespace vivaref::simulation

@@ -6,7 +6,7 @@
 #include <set>
 #include <span>
 
-#include "drivers/sim/simulated_board.hpp"
+#include "drivers/sensing/tag_registry.hpp"
 #include "engine/record/field_reader.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/player_name.hpp"

@@ -4,6 +4,17 @@
 
 namespace vivaref::drivers {
 
+TagUid simulatedTagUid(std::string_view slug) {
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+    for (char c : slug) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ull;
+    }
+    std::uint8_t bytes[7] = {0x04};
+    for (int i = 1; i < 7; ++i) bytes[i] = static_cast<std::uint8_t>(hash >> (8 * (i - 1)));
+    return TagUid(bytes);
+}
+
 void TagRegistry::enrol(const TagUid& uid, CharacterSlug character) {
     if (indexByUid_.contains(uid)) {
         throw std::invalid_argument("tag registry: tag " + uid.toHex() + " is enrolled twice");

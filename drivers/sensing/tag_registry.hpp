@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "drivers/rfid/tag_uid.hpp"
@@ -32,5 +33,11 @@ private:
     std::map<TagUid, TagIndex> indexByUid_;
     std::map<CharacterSlug, TagIndex> indexByCharacter_;
 };
+
+// A character's tag when the enrolment names no UID (the simulated castle's,
+// a table given no registry, a custom roster's new slug): a 7-byte UID
+// derived from the slug (NXP's manufacturer byte 0x04, then a hash), the
+// same on every run.
+TagUid simulatedTagUid(std::string_view slug);
 
 }  // namespace vivaref::drivers

@@ -15,13 +15,9 @@
 
 #include "drivers/rfid/simulated_tag_reader.hpp"
 #include "drivers/sensing/board_layout.hpp"
+#include "drivers/sensing/tag_registry.hpp"  // simulatedTagUid
 
 namespace vivaref::drivers {
-
-// A character's tag in simulation when the enrolment names no UID: a 7-byte
-// UID derived from the slug (NXP's manufacturer byte 0x04, then a hash), the
-// same on every run.
-TagUid simulatedTagUid(std::string_view slug);
 
 struct SimulatedBoardConfig {
     // One reader is scanned every interval, round robin: a castle of 12

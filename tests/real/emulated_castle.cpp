@@ -121,16 +121,22 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
         chips_[r.name] = std::make_unique<EmulatedMfrc522>(emulation.timing);
     store_ = std::make_unique<store::GameStore>(
         dir_ / "games.sqlite", store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
-    simulation::RigOptions options = server::realRigOptions(castle_, tags_);
+    table::TableOptions options;
+    options.registry = tags_;
+    options.sensing = castle_.sensing;
     options.referee.seed = 7;
     options.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
     if (emulation.onJudged)
         options.onJudged = [this, judged = emulation.onJudged](const drivers::SensingUpdate& update,
-                                                               std::chrono::nanoseconds,
-                                                               int) { judged(update, table_->rig().now()); };
-    if (emulation.onRawScan) options.onRawScan = emulation.onRawScan;
-    if (emulation.onNotice) options.onNotice = emulation.onNotice;
-    table_ = std::make_unique<server::TableCore>(clock_, store_.get(), std::move(options));
+                                                               std::chrono::nanoseconds, int) {
+            judged(update, table_->table().now());
+        };
+    options.onProblem = [this](const std::string& p) { problems_.push_back(p); };
+    table_ = std::make_unique<server::TableCore>(clock_, store_.get(), castle::realBoardLayout(castle_),
+                                                 std::move(options));
+    hooks_.onRawScan = emulation.onRawScan;
+    hooks_.onNotice = emulation.onNotice;
+    table_->table().attach(hooks_);
 
     castle::RealDevices devices;
     devices.gpio = &gpio_;
@@ -140,9 +146,7 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
         return std::make_unique<ChipLink>(*chips_.at(r.name), clock_, busTime);
     };
     real_ = std::make_unique<castle::RealCastle>(castle_, clock_, devices);
-    server::TableLoopOptions loopOptions;
-    loopOptions.onProblem = [this](const std::string& p) { problems_.push_back(p); };
-    loop_ = std::make_unique<server::TableLoop>(*real_, *table_, clock_, loopOptions);
+    loop_ = std::make_unique<server::TableLoop>(*real_, *table_, clock_);
     loop_->start();
 }
 
@@ -180,8 +184,9 @@ void EmulatedCastle::apply(const trace::TraceLine& line) {
         }
     } else if (const auto* button = std::get_if<trace::ButtonLine>(&line.input)) {
         pressKey(button->station.number, button->key);
-    } else {
-        (void)table_->input(line.input);  // the host's page
+    } else if (const auto* host = std::get_if<trace::HostLine>(&line.input)) {
+        auto& table = table_->table();
+        (void)table.host(*host, table.stamp());  // the host's page, at the loop's time
     }
 }
 

@@ -99,6 +99,7 @@ private:
     drivers::testing::MemoryGpioLines gpio_;
     castle::ManualClock clock_;
     std::unique_ptr<store::GameStore> store_;
+    table::TableHooks hooks_;  // the options' onRawScan and onNotice
     std::unique_ptr<server::TableCore> table_;
     std::unique_ptr<castle::RealCastle> real_;
     std::unique_ptr<server::TableLoop> loop_;

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     castle.runUntil(drivers::Timestamp(script.back().t + 6000));
     const auto wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    const auto summary = simulation::summaryJson(castle.table().rig());
+    const auto summary = simulation::summaryJson(castle.table().table());
     const auto& c = castle.real().counters();
     const std::string trace = castle.traceText(1);
     const double virtualS = static_cast<double>(castle.clock().now().count()) / 1000.0;

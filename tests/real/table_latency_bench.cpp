@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
         }
         castle.runUntil(Timestamp(lines.back().t + 5000));
         ++games;
-        const auto& counters = castle.table().rig().referee().counters();
+        const auto& counters = castle.table().table().referee().counters();
         finished += counters.gamesFinished;
         if (counters.gamesFinished == 0)
             std::cout << "  seed " << seed << ": not finished; refusals "

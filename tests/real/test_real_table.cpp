@@ -54,7 +54,7 @@ int count(const std::string& traceText) {
 }
 
 nlohmann::ordered_json summaryOf(EmulatedCastle& castle) {
-    return simulation::summaryJson(castle.table().rig());
+    return simulation::summaryJson(castle.table().table());
 }
 
 // The script with `mistake` (times relative to line `at`) slipped in before
@@ -121,7 +121,7 @@ TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is 
     CHECK(scanLines >= 3 * puts);
     CHECK(scanLines <= 3 * (puts + static_cast<int>(castle.real().readerCount())) + 12);
     CHECK(counters.rawScans > 20 * scanLines);
-    CHECK(castle.table().rig().counters().repeatedScans + scanLines >= counters.rawScans - 30);
+    CHECK(castle.table().table().counters().repeatedScans + scanLines >= counters.rawScans - 30);
     // Every key press the script made is a button line.
     CHECK(count<trace::ButtonLine>(stored) ==
           std::count_if(game.script.begin(), game.script.end(),
@@ -130,7 +130,7 @@ TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is 
 
     // `vivaref simulate --config` of the exported trace: the same decisions, the same log.
     const auto options = [&] {
-        auto o = server::realRigOptions(castle.castle(), castle.tags());
+        auto o = simulation::realCastleRig(castle.castle(), castle.tags());
         o.referee.seed = 99;  // the trace holds every deal: the seed does not matter
         o.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
         return o;
@@ -199,7 +199,7 @@ TEST_CASE("real castle: a key's edges on its GPIO line become one debounced pres
     CHECK(castle.loop().keyReadable(fd));
     castle.runUntil(2000ms);
     CHECK(castle.real().counters().presses == 1);
-    CHECK(castle.table().rig().counters().linesConsumed >= 1);
+    CHECK(castle.table().table().counters().linesConsumed >= 1);
 
     // In a game, the script's presses are the election's votes: the whole game
     // of the first case plays through them (every vote there is a key press).
@@ -355,7 +355,7 @@ TEST_CASE("real castle: brisk 2024 games with hand noise on the example castle e
         castle.play(lines);
         castle.runUntil(Timestamp(lines.back().t + 5000));
         CAPTURE(castle.table().publicStatus()["refusal"].dump());
-        CHECK(castle.table().rig().referee().counters().gamesFinished == 1);
+        CHECK(castle.table().table().referee().counters().gamesFinished == 1);
         CHECK(castle.store().exportRecord(store::GameId{1}) == record);
     }
 }

@@ -20,10 +20,11 @@ namespace vivaref::server::testing {
 struct Table {
     // Durability::Normal: these games need no power-cut safety, and a sync per
     // request would make the test slow.
-    explicit Table(const std::filesystem::path& db, simulation::RigOptions options = {})
+    explicit Table(const std::filesystem::path& db, table::TableOptions options = {})
         : store(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal),
           castle(drivers::standardBoardLayout(), clock),
-          table(clock, &store, std::move(options), castle::offerOf<castle::HandOffer>(castle)),
+          table(clock, &store, castle.layout(), std::move(options),
+                castle::offerOf<castle::HandOffer>(castle)),
           loop(castle, table, clock),
           files("/nonexistent/vivaref-web-ui"),
           router(table, files, {}) {

@@ -81,7 +81,7 @@ void playToElection(Table& t) {
             200);
     };
     for (int steps = 0; steps < 400; ++steps) {
-        const auto* state = t.table.rig().referee().state();
+        const auto* state = t.table.table().referee().state();
         REQUIRE(state);
         const json status = t.get("/api/status");
         if (state->phase() == Phase::Election && !status["election"]["voted"].empty()) return;

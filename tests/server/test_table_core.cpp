@@ -282,7 +282,7 @@ TEST_CASE(
     // of turn) and the pipeline's knobs (two reads, the 40 ms window).
     TempDirectory dir;
     std::vector<std::pair<drivers::TagLocation, Timestamp>> updates;
-    simulation::RigOptions options;
+    table::TableOptions options;
     Table* table = nullptr;
     options.onJudged = [&](const drivers::SensingUpdate& update, std::chrono::nanoseconds, int) {
         for (const auto& change : update.changes)

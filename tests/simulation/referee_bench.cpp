@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/simulation/trace_recorder.hpp"
+#include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "tests/simulation/load_average.hpp"
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
             simtest::randomRecord(family.spec, seed + static_cast<std::uint64_t>(games));
         auto read = simulation::checkTrace(trace::writeTrace(trace::tableScriptFromRecord(record).lines));
         simulation::SimulationRig rig(options, &log);
-        simulation::TraceRecorder recorder(log, rig.layout(), {options.sensing});
+        table::TraceRecorder recorder(log, rig.layout(), {options.sensing});
         rig.attach(recorder);
         for (const auto& line : read.lines) {
             // The scans before it and the log's timer, as serve's timer runs them.

@@ -9,7 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/simulation/simulate.hpp"
-#include "daemon/simulation/trace_recorder.hpp"
+#include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "drivers/sim/simulated_board.hpp"
@@ -78,7 +78,7 @@ TEST_CASE(
         store::GameStore live(dir / "live.sqlite", store::GameStore::Access::CreateIfMissing,
                               store::Durability::Normal);
         simulation::SimulationRig rig(castleOptions(), &live);
-        simulation::TraceRecorder recorder(live, rig.layout(), {rig.options().sensing});
+        table::TraceRecorder recorder(live, rig.layout(), {rig.options().sensing});
         rig.attach(recorder);
         playOnCastle(rig, script.lines, seed);
         live.flush();

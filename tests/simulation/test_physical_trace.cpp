@@ -9,8 +9,8 @@
 #include <doctest/doctest.h>
 
 #include "daemon/simulation/simulation_rig.hpp"
-#include "daemon/simulation/trace_recorder.hpp"
 #include "daemon/store/game_store.hpp"
+#include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "engine/chance.hpp"
@@ -111,7 +111,7 @@ TEST_CASE("physical cards end to end: placeholders dealt, real cards revealed, t
             store::GameStore log(dir / "a.sqlite", store::GameStore::Access::CreateIfMissing,
                                  store::Durability::Normal);
             simulation::SimulationRig rig({}, &log);
-            simulation::TraceRecorder recorder(log, rig.layout());
+            table::TraceRecorder recorder(log, rig.layout());
             rig.attach(recorder);
             for (const auto& line : script) {
                 REQUIRE_FALSE(rig.consume(line));
@@ -131,7 +131,7 @@ TEST_CASE("physical cards end to end: placeholders dealt, real cards revealed, t
                 ++reveals;
             }
             rig.finish();
-            const auto summary = simulation::summaryJson(rig);
+            const auto summary = simulation::summaryJson(rig.table());
             CAPTURE(summary.dump());
             CHECK(summary["games_finished"] == 1);
             CHECK(summary["refusals"].empty());

@@ -9,7 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/simulation/simulation_rig.hpp"
-#include "daemon/simulation/trace_recorder.hpp"
+#include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "drivers/sim/simulated_board.hpp"
 #include "tests/simulation/sim_helpers.hpp"
@@ -43,14 +43,14 @@ drivers::ScanResult tags(std::initializer_list<const char*> slugs) {
 
 TEST_CASE("recorder: lines before any game go at the head of the next game's trace, then its own") {
     Fixture f;
-    simulation::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
+    table::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
     const trace::TraceLine put{0, trace::PutLine{{"odessa"}, {"3"}}};
-    recorder.lineConsumed(put, std::nullopt);
-    recorder.lineConsumed(press(10), std::nullopt);
+    recorder.inputTaken(put, std::nullopt);
+    recorder.inputTaken(press(10), std::nullopt);
     CHECK(recorder.heldLines() == 2);
 
     const auto game = f.newGame();
-    recorder.lineConsumed(press(20), game);
+    recorder.inputTaken(press(20), game);
     CHECK(recorder.heldLines() == 0);
     CHECK(f.log.traceLines(game) == std::vector<std::string>{text(put), text(press(10)), text(press(20))});
     CHECK(recorder.counters().linesWritten == 3);
@@ -58,31 +58,31 @@ TEST_CASE("recorder: lines before any game go at the head of the next game's tra
 
 TEST_CASE("recorder: past the held-line limit the oldest lines are dropped") {
     Fixture f;
-    simulation::TraceRecorder recorder(f.log, drivers::standardBoardLayout(), {{}, 2});
-    for (std::int64_t t : {0, 10, 20}) recorder.lineConsumed(press(t), std::nullopt);
+    table::TraceRecorder recorder(f.log, drivers::standardBoardLayout(), {{}, 2});
+    for (std::int64_t t : {0, 10, 20}) recorder.inputTaken(press(t), std::nullopt);
     CHECK(recorder.heldLines() == 2);
     CHECK(recorder.counters().heldLinesDropped == 1);
     const auto game = f.newGame();
-    recorder.lineConsumed(press(30), game);
+    recorder.inputTaken(press(30), game);
     CHECK(f.log.traceLines(game) ==
           std::vector<std::string>{text(press(10)), text(press(20)), text(press(30))});
 }
 
 TEST_CASE("recorder: a board's reader holdings begin the next game, unless a held line says them") {
     Fixture f;
-    simulation::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
+    table::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
     const auto first = f.newGame();
     const drivers::TagUid a = drivers::simulatedTagUid("odessa");
     const drivers::TagUid b = drivers::simulatedTagUid("dead");
-    recorder.lineConsumed({0, trace::ScanLine{{"floor2"}, {std::max(a, b), std::min(a, b)}}}, first);
-    recorder.lineConsumed({5, trace::ReaderFaultLine{{"floor4"}, "garbage"}}, first);
+    recorder.inputTaken({0, trace::ScanLine{{"floor2"}, {std::max(a, b), std::min(a, b)}}}, first);
+    recorder.inputTaken({5, trace::ReaderFaultLine{{"floor4"}, "garbage"}}, first);
     CHECK(f.log.traceLines(first).size() == 2);
 
     // floor4 is said again before the second game: only floor2 is written at its start, tags in order.
     const trace::TraceLine again{50, trace::ReaderFaultLine{{"floor4"}, "no answer"}};
-    recorder.lineConsumed(again, std::nullopt);
+    recorder.inputTaken(again, std::nullopt);
     const auto second = f.newGame();
-    recorder.lineConsumed(press(60), second);
+    recorder.inputTaken(press(60), second);
     CHECK(f.log.traceLines(second) ==
           std::vector<std::string>{text(again),
                                    text({60, trace::ScanLine{{"floor2"}, {std::min(a, b), std::max(a, b)}}}),
@@ -91,13 +91,13 @@ TEST_CASE("recorder: a board's reader holdings begin the next game, unless a hel
 
 TEST_CASE("recorder: a castle's scans taken become once lines, repeats left out stay out") {
     Fixture f;
-    simulation::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
+    table::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
     const auto game = f.newGame();
     const drivers::ReaderIndex floor3 = *drivers::standardBoardLayout().findReader({"floor3"});
     const auto odessa = tags({"odessa"});
     const drivers::ScanResult fault(
         drivers::ScanError{drivers::ScanErrorKind::NoAnswer, "reader floor3: no answer"});
-    recorder.lineConsumed(press(0), game);
+    recorder.inputTaken(press(0), game);
     for (std::int64_t t : {0, 100, 200, 300})
         recorder.castleScanned(floor3, odessa, Timestamp(t), true, game);
     recorder.castleScanned(floor3, odessa, Timestamp(400), false, game);  // a repeat: left out
@@ -113,7 +113,7 @@ TEST_CASE("recorder: a castle's scans taken become once lines, repeats left out 
     for (std::int64_t t : {600, 700, 800, 900})
         recorder.castleScanned(floor3, odessa, Timestamp(t), t < 900, game);
     const auto next = f.newGame();
-    recorder.lineConsumed(press(1000), next);
+    recorder.inputTaken(press(1000), next);
     const std::string held =
         text({1000, trace::ScanLine{{"floor3"}, {drivers::simulatedTagUid("odessa")}, true}});
     CHECK(f.log.traceLines(next) == std::vector<std::string>{held, held, held, text(press(1000))});
@@ -121,10 +121,10 @@ TEST_CASE("recorder: a castle's scans taken become once lines, repeats left out 
 
 TEST_CASE("recorder: the referee's own chance is written as a host line, at once on disk") {
     Fixture f;
-    simulation::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
+    table::TraceRecorder recorder(f.log, drivers::standardBoardLayout());
     const auto game = f.newGame();
-    recorder.lineConsumed(press(0), game);
-    recorder.lineConsumed(press(10), game);  // buffered
+    recorder.inputTaken(press(0), game);
+    recorder.inputTaken(press(10), game);  // buffered
     recorder.ownChance(referee::OwnChance{Timestamp(20), {{"undo", nlohmann::json::object()}}}, game);
     store::GameStore reader(f.dir / "log.sqlite", store::GameStore::Access::MustExist);
     const auto onDisk = reader.traceLines(game);
@@ -138,7 +138,7 @@ TEST_CASE("recorder beside a castle-mode rig: what the rig leaves out is not rec
     simulation::RigOptions options;
     options.castleScans = true;
     simulation::SimulationRig rig(options, &f.log);
-    simulation::TraceRecorder recorder(f.log, rig.layout(), {rig.options().sensing});
+    table::TraceRecorder recorder(f.log, rig.layout(), {rig.options().sensing});
     rig.attach(recorder);
     const drivers::ReaderIndex floor3 = *rig.layout().findReader({"floor3"});
     const auto odessa = tags({"odessa"});

@@ -25,12 +25,12 @@
 #include <string>
 #include <vector>
 
-#include "daemon/simulation/rig_observer.hpp"
-#include "daemon/simulation/scan_runs.hpp"
 #include "daemon/store/game_store.hpp"
+#include "daemon/table/scan_runs.hpp"
+#include "daemon/table/table_observer.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 
-namespace vivaref::simulation {
+namespace vivaref::table {
 
 struct RecorderOptions {
     // The rig's sensing knobs: how many alike scans its pipeline's window
@@ -48,12 +48,12 @@ struct RecorderCounters {
     std::int64_t heldLinesDropped = 0;  // held past the limit before any game
 };
 
-class TraceRecorder final : public RigObserver {
+class TraceRecorder final : public TableObserver {
 public:
     // `store` must outlive the recorder. `layout`: the rig's board (its readers' names).
     TraceRecorder(store::GameStore& store, drivers::BoardLayout layout, RecorderOptions options = {});
 
-    void lineConsumed(const trace::TraceLine& line, std::optional<store::GameId> game) override;
+    void inputTaken(const trace::TraceLine& line, std::optional<store::GameId> game) override;
     void castleScanned(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at,
                        bool taken, std::optional<store::GameId> game) override;
     void ownChance(const referee::OwnChance& chance, std::optional<store::GameId> game) override;
@@ -92,4 +92,4 @@ private:
     RecorderCounters counters_;
 };
 
-}  // namespace vivaref::simulation
+}  // namespace vivaref::table

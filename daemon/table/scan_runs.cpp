@@ -1,8 +1,8 @@
-#include "daemon/simulation/scan_runs.hpp"
+#include "daemon/table/scan_runs.hpp"
 
 #include <algorithm>
 
-namespace vivaref::simulation {
+namespace vivaref::table {
 
 ScanRuns::ScanRuns(std::size_t readers, const drivers::SensingConfig& sensing)
     : sensing_(sensing), runs_(readers) {}
@@ -32,4 +32,4 @@ std::size_t ScanRuns::taken(drivers::ReaderIndex reader) const {
     return run.last ? std::min(run.length, enough(*run.last)) : 0;
 }
 
-}  // namespace vivaref::simulation
+}  // namespace vivaref::table

@@ -14,7 +14,7 @@
 #include "drivers/sensing/board_layout.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 
-namespace vivaref::simulation {
+namespace vivaref::table {
 
 using drivers::Timestamp;
 
@@ -53,4 +53,4 @@ private:
     std::vector<Run> runs_;
 };
 
-}  // namespace vivaref::simulation
+}  // namespace vivaref::table

@@ -1,11 +1,11 @@
-#include "daemon/simulation/trace_recorder.hpp"
+#include "daemon/table/trace_recorder.hpp"
 
 #include <algorithm>
 
 #include "daemon/trace/trace_reader.hpp"
 #include "daemon/trace/trace_writer.hpp"
 
-namespace vivaref::simulation {
+namespace vivaref::table {
 
 namespace {
 
@@ -27,7 +27,7 @@ TraceRecorder::TraceRecorder(store::GameStore& store, drivers::BoardLayout layou
       runs_(layout_.readerCount(), options_.sensing),
       holds_(layout_.readerCount()) {}
 
-void TraceRecorder::lineConsumed(const trace::TraceLine& line, std::optional<store::GameId> game) {
+void TraceRecorder::inputTaken(const trace::TraceLine& line, std::optional<store::GameId> game) {
     const auto reader = lineReader(layout_, line.input);
     record(game, line.t, trace::writeTraceLine(line), reader);
     if (reader) {
@@ -136,4 +136,4 @@ void TraceRecorder::writeStart(store::GameId game, std::int64_t t) {
     }
 }
 
-}  // namespace vivaref::simulation
+}  // namespace vivaref::table

@@ -1,0 +1,46 @@
+#include "daemon/table/host_line.hpp"
+
+namespace vivaref::table {
+
+referee::HostRequest hostRequest(const trace::HostLine& host) {
+    switch (host.kind) {
+        case trace::HostKind::NewGame: {
+            referee::NewGameRequest request{host.payload,
+                                            host.players,
+                                            host.favourites == "physical" ? referee::FavouritesMode::Physical
+                                                                          : referee::FavouritesMode::Dealt,
+                                            {},
+                                            {}};
+            // The trace reader checked the form already.
+            if (host.bots.is_array())
+                if (auto bots = referee::readBotSeats(host.bots);
+                    auto* seats = std::get_if<std::vector<referee::BotSeatRequest>>(&bots))
+                    request.bots = std::move(*seats);
+            if (host.members.is_array())
+                for (const auto& m : host.members)
+                    request.members.push_back(m.is_number_integer()
+                                                  ? std::optional<std::int64_t>(m.get<std::int64_t>())
+                                                  : std::nullopt);
+            return request;
+        }
+        case trace::HostKind::Deal:
+            return referee::DealRequest{host.payload};
+        case trace::HostKind::Keep:
+            return referee::KeepRequest{host.payload};
+        case trace::HostKind::Reshuffle:
+            return referee::ReshuffleRequest{host.payload};
+        case trace::HostKind::Undo:
+            return referee::UndoRequest{};
+        case trace::HostKind::Pause:
+            return referee::PauseRequest{};
+        case trace::HostKind::Resume:
+            return referee::ResumeRequest{};
+        case trace::HostKind::Reveal:
+            return referee::RevealRequest{host.payload};
+        case trace::HostKind::Abandon:
+            break;
+    }
+    return referee::AbandonRequest{};
+}
+
+}  // namespace vivaref::table
