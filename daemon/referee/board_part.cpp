@@ -321,7 +321,7 @@ void BoardPart::expireFlashes(const Due& due) {
 void BoardPart::deadlines(const std::function<void(Timestamp)>& consider) const {
     if (flashPlace_) consider(flashUntil_);
     if (failingHoldUntil_) consider(*failingHoldUntil_);
-    for (const auto& [station, until] : stationBlinkUntil_) consider(until);
+    for (const auto& [seat, until] : stationBlinkUntil_) consider(until);
     for (const auto& held : heldKeys_) consider(held.until);
 }
 

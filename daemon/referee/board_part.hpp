@@ -25,6 +25,14 @@ namespace vivaref::referee {
 // action from it, judged as any move is (accepted when legal): while more
 // than one piece differs nothing is accepted. A character gone stands
 // until it is on the board again, where it is judged afresh.
+// A vote key in the game's terms: the seat of the station it was pressed at
+// and the card it stands for (Referee::Impl::pressKey() converts a
+// ButtonEvent once).
+struct KeyPress {
+    engine::Seat seat;
+    engine::VoteCard card = engine::VoteCard::Unknown;
+};
+
 struct BoardRefusal {
     std::string code;
     std::string message;              // the engine's sentence, or ours
@@ -65,12 +73,16 @@ public:
     bool judge(Decider& decider);
 
     // --- vote keys (board_keys.cpp) -------------------------------------
-    // A key pressed; `cardsAwaited`: physical cards face up, not yet
-    // entered. True when a vote was decided (the board is to be settled).
-    bool press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider& decider);
+    // A key pressed at a seat's station; `cardsAwaited`: physical cards
+    // face up, not yet entered. True when a vote was decided (the board is
+    // to be settled).
+    bool press(KeyPress key, bool cardsAwaited, Decider& decider);
+    // A key pressed at a station that is no seat of a game being played:
+    // told privately, counted for nothing.
+    void pressWithoutSeat(drivers::StationId station);
     // Held keys: those to press again now their vote is open; refused once
     // the board matches the game with no vote open, or when their hold is over.
-    std::vector<drivers::ButtonEvent> releaseHeldKeys();
+    std::vector<KeyPress> releaseHeldKeys();
     void expireHeldKeys(const Due& due);
 
     // --- time -------------------------------------------------------------
@@ -89,7 +101,7 @@ public:
     // The places' and stations' LEDs: the blind places always; the rest while
     // a game is being played (`inGame`, paused or not).
     void addLedFacts(LedFacts& facts, bool inGame) const;
-    const Notice* stationNotice(int station) const;
+    const Notice* stationNotice(engine::Seat seat) const;
 
 private:
     const std::optional<engine::State>& state() const { return ctx_.game.state; }
@@ -121,7 +133,9 @@ private:
     // An action the board gave: decided; once taken, its place is lit and a
     // refusal still standing is lifted.
     Verdict acceptBoardAction(const engine::Action& a, Decider& decider);
-    void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
+    // A notice for one station's display; a seat's is kept for its page too.
+    void privateNotice(engine::Seat seat, std::string kind, std::string text, nlohmann::json detail);
+    void tellStation(drivers::StationId station, std::string kind, std::string text, nlohmann::json detail);
 
     Context& ctx_;
     drivers::BoardObservation seen_;
@@ -148,10 +162,10 @@ private:
     std::optional<BoardRefusal> refusal_;
     std::optional<std::string> flashPlace_;
     Timestamp flashUntil_{0};
-    std::map<int, Timestamp> stationBlinkUntil_;
-    // Each station's last private notice (a key not counted, ignored): for
-    // that seat's own page only.
-    std::map<int, Notice> stationNotices_;
+    std::map<engine::Seat, Timestamp> stationBlinkUntil_;
+    // Each seat's station's last private notice (a key not counted,
+    // ignored): for that seat's own page only.
+    std::map<engine::Seat, Notice> stationNotices_;
     // When each character was last seen leaving a place (lifted), and when
     // the board last gave an action.
     std::map<std::string, Timestamp> liftedAt_;
@@ -163,7 +177,7 @@ private:
     // Vote keys pressed before the vote they are for was open, held until it
     // opens or `until` (RefereeOptions::earlyVoteHold).
     struct HeldKey {
-        drivers::ButtonEvent press;
+        KeyPress key;
         Timestamp until;
     };
     std::vector<HeldKey> heldKeys_;

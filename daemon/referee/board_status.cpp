@@ -130,11 +130,11 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
         facts.flashPlace = flashPlace_;
         facts.flashUntil = flashUntil_;
     }
-    facts.stationBlinkUntil = stationBlinkUntil_;
+    for (const auto& [seat, until] : stationBlinkUntil_) facts.stationBlinkUntil[seat.index] = until;
 }
 
-const Notice* BoardPart::stationNotice(int station) const {
-    auto it = stationNotices_.find(station);
+const Notice* BoardPart::stationNotice(engine::Seat seat) const {
+    auto it = stationNotices_.find(seat);
     return it == stationNotices_.end() ? nullptr : &it->second;
 }
 
