@@ -93,6 +93,7 @@ public:
     void deadlines(const std::function<void(Timestamp)>& consider) const;
 
     // --- what the screens and the LEDs show (board_status.cpp) -----------
+    // "faulty" (the readers' names), "blind_places", "unknown_tags".
     nlohmann::json readersJson() const;
     // "board", "differences", "in_hand", "guidance", "refusal".
     void addStatus(nlohmann::json& out) const;
@@ -106,6 +107,7 @@ public:
 private:
     const std::optional<engine::State>& state() const { return ctx_.game.state; }
     void compare();
+    nlohmann::json faultyReadersJson() const;
     void startGuiding();
     void stopGuiding();
     bool guidanceDone();
@@ -139,28 +141,27 @@ private:
 
     Context& ctx_;
     drivers::BoardObservation seen_;
-    std::set<std::string> faultyPlaces_;
-    std::vector<std::string> faultyReaders_;
+    PlacesByName faultyPlaces_;
     // Places a reader that failed lately serves (its window still catching
     // up); `failingHoldUntil_` bounds the wait for them. `gaps_`: each place
     // so since the board last matched the game, when its last spell began
     // and when it was last seen failing: an action there may have gone
     // unseen, and may explain what is seen (explainUnseen()).
-    std::set<std::string> failingPlaces_;
+    std::set<engine::Place> failingPlaces_;
     std::optional<Timestamp> failingHoldUntil_;
     struct Gap {
         Timestamp began{0};
         Timestamp last{0};
     };
-    std::map<std::string, Gap> gaps_;
+    std::map<engine::Place, Gap, ByPlaceName> gaps_;
     BoardComparison comparison_;
     // The engine moved characters: guide them until each has been where it
     // says (`guided_`: those still to go, taken when guidance starts). Then
     // what else differs is judged as usual: a move made meanwhile counts.
     bool guiding_ = false;
-    std::set<std::string> guided_;
+    std::set<drivers::CharacterSlug> guided_;
     std::optional<BoardRefusal> refusal_;
-    std::optional<std::string> flashPlace_;
+    std::optional<engine::Place> flashPlace_;
     Timestamp flashUntil_{0};
     std::map<engine::Seat, Timestamp> stationBlinkUntil_;
     // Each seat's station's last private notice (a key not counted,
@@ -168,11 +169,11 @@ private:
     std::map<engine::Seat, Notice> stationNotices_;
     // When each character was last seen leaving a place (lifted), and when
     // the board last gave an action.
-    std::map<std::string, Timestamp> liftedAt_;
+    std::map<drivers::CharacterSlug, Timestamp> liftedAt_;
     // When each character landed where it stands: first seen there, or the
     // middle of its place's gap when it was first seen there in or just
     // after one.
-    std::map<std::string, Timestamp> arrivedAt_;
+    std::map<drivers::CharacterSlug, Timestamp> arrivedAt_;
     Timestamp boardActionAt_{0};
     // Vote keys pressed before the vote they are for was open, held until it
     // opens or `until` (RefereeOptions::earlyVoteHold).

@@ -4,7 +4,6 @@
 // its place); what is seen afterwards explained as the seats' actions in
 // turn (REFEREE-NOTES.md, "When the readers are late").
 #include <algorithm>
-#include <set>
 
 #include "daemon/referee/board_part.hpp"
 #include "daemon/referee/board_places.hpp"
@@ -21,7 +20,7 @@ std::optional<Difference> BoardPart::firstLifted(const std::vector<Difference>& 
     for (const auto& d : diffs) {
         if (d.id.index >= state()->rules().roster().size() || d.seen.kind != Sighting::Kind::OnPlace)
             return std::nullopt;
-        auto it = liftedAt_.find(d.character);
+        auto it = liftedAt_.find(d.slug);
         if (it == liftedAt_.end() || it->second < boardActionAt_) return std::nullopt;
         lifts.emplace_back(it->second, &d);
     }
@@ -33,8 +32,7 @@ std::optional<Difference> BoardPart::firstLifted(const std::vector<Difference>& 
 
 bool BoardPart::failingHold() const {
     if (!failingHoldUntil_ || ctx_.now >= *failingHoldUntil_ || !state()) return false;
-    std::set<std::string> moved;
-    for (const auto& d : comparison_.differences) moved.insert(d.character);
+    const auto& moved = comparison_.differences;
     engine::ActionList legal;
     state()->legalActions(legal);
     return std::any_of(legal.begin(), legal.end(), [&](const engine::Action& a) {
@@ -42,7 +40,9 @@ bool BoardPart::failingHold() const {
         // move only when its character is out of place: a neighbour may be
         // reading it by cross-talk while its reader catches up.
         if (a.kind() == engine::ActionKind::Move) {
-            if (!moved.count(ctx_.slug(a.character()))) return false;
+            if (std::none_of(moved.begin(), moved.end(),
+                             [&](const Difference& d) { return d.id == a.character(); }))
+                return false;
         } else if (a.kind() != engine::ActionKind::Place) {
             return false;
         }
@@ -59,11 +59,11 @@ std::optional<engine::Action> BoardPart::explainUnseen(const std::vector<Differe
         if (d.id.index >= state()->rules().roster().size() || d.seen.kind != Sighting::Kind::OnPlace)
             return std::nullopt;
     auto liftedSince = [&](const Difference& d) {
-        auto it = liftedAt_.find(d.character);
+        auto it = liftedAt_.find(d.slug);
         return it == liftedAt_.end() ? Timestamp::max() : it->second;
     };
     auto arrived = [&](const Difference& d) {
-        auto it = arrivedAt_.find(d.character);
+        auto it = arrivedAt_.find(d.slug);
         return it == arrivedAt_.end() ? Timestamp::max() : it->second;
     };
     // Two pieces lifted closer together than liftsApart since the board
@@ -93,8 +93,8 @@ std::optional<engine::Action> BoardPart::explainUnseen(const std::vector<Differe
         const auto& d = diffs[i];
         if (!d.expected) continue;
         for (const auto& [place, gap] : gaps_)
-            if (place != *d.expected && place != d.seen.place && gap.last >= liftedSince(d))
-                choices[i].push_back(enginePlace(place));
+            if (place != *d.expected && place != *d.seen.place && gap.last >= liftedSince(d))
+                choices[i].push_back(place);
     }
 
     // The actions of the seats in turn, on a copy, with the passes the
@@ -123,9 +123,9 @@ std::optional<engine::Action> BoardPart::explainUnseen(const std::vector<Differe
         for (std::size_t i : plan) {
             const auto& d = diffs[i];
             // The engine itself put it there meanwhile (the leftovers to floor 0).
-            if (!via[i] && copy.placeOf(d.id) == enginePlace(d.seen.place)) continue;
+            if (!via[i] && copy.placeOf(d.id) == *d.seen.place) continue;
             if (via[i] && !act(d.id, *via[i])) return std::nullopt;
-            if (!act(d.id, enginePlace(d.seen.place))) return std::nullopt;
+            if (!act(d.id, *d.seen.place)) return std::nullopt;
         }
         return first;
     };

@@ -151,6 +151,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     ++gamesMade;
     game.id = id;
     game.state.emplace(rules);
+    ctx.names.useRoster(game.state->rules().roster());
     game.players = std::move(names);
     chance.startGame(gameSeed);
     timeline.restart();

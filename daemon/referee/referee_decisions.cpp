@@ -218,6 +218,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
 
     game.id = id;
     game.state.emplace(std::move(logged.state));
+    ctx.names.useRoster(game.state->rules().roster());
     timeline.restart(std::move(logged.decisions));
     cards.resumeGame(logged.favouritesMode, std::move(logged.favouritesEntered),
                      std::move(logged.ambitionsEntered));

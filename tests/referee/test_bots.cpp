@@ -90,9 +90,9 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
                         state.rules().roster()[a.character()].id == slug)
                         continue;
                     const std::string other = state.rules().roster()[a.character()].id;
-                    const auto back = *boardPlace(state.placeOf(a.character()));
+                    const auto back = boardPlaceName(state.placeOf(a.character()));
                     const engine::State snapshot = state;
-                    t.move(other, *boardPlace(a.to()));
+                    t.move(other, boardPlaceName(a.to()));
                     auto refused = t.referee.publicStatus();
                     CHECK(refusalCode(refused) == "bot-move");
                     CHECK(refused["refusal"]["message"].get<std::string>().find("(bot)") !=
