@@ -41,8 +41,6 @@ nlohmann::json placeJson(std::optional<engine::Place> p) {
     return p ? nlohmann::json(std::string(engine::placeName(*p))) : nlohmann::json(nullptr);
 }
 
-std::string placeLedName(std::string_view boardPlace) { return "place-" + std::string(boardPlace); }
-
 BoardNames::BoardNames(const drivers::BoardLayout& layout) {
     for (drivers::PlaceIndex p = 0; p < layout.placeCount(); ++p)
         places_.emplace(layout.place(p), enginePlaceNamed(layout.place(p).name));

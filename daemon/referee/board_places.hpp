@@ -8,7 +8,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -28,8 +27,6 @@ std::string placeWord(engine::Place p);
 // A board place as the status names it ("6" for the throne); null when
 // off the board.
 nlohmann::json placeJson(std::optional<engine::Place> p);
-// The LED of a board place: "place-3", "place-wc3".
-std::string placeLedName(std::string_view boardPlace);
 
 // Places in the order of their names ("dungeon1" before "wc3"), the order
 // the referee kept them in when it held them as names: the blind places

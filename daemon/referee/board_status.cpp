@@ -119,29 +119,28 @@ std::optional<std::string> BoardPart::waitingFor() const {
 }
 
 void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
-    auto name = [](engine::Place p) { return std::string(engine::placeName(p)); };
-    for (const auto place : faultyPlaces_) facts.blindPlaces.insert(name(place));
+    facts.blindPlaces.insert(faultyPlaces_.begin(), faultyPlaces_.end());
     if (!inGame) return;
     if (guiding_ || refusal_) {
         for (const auto& d : comparison_.differences) {
             if (!refusal_ && !guided_.contains(d.slug)) continue;
-            if (d.expected) facts.blinkPlaces.insert(name(*d.expected));
-            if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(name(*d.seen.place));
-            for (const auto c : d.seen.candidates) facts.blinkPlaces.insert(name(c));
+            if (d.expected) facts.blinkPlaces.insert(*d.expected);
+            if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(*d.seen.place);
+            facts.blinkPlaces.insert(d.seen.candidates.begin(), d.seen.candidates.end());
         }
     }
     if (const auto& plan = ctx_.game.botPlan; plan && !guiding_ && !refusal_) {
         // The bot's move to make: the place its piece leaves blinks (none
         // for a placement: the piece is beside the board), its destination is lit.
         if (const auto from = boardPlace(state()->placeOf(plan->character())))
-            facts.blinkPlaces.insert(name(*from));
-        if (const auto to = boardPlace(plan->to())) facts.litPlaces.insert(name(*to));
+            facts.blinkPlaces.insert(*from);
+        if (const auto to = boardPlace(plan->to())) facts.litPlaces.insert(*to);
     }
     if (flashPlace_) {
-        facts.flashPlace = name(*flashPlace_);
+        facts.flashPlace = flashPlace_;
         facts.flashUntil = flashUntil_;
     }
-    for (const auto& [seat, until] : stationBlinkUntil_) facts.stationBlinkUntil[seat.index] = until;
+    facts.stationBlinkUntil = stationBlinkUntil_;
 }
 
 const Notice* BoardPart::stationNotice(engine::Seat seat) const {

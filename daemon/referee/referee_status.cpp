@@ -216,9 +216,9 @@ drivers::LedStates Referee::Impl::leds(Timestamp at) const {
         const auto phase = game.state->phase();
         for (auto s : game.state->toAct()) {
             if (phase == Phase::Election)
-                facts.votingSeats.push_back(s.index);
+                facts.votingSeats.push_back(s);
             else
-                facts.turnSeats.push_back(s.index);
+                facts.turnSeats.push_back(s);
         }
         facts.paused = game.status == GameStatus::Paused;
     }
