@@ -125,6 +125,18 @@ private:
     // ends beyond one step as two through an unseen place. The first action
     // of the likeliest such sequence the engine allows whole, if any.
     std::optional<engine::Action> explainUnseen(const std::vector<Difference>& diffs) const;
+    // When the character was last lifted (Timestamp::max(): never seen so).
+    Timestamp lastLift(const Difference& d) const;
+    // Two of them lifted closer together than liftsApart since the board
+    // last gave an action: one hand moved them at once.
+    bool liftedTogether(const std::vector<Difference>& diffs) const;
+    // The differences' indices in the order they landed (a landing in a
+    // gap dated to the gap's middle): the likeliest order of the actions.
+    std::vector<std::size_t> landingOrder(const std::vector<Difference>& diffs) const;
+    // For each difference, where its move may have stopped on the way: no
+    // stop, or a place unseen at some time since the character was lifted.
+    std::vector<std::vector<std::optional<engine::Place>>> unseenStops(
+        const std::vector<Difference>& diffs) const;
     void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
     // A bot's seat did something else than the bot's shown move
     // (game.botPlan): refused, with the bot's move in the message.
