@@ -3,6 +3,7 @@
 // record spellings (GAME-RECORD identifiers).
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -23,6 +24,7 @@ inline constexpr std::uint8_t kInvalidIndex = 0xFF;
 struct Seat {
     std::uint8_t index = kInvalidIndex;
     friend bool operator==(Seat, Seat) = default;
+    friend auto operator<=>(Seat, Seat) = default;  // a key of the referee's maps
 };
 
 struct PlayerId {

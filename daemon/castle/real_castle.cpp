@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "drivers/leds/led_names.hpp"
 #include "drivers/sensing/board_layout.hpp"
 #include "drivers/sensing/tag_registry_file.hpp"
 
@@ -123,15 +124,15 @@ std::vector<drivers::ButtonLineSpec> keySpecs(const config::CastleConfig& castle
 
 std::vector<drivers::LedLineSpec> ledSpecs(const config::CastleConfig& castle) {
     std::vector<drivers::LedLineSpec> specs;
-    auto add = [&](std::string name, const config::GpioPin& pin) {
-        specs.push_back({drivers::LedId{std::move(name)}, address(pin),
+    auto add = [&](drivers::LedId led, const config::GpioPin& pin) {
+        specs.push_back({std::move(led), address(pin),
                          pin.activeLow ? drivers::Polarity::ActiveLow : drivers::Polarity::ActiveHigh});
     };
-    for (const auto& [place, pin] : castle.placeLeds)
-        add("place-" + place, pin);  // as the referee names them (referee::placeLedName)
-    for (const auto& [seat, pin] : castle.turnLeds) add("turn-" + std::to_string(seat), pin);
+    // Named as the referee decides them (drivers/leds/led_names.hpp).
+    for (const auto& [place, pin] : castle.placeLeds) add(drivers::placeLed(drivers::PlaceName{place}), pin);
+    for (const auto& [seat, pin] : castle.turnLeds) add(drivers::turnLed(drivers::StationId{seat}), pin);
     for (const auto& s : castle.stations)
-        if (s.led) add("station-" + std::to_string(s.seat), *s.led);
+        if (s.led) add(drivers::stationLed(drivers::StationId{s.seat}), *s.led);
     return specs;
 }
 

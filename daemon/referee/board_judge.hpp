@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/referee/board_places.hpp"
 #include "drivers/sensing/board_observation.hpp"
 #include "engine/state.hpp"
 
@@ -18,9 +19,9 @@ namespace vivaref::referee {
 struct Sighting {
     enum class Kind { Absent, OnPlace, InHand, Ambiguous };
     Kind kind = Kind::Absent;
-    std::string place;                    // OnPlace: where; InHand: lifted from ("" when unknown)
-    std::vector<std::string> candidates;  // Ambiguous: the places it reads on
-    bool uncertain = false;               // OnPlace on a faulty reader's place
+    std::optional<engine::Place> place;     // OnPlace: where; InHand: lifted from (nullopt when unknown)
+    std::vector<engine::Place> candidates;  // Ambiguous: the places it reads on
+    bool uncertain = false;                 // OnPlace on a faulty reader's place
     friend bool operator==(const Sighting&, const Sighting&) = default;
 };
 
@@ -28,10 +29,10 @@ struct Sighting {
 std::string describe(const Sighting& seen);
 
 struct Difference {
-    std::string character;                // the slug
-    std::string name;                     // the display name (a stray tag: its slug)
-    engine::CharacterId id;               // kInvalidIndex: not a character of this game
-    std::optional<std::string> expected;  // board place; nullopt: off the board
+    drivers::CharacterSlug slug;
+    std::string name;                       // the display name (a stray tag: its slug)
+    engine::CharacterId id;                 // kInvalidIndex: not a character of this game
+    std::optional<engine::Place> expected;  // board place; nullopt: off the board
     Sighting seen;
     friend bool operator==(const Difference&, const Difference&) = default;
 };
@@ -39,17 +40,18 @@ struct Difference {
 struct BoardComparison {
     std::vector<Difference> differences;  // by slug
     bool unsettled = false;               // one of them is in a hand or unclear: a move is under way
-    std::set<std::string> blindPlaces;    // faulty places a difference touches
+    std::set<engine::Place> blindPlaces;  // faulty places a difference touches
     bool matches() const { return differences.empty(); }
 };
 
-Sighting sightingOf(const drivers::BoardObservation& observation, const std::string& slug);
+Sighting sightingOf(const drivers::BoardObservation& observation, const drivers::CharacterSlug& slug,
+                    const BoardNames& names);
 
 // Every character of the state's roster, and every other tag the readers
-// place, compared with State::positions(). `faultyPlaces`: places a faulty
-// reader serves.
+// place, compared with State::positions(). `names`: the layout's places
+// and the game's characters; `faultyPlaces`: places a faulty reader serves.
 BoardComparison compareBoard(const engine::State& state, const drivers::BoardObservation& observation,
-                             const std::set<std::string>& faultyPlaces);
+                             const BoardNames& names, const PlacesByName& faultyPlaces);
 
 // What to do to remove a difference, as a sentence. After a refusal the
 // expected place is where the character was: "put Odessa la Contessa back

@@ -12,20 +12,16 @@ namespace vivaref::referee {
 using engine::Phase;
 using nlohmann::json;
 
-bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider& decider) {
-    const int station = e.station.number;
+bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
     auto ignored = [&](std::string text) {
-        privateNotice(station, "ignored-key", std::move(text), json::object());
+        privateNotice(key.seat, "ignored-key", std::move(text), json::object());
         return false;
     };
     if (!state() || (ctx_.game.status != GameStatus::Playing && ctx_.game.status != GameStatus::Paused))
         return ignored("No game is being played.");
-    if (station < 0 || station >= state()->rules().seats())
-        return ignored("This game has no seat " + std::to_string(station + 1) + ".");
     // A bot's station is no person's: its keys count for nothing, and say the
     // same before and after the bot voted (REFEREE-NOTES.md, "Bots").
-    if (ctx_.game.botAt(engine::Seat{static_cast<std::uint8_t>(station)}))
-        return ignored("The referee plays this seat: its keys are not counted.");
+    if (ctx_.game.botAt(key.seat)) return ignored("The referee plays this seat: its keys are not counted.");
     if (ctx_.game.status == GameStatus::Paused) return ignored("The game is paused: vote once it goes on.");
     if (ctx_.logBlocked())
         return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");
@@ -35,41 +31,46 @@ bool BoardPart::press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider&
         // readers, or on a place whose reader is catching up.
         if ((!comparison_.matches() || !failingPlaces_.empty()) &&
             ctx_.options.earlyVoteHold > Timestamp(0)) {
-            heldKeys_.push_back({e, ctx_.now + ctx_.options.earlyVoteHold});
+            heldKeys_.push_back({key, ctx_.now + ctx_.options.earlyVoteHold});
             return false;
         }
         return ignored("No vote is open.");
     }
-    engine::VoteCard card = e.key == drivers::VoteKey::Yes  ? engine::VoteCard::Yes
-                            : e.key == drivers::VoteKey::No ? engine::VoteCard::No
-                                                            : engine::VoteCard::Stomachache;
-    const auto vote = engine::Action::vote(engine::Seat{static_cast<std::uint8_t>(station)}, card);
-    const auto verdict = decider.decide(vote, false);
+    const auto verdict = decider.decide(engine::Action::vote(key.seat, key.card), false);
     if (verdict.isNotSaved())
         return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");
     if (const auto* refused = verdict.refusal()) {
         // Only this station learns of it: a card not held tells about a hand.
         ++ctx_.counters.privateRefusals;
-        stationBlinkUntil_[station] = ctx_.now + ctx_.options.privateBlinkFor;
+        stationBlinkUntil_[key.seat] = ctx_.now + ctx_.options.privateBlinkFor;
         // The engine names seats by number; the station's player reads "you".
         const std::string why = refused->code == engine::RefusalCode::AlreadyVoted
                                     ? "You have already voted in this election."
                                     : refused->message;
-        privateNotice(station, "private-refusal", why + " This key was not counted.",
+        privateNotice(key.seat, "private-refusal", why + " This key was not counted.",
                       json{{"code", engine::refusalCodeName(refused->code)}});
         return false;
     }
     return true;
 }
 
-std::vector<drivers::ButtonEvent> BoardPart::releaseHeldKeys() {
-    std::vector<drivers::ButtonEvent> open;
+void BoardPart::pressWithoutSeat(drivers::StationId station) {
+    const bool inGame =
+        state() && (ctx_.game.status == GameStatus::Playing || ctx_.game.status == GameStatus::Paused);
+    tellStation(station, "ignored-key",
+                inGame ? "This game has no seat " + std::to_string(station.number + 1) + "."
+                       : "No game is being played.",
+                json::object());
+}
+
+std::vector<KeyPress> BoardPart::releaseHeldKeys() {
+    std::vector<KeyPress> open;
     if (heldKeys_.empty() || !state()) return open;
     if (state()->phase() == Phase::Election) {
-        for (const auto& held : std::exchange(heldKeys_, {})) open.push_back(held.press);
+        for (const auto& held : std::exchange(heldKeys_, {})) open.push_back(held.key);
     } else if (comparison_.matches() && failingPlaces_.empty()) {
         for (const auto& held : std::exchange(heldKeys_, {}))
-            privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
+            privateNotice(held.key.seat, "ignored-key", "No vote is open.", json::object());
     }
     return open;
 }
@@ -83,16 +84,19 @@ void BoardPart::expireHeldKeys(const Due& due) {
     });
     for (const auto& held : over) {
         ctx_.now = std::max(ctx_.now, held.until);
-        privateNotice(held.press.station.number, "ignored-key", "No vote is open.", json::object());
+        privateNotice(held.key.seat, "ignored-key", "No vote is open.", json::object());
     }
 }
 
-void BoardPart::privateNotice(int station, std::string kind, std::string text, json detail) {
-    Notice notice{ctx_.now, std::move(kind), Notice::Audience::Station,
-                  station,  std::move(text), std::move(detail)};
-    stationNotices_[station] = notice;  // the seat's own page shows it too
+void BoardPart::privateNotice(engine::Seat seat, std::string kind, std::string text, json detail) {
+    tellStation(drivers::StationId{seat.index}, std::move(kind), std::move(text), std::move(detail));
+    stationNotices_[seat] = ctx_.notices.back();  // the seat's own page shows it too
+}
+
+void BoardPart::tellStation(drivers::StationId station, std::string kind, std::string text, json detail) {
     ++ctx_.counters.stationNotices;
-    ctx_.notices.push_back(std::move(notice));
+    ctx_.notices.push_back(Notice{ctx_.now, std::move(kind), Notice::Audience::Station, station.number,
+                                  std::move(text), std::move(detail)});
 }
 
 }  // namespace vivaref::referee

@@ -50,9 +50,7 @@ bool sameBoard(const drivers::BoardObservation& a, const drivers::BoardObservati
 }
 
 json differenceJson(const Difference& d) {
-    return json{{"character", d.character},
-                {"expected", d.expected ? json(*d.expected) : json(nullptr)},
-                {"seen", describe(d.seen)}};
+    return json{{"character", d.slug.name}, {"expected", placeJson(d.expected)}, {"seen", describe(d.seen)}};
 }
 
 std::string joinSentences(const std::vector<std::string>& parts) {
@@ -66,14 +64,13 @@ std::string joinSentences(const std::vector<std::string>& parts) {
 
 bool BoardPart::observe(const drivers::BoardObservation& observation, Timestamp now) {
     if (sameBoard(observation, seen_)) return false;
-    const auto before = faultyReaders_;
+    const bool faultsChanged = observation.faultyReaders != seen_.faultyReaders;
     // Places whose reader failed lately, and each one's gap.
     const bool wasFailing = !failingPlaces_.empty();
-    std::set<std::string> failing;
+    std::set<engine::Place> failing;
     for (const auto& reader : observation.failingReaders)
-        if (auto index = ctx_.layout.findReader(reader))
-            failing.insert(ctx_.layout.place(ctx_.layout.placeOf(*index)).name);
-    for (const auto& place : failing) {
+        if (const auto place = ctx_.names.placeOfReader(reader)) failing.insert(*place);
+    for (const auto place : failing) {
         auto& gap = gaps_[place];
         if (!failingPlaces_.count(place)) gap.began = now;
         gap.last = now;
@@ -88,26 +85,22 @@ bool BoardPart::observe(const drivers::BoardObservation& observation, Timestamp 
         if (was != seen_.onBoard.end() && was->second.place == placed.place) continue;
         // Seen landing during or just after its place's gap: it may have
         // landed any time since the gap began (the middle is the best guess).
-        auto gap = gaps_.find(placed.place.name);
+        auto gap = gaps_.find(ctx_.names.place(placed.place));
         const bool unseen = gap != gaps_.end() && now - gap->second.last <= ctx_.options.liftsApart;
-        arrivedAt_[slug.name] = unseen ? gap->second.began + (now - gap->second.began) / 2 : now;
+        arrivedAt_[slug] = unseen ? gap->second.began + (now - gap->second.began) / 2 : now;
     }
     seen_ = observation;
-    for (const auto& [slug, hand] : observation.inHand) liftedAt_[slug.name] = hand.since;
-    faultyReaders_.clear();
+    for (const auto& [slug, hand] : observation.inHand) liftedAt_[slug] = hand.since;
     faultyPlaces_.clear();
-    for (const auto& reader : observation.faultyReaders) {
-        faultyReaders_.push_back(reader.name);
-        if (auto index = ctx_.layout.findReader(reader))
-            faultyPlaces_.insert(ctx_.layout.place(ctx_.layout.placeOf(*index)).name);
-    }
-    if (faultyReaders_ != before) {
-        if (faultyReaders_.empty())
+    for (const auto& reader : observation.faultyReaders)
+        if (const auto place = ctx_.names.placeOfReader(reader)) faultyPlaces_.insert(*place);
+    if (faultsChanged) {
+        if (seen_.faultyReaders.empty())
             ctx_.notice("reader-fault", "Every reader answers again.", json{{"faulty", json::array()}});
         else
             ctx_.notice("reader-fault",
                         "A reader does not answer: moves touching its place wait until it is back.",
-                        json{{"faulty", faultyReaders_}});
+                        json{{"faulty", faultyReadersJson()}});
     }
     return true;
 }
@@ -143,7 +136,7 @@ void BoardPart::stop() {
 
 void BoardPart::compare() {
     if (state())
-        comparison_ = compareBoard(*state(), seen_, faultyPlaces_);
+        comparison_ = compareBoard(*state(), seen_, ctx_.names, faultyPlaces_);
     else
         comparison_ = {};
 }
@@ -152,7 +145,7 @@ void BoardPart::startGuiding() {
     guiding_ = true;
     compare();
     guided_.clear();
-    for (const auto& d : comparison_.differences) guided_.insert(d.character);
+    for (const auto& d : comparison_.differences) guided_.insert(d.slug);
 }
 
 void BoardPart::stopGuiding() {
@@ -163,9 +156,9 @@ void BoardPart::stopGuiding() {
 bool BoardPart::guidanceDone() {
     // A guided character that has been in place once is no longer guided:
     // moving it again later is a move like any other.
-    std::erase_if(guided_, [&](const std::string& slug) {
+    std::erase_if(guided_, [&](const drivers::CharacterSlug& slug) {
         return std::none_of(comparison_.differences.begin(), comparison_.differences.end(),
-                            [&](const Difference& d) { return d.character == slug; });
+                            [&](const Difference& d) { return d.slug == slug; });
     });
     return guided_.empty();
 }
@@ -229,14 +222,14 @@ bool BoardPart::judge(Decider& decider) {
     }
     const Difference d = first ? *first : diffs.front();
     if (d.id.index >= state()->rules().roster().size()) {
-        refuse("not-in-game", "The tag " + d.character + " is no character of this game.", diffs);
+        refuse("not-in-game", "The tag " + d.slug.name + " is no character of this game.", diffs);
         return false;
     }
     if (d.seen.kind == Sighting::Kind::Absent) {
         refuse("character-gone", d.name + " has left the board.", diffs, false);
         return false;
     }
-    const engine::Place to = enginePlace(d.seen.place);
+    const engine::Place to = *d.seen.place;
     const engine::Seat seat = state()->seatToAct();
     const engine::Place from = state()->placeOf(d.id);
     const auto action = from == engine::Place::Reserve ? engine::Action::place(seat, d.id, to)
@@ -321,7 +314,7 @@ void BoardPart::expireFlashes(const Due& due) {
 void BoardPart::deadlines(const std::function<void(Timestamp)>& consider) const {
     if (flashPlace_) consider(flashUntil_);
     if (failingHoldUntil_) consider(*failingHoldUntil_);
-    for (const auto& [station, until] : stationBlinkUntil_) consider(until);
+    for (const auto& [seat, until] : stationBlinkUntil_) consider(until);
     for (const auto& held : heldKeys_) consider(held.until);
 }
 

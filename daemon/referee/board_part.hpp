@@ -25,6 +25,14 @@ namespace vivaref::referee {
 // action from it, judged as any move is (accepted when legal): while more
 // than one piece differs nothing is accepted. A character gone stands
 // until it is on the board again, where it is judged afresh.
+// A vote key in the game's terms: the seat of the station it was pressed at
+// and the card it stands for (Referee::Impl::pressKey() converts a
+// ButtonEvent once).
+struct KeyPress {
+    engine::Seat seat;
+    engine::VoteCard card = engine::VoteCard::Unknown;
+};
+
 struct BoardRefusal {
     std::string code;
     std::string message;              // the engine's sentence, or ours
@@ -65,12 +73,16 @@ public:
     bool judge(Decider& decider);
 
     // --- vote keys (board_keys.cpp) -------------------------------------
-    // A key pressed; `cardsAwaited`: physical cards face up, not yet
-    // entered. True when a vote was decided (the board is to be settled).
-    bool press(const drivers::ButtonEvent& e, bool cardsAwaited, Decider& decider);
+    // A key pressed at a seat's station; `cardsAwaited`: physical cards
+    // face up, not yet entered. True when a vote was decided (the board is
+    // to be settled).
+    bool press(KeyPress key, bool cardsAwaited, Decider& decider);
+    // A key pressed at a station that is no seat of a game being played:
+    // told privately, counted for nothing.
+    void pressWithoutSeat(drivers::StationId station);
     // Held keys: those to press again now their vote is open; refused once
     // the board matches the game with no vote open, or when their hold is over.
-    std::vector<drivers::ButtonEvent> releaseHeldKeys();
+    std::vector<KeyPress> releaseHeldKeys();
     void expireHeldKeys(const Due& due);
 
     // --- time -------------------------------------------------------------
@@ -81,6 +93,7 @@ public:
     void deadlines(const std::function<void(Timestamp)>& consider) const;
 
     // --- what the screens and the LEDs show (board_status.cpp) -----------
+    // "faulty" (the readers' names), "blind_places", "unknown_tags".
     nlohmann::json readersJson() const;
     // "board", "differences", "in_hand", "guidance", "refusal".
     void addStatus(nlohmann::json& out) const;
@@ -89,11 +102,12 @@ public:
     // The places' and stations' LEDs: the blind places always; the rest while
     // a game is being played (`inGame`, paused or not).
     void addLedFacts(LedFacts& facts, bool inGame) const;
-    const Notice* stationNotice(int station) const;
+    const Notice* stationNotice(engine::Seat seat) const;
 
 private:
     const std::optional<engine::State>& state() const { return ctx_.game.state; }
     void compare();
+    nlohmann::json faultyReadersJson() const;
     void startGuiding();
     void stopGuiding();
     bool guidanceDone();
@@ -111,6 +125,18 @@ private:
     // ends beyond one step as two through an unseen place. The first action
     // of the likeliest such sequence the engine allows whole, if any.
     std::optional<engine::Action> explainUnseen(const std::vector<Difference>& diffs) const;
+    // When the character was last lifted (Timestamp::max(): never seen so).
+    Timestamp lastLift(const Difference& d) const;
+    // Two of them lifted closer together than liftsApart since the board
+    // last gave an action: one hand moved them at once.
+    bool liftedTogether(const std::vector<Difference>& diffs) const;
+    // The differences' indices in the order they landed (a landing in a
+    // gap dated to the gap's middle): the likeliest order of the actions.
+    std::vector<std::size_t> landingOrder(const std::vector<Difference>& diffs) const;
+    // For each difference, where its move may have stopped on the way: no
+    // stop, or a place unseen at some time since the character was lifted.
+    std::vector<std::vector<std::optional<engine::Place>>> unseenStops(
+        const std::vector<Difference>& diffs) const;
     void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
     // A bot's seat did something else than the bot's shown move
     // (game.botPlan): refused, with the bot's move in the message.
@@ -121,49 +147,50 @@ private:
     // An action the board gave: decided; once taken, its place is lit and a
     // refusal still standing is lifted.
     Verdict acceptBoardAction(const engine::Action& a, Decider& decider);
-    void privateNotice(int station, std::string kind, std::string text, nlohmann::json detail);
+    // A notice for one station's display; a seat's is kept for its page too.
+    void privateNotice(engine::Seat seat, std::string kind, std::string text, nlohmann::json detail);
+    void tellStation(drivers::StationId station, std::string kind, std::string text, nlohmann::json detail);
 
     Context& ctx_;
     drivers::BoardObservation seen_;
-    std::set<std::string> faultyPlaces_;
-    std::vector<std::string> faultyReaders_;
+    PlacesByName faultyPlaces_;
     // Places a reader that failed lately serves (its window still catching
     // up); `failingHoldUntil_` bounds the wait for them. `gaps_`: each place
     // so since the board last matched the game, when its last spell began
     // and when it was last seen failing: an action there may have gone
     // unseen, and may explain what is seen (explainUnseen()).
-    std::set<std::string> failingPlaces_;
+    std::set<engine::Place> failingPlaces_;
     std::optional<Timestamp> failingHoldUntil_;
     struct Gap {
         Timestamp began{0};
         Timestamp last{0};
     };
-    std::map<std::string, Gap> gaps_;
+    std::map<engine::Place, Gap, ByPlaceName> gaps_;
     BoardComparison comparison_;
     // The engine moved characters: guide them until each has been where it
     // says (`guided_`: those still to go, taken when guidance starts). Then
     // what else differs is judged as usual: a move made meanwhile counts.
     bool guiding_ = false;
-    std::set<std::string> guided_;
+    std::set<drivers::CharacterSlug> guided_;
     std::optional<BoardRefusal> refusal_;
-    std::optional<std::string> flashPlace_;
+    std::optional<engine::Place> flashPlace_;
     Timestamp flashUntil_{0};
-    std::map<int, Timestamp> stationBlinkUntil_;
-    // Each station's last private notice (a key not counted, ignored): for
-    // that seat's own page only.
-    std::map<int, Notice> stationNotices_;
+    std::map<engine::Seat, Timestamp> stationBlinkUntil_;
+    // Each seat's station's last private notice (a key not counted,
+    // ignored): for that seat's own page only.
+    std::map<engine::Seat, Notice> stationNotices_;
     // When each character was last seen leaving a place (lifted), and when
     // the board last gave an action.
-    std::map<std::string, Timestamp> liftedAt_;
+    std::map<drivers::CharacterSlug, Timestamp> liftedAt_;
     // When each character landed where it stands: first seen there, or the
     // middle of its place's gap when it was first seen there in or just
     // after one.
-    std::map<std::string, Timestamp> arrivedAt_;
+    std::map<drivers::CharacterSlug, Timestamp> arrivedAt_;
     Timestamp boardActionAt_{0};
     // Vote keys pressed before the vote they are for was open, held until it
     // opens or `until` (RefereeOptions::earlyVoteHold).
     struct HeldKey {
-        drivers::ButtonEvent press;
+        KeyPress key;
         Timestamp until;
     };
     std::vector<HeldKey> heldKeys_;

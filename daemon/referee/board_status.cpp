@@ -10,27 +10,36 @@ using nlohmann::json;
 
 namespace {
 
-json placeOrNull(const std::optional<std::string>& place) { return place ? json(*place) : json(nullptr); }
-
 json sightingJson(const Sighting& s) {
     switch (s.kind) {
         case Sighting::Kind::Absent:
             return nullptr;
         case Sighting::Kind::OnPlace:
-            return json{{"on", s.place}, {"uncertain", s.uncertain}};
+            return json{{"on", placeJson(s.place)}, {"uncertain", s.uncertain}};
         case Sighting::Kind::InHand:
-            return json{{"in_hand", true}, {"lifted_from", s.place.empty() ? json(nullptr) : json(s.place)}};
-        case Sighting::Kind::Ambiguous:
-            return json{{"unclear", s.candidates}};
+            return json{{"in_hand", true}, {"lifted_from", placeJson(s.place)}};
+        case Sighting::Kind::Ambiguous: {
+            json unclear = json::array();
+            for (const auto p : s.candidates) unclear.push_back(placeJson(p));
+            return json{{"unclear", std::move(unclear)}};
+        }
     }
     return nullptr;
 }
 
 }  // namespace
 
+json BoardPart::faultyReadersJson() const {
+    json names = json::array();
+    for (const auto& reader : seen_.faultyReaders) names.push_back(reader.name);
+    return names;
+}
+
 json BoardPart::readersJson() const {
-    return json{{"faulty", faultyReaders_},
-                {"blind_places", faultyPlaces_},
+    json blind = json::array();
+    for (const auto place : faultyPlaces_) blind.push_back(placeJson(place));
+    return json{{"faulty", faultyReadersJson()},
+                {"blind_places", std::move(blind)},
                 {"unknown_tags", seen_.unknownTags.size()}};
 }
 
@@ -42,21 +51,22 @@ void BoardPart::addStatus(json& out) const {
     json inHand = json::array();
     for (int i = 0; i < roster.size(); ++i) {
         const auto c = engine::CharacterId{static_cast<std::uint8_t>(i)};
-        expected[roster[c].id] = placeOrNull(boardPlace(state()->placeOf(c)));
+        expected[roster[c].id] = placeJson(boardPlace(state()->placeOf(c)));
     }
-    for (const auto& [slug, placed] : seen_.onBoard)
-        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug.name));
+    auto seeing = [&](const drivers::CharacterSlug& slug) {
+        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug, ctx_.names));
+    };
+    for (const auto& [slug, placed] : seen_.onBoard) seeing(slug);
     for (const auto& [slug, hand] : seen_.inHand) {
-        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug.name));
+        seeing(slug);
         inHand.push_back(slug.name);
     }
-    for (const auto& [slug, places] : seen_.ambiguous)
-        seenJson[slug.name] = sightingJson(sightingOf(seen_, slug.name));
+    for (const auto& [slug, places] : seen_.ambiguous) seeing(slug);
     out["board"] = json{{"expected", std::move(expected)}, {"seen", std::move(seenJson)}};
     json differences = json::array();
     for (const auto& d : comparison_.differences)
         differences.push_back(json{
-            {"character", d.character}, {"expected", placeOrNull(d.expected)}, {"seen", describe(d.seen)}});
+            {"character", d.slug.name}, {"expected", placeJson(d.expected)}, {"seen", describe(d.seen)}});
     out["differences"] = std::move(differences);
     out["in_hand"] = std::move(inHand);
 
@@ -65,11 +75,11 @@ void BoardPart::addStatus(json& out) const {
         json moves = json::array();
         std::string text;
         for (const auto& d : comparison_.differences) {
-            if (!guided_.contains(d.character)) continue;  // a move made meanwhile: judged after
+            if (!guided_.contains(d.slug)) continue;  // a move made meanwhile: judged after
             const auto sentence = guidanceSentence(d);
             text += (text.empty() ? "" : "; ") + sentence;
-            moves.push_back(json{{"character", d.character},
-                                 {"to", placeOrNull(d.expected)},
+            moves.push_back(json{{"character", d.slug.name},
+                                 {"to", placeJson(d.expected)},
                                  {"seen", describe(d.seen)},
                                  {"do", sentence}});
         }
@@ -85,7 +95,7 @@ void BoardPart::addStatus(json& out) const {
             const auto sentence = restoreSentence(d);
             steps += (steps.empty() ? "" : "; ") + sentence;
             restore.push_back(
-                json{{"character", d.character}, {"to", placeOrNull(d.expected)}, {"do", sentence}});
+                json{{"character", d.slug.name}, {"to", placeJson(d.expected)}, {"do", sentence}});
         }
         refused = json{{"code", refusal_->code},
                        {"message", refusal_->message},
@@ -109,14 +119,14 @@ std::optional<std::string> BoardPart::waitingFor() const {
 }
 
 void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
-    facts.blindPlaces = faultyPlaces_;
+    facts.blindPlaces.insert(faultyPlaces_.begin(), faultyPlaces_.end());
     if (!inGame) return;
     if (guiding_ || refusal_) {
         for (const auto& d : comparison_.differences) {
-            if (!refusal_ && !guided_.contains(d.character)) continue;
+            if (!refusal_ && !guided_.contains(d.slug)) continue;
             if (d.expected) facts.blinkPlaces.insert(*d.expected);
-            if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(d.seen.place);
-            for (const auto& c : d.seen.candidates) facts.blinkPlaces.insert(c);
+            if (d.seen.kind == Sighting::Kind::OnPlace) facts.blinkPlaces.insert(*d.seen.place);
+            facts.blinkPlaces.insert(d.seen.candidates.begin(), d.seen.candidates.end());
         }
     }
     if (const auto& plan = ctx_.game.botPlan; plan && !guiding_ && !refusal_) {
@@ -133,8 +143,8 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
     facts.stationBlinkUntil = stationBlinkUntil_;
 }
 
-const Notice* BoardPart::stationNotice(int station) const {
-    auto it = stationNotices_.find(station);
+const Notice* BoardPart::stationNotice(engine::Seat seat) const {
+    auto it = stationNotices_.find(seat);
     return it == stationNotices_.end() ? nullptr : &it->second;
 }
 

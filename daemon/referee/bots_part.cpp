@@ -117,12 +117,11 @@ json BotsPart::planJson() const {
     const auto& game = ctx_.game;
     if (!game.botPlan || !game.state) return nullptr;
     const auto& a = *game.botPlan;
-    const auto from = boardPlace(game.state->placeOf(a.character()));
     return json{{"seat", a.seat().index},
                 {"action", a.kind() == engine::ActionKind::Place ? "place" : "move"},
                 {"character", ctx_.slug(a.character())},
-                {"from", from ? json(*from) : json(nullptr)},
-                {"to", boardPlace(a.to()).value_or(std::string(engine::placeName(a.to())))},
+                {"from", placeJson(boardPlace(game.state->placeOf(a.character())))},
+                {"to", placeJson(boardPlace(a.to()).value_or(a.to()))},
                 {"text", ctx_.botPlanSentence()}};
 }
 

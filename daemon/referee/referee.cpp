@@ -151,6 +151,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     ++gamesMade;
     game.id = id;
     game.state.emplace(rules);
+    ctx.names.useRoster(game.state->rules().roster());
     game.players = std::move(names);
     chance.startGame(gameSeed);
     timeline.restart();
@@ -345,12 +346,26 @@ void Referee::Impl::observe(const drivers::BoardObservation& observation, Timest
     runDue(now, false);
     if (!board.observe(observation, now)) return;
     settle();
-    for (const auto& press : board.releaseHeldKeys()) pressKey(press);
+    for (const auto& key : board.releaseHeldKeys()) pressSeatKey(key);
 }
 
 void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
     runDue(e.at, false);
-    if (board.press(e, cards.revealNeeded().has_value(), *this)) settle();
+    // Station s is seat s (REFEREE-NOTES.md, "Places, pieces and stations"),
+    // checked against the game's seats before it becomes one.
+    const auto& state = ctx.game.state;
+    if (!state || e.station.number < 0 || e.station.number >= state->rules().seats()) {
+        board.pressWithoutSeat(e.station);
+        return;
+    }
+    const auto card = e.key == drivers::VoteKey::Yes  ? engine::VoteCard::Yes
+                      : e.key == drivers::VoteKey::No ? engine::VoteCard::No
+                                                      : engine::VoteCard::Stomachache;
+    pressSeatKey({engine::Seat{static_cast<std::uint8_t>(e.station.number)}, card});
+}
+
+void Referee::Impl::pressSeatKey(KeyPress key) {
+    if (board.press(key, cards.revealNeeded().has_value(), *this)) settle();
 }
 
 // --- Referee ---------------------------------------------------------------

@@ -26,7 +26,7 @@ const char* gameStatusName(GameStatus s) {
 
 Context::Context(RefereeOptions o, store::DecisionLog* s)
     : options(std::move(o)),
-      layout(options.layout ? *options.layout : drivers::standardBoardLayout()),
+      names(options.layout ? *options.layout : drivers::standardBoardLayout()),
       store(s) {}
 
 void Context::writeLog(const std::function<store::WriteStatus(store::DecisionLog&, store::GameId)>& write) {
@@ -125,13 +125,6 @@ std::string Context::characterName(engine::CharacterId c) const {
     if (!game.state) return "?";
     const auto& roster = game.state->rules().roster();
     return c.index < roster.size() ? roster[c].name : "?";
-}
-
-std::string Context::characterName(std::string_view slug) const {
-    if (!game.state) return std::string(slug);
-    const auto& roster = game.state->rules().roster();
-    const auto c = roster.find(slug);
-    return c.index < roster.size() ? roster[c].name : std::string(slug);
 }
 
 std::string Context::slug(engine::CharacterId c) const {

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "daemon/referee/board_places.hpp"
 #include "daemon/referee/referee.hpp"
 #include "engine/decision.hpp"
 #include "engine/event.hpp"
@@ -62,7 +63,9 @@ struct Context {
     Context(RefereeOptions o, store::DecisionLog* s);
 
     RefereeOptions options;
-    drivers::BoardLayout layout;
+    // The castle's places and readers as the game's places, from the
+    // layout; the game's characters by slug, from its roster.
+    BoardNames names;
     Game game;
     Timestamp now{0};
     std::vector<Notice> notices;
@@ -101,7 +104,6 @@ struct Context {
     std::string seatName(engine::Seat s) const;
     std::string playerName(engine::PlayerId p) const;
     std::string characterName(engine::CharacterId c) const;
-    std::string characterName(std::string_view slug) const;
     std::string slug(engine::CharacterId c) const;
     // "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3." (empty
     // without a plan).

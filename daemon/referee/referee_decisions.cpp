@@ -19,109 +19,148 @@ using nlohmann::json;
 
 namespace {
 
-// One event told to the table (a notice, the last action's sentence);
-// true when the engine moved characters on the board.
-bool tellEvent(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e, bool automatic) {
+// Each event told to the table: a notice, and for some the last action's
+// sentence.
+
+void tellDealt(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e, bool automatic) {
     auto& game = ctx.game;
-    const auto& rules = game.state->rules();
-    bool moved = false;
+    game.lastAction = cards.physical() ? "Round " + std::to_string(e.round) +
+                                             " starts: deal your own Favourites cards, and keep them hidden."
+                                       : "Round " + std::to_string(e.round) + " is dealt" +
+                                             (automatic ? " by the referee." : ".");
+    ctx.notice("dealt", game.lastAction, json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
+}
+
+void tellNotCrowned(Context& ctx, const engine::Event& e) {
+    ctx.game.lastAction =
+        ctx.characterName(e.character) + " is not crowned and goes to " + placeWord(e.to) + ".";
+    ctx.notice("not-crowned", ctx.game.lastAction,
+               json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
+}
+
+void tellPlaced(Context& ctx, const engine::Event& e) {
+    ctx.game.lastAction =
+        ctx.seatName(e.seat) + " placed " + ctx.characterName(e.character) + " on " + placeWord(e.to) + ".";
+    ctx.notice("accepted", ctx.game.lastAction,
+               json{{"action", "place"},
+                    {"seat", e.seat.index},
+                    {"character", ctx.slug(e.character)},
+                    {"to", engine::placeName(e.to)}});
+}
+
+void tellMoved(Context& ctx, const engine::Event& e) {
+    ctx.game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.characterName(e.character) + " from " +
+                          placeWord(e.from) + " to " + placeWord(e.to) + ".";
+    ctx.notice("accepted", ctx.game.lastAction,
+               json{{"action", "move"},
+                    {"seat", e.seat.index},
+                    {"character", ctx.slug(e.character)},
+                    {"from", engine::placeName(e.from)},
+                    {"to", engine::placeName(e.to)}});
+}
+
+void tellPassed(Context& ctx, const engine::Event& e) {
+    ctx.game.lastAction = ctx.seatName(e.seat) + " cannot move and passes.";
+    ctx.notice("passed", ctx.game.lastAction, json{{"seat", e.seat.index}});
+}
+
+void tellElectionOpened(Context& ctx, const engine::Event& e) {
+    ctx.notice("election-opened",
+               ctx.characterName(e.character) + " is on the throne: every seat votes with its station.",
+               json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
+}
+
+void tellVoteCast(Context& ctx, const engine::Event& e) {
+    // Who voted, never what (the card is in the log, not here).
+    ctx.game.lastAction = ctx.seatName(e.seat) + " has voted.";
+    ctx.notice("vote-cast", ctx.game.lastAction, json{{"seat", e.seat.index}});
+}
+
+void tellRevealed(Context& ctx) {
+    const auto& state = *ctx.game.state;
+    auto view = record::publicViewJson(engine::publicView(state), state.rules());
+    ctx.notice("revealed", "The votes are revealed.", view.value("last_reveal", json::object()));
+}
+
+void tellCrowned(Context& ctx, const engine::Event& e) {
+    ctx.game.lastAction = ctx.characterName(e.character) + " is crowned.";
+    ctx.notice("crowned", ctx.game.lastAction, json{{"character", ctx.slug(e.character)}});
+}
+
+void tellScored(Context& ctx, const PhysicalCardsPart& cards) {
+    // Physical cards not yet entered: the scores are not known.
+    if (!cards.revealNeeded())
+        ctx.notice("scored", "The coronation is scored.", json{{"totals", ctx.game.state->totals()}});
+}
+
+void tellRoundEnded(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e) {
+    ctx.notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
+               cards.revealNeeded() ? json{{"round", e.round}}
+                                    : json{{"round", e.round}, {"totals", ctx.game.state->totals()}});
+}
+
+// One event told to the table; true when the engine moved characters on
+// the board.
+bool tellEvent(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e, bool automatic) {
     switch (e.kind) {
         case EventKind::RoundDealt:
-            moved = true;  // every character back beside the board
-            game.lastAction = cards.physical()
-                                  ? "Round " + std::to_string(e.round) +
-                                        " starts: deal your own Favourites cards, and keep them hidden."
-                                  : "Round " + std::to_string(e.round) + " is dealt" +
-                                        (automatic ? " by the referee." : ".");
-            ctx.notice("dealt", game.lastAction,
-                       json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
-            break;
+            tellDealt(ctx, cards, e, automatic);
+            return true;  // every character back beside the board
         case EventKind::JesterSetUp:
         case EventKind::LeftToFloor0:
         case EventKind::PlacedAtRandom:
+            return true;
         case EventKind::Rejected:
         case EventKind::Eliminated:
         case EventKind::Cancelled:
-            moved = true;
-            break;
+            tellNotCrowned(ctx, e);
+            return true;
         case EventKind::Compensated:
             ctx.notice("compensated",
                        ctx.seatName(e.seat) + " gains 3 points for placing only one character.");
-            break;
+            return false;
         case EventKind::AmbitionKept:
             ctx.notice("ambition-kept", ctx.playerName(e.player) + " kept an Ambition card.",
                        json{{"player", e.player.index}});
-            break;
+            return false;
         case EventKind::Placed:
-            game.lastAction = ctx.seatName(e.seat) + " placed " + ctx.characterName(e.character) + " on " +
-                              placeWord(e.to) + ".";
-            ctx.notice("accepted", game.lastAction,
-                       json{{"action", "place"},
-                            {"seat", e.seat.index},
-                            {"character", ctx.slug(e.character)},
-                            {"to", engine::placeName(e.to)}});
-            break;
+            tellPlaced(ctx, e);
+            return false;
         case EventKind::Moved:
-            game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.characterName(e.character) + " from " +
-                              placeWord(e.from) + " to " + placeWord(e.to) + ".";
-            ctx.notice("accepted", game.lastAction,
-                       json{{"action", "move"},
-                            {"seat", e.seat.index},
-                            {"character", ctx.slug(e.character)},
-                            {"from", engine::placeName(e.from)},
-                            {"to", engine::placeName(e.to)}});
-            break;
+            tellMoved(ctx, e);
+            return false;
         case EventKind::PlacementEnded:
             ctx.notice("placement-ended", "Placement is over: the characters left go to floor 0.");
-            break;
+            return false;
         case EventKind::Passed:
-            game.lastAction = ctx.seatName(e.seat) + " cannot move and passes.";
-            ctx.notice("passed", game.lastAction, json{{"seat", e.seat.index}});
-            break;
+            tellPassed(ctx, e);
+            return false;
         case EventKind::ElectionOpened:
-            ctx.notice(
-                "election-opened",
-                ctx.characterName(e.character) + " is on the throne: every seat votes with its station.",
-                json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
-            break;
+            tellElectionOpened(ctx, e);
+            return false;
         case EventKind::VoteCast:
-            // Who voted, never what (the card is in the log, not here).
-            game.lastAction = ctx.seatName(e.seat) + " has voted.";
-            ctx.notice("vote-cast", game.lastAction, json{{"seat", e.seat.index}});
-            break;
-        case EventKind::VotesRevealed: {
-            auto view = record::publicViewJson(engine::publicView(*game.state), rules);
-            ctx.notice("revealed", "The votes are revealed.", view.value("last_reveal", json::object()));
-            break;
-        }
+            tellVoteCast(ctx, e);
+            return false;
+        case EventKind::VotesRevealed:
+            tellRevealed(ctx);
+            return false;
         case EventKind::Crowned:
-            game.lastAction = ctx.characterName(e.character) + " is crowned.";
-            ctx.notice("crowned", game.lastAction, json{{"character", ctx.slug(e.character)}});
-            break;
+            tellCrowned(ctx, e);
+            return false;
         case EventKind::PileReshuffled:
             ctx.notice("reshuffled", std::string("The Emissary's pile is shuffled") +
                                          (automatic ? " by the referee." : "."));
-            break;
+            return false;
         case EventKind::CoronationScored:
-            // Physical cards not yet entered: the scores are not known.
-            if (!cards.revealNeeded())
-                ctx.notice("scored", "The coronation is scored.", json{{"totals", game.state->totals()}});
-            break;
+            tellScored(ctx, cards);
+            return false;
         case EventKind::RoundEnded:
-            ctx.notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
-                       cards.revealNeeded() ? json{{"round", e.round}}
-                                            : json{{"round", e.round}, {"totals", game.state->totals()}});
-            break;
+            tellRoundEnded(ctx, cards, e);
+            return false;
         case EventKind::GameOver:
-            break;
+            return false;
     }
-    if (e.kind == EventKind::Rejected || e.kind == EventKind::Eliminated || e.kind == EventKind::Cancelled) {
-        game.lastAction =
-            ctx.characterName(e.character) + " is not crowned and goes to " + placeWord(e.to) + ".";
-        ctx.notice("not-crowned", game.lastAction,
-                   json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
-    }
-    return moved;
+    return false;
 }
 
 }  // namespace
@@ -218,6 +257,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
 
     game.id = id;
     game.state.emplace(std::move(logged.state));
+    ctx.names.useRoster(game.state->rules().roster());
     timeline.restart(std::move(logged.decisions));
     cards.resumeGame(logged.favouritesMode, std::move(logged.favouritesEntered),
                      std::move(logged.ambitionsEntered));

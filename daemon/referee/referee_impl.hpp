@@ -54,7 +54,9 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     std::optional<HostAnswer> needPlaying() const;
     void runDue(Timestamp until, bool inclusive);
     void observe(const drivers::BoardObservation& observation, Timestamp now);
+    // A vote key: its station made a seat and its key a card, here only.
     void pressKey(const drivers::ButtonEvent& e);
+    void pressSeatKey(KeyPress key);
     // The board judged until nothing more is decided: the parts' steps in
     // turn (placeholder keeps, guidance, cards awaited, the board).
     void settle();

@@ -192,7 +192,7 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
         for (const char* key : {"favourites", "banished", "ambition_choices", "ambition"}) own.erase(key);
     // The seat's station's last private notice (e.g. a second key press, not counted).
     json stationNotice = nullptr;
-    if (const Notice* n = board.stationNotice(rules.seatOf(p).index)) {
+    if (const Notice* n = board.stationNotice(rules.seatOf(p))) {
         stationNotice = json{{"kind", n->kind}, {"text", n->text}, {"at", n->at.count()}};
         if (n->detail.contains("code")) stationNotice["code"] = n->detail["code"];
     }
@@ -216,9 +216,9 @@ drivers::LedStates Referee::Impl::leds(Timestamp at) const {
         const auto phase = game.state->phase();
         for (auto s : game.state->toAct()) {
             if (phase == Phase::Election)
-                facts.votingSeats.push_back(s.index);
+                facts.votingSeats.push_back(s);
             else
-                facts.turnSeats.push_back(s.index);
+                facts.turnSeats.push_back(s);
         }
         facts.paused = game.status == GameStatus::Paused;
     }

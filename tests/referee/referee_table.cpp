@@ -26,9 +26,15 @@ std::map<std::string, std::string> expectedBoard(const engine::State& state) {
     const auto& roster = state.rules().roster();
     for (int i = 0; i < roster.size(); ++i) {
         const engine::CharacterId c{static_cast<std::uint8_t>(i)};
-        if (auto place = boardPlace(state.placeOf(c))) out[roster[c].id] = *place;
+        if (auto place = boardPlace(state.placeOf(c))) out[roster[c].id] = engine::placeName(*place);
     }
     return out;
+}
+
+std::string boardPlaceName(engine::Place p) {
+    const auto place = boardPlace(p);
+    REQUIRE(place);
+    return std::string(engine::placeName(*place));
 }
 
 std::vector<Notice> noticesOf(const std::vector<Notice>& notices, const std::string& kind) {
@@ -223,7 +229,7 @@ void HandTable::perform(const engine::Action& a) {
     switch (a.kind()) {
         case engine::ActionKind::Place:
         case engine::ActionKind::Move:
-            put(roster[a.character()].id, *boardPlace(a.to()));
+            put(roster[a.character()].id, boardPlaceName(a.to()));
             break;
         case engine::ActionKind::Vote:
             press(a.seat().index, keyOf(a.card()));
@@ -368,10 +374,10 @@ void SimTable::perform(const engine::Action& a) {
     const auto& roster = state().rules().roster();
     switch (a.kind()) {
         case engine::ActionKind::Place:
-            put(roster[a.character()].id, *boardPlace(a.to()));
+            put(roster[a.character()].id, boardPlaceName(a.to()));
             break;
         case engine::ActionKind::Move:
-            move(roster[a.character()].id, *boardPlace(a.to()));
+            move(roster[a.character()].id, boardPlaceName(a.to()));
             break;
         case engine::ActionKind::Vote:
             press(a.seat().index, keyOf(a.card()));

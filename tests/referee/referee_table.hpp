@@ -51,6 +51,10 @@ json dealFor(const engine::State& state, std::uint64_t seed);
 
 // Where the engine wants every character on the board: slug -> board place.
 std::map<std::string, std::string> expectedBoard(const engine::State& state);
+// The board place's name where a character at `p` stands ("6" for the
+// throne, and for the royal couple's first King beside it). `p` must be on
+// the board.
+std::string boardPlaceName(engine::Place p);
 
 // Every notice of `kind` in `notices`.
 std::vector<Notice> noticesOf(const std::vector<Notice>& notices, const std::string& kind);

@@ -6,8 +6,8 @@
 // exported record replays as any other.
 #include <doctest/doctest.h>
 
-#include "daemon/referee/board_places.hpp"
 #include "daemon/store/game_store.hpp"
+#include "drivers/leds/led_names.hpp"
 #include "engine/players/player.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/replay.hpp"
@@ -76,9 +76,9 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
             const std::string to = plan["to"];
             // The LEDs: the destination lit, the place the piece leaves blinking.
             auto leds = t.referee.leds(t.now);
-            CHECK(leds[drivers::LedId{placeLedName(to)}] == drivers::LedMode::On);
+            CHECK(leds[drivers::placeLed(drivers::PlaceName{to})] == drivers::LedMode::On);
             if (plan["from"].is_string())
-                CHECK(leds[drivers::LedId{placeLedName(plan["from"].get<std::string>())}] ==
+                CHECK(leds[drivers::placeLed(drivers::PlaceName{plan["from"].get<std::string>()})] ==
                       drivers::LedMode::Blink);
             CHECK(status["waiting_for"].get<std::string>().find("(bot)") != std::string::npos);
             if (!triedOffPlan && phase == Phase::Ascent) {
@@ -90,9 +90,9 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
                         state.rules().roster()[a.character()].id == slug)
                         continue;
                     const std::string other = state.rules().roster()[a.character()].id;
-                    const auto back = *boardPlace(state.placeOf(a.character()));
+                    const auto back = boardPlaceName(state.placeOf(a.character()));
                     const engine::State snapshot = state;
-                    t.move(other, *boardPlace(a.to()));
+                    t.move(other, boardPlaceName(a.to()));
                     auto refused = t.referee.publicStatus();
                     CHECK(refusalCode(refused) == "bot-move");
                     CHECK(refused["refusal"]["message"].get<std::string>().find("(bot)") !=

@@ -117,6 +117,30 @@ TEST_CASE("a key outside an election is ignored, privately") {
     CHECK(t.referee.publicStatus().dump() == before);
 }
 
+TEST_CASE("a key from a station the game has no seat for is told so there, and votes for nobody") {
+    HandTable t;
+    toElection(t);
+    const auto before = t.referee.publicStatus().dump();
+    const int told = t.referee.counters().stationNotices;
+    t.press(4, VoteKey::Yes);  // a fifth station at a four-seat game
+    t.press(-1, VoteKey::No);
+    t.press(256, VoteKey::Yes);  // seat 0's number in a byte, and still no seat
+    const auto notes = t.take();
+    REQUIRE(notes.size() == 3);
+    CHECK(notes[0].kind == "ignored-key");
+    CHECK(notes[0].audience == Notice::Audience::Station);
+    CHECK(notes[0].station == 4);
+    CHECK(notes[0].text == "This game has no seat 5.");
+    CHECK(notes[1].station == -1);
+    CHECK(notes[1].text == "This game has no seat 0.");
+    CHECK(notes[2].station == 256);
+    CHECK(notes[2].text == "This game has no seat 257.");
+    CHECK(t.referee.publicStatus().dump() == before);  // nobody voted
+    for (std::uint8_t p = 0; p < 4; ++p)
+        CHECK(t.referee.playerStatus(engine::PlayerId{p})["station_notice"].is_null());
+    CHECK(t.referee.counters().stationNotices == told + 3);
+}
+
 TEST_CASE("a key pressed while the candidate's move is still being seen counts once the vote opens") {
     // natale is on the throne, but its reader has not shown it yet: the
     // referee still sees natale in a hand. A key pressed then is held, and

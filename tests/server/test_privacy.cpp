@@ -104,7 +104,8 @@ void playToElection(Table& t) {
             for (const auto& a : legal)
                 if (a.kind() != vivaref::engine::ActionKind::Pass && a.to() > best.to()) best = a;
             if (best.kind() != vivaref::engine::ActionKind::Pass)
-                put(state->rules().roster()[best.character()].id, *vivaref::referee::boardPlace(best.to()));
+                put(state->rules().roster()[best.character()].id,
+                    std::string(vivaref::engine::placeName(*vivaref::referee::boardPlace(best.to()))));
         }
         t.runFor(Timestamp(400));  // seen, judged; a deal, a bot's thought
     }
