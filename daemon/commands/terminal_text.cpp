@@ -58,7 +58,7 @@ std::string escapeControls(std::string_view text) {
     for (std::size_t i = 0; i < text.size();) {
         std::uint32_t c = 0;
         const std::size_t length = utf8Sequence(text, i, c);
-        char code[8];
+        char code[16];  // "\\u" and up to eight hex digits: the compiler cannot see c < 0xa0
         if (length == 0) {
             std::snprintf(code, sizeof code, "\\x%02x",
                           static_cast<unsigned>(static_cast<unsigned char>(text[i])));

@@ -65,11 +65,21 @@ RigOptions onCastleLayout(RigOptions options) {
     return options;
 }
 
+// The trace castle's board model and its options: the castle model's on the rig's board.
+castle::BoardModel boardModel(const RigOptions& options) {
+    return options.castleModel ? castle::BoardModel::SimulatedCastle : castle::BoardModel::RoundRobin;
+}
+castle::SimulatedCastleOptions traceCastleOptions(const RigOptions& options) {
+    castle::SimulatedCastleOptions out = options.castleModel.value_or(castle::SimulatedCastleOptions{});
+    out.board = options.board;
+    return out;
+}
+
 }  // namespace
 
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(onCastleLayout(std::move(options))),
-      castle_(*options_.layout, castleClock_, options_.board),
+      castle_(*options_.layout, castleClock_, boardModel(options_), traceCastleOptions(options_)),
       referee_(options_.referee, store),
       castleMode_(options_.castleScans),
       runs_(castle_.layout().readerCount(), options_.sensing) {
@@ -188,37 +198,39 @@ void SimulationRig::apply(const trace::TraceLine& line) {
 }
 
 void SimulationRig::runUntil(Timestamp end) {
+    using castle::Microseconds;
+    // The castle model's board scans when it does, at whole microseconds:
+    // everything is compared in microseconds (a millisecond's deadline at its start).
+    const bool derived = derivedScans();
+    const Microseconds never = Microseconds::max();
     for (;;) {
-        std::optional<Timestamp> deadline = referee_.nextDeadline();
-        if (deadline) {
-            *deadline = std::max(*deadline, clock_);  // overdue: now
-            if (*deadline == lastTickAt_ && ticksAtSameTime_ >= kMaxTicksAtSameTime) deadline.reset();
+        Microseconds deadlineAt = never;
+        if (const auto due = referee_.nextDeadline()) {
+            const Timestamp at = std::max(*due, clock_);  // overdue: now
+            if (at != lastTickAt_ || ticksAtSameTime_ < kMaxTicksAtSameTime) deadlineAt = at;
         }
-        // The trace castle's board scans every scan interval, and the
-        // pipeline is updated at each; a castle that scans on its own scans
-        // when it does, so the pipeline's own deadlines (a stability window,
-        // an in-hand grace) are honoured exactly when due.
-        std::optional<Timestamp> scanAt;
-        std::optional<Timestamp> sensing;
-        if (castleMode_) {
-            sensing = pipeline_->nextDeadline();
-            if (sensing) {
-                *sensing = std::max(*sensing, clock_);
-                if (*sensing <= lastSenseAt_) sensing.reset();  // already updated then: nothing is due
+        // The trace castle's board scans every scan interval (round robin),
+        // and the pipeline is updated at each; a castle that scans on its
+        // own, or the castle model, scans when it does, so the pipeline's own
+        // deadlines (a stability window, an in-hand grace) are honoured
+        // exactly when due.
+        Microseconds sensingAt = never;
+        if (castleMode_ || derived)
+            if (const auto due = pipeline_->nextDeadline()) {
+                const Timestamp at = std::max(*due, clock_);
+                if (at > lastSenseAt_) sensingAt = at;  // already updated then: nothing is due
             }
-        } else {
-            scanAt = castle_.nextScanAt();
-        }
-        auto before = [](const std::optional<Timestamp>& a, Timestamp b) { return a && *a < b; };
+        const Microseconds scanAt = castleMode_ ? never : castle_.nextDue().value_or(never);
+        const Microseconds endAt(end);
         // At the same time: a scan (an input) first, then the pipeline, then the referee.
-        if (scanAt && *scanAt < end && !before(sensing, *scanAt) && !before(deadline, *scanAt)) {
-            // Its scan comes back through scanned().
-            castleClock_.set(*scanAt);
+        if (scanAt < endAt && scanAt <= sensingAt && scanAt <= deadlineAt) {
+            // Its scans come back through scanned().
+            castleClock_.set(scanAt);
             (void)castle_.step();
-        } else if (sensing && *sensing < end && !before(deadline, *sensing)) {
-            sense(*sensing);
-        } else if (deadline && *deadline < end) {
-            tick(*deadline);
+        } else if (sensingAt < endAt && sensingAt <= deadlineAt) {
+            sense(std::chrono::floor<Timestamp>(sensingAt));
+        } else if (deadlineAt < endAt) {
+            tick(std::chrono::floor<Timestamp>(deadlineAt));
         } else {
             break;
         }
@@ -234,6 +246,20 @@ void SimulationRig::scan(drivers::ReaderIndex reader, const drivers::ScanResult&
     runUntil(t);
     clock_ = t;
     if (options_.onRawScan) options_.onRawScan(reader, result, t);
+    if (derivedScans()) {
+        // The castle model's: taken as a castle's are, but the trace's puts
+        // and lifts are the record (the observers hear nothing of it).
+        lastDueAt_ = t;
+        if (runs_.repeats(reader, result, t)) {
+            ++counters_.repeatedScans;
+            return;
+        }
+        pipeline_->addScan(reader, result, t);
+        ++counters_.scans;
+        lastSenseAt_ = t;
+        observe(t);
+        return;
+    }
     if (!castleMode_) {
         // The board's: the trace's puts and lifts are the record, and the
         // pipeline is updated at each of its scans.

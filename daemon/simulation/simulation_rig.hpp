@@ -76,6 +76,16 @@ struct RigOptions {
     // through scan(), and the ones that only repeat the last are left out. A
     // trace's first `once` line puts the rig in the same mode.
     bool castleScans = false;
+    // How the trace castle scans a board's trace (its puts, lifts and plain
+    // scan lines; daemon/castle/trace_castle.hpp). None: round robin, one
+    // reader every `board.scanInterval`, each scan into the pipeline (the
+    // library's default; old traces' exact timing). Set: the castle model,
+    // as a simulated castle with these options scans (its board is
+    // `board`'s); its scans are fed as a castle's are (the repeats left out,
+    // the pipeline's own deadlines honoured exactly when due) but not
+    // recorded: the trace's puts and lifts are the record. `vivaref
+    // simulate` sets it (`--board=castle`, its default).
+    std::optional<castle::SimulatedCastleOptions> castleModel;
     // Called with each public notice of the referee as it comes (else they are dropped).
     std::function<void(const referee::Notice&)> onNotice;
     // Called with each scan of each reader as the pipeline gets it (what the
@@ -166,6 +176,10 @@ private:
     void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override;
     void pressed(drivers::StationId /*station*/, drivers::VoteKey /*key*/) override {}
     void problem(const std::string& /*message*/) override {}
+    // The castle model's board scans (RigOptions::castleModel), not yet a castle's own.
+    bool derivedScans() const {
+        return !castleMode_ && castle_.model() == castle::BoardModel::SimulatedCastle;
+    }
     void sense(Timestamp at);
     void tick(Timestamp at);
     void observe(Timestamp at);
