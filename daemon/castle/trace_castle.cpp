@@ -61,11 +61,6 @@ std::optional<Microseconds> TraceCastle::nextDue() const {
     return nextDue_;
 }
 
-std::optional<Timestamp> TraceCastle::nextScanAt() const {
-    if (scansGiven_) return std::nullopt;
-    return std::chrono::floor<Timestamp>(nextDue_);
-}
-
 Microseconds TraceCastle::step() {
     if (scansGiven_) return Microseconds::max();
     if (castle_) {

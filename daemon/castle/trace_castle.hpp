@@ -79,11 +79,9 @@ public:
     void take(const trace::TraceInput& input);
 
     // When the board is next due, as step() last said (at first: 0); none
-    // once the trace gave a `once` line. Round robin, whole milliseconds.
+    // once the trace gave a `once` line. Round robin: its next scan, at a
+    // whole millisecond.
     std::optional<Microseconds> nextDue() const;
-    // Round robin: when the board's next scan is due; none once the trace
-    // gave a `once` line. (The castle model: nextDue() rounded down.)
-    std::optional<Timestamp> nextScanAt() const;
     // Whether a `once` line came: the trace speaks for every reader.
     bool scansGiven() const { return scansGiven_; }
 

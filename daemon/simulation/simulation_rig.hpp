@@ -14,8 +14,12 @@
 // A reader named by a scan line holds that line's tags, exactly, until the
 // next scan or reader-fault line names it (a reader-fault: it fails until
 // then); the board keeps scanning it on its own schedule, as it does for
-// put/lift, and those scans go through the pipeline. A `once` line is one
-// scan of a castle that scans on its own, taken at its `t`.
+// put/lift, and those scans go through the pipeline. The board's schedule is
+// its model's (RigOptions::castleModel): round robin, one reader every scan
+// interval, each scan into the pipeline; or the castle model, as the
+// simulated castle scans, at whole microseconds, its scans fed as a
+// castle's (repeats left out) but not recorded. A `once` line is one scan of
+// a castle that scans on its own, taken at its `t`.
 //
 // The rig records nothing itself: it tells its observers (rig_observer.hpp)
 // every line it consumes, every scan of a castle that scans on its own it

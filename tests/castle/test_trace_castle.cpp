@@ -43,7 +43,7 @@ struct Replay {
     Replay() : castle(drivers::standardBoardLayout(), clock), sink(clock) { castle.start(sink); }
 
     void runUntil(Timestamp end) {
-        while (auto due = castle.nextScanAt()) {
+        while (auto due = castle.nextDue()) {
             if (*due >= end) break;
             clock.set(*due);
             CHECK(castle.step() == *due + 10ms);
@@ -90,7 +90,7 @@ TEST_CASE("trace castle: the board scans one reader every interval, round robin 
         CHECK(scans[k].reader == k % readers);
         CHECK(holds(scans[k].result, kOdessa) == (scans[k].reader == replay.reader("floor3")));
     }
-    CHECK(replay.castle.nextScanAt() == Timestamp(250));
+    CHECK(replay.castle.nextDue() == Timestamp(250));
 }
 
 TEST_CASE("trace castle: a put at t is first seen by its reader's slot at or after t, after the line") {
@@ -134,7 +134,7 @@ TEST_CASE("trace castle: puts and lifts give the scans the simulated board gives
         else
             board.lift(std::get<trace::LiftLine>(line.input).tag.uid());
 
-        while (auto due = noisy.nextScanAt()) {
+        while (auto due = noisy.nextDue()) {
             if (*due >= Timestamp(line.t)) break;
             replay.clock.set(*due);
             (void)noisy.step();
@@ -184,7 +184,7 @@ TEST_CASE("trace castle: a once line is one scan at its t; from then on the boar
     replay.take({42, trace::ScanLine{{"floor5"}, {kOdessa}, true}});
     const std::size_t board = 5;  // slots 0 to 40, then the line's scan
     CHECK(replay.sink.scans.size() == board + 1);
-    CHECK_FALSE(replay.castle.nextScanAt());
+    CHECK_FALSE(replay.castle.nextDue());
     CHECK(replay.castle.scansGiven());
     replay.take({42, trace::ReaderFaultLine{{"wc3"}, "garbage: CRC error", true}});
     replay.clock.set(Timestamp(1000));
