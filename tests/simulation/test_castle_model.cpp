@@ -13,6 +13,7 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/config_check.hpp"
@@ -138,6 +139,75 @@ TEST_CASE("castle model: brisk games on the example castle end exactly, a put ac
         CHECK(fast < 150);
         CHECK(3 * fast < slow);
     }
+}
+
+TEST_CASE(
+    "castle model: the rig gets the scans a simulated castle with the same puts makes, when it makes them") {
+    const std::vector<trace::TraceLine> lines = {{0, trace::PutLine{{"odessa"}, {"3"}}},
+                                                 {250, trace::PutLine{{"dead"}, {"wc3"}}},
+                                                 {251, trace::LiftLine{{"odessa"}}},
+                                                 {700, trace::PutLine{{"odessa"}, {"0"}}},
+                                                 {1300, trace::LiftLine{{"dead"}}}};
+    simulation::RigOptions options = exampleCastle(true);
+    struct Raw {
+        drivers::ReaderIndex reader;
+        Timestamp at;
+        drivers::ScanResult result;
+    };
+    std::vector<Raw> got;
+    options.onRawScan = [&](drivers::ReaderIndex r, const drivers::ScanResult& result, Timestamp at) {
+        got.push_back({r, at, result});
+    };
+    simulation::SimulationRig rig(options, nullptr);
+    for (const auto& line : lines) REQUIRE_FALSE(rig.consume(line));
+    rig.runUntil(Timestamp(3000));
+
+    // The same castle alone, stepped when it asks, each line at its t after
+    // everything due before it; a scan stamped with its millisecond.
+    castle::SimulatedCastleOptions alone = *options.castleModel;
+    alone.board = options.board;
+    castle::ManualClock clock;
+    castle::SimulatedCastle simulated(*options.layout, clock, alone);
+    struct Sink final : castle::CastleSink {
+        explicit Sink(const castle::LoopClock& c) : clock(c) {}
+        void scanned(drivers::ReaderIndex r, const drivers::ScanResult& result) override {
+            scans.push_back({r, clock.now(), result});
+        }
+        void pressed(drivers::StationId, drivers::VoteKey) override {}
+        void problem(const std::string&) override {}
+        const castle::LoopClock& clock;
+        std::vector<Raw> scans;
+    } sink(clock);
+    simulated.start(sink);
+    castle::Microseconds due{0};
+    auto stepTo = [&](castle::Microseconds end) {
+        while (due < end) {
+            clock.set(due);
+            due = simulated.step();
+        }
+    };
+    for (const auto& line : lines) {
+        stepTo(Timestamp(line.t));
+        clock.set(Timestamp(line.t));
+        if (const auto* put = std::get_if<trace::PutLine>(&line.input))
+            REQUIRE(simulated.put(put->tag.uid(), put->place));
+        else
+            simulated.lift(std::get<trace::LiftLine>(line.input).tag.uid());
+    }
+    stepTo(Timestamp(3000));
+
+    REQUIRE(got.size() > 1000);  // the example castle: about a thousand scans a second
+    REQUIRE(got.size() == sink.scans.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i].reader == sink.scans[i].reader);
+        CHECK(got[i].at == sink.scans[i].at);
+        REQUIRE(got[i].result.ok() == sink.scans[i].result.ok());
+        if (got[i].result.ok()) CHECK(got[i].result.tags() == sink.scans[i].result.tags());
+    }
+    // Most of them only repeat the last: left out before the pipeline.
+    CHECK(rig.counters().repeatedScans > 10 * rig.counters().scans);
+    CHECK(rig.counters().scans + rig.counters().repeatedScans == static_cast<std::int64_t>(got.size()));
 }
 
 TEST_CASE("castle model: the same trace twice gives the same log, byte for byte") {
