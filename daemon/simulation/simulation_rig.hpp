@@ -106,7 +106,7 @@ struct RigOptions {
 struct RigCounters {
     std::int64_t linesConsumed = 0;           // trace lines consumed and castle scans taken (`once` lines)
     std::int64_t scans = 0;                   // board scans and scan lines through the pipeline
-    std::int64_t repeatedScans = 0;           // a castle's scans left out: they only repeated the last ones
+    std::int64_t repeatedScans = 0;           // scans of a castle or the castle model left out: repeats
     std::map<std::string, int> hostRefusals;  // refused host requests by code
     std::int64_t ownChance = 0;               // deals and piles the referee made from its own generator
     std::set<std::int64_t> games;             // ids of the games the trace touched
