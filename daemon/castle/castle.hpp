@@ -18,8 +18,9 @@
 // which it steps itself, to its own. It runs on the loop's clock (loop_clock.hpp):
 // step() does what is due now and says when it is next due; nothing in it
 // sleeps. The trace castle also says when it is next due before it is
-// stepped (nextScanAt()): a replay runs the referee's deadlines due before
-// that first, and never reads a real clock.
+// stepped (nextDue()): a replay runs the referee's deadlines due before
+// that first, and never reads a real clock. Its board is scanned as the
+// simulated castle scans (the castle model, which owns one) or round robin.
 //
 // What only one kind of castle can do is not in the interface: a castle
 // offers it by name (offer(), found as libcamera finds a pipeline handler

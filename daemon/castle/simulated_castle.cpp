@@ -53,6 +53,7 @@ SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& c
     : clock_(clock),
       options_(std::move(options)),
       board_(std::move(layout), options_.board),
+      held_(board_.layout().readerCount()),
       fields_(fieldScheduler(board_.layout(), options_)),
       confirmer_(board_.layout().readerCount(), options_.stabilityWindow) {}
 
@@ -66,6 +67,10 @@ bool SimulatedCastle::put(const drivers::TagUid& tag, const drivers::PlaceName& 
 }
 
 void SimulatedCastle::lift(const drivers::TagUid& tag) { board_.lift(tag); }
+
+void SimulatedCastle::hold(drivers::ReaderIndex reader, std::optional<drivers::ScanResult> result) {
+    held_.at(reader) = std::move(result);
+}
 
 void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
     if (!sink_) {
@@ -136,7 +141,9 @@ Microseconds SimulatedCastle::step() {
         const drivers::FieldStep step = fields_.next(now);
         if (step.kind == drivers::FieldStep::Kind::Wait) return std::min(step.until, nextEnd);
         if (step.kind == drivers::FieldStep::Kind::FieldOn) continue;
+        // The board's generator moves on at every scan, whatever the reader is held to read.
         drivers::ScanResult result = board_.scan(step.reader);
+        if (held_[step.reader]) result = *held_[step.reader];
         const ScanCost c = cost(step.reader, result);
         busFreeAt_ = now + c.bus;
         inventories_.push_back(Inventory{step.reader, now + c.lasts, std::move(result)});

@@ -27,6 +27,11 @@
 // coupling allows (by default as a castle configuration's: readers on
 // adjacent levels couple). With the standard board's 12 readers and one
 // tag on a few of them a cycle takes about 12 ms.
+//
+// The costs are an MFRC522's only: a configuration whose readers are PN532s
+// (over libnfc, slower and costed otherwise) is simulated with MFRC522
+// costs, by `serve --hardware=sim --config` and by `vivaref simulate`'s
+// castle model (trace_castle.hpp) alike.
 #pragma once
 
 #include <cstddef>
@@ -114,6 +119,17 @@ public:
     void press(drivers::StationId station, drivers::VoteKey key) override;
     View view() const override;
 
+    // What `reader` reads from now on, whatever the board holds: a trace's
+    // plain `scan` line (its tags) or `reader-fault` line (a failure), as
+    // the trace castle's castle model replays them (trace_castle.hpp); none:
+    // the board's own contents again. The board's generator still moves on
+    // at each of the reader's scans, the scan costs what the held result
+    // costs, and a held failure is backed off as any failing reader is.
+    void hold(drivers::ReaderIndex reader, std::optional<drivers::ScanResult> result);
+    const std::optional<drivers::ScanResult>& held(drivers::ReaderIndex reader) const {
+        return held_[reader];
+    }
+
     // The tags on the places, their faults and noise.
     drivers::SimulatedBoard& board() { return board_; }
     const drivers::SimulatedBoard& board() const { return board_; }
@@ -136,6 +152,7 @@ private:
     CastleSink* sink_ = nullptr;  // start()'s
     SimulatedCastleOptions options_;
     drivers::SimulatedBoard board_;
+    std::vector<std::optional<drivers::ScanResult>> held_;  // hold()'s, by reader
     drivers::FieldScheduler fields_;
     ChangeConfirmer confirmer_;
     std::vector<Inventory> inventories_;  // under way

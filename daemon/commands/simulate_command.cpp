@@ -1,11 +1,13 @@
 // `vivaref simulate TRACE`: the whole referee (simulated castle, sensing
 // pipeline, engine, LED logic, game log) over a referee trace in virtual
 // time, as fast as the machine goes; one JSON summary on stdout.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <optional>
 
 #include "daemon/castle/real_castle.hpp"
+#include "daemon/castle/simulated_castle.hpp"
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
@@ -15,8 +17,23 @@ namespace vivaref::daemon {
 
 namespace po = boost::program_options;
 
+namespace {
+
+// A castle's trace (`once` lines): its scans are the trace's own.
+bool givesCastleScans(const std::vector<trace::NumberedLine>& lines) {
+    auto once = [](const trace::TraceInput& input) {
+        if (const auto* scan = std::get_if<trace::ScanLine>(&input)) return scan->once;
+        if (const auto* fault = std::get_if<trace::ReaderFaultLine>(&input)) return fault->once;
+        return false;
+    };
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](const trace::NumberedLine& l) { return once(l.line.input); });
+}
+
+}  // namespace
+
 int runSimulate(const std::vector<std::string>& args) {
-    std::string db, configFile;
+    std::string db, configFile, board = "castle";
     std::uint64_t seed = 1;
     std::int64_t epoch = 0;
     bool notices = false;
@@ -34,10 +51,18 @@ int runSimulate(const std::vector<std::string>& args) {
         "row (synchronous=NORMAL). The log's times are --epoch plus the trace's t: the same\n"
         "trace with the same --epoch gives the same database. A real castle's trace (`vivaref serve\n"
         "--hardware=real`) replays on that castle: --config names its configuration (its readers,\n"
-        "sensing knobs and the tags enrolled in its state directory's tags.json).");
+        "sensing knobs and the tags enrolled in its state directory's tags.json).\n"
+        "A board's trace (puts and lifts, e.g. from 'vivaref trace from-record') is scanned as\n"
+        "the castle would scan it (--board=castle: the real driver's fields and scan times for\n"
+        "--config's castle, or the simulated castle's), so the summary's timing is that castle's;\n"
+        "--board=round-robin scans one reader every scan interval, as simulate did before, for\n"
+        "old traces that need their exact old timing. A castle's trace (\"once\" lines) gives\n"
+        "its own scans, whatever --board says.");
     line.visible.add_options()("db", po::value(&db), "log the games into this database (default: no log)")(
         "config", po::value(&configFile),
         "the castle whose trace it is (default: the simulated castle, one reader per place)")(
+        "board", po::value(&board)->default_value(board),
+        "how a board's trace is scanned: castle (as the castle scans) or round-robin")(
         "seed", po::value(&seed)->default_value(1),
         "the referee's generator, for deals and piles the trace does not give")(
         "epoch", po::value(&epoch), "wall-clock time of t = 0, in milliseconds since 1970 (default: now)")(
@@ -57,7 +82,11 @@ int runSimulate(const std::vector<std::string>& args) {
         return kExitUsage;
     }
 
+    if (board != "castle" && board != "round-robin")
+        return usageError("simulate", "--board is castle or round-robin, not '" + board + "'");
+
     simulation::RigOptions options;
+    std::optional<config::CastleConfig> castleConfig;
     if (!configFile.empty()) {
         const auto check = config::checkCastleConfigFile(configFile);
         if (check.status != config::ConfigCheck::Status::Valid) {
@@ -75,6 +104,7 @@ int runSimulate(const std::vector<std::string>& args) {
         }
         options.sensing = check.config.sensing;
         options.board.scanInterval = check.config.scanInterval;
+        castleConfig = check.config;
     }
     options.referee.seed = seed;
     if (notices)
@@ -92,6 +122,15 @@ int runSimulate(const std::vector<std::string>& args) {
         std::cerr << "vivaref simulate: " << (path == "-" ? std::string("stdin") : path) << ": "
                   << read.error->describe() << "\n";
         return kExitRefused;
+    }
+    if (board == "castle" && !givesCastleScans(read.lines)) {
+        // As `serve --hardware=sim` scans it (serve_daemon.cpp's openCastle).
+        const drivers::BoardLayout layout = options.layout ? *options.layout : drivers::standardBoardLayout();
+        castle::SimulatedCastleOptions castle = castleConfig
+                                                    ? castle::simulatedCastleOptions(*castleConfig, layout)
+                                                    : castle::SimulatedCastleOptions{};
+        castle.stabilityWindow = options.sensing.stabilityWindow;
+        options.castleModel = std::move(castle);
     }
     std::optional<store::GameStore> log;
     if (vm.count("db")) log.emplace(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal);

@@ -14,13 +14,30 @@ RigOptions onCastleLayout(RigOptions options) {
     return options;
 }
 
+// The trace castle's board model and its options: the castle model's on the rig's board.
+castle::BoardModel boardModel(const RigOptions& options) {
+    return options.castleModel ? castle::BoardModel::SimulatedCastle : castle::BoardModel::RoundRobin;
+}
+castle::SimulatedCastleOptions traceCastleOptions(const RigOptions& options) {
+    castle::SimulatedCastleOptions out = options.castleModel.value_or(castle::SimulatedCastleOptions{});
+    out.board = options.board;
+    return out;
+}
+
+// How the table takes the trace castle's scans: a castle's own (the trace
+// says so from its first line), the castle model's (taken as a castle's,
+// not recorded), or the round-robin board's (every one).
+table::ScanFeed firstFeed(const RigOptions& options) {
+    if (options.castleScans) return table::ScanFeed::OwnScans;
+    return options.castleModel ? table::ScanFeed::OwnScansDerived : table::ScanFeed::EveryScan;
+}
+
 }  // namespace
 
 SimulationRig::SimulationRig(RigOptions options, store::GameStore* store)
     : options_(onCastleLayout(std::move(options))),
-      castle_(*options_.layout, castleClock_, options_.board),
-      table_(*options_.layout, options_, store, castleClock_,
-             options_.castleScans ? table::ScanFeed::OwnScans : table::ScanFeed::EveryScan) {
+      castle_(*options_.layout, castleClock_, boardModel(options_), traceCastleOptions(options_)),
+      table_(*options_.layout, options_, store, castleClock_, firstFeed(options_)) {
     castle_.start(*this);
     hooks_.onNotice = options_.onNotice;
     hooks_.onRawScan = options_.onRawScan;
@@ -82,19 +99,25 @@ void SimulationRig::apply(const trace::TraceLine& line, bool once) {
 }
 
 void SimulationRig::runUntil(Timestamp end) {
+    using castle::Microseconds;
+    // The castle model's board scans when it does, at whole microseconds:
+    // everything is compared in microseconds (a millisecond's due time at its start).
+    const Microseconds never = Microseconds::max();
+    const Microseconds endAt(end);
     for (;;) {
         const auto due = table_.nextDue();
-        // The trace castle's board scans every scan interval, and the
-        // pipeline is updated at each; a castle that scans on its own scans
-        // when its trace says, and the table honours its own deadlines.
-        std::optional<Timestamp> scanAt;
-        if (table_.feed() == table::ScanFeed::EveryScan) scanAt = castle_.nextScanAt();
+        const Microseconds dueAt = due ? Microseconds(*due) : never;
+        // The trace castle's board scans on its model's schedule; a castle
+        // that scans on its own scans when its trace says, and the table
+        // honours its own deadlines.
+        const Microseconds scanAt =
+            table_.feed() == table::ScanFeed::OwnScans ? never : castle_.nextDue().value_or(never);
         // At the same time: a scan (an input) first, then the table's dues.
-        if (scanAt && *scanAt < end && !(due && *due < *scanAt)) {
-            // Its scan comes back through scanned().
-            castleClock_.set(*scanAt);
+        if (scanAt < endAt && scanAt <= dueAt) {
+            // Its scans come back through scanned().
+            castleClock_.set(scanAt);
             (void)castle_.step();
-        } else if (due && *due < end) {
+        } else if (dueAt < endAt) {
             table_.runDue(*due);
         } else {
             break;

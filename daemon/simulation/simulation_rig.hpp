@@ -13,9 +13,13 @@
 // A reader named by a scan line holds that line's tags, exactly, until the
 // next scan or reader-fault line names it (a reader-fault: it fails until
 // then); the board keeps scanning it on its own schedule, as it does for
-// put/lift, and those scans go through the pipeline. A `once` line is one
-// scan of a castle that scans on its own, taken at its `t`: from the first
-// one on, the table takes the trace's scans as a live castle's.
+// put/lift, and those scans go through the pipeline. The board's schedule is
+// its model's (RigOptions::castleModel): round robin, one reader every scan
+// interval, each scan into the pipeline; or the castle model, as the
+// simulated castle scans, at whole microseconds, its scans fed as a
+// castle's (repeats left out) but not recorded. A `once` line is one scan of
+// a castle that scans on its own, taken at its `t`: from the first one on,
+// the table takes the trace's scans as a live castle's.
 //
 // The rig records nothing itself: its table tells the observers attached
 // (table_observer.hpp) every input it takes, and the trace recorder
@@ -60,6 +64,16 @@ struct RigOptions : table::TableOptions {
     // scan(), and the ones that only repeat the last are left out. A trace's
     // first `once` line puts the rig in the same mode.
     bool castleScans = false;
+    // How the trace castle scans a board's trace (its puts, lifts and plain
+    // scan lines; daemon/castle/trace_castle.hpp). None: round robin, one
+    // reader every `board.scanInterval`, each scan into the pipeline (the
+    // library's default; old traces' exact timing). Set: the castle model,
+    // as a simulated castle with these options scans (its board is
+    // `board`'s); its scans are fed as a castle's are (the repeats left out,
+    // the pipeline's own deadlines honoured exactly when due) but not
+    // recorded: the trace's puts and lifts are the record. `vivaref
+    // simulate` sets it (`--board=castle`, its default).
+    std::optional<castle::SimulatedCastleOptions> castleModel;
     // Called with each public notice of the referee as it comes (else they are dropped).
     std::function<void(const referee::Notice&)> onNotice;
     // Called with each scan of each reader as the table gets it.

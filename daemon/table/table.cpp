@@ -109,6 +109,20 @@ void Table::scanAt(drivers::ReaderIndex reader, const drivers::ScanResult& resul
         observe(t);
         return;
     }
+    if (feed_ == ScanFeed::OwnScansDerived) {
+        // A replayed board scanned as a castle: taken as a castle's scans
+        // are, but nobody is told (the trace's puts and lifts are the record).
+        lastDueAt_ = t;
+        if (runs_.repeats(reader, result, t)) {
+            ++counters_.repeatedScans;
+            return;
+        }
+        pipeline_->addScan(reader, result, t);
+        ++counters_.scans;
+        lastSenseAt_ = t;
+        observe(t);
+        return;
+    }
     const bool taken = !runs_.repeats(reader, result, t);
     const auto game = taken ? gameNow() : referee_.game();
     for (auto* observer : observers_) observer->castleScanned(reader, result, t, taken, game);
@@ -167,7 +181,7 @@ void Table::tellChanged() {
 // --- time ---------------------------------------------------------------------------
 
 std::optional<Timestamp> Table::sensingDue() const {
-    if (feed_ != ScanFeed::OwnScans) return std::nullopt;  // a replayed board: updated at its scans
+    if (feed_ == ScanFeed::EveryScan) return std::nullopt;  // a round-robin board: updated at its scans
     auto due = pipeline_->nextDeadline();
     if (!due) return std::nullopt;
     *due = std::max(*due, now_);

@@ -10,8 +10,11 @@
 //   `once` lines): a scan that only repeats the reader's last ones is left
 //   out (ScanRuns), and the pipeline's own deadlines (a stability window
 //   ending, an in-hand grace) are honoured exactly when due;
-// - a replayed board scanned round robin (a board's trace: its puts and
-//   lifts): every scan goes in, and the pipeline is updated at each.
+// - a replayed board (a board's trace: its puts and lifts) scanned as the
+//   simulated castle scans it: the same, but the scans are not recorded
+//   (the trace's lines are the record);
+// - a replayed board scanned round robin (the old premise): every scan goes
+//   in, and the pipeline is updated at each.
 //
 // The table records nothing itself: it tells its observers
 // (table_observer.hpp) what it takes, and the trace recorder
@@ -68,8 +71,10 @@ struct TableOptions {
 
 // How the castle's scans come in (see the top of this file).
 enum class ScanFeed {
-    OwnScans,   // a castle that scans on its own: repeats left out, pipeline deadlines honoured
-    EveryScan,  // a replayed board scanned round robin: every scan in, the pipeline updated at each
+    OwnScans,         // a castle that scans on its own: repeats left out, pipeline deadlines honoured
+    OwnScansDerived,  // the same for a replayed board scanned as the simulated castle scans, but not
+                      //   told to the observers (not recorded: the trace's puts and lifts are the record)
+    EveryScan,        // a replayed board scanned round robin: every scan in, the pipeline updated at each
 };
 
 // Counts the table keeps besides the referee's own.

@@ -174,6 +174,36 @@ TEST_CASE("simulated castle: a silent reader's scans fail and it is retried less
     CHECK(rig.scansOf(throne, Microseconds(7'000'000)).front().ok);
 }
 
+TEST_CASE("simulated castle: a held reader reads what it is held to, failing ones backed off, until let go") {
+    Rig rig;
+    const auto floor3 = rig.reader("floor3");
+    const auto floor1 = rig.reader("floor1");
+    const drivers::TagUid dead = drivers::simulatedTagUid("dead");
+    REQUIRE(rig.castle.put(kOdessa, {"3"}));
+    rig.castle.hold(floor3, drivers::ScanResult(drivers::TagSet{dead}));
+    REQUIRE(rig.castle.held(floor3));
+    rig.runTo(Microseconds(1'000'000));
+    const auto held = rig.scansOf(floor3);
+    REQUIRE(held.size() > 20);
+    for (const auto& s : held) CHECK(s.tags == drivers::TagSet{dead});  // not the board's odessa
+
+    rig.castle.hold(floor3,
+                    drivers::ScanResult(drivers::ScanError{drivers::ScanErrorKind::NoAnswer, "held"}));
+    rig.runTo(Microseconds(4'000'000));
+    const auto failed = rig.scansOf(floor3, Microseconds(1'100'000));  // its scan under way at 1 s ends first
+    REQUIRE_FALSE(failed.empty());
+    for (const auto& s : failed) CHECK_FALSE(s.ok);
+    CHECK(failed.size() * 4 < rig.scansOf(floor1, Microseconds(1'100'000)).size());
+
+    rig.castle.hold(floor3, std::nullopt);  // the board's contents again
+    CHECK_FALSE(rig.castle.held(floor3));
+    rig.runTo(Microseconds(16'000'000));
+    const auto again = rig.scansOf(floor3, Microseconds(15'000'000));
+    REQUIRE_FALSE(again.empty());
+    CHECK(again.back().ok);
+    CHECK(again.back().tags == drivers::TagSet{kOdessa});
+}
+
 TEST_CASE("simulated castle: the LEDs it is shown are the ones it keeps") {
     Rig rig;
     drivers::LedStates leds{{drivers::LedId{"place-3"}, drivers::LedMode::Blink}};

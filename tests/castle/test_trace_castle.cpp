@@ -3,12 +3,14 @@
 // trace") gives: the board's scans one reader every scan interval, round
 // robin from t = 0, a `once` line's scan at once. In virtual time on a
 // ManualClock.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
 #include "daemon/castle/hand_offer.hpp"
+#include "daemon/castle/simulated_castle.hpp"
 #include "daemon/castle/trace_castle.hpp"
 
 using namespace vivaref;
@@ -41,7 +43,7 @@ struct Replay {
     Replay() : castle(drivers::standardBoardLayout(), clock), sink(clock) { castle.start(sink); }
 
     void runUntil(Timestamp end) {
-        while (auto due = castle.nextScanAt()) {
+        while (auto due = castle.nextDue()) {
             if (*due >= end) break;
             clock.set(*due);
             CHECK(castle.step() == *due + 10ms);
@@ -88,7 +90,7 @@ TEST_CASE("trace castle: the board scans one reader every interval, round robin 
         CHECK(scans[k].reader == k % readers);
         CHECK(holds(scans[k].result, kOdessa) == (scans[k].reader == replay.reader("floor3")));
     }
-    CHECK(replay.castle.nextScanAt() == Timestamp(250));
+    CHECK(replay.castle.nextDue() == Timestamp(250));
 }
 
 TEST_CASE("trace castle: a put at t is first seen by its reader's slot at or after t, after the line") {
@@ -132,7 +134,7 @@ TEST_CASE("trace castle: puts and lifts give the scans the simulated board gives
         else
             board.lift(std::get<trace::LiftLine>(line.input).tag.uid());
 
-        while (auto due = noisy.nextScanAt()) {
+        while (auto due = noisy.nextDue()) {
             if (*due >= Timestamp(line.t)) break;
             replay.clock.set(*due);
             (void)noisy.step();
@@ -182,7 +184,7 @@ TEST_CASE("trace castle: a once line is one scan at its t; from then on the boar
     replay.take({42, trace::ScanLine{{"floor5"}, {kOdessa}, true}});
     const std::size_t board = 5;  // slots 0 to 40, then the line's scan
     CHECK(replay.sink.scans.size() == board + 1);
-    CHECK_FALSE(replay.castle.nextScanAt());
+    CHECK_FALSE(replay.castle.nextDue());
     CHECK(replay.castle.scansGiven());
     replay.take({42, trace::ReaderFaultLine{{"wc3"}, "garbage: CRC error", true}});
     replay.clock.set(Timestamp(1000));
@@ -213,4 +215,188 @@ TEST_CASE("trace castle: it offers no hands, nor anything else") {
     CHECK(any.offer("hands") == nullptr);
     CHECK(castle::offerOf<castle::HandOffer>(any) == nullptr);
     CHECK(any.offer("feet") == nullptr);
+}
+
+namespace {
+
+struct SeenMicros {
+    drivers::ReaderIndex reader;
+    castle::Microseconds at;
+    drivers::ScanResult result;
+};
+
+struct MicrosSink final : castle::CastleSink {
+    explicit MicrosSink(const castle::LoopClock& c) : clock(c) {}
+    void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override {
+        scans.push_back({reader, clock.nowMicros(), result});
+    }
+    void pressed(drivers::StationId /*station*/, drivers::VoteKey /*key*/) override {}
+    void problem(const std::string& /*message*/) override {}
+
+    const castle::LoopClock& clock;
+    std::vector<SeenMicros> scans;
+};
+
+// The castle model's options: the example castle's rule (adjacent levels), a seed for the noise.
+castle::SimulatedCastleOptions modelOptions() {
+    castle::SimulatedCastleOptions options;
+    options.board.seed = 262;
+    options.stabilityWindow = Timestamp(45);
+    return options;
+}
+
+// A castle stepped as the rig steps the trace castle: at each time it is
+// due strictly before `end`; its next due time.
+template <class C>
+castle::Microseconds stepUntil(C& c, castle::ManualClock& clock, castle::Microseconds due,
+                               castle::Microseconds end) {
+    while (due < end) {
+        clock.set(due);
+        due = c.step();
+        REQUIRE(due >= clock.nowMicros());
+    }
+    return due;
+}
+
+void sameScans(const std::vector<SeenMicros>& got, const std::vector<SeenMicros>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i].reader == want[i].reader);
+        CHECK(got[i].at == want[i].at);
+        REQUIRE(got[i].result.ok() == want[i].result.ok());
+        if (got[i].result.ok()) CHECK(got[i].result.tags() == want[i].result.tags());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("trace castle: the castle model scans as a simulated castle with the same puts, seed and options") {
+    const std::vector<trace::TraceLine> lines = {{0, trace::PutLine{{"odessa"}, {"2"}}},
+                                                 {95, trace::PutLine{{"dead"}, {"4"}}},
+                                                 {400, trace::LiftLine{{"odessa"}}},
+                                                 {400, trace::PutLine{{"0459AC12"}, {"wc3"}}},
+                                                 {777, trace::PutLine{{"odessa"}, {"dungeon1"}}},
+                                                 {1500, trace::LiftLine{{"dead"}}}};
+    castle::ManualClock traceClock, simClock;
+    castle::TraceCastle model(drivers::standardBoardLayout(), traceClock, castle::BoardModel::SimulatedCastle,
+                              modelOptions());
+    castle::SimulatedCastle simulated(drivers::standardBoardLayout(), simClock, modelOptions());
+    CHECK(model.model() == castle::BoardModel::SimulatedCastle);
+    MicrosSink modelSink(traceClock), simSink(simClock);
+    model.start(modelSink);
+    simulated.start(simSink);
+    const auto floor2 = *model.layout().findReader(drivers::ReaderId{"floor2"});
+    for (auto* board : {&model.board(), &simulated.board()}) {
+        board->setFailureRate(floor2, 0.3);
+        board->setMissRate(kOdessa, 0.2);
+        board->setNeighbourCrosstalk(0.1);
+    }
+    castle::Microseconds modelDue{0}, simDue{0};
+    for (const auto& line : lines) {
+        const castle::Microseconds t = Timestamp(line.t);
+        modelDue = stepUntil(model, traceClock, modelDue, t);
+        simDue = stepUntil(simulated, simClock, simDue, t);
+        CHECK(model.nextDue() == modelDue);
+        traceClock.set(t);
+        simClock.set(t);
+        model.take(line.input);
+        if (const auto* put = std::get_if<trace::PutLine>(&line.input))
+            (void)simulated.put(put->tag.uid(), put->place);
+        else
+            simulated.lift(std::get<trace::LiftLine>(line.input).tag.uid());
+    }
+    (void)stepUntil(model, traceClock, modelDue, castle::Microseconds(3'000'000));
+    (void)stepUntil(simulated, simClock, simDue, castle::Microseconds(3'000'000));
+    // Hundreds of scans a second, at microseconds a millisecond clock has not.
+    REQUIRE(modelSink.scans.size() > 1000);
+    CHECK(std::any_of(modelSink.scans.begin(), modelSink.scans.end(),
+                      [](const SeenMicros& s) { return s.at.count() % 1000 != 0; }));
+    sameScans(modelSink.scans, simSink.scans);
+}
+
+TEST_CASE("trace castle: in the castle model a scan or reader-fault line holds its reader's reads") {
+    castle::ManualClock clock, simClock;
+    castle::TraceCastle model(drivers::standardBoardLayout(), clock, castle::BoardModel::SimulatedCastle,
+                              modelOptions());
+    castle::SimulatedCastle simulated(drivers::standardBoardLayout(), simClock, modelOptions());
+    MicrosSink sink(clock), simSink(simClock);
+    model.start(sink);
+    simulated.start(simSink);
+    const auto throne = *model.layout().findReader(drivers::ReaderId{"throne"});
+    const drivers::TagSet dead{drivers::simulatedTagUid("dead")};
+    castle::Microseconds due{0}, simDue{0};
+    auto at = [&](std::int64_t ms, const trace::TraceInput& input) {
+        due = stepUntil(model, clock, due, Timestamp(ms));
+        simDue = stepUntil(simulated, simClock, simDue, Timestamp(ms));
+        clock.set(Timestamp(ms));
+        simClock.set(Timestamp(ms));
+        model.take(input);
+    };
+    at(0, trace::PutLine{{"odessa"}, {"6"}});
+    REQUIRE(simulated.put(kOdessa, {"6"}));
+    at(100, trace::ScanLine{{"throne"}, {drivers::simulatedTagUid("dead")}});
+    simulated.hold(throne, drivers::ScanResult(dead));
+    REQUIRE(model.held(throne));
+    at(300, trace::ReaderFaultLine{{"throne"}, "no answer"});
+    simulated.hold(throne, drivers::ScanResult(drivers::ScanError{drivers::ScanErrorKind::NoAnswer, "held"}));
+    at(2000, trace::ScanLine{{"throne"}, {}});
+    simulated.hold(throne, drivers::ScanResult(drivers::TagSet{}));
+    (void)stepUntil(model, clock, due, castle::Microseconds(12'000'000));
+    (void)stepUntil(simulated, simClock, simDue, castle::Microseconds(12'000'000));
+
+    std::vector<SeenMicros> mine;
+    for (const auto& s : sink.scans)
+        if (s.reader == throne) mine.push_back(s);
+    auto between = [&](std::int64_t from, std::int64_t to) {
+        std::vector<SeenMicros> out;
+        for (const auto& s : mine)
+            if (s.at >= Timestamp(from) && s.at < Timestamp(to)) out.push_back(s);
+        return out;
+    };
+    REQUIRE_FALSE(between(0, 100).empty());
+    CHECK(holds(between(0, 100).back().result, kOdessa));
+    REQUIRE(between(110, 300).size() > 5);
+    for (const auto& s : between(110, 300)) CHECK((s.result.ok() && s.result.tags() == dead));
+    REQUIRE_FALSE(between(310, 2000).empty());
+    for (const auto& s : between(310, 2000)) {
+        REQUIRE_FALSE(s.result.ok());
+        CHECK(s.result.error().kind == drivers::ScanErrorKind::NoAnswer);
+        CHECK(s.result.error().message == "reader throne: no answer");
+    }
+    REQUIRE_FALSE(between(11'000, 12'000).empty());
+    for (const auto& s : between(11'000, 12'000)) CHECK((s.result.ok() && s.result.tags().empty()));
+    // The same scans, at the same times, as the simulated castle held alike
+    // (the fault's own message aside): holding costs and backs off the same.
+    REQUIRE(sink.scans.size() == simSink.scans.size());
+    for (std::size_t i = 0; i < sink.scans.size(); ++i) {
+        CAPTURE(i);
+        CHECK(sink.scans[i].reader == simSink.scans[i].reader);
+        CHECK(sink.scans[i].at == simSink.scans[i].at);
+        CHECK(sink.scans[i].result.ok() == simSink.scans[i].result.ok());
+    }
+}
+
+TEST_CASE("trace castle: in the castle model a once line is one scan, and the board scans nothing more") {
+    castle::ManualClock clock;
+    castle::TraceCastle model(drivers::standardBoardLayout(), clock, castle::BoardModel::SimulatedCastle,
+                              modelOptions());
+    MicrosSink sink(clock);
+    model.start(sink);
+    clock.set(castle::Microseconds(0));
+    model.take(trace::PutLine{{"odessa"}, {"3"}});
+    const auto due = stepUntil(model, clock, castle::Microseconds(0), castle::Microseconds(42'000));
+    const std::size_t before = sink.scans.size();
+    REQUIRE(before > 5);
+    CHECK(due >= castle::Microseconds(42'000));
+    clock.set(castle::Microseconds(42'000));
+    model.take(trace::ScanLine{{"floor5"}, {kOdessa}, true});
+    CHECK(model.scansGiven());
+    CHECK_FALSE(model.nextDue());
+    REQUIRE(sink.scans.size() == before + 1);
+    CHECK(sink.scans.back().at == castle::Microseconds(42'000));
+    CHECK(holds(sink.scans.back().result, kOdessa));
+    clock.set(castle::Microseconds(1'000'000));
+    CHECK(model.step() == castle::Microseconds::max());
+    CHECK(sink.scans.size() == before + 1);
 }

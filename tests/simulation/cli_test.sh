@@ -26,6 +26,29 @@ for name in classic-4 2024-4-emissary-banished; do
     "$vivaref" trace export --db "$dir/$name-again.sqlite" 1 | cmp -s - "$dir/$name.stored" \
         || fail "$name: trace export -> simulate -> the same trace"
 done
+# --board=round-robin (the old timing) keeps the same round trip; a castle's
+# trace ("once" lines) gives its own scans, whatever --board says.
+name=classic-4
+"$vivaref" simulate "$dir/$name.trace" --board=round-robin --db "$dir/$name-rr.sqlite" --epoch 0 \
+    > "$dir/$name-rr.summary" || fail "simulate --board=round-robin"
+grep -q '"games_finished":1' "$dir/$name-rr.summary" || fail "$name: the game finishes on round robin"
+"$vivaref" trace export --db "$dir/$name-rr.sqlite" 1 | cmp -s - "$dir/$name.trace" \
+    || fail "$name: round robin stores the trace run"
+printf '%s\n' '{"t":0,"host":{"new-game":{"setup":{"edition":"classic","seats":3,"first":0}}}}' \
+    '{"t":1000,"button":{"station":0,"key":"yes"}}' \
+    '{"t":2000,"scan":{"reader":"floor3","tags":[],"once":true}}' \
+    '{"t":2010,"scan":{"reader":"floor3","tags":[],"once":true}}' \
+    '{"t":2060,"scan":{"reader":"floor3","tags":[],"once":true}}' \
+    '{"t":2070,"scan":{"reader":"floor3","tags":[],"once":true}}' > "$dir/once.trace"
+"$vivaref" simulate "$dir/once.trace" --epoch 0 > "$dir/once-castle.summary" || fail "simulate a castle's trace"
+"$vivaref" simulate "$dir/once.trace" --epoch 0 --board=round-robin > "$dir/once-rr.summary" \
+    || fail "simulate a castle's trace on round robin"
+# The new game, the key and three once lines; the fourth only repeats them (ScanRuns).
+grep -q '"trace_lines":5' "$dir/once-castle.summary" || fail "the once lines taken: $(cat "$dir/once-castle.summary")"
+cmp -s "$dir/once-castle.summary" "$dir/once-rr.summary" || fail "a castle's trace: --board changes nothing"
+status=0; "$vivaref" simulate "$dir/once.trace" --board=spiral 2> "$dir/err" || status=$?
+[ $status -eq 2 ] && grep -q "castle or round-robin" "$dir/err" || fail "an unknown --board is exit 2"
+
 "$vivaref" trace export --db "$dir/classic-4.sqlite" --json 1 | grep -q '^\[{"t":0,"host":{"new-game"' \
     || fail "trace export --json is one array"
 

@@ -1,7 +1,10 @@
 // How fast `vivaref simulate` runs a complete 3-round game's table script:
-// the trace read and checked, the simulated castle scanned every 10 ms of
-// virtual time through the sensing pipeline into the referee, with and
-// without a game log (synchronous=NORMAL, as simulate opens it; and, for
+// the trace read and checked, the board scanned through the sensing
+// pipeline into the referee under each board model (round robin: one
+// reader every 10 ms of virtual time, each scan into the pipeline; the
+// castle model, `simulate`'s default since issue 32: as the simulated castle
+// scans the standard board, ~700 scans a second, the repeats left out before
+// the pipeline), with and without a game log (synchronous=NORMAL, as simulate opens it; and, for
 // comparison, with every trace line committed on its own as before). Prints
 // figures; not a test. Target: a 3-round game in under 100 ms.
 //
@@ -16,6 +19,7 @@
 
 #include <sys/resource.h>
 
+#include "daemon/castle/simulated_castle.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "tests/simulation/load_average.hpp"
@@ -64,7 +68,7 @@ int main(int argc, char** argv) {
     const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 3;
     std::printf("simulate_bench: %d runs of each game's table script (seed %llu), load average %s\n", runs,
                 static_cast<unsigned long long>(seed), loadAverage().c_str());
-    std::printf("%-26s %5s %9s %6s %7s | %9s %7s %7s | %9s %7s %7s | %9s\n", "game", "lines", "virtual s",
+    std::printf("%-30s %5s %9s %7s %7s | %9s %7s %7s | %9s %7s %7s | %9s\n", "game", "lines", "virtual s",
                 "scans", "actions", "wall p50", "best", "cpu p50", "+db wall", "best", "cpu", "1-by-1");
     for (const auto& family : simtest::gameFamilies()) {
         if (family.name != "classic-4" && family.name != "2024-5" && family.name != "2024-4-emissary" &&
@@ -72,33 +76,44 @@ int main(int argc, char** argv) {
             continue;
         const std::string record = simtest::randomRecord(family.spec, seed);
         const std::string traceText = trace::writeTrace(trace::tableScriptFromRecord(record).lines);
-        simulation::RigOptions options;
-        nlohmann::ordered_json summary;
-        const Figures bare = measure(
-            runs, [&](int) { summary = simulation::simulateTrace(traceText, options, nullptr).summary; });
-        simtest::TempDir dir;
-        const Figures logged = measure(runs, [&](int i) {
-            store::GameStore log(dir / ("run" + std::to_string(i) + ".sqlite"),
-                                 store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
-            (void)simulation::simulateTrace(traceText, options, &log);
-        });
-        // As before trace lines were buffered: each committed on its own.
-        const Figures oneByOne = measure(runs, [&](int i) {
-            store::GameStore log(dir / ("one" + std::to_string(i) + ".sqlite"),
-                                 store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
-            log.setTraceFlushEvery(std::chrono::milliseconds(0));
-            (void)simulation::simulateTrace(traceText, options, &log);
-        });
-        // The number of scans: one every 10 ms of virtual time.
-        const double virtualS = summary["virtual_ms"].get<double>() / 1000;
-        std::printf(
-            "%-26s %5lld %9.1f %6.0f %7d | %6.1f ms %4.1f ms %4.1f ms | %6.1f ms %4.1f ms %4.1f ms | %6.1f "
-            "ms\n",
-            family.name.c_str(), static_cast<long long>(summary["trace_lines"].get<std::int64_t>()), virtualS,
-            virtualS * 100, summary["actions_accepted"].get<int>(), bare.median, bare.best, bare.cpuMedian,
-            logged.median, logged.best, logged.cpuMedian, oneByOne.median);
-        if (summary["games_finished"] != 1)
-            std::printf("  (the game did not finish: %s)\n", summary.dump().c_str());
+        for (const bool model : {false, true}) {
+            simulation::RigOptions options;
+            if (model)
+                options.castleModel = castle::SimulatedCastleOptions{};  // as `simulate` without --config
+            // The board's scans, counted once outside the measured runs.
+            simulation::RigOptions counting = options;
+            std::int64_t scans = 0;
+            counting.onRawScan = [&](drivers::ReaderIndex, const drivers::ScanResult&, drivers::Timestamp) {
+                ++scans;
+            };
+            nlohmann::ordered_json summary = simulation::simulateTrace(traceText, counting, nullptr).summary;
+            const Figures bare = measure(
+                runs, [&](int) { summary = simulation::simulateTrace(traceText, options, nullptr).summary; });
+            simtest::TempDir dir;
+            const Figures logged = measure(runs, [&](int i) {
+                store::GameStore log(dir / ("run" + std::to_string(i) + ".sqlite"),
+                                     store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+                (void)simulation::simulateTrace(traceText, options, &log);
+            });
+            // As before trace lines were buffered: each committed on its own.
+            const Figures oneByOne = measure(runs, [&](int i) {
+                store::GameStore log(dir / ("one" + std::to_string(i) + ".sqlite"),
+                                     store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+                log.setTraceFlushEvery(std::chrono::milliseconds(0));
+                (void)simulation::simulateTrace(traceText, options, &log);
+            });
+            const double virtualS = summary["virtual_ms"].get<double>() / 1000;
+            const std::string name = family.name + (model ? " castle model" : " round robin");
+            std::printf(
+                "%-30s %5lld %9.1f %7lld %7d | %6.1f ms %4.1f ms %4.1f ms | %6.1f ms %4.1f ms %4.1f ms | "
+                "%6.1f "
+                "ms\n",
+                name.c_str(), static_cast<long long>(summary["trace_lines"].get<std::int64_t>()), virtualS,
+                static_cast<long long>(scans), summary["actions_accepted"].get<int>(), bare.median, bare.best,
+                bare.cpuMedian, logged.median, logged.best, logged.cpuMedian, oneByOne.median);
+            if (summary["games_finished"] != 1)
+                std::printf("  (the game did not finish: %s)\n", summary.dump().c_str());
+        }
     }
     std::printf("load average at the end: %s\n", loadAverage().c_str());
     return 0;
