@@ -33,11 +33,87 @@ int refuseConfig(const config::ConfigCheck& check) {
 
 }  // namespace
 
-int runServe(const std::vector<std::string>& args) {
-    std::string configFile, hardware, listen, database, webRoot;
-    std::uint64_t seed = 0;
+namespace {
+
+// What the command line says, besides the configuration's file.
+struct ServeArgs {
+    std::string hardware, listen, database, webRoot;
+    std::optional<std::uint64_t> seed;
     double analysisShare = 25;
     std::int64_t analysisIterations = 500;
+};
+
+// What a castle's configuration sets of serve's settings; its hardware and
+// listening address into `hardware` and `listen` (the command line may
+// override them).
+void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings& settings,
+                       std::string& hardware, std::string& listen) {
+    hardware = config::hardwareName(castle.daemon.hardware);
+    listen = castle.daemon.httpAddress.find(':') != std::string::npos
+                 ? "[" + castle.daemon.httpAddress + "]:" + std::to_string(castle.daemon.httpPort)
+                 : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
+    settings.hostToken = castle.daemon.hostToken;
+    settings.httpNames = castle.daemon.httpNames;
+    settings.database = castle.databasePath();
+    settings.table.sensing = castle.sensing;
+    settings.rawScansKept = castle.rawScansKept;
+    settings.enrolment.edition = std::string(config::castleEditionName(castle.edition));
+    settings.enrolment.registry = castle.tagRegistryPath();
+    settings.club = castle.club;  // [club]: the finished games go to the club
+    if (castle.layout().findPlace({std::string(config::kEnrolmentPlace)}))
+        settings.enrolment.where = "on the enrolment reader or any floor of the castle";
+}
+
+// The castle to run, from the configuration read (if any) and the chosen
+// hardware. A usage error's text, or none.
+std::optional<std::string> takeCastle(const std::string& hardware, std::optional<config::CastleConfig> castle,
+                                      server::ServeSettings& settings) {
+    if (hardware != "sim" && hardware != "real") return "--hardware is sim or real, not '" + hardware + "'";
+    if (hardware == "real") {
+        // The readers, keys and LEDs (castle/real_castle.hpp) are opened as the configuration says.
+        if (!castle) return "--hardware=real needs --config FILE: the castle's readers, keys and LEDs";
+        settings.realCastle = std::move(castle);
+    } else {
+        // The simulated castle's readers are scheduled as the configuration says;
+        // the host's page puts the demo's tags on floor 0.
+        settings.simulatedCastle = std::move(castle);
+        settings.enrolment.demoPlace = "0";
+    }
+    return std::nullopt;
+}
+
+// The command line's own knobs: the log, the pages, the background
+// analysis, the seeds. A usage error's text, or none.
+std::optional<std::string> takeArgs(const ServeArgs& args, server::ServeSettings& settings) {
+    if (!args.database.empty()) settings.database = args.database;
+    // Without a configuration the tags are kept beside the game log.
+    if (settings.enrolment.registry.empty())
+        settings.enrolment.registry = settings.database.parent_path() / "tags.json";
+    if (!(args.analysisShare >= 0 && args.analysisShare <= 100))
+        return "--analysis-share is a percentage from 0 to 100";
+    settings.analysisShare = args.analysisShare / 100.0;
+    if (args.analysisIterations < 1 || args.analysisIterations > 100000)
+        return "--analysis-iterations is from 1 to 100000";
+    settings.analysisIterations = args.analysisIterations;
+    settings.webRoot = args.webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(args.webRoot);
+    // Each game's own deals from a seed of its own drawn from the kernel, so
+    // that no game's seed (and hands) can be worked out from another's;
+    // --seed keeps them repeatable (seed, seed + 1, ...) for tests.
+    if (args.seed) {
+        settings.table.referee.seed = *args.seed;
+    } else {
+        settings.table.referee.seed = server::randomSeed();
+        settings.table.referee.gameSeeds = server::randomSeed;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+int runServe(const std::vector<std::string>& argv) {
+    std::string configFile;
+    ServeArgs args;
+    std::uint64_t seed = 0;
     // CommandLine keeps views of these: they must outlive it.
     const std::string about =
         "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
@@ -60,80 +136,45 @@ int runServe(const std::vector<std::string>& args) {
                      "vivaref serve [--config FILE] [--hardware=sim|real] [--listen ADDR:PORT] [--db FILE]",
                      about);
     line.visible.add_options()("config", po::value(&configFile), "the castle configuration (INI)")(
-        "hardware", po::value(&hardware),
+        "hardware", po::value(&args.hardware),
         "sim (the simulated castle) or real; default: the configuration's, else sim")(
-        "listen", po::value(&listen), listenHelp.c_str())(
-        "db", po::value(&database),
+        "listen", po::value(&args.listen), listenHelp.c_str())(
+        "db", po::value(&args.database),
         "the game log; default: the configuration's, else $VIVAREF_DB or the state directory")(
-        "web-root", po::value(&webRoot),
+        "web-root", po::value(&args.webRoot),
         "the web pages' folder; default: share/vivaref/web-ui beside the binary, else the source tree's "
         "web-ui/")("seed", po::value(&seed),
                    "repeatable deals for tests: the referee's k-th game (from 0) deals from SEED + k "
                    "(default: each game a fresh seed from the kernel)")(
-        "analysis-share", po::value(&analysisShare)->default_value(analysisShare),
+        "analysis-share", po::value(&args.analysisShare)->default_value(args.analysisShare),
         "PERCENT of one core the background analysis of finished games may use, in slices of at most 5 ms "
         "while the table is quiet (0: no background analysis)")(
-        "analysis-iterations", po::value(&analysisIterations)->default_value(analysisIterations),
+        "analysis-iterations", po::value(&args.analysisIterations)->default_value(args.analysisIterations),
         "the search player's iterations for each decision the background analysis reviews (its search is "
         "the one piece of work that is not cut: about 10 us an iteration on a laptop)");
     po::variables_map vm;
-    if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    if (auto stop = parseCommandLine(line, argv, vm)) return *stop;
+    if (vm.count("seed")) args.seed = seed;
 
     server::ServeSettings settings;
     settings.version = VIVAREF_VERSION;
-    std::string hardwareChosen = "sim";
-    std::string listenText = kDefaultListen;
     settings.database = config::defaultDatabasePath();
-    std::optional<config::CastleConfig> castleRead;
+    std::string hardware = "sim";
+    std::string listenText = kDefaultListen;
+    std::optional<config::CastleConfig> castle;
     std::filesystem::path stateDirectory;  // the configuration's; none without one
     if (!configFile.empty()) {
         // The same check as `vivaref check-config`, before anything starts.
         const auto check = config::checkCastleConfigFile(configFile);
         if (check.status != config::ConfigCheck::Status::Valid) return refuseConfig(check);
-        const auto& castle = check.config;
-        castleRead = castle;
-        stateDirectory = castle.daemon.stateDirectory;
-        hardwareChosen = config::hardwareName(castle.daemon.hardware);
-        listenText = castle.daemon.httpAddress.find(':') != std::string::npos
-                         ? "[" + castle.daemon.httpAddress + "]:" + std::to_string(castle.daemon.httpPort)
-                         : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
-        settings.hostToken = castle.daemon.hostToken;
-        settings.httpNames = castle.daemon.httpNames;
-        settings.database = castle.databasePath();
-        settings.table.sensing = castle.sensing;
-        settings.rawScansKept = castle.rawScansKept;
-        settings.enrolment.edition = std::string(config::castleEditionName(castle.edition));
-        settings.enrolment.registry = castle.tagRegistryPath();
-        settings.club = castle.club;  // [club]: the finished games go to the club
-        if (castle.layout().findPlace({std::string(config::kEnrolmentPlace)}))
-            settings.enrolment.where = "on the enrolment reader or any floor of the castle";
+        castle = check.config;
+        stateDirectory = castle->daemon.stateDirectory;
+        takeConfiguration(*castle, settings, hardware, listenText);
     }
-    if (!hardware.empty()) hardwareChosen = hardware;
-    if (hardwareChosen != "sim" && hardwareChosen != "real")
-        return usageError("serve", "--hardware is sim or real, not '" + hardwareChosen + "'");
-    if (hardwareChosen == "real") {
-        // The readers, keys and LEDs (castle/real_castle.hpp) are opened as the configuration says.
-        if (!castleRead)
-            return usageError("serve",
-                              "--hardware=real needs --config FILE: the castle's readers, keys and LEDs");
-        settings.realCastle = std::move(castleRead);
-    } else {
-        // The simulated castle's readers are scheduled as the configuration says.
-        settings.simulatedCastle = std::move(castleRead);
-    }
-    if (!listen.empty()) listenText = listen;
-    if (!database.empty()) settings.database = database;
-    // Without a configuration the tags are kept beside the game log.
-    if (settings.enrolment.registry.empty())
-        settings.enrolment.registry = settings.database.parent_path() / "tags.json";
-    // The simulated castle: the host's page puts the demo's tags on floor 0.
-    if (hardwareChosen == "sim") settings.enrolment.demoPlace = "0";
-    if (!(analysisShare >= 0 && analysisShare <= 100))
-        return usageError("serve", "--analysis-share is a percentage from 0 to 100");
-    settings.analysisShare = analysisShare / 100.0;
-    if (analysisIterations < 1 || analysisIterations > 100000)
-        return usageError("serve", "--analysis-iterations is from 1 to 100000");
-    settings.analysisIterations = analysisIterations;
+    if (!args.hardware.empty()) hardware = args.hardware;
+    if (!args.listen.empty()) listenText = args.listen;
+    if (auto wrong = takeCastle(hardware, std::move(castle), settings)) return usageError("serve", *wrong);
+    if (auto wrong = takeArgs(args, settings)) return usageError("serve", *wrong);
     try {
         settings.listen = server::parseListenAddress(listenText);
     } catch (const std::invalid_argument& e) {
@@ -143,16 +184,6 @@ int runServe(const std::vector<std::string>& args) {
     // (made at the first start), so no configuration leaves the host's
     // controls open.
     settings.hostSecretDirectory = server::hostSecretDirectory(stateDirectory, settings.database);
-    settings.webRoot = webRoot.empty() ? server::defaultWebRoot() : std::filesystem::path(webRoot);
-    // Each game's own deals from a seed of its own drawn from the kernel, so
-    // that no game's seed (and hands) can be worked out from another's;
-    // --seed keeps them repeatable (seed, seed + 1, ...) for tests.
-    if (vm.count("seed")) {
-        settings.table.referee.seed = seed;
-    } else {
-        settings.table.referee.seed = server::randomSeed();
-        settings.table.referee.gameSeeds = server::randomSeed;
-    }
     return server::serveCastle(settings, std::cout, std::cerr);
 }
 

@@ -30,6 +30,50 @@ bool givesCastleScans(const std::vector<trace::NumberedLine>& lines) {
                        [&](const trace::NumberedLine& l) { return once(l.line.input); });
 }
 
+// The rig of --config's castle: its layout, its sensing knobs and scan
+// interval, the tags enrolled in its state directory. A castle with no tag
+// enrolled yet (a configuration tried before `vivaref enrol`) is simulated
+// with every character's simulated tag, said on stderr: a trace made from a
+// game record names its characters by slug. An exit status after saying why.
+std::optional<int> configureCastle(const std::string& configFile, simulation::RigOptions& options,
+                                   std::optional<config::CastleConfig>& castleConfig) {
+    const auto check = config::checkCastleConfigFile(configFile);
+    if (check.status != config::ConfigCheck::Status::Valid) {
+        for (const auto& p : check.problems) std::cerr << p.text() << "\n";
+        std::cerr << "vivaref simulate: the configuration has problems; nothing run\n";
+        return check.status == config::ConfigCheck::Status::Unreadable ? kExitUsage : kExitRefused;
+    }
+    if (!check.config.readers.empty()) {
+        try {
+            options = simulation::realCastleRig(check.config, castle::enrolledTags(check.config));
+        } catch (const std::exception& e) {
+            std::cerr << "vivaref simulate: " << e.what() << "\n";
+            return kExitUsage;
+        }
+        if (options.registry && options.registry->size() == 0) {
+            options.registry.reset();
+            std::cerr << "vivaref simulate: no tag is enrolled in " << check.config.tagRegistryPath().string()
+                      << ": every character is known by its simulated tag\n";
+        }
+    }
+    options.sensing = check.config.sensing;
+    options.board.scanInterval = check.config.scanInterval;
+    castleConfig = check.config;
+    return std::nullopt;
+}
+
+// --board=castle for a board's trace: its board is scanned as `serve
+// --hardware=sim` scans that castle (serve_daemon.cpp's openCastle).
+void scanAsTheCastle(simulation::RigOptions& options,
+                     const std::optional<config::CastleConfig>& castleConfig) {
+    const drivers::BoardLayout layout = options.layout ? *options.layout : drivers::standardBoardLayout();
+    castle::SimulatedCastleOptions castle = castleConfig
+                                                ? castle::simulatedCastleOptions(*castleConfig, layout)
+                                                : castle::SimulatedCastleOptions{};
+    castle.stabilityWindow = options.sensing.stabilityWindow;
+    options.castleModel = std::move(castle);
+}
+
 }  // namespace
 
 int runSimulate(const std::vector<std::string>& args) {
@@ -87,25 +131,8 @@ int runSimulate(const std::vector<std::string>& args) {
 
     simulation::RigOptions options;
     std::optional<config::CastleConfig> castleConfig;
-    if (!configFile.empty()) {
-        const auto check = config::checkCastleConfigFile(configFile);
-        if (check.status != config::ConfigCheck::Status::Valid) {
-            for (const auto& p : check.problems) std::cerr << p.text() << "\n";
-            std::cerr << "vivaref simulate: the configuration has problems; nothing run\n";
-            return check.status == config::ConfigCheck::Status::Unreadable ? kExitUsage : kExitRefused;
-        }
-        if (!check.config.readers.empty()) {
-            try {
-                options = simulation::realCastleRig(check.config, castle::enrolledTags(check.config));
-            } catch (const std::exception& e) {
-                std::cerr << "vivaref simulate: " << e.what() << "\n";
-                return kExitUsage;
-            }
-        }
-        options.sensing = check.config.sensing;
-        options.board.scanInterval = check.config.scanInterval;
-        castleConfig = check.config;
-    }
+    if (!configFile.empty())
+        if (auto status = configureCastle(configFile, options, castleConfig)) return *status;
     options.referee.seed = seed;
     if (notices)
         options.onNotice = [](const referee::Notice& n) {
@@ -123,15 +150,7 @@ int runSimulate(const std::vector<std::string>& args) {
                   << read.error->describe() << "\n";
         return kExitRefused;
     }
-    if (board == "castle" && !givesCastleScans(read.lines)) {
-        // As `serve --hardware=sim` scans it (serve_daemon.cpp's openCastle).
-        const drivers::BoardLayout layout = options.layout ? *options.layout : drivers::standardBoardLayout();
-        castle::SimulatedCastleOptions castle = castleConfig
-                                                    ? castle::simulatedCastleOptions(*castleConfig, layout)
-                                                    : castle::SimulatedCastleOptions{};
-        castle.stabilityWindow = options.sensing.stabilityWindow;
-        options.castleModel = std::move(castle);
-    }
+    if (board == "castle" && !givesCastleScans(read.lines)) scanAsTheCastle(options, castleConfig);
     std::optional<store::GameStore> log;
     if (vm.count("db")) log.emplace(db, store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
     const auto summary = simulation::runTrace(read.lines, options, log ? &*log : nullptr);

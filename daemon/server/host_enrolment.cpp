@@ -32,11 +32,11 @@ HostEnrolment::HostEnrolment(HostEnrolmentSettings settings)
     }
 }
 
-void HostEnrolment::onScan(const std::string& reader, const drivers::ScanResult& result,
+void HostEnrolment::onScan(const drivers::ReaderId& reader, const drivers::ScanResult& result,
                            drivers::Timestamp at) {
     if (!enrolment_) return;
     lastScanAt_ = at;
-    take(enrolment_->onScan(reader, result, at), at);
+    take(enrolment_->onScan(reader.name, result, at), at);
 }
 
 void HostEnrolment::take(const enrol::EnrolmentEvents& events, drivers::Timestamp at) {

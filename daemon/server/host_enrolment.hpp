@@ -42,7 +42,7 @@ public:
     explicit HostEnrolment(HostEnrolmentSettings settings);
 
     // Every raw scan of every reader, at the table's time.
-    void onScan(const std::string& reader, const drivers::ScanResult& result, drivers::Timestamp at);
+    void onScan(const drivers::ReaderId& reader, const drivers::ScanResult& result, drivers::Timestamp at);
 
     // "state" (GET): what the page shows. POST {"action": ...}:
     //   "start" {"edition"?: "classic"|"2024", "missing"?: bool (only characters without a tag)},

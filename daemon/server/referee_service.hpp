@@ -119,10 +119,10 @@ public:
     }
 
     // Every raw scan of every reader (its tags or its failure), by the
-    // reader's name, at the table's time, before sensing: for the host's
+    // reader's id, at the table's time, before sensing: for the host's
     // tag enrolment (host_enrolment.hpp).
-    using RawScanListener = std::function<void(const std::string& reader, const drivers::ScanResult& result,
-                                               drivers::Timestamp at)>;
+    using RawScanListener = std::function<void(const drivers::ReaderId& reader,
+                                               const drivers::ScanResult& result, drivers::Timestamp at)>;
     int onRawScan(RawScanListener listener) {
         scanListeners_.emplace_back(++lastListener_, std::move(listener));
         return lastListener_;
@@ -136,7 +136,8 @@ protected:
         for (const auto& [id, listener] : listeners_) listener();
     }
     bool hasRawScanListeners() const { return !scanListeners_.empty(); }
-    void rawScanned(const std::string& reader, const drivers::ScanResult& result, drivers::Timestamp at) {
+    void rawScanned(const drivers::ReaderId& reader, const drivers::ScanResult& result,
+                    drivers::Timestamp at) {
         for (const auto& [id, listener] : scanListeners_) listener(reader, result, at);
     }
 

@@ -452,7 +452,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // Tag enrolment from the host's page, fed with the table's raw scans.
     HostEnrolment enrolment(settings.enrolment);
     const int scanListener =
-        core.onRawScan([&enrolment](const std::string& reader, const drivers::ScanResult& result,
+        core.onRawScan([&enrolment](const drivers::ReaderId& reader, const drivers::ScanResult& result,
                                     Timestamp at) { enrolment.onScan(reader, result, at); });
     WebServer web(io, core, webOptions(settings, enrolment, league.get(), err));
     try {

@@ -54,9 +54,9 @@ TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, dr
     }
 }
 
-// Raw scans go to whoever listens (the host's tag enrolment), by reader name.
+// Raw scans go to whoever listens (the host's tag enrolment), by reader id.
 void TableCore::rawScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) {
-    if (hasRawScanListeners()) rawScanned(table_.layout().reader(reader).name, result, at);
+    if (hasRawScanListeners()) rawScanned(table_.layout().reader(reader), result, at);
 }
 
 std::optional<referee::HostAnswer> TableCore::resumeUnfinished() {

@@ -43,7 +43,7 @@ struct Castle {
     void hold(drivers::TagSet tags, int ms, const std::string& reader = "floor0") {
         for (int t = 0; t < ms; t += 10) {
             now += Timestamp(10);
-            desk.onScan(reader, tags, now);
+            desk.onScan(drivers::ReaderId{reader}, tags, now);
         }
     }
 };

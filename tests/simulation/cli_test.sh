@@ -34,6 +34,16 @@ name=classic-4
 grep -q '"games_finished":1' "$dir/$name-rr.summary" || fail "$name: the game finishes on round robin"
 "$vivaref" trace export --db "$dir/$name-rr.sqlite" 1 | cmp -s - "$dir/$name.trace" \
     || fail "$name: round robin stores the trace run"
+# A real castle's configuration before any tag is enrolled: the record's
+# trace is scanned as that castle would scan it, every character by its
+# simulated tag (said on stderr), and the game ends as the record did.
+example="$records/../../daemon/config/examples/castle-2024.ini"
+"$vivaref" trace from-record "$records/2024-4-emissary-banished.jsonl" > "$dir/example.trace"
+"$vivaref" simulate "$dir/example.trace" --config "$example" --epoch 0 > "$dir/example.summary" \
+    2> "$dir/example.err" || fail "simulate --config the example castle"
+grep -q '"games_finished":1' "$dir/example.summary" || fail "the example castle: the game finishes"
+grep -q '"refusals":{}' "$dir/example.summary" || fail "the example castle: nothing refused"
+grep -q "known by its simulated tag" "$dir/example.err" || fail "the example castle: says the tags are simulated"
 printf '%s\n' '{"t":0,"host":{"new-game":{"setup":{"edition":"classic","seats":3,"first":0}}}}' \
     '{"t":1000,"button":{"station":0,"key":"yes"}}' \
     '{"t":2000,"scan":{"reader":"floor3","tags":[],"once":true}}' \
