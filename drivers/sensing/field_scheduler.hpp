@@ -78,6 +78,8 @@ public:
     // a tag gone, or a new tag once a hand brushing past would have left.)
     void scanSoon(ReaderIndex reader, Microseconds at);
     bool extraPending(ReaderIndex reader) const { return readers_[reader].extraAt.has_value(); }
+    // From the reader's last Scan step to its scanned().
+    Microseconds lastScanLength(ReaderIndex reader) const { return readers_[reader].scanLength; }
 
     // Optional: the field actually came on at `at` (after the register write),
     // later than the FieldOn step's `now`; the power-up counts from there.
