@@ -41,7 +41,7 @@ function rss(pid) {
 function line(name, values) {
   const s = [...values].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / s.length;
-  return `${name.padEnd(28)} p50 ${pct(s, 50).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  mean ${mean.toFixed(1)} ms  max ${s[s.length - 1].toFixed(1)} ms`;
+  return `${name.padEnd(28)} p50 ${pct(s, 50).toFixed(1)} ms  p90 ${pct(s, 90).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  mean ${mean.toFixed(1)} ms  max ${s[s.length - 1].toFixed(1)} ms`;
 }
 
 // The simulated castle's readers take turns as the configuration's field
