@@ -19,8 +19,11 @@ void ChangeConfirmer::scanned(drivers::ReaderIndex reader, const drivers::ScanRe
         if (lost) {
             fields.scanSoon(reader, now);
         } else if (found) {
-            // The confirming scan ends as the window does (it begins when asked for).
-            fields.scanSoon(reader, now + confirmNewTagAfter_ - std::min(s.steadyScan, confirmNewTagAfter_));
+            // The confirming scan ends about as the window does (it begins
+            // when asked for), but begins at most kMostEarly before: the tag
+            // it reads has then stayed at least the window less that.
+            const auto early = std::min({s.steadyScan, kMostEarly, confirmNewTagAfter_});
+            fields.scanSoon(reader, now + confirmNewTagAfter_ - early);
         } else {
             s.steadyScan = fields.lastScanLength(reader);
             if (s.newSince && now - *s.newSince < confirmNewTagAfter_) {
