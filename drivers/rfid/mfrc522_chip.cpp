@@ -135,19 +135,7 @@ RadioTask<Status> Mfrc522Chip::writeThenWait(Register r, std::uint8_t value, std
 RadioTask<Status> Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, std::uint8_t txLastBits,
                                           std::uint8_t rxAlign, std::size_t replyBits, Reply& reply) {
     reply = Reply{};
-    if (!armed_) {
-        // Stop whatever runs (a Transceive still listening after a silence never stops by itself),
-        // empty the FIFO, and start Transceive: it waits for StartSend.
-        const std::pair<Register, std::uint8_t> restart[] = {
-            {Register::Command, static_cast<std::uint8_t>(Command::Idle)},
-            {Register::FifoLevel, bits::kFlushBuffer},
-            {Register::Command, static_cast<std::uint8_t>(Command::Transceive)},
-        };
-        for (const auto& [r, value] : restart) {
-            if (auto f = busFailure(bus_.write(r, value), "starting Transceive")) co_return f;
-        }
-        armed_ = true;
-    }
+    if (auto f = armTransceive()) co_return f;
     if (auto f = busFailure(bus_.write(Register::ComIrq, bits::kAllComIrqs), "clearing interrupts"))
         co_return f;
     if (auto f = busFailure(bus_.writeFifo(frame), "filling the FIFO")) co_return f;
@@ -160,11 +148,31 @@ RadioTask<Status> Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, s
     if (auto f = co_await writeThenWait(
             Register::BitFraming, static_cast<std::uint8_t>(framing | bits::kStartSend), decideAt, "sending"))
         co_return f;
+    AnswerStatus status{};
+    if (auto f = co_await awaitAnswer(replyBits, status)) co_return f;
+    co_return takeAnswer(status, reply);
+}
 
+Status Mfrc522Chip::armTransceive() {
+    if (armed_) return std::nullopt;
+    // Stop whatever runs (a Transceive still listening after a silence never stops by itself),
+    // empty the FIFO, and start Transceive: it waits for StartSend.
+    const std::pair<Register, std::uint8_t> restart[] = {
+        {Register::Command, static_cast<std::uint8_t>(Command::Idle)},
+        {Register::FifoLevel, bits::kFlushBuffer},
+        {Register::Command, static_cast<std::uint8_t>(Command::Transceive)},
+    };
+    for (const auto& [r, value] : restart) {
+        if (auto f = busFailure(bus_.write(r, value), "starting Transceive")) return f;
+    }
+    armed_ = true;
+    return std::nullopt;
+}
+
+RadioTask<Status> Mfrc522Chip::awaitAnswer(std::size_t replyBits, AnswerStatus& status) {
     // ComIrq first, then what a finished reception leaves, all in one transfer.
     const Register statusRegs[] = {Register::ComIrq, Register::Error, Register::FifoLevel, Register::Control,
                                    Register::Coll};
-    std::array<std::uint8_t, 5> status{};
     const std::uint8_t done = bits::kRxIrq | bits::kIdleIrq | bits::kTimerIrq;
     for (int poll = 0;; ++poll) {
         if (poll == timing_.maxPolls) {
@@ -172,7 +180,7 @@ RadioTask<Status> Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, s
                                                            std::to_string(timing_.maxPolls) + " polls)");
         }
         if (auto f = busFailure(bus_.readMany(statusRegs, status), "waiting for a tag's answer")) co_return f;
-        if (status[0] & done) break;
+        if (status[0] & done) co_return std::nullopt;
         // An answer is on air: wait for its expected end, then a byte at a time.
         const auto rest =
             poll == 0 ? ceilMicroseconds(kFrameDelay + frameAirTime(replyBits)) - timing_.responseTimeout
@@ -183,36 +191,36 @@ RadioTask<Status> Mfrc522Chip::transceive(std::span<const std::uint8_t> frame, s
             co_return f;
         }
     }
-    const auto [irq, error, fifoLevel, control, coll] = status;
+}
 
-    if (irq == 0xFF && error == 0xFF) co_return failure(ScanErrorKind::NoAnswer, "chip reads all ones");
-    if (!(irq & bits::kRxIrq)) co_return std::nullopt;  // the timer ran out: no tag answered
+Status Mfrc522Chip::takeAnswer(const AnswerStatus& status, Reply& reply) {
+    const auto [irq, error, fifoLevel, control, coll] = status;
+    if (irq == 0xFF && error == 0xFF) return failure(ScanErrorKind::NoAnswer, "chip reads all ones");
+    if (!(irq & bits::kRxIrq)) return std::nullopt;  // the timer ran out: no tag answered
     const bool collision = (error & bits::kCollErr) != 0;
     // A collision garbles parity too; any other error means the frame is not to be trusted.
     const std::uint8_t fatal =
         bits::kTempErr | bits::kBufferOvfl | bits::kProtocolErr | (collision ? 0 : bits::kParityErr);
     if (error & fatal)
-        co_return failure(ScanErrorKind::Protocol, "ErrorReg " + hexByte(error) + " after a frame");
+        return failure(ScanErrorKind::Protocol, "ErrorReg " + hexByte(error) + " after a frame");
     if (collision) {
-        if (coll & bits::kCollPosNotValid)
-            co_return failure(ScanErrorKind::Protocol, "collision out of range");
+        if (coll & bits::kCollPosNotValid) return failure(ScanErrorKind::Protocol, "collision out of range");
         reply.outcome = Reply::Outcome::Collision;
         reply.collisionPosition = (coll & 0x1F) == 0 ? 32 : (coll & 0x1F);  // §9.3.1.15
     } else {
         reply.outcome = Reply::Outcome::Received;
     }
     reply.size = fifoLevel & 0x7F;
-    if (reply.size == 0 || reply.size > Mfrc522Bus::kFifoSize) {
-        co_return failure(ScanErrorKind::Protocol,
-                          "FIFO level " + std::to_string(reply.size) + " after a frame");
-    }
+    if (reply.size == 0 || reply.size > Mfrc522Bus::kFifoSize)
+        return failure(ScanErrorKind::Protocol,
+                       "FIFO level " + std::to_string(reply.size) + " after a frame");
     reply.lastBits = control & 0x07;
     if (auto f = busFailure(bus_.readFifo(std::span<std::uint8_t>(reply.bytes.data(), reply.size)),
                             "reading a tag's answer")) {
-        co_return f;
+        return f;
     }
     armed_ = true;  // the FIFO is empty again and Transceive waits for the next StartSend
-    co_return std::nullopt;
+    return std::nullopt;
 }
 
 RadioTask<Status> Mfrc522Chip::transmit(std::span<const std::uint8_t> frame) {

@@ -94,6 +94,16 @@ private:
     Status failure(ScanErrorKind kind, const std::string& what) const;
     Status waitFor(Register r, std::uint8_t anyOf, std::uint8_t& value, const char* doing);
     Status setFraming(std::uint8_t framing);
+    // After a frame: ComIrq, Error, FIFOLevel, Control and Coll, read in one transfer.
+    using AnswerStatus = std::array<std::uint8_t, 5>;
+    // Makes Transceive the chip's command again, waiting for StartSend with
+    // the FIFO empty (after a silence, an error, HLTA or CalcCRC).
+    Status armTransceive();
+    // Polls the status of the frame just sent until the chip has decided:
+    // its timer ran out, or an answer ended (`replyBits` long, expected).
+    RadioTask<Status> awaitAnswer(std::size_t replyBits, AnswerStatus& status);
+    // What that status says of the answer; the answer itself from the FIFO.
+    Status takeAnswer(const AnswerStatus& status, Reply& reply);
     // Writes `r` and lets `wait` of radio time pass, the RadioWaits way.
     RadioTask<Status> writeThenWait(Register r, std::uint8_t value, std::chrono::microseconds wait,
                                     const char* doing);

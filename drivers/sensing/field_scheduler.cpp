@@ -34,6 +34,19 @@ bool FieldScheduler::waitingForField(const ReaderState& r, Microseconds now) con
     return r.doneIn < cycle_ || now >= r.doneAt + cycleLength_ * 3 / 4;
 }
 
+bool FieldScheduler::turnWaitsForExtra(const ReaderState& r, Microseconds now) const {
+    return r.extraAt && *r.extraAt > now && *r.extraAt - now <= cycleLength_;
+}
+
+bool FieldScheduler::wouldHoldUpExtra(const ReaderState& self, const ReaderState& other,
+                                      Microseconds now) const {
+    // The extra wants the field from extraAt (a power-up before its scan);
+    // this turn's field stays on about as long as it did last time (its
+    // power-up, its wait for the bus, its scan).
+    return other.extraAt && !other.on && other.retryAt <= *other.extraAt &&
+           now + std::max(config_.powerUpTime + self.scanLength, self.onLength) > *other.extraAt;
+}
+
 bool FieldScheduler::mayGoOn(ReaderIndex reader, Microseconds now) const {
     const ReaderState& self = readers_[reader];
     const bool extra = extraDue(self, now);
@@ -42,6 +55,7 @@ bool FieldScheduler::mayGoOn(ReaderIndex reader, Microseconds now) const {
         if (other.on) return false;
         if (extra) continue;                     // an extra scan only waits for fields actually on
         if (extraDue(other, now)) return false;  // and no turn takes the field it waits for
+        if (wouldHoldUpExtra(self, other, now)) return false;  // nor holds it when it is due
         // A reader still owed an earlier cycle goes first: powering up for the
         // next cycle must not hold back the one under way.
         if (waitingForField(other, now) && target(other) < target(self)) return false;
@@ -62,8 +76,11 @@ FieldStep FieldScheduler::next(Microseconds now) {
     // power-up then runs while the bus inventories the others.
     if (config_.maxFieldsOn == 0 || fieldsOn() < config_.maxFieldsOn) {
         std::vector<ReaderIndex> candidates;
-        for (ReaderIndex r : order_)
-            if (waitingForField(readers_[r], now) || extraDue(readers_[r], now)) candidates.push_back(r);
+        for (ReaderIndex r : order_) {
+            const ReaderState& s = readers_[r];
+            if (extraDue(s, now) || (waitingForField(s, now) && !turnWaitsForExtra(s, now)))
+                candidates.push_back(r);
+        }
         std::stable_sort(candidates.begin(), candidates.end(), byPriority);
         for (ReaderIndex r : candidates) {
             if (!mayGoOn(r, now)) continue;
@@ -106,6 +123,7 @@ FieldStep FieldScheduler::next(Microseconds now) {
     }
     if (ready) {
         readers_[*ready].scanning = true;
+        readers_[*ready].scanFrom = now;
         return {FieldStep::Kind::Scan, *ready, now};
     }
     // Only while a Scan is out (the caller has not reported it) can nothing be due.
@@ -120,6 +138,8 @@ void FieldScheduler::scanSoon(ReaderIndex reader, Microseconds at) {
 
 void FieldScheduler::scanned(ReaderIndex reader, bool ok, Microseconds now) {
     ReaderState& s = readers_[reader];
+    if (s.scanning) s.scanLength = now - s.scanFrom;
+    s.onLength = now - s.onAt;
     // An extra scan counts for no cycle; a turn at or after the extra's time serves as the extra too.
     if (!s.extra) {
         s.doneIn = target(s);

@@ -14,7 +14,10 @@
 // and not before three quarters of the last cycle have passed since its turn
 // (so each reader is read about once a cycle, not twice in a row and then
 // not for two). scanSoon() asks for one scan out of turn (a change to
-// confirm). A reader that keeps failing is backed off as ScanScheduler does.
+// confirm), on time: a coupled reader's turn that would still have its field
+// on then waits for it, and the reader's own turn due shortly before it
+// waits and serves as it. A reader that keeps failing is backed off as
+// ScanScheduler does.
 //
 // Decide, then drive: next() says what to do at the caller's time `now`; the
 // caller does it (antenna on; or scan and antenna off) and reports. No clock,
@@ -75,6 +78,8 @@ public:
     // a tag gone, or a new tag once a hand brushing past would have left.)
     void scanSoon(ReaderIndex reader, Microseconds at);
     bool extraPending(ReaderIndex reader) const { return readers_[reader].extraAt.has_value(); }
+    // From the reader's last Scan step to its scanned().
+    Microseconds lastScanLength(ReaderIndex reader) const { return readers_[reader].scanLength; }
 
     // Optional: the field actually came on at `at` (after the register write),
     // later than the FieldOn step's `now`; the power-up counts from there.
@@ -105,6 +110,9 @@ private:
         std::optional<Microseconds> extraAt;  // scanSoon(): an extra scan wanted from then
         bool extra = false;                   // the field is on for that extra scan
         Microseconds doneAt{0};               // its last turn's end
+        Microseconds scanFrom{0};             // its last Scan step
+        Microseconds scanLength{0};           // from its last Scan step to its field off
+        Microseconds onLength{0};             // its field's last time on
     };
     // An extra scan is wanted by now (its field may be on for it already).
     static bool wantsExtra(const ReaderState& r, Microseconds now) { return r.extraAt && *r.extraAt <= now; }
@@ -118,6 +126,12 @@ private:
     // Off, not backing off, and not yet inventoried for the next cycle.
     bool waitingForField(const ReaderState& r, Microseconds now) const;
     bool mayGoOn(ReaderIndex reader, Microseconds now) const;
+    // Its turn would come shortly before an extra scan of its own: the turn
+    // waits and serves as the extra (one scan, not two a few ms apart).
+    bool turnWaitsForExtra(const ReaderState& r, Microseconds now) const;
+    // `self`'s field, switched on now for a turn, would still be on when
+    // `other`'s extra scan wants its field on.
+    bool wouldHoldUpExtra(const ReaderState& self, const ReaderState& other, Microseconds now) const;
     void closeCycles(Microseconds now);
 
     FieldCoupling coupling_;

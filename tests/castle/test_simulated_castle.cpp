@@ -12,6 +12,7 @@
 #include "daemon/castle/hand_offer.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/castle_config.hpp"
+#include "drivers/sensing/sensing_config.hpp"
 
 using namespace vivaref;
 using castle::Microseconds;
@@ -135,6 +136,51 @@ TEST_CASE("simulated castle: a tag put is seen within a cycle; a tag lifted is c
     CHECK(afterLift[1].at - afterLift[0].at <= Microseconds(12'000));
     MESSAGE("put -> first read " << (afterPut.front().at - putAt).count() << " us; lift -> two misses "
                                  << (afterLift[1].at - liftAt).count() << " us");
+}
+
+TEST_CASE(
+    "simulated castle: a tag new to a reader is read again by a scan that ends as the stability window "
+    "does, also when the reader lost another tag meanwhile") {
+    const auto window = std::chrono::duration_cast<Microseconds>(drivers::SensingConfig{}.stabilityWindow);
+    const drivers::TagUid jester = drivers::simulatedTagUid("jester");
+    // The first scan of floor 3 from `from` holding `tag`, and the first
+    // one after it that ends once the window from there is over.
+    auto confirmation = [&](Rig& rig, Microseconds from, const drivers::TagUid& tag) {
+        const auto scans = rig.scansOf(rig.reader("floor3"), from);
+        const auto first =
+            std::find_if(scans.begin(), scans.end(), [&](const Seen& s) { return s.tags.contains(tag); });
+        REQUIRE(first != scans.end());
+        const auto confirming =
+            std::find_if(first, scans.end(), [&](const Seen& s) { return s.at - first->at >= window; });
+        REQUIRE(confirming != scans.end());
+        CHECK(confirming->tags.contains(tag));
+        return confirming->at - first->at;
+    };
+    SUBCASE("a tag added to one already there") {
+        Rig rig;
+        REQUIRE(rig.castle.put(jester, {"3"}));
+        rig.runTo(Microseconds(300'000));
+        const Microseconds putAt = rig.clock.nowMicros();
+        REQUIRE(rig.castle.put(kOdessa, {"3"}));
+        rig.runTo(putAt + Microseconds(300'000));
+        // Begun about a scan's length before the window ends (the scans of
+        // floor 3 with one tag are shorter than with two: it ends after).
+        const auto after = confirmation(rig, putAt, kOdessa);
+        CHECK(after <= window + Microseconds(4'000));
+        MESSAGE("first read -> confirming read " << after.count() << " us");
+    }
+    SUBCASE("a tag put as the one there is lifted: the scan that saw both is confirmed at once, then again") {
+        Rig rig;
+        REQUIRE(rig.castle.put(jester, {"3"}));
+        rig.runTo(Microseconds(300'000));
+        const Microseconds swapAt = rig.clock.nowMicros();
+        rig.castle.lift(jester);
+        REQUIRE(rig.castle.put(kOdessa, {"3"}));
+        rig.runTo(swapAt + Microseconds(300'000));
+        const auto after = confirmation(rig, swapAt, kOdessa);
+        CHECK(after <= window + Microseconds(4'000));
+        MESSAGE("first read -> confirming read " << after.count() << " us");
+    }
 }
 
 TEST_CASE("simulated castle: key presses reach the sink at once, in order; a put on no place moves nothing") {

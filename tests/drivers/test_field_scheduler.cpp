@@ -282,3 +282,46 @@ TEST_CASE(
     REQUIRE(later);
     CHECK(*later >= askedAt + 45ms);
 }
+
+TEST_CASE(
+    "Field scheduler: an extra scan asked for later comes on time, and the reader's turn just before it "
+    "waits to be that scan") {
+    std::vector<std::optional<int>> levels;
+    for (int i = 0; i < 28; ++i) levels.push_back(i / 4);
+    FieldScheduler s(couplingByLevel(levels, LevelCoupling::AdjacentLevels));
+    constexpr Microseconds kScan = 1500us;
+    const Run warm = drive(s, 5, [](ReaderIndex) { return kScan; });
+    const Microseconds cycle = warm.cycleEnds.back() - warm.cycleEnds[warm.cycleEnds.size() - 2];
+    Microseconds now = warm.now;
+    // One step of the loop; the reader it scanned, if any.
+    auto step = [&]() -> std::optional<ReaderIndex> {
+        const FieldStep next = s.next(now);
+        if (next.kind == FieldStep::Kind::Wait) {
+            REQUIRE(next.until > now);
+            now = next.until;
+        } else if (next.kind == FieldStep::Kind::Scan) {
+            s.scanned(next.reader, true, now += kScan);
+            return next.reader;
+        }
+        return std::nullopt;
+    };
+    for (ReaderIndex reader : {0, 5, 10, 13, 17, 22, 27}) {
+        CAPTURE(reader);
+        // Just after its turn, a new tag to read again a cycle and a quarter
+        // later (its next turn would come before).
+        for (int i = 0; i < 1000 && step() != reader; ++i) {
+        }
+        const Microseconds wanted = now + cycle + cycle / 4;
+        s.scanSoon(reader, wanted);
+        std::vector<Microseconds> scans;  // when its scans ended, until the extra is served
+        for (int i = 0; i < 10000 && s.extraPending(reader); ++i)
+            if (step() == reader) scans.push_back(now);
+        REQUIRE_FALSE(s.extraPending(reader));
+        // One scan: its turn waited for the extra. And on time: its
+        // neighbours' turns left its field free, so the scan began when asked
+        // for or once one more scan on the bus was over.
+        CHECK(scans.size() == 1);
+        CHECK(scans.back() >= wanted + kScan);
+        CHECK(scans.back() <= wanted + 2 * kScan);
+    }
+}

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "daemon/referee/referee.hpp"
@@ -36,6 +37,10 @@ struct Pending {
     std::string character;
     std::string place;  // the put's; empty for a lift
     Timestamp at{0};
+    std::string from;  // a lift's: the place it was put on last
+    // A put's reads by its place's readers since it landed: the first, the
+    // latest; a lift's first scan of its place's readers without it.
+    std::optional<Timestamp> firstRead, lastRead, firstMiss;
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -61,12 +66,21 @@ int main(int argc, char** argv) {
     const std::string ini = realtest::exampleCastleIni(VIVAREF_SOURCE_DIR);
 
     std::vector<double> landed, lifted, cycles, scanGaps, afterChange, afterLoss;
+    // landed -> judged in parts: to the first read on its place, from there to
+    // the read that placed it (the last one before the judgement), from that
+    // read to the judgement.
+    std::vector<double> toFirstRead, toPlacingRead, toJudged;
+    // lifted -> in hand in parts: to the first scan that missed it, from there on.
+    std::vector<double> toFirstMiss, missToInHand;
     int puts = 0, lifts = 0, games = 0, finished = 0;
     std::uint64_t rawScans = 0;
     double virtualMs = 0;
     for (std::uint64_t seed = firstSeed; puts < wanted; ++seed) {
         // The put or lift each character's tag waits to be judged for.
         std::map<std::string, Pending> pending;
+        std::map<std::string, std::string> lastPlace;  // each character's last put
+        realtest::EmulatedCastle* castleOf = nullptr;  // set once built: the scans' places
+        const drivers::TagRegistry* tagsOf = nullptr;
         realtest::EmulatedCastleOptions options;
         options.busTime = true;
         options.timing.perTransferOverheadNs = overheadUs * 1000;
@@ -81,9 +95,18 @@ int main(int argc, char** argv) {
                 if (put && change.to.kind == drivers::TagLocation::Kind::OnPlace && change.to.place &&
                     change.to.place->name == p.place) {
                     landed.push_back(static_cast<double>((at - p.at).count()));
+                    if (p.firstRead && p.lastRead) {
+                        toFirstRead.push_back(static_cast<double>((*p.firstRead - p.at).count()));
+                        toPlacingRead.push_back(static_cast<double>((*p.lastRead - *p.firstRead).count()));
+                        toJudged.push_back(static_cast<double>((at - *p.lastRead).count()));
+                    }
                     pending.erase(it);
                 } else if (!put && change.to.kind == drivers::TagLocation::Kind::InHand) {
                     lifted.push_back(static_cast<double>((at - p.at).count()));
+                    if (p.firstMiss) {
+                        toFirstMiss.push_back(static_cast<double>((*p.firstMiss - p.at).count()));
+                        missToInHand.push_back(static_cast<double>((at - *p.firstMiss).count()));
+                    }
                     pending.erase(it);
                 }
             }
@@ -102,6 +125,21 @@ int main(int argc, char** argv) {
                 if (changed[r] == 2) afterChange.push_back(gap);
             }
             const drivers::TagSet tags = result.ok() ? result.tags() : drivers::TagSet{};
+            for (auto& [character, p] : pending) {
+                if (!castleOf || !tagsOf || !result.ok()) continue;
+                const auto& layout = castleOf->real().layout();
+                const auto& scanned = layout.place(layout.placeOf(r)).name;
+                const auto tag = tagsOf->findCharacter({character});
+                if (!tag) continue;
+                const bool read = tags.contains(tagsOf->uid(*tag));
+                if (!p.place.empty() && scanned == p.place && read) {
+                    if (!p.firstRead) p.firstRead = at;
+                    p.lastRead = at;
+                } else if (p.place.empty() && scanned == p.from && !read && !p.firstMiss &&
+                           lastTagsOf[r].contains(tagsOf->uid(*tag))) {
+                    p.firstMiss = at;
+                }
+            }
             const bool lost = std::any_of(lastTagsOf[r].begin(), lastTagsOf[r].end(),
                                           [&](const auto& t) { return !tags.contains(t); });
             changed[r] = !result.ok() ? 0 : lost ? 1 : tags != lastTagsOf[r] ? 2 : 0;
@@ -118,16 +156,21 @@ int main(int argc, char** argv) {
                 std::cout << "    " << n.at.count() << " " << n.kind << ": " << n.text << "\n";
             };
         realtest::EmulatedCastle castle(ini, options);
+        castleOf = &castle;
+        tagsOf = &castle.tags();
 
         const auto lines = realtest::brisk2024Game(seed, noise).lines;
         for (const auto& line : lines) {
             castle.runUntil(Timestamp(line.t));
             // A put or lift still waiting is a touch too short to be seen: not a landing.
             if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
-                pending[put->tag.text] = {put->tag.text, put->place.name, castle.clock().now()};
+                pending[put->tag.text] = {
+                    put->tag.text, put->place.name, castle.clock().now(), {}, {}, {}, {}};
+                lastPlace[put->tag.text] = put->place.name;
                 ++puts;
             } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {
-                pending[lift->tag.text] = {lift->tag.text, "", castle.clock().now()};
+                pending[lift->tag.text] = {
+                    lift->tag.text, "", castle.clock().now(), lastPlace[lift->tag.text], {}, {}, {}};
                 ++lifts;
             }
             if (std::getenv("VIVAREF_BENCH_VERBOSE"))
@@ -155,7 +198,12 @@ int main(int argc, char** argv) {
               << virtualMs / 1000.0 << " s of virtual time ("
               << (virtualMs > 0 ? 1000.0 * static_cast<double>(rawScans) / virtualMs : 0) << " a second)\n";
     print("landed -> judged", landed);
+    print("  landed -> first read on its place", toFirstRead);
+    print("  first read -> the read that placed it", toPlacingRead);
+    print("  that read -> judged", toJudged);
     print("lifted -> in hand", lifted);
+    print("  lifted -> first scan without it by a reader that had it", toFirstMiss);
+    print("  that scan -> in hand", missToInHand);
     print("mean scan cycle per game", cycles);
     print("between two scans of one reader", scanGaps);
     print("from a reader's loss of a tag to its next scan", afterLoss);

@@ -33,14 +33,15 @@ export function serveMissing(vivaref) {
 // binary (e.g. ['prlimit', '--nofile=48']) to run serve under them;
 // `prepare(dbFile)`: called before serve starts, to fill its game log (e.g.
 // with `vivaref simulate --db`); `extraArgs`: more options for serve;
+// `castleConfig`: lines added to its [castle] section (e.g. `fields = ...`).
 // `extraConfig`: text added to the end of its castle configuration (e.g. a
 // `[club]` section).
-export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '' } = {}) {
+export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '' } = {}) {
   const dir = mkdtempSync(join(parent, 'vivaref-web-'));
   if (prepare) prepare(join(dir, 'games.sqlite'));
   const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite'), ...extraArgs];
   const config = join(dir, 'castle.ini');
-  writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n${extraConfig ? `\n${extraConfig}` : ''}`);
+  writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n${castleConfig ? `${castleConfig}\n` : ''}\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n${extraConfig ? `\n${extraConfig}` : ''}`);
   args.push('--config', config);
   let tokenInUse = hostToken || '';
   let child = null;
