@@ -37,9 +37,22 @@ void State::resolveElection(EventList* ev) {
     reveal.candidate = candidate_;
     reveal.crown = crown_;
     reveal.votes = votes_;
+    ElectionCards cards = spendVotes();
+    if (rules_->hasEmissary()) revealEmissaryVote(reveal, cards);
+    const CharacterId c = candidate_;
+    decideOutcome(c, reveal, cards);
+    if (ev)
+        ev->push(Event{.kind = EventKind::VotesRevealed, .seat = crown_, .character = c, .round = round_});
+    votes_.fill(VoteCard::Unknown);
+    votesIn_ = 0;
+    if (reveal.outcome != ElectionOutcome::Crowned)
+        sendCandidateAway(c, reveal, cards.emissaryRevealedYes, ev);
+    else
+        crownCandidate(c, cards.emissaryRevealedYes, ev);
+}
 
-    bool anyNo = false;
-    bool anyStomachache = false;
+State::ElectionCards State::spendVotes() {
+    ElectionCards cards;
     for (int s = 0; s < rules_->seats(); ++s) {
         // Every No and Stomachache played is lost; a Yes goes back to its
         // player. Counted without branches: the votes are the players' secret.
@@ -47,38 +60,40 @@ void State::resolveElection(EventList* ev) {
         const bool stomachache = votes_[s] == VoteCard::Stomachache;
         hands_[s].no = static_cast<std::uint8_t>(hands_[s].no - no);
         hands_[s].stomachache = static_cast<std::uint8_t>(hands_[s].stomachache - stomachache);
-        anyNo |= no;
-        anyStomachache |= stomachache;
+        cards.anyNo |= no;
+        cards.anyStomachache |= stomachache;
     }
-    bool emissaryRevealedYes = false;
-    if (rules_->hasEmissary()) {
-        // RULES §6: a favourite of the Emissary gets its Yes without a draw;
-        // otherwise its pile's top card is revealed and counts.
-        if (emissaryFavourites_.counts(candidate_)) {
-            reveal.emissaryVote = VoteCard::Yes;
-        } else {
-            VoteCard top = emissaryPile_[0];
-            reveal.emissaryVote = top;
-            reveal.emissaryDrew = true;
-            if (top == VoteCard::Yes) {
-                emissaryRevealedYes = true;  // back into the pile, to be reshuffled
-            } else {
-                for (int i = 1; i < emissaryPileSize_; ++i) emissaryPile_[i - 1] = emissaryPile_[i];
-                emissaryPile_[--emissaryPileSize_] = VoteCard::Unknown;
-                anyNo |= top == VoteCard::No;
-                anyStomachache |= top == VoteCard::Stomachache;
-            }
-        }
-    }
+    return cards;
+}
 
-    const CharacterId c = candidate_;
-    if (rules_->is2024() && anyStomachache) {
+void State::revealEmissaryVote(Reveal& reveal, ElectionCards& cards) {
+    // RULES §6: a favourite of the Emissary gets its Yes without a draw;
+    // otherwise its pile's top card is revealed and counts.
+    if (emissaryFavourites_.counts(candidate_)) {
+        reveal.emissaryVote = VoteCard::Yes;
+        return;
+    }
+    VoteCard top = emissaryPile_[0];
+    reveal.emissaryVote = top;
+    reveal.emissaryDrew = true;
+    if (top == VoteCard::Yes) {
+        cards.emissaryRevealedYes = true;  // back into the pile, to be reshuffled
+        return;
+    }
+    for (int i = 1; i < emissaryPileSize_; ++i) emissaryPile_[i - 1] = emissaryPile_[i];
+    emissaryPile_[--emissaryPileSize_] = VoteCard::Unknown;
+    cards.anyNo |= top == VoteCard::No;
+    cards.anyStomachache |= top == VoteCard::Stomachache;
+}
+
+void State::decideOutcome(CharacterId c, Reveal& reveal, const ElectionCards& cards) {
+    if (rules_->is2024() && cards.anyStomachache) {
         reveal.outcome = ElectionOutcome::Cancelled;
         reveal.sentTo = Place::Floor5;
-    } else if (anyNo && !rules_->is2024()) {
+    } else if (cards.anyNo && !rules_->is2024()) {
         reveal.outcome = ElectionOutcome::Eliminated;
         reveal.sentTo = Place::Box;
-    } else if (anyNo) {
+    } else if (cards.anyNo) {
         reveal.outcome = ElectionOutcome::Rejected;
         if (rules_->roster().isJester(c)) {
             // The Jester goes to no dungeon: back to floor 2, else 1, else 0.
@@ -95,26 +110,23 @@ void State::resolveElection(EventList* ev) {
         reveal.outcome = ElectionOutcome::Crowned;
         reveal.sentTo = Place::Throne;
     }
+}
+
+void State::sendCandidateAway(CharacterId c, const Reveal& reveal, bool emissaryRevealedYes, EventList* ev) {
+    static constexpr EventKind kKinds[] = {EventKind::Crowned, EventKind::Eliminated, EventKind::Rejected,
+                                           EventKind::Cancelled};
+    putCharacter(c, reveal.sentTo);
     if (ev)
-        ev->push(Event{.kind = EventKind::VotesRevealed, .seat = crown_, .character = c, .round = round_});
-    votes_.fill(VoteCard::Unknown);
-    votesIn_ = 0;
+        ev->push(Event{.kind = kKinds[static_cast<int>(reveal.outcome)],
+                       .seat = crown_,
+                       .character = c,
+                       .from = Place::Throne,
+                       .to = reveal.sentTo,
+                       .round = round_});
+    continueAfterElection(emissaryRevealedYes);
+}
 
-    if (reveal.outcome != ElectionOutcome::Crowned) {
-        static constexpr EventKind kKinds[] = {EventKind::Crowned, EventKind::Eliminated, EventKind::Rejected,
-                                               EventKind::Cancelled};
-        putCharacter(c, reveal.sentTo);
-        if (ev)
-            ev->push(Event{.kind = kKinds[static_cast<int>(reveal.outcome)],
-                           .seat = crown_,
-                           .character = c,
-                           .from = Place::Throne,
-                           .to = reveal.sentTo,
-                           .round = round_});
-        continueAfterElection(emissaryRevealedYes);
-        return;
-    }
-
+void State::crownCandidate(CharacterId c, bool emissaryRevealedYes, EventList* ev) {
     if (ev)
         ev->push(Event{.kind = EventKind::Crowned,
                        .seat = crown_,

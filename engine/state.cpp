@@ -197,8 +197,26 @@ std::optional<Refusal> State::applyDeal(const Deal& d, EventList* ev) {
 }
 
 void State::startRound(const Deal& d, EventList* ev) {
-    const int players = rules_->players();
-    // Every character back beside the board.
+    clearForRound();
+    takeCards(d);
+    if (ev) ev->push(Event{.kind = EventKind::RoundDealt, .round = round_});
+    // RULES §3.1: the 2024 Jester stands on floor 3 before anything else.
+    const CharacterId jester = rules_->roster().jester();
+    if (rules_->is2024() && jester.index < characters_) setUpJester(jester, ev);
+    // RULES §2: with 7-8 seats, a seat that places only one character gains 3
+    // points at the deal, every round.
+    if (rules_->seats() >= 7) compensateSinglePlacements(ev);
+    if (!rules_->hasPlacementPhase()) placeAtRandom(d, ev);
+    if (rules_->options().ambition) {
+        phase_ = Phase::KeepAmbition;
+    } else {
+        startPlay();
+    }
+}
+
+// Every character back beside the board, the hands full, no election, and
+// the round's result empty.
+void State::clearForRound() {
     place_.fill(Place::Reserve);
     count_.fill(0);
     at_.fill(0);
@@ -217,6 +235,7 @@ void State::startRound(const Deal& d, EventList* ev) {
     placed_ = 0;
     lastReveal_.reset();
     // Reset in place: the round's buffers are reused from round to round.
+    const int players = rules_->players();
     current_.round = round_;
     current_.kings.clear();
     current_.crown = Seat{};
@@ -224,7 +243,11 @@ void State::startRound(const Deal& d, EventList* ev) {
     current_.emissaryScore = 0;
     current_.compensation.assign(players, 0);
     current_.coronations.clear();
+}
 
+// The deal's Favourites and Ambition cards, and the Emissary's card and pile.
+void State::takeCards(const Deal& d) {
+    const int players = rules_->players();
     for (int p = 0; p < players; ++p) favourites_[p] = d.favourites[p];
     for (int p = 0; p < players; ++p) {
         ambitionKept_[p] = AmbitionCard::Unknown;
@@ -237,57 +260,50 @@ void State::startRound(const Deal& d, EventList* ev) {
         emissaryPileSize_ = static_cast<std::uint8_t>(d.emissary->pile.size());
         std::copy(d.emissary->pile.begin(), d.emissary->pile.end(), emissaryPile_.begin());
     }
-    if (ev) ev->push(Event{.kind = EventKind::RoundDealt, .round = round_});
+}
 
-    // RULES §3.1: the 2024 Jester stands on floor 3 before anything else.
-    CharacterId jester = rules_->roster().jester();
-    if (rules_->is2024() && jester.index < characters_) {
-        putCharacter(jester, Place::Floor3);
-        if (ev)
-            ev->push(Event{.kind = EventKind::JesterSetUp,
-                           .character = jester,
-                           .from = Place::Reserve,
-                           .to = Place::Floor3,
-                           .round = round_});
-    }
-    // RULES §2: with 7-8 seats, a seat that places only one character gains 3
-    // points at the deal, every round.
-    if (rules_->seats() >= 7) {
-        for (int order = 0; order < rules_->seats(); ++order) {
-            if (rules_->placementsFor(order) != 1) continue;
-            Seat s{static_cast<std::uint8_t>((first_.index + order) % rules_->seats())};
-            if (rules_->isTeamPawn()) {
-                for (int i = 0; i < rules_->playersAt(s); ++i) {
-                    PlayerId p = rules_->playerAt(s, i);
-                    totals_[p.index] += 3;
-                    current_.scores[p.index] += 3;
-                    current_.compensation[p.index] += 3;
-                }
-            } else {
-                for (int i = 0; i < rules_->playersAt(s); ++i) {
-                    addToTotal(rules_->playerAt(s, i), 3);
-                    current_.compensation[rules_->playerAt(s, i).index] += 3;
-                }
+void State::setUpJester(CharacterId jester, EventList* ev) {
+    putCharacter(jester, Place::Floor3);
+    if (ev)
+        ev->push(Event{.kind = EventKind::JesterSetUp,
+                       .character = jester,
+                       .from = Place::Reserve,
+                       .to = Place::Floor3,
+                       .round = round_});
+}
+
+void State::compensateSinglePlacements(EventList* ev) {
+    for (int order = 0; order < rules_->seats(); ++order) {
+        if (rules_->placementsFor(order) != 1) continue;
+        Seat s{static_cast<std::uint8_t>((first_.index + order) % rules_->seats())};
+        if (rules_->isTeamPawn()) {
+            for (int i = 0; i < rules_->playersAt(s); ++i) {
+                PlayerId p = rules_->playerAt(s, i);
+                totals_[p.index] += 3;
+                current_.scores[p.index] += 3;
+                current_.compensation[p.index] += 3;
             }
-            if (ev) ev->push(Event{.kind = EventKind::Compensated, .seat = s, .round = round_});
+        } else {
+            for (int i = 0; i < rules_->playersAt(s); ++i) {
+                addToTotal(rules_->playerAt(s, i), 3);
+                current_.compensation[rules_->playerAt(s, i).index] += 3;
+            }
         }
+        if (ev) ev->push(Event{.kind = EventKind::Compensated, .seat = s, .round = round_});
     }
-    if (!rules_->hasPlacementPhase()) {
-        for (int c = 0; c < characters_; ++c) {
-            CharacterId id{static_cast<std::uint8_t>(c)};
-            putCharacter(id, d.placement[c]);
-            if (ev)
-                ev->push(Event{.kind = EventKind::PlacedAtRandom,
-                               .character = id,
-                               .from = Place::Reserve,
-                               .to = d.placement[c],
-                               .round = round_});
-        }
-    }
-    if (rules_->options().ambition) {
-        phase_ = Phase::KeepAmbition;
-    } else {
-        startPlay();
+}
+
+// The online preset (no placement phase): the deal put every character on a floor.
+void State::placeAtRandom(const Deal& d, EventList* ev) {
+    for (int c = 0; c < characters_; ++c) {
+        CharacterId id{static_cast<std::uint8_t>(c)};
+        putCharacter(id, d.placement[c]);
+        if (ev)
+            ev->push(Event{.kind = EventKind::PlacedAtRandom,
+                           .character = id,
+                           .from = Place::Reserve,
+                           .to = d.placement[c],
+                           .round = round_});
     }
 }
 

@@ -232,6 +232,18 @@ private:
     std::optional<Refusal> checkVote(const Action& a) const;
     void doVote(const Action& a, EventList* ev);
     void resolveElection(EventList* ev);
+    // resolveElection's steps: the cards played, the Emissary's card, the
+    // outcome, then the candidate crowned or sent away.
+    struct ElectionCards {
+        bool anyNo = false;
+        bool anyStomachache = false;
+        bool emissaryRevealedYes = false;  // its pile is reshuffled before play goes on
+    };
+    ElectionCards spendVotes();
+    void revealEmissaryVote(Reveal& reveal, ElectionCards& cards);
+    void decideOutcome(CharacterId c, Reveal& reveal, const ElectionCards& cards);
+    void crownCandidate(CharacterId c, bool emissaryRevealedYes, EventList* ev);
+    void sendCandidateAway(CharacterId c, const Reveal& reveal, bool emissaryRevealedYes, EventList* ev);
     void continueAfterElection(bool emissaryRevealedYes);
     // scoring.cpp (RULES §3.5, §4, §5)
     void scoreCoronation(EventList* ev);
@@ -242,6 +254,12 @@ private:
     // state.cpp
     std::optional<Refusal> checkDeal(const Deal& d) const;
     void startRound(const Deal& d, EventList* ev);  // applyDeal once checkDeal found nothing wrong
+    // startRound's steps (RULES §2, §3.1)
+    void clearForRound();
+    void takeCards(const Deal& d);
+    void setUpJester(CharacterId jester, EventList* ev);
+    void compensateSinglePlacements(EventList* ev);
+    void placeAtRandom(const Deal& d, EventList* ev);
     std::optional<Refusal> checkFavouritesCard(const FavouritesCard& card,
                                                int player) const;  // -1: the Emissary
     std::optional<Refusal> checkPile(const std::vector<VoteCard>& pile, const Hand& expected) const;

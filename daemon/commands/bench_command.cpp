@@ -53,6 +53,50 @@ std::optional<std::string> makePlayers(const TournamentOptions& options,
     return std::nullopt;
 }
 
+// A search player's figures over the tournament: decisions and iterations,
+// their rates, and its instructions when the machine counts them.
+nlohmann::ordered_json searchFigures(const bots::TimedSearchPlayer& timed) {
+    const auto& t = timed.totals();
+    nlohmann::ordered_json search;
+    search["decisions"] = t.decisions;
+    search["searched_decisions"] = t.searched;
+    search["iterations"] = t.iterations;
+    search["iterations_per_second"] = t.seconds > 0 ? static_cast<double>(t.iterations) / t.seconds : 0.0;
+    search["decisions_per_second"] = t.seconds > 0 ? static_cast<double>(t.decisions) / t.seconds : 0.0;
+    search["iterations_per_searched_decision"] =
+        t.searched ? static_cast<double>(t.iterations) / static_cast<double>(t.searched) : 0.0;
+    search["simulated_actions_per_iteration"] =
+        t.iterations ? static_cast<double>(t.simulatedActions) / static_cast<double>(t.iterations) : 0.0;
+    if (t.instructions && t.iterations) {
+        search["instructions_per_iteration"] =
+            static_cast<double>(*t.instructions) / static_cast<double>(t.iterations);
+        search["instructions_per_searched_decision"] =
+            static_cast<double>(*t.instructions) / static_cast<double>(t.searched);
+    } else {
+        search["instructions_per_iteration"] = nullptr;
+        search["instructions_note"] = timed.counterProblem();
+    }
+    return search;
+}
+
+// One entrant's row: its games, wins with their 95 % interval, mean score,
+// and a search player's figures.
+nlohmann::ordered_json entrantRow(const engine::players::TournamentResult::Entrant& e, std::size_t firstSeat,
+                                  const engine::players::Player& player) {
+    const auto rate = e.winRate();
+    nlohmann::ordered_json row;
+    row["player"] = e.name;
+    row["first_seat"] = firstSeat;
+    row["games"] = e.games;
+    row["wins"] = e.wins;
+    row["win_rate"] = rate.rate;
+    row["win_rate_95"] = {rate.low, rate.high};
+    row["mean_score"] = e.meanScore();
+    if (const auto* timed = dynamic_cast<const bots::TimedSearchPlayer*>(&player))
+        row["search"] = searchFigures(*timed);
+    return row;
+}
+
 int runTournament(const engine::RulesSpec& spec, const GameOptions& game, const TournamentOptions& options,
                   std::int64_t games) {
     std::vector<std::unique_ptr<engine::players::Player>> owned;
@@ -88,45 +132,8 @@ int runTournament(const engine::RulesSpec& spec, const GameOptions& game, const 
     out["seconds"] = seconds;
     out["fair_share"] = 1.0 / spec.seats;
     nlohmann::ordered_json players = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < result.entrants.size(); ++i) {
-        const auto& e = result.entrants[i];
-        const auto rate = e.winRate();
-        nlohmann::ordered_json row;
-        row["player"] = e.name;
-        row["first_seat"] = i;
-        row["games"] = e.games;
-        row["wins"] = e.wins;
-        row["win_rate"] = rate.rate;
-        row["win_rate_95"] = {rate.low, rate.high};
-        row["mean_score"] = e.meanScore();
-        if (const auto* timed = dynamic_cast<const bots::TimedSearchPlayer*>(owned[i].get())) {
-            const auto& t = timed->totals();
-            nlohmann::ordered_json search;
-            search["decisions"] = t.decisions;
-            search["searched_decisions"] = t.searched;
-            search["iterations"] = t.iterations;
-            search["iterations_per_second"] =
-                t.seconds > 0 ? static_cast<double>(t.iterations) / t.seconds : 0.0;
-            search["decisions_per_second"] =
-                t.seconds > 0 ? static_cast<double>(t.decisions) / t.seconds : 0.0;
-            search["iterations_per_searched_decision"] =
-                t.searched ? static_cast<double>(t.iterations) / static_cast<double>(t.searched) : 0.0;
-            search["simulated_actions_per_iteration"] =
-                t.iterations ? static_cast<double>(t.simulatedActions) / static_cast<double>(t.iterations)
-                             : 0.0;
-            if (t.instructions && t.iterations) {
-                search["instructions_per_iteration"] =
-                    static_cast<double>(*t.instructions) / static_cast<double>(t.iterations);
-                search["instructions_per_searched_decision"] =
-                    static_cast<double>(*t.instructions) / static_cast<double>(t.searched);
-            } else {
-                search["instructions_per_iteration"] = nullptr;
-                search["instructions_note"] = timed->counterProblem();
-            }
-            row["search"] = std::move(search);
-        }
-        players.push_back(std::move(row));
-    }
+    for (std::size_t i = 0; i < result.entrants.size(); ++i)
+        players.push_back(entrantRow(result.entrants[i], i, *owned[i]));
     out["players"] = std::move(players);
     nlohmann::ordered_json seats = nlohmann::ordered_json::array();
     for (double w : result.seatWins)

@@ -98,131 +98,183 @@ private:
 
     bool secret() const { return withheld_ && withheld_->contains(round_); }
 
+    // One line or a few for each kind of event, told as it happened.
     void event(const engine::Event& e, const engine::State& state, const engine::Rules& rules) {
         using engine::EventKind;
         switch (e.kind) {
             case EventKind::RoundDealt:
-                round_ = e.round;
-                out_ << "\nRound " << e.round << "\n  Favourites:";
-                if (secret()) {
-                    out_ << " secret until the round is scored.\n";
-                    break;
-                }
-                out_ << "\n";
-                for (int p = 0; p < rules.players(); ++p) {
-                    const auto& card = state.favourites(engine::PlayerId{static_cast<std::uint8_t>(p)});
-                    out_ << "    " << playerName(p) << ":";
-                    for (std::size_t i = 0; i < card.characters.size(); ++i)
-                        out_ << (i ? ", " : " ") << name(rules, card.characters[i]);
-                    if (card.banished) out_ << " (banished: " << name(rules, *card.banished) << ")";
-                    out_ << "\n";
-                }
-                break;
+                return tellDeal(e, state, rules);
             case EventKind::JesterSetUp:
-                out_ << "  " << name(rules, e.character) << " starts on floor 3.\n";
-                break;
+                return tellJesterSetUp(e, rules);
             case EventKind::Compensated:
-                out_ << "  " << seatName(rules, e.seat) << " gains 3 points (one character to place).\n";
-                break;
+                return tellCompensated(e, rules);
             case EventKind::AmbitionKept:
-                if (secret()) {
-                    out_ << "  " << playerName(e.player.index) << " keeps an Ambition card.\n";
-                    break;
-                }
-                out_ << "  " << playerName(e.player.index) << " keeps the Ambition card "
-                     << ambitionTitle(state.keptAmbition(e.player)) << ".\n";
-                break;
+                return tellAmbitionKept(e, state);
             case EventKind::Placed:
-                out_ << "  " << seatName(rules, e.seat) << " places " << name(rules, e.character) << " on "
-                     << placeText(e.to) << ".\n";
-                break;
+                return tellPlaced(e, rules);
             case EventKind::PlacementEnded:
-                out_ << "  Placement is over; the ascent begins.\n";
-                break;
+                return tellPlacementEnded();
             case EventKind::LeftToFloor0:
-                out_ << "  " << name(rules, e.character) << " was left over: floor 0.\n";
-                break;
+                return tellLeftToFloor0(e, rules);
             case EventKind::PlacedAtRandom:
-                out_ << "  " << name(rules, e.character) << " starts on " << placeText(e.to) << ".\n";
-                break;
+                return tellPlacedAtRandom(e, rules);
             case EventKind::Moved:
-                out_ << "  " << seatName(rules, e.seat) << " moves " << name(rules, e.character) << " from "
-                     << placeText(e.from) << " to " << placeText(e.to) << ".\n";
-                break;
+                return tellMoved(e, rules);
             case EventKind::Passed:
-                out_ << "  " << seatName(rules, e.seat) << " passes: no legal move.\n";
-                break;
+                return tellPassed(e, rules);
             case EventKind::ElectionOpened:
-                unrevealed_.clear();
-                out_ << "  Election of " << name(rules, e.character) << ".\n";
-                break;
+                return tellElectionOpened(e, rules);
             case EventKind::VoteCast:
-                break;
+                return;  // secret: told with the reveal (or by finish())
             case EventKind::VotesRevealed:
-                unrevealed_.clear();
-                if (const auto& reveal = state.lastReveal()) {
-                    out_ << "    Votes:";
-                    for (int s = 0; s < rules.seats(); ++s)
-                        out_ << (s ? ", " : " ")
-                             << seatName(rules, engine::Seat{static_cast<std::uint8_t>(s)}) << " "
-                             << engine::voteCardName(reveal->votes[static_cast<std::size_t>(s)]);
-                    if (reveal->emissaryVote)
-                        out_ << ", the Emissary " << engine::voteCardName(*reveal->emissaryVote)
-                             << (reveal->emissaryDrew ? "" : " (a favourite)");
-                    out_ << ".\n";
-                }
-                break;
+                return tellVotesRevealed(state, rules);
             case EventKind::Crowned:
-                out_ << "    " << name(rules, e.character) << " is crowned King, brought to the throne by "
-                     << seatName(rules, e.seat) << ".\n";
-                break;
+                return tellCrowned(e, rules);
             case EventKind::Rejected:
-                out_ << "    " << name(rules, e.character) << " is rejected: to " << placeText(e.to) << ".\n";
-                break;
+                return tellRejected(e, rules);
             case EventKind::Eliminated:
-                out_ << "    " << name(rules, e.character) << " is eliminated: to the box.\n";
-                break;
+                return tellEliminated(e, rules);
             case EventKind::Cancelled:
-                out_ << "    Stomachache: " << name(rules, e.character) << " goes back to floor 5.\n";
-                break;
+                return tellCancelled(e, rules);
             case EventKind::PileReshuffled:
-                out_ << "    The Emissary's pile is reshuffled.\n";
-                break;
+                return tellPileReshuffled();
             case EventKind::CoronationScored:
-                break;
+                return;  // told with the round's scores
             case EventKind::RoundEnded:
-                if (!state.finishedRounds().empty()) {
-                    const auto& r = state.finishedRounds().back();
-                    out_ << "  Scores of round " << r.round << ":";
-                    for (std::size_t p = 0; p < r.scores.size(); ++p)
-                        out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << r.scores[p];
-                    if (rules.hasEmissary()) out_ << ", the Emissary " << r.emissaryScore;
-                    out_ << ".\n  Score track:";
-                    const auto totals = state.totals();
-                    for (std::size_t p = 0; p < totals.size(); ++p)
-                        out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << totals[p];
-                    if (rules.hasEmissary()) out_ << ", the Emissary " << state.emissaryTotal();
-                    out_ << ".\n  Why, favourite by favourite:\n";
-                    std::vector<std::string> names;
-                    for (int p = 0; p < rules.players(); ++p) names.push_back(playerName(p));
-                    out_ << record::roundBreakdownText(r, rules, names);
-                }
-                break;
-            case EventKind::GameOver: {
-                const auto winners = state.winners();
-                out_ << "\nThe game is over. ";
-                if (winners.empty()) {
-                    out_ << "The Emissary wins; every player loses.\n";
-                } else {
-                    out_ << (winners.size() == 1 ? "Winner: " : "Winners (a shared win): ");
-                    for (std::size_t i = 0; i < winners.size(); ++i)
-                        out_ << (i ? ", " : "") << playerName(winners[i].index) << " with "
-                             << state.totals()[winners[i].index];
-                    out_ << ".\n";
-                }
-                break;
-            }
+                return tellRoundEnded(state, rules);
+            case EventKind::GameOver:
+                return tellGameOver(state);
         }
+    }
+
+    void tellDeal(const engine::Event& e, const engine::State& state, const engine::Rules& rules) {
+        round_ = e.round;
+        out_ << "\nRound " << e.round << "\n  Favourites:";
+        if (secret()) {
+            out_ << " secret until the round is scored.\n";
+            return;
+        }
+        out_ << "\n";
+        for (int p = 0; p < rules.players(); ++p) {
+            const auto& card = state.favourites(engine::PlayerId{static_cast<std::uint8_t>(p)});
+            out_ << "    " << playerName(p) << ":";
+            for (std::size_t i = 0; i < card.characters.size(); ++i)
+                out_ << (i ? ", " : " ") << name(rules, card.characters[i]);
+            if (card.banished) out_ << " (banished: " << name(rules, *card.banished) << ")";
+            out_ << "\n";
+        }
+    }
+
+    void tellJesterSetUp(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << name(rules, e.character) << " starts on floor 3.\n";
+    }
+
+    void tellCompensated(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << seatName(rules, e.seat) << " gains 3 points (one character to place).\n";
+    }
+
+    void tellAmbitionKept(const engine::Event& e, const engine::State& state) {
+        if (secret()) {
+            out_ << "  " << playerName(e.player.index) << " keeps an Ambition card.\n";
+            return;
+        }
+        out_ << "  " << playerName(e.player.index) << " keeps the Ambition card "
+             << ambitionTitle(state.keptAmbition(e.player)) << ".\n";
+    }
+
+    void tellPlaced(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << seatName(rules, e.seat) << " places " << name(rules, e.character) << " on "
+             << placeText(e.to) << ".\n";
+    }
+
+    void tellPlacementEnded() { out_ << "  Placement is over; the ascent begins.\n"; }
+
+    void tellLeftToFloor0(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << name(rules, e.character) << " was left over: floor 0.\n";
+    }
+
+    void tellPlacedAtRandom(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << name(rules, e.character) << " starts on " << placeText(e.to) << ".\n";
+    }
+
+    void tellMoved(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << seatName(rules, e.seat) << " moves " << name(rules, e.character) << " from "
+             << placeText(e.from) << " to " << placeText(e.to) << ".\n";
+    }
+
+    void tellPassed(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "  " << seatName(rules, e.seat) << " passes: no legal move.\n";
+    }
+
+    void tellElectionOpened(const engine::Event& e, const engine::Rules& rules) {
+        unrevealed_.clear();
+        out_ << "  Election of " << name(rules, e.character) << ".\n";
+    }
+
+    void tellVotesRevealed(const engine::State& state, const engine::Rules& rules) {
+        unrevealed_.clear();
+        const auto& reveal = state.lastReveal();
+        if (!reveal) return;
+        out_ << "    Votes:";
+        for (int s = 0; s < rules.seats(); ++s)
+            out_ << (s ? ", " : " ") << seatName(rules, engine::Seat{static_cast<std::uint8_t>(s)}) << " "
+                 << engine::voteCardName(reveal->votes[static_cast<std::size_t>(s)]);
+        if (reveal->emissaryVote)
+            out_ << ", the Emissary " << engine::voteCardName(*reveal->emissaryVote)
+                 << (reveal->emissaryDrew ? "" : " (a favourite)");
+        out_ << ".\n";
+    }
+
+    void tellCrowned(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "    " << name(rules, e.character) << " is crowned King, brought to the throne by "
+             << seatName(rules, e.seat) << ".\n";
+    }
+
+    void tellRejected(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "    " << name(rules, e.character) << " is rejected: to " << placeText(e.to) << ".\n";
+    }
+
+    void tellEliminated(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "    " << name(rules, e.character) << " is eliminated: to the box.\n";
+    }
+
+    void tellCancelled(const engine::Event& e, const engine::Rules& rules) {
+        out_ << "    Stomachache: " << name(rules, e.character) << " goes back to floor 5.\n";
+    }
+
+    void tellPileReshuffled() { out_ << "    The Emissary's pile is reshuffled.\n"; }
+
+    // The round's scores, the score track, and why, favourite by favourite.
+    void tellRoundEnded(const engine::State& state, const engine::Rules& rules) {
+        if (state.finishedRounds().empty()) return;
+        const auto& r = state.finishedRounds().back();
+        out_ << "  Scores of round " << r.round << ":";
+        for (std::size_t p = 0; p < r.scores.size(); ++p)
+            out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << r.scores[p];
+        if (rules.hasEmissary()) out_ << ", the Emissary " << r.emissaryScore;
+        out_ << ".\n  Score track:";
+        const auto totals = state.totals();
+        for (std::size_t p = 0; p < totals.size(); ++p)
+            out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << totals[p];
+        if (rules.hasEmissary()) out_ << ", the Emissary " << state.emissaryTotal();
+        out_ << ".\n  Why, favourite by favourite:\n";
+        std::vector<std::string> names;
+        for (int p = 0; p < rules.players(); ++p) names.push_back(playerName(p));
+        out_ << record::roundBreakdownText(r, rules, names);
+    }
+
+    void tellGameOver(const engine::State& state) {
+        const auto winners = state.winners();
+        out_ << "\nThe game is over. ";
+        if (winners.empty()) {
+            out_ << "The Emissary wins; every player loses.\n";
+            return;
+        }
+        out_ << (winners.size() == 1 ? "Winner: " : "Winners (a shared win): ");
+        for (std::size_t i = 0; i < winners.size(); ++i)
+            out_ << (i ? ", " : "") << playerName(winners[i].index) << " with "
+                 << state.totals()[winners[i].index];
+        out_ << ".\n";
     }
 
     const GameSummary& game_;
