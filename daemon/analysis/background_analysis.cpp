@@ -7,7 +7,7 @@ namespace vivaref::analysis {
 
 using std::chrono::microseconds;
 
-BackgroundAnalysis::BackgroundAnalysis(store::GameStore& log, const castle::LoopClock& clock,
+BackgroundAnalysis::BackgroundAnalysis(store::GameStore& log, const drivers::LoopClock& clock,
                                        BackgroundAnalysisOptions options)
     : log_(log), clock_(clock), options_(std::move(options)) {
     options_.share = std::clamp(options_.share, 0.001, 1.0);

@@ -26,8 +26,8 @@
 #include <string>
 
 #include "daemon/analysis/analysis_report.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/store/game_store.hpp"
+#include "drivers/time/loop_clock.hpp"
 #include "engine/players/analysis_job.hpp"
 
 namespace vivaref::analysis {
@@ -59,7 +59,7 @@ struct BackgroundAnalysisCounters {
 class BackgroundAnalysis {
 public:
     // Both must outlive it.
-    BackgroundAnalysis(store::GameStore& log, const castle::LoopClock& clock,
+    BackgroundAnalysis(store::GameStore& log, const drivers::LoopClock& clock,
                        BackgroundAnalysisOptions options);
 
     // When a piece may run next, on the clock's microseconds: now or later.
@@ -96,7 +96,7 @@ private:
     void endSlice();
 
     store::GameStore& log_;
-    const castle::LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     BackgroundAnalysisOptions options_;
     std::optional<Job> job_;
     std::map<store::GameId, std::string> failed_;

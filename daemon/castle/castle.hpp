@@ -15,7 +15,7 @@
 // place, a table's (daemon/table/table.hpp): `vivaref serve` starts its
 // real or simulated castle on its table, and the simulation rig
 // (daemon/simulation/simulation_rig.hpp) hands the trace castle's scans,
-// which it steps itself, to its own. It runs on the loop's clock (loop_clock.hpp):
+// which it steps itself, to its own. It runs on the loop's clock (drivers/time/loop_clock.hpp):
 // step() does what is due now and says when it is next due; nothing in it
 // sleeps. The trace castle also says when it is next due before it is
 // stepped (nextDue()): a replay runs the referee's deadlines due before

@@ -136,8 +136,8 @@ std::vector<drivers::LedLineSpec> ledSpecs(const config::CastleConfig& castle) {
     return specs;
 }
 
-RealCastle::RealCastle(const config::CastleConfig& castle, const LoopClock& clock, RealDevices devices,
-                       RealCastleOptions options)
+RealCastle::RealCastle(const config::CastleConfig& castle, const drivers::LoopClock& clock,
+                       RealDevices devices, RealCastleOptions options)
     : clock_(clock),
       options_(options),
       layout_(realBoardLayout(castle)),

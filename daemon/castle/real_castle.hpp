@@ -29,7 +29,6 @@
 
 #include "daemon/castle/castle.hpp"
 #include "daemon/castle/change_confirmer.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/config/castle_config.hpp"
 #include "daemon/hardware/real_readers.hpp"
 #include "drivers/gpio/gpio_button_source.hpp"
@@ -37,6 +36,7 @@
 #include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/interleaved_scans.hpp"
 #include "drivers/sensing/tag_registry.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::castle {
 
@@ -76,7 +76,7 @@ public:
     // Opens every reader, key and LED line the configuration names; throws
     // std::runtime_error naming the file, line and device for one it cannot
     // open (a start-up error). `clock` must outlive it.
-    RealCastle(const config::CastleConfig& castle, const LoopClock& clock, RealDevices devices = {},
+    RealCastle(const config::CastleConfig& castle, const drivers::LoopClock& clock, RealDevices devices = {},
                RealCastleOptions options = {});
 
     const drivers::BoardLayout& layout() const override { return layout_; }
@@ -105,7 +105,7 @@ private:
     void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
     void confirmPresses(Timestamp now);
 
-    const LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     CastleSink* sink_ = nullptr;  // start()'s
     RealCastleOptions options_;
     drivers::BoardLayout layout_;

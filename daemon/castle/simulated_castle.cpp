@@ -48,7 +48,7 @@ SimulatedCastleOptions simulatedCastleOptions(const config::CastleConfig& castle
     return options;
 }
 
-SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const LoopClock& clock,
+SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock,
                                  SimulatedCastleOptions options)
     : clock_(clock),
       options_(std::move(options)),

@@ -41,10 +41,10 @@
 #include "daemon/castle/castle.hpp"
 #include "daemon/castle/change_confirmer.hpp"
 #include "daemon/castle/hand_offer.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sim/simulated_board.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::config {
 struct CastleConfig;
@@ -102,7 +102,8 @@ struct SimulatedCastleCounters {
 class SimulatedCastle final : public Castle, public HandOffer {
 public:
     // `clock` must outlive it.
-    SimulatedCastle(drivers::BoardLayout layout, const LoopClock& clock, SimulatedCastleOptions options = {});
+    SimulatedCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock,
+                    SimulatedCastleOptions options = {});
 
     const drivers::BoardLayout& layout() const override { return board_.layout(); }
     void start(CastleSink& sink) override;
@@ -148,7 +149,7 @@ private:
     };
     ScanCost cost(drivers::ReaderIndex reader, const drivers::ScanResult& result) const;
 
-    const LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     CastleSink* sink_ = nullptr;  // start()'s
     SimulatedCastleOptions options_;
     drivers::SimulatedBoard board_;

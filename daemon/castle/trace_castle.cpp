@@ -27,11 +27,11 @@ SimulatedCastleOptions roundRobinOptions(const drivers::SimulatedBoardConfig& bo
 
 }  // namespace
 
-TraceCastle::TraceCastle(drivers::BoardLayout layout, const LoopClock& clock,
+TraceCastle::TraceCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock,
                          drivers::SimulatedBoardConfig board)
     : TraceCastle(std::move(layout), clock, BoardModel::RoundRobin, roundRobinOptions(board)) {}
 
-TraceCastle::TraceCastle(drivers::BoardLayout layout, const LoopClock& clock, BoardModel model,
+TraceCastle::TraceCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock, BoardModel model,
                          SimulatedCastleOptions castle)
     : clock_(clock), scanInterval_(castle.board.scanInterval) {
     if (model == BoardModel::SimulatedCastle) {

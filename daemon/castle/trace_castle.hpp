@@ -33,10 +33,10 @@
 #include <vector>
 
 #include "daemon/castle/castle.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/trace/trace_line.hpp"
 #include "drivers/sim/simulated_board.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::castle {
 
@@ -50,11 +50,11 @@ class TraceCastle final : public Castle {
 public:
     // Round robin on a board of `board`'s seed and scan interval. `clock`
     // must outlive it.
-    TraceCastle(drivers::BoardLayout layout, const LoopClock& clock,
+    TraceCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock,
                 drivers::SimulatedBoardConfig board = {});
     // `model`, on a board of `castle.board`'s seed (and scan interval, round
     // robin); the castle model scans as a SimulatedCastle with `castle`.
-    TraceCastle(drivers::BoardLayout layout, const LoopClock& clock, BoardModel model,
+    TraceCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock, BoardModel model,
                 SimulatedCastleOptions castle);
 
     // Whether a line is the castle's to take: a put, a lift, a scan or a reader fault.
@@ -94,7 +94,7 @@ public:
     drivers::SimulatedBoard& board() { return castle_ ? castle_->board() : *board_; }
 
 private:
-    const LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     CastleSink* sink_ = nullptr;                    // start()'s
     std::unique_ptr<SimulatedCastle> castle_;       // the castle model's; null: round robin
     std::optional<drivers::SimulatedBoard> board_;  // round robin's

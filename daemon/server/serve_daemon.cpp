@@ -13,7 +13,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <sys/resource.h>
 
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/club/club_link_factory.hpp"
@@ -28,6 +27,7 @@
 #include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
 #include "daemon/store/store_error.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::server {
 
@@ -60,7 +60,7 @@ std::string urlOf(const net::ip::tcp::endpoint& endpoint) {
 // (released, never closed, here).
 class LoopOnAsio {
 public:
-    LoopOnAsio(net::io_context& io, TableLoop& loop, const castle::SteadyLoopClock& clock)
+    LoopOnAsio(net::io_context& io, TableLoop& loop, const drivers::SteadyLoopClock& clock)
         : timer_(io), loop_(loop), clock_(clock) {
         for (int fd : loop.keyDescriptors()) {
             keys_.push_back(std::make_unique<net::posix::stream_descriptor>(io, fd));
@@ -106,7 +106,7 @@ private:
 
     net::steady_timer timer_;
     TableLoop& loop_;
-    const castle::SteadyLoopClock& clock_;
+    const drivers::SteadyLoopClock& clock_;
     std::vector<std::unique_ptr<net::posix::stream_descriptor>> keys_;
     std::vector<std::unique_ptr<net::steady_timer>> retries_;
     bool stopped_ = false;
@@ -119,7 +119,7 @@ private:
 class AnalysisOnAsio {
 public:
     AnalysisOnAsio(net::io_context& io, analysis::BackgroundAnalysis& background, const TableCore& table,
-                   const castle::SteadyLoopClock& clock, std::chrono::milliseconds quietFor)
+                   const drivers::SteadyLoopClock& clock, std::chrono::milliseconds quietFor)
         : io_(io), timer_(io), background_(background), table_(table), clock_(clock), quietFor_(quietFor) {}
     AnalysisOnAsio(const AnalysisOnAsio&) = delete;
     AnalysisOnAsio& operator=(const AnalysisOnAsio&) = delete;
@@ -155,7 +155,7 @@ private:
     net::steady_timer timer_;
     analysis::BackgroundAnalysis& background_;
     const TableCore& table_;
-    const castle::SteadyLoopClock& clock_;
+    const drivers::SteadyLoopClock& clock_;
     std::chrono::milliseconds quietFor_;
     bool stopped_ = false;
 };
@@ -198,8 +198,8 @@ table::TableOptions realCastleTable(const config::CastleConfig& castle, table::T
 // knobs go into `options`), or the simulated one (which offers hands,
 // castle::HandOffer). Throws NotStarted.
 std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
-                                           const castle::SteadyLoopClock& clock, table::TableOptions& options,
-                                           std::ostream& err) {
+                                           const drivers::SteadyLoopClock& clock,
+                                           table::TableOptions& options, std::ostream& err) {
     try {
         if (const auto& real = settings.realCastle) {
             options = realCastleTable(*real, std::move(options), err);
@@ -340,7 +340,7 @@ private:
 // share of a core. Null: none runs.
 std::unique_ptr<analysis::BackgroundAnalysis> backgroundAnalysis(const ServeSettings& settings,
                                                                  store::GameStore& store,
-                                                                 const castle::SteadyLoopClock& clock,
+                                                                 const drivers::SteadyLoopClock& clock,
                                                                  store::WallTime wallAtZero,
                                                                  std::ostream& err) {
     if (settings.analysisShare <= 0) return nullptr;
@@ -416,7 +416,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     const std::unique_ptr<store::GameStore> store = openStore(settings, err);
     if (!store) return 2;
     net::io_context io;
-    castle::SteadyLoopClock clock;
+    drivers::SteadyLoopClock clock;
     table::TableOptions options = settings.table;
     std::unique_ptr<club::OutboxPusher> pusher;
     std::unique_ptr<club::LeagueReader> league;  // made after the loop's io_context, so gone before it

@@ -39,7 +39,7 @@ bool isUidText(const std::string& text) {
 
 }  // namespace
 
-TableCore::TableCore(const castle::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
+TableCore::TableCore(const drivers::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
                      table::TableOptions options, castle::HandOffer* hands)
     : clock_(clock),
       store_(store),

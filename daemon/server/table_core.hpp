@@ -26,7 +26,6 @@
 
 #include "daemon/analysis/background_analysis.hpp"
 #include "daemon/castle/hand_offer.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
 #include "daemon/server/archive_cache.hpp"
@@ -35,6 +34,7 @@
 #include "daemon/store/game_store.hpp"
 #include "daemon/table/table.hpp"
 #include "daemon/table/trace_recorder.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::server {
 
@@ -46,7 +46,7 @@ public:
     // the table. `hands`: the castle's HandOffer (castle::offerOf), which
     // opens the sim routes; null: the castle offers none (a real castle).
     // `layout`: the castle's, on which the table judges.
-    TableCore(const castle::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
+    TableCore(const drivers::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
               table::TableOptions options, castle::HandOffer* hands = nullptr);
 
     // After a restart: the newest unfinished game in the log is resumed (the
@@ -105,7 +105,7 @@ private:
     ServiceAnswer members();
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
 
-    const castle::LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     store::GameStore* store_;
     ArchiveCache archive_;             // finished games' answers (GET /api/games/ID)
     ArchiveCache analyses_{4u << 20};  // their analyses' (GET /api/games/ID/analysis)

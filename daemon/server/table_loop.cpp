@@ -5,7 +5,7 @@
 
 namespace vivaref::server {
 
-TableLoop::TableLoop(castle::Castle& castle, TableCore& core, const castle::LoopClock& clock)
+TableLoop::TableLoop(castle::Castle& castle, TableCore& core, const drivers::LoopClock& clock)
     : castle_(castle), core_(core), clock_(clock) {
     const auto& mine = castle_.layout();
     const auto& tables = core_.table().layout();

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "daemon/castle/castle.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/server/table_core.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::server {
 
@@ -29,7 +29,7 @@ class TableLoop final {
 public:
     // The table core's table must have been made on the castle's layout. All
     // three must outlive the loop.
-    TableLoop(castle::Castle& castle, TableCore& core, const castle::LoopClock& clock);
+    TableLoop(castle::Castle& castle, TableCore& core, const drivers::LoopClock& clock);
 
     // Once, before the first step(): the castle speaks to the table from now
     // on, its readers reset and checked.
@@ -48,7 +48,7 @@ public:
 private:
     castle::Castle& castle_;
     TableCore& core_;
-    const castle::LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     TableLoopCounters counters_;
 };
 

@@ -36,7 +36,6 @@
 #include <string>
 #include <vector>
 
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/trace_castle.hpp"
 #include "daemon/referee/referee.hpp"
 #include "daemon/store/game_store.hpp"
@@ -44,6 +43,7 @@
 #include "daemon/trace/trace_line.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sensing/sensing_pipeline.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::simulation {
 
@@ -149,7 +149,7 @@ private:
     void apply(const trace::TraceLine& line, bool once);
 
     RigOptions options_;
-    castle::ManualClock castleClock_;  // the trace castle's and the table's
+    drivers::ManualClock castleClock_;  // the trace castle's and the table's
     castle::TraceCastle castle_;
     table::Table table_;
     table::TableHooks hooks_;  // the options' onNotice and onRawScan

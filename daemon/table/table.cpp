@@ -24,7 +24,7 @@ TableOptions onLayout(TableOptions options, const drivers::BoardLayout& layout) 
 }  // namespace
 
 Table::Table(drivers::BoardLayout layout, TableOptions options, store::GameStore* store,
-             const castle::LoopClock& clock, ScanFeed feed)
+             const drivers::LoopClock& clock, ScanFeed feed)
     : layout_(std::move(layout)),
       options_(onLayout(std::move(options), layout_)),
       clock_(clock),

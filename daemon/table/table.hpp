@@ -37,7 +37,6 @@
 #include <vector>
 
 #include "daemon/castle/castle.hpp"
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/referee/referee.hpp"
 #include "daemon/store/game_store.hpp"
 #include "daemon/table/scan_runs.hpp"
@@ -45,6 +44,7 @@
 #include "daemon/trace/trace_line.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sensing/sensing_pipeline.hpp"
+#include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::table {
 
@@ -95,7 +95,7 @@ public:
     // decisions there; the trace is the recorder's, which the caller attaches.
     // Throws std::invalid_argument on contradictory sensing knobs.
     Table(drivers::BoardLayout layout, TableOptions options, store::GameStore* store,
-          const castle::LoopClock& clock, ScanFeed feed = ScanFeed::OwnScans);
+          const drivers::LoopClock& clock, ScanFeed feed = ScanFeed::OwnScans);
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
 
@@ -173,7 +173,7 @@ private:
 
     drivers::BoardLayout layout_;
     TableOptions options_;
-    const castle::LoopClock& clock_;
+    const drivers::LoopClock& clock_;
     std::unique_ptr<drivers::SensingPipeline> pipeline_;
     std::set<std::string> enrolled_;  // character slugs with a tag in the registry
     referee::Referee referee_;

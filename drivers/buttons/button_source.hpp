@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/time/timestamp.hpp"
 
 namespace vivaref::drivers {
 

@@ -23,7 +23,7 @@
 #include <chrono>
 #include <optional>
 
-#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/time/timestamp.hpp"
 
 namespace vivaref::drivers {
 

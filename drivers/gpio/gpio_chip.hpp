@@ -25,7 +25,7 @@
 #include <system_error>
 #include <vector>
 
-#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/time/timestamp.hpp"
 
 namespace vivaref::drivers {
 

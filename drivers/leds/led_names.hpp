@@ -7,7 +7,7 @@
 
 #include "drivers/buttons/button_source.hpp"
 #include "drivers/leds/led_sink.hpp"
-#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/time/timestamp.hpp"
 
 namespace vivaref::drivers {
 

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "drivers/leds/led_sink.hpp"
-#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/time/timestamp.hpp"
 
 namespace vivaref::drivers {
 

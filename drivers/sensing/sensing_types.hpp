@@ -3,15 +3,12 @@
 // "wc3", "dungeon1"), a character whatever the enrolment calls it ("odessa").
 #pragma once
 
-#include <chrono>
 #include <compare>
 #include <string>
 
-namespace vivaref::drivers {
+#include "drivers/time/timestamp.hpp"
 
-// Time on the caller's clock (for `vivaref simulate`, milliseconds since the
-// trace's start). The pipeline never reads a clock itself.
-using Timestamp = std::chrono::milliseconds;
+namespace vivaref::drivers {
 
 // A reader's name in the configuration and the logs: "floor3", "throne".
 struct ReaderId {

@@ -33,9 +33,9 @@ microseconds threadCpu() {
 // The loop's time as the test runs it: whatever this thread computes moves
 // it on (its CPU time), and so does the idle time the test lets pass
 // (waitUntil), as an event loop asleep in epoll would. No real sleep.
-class CpuTimeClock final : public castle::LoopClock {
+class CpuTimeClock final : public drivers::LoopClock {
 public:
-    castle::Timestamp now() const override { return std::chrono::floor<castle::Timestamp>(nowMicros()); }
+    drivers::Timestamp now() const override { return std::chrono::floor<drivers::Timestamp>(nowMicros()); }
     microseconds nowMicros() const override { return threadCpu() - start_ + idle_; }
     void waitUntil(microseconds t) { idle_ += std::max(microseconds(0), t - nowMicros()); }
 
@@ -139,7 +139,7 @@ TEST_CASE("a busy table stops the slice at once, and nothing runs until it is qu
     ScratchDir dir;
     GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
     writeRandomGame(log, kClassicFourSeats, 5);
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     analysis::BackgroundAnalysis background(log, clock, smallBudget());
     CHECK(background.runPiece(true));  // finds the game and starts
     REQUIRE(background.underWay());

@@ -27,7 +27,7 @@ struct Seen {
 };
 
 struct RecordingSink final : castle::CastleSink {
-    explicit RecordingSink(const castle::LoopClock& c) : clock(c) {}
+    explicit RecordingSink(const drivers::LoopClock& c) : clock(c) {}
     void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override {
         scans.push_back(
             {reader, clock.nowMicros(), result.ok(), result.ok() ? result.tags() : drivers::TagSet{}});
@@ -37,7 +37,7 @@ struct RecordingSink final : castle::CastleSink {
     }
     void problem(const std::string& message) override { problems.push_back(message); }
 
-    const castle::LoopClock& clock;
+    const drivers::LoopClock& clock;
     std::vector<Seen> scans;
     std::vector<std::pair<drivers::StationId, drivers::VoteKey>> presses;
     std::vector<std::string> problems;
@@ -65,7 +65,7 @@ struct Rig {
         return out;
     }
 
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     castle::SimulatedCastle castle;
     RecordingSink sink;
 };
@@ -184,7 +184,7 @@ TEST_CASE(
 }
 
 TEST_CASE("simulated castle: key presses reach the sink at once, in order; a put on no place moves nothing") {
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     castle::SimulatedCastle early(drivers::standardBoardLayout(), clock);
     RecordingSink earlySink(clock);
     early.press(drivers::StationId{1}, drivers::VoteKey::No);  // before start(): given at start()
@@ -277,7 +277,7 @@ TEST_CASE("simulated castle: a configuration's field rule, max_fields_on and bac
 
     // One field at a time: each reader's turn takes its own power-up, a
     // cycle of the 12 readers about 66 ms instead of the default's 12.
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     castle::SimulatedCastle sim(layout, clock, options);
     RecordingSink sink(clock);
     sim.start(sink);

@@ -26,14 +26,14 @@ struct Seen {
 };
 
 struct ScanSink final : castle::CastleSink {
-    explicit ScanSink(const castle::LoopClock& c) : clock(c) {}
+    explicit ScanSink(const drivers::LoopClock& c) : clock(c) {}
     void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override {
         scans.push_back({reader, clock.now(), result});
     }
     void pressed(drivers::StationId /*station*/, drivers::VoteKey /*key*/) override {}
     void problem(const std::string& /*message*/) override {}
 
-    const castle::LoopClock& clock;
+    const drivers::LoopClock& clock;
     std::vector<Seen> scans;
 };
 
@@ -64,7 +64,7 @@ struct Replay {
         return out;
     }
 
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     castle::TraceCastle castle;
     ScanSink sink;
 };
@@ -226,14 +226,14 @@ struct SeenMicros {
 };
 
 struct MicrosSink final : castle::CastleSink {
-    explicit MicrosSink(const castle::LoopClock& c) : clock(c) {}
+    explicit MicrosSink(const drivers::LoopClock& c) : clock(c) {}
     void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result) override {
         scans.push_back({reader, clock.nowMicros(), result});
     }
     void pressed(drivers::StationId /*station*/, drivers::VoteKey /*key*/) override {}
     void problem(const std::string& /*message*/) override {}
 
-    const castle::LoopClock& clock;
+    const drivers::LoopClock& clock;
     std::vector<SeenMicros> scans;
 };
 
@@ -248,7 +248,7 @@ castle::SimulatedCastleOptions modelOptions() {
 // A castle stepped as the rig steps the trace castle: at each time it is
 // due strictly before `end`; its next due time.
 template <class C>
-castle::Microseconds stepUntil(C& c, castle::ManualClock& clock, castle::Microseconds due,
+castle::Microseconds stepUntil(C& c, drivers::ManualClock& clock, castle::Microseconds due,
                                castle::Microseconds end) {
     while (due < end) {
         clock.set(due);
@@ -278,7 +278,7 @@ TEST_CASE("trace castle: the castle model scans as a simulated castle with the s
                                                  {400, trace::PutLine{{"0459AC12"}, {"wc3"}}},
                                                  {777, trace::PutLine{{"odessa"}, {"dungeon1"}}},
                                                  {1500, trace::LiftLine{{"dead"}}}};
-    castle::ManualClock traceClock, simClock;
+    drivers::ManualClock traceClock, simClock;
     castle::TraceCastle model(drivers::standardBoardLayout(), traceClock, castle::BoardModel::SimulatedCastle,
                               modelOptions());
     castle::SimulatedCastle simulated(drivers::standardBoardLayout(), simClock, modelOptions());
@@ -316,7 +316,7 @@ TEST_CASE("trace castle: the castle model scans as a simulated castle with the s
 }
 
 TEST_CASE("trace castle: in the castle model a scan or reader-fault line holds its reader's reads") {
-    castle::ManualClock clock, simClock;
+    drivers::ManualClock clock, simClock;
     castle::TraceCastle model(drivers::standardBoardLayout(), clock, castle::BoardModel::SimulatedCastle,
                               modelOptions());
     castle::SimulatedCastle simulated(drivers::standardBoardLayout(), simClock, modelOptions());
@@ -378,7 +378,7 @@ TEST_CASE("trace castle: in the castle model a scan or reader-fault line holds i
 }
 
 TEST_CASE("trace castle: in the castle model a once line is one scan, and the board scans nothing more") {
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     castle::TraceCastle model(drivers::standardBoardLayout(), clock, castle::BoardModel::SimulatedCastle,
                               modelOptions());
     MicrosSink sink(clock);

@@ -24,7 +24,7 @@ using drivers::emulation::EmulatedMfrc522;
 // timer).
 class ChipLink final : public drivers::SpiTransport {
 public:
-    ChipLink(EmulatedMfrc522& chip, castle::ManualClock& clock, bool busTime)
+    ChipLink(EmulatedMfrc522& chip, drivers::ManualClock& clock, bool busTime)
         : chip_(chip), clock_(clock), busTime_(busTime), lastLoopNow_(clock.nowMicros()) {}
     using SpiTransport::transfer;
     std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
@@ -43,7 +43,7 @@ public:
 
 private:
     EmulatedMfrc522& chip_;
-    castle::ManualClock& clock_;
+    drivers::ManualClock& clock_;
     bool busTime_;
     std::chrono::microseconds lastLoopNow_;
 };

@@ -84,7 +84,7 @@ public:
     const config::CastleConfig& castle() const { return castle_; }
     const drivers::TagRegistry& tags() const { return tags_; }
     drivers::testing::MemoryGpioLines& gpio() { return gpio_; }
-    castle::ManualClock& clock() { return clock_; }
+    drivers::ManualClock& clock() { return clock_; }
     const std::vector<std::string>& problems() const { return problems_; }
     const std::filesystem::path& dir() const { return dir_.path(); }
 
@@ -97,7 +97,7 @@ private:
     drivers::TagRegistry tags_;
     std::map<std::string, std::unique_ptr<drivers::emulation::EmulatedMfrc522>> chips_;
     drivers::testing::MemoryGpioLines gpio_;
-    castle::ManualClock clock_;
+    drivers::ManualClock clock_;
     std::unique_ptr<store::GameStore> store_;
     table::TableHooks hooks_;  // the options' onRawScan and onNotice
     std::unique_ptr<server::TableCore> table_;

@@ -55,7 +55,7 @@ struct Table {
         return body;
     }
 
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     store::GameStore store;
     castle::SimulatedCastle castle;
     TableCore table;

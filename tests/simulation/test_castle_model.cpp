@@ -13,13 +13,13 @@
 
 #include <doctest/doctest.h>
 
-#include "daemon/castle/loop_clock.hpp"
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/config_check.hpp"
 #include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
+#include "drivers/time/loop_clock.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 #include "tests/simulation/sim_helpers.hpp"
@@ -166,16 +166,16 @@ TEST_CASE(
     // everything due before it; a scan stamped with its millisecond.
     castle::SimulatedCastleOptions alone = *options.castleModel;
     alone.board = options.board;
-    castle::ManualClock clock;
+    drivers::ManualClock clock;
     castle::SimulatedCastle simulated(*options.layout, clock, alone);
     struct Sink final : castle::CastleSink {
-        explicit Sink(const castle::LoopClock& c) : clock(c) {}
+        explicit Sink(const drivers::LoopClock& c) : clock(c) {}
         void scanned(drivers::ReaderIndex r, const drivers::ScanResult& result) override {
             scans.push_back({r, clock.now(), result});
         }
         void pressed(drivers::StationId, drivers::VoteKey) override {}
         void problem(const std::string&) override {}
-        const castle::LoopClock& clock;
+        const drivers::LoopClock& clock;
         std::vector<Raw> scans;
     } sink(clock);
     simulated.start(sink);

@@ -1,16 +1,13 @@
-// The time the table and its castle run on, in milliseconds
-// (drivers::Timestamp). `vivaref serve` uses the steady clock from its start;
-// tests use a manual one and move it themselves, so the same code runs in
-// virtual time.
+// The time the table and its castle run on, in milliseconds (Timestamp).
+// `vivaref serve` uses the steady clock from its start; tests use a manual
+// one and move it themselves, so the same code runs in virtual time.
 #pragma once
 
 #include <chrono>
 
-#include "drivers/sensing/sensing_types.hpp"
+#include "drivers/time/timestamp.hpp"
 
-namespace vivaref::castle {
-
-using drivers::Timestamp;
+namespace vivaref::drivers {
 
 class LoopClock {
 public:
@@ -47,4 +44,4 @@ private:
     std::chrono::microseconds now_{0};
 };
 
-}  // namespace vivaref::castle
+}  // namespace vivaref::drivers
