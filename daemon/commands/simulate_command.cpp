@@ -74,6 +74,28 @@ void scanAsTheCastle(simulation::RigOptions& options,
     options.castleModel = std::move(castle);
 }
 
+// `vivaref simulate --help`'s text (CommandLine keeps a view of it).
+constexpr const char* kSimulateAbout =
+    "Runs the referee over the referee trace TRACE (JSON Lines, see REFEREE-TRACE; - reads\n"
+    "standard input) on a simulated castle in virtual time, and prints one line of JSON:\n"
+    "games started and finished, actions accepted, refusals by code, refused host requests,\n"
+    "each finished game's result and the game still in progress. Exit status: 0 when the\n"
+    "trace was consumed, whatever happened in the game; 1 on a malformed trace (the message\n"
+    "names the line and what is wrong; nothing is run); 2 when TRACE cannot be read.\n"
+    "With --db every game is logged there (created if missing) with its trace, so that\n"
+    "'vivaref export' and 'vivaref trace export' give it back. A simulation can be run\n"
+    "again from its trace, so the log is written without waiting for the disk after each\n"
+    "row (synchronous=NORMAL). The log's times are --epoch plus the trace's t: the same\n"
+    "trace with the same --epoch gives the same database. A real castle's trace (`vivaref serve\n"
+    "--hardware=real`) replays on that castle: --config names its configuration (its readers,\n"
+    "sensing knobs and the tags enrolled in its state directory's tags.json).\n"
+    "A board's trace (puts and lifts, e.g. from 'vivaref trace from-record') is scanned as\n"
+    "the castle would scan it (--board=castle: the real driver's fields and scan times for\n"
+    "--config's castle, or the simulated castle's), so the summary's timing is that castle's;\n"
+    "--board=round-robin scans one reader every scan interval, as simulate did before, for\n"
+    "old traces that need their exact old timing. A castle's trace (\"once\" lines) gives\n"
+    "its own scans, whatever --board says.";
+
 }  // namespace
 
 int runSimulate(const std::vector<std::string>& args) {
@@ -81,27 +103,7 @@ int runSimulate(const std::vector<std::string>& args) {
     std::uint64_t seed = 1;
     std::int64_t epoch = 0;
     bool notices = false;
-    CommandLine line(
-        "simulate", "vivaref simulate [options] TRACE",
-        "Runs the referee over the referee trace TRACE (JSON Lines, see REFEREE-TRACE; - reads\n"
-        "standard input) on a simulated castle in virtual time, and prints one line of JSON:\n"
-        "games started and finished, actions accepted, refusals by code, refused host requests,\n"
-        "each finished game's result and the game still in progress. Exit status: 0 when the\n"
-        "trace was consumed, whatever happened in the game; 1 on a malformed trace (the message\n"
-        "names the line and what is wrong; nothing is run); 2 when TRACE cannot be read.\n"
-        "With --db every game is logged there (created if missing) with its trace, so that\n"
-        "'vivaref export' and 'vivaref trace export' give it back. A simulation can be run\n"
-        "again from its trace, so the log is written without waiting for the disk after each\n"
-        "row (synchronous=NORMAL). The log's times are --epoch plus the trace's t: the same\n"
-        "trace with the same --epoch gives the same database. A real castle's trace (`vivaref serve\n"
-        "--hardware=real`) replays on that castle: --config names its configuration (its readers,\n"
-        "sensing knobs and the tags enrolled in its state directory's tags.json).\n"
-        "A board's trace (puts and lifts, e.g. from 'vivaref trace from-record') is scanned as\n"
-        "the castle would scan it (--board=castle: the real driver's fields and scan times for\n"
-        "--config's castle, or the simulated castle's), so the summary's timing is that castle's;\n"
-        "--board=round-robin scans one reader every scan interval, as simulate did before, for\n"
-        "old traces that need their exact old timing. A castle's trace (\"once\" lines) gives\n"
-        "its own scans, whatever --board says.");
+    CommandLine line("simulate", "vivaref simulate [options] TRACE", kSimulateAbout);
     line.visible.add_options()("db", po::value(&db), "log the games into this database (default: no log)")(
         "config", po::value(&configFile),
         "the castle whose trace it is (default: the simulated castle, one reader per place)")(
