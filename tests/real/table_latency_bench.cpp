@@ -27,11 +27,14 @@
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "tests/real/emulated_castle.hpp"
+#include "tests/support/percentile.hpp"
 
 using namespace vivaref;
 using drivers::Timestamp;
 
 namespace {
+
+using test::percentile;
 
 struct Pending {
     std::string character;
@@ -42,13 +45,6 @@ struct Pending {
     // latest; a lift's first scan of its place's readers without it.
     std::optional<Timestamp> firstRead, lastRead, firstMiss;
 };
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(i, v.size() - 1)];
-}
 
 void print(const char* what, const std::vector<double>& v) {
     std::cout << "  " << what << ": " << v.size() << " measured, p50 " << percentile(v, 0.5) << " ms, p90 "

@@ -31,23 +31,19 @@
 #include "daemon/config/config_check.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "tests/simulation/sim_helpers.hpp"
+#include "tests/support/percentile.hpp"
 
 using namespace vivaref;
 using drivers::Timestamp;
 
 namespace {
 
+using test::percentile;
+
 struct Pending {
     std::string place;  // the put's; empty for a lift
     Timestamp at{0};
 };
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(i, v.size() - 1)];
-}
 
 void print(const char* what, const std::vector<double>& v) {
     std::printf("  %s: %zu measured, p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, worst %.0f ms\n", what, v.size(),
