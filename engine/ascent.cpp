@@ -15,14 +15,15 @@ int floorOfWc(Place wc) { return wc == Place::Wc3 ? 3 : 4; }
 
 std::optional<Refusal> State::checkActor(const Action& a, Phase phase, const char* when) const {
     if (phase_ != phase) {
-        if (phase_ == Phase::GameOver) return refuse(RefusalCode::WrongPhase, "The game is over.");
-        return refuse(RefusalCode::WrongPhase, when);
+        if (phase_ == Phase::GameOver) return refuse(RefusalCode::WrongPhase, Message("refusal.game-over"));
+        return refuse(RefusalCode::WrongPhase, Message(when));
     }
-    if (a.seat().index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, "There is no such seat.");
+    if (a.seat().index >= rules_->seats())
+        return refuse(RefusalCode::UnknownSeat, Message("refusal.no-such-seat"));
     if (a.seat() != toAct_)
-        return refuse(RefusalCode::NotYourTurn, "It is seat " + std::to_string(toAct_.index) +
-                                                    "'s turn, not seat " + std::to_string(a.seat().index) +
-                                                    "'s.");
+        return refuse(
+            RefusalCode::NotYourTurn,
+            Message("refusal.not-your-turn", {{"turn", say::seat(toAct_)}, {"seat", say::seat(a.seat())}}));
     return std::nullopt;
 }
 
@@ -30,26 +31,26 @@ std::optional<Refusal> State::checkActor(const Action& a, Phase phase, const cha
 // where it stands. WCs and dungeons do not exist outside the 2024 edition.
 static std::optional<Refusal> checkNames(const State& s, const Action& a) {
     if (a.character().index >= s.characterCount())
-        return refuse(RefusalCode::UnknownCharacter, "That character is not in this game.");
+        return refuse(RefusalCode::UnknownCharacter, Message("refusal.character-not-in-game"));
     Place to = a.to();
     bool exists = to <= Place::Box && (s.rules().is2024() || !(isWc(to) || isDungeon(to)));
-    if (!exists) return refuse(RefusalCode::UnknownPlace, "That place does not exist in this edition.");
+    if (!exists) return refuse(RefusalCode::UnknownPlace, Message("refusal.no-such-place"));
     return std::nullopt;
 }
 
 std::optional<Refusal> State::checkPlace(const Action& a) const {
-    if (auto r = checkActor(a, Phase::Placement, "Characters are placed only at the start of a round."))
-        return r;
+    if (auto r = checkActor(a, Phase::Placement, "refusal.placement-at-round-start")) return r;
     if (auto r = checkNames(*this, a)) return r;
-    const std::string& name = rules_->roster()[a.character()].name;
+    const auto who = say::character(rules_->roster()[a.character()]);
     if (place_[a.character().index] != Place::Reserve)
-        return refuse(RefusalCode::AlreadyPlaced, name + " is already in the castle.");
+        return refuse(RefusalCode::AlreadyPlaced, Message("refusal.already-placed", {{"character", who}}));
     Place to = a.to();
     if (to < Place::Floor1 || to > Place::Floor4)
-        return refuse(RefusalCode::FloorNotAllowed, "Characters are placed on floors 1 to 4 only.");
+        return refuse(RefusalCode::FloorNotAllowed, Message("refusal.placed-on-floors-1-4"));
     if (count_[static_cast<int>(to)] >= rules_->floorLimit())
-        return refuse(RefusalCode::FloorFull, "Floor " + std::string(placeName(to)) + " already holds " +
-                                                  std::to_string(rules_->floorLimit()) + " characters.");
+        return refuse(RefusalCode::FloorFull,
+                      Message("refusal.floor-full", {{"floor", say::number(floorOf(to))},
+                                                     {"limit", say::number(rules_->floorLimit())}}));
     return std::nullopt;
 }
 
@@ -93,55 +94,56 @@ void State::doPlace(const Action& a, EventList* ev) {
 
 std::optional<Refusal> State::checkMove(const Action& a) const {
     if (auto r = checkActor(a, Phase::Ascent,
-                            phase_ == Phase::Election ? "An election is under way: vote first."
-                                                      : "Characters move only during the ascent."))
+                            phase_ == Phase::Election ? "refusal.vote-first" : "refusal.move-in-ascent"))
         return r;
     if (auto r = checkNames(*this, a)) return r;
-    const std::string& name = rules_->roster()[a.character()].name;
+    const auto who = say::character(rules_->roster()[a.character()]);
     const Place from = place_[a.character().index];
     const Place to = a.to();
     if (from == Place::Reserve || from == Place::Box)
-        return refuse(RefusalCode::CharacterNotInCastle, name + " is out of the castle this round.");
-    if (isDungeon(from)) return refuse(RefusalCode::CannotMove, name + " is in a dungeon and never moves.");
+        return refuse(RefusalCode::CharacterNotInCastle,
+                      Message("refusal.out-of-castle", {{"character", who}}));
+    if (isDungeon(from))
+        return refuse(RefusalCode::CannotMove, Message("refusal.in-dungeon", {{"character", who}}));
     if (from == Place::BesideThrone || from == Place::Throne)
-        return refuse(RefusalCode::CannotMove, name + " has been crowned and no longer moves.");
+        return refuse(RefusalCode::CannotMove, Message("refusal.crowned", {{"character", who}}));
 
     const int limit = rules_->floorLimit();
     if (isWc(from)) {
         // RULES §3.3: a character leaves a WC onto the same floor, nowhere else.
         int floor = floorOfWc(from);
         if (to != floorPlace(floor))
-            return refuse(RefusalCode::NotAdjacent,
-                          name + " can only leave the WC onto floor " + std::to_string(floor) + ".");
+            return refuse(
+                RefusalCode::NotAdjacent,
+                Message("refusal.leave-wc-onto", {{"character", who}, {"floor", say::number(floor)}}));
         if (count_[floor] >= limit)
             return refuse(RefusalCode::FloorFull,
-                          "Floor " + std::to_string(floor) + " is full: " + name + " must stay in the WC.");
+                          Message("refusal.stay-in-wc", {{"character", who}, {"floor", say::number(floor)}}));
         return std::nullopt;
     }
     const int floor = floorOf(from);
     const int up = floor + 1;
     if (to == floorPlace(up)) {  // floor 6 is the throne
         if (up < kFloors && count_[up] >= limit)
-            return refuse(RefusalCode::FloorFull, "Floor " + std::to_string(up) + " already holds " +
-                                                      std::to_string(limit) + " characters.");
+            return refuse(
+                RefusalCode::FloorFull,
+                Message("refusal.floor-full", {{"floor", say::number(up)}, {"limit", say::number(limit)}}));
         if (up == kFloors && count_[static_cast<int>(Place::Throne)] > 0)
-            return refuse(RefusalCode::FloorFull, "The throne is taken.");
+            return refuse(RefusalCode::FloorFull, Message("refusal.throne-taken"));
         return std::nullopt;
     }
     if (rules_->is2024() && isWc(to) && floorOfWc(to) == up) {
         if (count_[up] < limit)
-            return refuse(RefusalCode::FloorNotFull, "A character enters the WC of floor " +
-                                                         std::to_string(up) +
-                                                         " only when that floor is full.");
+            return refuse(RefusalCode::FloorNotFull,
+                          Message("refusal.wc-when-floor-full", {{"floor", say::number(up)}}));
         if (count_[static_cast<int>(to)] > 0)
-            return refuse(RefusalCode::WcOccupied, "The WC of floor " + std::to_string(up) + " is taken.");
+            return refuse(RefusalCode::WcOccupied, Message("refusal.wc-taken", {{"floor", say::number(up)}}));
         return std::nullopt;
     }
     if (isFloor(to) && floorOf(to) <= floor)
-        return refuse(RefusalCode::NotAdjacent, "Characters never move down or sideways.");
-    return refuse(RefusalCode::NotAdjacent, name + " can only move up one floor, to floor " +
-                                                std::to_string(up) +
-                                                (up == kFloors ? " (the throne)." : "."));
+        return refuse(RefusalCode::NotAdjacent, Message("refusal.never-down-or-sideways"));
+    return refuse(RefusalCode::NotAdjacent,
+                  Message("refusal.one-floor-up", {{"character", who}, {"to", say::place(floorPlace(up))}}));
 }
 
 bool State::isLegalMove(const Action& a) const {
@@ -181,9 +183,8 @@ void State::doMove(const Action& a, EventList* ev) {
 }
 
 std::optional<Refusal> State::checkPass(const Action& a) const {
-    if (auto r = checkActor(a, Phase::Ascent, "A seat passes only during the ascent, when it has no move."))
-        return r;
-    if (hasLegalMove()) return refuse(RefusalCode::MustMove, "A legal move exists: the seat must move.");
+    if (auto r = checkActor(a, Phase::Ascent, "refusal.pass-in-ascent")) return r;
+    if (hasLegalMove()) return refuse(RefusalCode::MustMove, Message("refusal.must-move"));
     return std::nullopt;
 }
 

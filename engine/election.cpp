@@ -7,15 +7,16 @@ namespace vivaref::engine {
 std::optional<Refusal> State::checkVote(const Action& a) const {
     if (phase_ != Phase::Election)
         return refuse(RefusalCode::WrongPhase,
-                      phase_ == Phase::GameOver ? "The game is over." : "There is no election to vote in.");
+                      Message(phase_ == Phase::GameOver ? "refusal.game-over" : "refusal.no-election"));
     Seat s = a.seat();
-    if (s.index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, "There is no such seat.");
+    if (s.index >= rules_->seats()) return refuse(RefusalCode::UnknownSeat, Message("refusal.no-such-seat"));
     if (votes_[s.index] != VoteCard::Unknown)
-        return refuse(RefusalCode::AlreadyVoted, "Seat " + std::to_string(s.index) + " has already voted.");
+        return refuse(RefusalCode::AlreadyVoted, Message("refusal.already-voted", {{"seat", say::seat(s)}}));
     if (a.card() >= VoteCard::Unknown)
-        return refuse(RefusalCode::UnknownCard, "A vote is yes, no or stomachache.");
+        return refuse(RefusalCode::UnknownCard, Message("refusal.no-such-vote"));
     if (!hands_[s.index].holds(a.card()))
-        return refuse(RefusalCode::CardNotHeld, "You no longer hold that card: choose another.");
+        return refuse(RefusalCode::CardNotHeld,
+                      Message("refusal.vote-not-held", {{"card", say::vote(a.card())}}));
     return std::nullopt;
 }
 

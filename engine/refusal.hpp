@@ -1,11 +1,14 @@
 // A refusal: what the engine answers to an action that breaks a rule, with a
-// stable code (GAME-RECORD's list) and a sentence a player understands.
+// stable code (GAME-RECORD's list) and the message that explains it to a
+// player (engine/message.hpp: a catalog key and its parameters).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "engine/message.hpp"
 
 namespace vivaref::engine {
 
@@ -39,11 +42,18 @@ std::string_view refusalCodeName(RefusalCode code);  // "floor-full", ...
 
 struct Refusal {
     RefusalCode code;
-    std::string message;
+    Message message;
     friend bool operator==(const Refusal&, const Refusal&) = default;
 };
 
 // How the rules' checks (state.cpp, ascent.cpp, election.cpp) answer.
-inline Refusal refuse(RefusalCode code, std::string message) { return Refusal{code, std::move(message)}; }
+inline Refusal refuse(RefusalCode code, Message message) { return Refusal{code, std::move(message)}; }
+
+// A record's format problem ("\"seat\" must be a number"): words for the
+// programs and people who write records by hand, kept as written
+// ("record.format" shows them in every language).
+inline Message formatProblem(std::string detail) {
+    return Message("record.format", {{"detail", say::text(std::move(detail))}});
+}
 
 }  // namespace vivaref::engine

@@ -6,7 +6,9 @@
 namespace vivaref::engine {
 namespace {
 
-Refusal badSetup(std::string message) { return Refusal{RefusalCode::BadSetup, std::move(message)}; }
+Refusal badSetup(const char* code, std::initializer_list<MessageArg> args = {}) {
+    return Refusal{RefusalCode::BadSetup, Message(code, args)};
+}
 
 constexpr int kCharactersPerRoster = 13;  // RULES §1, not counting the Jester
 
@@ -18,24 +20,22 @@ int noCards(Edition e, Variant v, int seats) {
 }
 
 std::optional<Refusal> validateTeams(const RulesSpec& spec) {
-    if (spec.teams.empty()) return badSetup("This variant needs the teams: a list of each seat's players.");
+    if (spec.teams.empty()) return badSetup("refusal.setup-teams-needed");
     if (static_cast<int>(spec.teams.size()) != spec.seats)
-        return badSetup("The teams list must have one entry per seat (" + std::to_string(spec.seats) + ").");
+        return badSetup("refusal.setup-teams-per-seat", {{"seats", say::number(spec.seats)}});
     std::set<int> seen;
     int players = 0;
     for (const auto& team : spec.teams) {
-        if (team.empty() || team.size() > 2)
-            return badSetup("Each seat is one lone player or a team of two.");
+        if (team.empty() || team.size() > 2) return badSetup("refusal.setup-team-size");
         for (int p : team) {
-            if (!seen.insert(p).second) return badSetup("A player is in two teams.");
+            if (!seen.insert(p).second) return badSetup("refusal.setup-player-twice");
             ++players;
         }
     }
     for (int p = 0; p < players; ++p)
         if (!seen.count(p))
-            return badSetup("Players must be numbered 0 to " + std::to_string(players - 1) + ".");
-    if (spec.options.ambition && players > 8)
-        return badSetup("Ambition allows at most 8 players: its deck has 16 cards, two for each.");
+            return badSetup("refusal.setup-player-numbers", {{"last", say::number(players - 1)}});
+    if (spec.options.ambition && players > 8) return badSetup("refusal.setup-ambition-players");
     return std::nullopt;
 }
 
@@ -45,16 +45,16 @@ std::optional<Refusal> validateRoster(const RulesSpec& spec) {
     int jesters = 0;
     std::set<std::string> ids;
     for (const auto& c : r.characters()) {
-        if (c.id.empty()) return badSetup("A roster entry has an empty id.");
-        if (!ids.insert(c.id).second) return badSetup("The roster names '" + c.id + "' twice.");
+        if (c.id.empty()) return badSetup("refusal.setup-roster-empty-id");
+        if (!ids.insert(c.id).second)
+            return badSetup("refusal.setup-roster-twice", {{"id", say::text(c.id)}});
         if (c.kind == CharacterKind::Jester) ++jesters;
     }
     int expected = kCharactersPerRoster + (v2024 ? 1 : 0);
     if (r.size() != expected)
-        return badSetup("The roster must have " + std::to_string(expected) + " characters for this edition.");
+        return badSetup("refusal.setup-roster-size", {{"count", say::number(expected)}});
     if (jesters != (v2024 ? 1 : 0))
-        return badSetup(v2024 ? "The 2024 roster must have exactly one Jester."
-                              : "The classic roster has no Jester.");
+        return badSetup(v2024 ? "refusal.setup-roster-one-jester" : "refusal.setup-roster-no-jester");
     return std::nullopt;
 }
 
@@ -105,27 +105,26 @@ std::optional<Refusal> Rules::validate(const RulesSpec& spec) {
     int minSeats = v2024 ? 2 : 3;
     int maxSeats = v2024 ? 8 : 6;
     if (spec.seats < minSeats || spec.seats > maxSeats)
-        return badSetup("The " + std::string(editionName(spec.edition)) + " edition is for " +
-                        std::to_string(minSeats) + " to " + std::to_string(maxSeats) + " seats.");
+        return badSetup("refusal.setup-seats",
+                        {{"edition", say::text(std::string(editionName(spec.edition)))},
+                         {"min", say::number(minSeats)},
+                         {"max", say::number(maxSeats)}});
     if (spec.rounds && (*spec.rounds < 1 || *spec.rounds > kMaxRounds))
-        return badSetup("A game has 1 to " + std::to_string(kMaxRounds) + " rounds.");
+        return badSetup("refusal.setup-rounds", {{"max", say::number(kMaxRounds)}});
     if (spec.first < 0 || spec.first >= spec.seats)
-        return badSetup("The first player must be one of the seats, 0 to " + std::to_string(spec.seats - 1) +
-                        ".");
+        return badSetup("refusal.setup-first-seat", {{"last", say::number(spec.seats - 1)}});
     if (!v2024 && (spec.options.ambition || spec.options.banished || spec.variant != Variant::None))
-        return badSetup("Options and variants belong to the 2024 edition.");
+        return badSetup("refusal.setup-options-2024");
     bool teams = spec.variant == Variant::Teams || spec.variant == Variant::TeamPawn;
-    if (!teams && !spec.teams.empty())
-        return badSetup("Teams are given but the variant is not teams or team-pawn.");
+    if (!teams && !spec.teams.empty()) return badSetup("refusal.setup-teams-without-variant");
     if (v2024 && spec.seats == 2 && spec.variant != Variant::Emissary)
-        return badSetup("With 2 seats the Emissary of the Empire variant is required.");
-    if (spec.variant == Variant::Emissary && spec.seats > 5)
-        return badSetup("The Emissary variant is for 2 to 5 seats.");
+        return badSetup("refusal.setup-two-seats-emissary");
+    if (spec.variant == Variant::Emissary && spec.seats > 5) return badSetup("refusal.setup-emissary-seats");
     if (teams) {
-        if (spec.seats < 3) return badSetup("Teams need at least 3 seats.");
+        if (spec.seats < 3) return badSetup("refusal.setup-teams-seats");
         if (auto r = validateTeams(spec)) return r;
     } else if (spec.options.ambition && spec.seats > 8) {
-        return badSetup("Ambition allows at most 8 players.");
+        return badSetup("refusal.setup-ambition-players");
     }
     if (spec.roster)
         if (auto r = validateRoster(spec)) return r;

@@ -6,12 +6,6 @@
 #include <tuple>
 
 namespace vivaref::engine {
-namespace {
-
-std::string roundWord(int round) { return "round " + std::to_string(round); }
-
-}  // namespace
-
 std::string_view phaseName(Phase p) {
     switch (p) {
         case Phase::AwaitDeal:
@@ -68,33 +62,28 @@ State::State(std::shared_ptr<const Rules> rules) : rules_(std::move(rules)) {
 // ---- the deal (RULES §3.1) -------------------------------------------------
 
 std::optional<Refusal> State::checkFavouritesCard(const FavouritesCard& card, int player) const {
-    // The owner's name is only spelled out on a refusal: deals are hot in random play.
-    auto whose = [player] {
-        return player < 0 ? std::string("The Emissary's") : "Player " + std::to_string(player) + "'s";
+    // Whose card: player 1, 2, ... or the Emissary (player < 0); only made on
+    // a refusal, since deals are hot in random play.
+    auto refuseCard = [player](RefusalCode code, const char* what) {
+        return refuse(code, Message(what, {{"owner", say::number(player < 0 ? 0 : player + 1)}}));
     };
     unsigned onCard = 0;  // the characters seen so far, as a bit mask
     for (CharacterId c : card.characters) {
         if (c.index >= characters_)
-            return refuse(RefusalCode::UnknownCharacter,
-                          whose() + " favourites name a character not in this game.");
-        if (rules_->roster().isJester(c))
-            return refuse(RefusalCode::BadDeal, "The Jester is on no Favourites card (" + whose() + ").");
-        if (onCard & (1u << c.index))
-            return refuse(RefusalCode::BadDeal, whose() + " favourites name the same character twice.");
+            return refuseCard(RefusalCode::UnknownCharacter, "refusal.card-unknown-character");
+        if (rules_->roster().isJester(c)) return refuseCard(RefusalCode::BadDeal, "refusal.card-jester");
+        if (onCard & (1u << c.index)) return refuseCard(RefusalCode::BadDeal, "refusal.card-twice");
         onCard |= 1u << c.index;
     }
     if (rules_->options().banished != card.banished.has_value())
-        return refuse(RefusalCode::BadDeal,
-                      rules_->options().banished
-                          ? whose() + " card needs its banished character (the black seal)."
-                          : "The Banished option is not in play, so no card is sealed.");
+        return rules_->options().banished
+                   ? refuseCard(RefusalCode::BadDeal, "refusal.card-needs-banished")
+                   : refuse(RefusalCode::BadDeal, Message("refusal.no-banished-option"));
     if (card.banished) {
         if (card.banished->index >= characters_)
-            return refuse(RefusalCode::UnknownCharacter,
-                          whose() + " banished character is not in this game.");
+            return refuseCard(RefusalCode::UnknownCharacter, "refusal.banished-unknown");
         if (!(onCard & (1u << card.banished->index)))
-            return refuse(RefusalCode::BadDeal,
-                          whose() + " banished character must be one of the card's six.");
+            return refuseCard(RefusalCode::BadDeal, "refusal.banished-not-on-card");
     }
     return std::nullopt;
 }
@@ -113,55 +102,52 @@ std::optional<Refusal> State::checkPile(const std::vector<VoteCard>& pile, const
                 ++got.stomachache;
                 break;
             case VoteCard::Unknown:
-                return refuse(RefusalCode::BadPile,
-                              "The Emissary's pile holds only yes, no and stomachache cards.");
+                return refuse(RefusalCode::BadPile, Message("refusal.pile-cards"));
         }
     }
     if (got != expected)
-        return refuse(RefusalCode::BadPile, "The Emissary's pile must hold " + std::to_string(expected.yes) +
-                                                " Yes, " + std::to_string(expected.no) + " No and " +
-                                                std::to_string(expected.stomachache) + " Stomachache.");
+        return refuse(RefusalCode::BadPile,
+                      Message("refusal.pile-size", {{"yes", say::number(expected.yes)},
+                                                    {"no", say::number(expected.no)},
+                                                    {"stomachache", say::number(expected.stomachache)}}));
     return std::nullopt;
 }
 
 std::optional<Refusal> State::checkDeal(const Deal& d) const {
     if (phase_ != Phase::AwaitDeal)
-        return refuse(RefusalCode::WrongPhase, phase_ == Phase::GameOver
-                                                   ? "The game is over: nothing more is dealt."
-                                                   : "Cards are dealt only between rounds.");
+        return refuse(
+            RefusalCode::WrongPhase,
+            Message(phase_ == Phase::GameOver ? "refusal.game-over" : "refusal.deal-between-rounds"));
     if (d.round != round_)
-        return refuse(RefusalCode::BadDeal,
-                      "This deal is for " + roundWord(d.round) + ", but " + roundWord(round_) + " is next.");
+        return refuse(RefusalCode::BadDeal, Message("refusal.deal-round", {{"round", say::number(d.round)},
+                                                                           {"next", say::number(round_)}}));
     const int players = rules_->players();
     if (static_cast<int>(d.favourites.size()) != players)
-        return refuse(RefusalCode::BadDeal, "The deal needs one Favourites card for each of the " +
-                                                std::to_string(players) + " players.");
+        return refuse(RefusalCode::BadDeal,
+                      Message("refusal.deal-favourites", {{"players", say::number(players)}}));
     for (int p = 0; p < players; ++p)
         if (auto r = checkFavouritesCard(d.favourites[p], p)) return r;
 
     if (rules_->options().ambition) {
         if (static_cast<int>(d.ambitions.size()) != players)
-            return refuse(RefusalCode::BadDeal, "With Ambition each player is dealt two Ambition cards.");
+            return refuse(RefusalCode::BadDeal, Message("refusal.deal-ambition-two"));
         std::array<bool, kAmbitionCardCount> dealt{};
         for (const auto& pair : d.ambitions)
             for (auto c : pair) {
                 if (c >= AmbitionCard::Unknown)
-                    return refuse(RefusalCode::UnknownCard, "An Ambition card of the deal does not exist.");
+                    return refuse(RefusalCode::UnknownCard, Message("refusal.deal-ambition-unknown"));
                 if (dealt[static_cast<int>(c)])
-                    return refuse(RefusalCode::BadDeal, "The Ambition deck has one of each card: '" +
-                                                            std::string(ambitionCardName(c)) +
-                                                            "' is dealt twice.");
+                    return refuse(RefusalCode::BadDeal,
+                                  Message("refusal.deal-ambition-twice", {{"card", say::ambition(c)}}));
                 dealt[static_cast<int>(c)] = true;
             }
     } else if (!d.ambitions.empty()) {
-        return refuse(RefusalCode::BadDeal,
-                      "The Ambition option is not in play, so no Ambition card is dealt.");
+        return refuse(RefusalCode::BadDeal, Message("refusal.no-ambition-option"));
     }
 
     if (rules_->hasEmissary() != d.emissary.has_value())
-        return refuse(RefusalCode::BadDeal, rules_->hasEmissary()
-                                                ? "The deal needs the Emissary's card and pile."
-                                                : "There is no Emissary in this game.");
+        return refuse(RefusalCode::BadDeal,
+                      Message(rules_->hasEmissary() ? "refusal.deal-needs-emissary" : "refusal.no-emissary"));
     if (d.emissary) {
         if (auto r = checkFavouritesCard(d.emissary->favourites, -1)) return r;
         if (auto r = checkPile(d.emissary->pile, rules_->startingHand())) return r;
@@ -169,22 +155,18 @@ std::optional<Refusal> State::checkDeal(const Deal& d) const {
 
     if (rules_->hasPlacementPhase()) {
         if (!d.placement.empty())
-            return refuse(RefusalCode::BadDeal, "Only the online preset places the characters at the deal.");
+            return refuse(RefusalCode::BadDeal, Message("refusal.deal-places-online-only"));
     } else {
         if (static_cast<int>(d.placement.size()) != characters_)
-            return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
+            return refuse(RefusalCode::BadDeal, Message("refusal.deal-places-all"));
         std::array<int, kFloors> onFloor{};
         for (auto p : d.placement) {
             if (p == Place::Unknown)
-                return refuse(RefusalCode::UnknownPlace, "The deal names a place that does not exist.");
-            if (p == Place::Reserve)
-                return refuse(RefusalCode::BadDeal, "The online preset's deal places every character.");
-            if (p > Place::Floor3)
-                return refuse(RefusalCode::BadDeal,
-                              "The online preset places characters on floors 0 to 3 only.");
+                return refuse(RefusalCode::UnknownPlace, Message("refusal.deal-no-such-place"));
+            if (p == Place::Reserve) return refuse(RefusalCode::BadDeal, Message("refusal.deal-places-all"));
+            if (p > Place::Floor3) return refuse(RefusalCode::BadDeal, Message("refusal.deal-floors-0-3"));
             if (++onFloor[floorOf(p)] > 4)
-                return refuse(RefusalCode::BadDeal,
-                              "The online preset puts at most 4 characters on a floor.");
+                return refuse(RefusalCode::BadDeal, Message("refusal.deal-four-a-floor"));
         }
     }
     return std::nullopt;
@@ -322,18 +304,17 @@ void State::startPlay() {
 
 std::optional<Refusal> State::checkKeep(const Action& a) const {
     if (phase_ != Phase::KeepAmbition)
-        return refuse(RefusalCode::WrongPhase,
-                      "Ambition cards are kept right after the deal, before placement.");
+        return refuse(RefusalCode::WrongPhase, Message("refusal.keep-after-deal"));
     PlayerId p = a.player();
-    if (p.index >= rules_->players()) return refuse(RefusalCode::UnknownPlayer, "There is no such player.");
+    if (p.index >= rules_->players())
+        return refuse(RefusalCode::UnknownPlayer, Message("refusal.no-such-player"));
     if (ambitionKept_[p.index] != AmbitionCard::Unknown)
-        return refuse(RefusalCode::AlreadyKept, "This player has already kept an Ambition card this round.");
+        return refuse(RefusalCode::AlreadyKept, Message("refusal.already-kept"));
     if (a.ambition() >= AmbitionCard::Unknown)
-        return refuse(RefusalCode::UnknownCard, "There is no such Ambition card.");
+        return refuse(RefusalCode::UnknownCard, Message("refusal.no-such-ambition"));
     const auto& pair = ambitionDealt_[p.index];
     if (pair[0] != a.ambition() && pair[1] != a.ambition())
-        return refuse(RefusalCode::CardNotHeld,
-                      "You can keep only one of the two Ambition cards you were dealt.");
+        return refuse(RefusalCode::CardNotHeld, Message("refusal.keep-one-of-two"));
     return std::nullopt;
 }
 
@@ -371,13 +352,12 @@ std::optional<Refusal> State::applyAction(const Action& a, EventList* ev) {
             doVote(a, ev);
             return std::nullopt;
     }
-    return refuse(RefusalCode::BadRecord, "Unknown action.");
+    return refuse(RefusalCode::BadRecord, Message("refusal.unknown-action"));
 }
 
 std::optional<Refusal> State::applyReshuffle(const Reshuffle& r, EventList* ev) {
     if (phase_ != Phase::AwaitReshuffle)
-        return refuse(RefusalCode::WrongPhase,
-                      "The Emissary's pile is reshuffled only after it revealed a Yes.");
+        return refuse(RefusalCode::WrongPhase, Message("refusal.reshuffle-after-yes"));
     Hand now{0, 0, 0};
     for (int i = 0; i < emissaryPileSize_; ++i) {
         if (emissaryPile_[i] == VoteCard::Yes) ++now.yes;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/record_replayer.hpp"
 
@@ -24,7 +25,7 @@ std::optional<AnalysedGame> readGame(const std::vector<std::string>& lines, std:
     // A decision the rules refuse stays in: the analysis stops before it and says so.
     if (const auto& failure = replay.failure;
         failure && (failure->unreadable || !replay.state || failure->line != decisionLine)) {
-        why = "line " + std::to_string(failure->line) + ": " + failure->refusal.message;
+        why = "line " + std::to_string(failure->line) + ": " + words::inEnglish(failure->refusal.message);
         return std::nullopt;
     }
     game.rules = replay.state->rulesPtr();

@@ -1,5 +1,7 @@
 #include "daemon/commands/game_options.hpp"
 
+#include "daemon/words/words.hpp"
+
 namespace vivaref::daemon {
 
 namespace po = boost::program_options;
@@ -35,7 +37,7 @@ std::optional<engine::RulesSpec> rulesSpecFor(const GameOptions& game, std::stri
         for (int s = 0; s < game.seats && s < engine::kMaxSeats; ++s)
             spec.teams.push_back({2 * s, 2 * s + 1});
     if (auto refusal = engine::Rules::validate(spec)) {
-        error = refusal->message;
+        error = words::inEnglish(refusal->message);
         return std::nullopt;
     }
     return spec;

@@ -6,6 +6,7 @@
 
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 
@@ -35,7 +36,7 @@ int runReplay(const std::vector<std::string>& args) {
         return kExitUsage;
     }
 
-    nlohmann::json result = record::replayRecord(*text);
+    nlohmann::json result = record::replayRecord(*text, words::inEnglish);
     std::cout << record::resultText(result) << "\n";
     return result.value("ok", false) ? kExitOk : kExitRefused;
 }

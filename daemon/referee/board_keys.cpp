@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "daemon/referee/board_part.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::referee {
 
@@ -44,10 +45,12 @@ bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
         ++ctx_.counters.privateRefusals;
         stationBlinkUntil_[key.seat] = ctx_.now + ctx_.options.privateBlinkFor;
         // The engine names seats by number; the station's player reads "you".
-        const std::string why = refused->code == engine::RefusalCode::AlreadyVoted
-                                    ? "You have already voted in this election."
-                                    : refused->message;
-        privateNotice(key.seat, "private-refusal", why + " This key was not counted.",
+        const auto why = refused->code == engine::RefusalCode::AlreadyVoted
+                             ? engine::Message("referee.you-already-voted")
+                             : refused->message;
+        privateNotice(key.seat, "private-refusal",
+                      words::english().say(
+                          engine::Message("referee.key-not-counted", {{"why", engine::say::message(why)}})),
                       json{{"code", engine::refusalCodeName(refused->code)}});
         return false;
     }

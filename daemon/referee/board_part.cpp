@@ -27,6 +27,8 @@
 #include <algorithm>
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::referee {
 
@@ -212,21 +214,23 @@ bool BoardPart::judge(Decider& decider) {
     std::optional<Difference> first;
     if (diffs.size() > 1) first = firstLifted(diffs);
     if (diffs.size() > 1 && !first) {
-        std::vector<std::string> names;
-        for (const auto& d : diffs) names.push_back(d.name);
-        std::string list;
-        for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
-        refuse("several-moved", "Several characters are out of place (" + list + "): move one at a time.",
-               diffs);
+        std::vector<engine::MessageValue> names;
+        for (const auto& d : diffs) names.push_back(engine::say::character(d.slug.name, d.name));
+        refuse("several-moved",
+               engine::Message("referee.several-moved", {{"characters", engine::say::list(names)}}), diffs);
         return false;
     }
     const Difference d = first ? *first : diffs.front();
     if (d.id.index >= state()->rules().roster().size()) {
-        refuse("not-in-game", "The tag " + d.slug.name + " is no character of this game.", diffs);
+        refuse("not-in-game",
+               engine::Message("referee.not-in-game", {{"tag", engine::say::text(d.slug.name)}}), diffs);
         return false;
     }
     if (d.seen.kind == Sighting::Kind::Absent) {
-        refuse("character-gone", d.name + " has left the board.", diffs, false);
+        refuse("character-gone",
+               engine::Message("referee.character-gone",
+                               {{"character", engine::say::character(d.slug.name, d.name)}}),
+               diffs, false);
         return false;
     }
     const engine::Place to = *d.seen.place;
@@ -262,10 +266,13 @@ bool BoardPart::offBotPlan(const engine::Action& a) const {
 }
 
 void BoardPart::refuseOffPlan(const std::vector<Difference>& diffs) {
-    refuse("bot-move", "That is not the bot's move: " + ctx_.botPlanSentence(), diffs);
+    refuse("bot-move",
+           engine::Message("referee.bot-move", {{"plan", engine::say::message(ctx_.botPlanMessage())}}),
+           diffs);
 }
 
-void BoardPart::refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict) {
+void BoardPart::refuse(std::string code, engine::Message message, std::vector<Difference> restore,
+                       bool strict) {
     const bool fresh = !refusal_;
     if (!fresh && refusal_->code == code && refusal_->restore == restore) return;
     std::vector<std::string> steps;
@@ -276,13 +283,17 @@ void BoardPart::refuse(std::string code, std::string message, std::vector<Differ
         entry["do"] = steps.back();
         restoreJson.push_back(std::move(entry));
     }
-    refusal_ = BoardRefusal{code, message, std::move(restore), strict};
-    json detail{{"code", code}, {"message", message}, {"restore", restoreJson}};
+    const auto sentence = words::english().say(message);
+    json detail{{"code", code},
+                {"message", sentence},
+                {"says", words::messageJson(message)},
+                {"restore", restoreJson}};
+    refusal_ = BoardRefusal{code, std::move(message), std::move(restore), strict};
     if (fresh) {
         ++ctx_.counters.refusals[code];
         ctx_.refereeEvent("refusal", detail);
     }
-    ctx_.notice("refused", message + " " + joinSentences(steps), std::move(detail));
+    ctx_.notice("refused", sentence + " " + joinSentences(steps), std::move(detail));
 }
 
 void BoardPart::clearRefusal(const char* why) {

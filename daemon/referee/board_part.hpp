@@ -35,7 +35,7 @@ struct KeyPress {
 
 struct BoardRefusal {
     std::string code;
-    std::string message;              // the engine's sentence, or ours
+    engine::Message message;          // the engine's, or ours
     std::vector<Difference> restore;  // what to put back
     bool strict = true;
 };
@@ -137,7 +137,8 @@ private:
     // stop, or a place unseen at some time since the character was lifted.
     std::vector<std::vector<std::optional<engine::Place>>> unseenStops(
         const std::vector<Difference>& diffs) const;
-    void refuse(std::string code, std::string message, std::vector<Difference> restore, bool strict = true);
+    void refuse(std::string code, engine::Message message, std::vector<Difference> restore,
+                bool strict = true);
     // A bot's seat did something else than the bot's shown move
     // (game.botPlan): refused, with the bot's move in the message.
     bool offBotPlan(const engine::Action& a) const;

@@ -3,6 +3,8 @@
 // the board waits for, and which place and station LEDs blink or flash.
 #include "daemon/referee/board_part.hpp"
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::referee {
 
@@ -97,9 +99,11 @@ void BoardPart::addStatus(json& out) const {
             restore.push_back(
                 json{{"character", d.slug.name}, {"to", placeJson(d.expected)}, {"do", sentence}});
         }
+        const auto sentence = words::english().say(refusal_->message);
         refused = json{{"code", refusal_->code},
-                       {"message", refusal_->message},
-                       {"text", refusal_->message + " To go on: " + steps + "."},
+                       {"message", sentence},
+                       {"says", words::messageJson(refusal_->message)},
+                       {"text", sentence + " To go on: " + steps + "."},
                        {"restore", std::move(restore)}};
     }
     out["refusal"] = std::move(refused);

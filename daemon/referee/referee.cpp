@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "daemon/referee/referee_impl.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/deal_reader.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/player_name.hpp"
@@ -16,10 +17,15 @@ namespace vivaref::referee {
 using nlohmann::json;
 
 HostAnswer HostAnswer::accepted(std::optional<store::GameId> game, std::string message) {
-    return {true, {}, std::move(message), game};
+    return {true, {}, std::move(message), game, std::nullopt};
 }
 HostAnswer HostAnswer::refused(std::string code, std::string message, std::optional<store::GameId> game) {
-    return {false, std::move(code), std::move(message), game};
+    return {false, std::move(code), std::move(message), game, std::nullopt};
+}
+
+HostAnswer HostAnswer::refused(std::string code, const engine::Message& says,
+                               std::optional<store::GameId> game) {
+    return {false, std::move(code), words::english().say(says), game, says};
 }
 
 json countersJson(const RefereeCounters& c) {

@@ -90,12 +90,15 @@ struct RefereeOptions {
 // The referee's answer to a host request.
 struct HostAnswer {
     bool ok = true;
-    std::string code;                   // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
-    std::string message;                // a sentence for the host
-    std::optional<store::GameId> game;  // the game it concerned, if any
+    std::string code;                     // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
+    std::string message;                  // a sentence for the host, in English
+    std::optional<store::GameId> game;    // the game it concerned, if any
+    std::optional<engine::Message> says;  // the message, where there is one (the API's "says")
 
     static HostAnswer accepted(std::optional<store::GameId> game, std::string message = {});
     static HostAnswer refused(std::string code, std::string message, std::optional<store::GameId> game = {});
+    static HostAnswer refused(std::string code, const engine::Message& says,
+                              std::optional<store::GameId> game = {});
 };
 
 // Something to tell the table or one station, in the order it happened.

@@ -2,6 +2,7 @@
 #include "daemon/referee/referee_context.hpp"
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/words.hpp"
 #include "drivers/sensing/board_layout.hpp"
 
 namespace vivaref::referee {
@@ -132,14 +133,42 @@ std::string Context::slug(engine::CharacterId c) const {
     return c.index < roster.size() ? roster[c].id : "?";
 }
 
-std::string Context::botPlanSentence() const {
+engine::MessageValue Context::seatWords(engine::Seat s) const {
+    namespace say = engine::say;
+    std::vector<engine::MessageValue> players;
+    const auto& state = game.state;
+    if (state && s.index < state->rules().seats()) {
+        const auto& rules = state->rules();
+        for (int i = 0; i < rules.playersAt(s); ++i) {
+            auto p = rules.playerAt(s, i).index;
+            if (p < game.players.size() && !game.players[p].empty())
+                players.push_back(say::player(game.players[p]));
+        }
+    }
+    if (players.empty()) return say::message(engine::Message("seat.numbered", {{"seat", say::seat(s)}}));
+    return players.size() == 1 ? players.front() : say::list(std::move(players));
+}
+
+engine::Message Context::botPlanMessage() const {
+    namespace say = engine::say;
     if (!game.botPlan || !game.state) return {};
     const auto& a = *game.botPlan;
-    const std::string who = seatName(a.seat()) + " (bot)";
+    const auto& roster = game.state->rules().roster();
+    const auto who = a.character().index < roster.size() ? say::character(roster[a.character()])
+                                                         : say::character("?", "?");
     if (a.kind() == engine::ActionKind::Place)
-        return who + " places " + characterName(a.character()) + " on " + placeWord(a.to()) + ".";
-    return who + " moves " + characterName(a.character()) + " from " +
-           placeWord(game.state->placeOf(a.character())) + " to " + placeWord(a.to()) + ".";
+        return engine::Message(
+            "referee.bot-places",
+            {{"seat", seatWords(a.seat())}, {"character", who}, {"to", say::place(a.to())}});
+    return engine::Message("referee.bot-moves", {{"seat", seatWords(a.seat())},
+                                                 {"character", who},
+                                                 {"from", say::place(game.state->placeOf(a.character()))},
+                                                 {"to", say::place(a.to())}});
+}
+
+std::string Context::botPlanSentence() const {
+    if (!game.botPlan || !game.state) return {};
+    return words::english().say(botPlanMessage());
 }
 
 }  // namespace vivaref::referee

@@ -107,6 +107,10 @@ struct Context {
     std::string slug(engine::CharacterId c) const;
     // "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3." (empty
     // without a plan).
+    // A seat as words: its players' names ("Ann and Bruno"), else "Seat 3".
+    engine::MessageValue seatWords(engine::Seat s) const;
+    // The bot's placement or move for the table to make, as a message.
+    engine::Message botPlanMessage() const;
     std::string botPlanSentence() const;
 };
 

@@ -3,6 +3,7 @@
 // again on the physical cards revealed; a game rebuilt from its log.
 #include "daemon/referee/timeline_part.hpp"
 
+#include "daemon/words/words.hpp"
 #include "engine/record/record_replayer.hpp"
 
 namespace vivaref::referee {
@@ -80,7 +81,8 @@ Verdict TimelinePart::replayRound(std::size_t dealIndex, const engine::Deal& dea
             d.automatic = false;  // the host entered it
         }
         if (auto why = s.apply(d.what)) {
-            why->message = "The round cannot be played again on these cards: " + why->message;
+            why->message = engine::Message("referee.round-not-replayable",
+                                           {{"why", engine::say::message(why->message)}});
             return Verdict::refused(std::move(*why));
         }
         redone.push_back(std::move(d));
@@ -143,7 +145,8 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
         const auto& e = events[i];
         if (store::isDecisionKind(e.kind)) {
             if (!replayer.next(e.payload))
-                return "event " + std::to_string(e.seq) + ": " + replayer.failure()->refusal.message;
+                return "event " + std::to_string(e.seq) + ": " +
+                       words::inEnglish(replayer.failure()->refusal.message);
             nextIsOwnChance = false;
         } else if (e.kind == "undo") {
             if (!decisions.empty()) {

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "daemon/words/words.hpp"
 #include "engine/record/record_replayer.hpp"
 #include "engine/record/score_breakdown.hpp"
 #include "engine/record/view_json.hpp"
@@ -56,7 +57,8 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error,
             return true;
         }});
     if (replay.failure)
-        error = "line " + std::to_string(replay.failure->line) + ": " + replay.failure->refusal.message;
+        error = "line " + std::to_string(replay.failure->line) + ": " +
+                words::inEnglish(replay.failure->refusal.message);
     const auto& state = replay.state;
     breakdown = json::array();
     if (state)

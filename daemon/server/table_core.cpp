@@ -4,6 +4,7 @@
 
 #include "daemon/server/game_archive.hpp"
 #include "daemon/trace/trace_check.hpp"
+#include "daemon/words/message_json.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::server {
@@ -315,11 +316,14 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     const auto answer = table_.host(line, table_.stamp());
     lastActivity_ = clock_.now();
     afterInput();
-    if (!answer.ok)
+    if (!answer.ok) {
         // A log that cannot save is "not now" (503), not the game saying no.
-        return ServiceAnswer::failed(
-            answer.code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
-            answer.code.empty() ? "refused" : answer.code, answer.message);
+        auto failed =
+            ServiceAnswer::failed(answer.code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
+                                  answer.code.empty() ? "refused" : answer.code, answer.message);
+        if (answer.says) failed.body["says"] = words::messageJson(*answer.says);
+        return failed;
+    }
     if (kind == trace::HostKind::NewGame) return players();
     json out = {{"ok", true}};
     if (auto game = table_.referee().game()) out["game"] = game->value;

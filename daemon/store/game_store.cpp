@@ -17,6 +17,7 @@
 
 #include "daemon/store/schema.hpp"
 #include "daemon/store/stored_time.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/result_json.hpp"
@@ -165,7 +166,8 @@ GameStore::OpenGame& GameStore::openGame(GameId id) {
 
 GameId GameStore::createGame(const NewGame& game) {
     if (auto refusal = engine::Rules::validate(game.spec))
-        throw std::invalid_argument("a game with rules that are not valid: " + refusal->message);
+        throw std::invalid_argument("a game with rules that are not valid: " +
+                                    words::inEnglish(refusal->message));
     auto rules = std::make_shared<const engine::Rules>(game.spec);
     if (!game.players.empty() && static_cast<int>(game.players.size()) != rules->players())
         throw std::invalid_argument("a game of " + std::to_string(rules->players()) + " players given " +

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "daemon/words/words.hpp"
 #include "engine/record/record_replayer.hpp"
 #include "engine/record/score_breakdown.hpp"
 
@@ -364,8 +365,9 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgr
     teller.finish();
     if (walk.failure)
         out << "\nThe log's decision " << walk.failure->line << " is refused by the rules ("
-            << engine::refusalCodeName(walk.failure->refusal.code) << ": " << walk.failure->refusal.message
-            << "); 'vivaref verify " << id.value << "' says more.\n";
+            << engine::refusalCodeName(walk.failure->refusal.code) << ": "
+            << words::inEnglish(walk.failure->refusal.message) << "); 'vivaref verify " << id.value
+            << "' says more.\n";
     else if (game->abandoned)
         out << "\nThe game was abandoned here.\n";
     else if (walk.state && !walk.state->isOver())

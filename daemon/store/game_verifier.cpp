@@ -2,6 +2,7 @@
 
 #include <variant>
 
+#include "daemon/words/words.hpp"
 #include "engine/record/record_replayer.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
@@ -68,7 +69,7 @@ GameCheck verifyGame(GameStore& log, GameId id) {
         throw StoreError(log.file(),
                          "holds no game " + std::to_string(id.value) + "; 'vivaref games' lists them");
     const auto lines = log.recordLines(id);
-    const auto result = record::replayRecord(log.exportRecord(id));
+    const auto result = record::replayRecord(log.exportRecord(id), words::inEnglish);
     const auto replayed = record::resultText(result);
     if (!result.value("ok", false))
         return {false, "decision " + std::to_string(result.value("line", 0)) +

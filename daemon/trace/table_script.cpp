@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 
+#include "daemon/words/words.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/record_replayer.hpp"
 #include "engine/state.hpp"
@@ -168,8 +169,8 @@ std::vector<std::string> playerNames(const TableScriptOptions& options, int play
 
 TableScript fail(int line, const engine::Refusal& refusal) {
     TableScript script;
-    script.error =
-        TableScriptError{line, std::string(engine::refusalCodeName(refusal.code)), refusal.message};
+    script.error = TableScriptError{line, std::string(engine::refusalCodeName(refusal.code)),
+                                    words::inEnglish(refusal.message)};
     return script;
 }
 

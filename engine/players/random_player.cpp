@@ -22,7 +22,7 @@ Decision randomDecision(const State& state, Rng& rng) {
 
 std::string randomDecisionRefused(const State& state, const Refusal& refusal) {
     return "the engine refused its own random choice in round " + std::to_string(state.round()) + ": " +
-           std::string(refusalCodeName(refusal.code)) + " (" + refusal.message + ")";
+           std::string(refusalCodeName(refusal.code)) + " (" + describe(refusal.message) + ")";
 }
 
 std::string randomPlayStalled() {

@@ -46,7 +46,7 @@ TournamentResult playTournament(const RulesSpec& spec, const std::vector<Player*
             if (auto refused = state.apply(a)) {
                 result.error = "game " + std::to_string(g + 1) + ": " + entrants[entrantAt(seat)]->name() +
                                " at seat " + std::to_string(seat.index) +
-                               " chose an illegal action: " + refused->message;
+                               " chose an illegal action: " + describe(refused->message);
                 return result;
             }
         }

@@ -33,7 +33,7 @@ std::string typeName(const json& v) {
 FieldReader::FieldReader(RefusalCode malformed, std::string_view line) : malformed_(malformed), line_(line) {}
 
 void FieldReader::fail(RefusalCode code, std::string message) {
-    if (!refusal_) refusal_ = engine::Refusal{code, std::move(message)};
+    if (!refusal_) refusal_ = engine::Refusal{code, engine::formatProblem(std::move(message))};
 }
 
 const json* FieldReader::object(const json& value, std::string_view what,

@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 8> kLineKinds = {"setup", "deal", "keep",
                                                         "move",  "vote", "pass", "reshuffle"};
 
 LineRead refused(RefusalCode code, std::string message) {
-    return LineRead{std::nullopt, engine::Refusal{code, std::move(message)}};
+    return LineRead{std::nullopt, engine::Refusal{code, engine::formatProblem(std::move(message))}};
 }
 
 LineRead fromReader(FieldReader& in, RecordLine line) {

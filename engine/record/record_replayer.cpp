@@ -9,6 +9,7 @@
 
 namespace vivaref::record {
 
+using engine::Message;
 using engine::Refusal;
 using engine::RefusalCode;
 
@@ -23,9 +24,7 @@ bool RecordReplayer::fail(Refusal refusal, bool unreadable) {
 }
 
 bool RecordReplayer::setUp(const engine::RulesSpec& spec) {
-    if (game_)
-        return fail(
-            Refusal{RefusalCode::WrongPhase, "The game is already set up: a record has one setup line."});
+    if (game_) return fail(Refusal{RefusalCode::WrongPhase, Message("record.setup-twice")});
     if (auto refusal = engine::Rules::validate(spec)) return fail(std::move(*refusal));
     game_.emplace(std::make_shared<const engine::Rules>(spec));
     events_.clear();
@@ -62,7 +61,7 @@ bool RecordReplayer::next(std::string_view text) {
             },
             std::move(*read.line));
     } catch (const std::bad_alloc&) {
-        return fail(Refusal{RefusalCode::BadRecord, "The record is too large to replay."});
+        return fail(Refusal{RefusalCode::BadRecord, Message("record.too-large")});
     }
 }
 
@@ -81,7 +80,7 @@ bool RecordReplayer::finish() {
     if (ended()) return false;
     if (game_) return true;
     ++line_;
-    return fail(Refusal{RefusalCode::BadRecord, "The record has no setup line."});
+    return fail(Refusal{RefusalCode::BadRecord, Message("record.no-setup")});
 }
 
 namespace {

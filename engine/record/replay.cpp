@@ -11,19 +11,21 @@ using engine::Refusal;
 using engine::RefusalCode;
 using nlohmann::json;
 
-json replayRecord(std::string_view text) {
+json replayRecord(std::string_view text, const engine::MessageText& words) {
     RecordReplayer replayer;
     try {
         replayer.play(text);
         replayer.finish();
-        if (const auto& failure = replayer.failure()) return failureJson(failure->line, failure->refusal);
+        if (const auto& failure = replayer.failure())
+            return failureJson(failure->line, failure->refusal, words);
         return resultJson(*replayer.state());
     } catch (const std::bad_alloc&) {
         return failureJson(replayer.line(),
-                           Refusal{RefusalCode::BadRecord, "The record is too large to replay."});
+                           Refusal{RefusalCode::BadRecord, engine::Message("record.too-large")}, words);
     } catch (...) {
         // Only a bug of ours can get here; the record still gets an answer.
-        return failureJson(replayer.line(), Refusal{RefusalCode::BadRecord, "This line could not be read."});
+        return failureJson(replayer.line(),
+                           Refusal{RefusalCode::BadRecord, engine::Message("record.unreadable-line")}, words);
     }
 }
 

@@ -6,11 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/message.hpp"
+
 namespace vivaref::record {
 
 // Replays a record (the file's whole text) and returns the result object of
 // GAME-RECORD ("ok", "rounds", "totals", "winners", "complete", "to_act", or
-// "ok": false with "line", "error", "message"). Never throws, never hangs.
-nlohmann::json replayRecord(std::string_view text);
+// "ok": false with "line", "error", "message": the refusal in `words`).
+// Never throws, never hangs. The default words are engine::describe's, for
+// tests and fuzzers: what people read passes a language's (daemon/words).
+nlohmann::json replayRecord(std::string_view text, const engine::MessageText& words = engine::describe);
 
 }  // namespace vivaref::record

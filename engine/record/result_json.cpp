@@ -71,11 +71,11 @@ json resultJson(const engine::State& state) {
     return out;
 }
 
-json failureJson(int line, const engine::Refusal& refusal) {
+json failureJson(int line, const engine::Refusal& refusal, const engine::MessageText& words) {
     return json{{"ok", false},
                 {"line", line},
                 {"error", engine::refusalCodeName(refusal.code)},
-                {"message", refusal.message}};
+                {"message", words(refusal.message)}};
 }
 
 std::string resultText(const json& result) {

@@ -15,8 +15,9 @@ namespace vivaref::record {
 // "ok": true with the finished rounds, totals, winners, "complete", and
 // "to_act" while the game is incomplete ("emissary_total" with the Emissary).
 nlohmann::json resultJson(const engine::State& state);
-// "ok": false at line `line` (1-based, blank lines counted).
-nlohmann::json failureJson(int line, const engine::Refusal& refusal);
+// "ok": false at line `line` (1-based, blank lines counted); "message" is
+// the refusal in `words`.
+nlohmann::json failureJson(int line, const engine::Refusal& refusal, const engine::MessageText& words);
 
 // One line of compact JSON, without a newline; known keys come first in
 // GAME-RECORD's order, any others after them in sorted order.

@@ -62,7 +62,7 @@ std::variant<engine::RulesSpec, engine::Refusal> readSetup(const json& payload) 
     if (auto e = engine::parseEdition(edition))
         spec.edition = *e;
     else
-        return engine::Refusal{RefusalCode::BadSetup, "The edition must be classic, online or 2024."};
+        return engine::Refusal{RefusalCode::BadSetup, engine::Message("record.edition")};
 
     if (const json* options = FieldReader::optional(fields, "options")) {
         if (spec.edition != engine::Edition::Vive2024)

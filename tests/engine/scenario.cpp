@@ -56,7 +56,7 @@ RefusalProbe probe(State& s, const Action& a) {
     RefusalProbe p;
     p.code = outcome(refusal);
     p.unchanged = (s == before) && s.serialize() == text;
-    p.hasMessage = refusal && !refusal->message.empty();
+    p.hasMessage = refusal && !refusal->message.code.empty();
     return p;
 }
 
@@ -87,7 +87,7 @@ namespace {
 
 std::shared_ptr<const Rules> makeRules(const RulesSpec& spec) {
     const auto refusal = Rules::validate(spec);
-    INFO("bad setup: " << (refusal ? refusal->message : ""));
+    INFO("bad setup: " << (refusal ? ::vivaref::engine::describe(refusal->message) : ""));
     REQUIRE(!refusal.has_value());
     return std::make_shared<const Rules>(spec);
 }

@@ -61,12 +61,12 @@ RefusalProbe probe(State& s, const Action& a);
         }                                                                          \
     } while (0)
 
-#define REQUIRE_ACCEPTED(expr)                                            \
-    do {                                                                  \
-        const auto refusal_ = (expr);                                     \
-        INFO("refused: " << ::vivaref::test::outcome(refusal_)            \
-                         << (refusal_ ? " - " + refusal_->message : "")); \
-        REQUIRE(!refusal_.has_value());                                   \
+#define REQUIRE_ACCEPTED(expr)                                                                         \
+    do {                                                                                               \
+        const auto refusal_ = (expr);                                                                  \
+        INFO("refused: " << ::vivaref::test::outcome(refusal_)                                         \
+                         << (refusal_ ? " - " + ::vivaref::engine::describe(refusal_->message) : "")); \
+        REQUIRE(!refusal_.has_value());                                                                \
     } while (0)
 
 class Table {

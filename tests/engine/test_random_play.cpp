@@ -150,7 +150,8 @@ TEST_CASE(
                 } else {
                     const auto drawn = vivaref::engine::randomAction(checked, checkedRng);
                     const auto refusal = checked.apply(drawn);
-                    REQUIRE_MESSAGE(!refusal, "randomAction drew a refused action: " << refusal->message);
+                    REQUIRE_MESSAGE(!refusal, "randomAction drew a refused action: "
+                                                  << ::vivaref::engine::describe(refusal->message));
                     const auto applied = vivaref::engine::playRandomAction(trusted, trustedRng);
                     REQUIRE(applied == drawn);
                     ++steps;

@@ -44,7 +44,7 @@ int expectedPlacements(bool is2024, int seats, int order) {
 
 bool refused(const RulesSpec& spec) {
     const auto r = Rules::validate(spec);
-    return r.has_value() && r->code == RefusalCode::BadSetup && !r->message.empty();
+    return r.has_value() && r->code == RefusalCode::BadSetup && !r->message.code.empty();
 }
 
 RulesSpec withRoster(RulesSpec spec, std::vector<Character> characters) {

@@ -10,7 +10,7 @@ namespace {
 
 Action actionOf(std::string_view line, const Rules& rules) {
     LineRead read = readLine(line, &rules);
-    REQUIRE_MESSAGE(read.line, (read.refusal ? read.refusal->message : ""));
+    REQUIRE_MESSAGE(read.line, (read.refusal ? ::vivaref::engine::describe(read.refusal->message) : ""));
     return std::get<Action>(*read.line);
 }
 

@@ -18,7 +18,7 @@ template <class T>
 T readBack(const std::string& line, const Rules* rules) {
     LineRead read = readLine(line, rules);
     INFO(line);
-    REQUIRE_MESSAGE(read.line, (read.refusal ? read.refusal->message : ""));
+    REQUIRE_MESSAGE(read.line, (read.refusal ? ::vivaref::engine::describe(read.refusal->message) : ""));
     REQUIRE(std::holds_alternative<T>(*read.line));
     return std::get<T>(*read.line);
 }

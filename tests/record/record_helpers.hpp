@@ -24,7 +24,7 @@ inline std::shared_ptr<const Rules> rulesFrom(std::string_view setupLine) {
     REQUIRE_MESSAGE(read.line, setupLine);
     const auto& spec = std::get<RulesSpec>(*read.line);
     auto refusal = Rules::validate(spec);
-    REQUIRE_MESSAGE(!refusal, (refusal ? refusal->message : ""));
+    REQUIRE_MESSAGE(!refusal, (refusal ? ::vivaref::engine::describe(refusal->message) : ""));
     return std::make_shared<const Rules>(spec);
 }
 

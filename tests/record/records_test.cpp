@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/words/words.hpp"
 #include "engine/record/replay.hpp"
 
 namespace vivaref::record_test {
@@ -29,7 +30,8 @@ TEST_CASE("record: every example record replays to its expected result") {
         expectedPath.replace_extension(".expected.json");
         CAPTURE(entry.path().filename().string());
         REQUIRE(std::filesystem::exists(expectedPath));
-        CHECK(record::replayRecord(slurp(entry.path())) == nlohmann::json::parse(slurp(expectedPath)));
+        CHECK(record::replayRecord(slurp(entry.path()), words::inEnglish) ==
+              nlohmann::json::parse(slurp(expectedPath)));
         ++count;
     }
     CHECK(count >= 10);

@@ -12,7 +12,7 @@ namespace {
 
 RulesSpec specOf(std::string_view line) {
     LineRead read = readLine(line, nullptr);
-    REQUIRE_MESSAGE(read.line, (read.refusal ? read.refusal->message : ""));
+    REQUIRE_MESSAGE(read.line, (read.refusal ? ::vivaref::engine::describe(read.refusal->message) : ""));
     return std::get<RulesSpec>(*read.line);
 }
 

@@ -258,7 +258,8 @@ TEST_CASE(
         plan = t.referee.publicStatus()["bot_plan"];
         REQUIRE(plan.is_object());
         CHECK(plan["action"] == "place");
-        CHECK(plan["text"].get<std::string>().rfind("Player 2 (bot) places ", 0) == 0);
+        // The name between Unicode isolates: a right-to-left name cannot reorder the sentence.
+        CHECK(plan["text"].get<std::string>().rfind("\u2068Player 2\u2069 (bot) places ", 0) == 0);
         CHECK(noticesOf(t.notices, "bot-plan").size() == 1);
         board = t.on;
         id = *t.referee.game();

@@ -65,7 +65,8 @@ std::vector<GameFamily> gameFamilies() {
 }
 
 std::string randomRecord(const engine::RulesSpec& s, std::uint64_t seed) {
-    if (auto bad = engine::Rules::validate(s)) throw std::invalid_argument(bad->message);
+    if (auto bad = engine::Rules::validate(s))
+        throw std::invalid_argument(::vivaref::engine::describe(bad->message));
     auto rules = std::make_shared<const engine::Rules>(s);
     engine::State state(rules);
     engine::Rng rng(seed);
