@@ -54,6 +54,7 @@ void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings
                  : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
     settings.hostToken = castle.daemon.hostToken;
     settings.httpNames = castle.daemon.httpNames;
+    settings.language = castle.daemon.language;
     settings.database = castle.databasePath();
     settings.table.sensing = castle.sensing;
     settings.rawScansKept = castle.rawScansKept;

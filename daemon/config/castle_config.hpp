@@ -122,6 +122,9 @@ struct DaemonSettings {
     // More names and addresses the pages are reached by, besides the
     // machine's own (the Host headers answered: server/host_check.hpp).
     std::vector<std::string> httpNames;
+    // The table's language: what the shared screens show and the voice says
+    // unless the host chooses another (a shipped catalog, daemon/words).
+    std::string language = "en";
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute

@@ -8,6 +8,7 @@
 #include "daemon/config/config_values.hpp"
 #include "daemon/config/ini_reader.hpp"
 #include "daemon/config/section_reader.hpp"
+#include "daemon/words/catalog.hpp"
 
 namespace vivaref::config {
 namespace {
@@ -344,6 +345,15 @@ private:
                 d.httpNames = std::move(*names);
             else
                 s.problem(*e, why);
+        }
+        if (const IniEntry* e = s.take("language")) {
+            if (words::findCatalog(e->value)) {
+                d.language = e->value;
+            } else {
+                std::string shipped;
+                for (const auto& l : words::shippedLanguages()) shipped += (shipped.empty() ? "" : ", ") + l;
+                s.problem(*e, "'" + e->value + "' is not a language vivaref speaks: " + shipped);
+            }
         }
         if (const IniEntry* e = s.take("state_dir")) {
             if (e->value.starts_with('/'))

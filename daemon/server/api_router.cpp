@@ -7,6 +7,7 @@
 #include "daemon/server/host_check.hpp"
 #include "daemon/server/qr_svg.hpp"
 #include "daemon/server/secret_token.hpp"
+#include "daemon/words/catalog.hpp"
 
 namespace vivaref::server {
 
@@ -122,6 +123,10 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
                          "show it here, or run vivaref club serve");
         return options_.league(request, path.substr(head.size()));
     }
+    if (head == "words") {
+        if (!get) return methodNotAllowed(request, "GET");
+        return words(request, rest);
+    }
     if (options_.leagueOnly)
         return error(request, http::status::not_found, "no-such-route",
                      "this server shows the club's league only (/api/league)");
@@ -180,6 +185,18 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
     if (head == "host" && rest.starts_with("players/")) return playerCode(request, rest.substr(8));
     if (head == "sim" && !rest.empty() && rest.find('/') == std::string_view::npos) return sim(request, rest);
     return error(request, http::status::not_found, "no-such-route", "the API has no such address");
+}
+
+// GET /api/words: the languages and the table's; /api/words/LANG: that
+// language's catalog, for the pages to render messages (web-ui/js/words.js).
+ApiRouter::Reply ApiRouter::words(const Request& request, std::string_view language) {
+    if (language.empty())
+        return ok(request, {{"languages", words::shippedLanguages()}, {"table", options_.tableLanguage}});
+    const auto* catalog = words::findCatalog(language);
+    if (!catalog)
+        return error(request, http::status::not_found, "no-such-language",
+                     "vivaref has no words in '" + std::string(language) + "'");
+    return ok(request, json(catalog->patterns()));
 }
 
 bool ApiRouter::hostAllowed(const Request& request) const {

@@ -66,6 +66,9 @@ struct RouterOptions {
     // nothing of a table (its other /api/ routes answer 404), and / is the
     // league's page.
     bool leagueOnly = false;
+    // The table's language (GET /api/words): the shared screens' and the
+    // voice's, the configuration's `[daemon] language`.
+    std::string tableLanguage = "en";
 };
 
 class ApiRouter {
@@ -81,6 +84,7 @@ private:
     Reply host(const Request& request, std::string_view name);
     Reply enrol(const Request& request);
     Reply sim(const Request& request, std::string_view name);
+    Reply words(const Request& request, std::string_view language);
     Reply playerCode(const Request& request, std::string_view rest);
     Reply hostRefused(const Request& request);
     // Nothing when the request may use the host's routes, else its refusal

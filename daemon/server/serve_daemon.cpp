@@ -388,6 +388,7 @@ WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolm
     // Only the castle's own names and addresses are answered (DNS rebinding),
     // and wrong host secrets slow their address down.
     options.router.hostNames = std::make_shared<HostCheck>(settings.listen.address(), settings.httpNames);
+    options.router.tableLanguage = settings.language;
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
     options.webRoot = settings.webRoot;
     if (league) options.router.league = leagueRoutes(*league);

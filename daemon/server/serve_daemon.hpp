@@ -42,6 +42,8 @@ struct ServeSettings {
     std::string version;
     // The configuration's http_names: more Host names answered (host_check.hpp).
     std::vector<std::string> httpNames;
+    // The table's language (the configuration's `[daemon] language`).
+    std::string language = "en";
     // The table's knobs: the referee's (its seed, grace times...) and the
     // sensing's. The wall time of the referee's time 0 is set at start.
     table::TableOptions table;

@@ -1,4 +1,5 @@
-// [daemon] host_token's strength and http_names (issue 14, items 4 and 5):
+// [daemon] host_token's strength, http_names (issue 14, items 4 and 5) and
+// language (issue 33):
 // a guessable token is refused with its file and line, the names are checked.
 #include <doctest/doctest.h>
 
@@ -70,4 +71,13 @@ TEST_CASE("http_names: host names and addresses, separated by commas") {
         CAPTURE(bad);
         CHECK(check(std::string("[daemon]\nhttp_names = ") + bad + "\n").problems.size() == 1);
     }
+}
+
+TEST_CASE("language: the table's language is one vivaref speaks, English by default") {
+    CHECK(check("[daemon]\n").config.daemon.language == "en");
+    const auto c = check("[daemon]\nlanguage = fr\n");
+    CHECK(c.problems.empty());
+    CHECK(c.config.daemon.language == "fr");
+    CHECK(problemTexts("[daemon]\nlanguage = klingon\n") ==
+          Strings{"castle.ini:2: daemon.language: 'klingon' is not a language vivaref speaks: de, en, fr, it"});
 }

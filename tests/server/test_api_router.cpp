@@ -59,6 +59,20 @@ TEST_CASE("public routes answer JSON") {
     CHECK(routes.call(make(http::verb::get, "/api/events")).eventStream);
 }
 
+TEST_CASE("the words: the languages, the table's, and each language's catalog") {
+    Routes routes;
+    const auto languages = routes.body(make(http::verb::get, "/api/words"));
+    CHECK(languages["languages"] == json::array({"de", "en", "fr", "it"}));
+    CHECK(languages["table"] == "en");
+    const auto french = routes.body(make(http::verb::get, "/api/words/fr"));
+    CHECK(french["vote.yes"] == "Oui");
+    CHECK(french["refusal.floor-full"].get<std::string>().find("{limit, plural,") != std::string::npos);
+    CHECK(routes.status(make(http::verb::get, "/api/words/xx")) == 404);
+    CHECK(routes.body(make(http::verb::get, "/api/words/xx"))["error"] == "no-such-language");
+    CHECK(routes.status(make(http::verb::get, "/api/words/fr/more")) == 404);
+    CHECK(routes.status(make(http::verb::post, "/api/words/fr", "{}")) == 405);
+}
+
 TEST_CASE("unknown addresses are 404 and wrong methods 405 with Allow, all with a JSON message") {
     Routes routes;
     for (const char* target :
