@@ -212,8 +212,9 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
         // its field rule, max_fields_on and backoff, as its real castle would
         // take them: the simulated castle of a configuration scans as that
         // castle does, as `vivaref simulate --config` replays it.
-        drivers::BoardLayout layout = settings.simulatedCastle ? castle::realBoardLayout(*settings.simulatedCastle)
-                                                               : drivers::standardBoardLayout();
+        drivers::BoardLayout layout = settings.simulatedCastle
+                                          ? castle::realBoardLayout(*settings.simulatedCastle)
+                                          : drivers::standardBoardLayout();
         castle::SimulatedCastleOptions castleOptions =
             settings.simulatedCastle ? castle::simulatedCastleOptions(*settings.simulatedCastle, layout)
                                      : castle::SimulatedCastleOptions{};

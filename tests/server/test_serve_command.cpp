@@ -14,10 +14,10 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "daemon/store/game_store.hpp"
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
 #include "tests/server/temp_directory.hpp"
-#include "daemon/store/game_store.hpp"
 #include "tests/support/serve_process.hpp"
 
 using namespace vivaref::server::testing;
@@ -238,15 +238,19 @@ TEST_CASE("serve --hardware=sim with a configuration that names readers simulate
         if (line.starts_with("[")) inDaemon = line == "[daemon]";
         if (!inDaemon) config << line << "\n";
     }
-    config << "\n[daemon]\nhardware = sim\nhost_token = serve-test-token\nstate_dir = " << dir.path().string() << "\n";
+    config << "\n[daemon]\nhardware = sim\nhost_token = serve-test-token\nstate_dir = " << dir.path().string()
+           << "\n";
     config.close();
     {
-        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"}, dir / "stderr");
+        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"},
+                           dir / "stderr");
         const auto port = serve.waitForPort(30000ms);
         CAPTURE(readFile(dir / "stderr"));
         REQUIRE(port != 0);
-        const std::string host = "Content-Type: application/json\r\nAuthorization: Bearer serve-test-token\r\n";
-        auto started = post(port, "/api/host/new-game", R"({"setup": {"edition": "2024", "seats": 3}})", host);
+        const std::string host =
+            "Content-Type: application/json\r\nAuthorization: Bearer serve-test-token\r\n";
+        auto started =
+            post(port, "/api/host/new-game", R"({"setup": {"edition": "2024", "seats": 3}})", host);
         REQUIRE(started);
         CHECK(started->status == 200);
         // Two pieces on floor 4 stand on two of its spots, each over its own reader.
