@@ -86,7 +86,8 @@ struct SimulatedCastleOptions {
 };
 
 // What a castle configuration says of a castle's readers, for the simulated
-// castle on `layout` (`vivaref serve --hardware=sim --config`): its field
+// castle on `layout` (`vivaref serve --hardware=sim --config`, which gives it
+// the configuration's own readers, castle::realBoardLayout): its field
 // coupling over that layout (the rule, and the `neighbours` the layout
 // names), max_fields_on, the backoff and the stability window. The timing
 // and the board's seed are the defaults.

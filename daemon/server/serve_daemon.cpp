@@ -208,8 +208,13 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
                 std::chrono::duration_cast<Timestamp>(clock.startedAt().time_since_epoch());
             return std::make_unique<castle::RealCastle>(*real, clock, castle::RealDevices{}, castleOptions);
         }
-        drivers::BoardLayout layout = drivers::standardBoardLayout();
-        // A configuration's field rule, max_fields_on and backoff, as its real castle would take them.
+        // A configuration's readers (the standard board when it names none), and
+        // its field rule, max_fields_on and backoff, as its real castle would
+        // take them: the simulated castle of a configuration scans as that
+        // castle does, as `vivaref simulate --config` replays it.
+        drivers::BoardLayout layout = settings.simulatedCastle
+                                          ? castle::realBoardLayout(*settings.simulatedCastle)
+                                          : drivers::standardBoardLayout();
         castle::SimulatedCastleOptions castleOptions =
             settings.simulatedCastle ? castle::simulatedCastleOptions(*settings.simulatedCastle, layout)
                                      : castle::SimulatedCastleOptions{};

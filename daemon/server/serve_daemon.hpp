@@ -54,9 +54,10 @@ struct ServeSettings {
     // sensing knobs (`table`'s referee knobs stay). None: the simulated castle.
     std::optional<config::CastleConfig> realCastle;
     // The configuration of the simulated castle (--hardware=sim --config):
-    // its field rule, readers' neighbours, max_fields_on and backoff drive
-    // the simulated readers as they would the real ones (the layout stays
-    // the standard board). None: the simulated castle's defaults.
+    // its readers (the standard board when it names none), field rule,
+    // readers' neighbours, max_fields_on and backoff drive the simulated
+    // readers as they would the real ones. None: the standard board and the
+    // simulated castle's defaults.
     std::optional<config::CastleConfig> simulatedCastle;
     // The background analysis of finished games (analysis/background_analysis.hpp):
     // at most this share of one core (0: none runs), in slices of at most

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "drivers/sim/standing_spot.hpp"
+
 namespace vivaref::drivers {
 
 SimulatedBoard::SimulatedBoard(BoardLayout layout, SimulatedBoardConfig config)
@@ -20,7 +22,10 @@ SimulatedBoard::SimulatedBoard(BoardLayout layout, SimulatedBoardConfig config)
 bool SimulatedBoard::put(const TagUid& tag, const PlaceName& place) {
     const auto index = layout_.findPlace(place);
     if (!index) return false;
-    tagOver_[tag] = layout_.readersOf(*index).front();
+    std::vector<std::size_t> tagsOver(layout_.readerCount());
+    for (const auto& [other, reader] : tagOver_)
+        if (other != tag) ++tagsOver[reader];
+    tagOver_[tag] = standingSpot(layout_, *index, tagsOver);
     return true;
 }
 

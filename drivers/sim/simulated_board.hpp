@@ -39,9 +39,10 @@ public:
 
     const BoardLayout& layout() const { return layout_; }
 
-    // The castle. put() on a place with several readers puts the tag over the
-    // first one; putOver() chooses. A tag put again moves. False when there is
-    // no such place or reader.
+    // The castle. put() on a place with several readers puts the tag where a
+    // player would stand it: over the one holding the fewest tags
+    // (standing_spot.hpp); putOver() chooses. A tag put again moves. False
+    // when there is no such place or reader.
     [[nodiscard]] bool put(const TagUid& tag, const PlaceName& place);
     [[nodiscard]] bool putOver(const TagUid& tag, const ReaderId& reader);
     void lift(const TagUid& tag);

@@ -88,6 +88,47 @@ TEST_CASE("Simulated board: put, lift, read back, and scans at the configured ra
     CHECK_FALSE(board.placeOf(odessa));
 }
 
+TEST_CASE(
+    "Simulated board: pieces put on a floor of several readers stand on its free spots, as players stand "
+    "them") {
+    BoardLayout layout;
+    for (const char* reader : {"floor3-a", "floor3-b", "floor3-c"}) layout.addReader({reader}, {"3"});
+    layout.addReader({"floor4"}, {"4"});
+    SimulatedBoard board(layout);
+    const TagUid a = simulatedTagUid("a"), b = simulatedTagUid("b"), c = simulatedTagUid("c"),
+                 d = simulatedTagUid("d");
+    auto over = [&](const TagUid& tag) {
+        std::vector<std::string> readers;
+        for (ReaderIndex r = 0; r < layout.readerCount(); ++r) {
+            const ScanResult scan = board.scan(r);
+            if (scan.ok() && scan.tags().contains(tag)) readers.push_back(layout.reader(r).name);
+        }
+        return readers;
+    };
+    using Names = std::vector<std::string>;
+    // Each over the reader holding fewest tags, the first such among equals.
+    REQUIRE(board.put(a, {"3"}));
+    REQUIRE(board.put(b, {"3"}));
+    REQUIRE(board.put(c, {"3"}));
+    REQUIRE(board.put(d, {"3"}));
+    CHECK(over(a) == Names{"floor3-a"});
+    CHECK(over(b) == Names{"floor3-b"});
+    CHECK(over(c) == Names{"floor3-c"});
+    CHECK(over(d) == Names{"floor3-a"});
+    // The spot left free is the next one taken; a piece put again moves, not
+    // counted where it stood.
+    board.lift(b);
+    REQUIRE(board.put(b, {"3"}));
+    CHECK(over(b) == Names{"floor3-b"});
+    REQUIRE(board.put(c, {"4"}));
+    CHECK(over(c) == Names{"floor4"});
+    REQUIRE(board.put(c, {"3"}));
+    CHECK(over(c) == Names{"floor3-c"});
+    REQUIRE(board.put(d, {"3"}));  // where it stands: not counted there, each spot holds one other
+    CHECK(over(d) == Names{"floor3-a"});
+    CHECK(board.tagsOn({"3"}).size() == 4);
+}
+
 TEST_CASE("Simulated board: the pipeline follows a game's moves in virtual time") {
     SimulatedBoard board;
     SensingPipeline pipeline(board.layout(), simulatedCharacters({"odessa", "alighiero"}));

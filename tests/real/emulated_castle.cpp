@@ -8,6 +8,7 @@
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
 #include "drivers/sim/simulated_board.hpp"
+#include "drivers/sim/standing_spot.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::realtest {
@@ -168,12 +169,17 @@ void EmulatedCastle::play(const std::vector<trace::TraceLine>& lines) {
 void EmulatedCastle::apply(const trace::TraceLine& line) {
     if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
         const auto uid = put->tag.uid();
-        if (auto it = fieldOf_.find(uid); it != fieldOf_.end())
+        if (auto it = fieldOf_.find(uid); it != fieldOf_.end()) {
             chip(it->second).field().remove(tagBytes(uid));
+            fieldOf_.erase(it);
+        }
         const auto layout = castle::realBoardLayout(castle_);
         const auto place = layout.findPlace(put->place);
         if (!place) throw std::runtime_error("no place " + put->place.name);
-        const std::string reader = layout.reader(layout.readersOf(*place).front()).name;
+        // Where a player stands it, as the simulated board does.
+        std::vector<std::size_t> tagsOver(layout.readerCount());
+        for (const auto& [tag, reader] : fieldOf_) ++tagsOver[*layout.findReader({reader})];
+        const std::string reader = layout.reader(drivers::standingSpot(layout, *place, tagsOver)).name;
         chip(reader).field().add(drivers::emulation::EmulatedTag(tagBytes(uid)));
         fieldOf_[uid] = reader;
     } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {

@@ -6,7 +6,9 @@
 // ManualClock: a whole game in virtual time, in a second or two.
 //
 // What the players do is a referee trace (a table script): a put lays the
-// character's tag in the field of the first reader under its place, a lift
+// character's tag in the field of the reader under its place a player
+// would stand it over (the one holding fewest tags, as on the simulated
+// board: drivers/sim/standing_spot.hpp), a lift
 // takes it out of every field, a button line is a key's line going active
 // and released (edges on the in-memory line, read as the loop would when
 // its descriptor is readable), a host line goes in as the web page's would.

@@ -11,6 +11,7 @@
 #include "daemon/simulation/simulate.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_reader.hpp"
+#include "drivers/sim/simulated_board.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 #include "tests/real/emulated_castle.hpp"
@@ -334,6 +335,51 @@ TEST_CASE(
     // A 2 ms slice and the inventory under way when it ran out.
     CHECK(longest <= 6ms);
     CHECK(castle.real().counters().rawScans > 100);
+}
+
+// Issue 32: a floor's readers each lie under one standing spot, and a player
+// stands a piece on a free one; the emulated chips get the pieces where the
+// simulated board puts them (drivers/sim/standing_spot.hpp), so `vivaref
+// simulate` predicts this castle's timing from the same board.
+TEST_CASE("real castle: pieces put on a floor spread over its readers, as on the simulated board") {
+    EmulatedCastle castle(exampleCastleIni(VIVAREF_SOURCE_DIR));
+    drivers::SimulatedBoard board(castle::realBoardLayout(castle.castle()));
+    const std::vector<std::pair<std::string, std::string>> puts = {
+        {"odessa", "1"}, {"piero", "1"}, {"natale", "1"}, {"leonardo", "1"},
+        {"eloise", "1"}, {"piero", "2"}, {"caius", "1"},  {"piero", "1"}};
+    auto fieldOf = [&](const std::string& slug) {
+        std::vector<std::string> readers;
+        for (const auto& r : castle.castle().readers)
+            for (const auto& tag : castle.chip(r.name).field().tags())
+                if (tag.uid() == tagBytes(drivers::simulatedTagUid(slug))) readers.push_back(r.name);
+        return readers;
+    };
+    auto boardReaderOf = [&](const std::string& slug) {
+        std::vector<std::string> readers;
+        for (drivers::ReaderIndex r = 0; r < board.layout().readerCount(); ++r) {
+            const auto scan = board.scan(r);
+            if (scan.ok() && scan.tags().contains(drivers::simulatedTagUid(slug)))
+                readers.push_back(board.layout().reader(r).name);
+        }
+        return readers;
+    };
+    for (const auto& [slug, place] : puts) {
+        castle.apply({0, trace::PutLine{{slug}, {place}}});
+        REQUIRE(board.put(drivers::simulatedTagUid(slug), {place}));
+        CAPTURE(slug);
+        CHECK(fieldOf(slug).size() == 1);
+        CHECK(fieldOf(slug) == boardReaderOf(slug));
+    }
+    // Four spots on floor 1: a, b, c, d, then a again; piero left b for
+    // floor 2, so caius took b, and piero back on floor 1 took b too, the
+    // first of the spots holding one.
+    using Names = std::vector<std::string>;
+    CHECK(fieldOf("odessa") == Names{"floor1-a"});
+    CHECK(fieldOf("natale") == Names{"floor1-c"});
+    CHECK(fieldOf("leonardo") == Names{"floor1-d"});
+    CHECK(fieldOf("eloise") == Names{"floor1-a"});
+    CHECK(fieldOf("caius") == Names{"floor1-b"});
+    CHECK(fieldOf("piero") == Names{"floor1-b"});
 }
 
 // The example castle (28 readers, its field rule) at a brisk pace with the

@@ -7,11 +7,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "daemon/store/game_store.hpp"
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
 #include "tests/server/temp_directory.hpp"
@@ -222,4 +225,61 @@ TEST_CASE("serve with no host token: a host secret made at first start guards th
     auto none = vivaref::testsupport::runCommand(
         VIVAREF_BINARY, {"host-link", "--db", (dir / "nowhere" / "games.sqlite").string()}, 30000ms);
     CHECK(none.status == 1);
+}
+
+TEST_CASE("serve --hardware=sim with a configuration that names readers simulates those readers") {
+    // The example castle (28 readers, four on each of floors 1-4), its own
+    // [daemon] section left out for the test's.
+    TempDirectory dir;
+    std::ifstream example(VIVAREF_EXAMPLE_CASTLE);
+    std::ofstream config(dir / "castle.ini");
+    bool inDaemon = false;
+    for (std::string line; std::getline(example, line);) {
+        if (line.starts_with("[")) inDaemon = line == "[daemon]";
+        if (!inDaemon) config << line << "\n";
+    }
+    config << "\n[daemon]\nhardware = sim\nhost_token = serve-test-token\nstate_dir = " << dir.path().string()
+           << "\n";
+    config.close();
+    {
+        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"},
+                           dir / "stderr");
+        const auto port = serve.waitForPort(30000ms);
+        CAPTURE(readFile(dir / "stderr"));
+        REQUIRE(port != 0);
+        const std::string host =
+            "Content-Type: application/json\r\nAuthorization: Bearer serve-test-token\r\n";
+        auto started =
+            post(port, "/api/host/new-game", R"({"setup": {"edition": "2024", "seats": 3}})", host);
+        REQUIRE(started);
+        CHECK(started->status == 200);
+        // Two pieces on floor 4 stand on two of its spots, each over its own reader.
+        for (const auto* character : {"ouaf", "caius"}) {
+            auto put = post(port, "/api/sim/put",
+                            std::string(R"({"character": ")") + character + R"(", "place": "4"})", host);
+            REQUIRE(put);
+            CHECK(put->status == 200);
+        }
+        bool seen = false;
+        for (int i = 0; i < 100 && !seen; ++i) {
+            const auto status = get(port, "/api/status");
+            REQUIRE(status);
+            const auto board = status->json()["board"]["seen"];
+            seen = board.contains("ouaf") && board.contains("caius");
+            if (!seen) std::this_thread::sleep_for(50ms);
+        }
+        CHECK(seen);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+    }
+    // The game's trace names the example castle's readers, not the standard board's "floor4".
+    vivaref::store::GameStore log(dir / "games.sqlite", vivaref::store::GameStore::Access::MustExist);
+    std::set<std::string> readers;
+    for (const auto& line : log.traceLines(vivaref::store::GameId{1})) {
+        const auto parsed = json::parse(line);
+        if (parsed.contains("scan")) readers.insert(parsed["scan"]["reader"].get<std::string>());
+    }
+    CAPTURE(json(readers).dump());
+    CHECK(readers.contains("floor4-a"));
+    CHECK(readers.contains("floor4-b"));
+    CHECK(!readers.contains("floor4"));
 }

@@ -35,13 +35,16 @@ export function serveMissing(vivaref) {
 // with `vivaref simulate --db`); `extraArgs`: more options for serve;
 // `castleConfig`: lines added to its [castle] section (e.g. `fields = ...`).
 // `extraConfig`: text added to the end of its castle configuration (e.g. a
-// `[club]` section).
-export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '' } = {}) {
+// `[club]` section). `castleSections`: the castle's own sections instead of
+// the [castle] above (e.g. the example castle's readers, keys and LEDs),
+// without a [daemon] section: the simulated castle then has that layout.
+export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '', castleSections = '' } = {}) {
   const dir = mkdtempSync(join(parent, 'vivaref-web-'));
   if (prepare) prepare(join(dir, 'games.sqlite'));
   const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite'), ...extraArgs];
   const config = join(dir, 'castle.ini');
-  writeFileSync(config, `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n${castleConfig ? `${castleConfig}\n` : ''}\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n${extraConfig ? `\n${extraConfig}` : ''}`);
+  const castle = castleSections || `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n${castleConfig ? `${castleConfig}\n` : ''}`;
+  writeFileSync(config, `${castle}\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n${extraConfig ? `\n${extraConfig}` : ''}`);
   args.push('--config', config);
   let tokenInUse = hostToken || '';
   let child = null;

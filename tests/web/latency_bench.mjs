@@ -18,7 +18,12 @@
 // real castle's; "event to DOM" is the page's own share. The 8 pages share
 // this machine's cores with the daemon and the browser
 // (VIVAREF_BENCH_PAGES=1 for one page, as when each phone draws its own).
+// VIVAREF_BENCH_CASTLE=example plays on the example castle instead
+// (daemon/config/examples/castle-2024.ini, simulated: 28 readers, four to a
+// floor, its field rule), a 3-seat 2024 game; Eloise moves from floor 1 to 2.
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { pct } from './figures.mjs';
@@ -47,8 +52,25 @@ function line(name, values) {
 // The simulated castle's readers take turns as the configuration's field
 // rule says: one field at a time, the configuration's default, unless
 // VIVAREF_BENCH_FIELDS names another (adjacent-levels: the example castle's).
-const fields = process.env.VIVAREF_BENCH_FIELDS || '';
-const server = await startServe(vivaref, { edition: 'classic', castleConfig: fields ? `fields = ${fields}` : '' });
+const example = process.env.VIVAREF_BENCH_CASTLE === 'example';
+const fields = example ? 'adjacent-levels (the example castle)' : process.env.VIVAREF_BENCH_FIELDS || '';
+// The example castle's own sections, its [daemon] left out (the bench's serve has its own).
+function exampleCastle() {
+  const path = join(dirname(fileURLToPath(import.meta.url)), '../../daemon/config/examples/castle-2024.ini');
+  const kept = [];
+  let inDaemon = false;
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    const section = text.match(/^\[([^\]]+)\]/);
+    if (section) inDaemon = section[1] === 'daemon';
+    if (!inDaemon) kept.push(text);
+  }
+  return kept.join('\n');
+}
+const server = example
+  ? await startServe(vivaref, { edition: '2024', castleSections: exampleCastle() })
+  : await startServe(vivaref, { edition: 'classic', castleConfig: fields ? `fields = ${fields}` : '' });
+const edition = example ? '2024' : 'classic';
+const mover = example ? 'eloise' : 'odessa';
 const { url } = server;
 const token = server.hostToken;
 const { browser, close } = await launchBrowser();
@@ -69,17 +91,21 @@ const put = (character, place) => api(url, '/api/sim/put', { method: 'POST', bod
 try {
   const idle = rss(server.pid);
   const started = await api(url, '/api/host/new-game', { method: 'POST', token,
-    body: { setup: { edition: 'classic', seats: 3, first: 0, rounds: 1 }, players: ['A', 'B', 'C'] } });
+    body: { setup: { edition, seats: 3, first: 0, rounds: 1 }, players: ['A', 'B', 'C'] } });
   if (started.status !== 200) throw new Error(`new-game: ${started.text}`);
   await until((s) => s.view && s.view.phase === 'placement', 'placement');
-  const placements = [['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
-    ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1']];
+  // 2024: the Jester starts on floor 3 (RULES), so floor 3 takes three more.
+  const placements = example
+    ? [['jester', '3'], ['ouaf', '4'], ['caius', '4'], ['foidvo', '4'], ['jeanne', '4'], ['merlin', '3'], ['victoria', '3'],
+      ['leonardo', '3'], ['romeo', '2'], ['bridget', '2'], ['agathe', '2'], ['gontran', '1'], ['eloise', '1']]
+    : [['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
+      ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1']];
   for (const [c, p] of placements) {
     await put(c, p);
     await until((s) => s.board.expected[c] === p, `${c} on ${p}`);
   }
   await until((s) => s.guidance || s.view.phase === 'ascent', 'end of placement');
-  await put('piero', '0');
+  await put(example ? 'blanche' : 'piero', '0');
   await until((s) => !s.guidance && s.view.phase === 'ascent', 'ascent');
 
   // 8 status pages (one is measured), as 8 phones around the table; all in
@@ -115,11 +141,11 @@ try {
   const loadBefore = loadavg();
   const t0 = Date.now();
   for (let i = 0; i < moves; ++i) {
-    const r = await page.evaluate(async (hostToken) => {
+    const r = await page.evaluate(async ({ hostToken, mover }) => {
       const shown = new Promise((resolve) => {
         const on = (e) => {
           const b = e.detail.status.board;
-          if (!b || b.expected.odessa !== '2') return;
+          if (!b || b.expected[mover] !== '2') return;
           window.removeEventListener('vivaref:rendered', on);
           const drawn = e.detail.at;
           const arrival = window.vivarefArrival;
@@ -128,18 +154,18 @@ try {
         window.addEventListener('vivaref:rendered', on);
       });
       const sent = performance.now();
-      await fetch('/api/sim/put', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${hostToken}` }, body: JSON.stringify({ character: 'odessa', place: '2' }) });
+      await fetch('/api/sim/put', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${hostToken}` }, body: JSON.stringify({ character: mover, place: '2' }) });
       const { drawn, arrival, frame } = await shown;
       return { sent, drawn, arrival, frame };
-    }, token);
+    }, { hostToken: token, mover });
     total.push(r.drawn - r.sent);
     own.push(r.drawn - r.arrival);
     daemon.push(r.arrival - r.sent);
     painted.push(r.frame - r.sent);
     const undo = await api(url, '/api/host/undo', { method: 'POST', token, body: {} });
     if (undo.status !== 200) throw new Error(`undo: ${undo.text}`);
-    await until((s) => s.board.expected.odessa === '1', 'the undo');
-    await put('odessa', '1');
+    await until((s) => s.board.expected[mover] === '1', 'the undo');
+    await put(mover, '1');
     await until((s) => !s.guidance && !s.refusal && s.view.to_act[0] === 0, 'the board set back');
   }
   const loaded = rss(server.pid);
