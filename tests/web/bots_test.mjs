@@ -132,7 +132,7 @@ try {
     if (s.bot_plan) {
       const plan = s.bot_plan;
       ++botPlans;
-      check(plan.seat === kBotSeat && plan.text.startsWith('Clara (bot) '), `the bot's move in words: ${plan.text}`);
+      check(plan.seat === kBotSeat && plan.text.startsWith('\u2068Clara\u2069 (bot) '), `the bot's move in words: ${plan.text}`);
       const lit = await leds();
       check(lit[`place-${plan.to}`] === 'on' && (plan.from === null || lit[`place-${plan.from}`] === 'blink'),
         `the LEDs: ${plan.to} lit${plan.from ? `, ${plan.from} blinking` : ''} (${JSON.stringify(lit)})`);
