@@ -1,6 +1,7 @@
 #include "daemon/referee/board_judge.hpp"
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::referee {
 
@@ -88,16 +89,26 @@ BoardComparison compareBoard(const engine::State& state, const drivers::BoardObs
     return out;
 }
 
-std::string restoreSentence(const Difference& d) {
-    if (!d.expected) return "take " + d.name + " off the board";
-    return "put " + d.name + " back on " + placeWord(*d.expected);
+engine::Message restoreMessage(const Difference& d) {
+    namespace say = engine::say;
+    const auto who = say::character(d.slug.name, d.name);
+    if (!d.expected) return engine::Message("guide.take-off", {{"character", who}});
+    return engine::Message("guide.put-back", {{"character", who}, {"to", say::place(*d.expected)}});
 }
 
-std::string guidanceSentence(const Difference& d) {
-    if (!d.expected) return "take " + d.name + " off the board";
+engine::Message guidanceMessage(const Difference& d) {
+    namespace say = engine::say;
+    const auto who = say::character(d.slug.name, d.name);
+    if (!d.expected) return engine::Message("guide.take-off", {{"character", who}});
     if (d.seen.kind == Sighting::Kind::OnPlace)
-        return "move " + d.name + " from " + placeWord(*d.seen.place) + " to " + placeWord(*d.expected);
-    return "put " + d.name + " on " + placeWord(*d.expected);
+        return engine::Message(
+            "guide.move",
+            {{"character", who}, {"from", say::place(*d.seen.place)}, {"to", say::place(*d.expected)}});
+    return engine::Message("guide.put", {{"character", who}, {"to", say::place(*d.expected)}});
 }
+
+std::string restoreSentence(const Difference& d) { return words::english().say(restoreMessage(d)); }
+
+std::string guidanceSentence(const Difference& d) { return words::english().say(guidanceMessage(d)); }
 
 }  // namespace vivaref::referee

@@ -53,10 +53,13 @@ Sighting sightingOf(const drivers::BoardObservation& observation, const drivers:
 BoardComparison compareBoard(const engine::State& state, const drivers::BoardObservation& observation,
                              const BoardNames& names, const PlacesByName& faultyPlaces);
 
-// What to do to remove a difference, as a sentence. After a refusal the
-// expected place is where the character was: "put Odessa la Contessa back
-// on floor 3", "take Dario off the board". After the engine moved it
-// (guidance): "move Odessa la Contessa from the throne to dungeon 3".
+// What to do to remove a difference, as a message ("guide.*"). After a
+// refusal the expected place is where the character was: "put Odessa la
+// Contessa back on floor 3", "take Dario off the board". After the engine
+// moved it (guidance): "move Odessa la Contessa from the throne to dungeon 3".
+engine::Message restoreMessage(const Difference& d);
+engine::Message guidanceMessage(const Difference& d);
+// The same in English, for the API's text and the notices.
 std::string restoreSentence(const Difference& d);
 std::string guidanceSentence(const Difference& d);
 

@@ -76,16 +76,24 @@ void BoardPart::addStatus(json& out) const {
     if (guiding_ && !comparison_.matches()) {
         json moves = json::array();
         std::string text;
+        std::vector<engine::MessageValue> steps;
         for (const auto& d : comparison_.differences) {
             if (!guided_.contains(d.slug)) continue;  // a move made meanwhile: judged after
-            const auto sentence = guidanceSentence(d);
+            const auto step = guidanceMessage(d);
+            const auto sentence = words::english().say(step);
             text += (text.empty() ? "" : "; ") + sentence;
             moves.push_back(json{{"character", d.slug.name},
                                  {"to", placeJson(d.expected)},
                                  {"seen", describe(d.seen)},
-                                 {"do", sentence}});
+                                 {"do", sentence},
+                                 {"do_says", words::messageJson(step)}});
+            steps.push_back(engine::say::message(step));
         }
-        guidance = json{{"text", text}, {"moves", std::move(moves)}};
+        guidance =
+            json{{"text", text},
+                 {"says",
+                  words::messageJson(engine::Message("guide.steps", {{"steps", engine::say::list(steps)}}))},
+                 {"moves", std::move(moves)}};
     }
     out["guidance"] = std::move(guidance);
 
@@ -93,17 +101,26 @@ void BoardPart::addStatus(json& out) const {
     if (refusal_) {
         json restore = json::array();
         std::string steps;
+        std::vector<engine::MessageValue> stepMessages;
         for (const auto& d : refusal_->restore) {
-            const auto sentence = restoreSentence(d);
+            const auto step = restoreMessage(d);
+            const auto sentence = words::english().say(step);
             steps += (steps.empty() ? "" : "; ") + sentence;
-            restore.push_back(
-                json{{"character", d.slug.name}, {"to", placeJson(d.expected)}, {"do", sentence}});
+            restore.push_back(json{{"character", d.slug.name},
+                                   {"to", placeJson(d.expected)},
+                                   {"do", sentence},
+                                   {"do_says", words::messageJson(step)}});
+            stepMessages.push_back(engine::say::message(step));
         }
         const auto sentence = words::english().say(refusal_->message);
+        const engine::Message whole(
+            "referee.refusal-steps",
+            {{"why", engine::say::message(refusal_->message)}, {"steps", engine::say::list(stepMessages)}});
         refused = json{{"code", refusal_->code},
                        {"message", sentence},
                        {"says", words::messageJson(refusal_->message)},
                        {"text", sentence + " To go on: " + steps + "."},
+                       {"text_says", words::messageJson(whole)},
                        {"restore", std::move(restore)}};
     }
     out["refusal"] = std::move(refused);

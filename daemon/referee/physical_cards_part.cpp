@@ -33,8 +33,9 @@ std::optional<HostAnswer> revealFormProblem(const json& body, int round,
     if (roundIt == body.end() || !roundIt->is_number_integer())
         return badReveal("Say which round's cards these are (\"round\").", gameId);
     if (roundIt->get<std::int64_t>() != round)
-        return HostAnswer::refused("wrong-round",
-                                   "The cards face up are round " + std::to_string(round) + "'s.", gameId);
+        return HostAnswer::refused(
+            "wrong-round",
+            engine::Message("host.reveal-wrong-round", {{"round", engine::say::number(round)}}), gameId);
     const bool hasFavourites = body.contains("favourites");
     const bool hasAmbitions = body.contains("ambitions");
     if (need && need->favourites && !hasFavourites)
@@ -176,14 +177,11 @@ std::variant<CardsEntered, HostAnswer> PhysicalCardsPart::read(const RevealReque
                                                                const std::vector<Decision>& timeline) const {
     const auto& gameId = ctx_.game.id;
     if (!physical())
-        return HostAnswer::refused(
-            "not-physical", "The referee dealt this game's Favourites cards: there is nothing to enter.",
-            gameId);
+        return HostAnswer::refused("not-physical", engine::Message("host.reveal-not-physical"), gameId);
     const auto round = correctableRound();
     if (!round)
-        return HostAnswer::refused(
-            "nothing-to-reveal",
-            "No Favourites card is face up yet: enter them when a coronation reveals them.", gameId);
+        return HostAnswer::refused("nothing-to-reveal", engine::Message("host.reveal-nothing-face-up"),
+                                   gameId);
     const auto& rules = ctx_.game.state->rules();
     const json& body = r.reveal;
     if (auto refused = revealFormProblem(body, *round, revealNeeded(), rules, gameId)) return *refused;

@@ -44,6 +44,8 @@ Referee::Impl::Impl(RefereeOptions o, store::DecisionLog* s) : ctx(std::move(o),
 
 namespace {
 
+namespace say = engine::say;
+
 HostAnswer refusedBy(const engine::Refusal& r, std::optional<store::GameId> game) {
     return HostAnswer::refused(std::string(engine::refusalCodeName(r.code)), r.message, game);
 }
@@ -53,7 +55,7 @@ HostAnswer refusedBy(const engine::Refusal& r, std::optional<store::GameId> game
 std::optional<HostAnswer> notTaken(const Verdict& v, std::optional<store::GameId> game) {
     if (v.isTaken()) return std::nullopt;
     if (const auto* why = v.refusal()) return refusedBy(*why, game);
-    return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game);
+    return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game);
 }
 
 // A record line of `kind` around a host request's payload, read with the
@@ -67,13 +69,13 @@ record::LineRead readPayload(std::string_view kind, const json& payload, const e
 std::optional<HostAnswer> playersProblem(const NewGameRequest& r, const engine::Rules& rules,
                                          std::vector<std::string>& names) {
     if (!r.players.empty() && static_cast<int>(r.players.size()) != rules.players())
-        return HostAnswer::refused("bad-players", "This game has " + std::to_string(rules.players()) +
-                                                      " players: give " + std::to_string(rules.players()) +
-                                                      " names, or none.");
+        return HostAnswer::refused(
+            "bad-players",
+            engine::Message("host.players-count", {{"players", say::number(rules.players())}}));
     if (!r.members.empty() && static_cast<int>(r.members.size()) != rules.players())
-        return HostAnswer::refused("bad-members",
-                                   "This game has " + std::to_string(rules.players()) +
-                                       " players: give a member (or none) for each, or no members.");
+        return HostAnswer::refused(
+            "bad-members",
+            engine::Message("host.members-count", {{"players", say::number(rules.players())}}));
     names = r.players;
     if (names.empty())
         for (int i = 0; i < rules.players(); ++i) names.push_back("Player " + std::to_string(i + 1));
@@ -91,21 +93,21 @@ std::optional<HostAnswer> botsProblem(const NewGameRequest& r, const engine::Rul
     std::vector<bool> botSeat(static_cast<std::size_t>(rules.seats()), false);
     for (const auto& b : r.bots) {
         if (b.seat < 0 || b.seat >= rules.seats())
-            return HostAnswer::refused("bad-bots", "This game has seats 1 to " +
-                                                       std::to_string(rules.seats()) + ": there is no seat " +
-                                                       std::to_string(b.seat + 1) + " for a bot.");
+            return HostAnswer::refused(
+                "bad-bots", engine::Message("host.bot-no-such-seat", {{"seats", say::number(rules.seats())},
+                                                                      {"seat", say::number(b.seat + 1)}}));
         if (botSeat[static_cast<std::size_t>(b.seat)])
-            return HostAnswer::refused("bad-bots", "Seat " + std::to_string(b.seat + 1) + " has two bots.");
+            return HostAnswer::refused(
+                "bad-bots", engine::Message("host.bot-seat-twice", {{"seat", say::number(b.seat + 1)}}));
         botSeat[static_cast<std::size_t>(b.seat)] = true;
         if (!botStrength(b.strength))
-            return HostAnswer::refused("bad-bots", "A bot's strength is one of " + botStrengthNames() +
-                                                       ", not '" + b.strength + "'.");
+            return HostAnswer::refused(
+                "bad-bots",
+                engine::Message("host.bot-strength", {{"strengths", say::text(botStrengthNames())},
+                                                      {"given", say::text(b.strength)}}));
     }
     if (!r.bots.empty() && r.favourites == FavouritesMode::Physical)
-        return HostAnswer::refused(
-            "bad-bots",
-            "A bot cannot read the table's own cards: deal the Favourites cards to play "
-            "with bots.");
+        return HostAnswer::refused("bad-bots", engine::Message("host.bots-with-physical-cards"));
     return std::nullopt;
 }
 
@@ -114,9 +116,9 @@ std::optional<HostAnswer> botsProblem(const NewGameRequest& r, const engine::Rul
 std::optional<HostAnswer> Referee::Impl::needPlaying() const {
     const auto& game = ctx.game;
     if (game.status == GameStatus::Paused)
-        return HostAnswer::refused("paused", "The game is paused: resume it first.", game.id);
+        return HostAnswer::refused("paused", engine::Message("host.paused-resume-first"), game.id);
     if (game.status != GameStatus::Playing)
-        return HostAnswer::refused("no-game", "No game is being played: start one first.", game.id);
+        return HostAnswer::refused("no-game", engine::Message("host.no-game-start-one"), game.id);
     return std::nullopt;
 }
 
@@ -125,7 +127,9 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     if (game.status == GameStatus::Playing || game.status == GameStatus::Paused)
         return HostAnswer::refused(
             "game-in-progress",
-            "Game " + std::to_string(game.id->value) + " is still being played: abandon it first.", game.id);
+            engine::Message("host.game-in-progress",
+                            {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}),
+            game.id);
     auto read = record::readSetup(r.setup);
     if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, std::nullopt);
     const auto& spec = std::get<engine::RulesSpec>(read);
@@ -139,7 +143,8 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
         try {
             gameSeed = ctx.options.gameSeeds();
         } catch (const std::exception& e) {
-            return HostAnswer::refused("no-entropy", std::string("The game cannot be started: ") + e.what());
+            return HostAnswer::refused("no-entropy",
+                                       engine::Message("host.cannot-start", {{"why", say::text(e.what())}}));
         }
     }
     store::GameId id;
@@ -149,7 +154,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
         } catch (const std::exception& e) {
             // A game starts on disk or not at all.
             return HostAnswer::refused("log-unwritable",
-                                       std::string("The game cannot be started: ") + e.what());
+                                       engine::Message("host.cannot-start", {{"why", say::text(e.what())}}));
         }
     } else {
         id.value = ++localGameIds;
@@ -192,11 +197,7 @@ HostAnswer Referee::Impl::keep(const KeepRequest& r) {
     if (auto bad = needPlaying()) return *bad;
     const auto& game = ctx.game;
     if (cards.physical())
-        return HostAnswer::refused(
-            "physical-cards",
-            "This table plays with its own cards: each player keeps an Ambition card in "
-            "hand, and the host enters it when it is revealed.",
-            game.id);
+        return HostAnswer::refused("physical-cards", engine::Message("host.keep-physical"), game.id);
     auto read = readPayload("keep", r.keep, game.state->rules());
     if (!read.line) return refusedBy(*read.refusal, game.id);
     const auto& action = std::get<engine::Action>(*read.line);
@@ -218,12 +219,14 @@ HostAnswer Referee::Impl::reshuffle(const ReshuffleRequest& r) {
 HostAnswer Referee::Impl::undo() {
     auto& game = ctx.game;
     if (game.status == GameStatus::Finished)
-        return HostAnswer::refused("game-over", "The game is over: nothing can be taken back.", game.id);
+        return HostAnswer::refused("game-over", engine::Message("host.over-nothing-back"), game.id);
     if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
-        return HostAnswer::refused("no-game", "No game is being played.", game.id);
+        return HostAnswer::refused("no-game", engine::Message("host.no-game"), game.id);
     const auto taken = timeline.takeBack();
-    if (!taken) return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
-    if (*taken == 0) return HostAnswer::refused("nothing-to-undo", "There is nothing to take back.", game.id);
+    if (!taken)
+        return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
+    if (*taken == 0)
+        return HostAnswer::refused("nothing-to-undo", engine::Message("host.nothing-to-undo"), game.id);
     ++ctx.counters.undos;
     board.afterUndo();
     armChance();
@@ -236,10 +239,10 @@ HostAnswer Referee::Impl::undo() {
 HostAnswer Referee::Impl::pause() {
     auto& game = ctx.game;
     if (game.status == GameStatus::Paused)
-        return HostAnswer::refused("paused", "The game is already paused.", game.id);
+        return HostAnswer::refused("paused", engine::Message("host.already-paused"), game.id);
     if (auto bad = needPlaying()) return *bad;
     if (!ctx.refereeEvent("pause", json::object()))
-        return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
+        return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
     game.status = GameStatus::Paused;
     chance.disarm();
     ctx.notice("paused", "The game is paused: nothing is accepted until it resumes.");
@@ -250,11 +253,11 @@ HostAnswer Referee::Impl::resumePlay() {
     auto& game = ctx.game;
     if (game.status != GameStatus::Paused) {
         if (game.status == GameStatus::Playing)
-            return HostAnswer::refused("not-paused", "The game is not paused.", game.id);
-        return HostAnswer::refused("no-game", "No game is being played.", game.id);
+            return HostAnswer::refused("not-paused", engine::Message("host.not-paused"), game.id);
+        return HostAnswer::refused("no-game", engine::Message("host.no-game"), game.id);
     }
     if (!ctx.refereeEvent("resume", json::object()))
-        return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
+        return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
     game.status = GameStatus::Playing;
     armChance();
     ctx.notice("resumed", "The game goes on.");
@@ -265,9 +268,9 @@ HostAnswer Referee::Impl::resumePlay() {
 HostAnswer Referee::Impl::abandon() {
     auto& game = ctx.game;
     if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
-        return HostAnswer::refused("no-game", "No game is being played.", game.id);
+        return HostAnswer::refused("no-game", engine::Message("host.no-game"), game.id);
     if (!ctx.commit([&](store::DecisionLog& s, store::GameId g) { return s.abandonGame(g, ctx.wallTime()); }))
-        return HostAnswer::refused("log-unwritable", "The game log cannot save it.", game.id);
+        return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
     game.status = GameStatus::Abandoned;
     ++ctx.counters.gamesAbandoned;
     board.stop();
