@@ -98,7 +98,7 @@ public:
     // "board", "differences", "in_hand", "guidance", "refusal".
     void addStatus(nlohmann::json& out) const;
     // What the board waits for, if it waits.
-    std::optional<std::string> waitingFor() const;
+    std::optional<engine::Message> waitingFor() const;
     // The places' and stations' LEDs: the blind places always; the rest while
     // a game is being played (`inGame`, paused or not).
     void addLedFacts(LedFacts& facts, bool inGame) const;

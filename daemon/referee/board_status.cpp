@@ -126,16 +126,17 @@ void BoardPart::addStatus(json& out) const {
     out["refusal"] = std::move(refused);
 }
 
-std::optional<std::string> BoardPart::waitingFor() const {
-    if (guiding_ && !comparison_.matches()) return "The board to be set as guided.";
-    if (refusal_)
-        return refusal_->strict ? "The board to be put back as shown."
-                                : "The character to be put back on the board.";
-    if (!comparison_.blindPlaces.empty()) return "A faulty reader to answer again.";
-    if (failingHold() && !comparison_.matches()) return "A reader that missed a scan to read again.";
-    if (comparison_.unsettled) return "A character in hand to be put down.";
-    if (ctx_.game.botThinking()) return ctx_.seatName(state()->seatToAct()) + " (bot) is thinking.";
-    if (ctx_.game.botPlan) return ctx_.botPlanSentence() + " Anyone may make the move for the bot.";
+std::optional<engine::Message> BoardPart::waitingFor() const {
+    using engine::Message;
+    if (guiding_ && !comparison_.matches()) return Message("wait.board-guided");
+    if (refusal_) return Message(refusal_->strict ? "wait.board-put-back" : "wait.character-put-back");
+    if (!comparison_.blindPlaces.empty()) return Message("wait.faulty-reader");
+    if (failingHold() && !comparison_.matches()) return Message("wait.failing-reader");
+    if (comparison_.unsettled) return Message("wait.in-hand");
+    if (ctx_.game.botThinking())
+        return Message("wait.bot-thinking", {{"seat", ctx_.seatWords(state()->seatToAct())}});
+    if (ctx_.game.botPlan)
+        return Message("wait.bot-plan", {{"plan", engine::say::message(ctx_.botPlanMessage())}});
     return std::nullopt;
 }
 

@@ -5,6 +5,8 @@
 // through those views.
 #include "daemon/referee/led_decision.hpp"
 #include "daemon/referee/referee_impl.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/score_breakdown.hpp"
 #include "engine/record/view_json.hpp"
 #include "engine/views.hpp"
@@ -87,24 +89,25 @@ json ambitionWaitingJson(const engine::State& state, const Context& ctx, bool ph
 }
 
 // What the game's phase waits for, in one sentence.
-std::string phaseWaitsFor(const engine::State& state, const Context& ctx) {
+engine::Message phaseWaitsFor(const engine::State& state, const Context& ctx) {
+    using engine::Message;
     switch (state.phase()) {
         case Phase::AwaitDeal:
-            return "The deal of round " + std::to_string(state.round()) + ".";
+            return Message("wait.deal", {{"round", engine::say::number(state.round())}});
         case Phase::AwaitReshuffle:
-            return "The Emissary's pile to be shuffled.";
+            return Message("wait.reshuffle");
         case Phase::KeepAmbition:
-            return "Ambition cards to be kept: each player taps one on their own page.";
+            return Message("wait.keep-ambition");
         case Phase::Placement:
-            return ctx.seatName(state.seatToAct()) + " to place a character.";
+            return Message("wait.place", {{"seat", ctx.seatWords(state.seatToAct())}});
         case Phase::Ascent:
-            return ctx.seatName(state.seatToAct()) + " to move a character.";
+            return Message("wait.move", {{"seat", ctx.seatWords(state.seatToAct())}});
         case Phase::Election:
-            return "Votes.";
+            return Message("wait.votes");
         case Phase::GameOver:
-            return "The game is over.";
+            return Message("wait.game-over");
     }
-    return "";
+    return Message("wait.game-over");
 }
 
 }  // namespace
@@ -163,20 +166,21 @@ json Referee::Impl::publicStatus() const {
     out["bot_plan"] = bots.planJson();
 
     // What the referee waits for, in one sentence.
-    std::string waiting;
+    engine::Message waiting;
     if (game.status == GameStatus::Paused)
-        waiting = "The game is paused.";
+        waiting = engine::Message("wait.paused");
     else if (need && game.status == GameStatus::Playing)
-        waiting = "The host to enter the revealed cards of round " + std::to_string(need->round) + ".";
+        waiting = engine::Message("wait.cards-entered", {{"round", engine::say::number(need->round)}});
     else if (game.status == GameStatus::Finished)
-        waiting = "The game is over.";
+        waiting = engine::Message("wait.game-over");
     else if (game.status == GameStatus::Abandoned)
-        waiting = "The game was abandoned.";
+        waiting = engine::Message("wait.abandoned");
     else if (auto boardWaits = board.waitingFor())
         waiting = *boardWaits;
     else
         waiting = phaseWaitsFor(*state, ctx);
-    out["waiting_for"] = waiting;
+    out["waiting_for"] = words::english().say(waiting);
+    out["waiting_says"] = words::messageJson(waiting);
     return out;
 }
 

@@ -252,7 +252,7 @@ TEST_CASE(
         REQUIRE(t.host({{"deal", dealFor(t.state(), 7)}}).ok);
         t.follow();
         t.put("alighiero", "1");  // seat 0 places; seat 1 is the bot
-        CHECK(t.referee.publicStatus()["waiting_for"] == "Player 2 (bot) is thinking.");
+        CHECK(t.referee.publicStatus()["waiting_for"] == "\u2068Player 2\u2069 (bot) is thinking.");
         // Nothing is judged while it thinks: a piece put now waits.
         t.wait(200ms);
         plan = t.referee.publicStatus()["bot_plan"];

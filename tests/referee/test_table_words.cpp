@@ -48,11 +48,11 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     }
     status = t.referee.publicStatus();
     CHECK(status["ambition_waiting"].empty());
-    CHECK(status["waiting_for"] == "Ann to place a character.");
+    CHECK(status["waiting_for"] == "\u2068Ann\u2069 to place a character.");
 
     t.put("eloise", "4");
     CHECK(t.referee.publicStatus()["last_action"] == "Ann placed Eloise on floor 4.");
-    CHECK(t.referee.publicStatus()["waiting_for"] == "Bea to place a character.");
+    CHECK(t.referee.publicStatus()["waiting_for"] == "\u2068Bea\u2069 to place a character.");
     t.put("caius", "2");
     CHECK(t.referee.publicStatus()["last_action"] == "Bea placed Caius on floor 2.");
 }
