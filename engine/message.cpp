@@ -6,7 +6,7 @@ namespace vivaref::engine {
 
 bool operator==(const MessageValue& a, const MessageValue& b) {
     return a.kind == b.kind && a.number == b.number && a.text == b.text && a.name == b.name &&
-           a.items == b.items && a.inner == b.inner;
+           a.characterKind == b.characterKind && a.items == b.items && a.inner == b.inner;
 }
 
 bool operator==(const MessageArg& a, const MessageArg& b) { return a.name == b.name && a.value == b.value; }
@@ -47,12 +47,14 @@ MessageValue number(std::int64_t n) {
 MessageValue character(const Character& c) {
     auto v = valueOf(MessageValue::Kind::Character, c.id);
     v.name = c.name;
+    v.characterKind = std::string(characterKindName(c.kind));
     return v;
 }
 
-MessageValue character(std::string slug, std::string name) {
+MessageValue character(std::string slug, std::string name, std::string kind) {
     auto v = valueOf(MessageValue::Kind::Character, std::move(slug));
     v.name = std::move(name);
+    v.characterKind = std::move(kind);
     return v;
 }
 

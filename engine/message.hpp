@@ -39,10 +39,11 @@ struct MessageValue {
     };
 
     Kind kind = Kind::Number;
-    std::int64_t number = 0;  // Number; Seat: the seat's index (shown from 1)
-    std::string text;         // Character: slug; Place, Vote, Ambition: record spelling; Player: name;
-                              // Text: as written
-    std::string name;         // Character: its name (characters keep their names in every language)
+    std::int64_t number = 0;    // Number; Seat: the seat's index (shown from 1)
+    std::string text;           // Character: slug; Place, Vote, Ambition: record spelling; Player: name;
+                                // Text: as written
+    std::string name;           // Character: its name (characters keep their names in every language)
+    std::string characterKind;  // Character: "woman", "man", "dog", "jester" (for a language's agreement)
     std::vector<MessageValue> items;  // List
     std::vector<Message> inner;       // Message: exactly one
 
@@ -71,7 +72,7 @@ struct Message {
 namespace say {
 MessageValue number(std::int64_t n);
 MessageValue character(const Character& c);
-MessageValue character(std::string slug, std::string name);
+MessageValue character(std::string slug, std::string name, std::string kind = {});
 MessageValue place(Place p);
 MessageValue seat(Seat s);
 MessageValue player(std::string name);

@@ -99,7 +99,7 @@ void BoardPart::privateNotice(engine::Seat seat, std::string kind, std::string t
 void BoardPart::tellStation(drivers::StationId station, std::string kind, std::string text, json detail) {
     ++ctx_.counters.stationNotices;
     ctx_.notices.push_back(Notice{ctx_.now, std::move(kind), Notice::Audience::Station, station.number,
-                                  std::move(text), std::move(detail)});
+                                  std::move(text), std::move(detail), std::nullopt});
 }
 
 }  // namespace vivaref::referee

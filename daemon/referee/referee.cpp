@@ -168,7 +168,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     timeline.restart();
     board.startGame();  // a board left from before is cleared first
     chance.arm(true);
-    game.lastAction.clear();
+    game.lastAction = {};
     game.status = GameStatus::Playing;
     cards.startGame(r.favourites);
     if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
@@ -230,10 +230,10 @@ HostAnswer Referee::Impl::undo() {
     ++ctx.counters.undos;
     board.afterUndo();
     armChance();
-    game.lastAction = "The host took back the last decision.";
-    ctx.notice("undone", game.lastAction + " Put the board back as shown.", json{{"decisions", *taken}});
+    game.lastAction = engine::Message("event.undone");
+    ctx.notice("undone", engine::Message("event.undone-put-back"), json{{"decisions", *taken}});
     settle();
-    return HostAnswer::accepted(game.id, game.lastAction);
+    return HostAnswer::accepted(game.id, words::english().say(game.lastAction));
 }
 
 HostAnswer Referee::Impl::pause() {
@@ -292,15 +292,14 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
         return *no;
     cards.entered(entered.round, entered.favourites, entered.ambitions);
 
-    game.lastAction = "The revealed cards of round " + std::to_string(entered.round) +
-                      " are entered: the scores are counted.";
+    game.lastAction = engine::Message("event.cards-entered", {{"round", say::number(entered.round)}});
     ctx.notice("cards-entered", game.lastAction,
                json{{"round", entered.round}, {"decisions", taken}, {"totals", game.state->totals()}});
     board.dropRefusal();
     armChance();
     finishIfOver();
     settle();
-    return HostAnswer::accepted(game.id, game.lastAction);
+    return HostAnswer::accepted(game.id, words::english().say(game.lastAction));
 }
 
 void Referee::Impl::settle() {

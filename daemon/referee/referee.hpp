@@ -117,9 +117,10 @@ struct Notice {
     // "log-problem", "log-ok". Station only: "private-refusal", "ignored-key".
     std::string kind;
     Audience audience = Audience::Public;
-    std::optional<int> station;  // Audience::Station only
-    std::string text;            // a sentence
-    nlohmann::json detail;       // machine-readable; never a secret in a public notice
+    std::optional<int> station;           // Audience::Station only
+    std::string text;                     // a sentence, in English
+    nlohmann::json detail;                // machine-readable; never a secret in a public notice
+    std::optional<engine::Message> says;  // the sentence as a message, where there is one
 };
 
 // A chance decision the referee made itself, as the host request that would

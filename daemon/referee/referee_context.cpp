@@ -100,7 +100,12 @@ bool Context::retryLog() {
 
 void Context::notice(std::string kind, std::string text, json detail) {
     notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
-                             std::move(detail)});
+                             std::move(detail), std::nullopt});
+}
+
+void Context::notice(std::string kind, const engine::Message& says, json detail) {
+    notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt,
+                             words::english().say(says), std::move(detail), says});
 }
 
 std::string Context::seatName(engine::Seat s) const {

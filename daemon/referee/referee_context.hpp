@@ -41,7 +41,7 @@ struct Game {
     std::optional<store::GameId> id;
     std::optional<engine::State> state;
     std::vector<std::string> players;
-    std::string lastAction;  // a public sentence
+    engine::Message lastAction;  // public; no code: none yet
     // By seat: the bot's strength ("casual", "good", "strong"), empty for
     // people (bots_part.hpp).
     std::vector<std::string> bots;
@@ -98,6 +98,9 @@ struct Context {
 
     // A public notice, now.
     void notice(std::string kind, std::string text, nlohmann::json detail = nlohmann::json::object());
+    // The same with what it says as a message (its text: the English).
+    void notice(std::string kind, const engine::Message& says,
+                nlohmann::json detail = nlohmann::json::object());
     // Words for the table: a seat by its players' names ("Ann", "Ann and Bob",
     // "Seat 1" when nobody is named: counted from 1), a character by its
     // display name ("Odessa la Contessa"); the slug stays for the JSON.

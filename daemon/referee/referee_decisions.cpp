@@ -7,6 +7,7 @@
 
 #include "daemon/referee/board_places.hpp"
 #include "daemon/referee/referee_impl.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/result_json.hpp"
 #include "engine/record/view_json.hpp"
@@ -22,25 +23,34 @@ namespace {
 // Each event told to the table: a notice, and for some the last action's
 // sentence.
 
+using engine::Message;
+namespace say = engine::say;
+
+engine::MessageValue character(const Context& ctx, engine::CharacterId c) {
+    const auto& roster = ctx.game.state->rules().roster();
+    return c.index < roster.size() ? say::character(roster[c]) : say::character("?", "?");
+}
+
 void tellDealt(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e, bool automatic) {
     auto& game = ctx.game;
-    game.lastAction = cards.physical() ? "Round " + std::to_string(e.round) +
-                                             " starts: deal your own Favourites cards, and keep them hidden."
-                                       : "Round " + std::to_string(e.round) + " is dealt" +
-                                             (automatic ? " by the referee." : ".");
+    const char* code = cards.physical() ? "event.dealt-physical"
+                       : automatic      ? "event.dealt-by-referee"
+                                        : "event.dealt";
+    game.lastAction = Message(code, {{"round", say::number(e.round)}});
     ctx.notice("dealt", game.lastAction, json{{"round", e.round}, {"by", automatic ? "referee" : "host"}});
 }
 
 void tellNotCrowned(Context& ctx, const engine::Event& e) {
     ctx.game.lastAction =
-        ctx.characterName(e.character) + " is not crowned and goes to " + placeWord(e.to) + ".";
+        Message("event.not-crowned", {{"character", character(ctx, e.character)}, {"to", say::place(e.to)}});
     ctx.notice("not-crowned", ctx.game.lastAction,
                json{{"character", ctx.slug(e.character)}, {"to", engine::placeName(e.to)}});
 }
 
 void tellPlaced(Context& ctx, const engine::Event& e) {
-    ctx.game.lastAction =
-        ctx.seatName(e.seat) + " placed " + ctx.characterName(e.character) + " on " + placeWord(e.to) + ".";
+    ctx.game.lastAction = Message("event.placed", {{"seat", ctx.seatWords(e.seat)},
+                                                   {"character", character(ctx, e.character)},
+                                                   {"to", say::place(e.to)}});
     ctx.notice("accepted", ctx.game.lastAction,
                json{{"action", "place"},
                     {"seat", e.seat.index},
@@ -49,8 +59,10 @@ void tellPlaced(Context& ctx, const engine::Event& e) {
 }
 
 void tellMoved(Context& ctx, const engine::Event& e) {
-    ctx.game.lastAction = ctx.seatName(e.seat) + " moved " + ctx.characterName(e.character) + " from " +
-                          placeWord(e.from) + " to " + placeWord(e.to) + ".";
+    ctx.game.lastAction = Message("event.moved", {{"seat", ctx.seatWords(e.seat)},
+                                                  {"character", character(ctx, e.character)},
+                                                  {"from", say::place(e.from)},
+                                                  {"to", say::place(e.to)}});
     ctx.notice("accepted", ctx.game.lastAction,
                json{{"action", "move"},
                     {"seat", e.seat.index},
@@ -60,41 +72,41 @@ void tellMoved(Context& ctx, const engine::Event& e) {
 }
 
 void tellPassed(Context& ctx, const engine::Event& e) {
-    ctx.game.lastAction = ctx.seatName(e.seat) + " cannot move and passes.";
+    ctx.game.lastAction = Message("event.passed", {{"seat", ctx.seatWords(e.seat)}});
     ctx.notice("passed", ctx.game.lastAction, json{{"seat", e.seat.index}});
 }
 
 void tellElectionOpened(Context& ctx, const engine::Event& e) {
     ctx.notice("election-opened",
-               ctx.characterName(e.character) + " is on the throne: every seat votes with its station.",
+               Message("event.election-opened", {{"character", character(ctx, e.character)}}),
                json{{"candidate", ctx.slug(e.character)}, {"seat", e.seat.index}});
 }
 
 void tellVoteCast(Context& ctx, const engine::Event& e) {
     // Who voted, never what (the card is in the log, not here).
-    ctx.game.lastAction = ctx.seatName(e.seat) + " has voted.";
+    ctx.game.lastAction = Message("event.voted", {{"seat", ctx.seatWords(e.seat)}});
     ctx.notice("vote-cast", ctx.game.lastAction, json{{"seat", e.seat.index}});
 }
 
 void tellRevealed(Context& ctx) {
     const auto& state = *ctx.game.state;
     auto view = record::publicViewJson(engine::publicView(state), state.rules());
-    ctx.notice("revealed", "The votes are revealed.", view.value("last_reveal", json::object()));
+    ctx.notice("revealed", Message("event.revealed"), view.value("last_reveal", json::object()));
 }
 
 void tellCrowned(Context& ctx, const engine::Event& e) {
-    ctx.game.lastAction = ctx.characterName(e.character) + " is crowned.";
+    ctx.game.lastAction = Message("event.crowned", {{"character", character(ctx, e.character)}});
     ctx.notice("crowned", ctx.game.lastAction, json{{"character", ctx.slug(e.character)}});
 }
 
 void tellScored(Context& ctx, const PhysicalCardsPart& cards) {
     // Physical cards not yet entered: the scores are not known.
     if (!cards.revealNeeded())
-        ctx.notice("scored", "The coronation is scored.", json{{"totals", ctx.game.state->totals()}});
+        ctx.notice("scored", Message("event.scored"), json{{"totals", ctx.game.state->totals()}});
 }
 
 void tellRoundEnded(Context& ctx, const PhysicalCardsPart& cards, const engine::Event& e) {
-    ctx.notice("round-ended", "Round " + std::to_string(e.round) + " is over: clear the board.",
+    ctx.notice("round-ended", Message("event.round-ended", {{"round", say::number(e.round)}}),
                cards.revealNeeded() ? json{{"round", e.round}}
                                     : json{{"round", e.round}, {"totals", ctx.game.state->totals()}});
 }
@@ -116,11 +128,11 @@ bool tellEvent(Context& ctx, const PhysicalCardsPart& cards, const engine::Event
             tellNotCrowned(ctx, e);
             return true;
         case EventKind::Compensated:
-            ctx.notice("compensated",
-                       ctx.seatName(e.seat) + " gains 3 points for placing only one character.");
+            ctx.notice("compensated", Message("event.compensated", {{"seat", ctx.seatWords(e.seat)}}));
             return false;
         case EventKind::AmbitionKept:
-            ctx.notice("ambition-kept", ctx.playerName(e.player) + " kept an Ambition card.",
+            ctx.notice("ambition-kept",
+                       Message("event.ambition-kept", {{"player", say::player(ctx.playerName(e.player))}}),
                        json{{"player", e.player.index}});
             return false;
         case EventKind::Placed:
@@ -130,7 +142,7 @@ bool tellEvent(Context& ctx, const PhysicalCardsPart& cards, const engine::Event
             tellMoved(ctx, e);
             return false;
         case EventKind::PlacementEnded:
-            ctx.notice("placement-ended", "Placement is over: the characters left go to floor 0.");
+            ctx.notice("placement-ended", Message("event.placement-ended"));
             return false;
         case EventKind::Passed:
             tellPassed(ctx, e);
@@ -148,8 +160,7 @@ bool tellEvent(Context& ctx, const PhysicalCardsPart& cards, const engine::Event
             tellCrowned(ctx, e);
             return false;
         case EventKind::PileReshuffled:
-            ctx.notice("reshuffled", std::string("The Emissary's pile is shuffled") +
-                                         (automatic ? " by the referee." : "."));
+            ctx.notice("reshuffled", Message(automatic ? "event.reshuffled-by-referee" : "event.reshuffled"));
             return false;
         case EventKind::CoronationScored:
             tellScored(ctx, cards);
@@ -182,10 +193,10 @@ void Referee::Impl::afterDecision(const engine::EventList& events, bool automati
         if (tellEvent(ctx, cards, e, automatic)) engineMoved = true;
     if (engineMoved) board.guide();
     if (auto need = cards.revealNeeded()) {
-        game.lastAction = std::string("Show your ") + (need->favourites ? "Favourites" : "") +
-                          (need->favourites && need->ambitions ? " and " : "") +
-                          (need->ambitions ? "Ambition" : "") +
-                          " cards: the host enters them, then the scores are counted.";
+        const char* which = need->favourites && need->ambitions ? "both"
+                            : need->favourites                  ? "favourites"
+                                                                : "ambitions";
+        game.lastAction = Message("event.cards-wanted", {{"cards", say::text(which)}});
         ctx.notice(
             "cards-wanted", game.lastAction,
             json{{"round", need->round}, {"favourites", need->favourites}, {"ambitions", need->ambitions}});
@@ -211,18 +222,16 @@ void Referee::Impl::finishIfOver() {
     board.stop();
     ++ctx.counters.gamesFinished;
     ctx.counters.results.push_back(result);
-    std::string text = "The game is over.";
-    if (!result["winners"].empty()) {
-        text += " Winner:";
-        for (const auto& w : result["winners"]) {
-            auto p = w.get<std::size_t>();
-            text += " " + ctx.playerName(engine::PlayerId{static_cast<std::uint8_t>(p)});
-        }
-        text += ".";
-    } else {
-        text += " The Emissary wins.";
-    }
-    ctx.notice("game-over", text, result);
+    std::vector<engine::MessageValue> winners;
+    for (const auto& w : result["winners"])
+        winners.push_back(
+            say::player(ctx.playerName(engine::PlayerId{static_cast<std::uint8_t>(w.get<std::size_t>())})));
+    const auto count = static_cast<std::int64_t>(winners.size());
+    ctx.notice("game-over",
+               winners.empty() ? Message("event.game-over-emissary")
+                               : Message("event.game-over", {{"count", say::number(count)},
+                                                             {"winners", say::list(std::move(winners))}}),
+               result);
 }
 
 HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
@@ -270,7 +279,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     board.startGame();  // the board goes back to the logged position first
     game.status = logged.paused ? GameStatus::Paused : GameStatus::Playing;
     armChance();
-    game.lastAction = "The game resumed from the log.";
+    game.lastAction = Message("event.resumed-from-log");
     ctx.refereeEvent("restart", json{{"decisions", timeline.decisions().size()}});
     ctx.notice(
         "resumed-from-log",

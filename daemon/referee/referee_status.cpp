@@ -161,7 +161,9 @@ json Referee::Impl::publicStatus() const {
 
     out["election"] = electionJson(*state, ctx);
     out["ambition_waiting"] = ambitionWaitingJson(*state, ctx, cards.physical());
-    out["last_action"] = game.lastAction;
+    out["last_action"] = game.lastAction.code.empty() ? "" : words::english().say(game.lastAction);
+    out["last_action_says"] =
+        game.lastAction.code.empty() ? json(nullptr) : words::messageJson(game.lastAction);
     // A bot's placement or move to carry out (its votes and keeps stay secret).
     out["bot_plan"] = bots.planJson();
 

@@ -15,8 +15,11 @@ json valueJson(const MessageValue& v) {
             return v.number;
         case Kind::Seat:
             return json{{"seat", v.number}};
-        case Kind::Character:
-            return json{{"character", v.text}, {"name", v.name}};
+        case Kind::Character: {
+            json c{{"character", v.text}, {"name", v.name}};
+            if (!v.characterKind.empty()) c["kind"] = v.characterKind;
+            return c;
+        }
         case Kind::Place:
             return json{{"place", v.text}};
         case Kind::Player:
@@ -58,6 +61,7 @@ MessageValue valueFromJson(const json& j) {
         v.kind = MessageValue::Kind::Character;
         v.text = textField(j, "character");
         v.name = j.contains("name") ? textField(j, "name") : v.text;
+        if (j.contains("kind")) v.characterKind = textField(j, "kind");
         return v;
     }
     auto textValue = [&](MessageValue::Kind kind, const char* key) {

@@ -3,7 +3,8 @@
 //   {"code": "refusal.floor-full", "args": {"floor": 3, "limit": 4}}
 // A parameter is a JSON number (a number), or an object naming its kind:
 //   {"seat": 0} (from 0, as everywhere in the API), {"character": SLUG,
-//   "name": NAME}, {"place": "wc3"}, {"player": NAME}, {"vote": "yes"},
+//   "name": NAME, "kind": "woman" | "man" | "dog" | "jester"}, {"place": "wc3"}, {"player": NAME}, {"vote":
+//   "yes"},
 //   {"ambition": SLUG}, {"list": [PARAMETER...]}, {"message": MESSAGE},
 //   {"text": WORDS}.
 #pragma once

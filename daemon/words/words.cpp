@@ -125,6 +125,11 @@ std::string Rendering::message(const Message& m) {
                 static_cast<std::int64_t>(v.kind == MessageValue::Kind::Seat ? v.number + 1 : v.number));
         else
             values.emplace_back(unicode(value(v)));
+        if (v.kind == MessageValue::Kind::Character) {
+            // For a language's agreement: "couronnée", "incoronata".
+            names.push_back(unicode(arg.name + "_kind"));
+            values.emplace_back(unicode(v.characterKind.empty() ? "man" : v.characterKind));
+        }
         if (v.kind == MessageValue::Kind::Place) {
             const auto place = placeWords(v.text);
             names.push_back(unicode(arg.name + "_kind"));

@@ -3,7 +3,9 @@
 // follow that language's rules. What each kind of parameter becomes:
 //   a number            itself (plural and select may choose on it)
 //   a seat              its number from 1
-//   a character         its name (characters keep their names)
+//   a character         its name (characters keep their names); beside
+//                       it NAME_kind (woman, man, dog, jester; man when
+//                       unknown) for a language's agreement
 //   a place             the catalog's "place.floor" {floor}, "place.throne",
 //                       "place.wc" {floor}, "place.dungeon" {number}, ...;
 //                       and beside it NAME_kind (floor, throne, wc, dungeon,

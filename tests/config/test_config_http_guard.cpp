@@ -78,6 +78,7 @@ TEST_CASE("language: the table's language is one vivaref speaks, English by defa
     const auto c = check("[daemon]\nlanguage = fr\n");
     CHECK(c.problems.empty());
     CHECK(c.config.daemon.language == "fr");
-    CHECK(problemTexts("[daemon]\nlanguage = klingon\n") ==
-          Strings{"castle.ini:2: daemon.language: 'klingon' is not a language vivaref speaks: de, en, fr, it"});
+    CHECK(
+        problemTexts("[daemon]\nlanguage = klingon\n") ==
+        Strings{"castle.ini:2: daemon.language: 'klingon' is not a language vivaref speaks: de, en, fr, it"});
 }

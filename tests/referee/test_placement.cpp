@@ -36,7 +36,7 @@ TEST_CASE("a placement by the seat to act is accepted, acknowledged and lit") {
     CHECK_FALSE(t.referee.nextDeadline());
     CHECK(t.referee.counters().actionsAccepted == 1);
     auto status = t.referee.publicStatus();
-    CHECK(status["last_action"] == "Player 1 placed Alighiero lo Scudiero on floor 1.");
+    CHECK(status["last_action"] == "\u2068Player 1\u2069 placed Alighiero lo Scudiero on floor 1.");
     CHECK(status["differences"].empty());
 }
 

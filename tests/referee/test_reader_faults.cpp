@@ -63,10 +63,10 @@ TEST_CASE("a reader that missed a scan holds placements; what landed in its gap 
     CHECK(t.state().placeOf(roster.find("piero")) == Place::Floor2);
     const auto accepted = noticesOf(t.notices, "accepted");
     REQUIRE(accepted.size() >= 2);
-    CHECK(accepted[accepted.size() - 2].text.find("Player 1 ") == 0);
+    CHECK(accepted[accepted.size() - 2].text.find("\u2068Player 1\u2069 ") == 0);
     CHECK(accepted[accepted.size() - 2].text.find("placed Odessa la Contessa on floor 1") !=
           std::string::npos);
-    CHECK(accepted.back().text.find("Player 2 ") == 0);
+    CHECK(accepted.back().text.find("\u2068Player 2\u2069 ") == 0);
     CHECK(accepted.back().text.find("placed Piero il Cuoco Fiero on floor 2") != std::string::npos);
     CHECK(t.referee.publicStatus()["refusal"].is_null());
 }

@@ -36,7 +36,7 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     CHECK(status.dump().find(slug) == std::string::npos);
     const auto kept = noticesOf(t.notices, "ambition-kept");
     REQUIRE(kept.size() == 1);
-    CHECK(kept[0].text == "Ann kept an Ambition card.");
+    CHECK(kept[0].text == "\u2068Ann\u2069 kept an Ambition card.");
 
     for (int p = 1; p < 3; ++p) {
         const engine::PlayerId player{static_cast<std::uint8_t>(p)};
@@ -51,10 +51,10 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     CHECK(status["waiting_for"] == "\u2068Ann\u2069 to place a character.");
 
     t.put("eloise", "4");
-    CHECK(t.referee.publicStatus()["last_action"] == "Ann placed Eloise on floor 4.");
+    CHECK(t.referee.publicStatus()["last_action"] == "\u2068Ann\u2069 placed Eloise on floor 4.");
     CHECK(t.referee.publicStatus()["waiting_for"] == "\u2068Bea\u2069 to place a character.");
     t.put("caius", "2");
-    CHECK(t.referee.publicStatus()["last_action"] == "Bea placed Caius on floor 2.");
+    CHECK(t.referee.publicStatus()["last_action"] == "\u2068Bea\u2069 placed Caius on floor 2.");
 }
 
 }  // namespace vivaref::referee::testing

@@ -118,6 +118,7 @@ export class Words {
       if (typeof v === 'number') out[name] = v;
       else if (v && typeof v === 'object' && 'seat' in v) out[name] = Number(v.seat) + 1;
       else out[name] = this.value(v);
+      if (v && typeof v === 'object' && 'character' in v) out[`${name}_kind`] = v.kind || 'man';
       if (v && typeof v === 'object' && 'place' in v) {
         const p = placeParts(String(v.place));
         out[`${name}_kind`] = p.kind;
