@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
         json texts = json::object();
         for (const auto& [code, cases] : examples.items())
             for (const auto& args : cases)
-                texts[code].push_back(words.say(vivaref::words::messageFromJson(json{{"code", code}, {"args", args}})));
+                texts[code].push_back(
+                    words.say(vivaref::words::messageFromJson(json{{"code", code}, {"args", args}})));
         out[language] = std::move(texts);
     }
     std::cout << out.dump(1) << "\n";
