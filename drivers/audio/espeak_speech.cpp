@@ -96,9 +96,16 @@ EspeakSpeech::Opened EspeakSpeech::open(const EspeakSpeechConfig& config, const 
         return EspeakSpeech::onSamples(samples, count, events);
     });
     int rate = started.sampleRate;
+    std::map<SpeechLanguage, std::string> voices;
     std::vector<SpeechLanguage> missing;
     for (const SpeechLanguage& language : config.languages) {
-        if (language.tag.empty() || espeak_ng_SetVoiceByName(language.tag.c_str()) != ENS_OK) {
+        const espeak_VOICE* voice = nullptr;
+        if (!language.tag.empty() && espeak_ng_SetVoiceByName(language.tag.c_str()) == ENS_OK) {
+            voice = espeak_GetCurrentVoice();
+        }
+        if (voice != nullptr && voice->identifier != nullptr) {
+            voices[language] = voice->identifier;
+        } else {
             missing.push_back(language);
         }
     }
@@ -106,17 +113,19 @@ EspeakSpeech::Opened EspeakSpeech::open(const EspeakSpeechConfig& config, const 
     if (!pcm.pcm) {
         return Opened{nullptr, std::move(pcm.error)};
     }
-    std::unique_ptr<EspeakSpeech> speech(
-        new EspeakSpeech(config, clock, std::move(session), std::move(*pcm.pcm), rate, std::move(missing)));
+    std::unique_ptr<EspeakSpeech> speech(new EspeakSpeech(
+        config, clock, std::move(session), std::move(*pcm.pcm), rate, std::move(voices), std::move(missing)));
     return Opened{std::move(speech), {}};
 }
 
 EspeakSpeech::EspeakSpeech(const EspeakSpeechConfig& config, const LoopClock& clock, EspeakSession session,
-                           AlsaPcm pcm, int sampleRate, std::vector<SpeechLanguage> missing)
+                           AlsaPcm pcm, int sampleRate, std::map<SpeechLanguage, std::string> voices,
+                           std::vector<SpeechLanguage> missing)
     : clock_(clock),
       session_(std::move(session)),
       pcm_(std::move(pcm)),
       sampleRate_(sampleRate),
+      voices_(std::move(voices)),
       missingVoices_(std::move(missing)),
       afterFirstSample_(config.afterFirstSample),
       volume_(std::clamp(config.volume, 0, 100)),

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -76,6 +77,9 @@ public:
 
     // The configured languages espeak-ng has no voice for: their lines Fail.
     const std::vector<SpeechLanguage>& missingVoices() const { return missingVoices_; }
+    // The voice espeak-ng chose for each configured language, by its file
+    // in espeak-ng-data ("fr": "roa/fr"), for the log.
+    const std::map<SpeechLanguage, std::string>& voices() const { return voices_; }
     // espeak-ng's rate, samples a second (22050 with its own voices).
     int sampleRate() const { return sampleRate_; }
     // Blocks until nothing waits and nothing is being spoken (tests, the benchmark).
@@ -85,7 +89,8 @@ private:
     struct Utterance;
 
     EspeakSpeech(const EspeakSpeechConfig& config, const LoopClock& clock, EspeakSession session, AlsaPcm pcm,
-                 int sampleRate, std::vector<SpeechLanguage> missing);
+                 int sampleRate, std::map<SpeechLanguage, std::string> voices,
+                 std::vector<SpeechLanguage> missing);
     static int onSamples(short* samples, int count, void* events);
     void run();
     SpeechReport speak(QueuedSpeech queued);
@@ -95,6 +100,7 @@ private:
     EspeakSession session_;
     AlsaPcm pcm_;
     int sampleRate_;
+    std::map<SpeechLanguage, std::string> voices_;
     std::vector<SpeechLanguage> missingVoices_;
     std::function<void(SpeechId)> afterFirstSample_;
     std::optional<SpeechLanguage> voice_;  // the voice's thread only

@@ -2,16 +2,22 @@
 // short lines like the table's are queued one at a time on an idle voice,
 // and the time from say() to the first sample handed to ALSA is measured
 // (the synthesis of espeak's first chunk, plus the hand-over). Prints p50,
-// p99 and the worst. By default the samples go to ALSA's null PCM; give a
-// PCM name (e.g. `speech_bench default`) to play them on this machine's
-// sound device instead.
+// p99 and the worst, and how many seconds of speech espeak-ng makes in a
+// second (the headroom a slower machine has). By default the samples go to
+// ALSA's file PCM (into a scratch file, its slave the null PCM, which does
+// not wait for a speaker); give a PCM name (e.g. `speech_bench default`) to
+// play them on this machine's sound device instead.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "drivers/audio/espeak_speech.hpp"
+#include "tests/audio/file_pcm.hpp"
 
 namespace {
 
@@ -49,11 +55,18 @@ int main(int argc, char** argv) {
     using namespace vivaref::drivers;
     constexpr int kLinesPerLanguage = 50;
     EspeakSpeechConfig config;
+    std::filesystem::path scratch;
     if (argc > 1) {
         config.pcm = argv[1];
     } else {
-        config.pcm = "vivaref_null";
-        config.alsaConfig = "pcm.vivaref_null { type null }\n";
+        std::string pattern = (std::filesystem::temp_directory_path() / "speech-bench-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            std::perror("speech_bench: mkdtemp");
+            return 1;
+        }
+        scratch = pattern;
+        config.pcm = testing::kFilePcmName;
+        config.alsaConfig = testing::filePcmConfig(scratch / "out.raw");
     }
     SteadyLoopClock clock;
     EspeakSpeech::Opened opened = EspeakSpeech::open(config, clock);
@@ -62,6 +75,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     EspeakSpeech& speech = *opened.speech;
+    auto started = clock.nowMicros();
     std::printf("PCM %s, espeak-ng at %d Hz, %d lines per language, each queued on an idle voice\n",
                 config.pcm.c_str(), speech.sampleRate(), kLinesPerLanguage);
     std::printf("queue -> first sample handed to ALSA (ms)\n%-4s %8s %8s %8s\n", "lang", "p50", "p99", "max");
@@ -88,5 +102,14 @@ int main(int argc, char** argv) {
     }
     std::printf("%-4s %8.1f %8.1f %8.1f\n", "all", percentile(all, 0.5), percentile(all, 0.99),
                 *std::max_element(all.begin(), all.end()));
+    std::chrono::duration<double> busy = clock.nowMicros() - started;
+    int rate = speech.sampleRate();
+    opened.speech.reset();  // the file PCM has written everything
+    if (!scratch.empty()) {
+        double spoken = static_cast<double>(std::filesystem::file_size(scratch / "out.raw")) / 2.0 / rate;
+        std::printf("%.1f s of speech made in %.2f s: %.0f times faster than it is spoken\n", spoken,
+                    busy.count(), spoken / busy.count());
+        std::filesystem::remove_all(scratch);
+    }
     return 0;
 }

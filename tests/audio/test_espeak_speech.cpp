@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <semaphore>
 
 #include <doctest/doctest.h>
@@ -98,6 +99,10 @@ TEST_CASE("English, French, German and Italian each have a voice; a language wit
     EspeakSpeech::Opened opened = EspeakSpeech::open(config, clock);
     REQUIRE_MESSAGE(opened.speech, opened.error);
     CHECK(opened.speech->missingVoices() == std::vector<SpeechLanguage>{{"zz"}});
+    // espeak-ng's own voices (Debian's espeak-ng-data), not MBROLA's.
+    CHECK(opened.speech->voices() ==
+          std::map<SpeechLanguage, std::string>{
+              {{"de"}, "gmw/de"}, {{"en"}, "gmw/en"}, {{"fr"}, "roa/fr"}, {{"it"}, "roa/it"}});
     CHECK(opened.speech->sampleRate() > 0);
 
     for (const char* tag : {"en", "fr", "de", "it", "zz"}) {
