@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <utility>
 
 #include <espeak-ng/espeak_ng.h>
@@ -61,9 +62,11 @@ const EspeakStart& startEspeakOnce(const std::string& dataPath) {
         espeak_ng_ERROR_CONTEXT context = nullptr;
         espeak_ng_STATUS status = espeak_ng_Initialize(&context);
         espeak_ng_ClearErrorContext(&context);
-        std::string where = dataPath.empty() ? std::string("its default folder") : dataPath;
         if (status != ENS_OK) {
-            start.error = "espeak-ng: does not start (data in " + where + "): " + espeakStatusText(status);
+            const char* folder = nullptr;
+            espeak_Info(&folder);
+            start.error = "espeak-ng: does not start (data in " + std::string(folder ? folder : "?") +
+                          "): " + espeakStatusText(status);
             return start;
         }
         status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, kEspeakChunkMillis, nullptr);
@@ -84,6 +87,12 @@ EspeakSpeech::Opened EspeakSpeech::open(const EspeakSpeechConfig& config, const 
         return Opened{nullptr, "espeak-ng: already speaking for another voice in this process"};
     }
     EspeakSession session(&espeakInUse);
+    // espeak-ng would quietly take its default folder instead of a wrong one.
+    std::error_code ignored;
+    if (!config.dataPath.empty() &&
+        !std::filesystem::is_directory(config.dataPath + "/espeak-ng-data", ignored)) {
+        return Opened{nullptr, "espeak-ng: no espeak-ng-data folder in \"" + config.dataPath + "\""};
+    }
     const EspeakStart& started = startEspeakOnce(config.dataPath);
     if (!started.error.empty()) {
         return Opened{nullptr, started.error};

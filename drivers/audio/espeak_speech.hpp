@@ -31,7 +31,9 @@ struct EspeakSpeechConfig {
     // When not empty: the ALSA configuration `pcm` is looked up in instead
     // of the system's (the tests' file and null PCMs; see AlsaPcm::open).
     std::string alsaConfig;
-    std::string dataPath;  // the folder holding espeak-ng-data; empty: the library's own
+    // The folder holding espeak-ng-data; empty: the library's own. The first
+    // open() in a process decides it for the process (see EspeakSession).
+    std::string dataPath;
     // The languages the table may speak: open() looks for a voice for each.
     std::vector<SpeechLanguage> languages{{"en"}, {"fr"}, {"de"}, {"it"}};
     std::size_t queueCapacity = SpeechQueue::kDefaultCapacity;

@@ -137,6 +137,18 @@ TEST_CASE("a PCM that does not exist is an error value naming it") {
     CHECK(opened.error.find("does not parse") != std::string::npos);
 }
 
+TEST_CASE("a data folder without espeak-ng-data is an error value, not espeak-ng's default taken quietly") {
+    ScratchSound scratch;
+    SteadyLoopClock clock;
+    EspeakSpeechConfig config;
+    config.dataPath = scratch.dir.string();
+    config.pcm = "vivaref_null";
+    config.alsaConfig = "pcm.vivaref_null { type null }\n";
+    EspeakSpeech::Opened opened = EspeakSpeech::open(config, clock);
+    CHECK_FALSE(opened.speech);
+    CHECK(opened.error == "espeak-ng: no espeak-ng-data folder in \"" + scratch.dir.string() + "\"");
+}
+
 TEST_CASE("only one voice at a time in a process: a second open is refused, not a crash") {
     SteadyLoopClock clock;
     EspeakSpeechConfig config;
@@ -201,6 +213,39 @@ TEST_CASE("say() returns while a long line is being synthesised, and lines keep 
     }
     // The second line was queued after the first line's first sample went out.
     CHECK(reports[1].queuedAt >= *reports[0].firstSampleAt);
+}
+
+TEST_CASE("while a line is spoken, the real voice's full queue drops the oldest waiting line") {
+    ScratchSound scratch;
+    auto held = std::make_shared<HeldFirstLine>();
+    EspeakSpeechConfig config = filePcm(scratch);
+    config.queueCapacity = 2;
+    config.afterFirstSample = [held](SpeechId id) { (*held)(id); };
+    SteadyLoopClock clock;
+    EspeakSpeech::Opened opened = EspeakSpeech::open(config, clock);
+    REQUIRE_MESSAGE(opened.speech, opened.error);
+    EspeakSpeech& speech = *opened.speech;
+
+    speech.say(SpeechLine{{}, kLongLine, {"de"}});
+    held->reached.acquire();
+    for (const char* text : {"uno", "due", "tre"}) {
+        speech.say(SpeechLine{{}, text, {"it"}});
+    }
+    std::vector<SpeechReport> dropped = speech.takeReports();
+    REQUIRE(dropped.size() == 1);
+    CHECK(dropped[0].line.text == "uno");
+    CHECK(dropped[0].fate == SpeechFate::Dropped);
+    held->release.release();
+    speech.waitUntilIdle();
+
+    std::vector<SpeechReport> reports = speech.takeReports();
+    REQUIRE(reports.size() == 3);
+    CHECK(reports[0].line.text == kLongLine);
+    CHECK(reports[1].line.text == "due");
+    CHECK(reports[2].line.text == "tre");
+    for (const SpeechReport& report : reports) {
+        CHECK(report.fate == SpeechFate::Spoken);
+    }
 }
 
 TEST_CASE("cancelling the key of the line being spoken stops it; turning speech off mutes the rest") {
