@@ -98,10 +98,10 @@ bool BoardPart::observe(const drivers::BoardObservation& observation, Timestamp 
         if (const auto place = ctx_.names.placeOfReader(reader)) faultyPlaces_.insert(*place);
     if (faultsChanged) {
         if (seen_.faultyReaders.empty())
-            ctx_.notice("reader-fault", "Every reader answers again.", json{{"faulty", json::array()}});
+            ctx_.notice("reader-fault", engine::Message("notice.readers-back"),
+                        json{{"faulty", json::array()}});
         else
-            ctx_.notice("reader-fault",
-                        "A reader does not answer: moves touching its place wait until it is back.",
+            ctx_.notice("reader-fault", engine::Message("notice.reader-silent"),
                         json{{"faulty", faultyReadersJson()}});
     }
     return true;
@@ -176,14 +176,14 @@ bool BoardPart::guidanceOver() {
     if (!guiding_) return true;
     if (!guidanceDone()) return false;
     stopGuiding();
-    ctx_.notice("guided", comparison_.matches() ? "The board matches the game: play on."
-                                                : "The guided characters are in place: play on.");
+    ctx_.notice("guided",
+                engine::Message(comparison_.matches() ? "notice.board-matches" : "notice.guided-in-place"));
     return true;
 }
 
 bool BoardPart::judge(Decider& decider) {
     if (comparison_.matches()) {
-        if (refusal_) clearRefusal("The board is back as it was: play on.");
+        if (refusal_) clearRefusal("notice.board-back");
         return autoPass(decider);
     }
     const auto& diffs = comparison_.differences;
@@ -256,7 +256,7 @@ Verdict BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) 
     boardActionAt_ = ctx_.now;
     flashPlace_ = boardPlace(a.to());
     flashUntil_ = ctx_.now + ctx_.options.flashFor;
-    if (hadRefusal) clearRefusal("A legal action was completed: play on.");
+    if (hadRefusal) clearRefusal("notice.legal-action-done");
     return verdict;
 }
 
@@ -298,7 +298,7 @@ void BoardPart::refuse(std::string code, engine::Message message, std::vector<Di
 
 void BoardPart::clearRefusal(const char* why) {
     refusal_.reset();
-    ctx_.notice("recovered", why);
+    ctx_.notice("recovered", engine::Message(why));
 }
 
 bool BoardPart::autoPass(Decider& decider) {

@@ -245,7 +245,7 @@ HostAnswer Referee::Impl::pause() {
         return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
     game.status = GameStatus::Paused;
     chance.disarm();
-    ctx.notice("paused", "The game is paused: nothing is accepted until it resumes.");
+    ctx.notice("paused", engine::Message("notice.paused"));
     return HostAnswer::accepted(game.id, "Paused.");
 }
 
@@ -260,7 +260,7 @@ HostAnswer Referee::Impl::resumePlay() {
         return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
     game.status = GameStatus::Playing;
     armChance();
-    ctx.notice("resumed", "The game goes on.");
+    ctx.notice("resumed", engine::Message("notice.resumed"));
     settle();
     return HostAnswer::accepted(game.id, "Resumed.");
 }
@@ -275,7 +275,9 @@ HostAnswer Referee::Impl::abandon() {
     ++ctx.counters.gamesAbandoned;
     board.stop();
     chance.disarm();
-    ctx.notice("abandoned", "Game " + std::to_string(game.id->value) + " is abandoned.");
+    ctx.notice("abandoned",
+               engine::Message("notice.abandoned",
+                               {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}));
     return HostAnswer::accepted(game.id, "Abandoned.");
 }
 

@@ -82,7 +82,7 @@ void Context::noteLog(const store::WriteStatus& written) {
                json{{"problem", written.problem}, {"waiting", written.waiting}});
     } else if (wasFailing) {
         logRetryAt.reset();
-        notice("log-ok", "The game log is written again: nothing was lost, the game goes on.");
+        notice("log-ok", engine::Message("notice.log-ok"));
     }
 }
 
