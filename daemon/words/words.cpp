@@ -136,6 +136,15 @@ std::string Rendering::message(const Message& m) {
             values.emplace_back(unicode(place.kind));
             names.push_back(unicode(arg.name + "_number"));
             values.emplace_back(place.number);
+            // The place with its preposition, as the catalog writes each form
+            // once ("place.to.throne": "au trône"): NAME_to, NAME_from, NAME_on.
+            for (const std::string form : {"to", "from", "on"}) {
+                Message withPreposition("place." + form + "." + place.kind);
+                if (!place.numberName.empty())
+                    withPreposition.args.push_back({place.numberName, engine::say::number(place.number)});
+                names.push_back(unicode(arg.name + "_" + form));
+                values.emplace_back(unicode(message(withPreposition)));
+            }
         }
     }
     UErrorCode status = U_ZERO_ERROR;

@@ -8,11 +8,13 @@
 //                       unknown) for a language's agreement
 //   a place             the catalog's "place.floor" {floor}, "place.throne",
 //                       "place.wc" {floor}, "place.dungeon" {number}, ...;
-//                       and beside it NAME_kind (floor, throne, wc, dungeon,
-//                       box, reserve, throne-side) and NAME_number (the
-//                       floor, the WC's floor, the dungeon's number), for a
-//                       language whose prepositions change with the place
-//                       ("au trône", "à l’étage 3")
+//                       and beside it NAME_to, NAME_from and NAME_on: the
+//                       place with its preposition ("place.to.throne": "au
+//                       trône", "place.on.floor": "à l’étage {floor}"),
+//                       which each language writes once for all messages;
+//                       and NAME_kind (floor, throne, wc, dungeon, box,
+//                       reserve, throne-side) and NAME_number (the floor,
+//                       the WC's floor, the dungeon's number) for a select
 //   a player            the name between Unicode isolates (FSI ... PDI), so
 //                       a name in a right-to-left script, or one holding
 //                       bidi controls, cannot reorder the sentence around it

@@ -50,7 +50,7 @@ std::set<std::string> parametersOf(const std::string& pattern, bool& ok) {
         if (part.getType() != UMSGPAT_PART_TYPE_ARG_NAME) continue;
         std::string name;
         parsed.getSubstring(part).toUTF8String(name);
-        for (const std::string suffix : {"_kind", "_number"})
+        for (const std::string suffix : {"_kind", "_number", "_to", "_from", "_on"})
             if (name.size() > suffix.size() && name.ends_with(suffix))
                 name.resize(name.size() - suffix.size());
         names.insert(name);

@@ -111,7 +111,8 @@ export class Words {
   }
 
   // The parameters as ICU sees them: numbers stay numbers, the rest words;
-  // a place brings NAME_kind and NAME_number beside it.
+  // a place brings NAME_to, NAME_from, NAME_on (with its preposition),
+  // NAME_kind and NAME_number beside it.
   values(args) {
     const out = {};
     for (const [name, v] of Object.entries(args)) {
@@ -123,6 +124,10 @@ export class Words {
         const p = placeParts(String(v.place));
         out[`${name}_kind`] = p.kind;
         out[`${name}_number`] = p.number;
+        for (const form of ['to', 'from', 'on']) {
+          const args = p.numberName ? { [p.numberName]: p.number } : {};
+          out[`${name}_${form}`] = this.say({ code: `place.${form}.${p.kind}`, args });
+        }
       }
     }
     return out;
