@@ -68,6 +68,9 @@ std::string Rendering::value(const MessageValue& v) {
         case Kind::Seat:
             return std::to_string(v.number + 1);
         case Kind::Character:
+            // Characters keep their names in every language; the Jester's is
+            // a title, said in the language ("character.jester").
+            if (v.characterKind == "jester") return message(Message("character.jester"));
             return v.name.empty() ? v.text : v.name;
         case Kind::Text:
             return v.text;

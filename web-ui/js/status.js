@@ -4,6 +4,7 @@
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
+import { startWords } from './words.js';
 import { characterName, kOutcomeWords, kPhaseWords, placeName, playerName, seatName, seatNumber, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -209,6 +210,7 @@ export function render(status) {
 }
 
 async function start() {
+  await startWords({ shared: true });
   $('legend').innerHTML = legendHtml();
   $('legend-more').innerHTML = legendHtml(); // a phone's: below the first screen
   try {

@@ -137,7 +137,7 @@ export class Words {
     if (typeof v === 'number') return String(v);
     if (!v || typeof v !== 'object') return '';
     if ('seat' in v) return String(Number(v.seat) + 1);
-    if ('character' in v) return v.name || v.character;
+    if ('character' in v) return v.kind === 'jester' ? this.say('character.jester') : v.name || v.character;
     if ('player' in v) return FSI + v.player + PDI;
     if ('text' in v) return String(v.text);
     if ('place' in v) {
@@ -202,4 +202,127 @@ export function deviceLanguage(shipped, storage = globalThis.localStorage, prefe
 
 export function chooseLanguage(language, storage = globalThis.localStorage) {
   storage?.setItem?.(kChosenKey, language);
+}
+
+// The language this device chose with a picker, if it chose one.
+function deviceChoice(shipped, storage = globalThis.localStorage) {
+  const chosen = storage?.getItem?.(kChosenKey);
+  return chosen && shipped.includes(chosen) ? chosen : '';
+}
+
+// ---- the page's words ------------------------------------------------------------
+
+// The words this page speaks, set once by startWords before the page draws.
+let active = new Words('en', {}, {});
+let shipped = ['en'];
+let sharedScreen = false;
+
+// A message ({code, args}) or a bare code in the page's language.
+export function say(message, args) {
+  return active.say(args ? { code: message, args } : message);
+}
+
+// The daemon's message when it sent one, else the text beside it (an older
+// daemon's, or one that has no message for it).
+export function sayOr(says, text) {
+  return says && says.code ? active.say(says) : text || '';
+}
+
+export function pageLanguage() {
+  return active.language;
+}
+
+async function catalogOf(language) {
+  const response = await fetch(`/api/words/${encodeURIComponent(language)}`);
+  if (!response.ok) throw new Error(`no words in ${language}`);
+  return response.json();
+}
+
+// Loads the page's language and puts its words in the page: a personal
+// page (a phone, the host's device) speaks the device's language; a shared
+// screen (the status page by the castle) the table's, unless this device
+// chose one with the picker. Then every element marked data-words="CODE"
+// gets that code's words, data-words-title / -placeholder / -aria-label its
+// attributes, and the header gets the picker.
+export async function startWords({ shared = false } = {}) {
+  sharedScreen = shared;
+  let index = { languages: ['en'], table: 'en' };
+  try {
+    const response = await fetch('/api/words', { cache: 'no-store' });
+    if (response.ok) index = await response.json();
+  } catch {
+    // An unreachable daemon: the page says so in English, the words it has.
+  }
+  shipped = Array.isArray(index.languages) && index.languages.length ? index.languages : ['en'];
+  const table = shipped.includes(index.table) ? index.table : 'en';
+  const language = deviceChoice(shipped) || (shared ? table : deviceLanguage(shipped));
+  try {
+    const [catalog, english] = await Promise.all([
+      catalogOf(language),
+      language === 'en' ? Promise.resolve(null) : catalogOf('en'),
+    ]);
+    active = new Words(language, catalog, english || catalog);
+  } catch {
+    active = new Words('en', {}, {});
+  }
+  document.documentElement.lang = active.language;
+  translate(document);
+  installPicker();
+  return active;
+}
+
+// A shared screen follows the table's language when the host changes it,
+// unless this device chose its own.
+export function followTable(table) {
+  if (!sharedScreen || !table || table === active.language) return;
+  if (deviceChoice(shipped) || !shipped.includes(table)) return;
+  globalThis.location?.reload();
+}
+
+const kAttributes = ['title', 'placeholder', 'aria-label'];
+
+// Puts the words in every marked element under root (the page, or a part
+// a script has just drawn).
+export function translate(root) {
+  for (const node of root.querySelectorAll('[data-words]')) node.textContent = say(node.dataset.words);
+  for (const attribute of kAttributes) {
+    for (const node of root.querySelectorAll(`[data-words-${attribute}]`)) {
+      node.setAttribute(attribute, say(node.getAttribute(`data-words-${attribute}`)));
+    }
+  }
+}
+
+// Each language named in its own words ("Français", "Deutsch"), by the
+// browser's Intl.DisplayNames.
+function languageName(language) {
+  try {
+    const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) || language;
+    return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
+  } catch {
+    return language;
+  }
+}
+
+// The picker, at the end of the page's header: choosing reloads the page
+// in that language and keeps the choice on this device.
+function installPicker() {
+  const header = document.querySelector('header.top');
+  if (!header || header.querySelector('.language-picker') || shipped.length < 2) return;
+  const picker = document.createElement('select');
+  picker.className = 'language-picker';
+  picker.setAttribute('aria-label', say('page.language'));
+  picker.title = say('page.language');
+  for (const language of shipped) {
+    const option = document.createElement('option');
+    option.value = language;
+    option.lang = language;
+    option.textContent = languageName(language);
+    option.selected = language === active.language;
+    picker.append(option);
+  }
+  picker.addEventListener('change', () => {
+    chooseLanguage(picker.value);
+    globalThis.location.reload();
+  });
+  header.append(picker);
 }
