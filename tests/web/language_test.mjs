@@ -98,14 +98,18 @@ function englishOnly(language) {
   const theirText = Object.values(theirs).join('\n');
   const whole = new Set();
   const phrases = new Set();
+  const same = new Set();  // a whole value the language writes as English does ("Host" in Italian)
   for (const [code, pattern] of Object.entries(catalogs.en)) {
-    if (theirs[code] === pattern) continue;
+    if (theirs[code] === pattern) {
+      if (!pattern.includes('{')) same.add(pattern);
+      continue;
+    }
     if (!pattern.includes('{') && !theirText.includes(pattern)) whole.add(pattern);
     for (const run of literalRuns(pattern)) {
       if (run.length >= 10 && /\s/.test(run) && !theirText.includes(run)) phrases.add(run);
     }
   }
-  return { whole, phrases: [...phrases] };
+  return { whole, phrases: [...phrases], same };
 }
 
 // What a person reads on the page: its text nodes, and the placeholders,
@@ -135,9 +139,10 @@ async function readable(page) {
 // The English a page shows in `language`, as "text (where)" lines; the
 // names of the players and characters are nobody's language.
 function englishOn(texts, language, names) {
-  const { whole, phrases } = englishOnly(language);
+  const { whole, phrases, same } = englishOnly(language);
   const found = [];
   for (const { text, where } of texts) {
+    if (same.has(text)) continue;
     let plain = text;
     for (const name of names) plain = plain.split(name).join(' ');
     const why = whole.has(text) ? 'an English catalog value'
