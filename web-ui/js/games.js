@@ -238,4 +238,5 @@ if (leagueUid) {
   document.querySelector('header.top nav').innerHTML = '<a href="/league.html">League</a>';
 }
 window.addEventListener('hashchange', route);
-startWords().then(route); // the shared words (names.js, castle.js, breakdown.js) need the catalog
+await startWords(); // the shared words (names.js, castle.js, breakdown.js) need the catalog
+route();

@@ -98,6 +98,7 @@ function onStatus(status) {
 }
 
 window.addEventListener('hashchange', refresh);
-startWords().then(refresh); // the shared words (names.js, ending.js) need the catalog
+await startWords(); // the shared words (names.js, ending.js) need the catalog
+refresh();
 // A station's private notice changes no public status: its own event says to look.
 liveEvents({ status: onStatus, private: refresh }, $('banner'));
