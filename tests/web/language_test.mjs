@@ -44,7 +44,11 @@ const kEnglishWords = ['the', 'and', 'your', 'you', 'with', 'is', 'are', 'of', '
   'have', 'from', 'will', 'when', 'what', 'which', 'who', 'its', 'must', 'cannot', 'was', 'were', 'been', 'here',
   'there', 'their', 'should', 'would', 'been', 'into', 'waiting', 'game', 'games', 'player', 'players', 'round',
   'seat', 'seats', 'floor', 'throne', 'vote', 'votes', 'score', 'scores', 'host', 'board', 'castle', 'card', 'cards'];
-const kEnglishWord = new RegExp(`(^|[^\\p{L}])(${kEnglishWords.join('|')})(?=$|[^\\p{L}])`, 'iu');
+// Except those a language writes too: French "les votes" (its rulebook's
+// word) and "le score".
+const kAlsoTheirs = { fr: ['vote', 'votes', 'score', 'scores'] };
+const englishWord = (language) => new RegExp(
+  `(^|[^\\p{L}])(${kEnglishWords.filter((w) => !(kAlsoTheirs[language] || []).includes(w)).join('|')})(?=$|[^\\p{L}])`, 'iu');
 
 // The literal runs of a pattern: its text outside arguments and inside
 // plural or select branches, split at the arguments.
@@ -140,6 +144,7 @@ async function readable(page) {
 // names of the players and characters are nobody's language.
 function englishOn(texts, language, names) {
   const { whole, phrases, same } = englishOnly(language);
+  const kEnglishWord = englishWord(language);
   const found = [];
   for (const { text, where } of texts) {
     if (same.has(text)) continue;
@@ -195,7 +200,7 @@ try {
     const own = (await api(url, `/api/player/${p.token}`)).json;
     await api(url, `/api/player/${p.token}/keep`, { method: 'POST', body: { ambition: own.private.ambition_choices[0] } });
   }
-  const roster = (await status()).characters || [];
+  const roster = (await status()).roster || [];
   const characterNames = roster.map((c) => c.name).filter(Boolean);
 
   const visit = async (page, path, ready, label, pass) => {
@@ -215,8 +220,17 @@ try {
     await page.context().addInitScript((language) => localStorage.setItem('vivaref.language', language), pass.language);
     if (n === 1) {
       // A refused move on the castle: a piece put on the throne in placement.
+      // First the board as guided (the Jester) and the first phone's card
+      // kept (its page was seen choosing), so that placement starts.
+      const dealt = await status();
+      for (const m of (dealt.guidance && dealt.guidance.moves) || []) {
+        await api(url, '/api/sim/put', { method: 'POST', token, body: { character: m.character, place: m.to } });
+      }
+      const first = (await api(url, `/api/player/${players[0].token}`)).json;
+      await api(url, `/api/player/${players[0].token}/keep`, { method: 'POST', body: { ambition: first.private.ambition_choices[0] } });
+      await until((x) => x.view && x.view.phase === 'placement' && !x.guidance, 'placement');
       const s = await status();
-      const piece = (s.characters || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
+      const piece = (s.roster || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
       await api(url, '/api/sim/put', { method: 'POST', token, body: { character: piece, place: '6' } });
       await until((x) => x.refusal, 'a refusal');
     }
