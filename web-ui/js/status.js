@@ -62,7 +62,7 @@ function renderTop(status) {
   const view = status.view || {};
   const players = status.players || [];
   const parts = [];
-  if (status.game) parts.push(say('page.status.game', { game: status.game }));
+  if (status.game) parts.push(say('page.status.game', { game: { text: String(status.game) } })); // an id: no digit grouping
   if (status.edition) parts.push(editionWords(status.edition));
   if (status.variant && status.variant !== 'none') parts.push(say('page.status.variant', { variant: { text: status.variant } }));
   if (view.round) parts.push(say('page.status.round-of', { round: view.round, rounds: view.rounds }));
