@@ -200,6 +200,17 @@ export function phaseWord(phase) {
   return kPhaseWords[phase] || phase || '';
 }
 
+// The 2024 variants by the setup's name ("emissary", "team-pawn").
+export const kVariantWords = wordTable({
+  emissary: () => say('page.words.variant-emissary'),
+  'royal-couple': () => say('page.words.variant-royal-couple'),
+  teams: () => say('page.words.variant-teams'),
+  'team-pawn': () => say('page.words.variant-team-pawn'),
+});
+export function variantWord(variant) {
+  return kVariantWords[variant] || variant || '';
+}
+
 export const kOutcomeWords = wordTable({
   crowned: () => say('outcome.crowned'),
   eliminated: () => say('outcome.eliminated'),

@@ -6,7 +6,7 @@ import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
 import { pageLanguage, say, startWords } from './words.js';
 import {
-  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, sayHtml, seatHtml, setRoster, voteWord, withKinds,
+  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, sayHtml, seatHtml, setRoster, variantWord, voteWord, withKinds,
 } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -64,7 +64,7 @@ function renderTop(status) {
   const parts = [];
   if (status.game) parts.push(say('page.status.game', { game: { text: String(status.game) } })); // an id: no digit grouping
   if (status.edition) parts.push(editionWords(status.edition));
-  if (status.variant && status.variant !== 'none') parts.push(say('page.status.variant', { variant: { text: status.variant } }));
+  if (status.variant && status.variant !== 'none') parts.push(say('page.status.variant', { variant: { text: variantWord(status.variant) } }));
   if (view.round) parts.push(say('page.status.round-of', { round: view.round, rounds: view.rounds }));
   // While the cards are awaited the engine's phase is already the next deal
   // (or the game's end): say what the table is doing instead.
