@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..', 'web-ui');
+const catalogs = join(here, '..', '..', 'daemon', 'words', 'catalogs');
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
 // `status`: the status object; `players`: {TOKEN: page}; `answers`:
@@ -46,6 +47,9 @@ export function startFixtureServer({ status = {}, players = {}, answers = {}, po
     }
     if (path === '/api/status') return send(res, 200, current);
     if (path === '/api/info') return send(res, 200, { simulated: true, hostTokenRequired: false });
+    // The words, as the daemon gives them: its catalogs, the table in English.
+    if (path === '/api/words') return send(res, 200, { languages: ['de', 'en', 'fr', 'it'], table: 'en' });
+    if (/^\/api\/words\/(de|en|fr|it)$/.test(path)) return send(res, 200, JSON.parse(await readFile(join(catalogs, `${path.slice(11)}.json`), 'utf8')));
     if (path.startsWith('/api/player/')) {
       const page = players[decodeURIComponent(path.slice('/api/player/'.length))];
       return page ? send(res, 200, page) : send(res, 404, { error: 'no-such-player', message: 'No player holds that link.' });

@@ -44,7 +44,11 @@ const kEnglishWords = ['the', 'and', 'your', 'you', 'with', 'is', 'are', 'of', '
   'have', 'from', 'will', 'when', 'what', 'which', 'who', 'its', 'must', 'cannot', 'was', 'were', 'been', 'here',
   'there', 'their', 'should', 'would', 'been', 'into', 'waiting', 'game', 'games', 'player', 'players', 'round',
   'seat', 'seats', 'floor', 'throne', 'vote', 'votes', 'score', 'scores', 'host', 'board', 'castle', 'card', 'cards'];
-const kEnglishWord = new RegExp(`(^|[^\\p{L}])(${kEnglishWords.join('|')})(?=$|[^\\p{L}])`, 'iu');
+// Except those a language writes too: French "les votes" (its rulebook's
+// word) and "le score".
+const kAlsoTheirs = { fr: ['vote', 'votes', 'score', 'scores'] };
+const englishWord = (language) => new RegExp(
+  `(^|[^\\p{L}])(${kEnglishWords.filter((w) => !(kAlsoTheirs[language] || []).includes(w)).join('|')})(?=$|[^\\p{L}])`, 'iu');
 
 // The literal runs of a pattern: its text outside arguments and inside
 // plural or select branches, split at the arguments.
@@ -98,14 +102,18 @@ function englishOnly(language) {
   const theirText = Object.values(theirs).join('\n');
   const whole = new Set();
   const phrases = new Set();
+  const same = new Set();  // a whole value the language writes as English does ("Host" in Italian)
   for (const [code, pattern] of Object.entries(catalogs.en)) {
-    if (theirs[code] === pattern) continue;
+    if (theirs[code] === pattern) {
+      if (!pattern.includes('{')) same.add(pattern);
+      continue;
+    }
     if (!pattern.includes('{') && !theirText.includes(pattern)) whole.add(pattern);
     for (const run of literalRuns(pattern)) {
       if (run.length >= 10 && /\s/.test(run) && !theirText.includes(run)) phrases.add(run);
     }
   }
-  return { whole, phrases: [...phrases] };
+  return { whole, phrases: [...phrases], same };
 }
 
 // What a person reads on the page: its text nodes, and the placeholders,
@@ -135,9 +143,11 @@ async function readable(page) {
 // The English a page shows in `language`, as "text (where)" lines; the
 // names of the players and characters are nobody's language.
 function englishOn(texts, language, names) {
-  const { whole, phrases } = englishOnly(language);
+  const { whole, phrases, same } = englishOnly(language);
+  const kEnglishWord = englishWord(language);
   const found = [];
   for (const { text, where } of texts) {
+    if (same.has(text)) continue;
     let plain = text;
     for (const name of names) plain = plain.split(name).join(' ');
     const why = whole.has(text) ? 'an English catalog value'
@@ -190,7 +200,7 @@ try {
     const own = (await api(url, `/api/player/${p.token}`)).json;
     await api(url, `/api/player/${p.token}/keep`, { method: 'POST', body: { ambition: own.private.ambition_choices[0] } });
   }
-  const roster = (await status()).characters || [];
+  const roster = (await status()).roster || [];
   const characterNames = roster.map((c) => c.name).filter(Boolean);
 
   const visit = async (page, path, ready, label, pass) => {
@@ -210,8 +220,17 @@ try {
     await page.context().addInitScript((language) => localStorage.setItem('vivaref.language', language), pass.language);
     if (n === 1) {
       // A refused move on the castle: a piece put on the throne in placement.
+      // First the board as guided (the Jester) and the first phone's card
+      // kept (its page was seen choosing), so that placement starts.
+      const dealt = await status();
+      for (const m of (dealt.guidance && dealt.guidance.moves) || []) {
+        await api(url, '/api/sim/put', { method: 'POST', token, body: { character: m.character, place: m.to } });
+      }
+      const first = (await api(url, `/api/player/${players[0].token}`)).json;
+      await api(url, `/api/player/${players[0].token}/keep`, { method: 'POST', body: { ambition: first.private.ambition_choices[0] } });
+      await until((x) => x.view && x.view.phase === 'placement' && !x.guidance, 'placement');
       const s = await status();
-      const piece = (s.characters || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
+      const piece = (s.roster || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
       await api(url, '/api/sim/put', { method: 'POST', token, body: { character: piece, place: '6' } });
       await until((x) => x.refusal, 'a refusal');
     }

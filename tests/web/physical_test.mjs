@@ -134,7 +134,7 @@ try {
   const started = await waitStatus((s) => s.game && s.view && s.view.phase === 'placement', 'the placement phase');
   if (started.favourites_mode !== 'physical') throw new Skip(`this serve does not take physical cards yet (favourites_mode ${JSON.stringify(started.favourites_mode)})`);
   check(started.reveal === null, 'no cards are awaited at the start');
-  await statusPage.locator('#favourites-mode').filter({ hasText: "players' own" }).waitFor({ timeout: kWait });
+  await statusPage.locator('#favourites-mode').filter({ hasText: /players[’'] own/ }).waitFor({ timeout: kWait });
   check(true, 'the status page says the cards are the players\' own');
 
   // --- the players' pages: no card, the vote cards -------------------------------

@@ -71,9 +71,9 @@ try {
   const call = await statusPage.locator('#reveal-pending').innerText();
   check(/Show your Favourites cards and kept Ambition cards: the host is entering them/.test(call), `the status page calls for the cards: ${call}`);
   const scores = await statusPage.locator('#scores').innerText();
-  check(/scores after the cards are entered/.test(scores) && /Total before round 2's cards/.test(scores), `the totals are not shown as final: ${scores}`);
+  check(/scores after the cards are entered/.test(scores) && /Total before round 2[’']s cards/.test(scores), `the totals are not shown as final: ${scores}`);
   check(!/winner/.test(scores), 'nobody is called a winner before the cards');
-  check(/players' own/.test(await statusPage.locator('#favourites-mode').innerText()), 'the status page says the cards are the players\' own');
+  check(/players[’'] own/.test(await statusPage.locator('#favourites-mode').innerText()), 'the status page says the cards are the players\' own');
   check(!(await statusPage.locator('#scores').innerText()).includes('revealed'), 'no favourites card on the status page before the cards');
   await shot(statusPage, 'status-waiting');
   const phoneStatus = await newPage(browser, kPhone, errors);

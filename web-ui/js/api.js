@@ -1,6 +1,7 @@
 // Talking to the daemon: JSON over HTTP (web-ui/API.md) and the live event
 // stream. Every failure becomes an Error whose message is the server's
 // sentence, so a page can show it as it is.
+import { say } from './words.js';
 
 const kHostTokenKey = 'vivaref-host-token';
 
@@ -110,7 +111,7 @@ export function liveEvents(handlers, banner) {
     source.onopen = () => show('');
     source.onerror = () => {
       if (closed) return;
-      show('⟳ Connection to the referee lost — reconnecting…');
+      show(say('page.words.reconnecting'));
       // EventSource retries by itself unless the server answered with an
       // error status (then it gives up, readyState CLOSED): start again.
       if (source.readyState === EventSource.CLOSED && !retryTimer) {

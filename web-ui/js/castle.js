@@ -16,7 +16,8 @@
 //   candidate on the throne, under election: thick outline and a ♛ badge
 //   king      crowned: gold with a ♛ badge
 import { esc } from './api.js';
-import { floorTitle, isJester, placeName, shortName } from './names.js';
+import { floorShort, floorTitle, isJester, placeName, shortName } from './names.js';
+import { pageLanguage, say } from './words.js';
 
 const kTokenW = 86;
 const kTokenH = 34;
@@ -46,7 +47,7 @@ export function tokensFromStatus(status) {
   for (const slug of slugs) {
     const want = expected[slug] ?? null;
     const sighting = seen[slug] || null;
-    const mark = (place, state, note) => tokens.push({ slug, place, state, note });
+    const mark = (place, state, note, inBox = false) => tokens.push({ slug, place, state, note, inBox });
     if (sighting && sighting.on !== undefined) {
       let state = sighting.on === want ? 'ok' : 'moved';
       if (state === 'ok' && sighting.on === '6') {
@@ -54,21 +55,40 @@ export function tokensFromStatus(status) {
         state = positions[slug] === 'throne-side' || (crowned && !status.election) ? 'king' : slug === candidate ? 'candidate' : 'ok';
       }
       mark(sighting.on, sighting.uncertain && state === 'ok' ? 'uncertain' : state,
-        state === 'moved' ? `should be on ${placeName(want)}` : '');
-      if (want && want !== sighting.on) mark(want, 'ghost', `${placeName(want)} expected`);
+        state === 'moved' ? noteOf('should-be', want) : '');
+      if (want && want !== sighting.on) mark(want, 'ghost', noteOf('expected', want));
     } else if (sighting && sighting.in_hand) {
-      mark('hand', 'inhand', sighting.lifted_from ? `from ${placeName(sighting.lifted_from)}` : '');
-      if (want) mark(want, 'ghost', 'in hand');
+      mark('hand', 'inhand', sighting.lifted_from ? noteOf('lifted-from', sighting.lifted_from) : '');
+      if (want) mark(want, 'ghost', say('page.castle.note-in-hand'));
     } else if (sighting && sighting.unclear) {
-      mark('hand', 'uncertain', `unclear: ${sighting.unclear.map(placeName).join(' or ')}`);
-      if (want) mark(want, 'ghost', 'unclear');
+      mark('hand', 'uncertain', say('page.castle.note-unclear-where', { places: { text: orList(sighting.unclear.map(placeName)) } }));
+      if (want) mark(want, 'ghost', say('page.castle.note-unclear'));
     } else if (want) {
-      mark(want, 'ghost', 'missing');
+      mark(want, 'ghost', say('page.castle.note-missing'));
     } else {
-      mark('tray', 'ok', positions[slug] === 'box' ? 'box' : '');
+      const inBox = positions[slug] === 'box';
+      mark('tray', 'ok', inBox ? say('page.castle.note-box') : '', inBox);
     }
   }
   return tokens;
+}
+
+// A token's note about a place, one sentence each.
+function noteOf(what, place) {
+  if (place === null || place === undefined) return say('page.castle.note-off');
+  const p = { place: String(place) };
+  if (what === 'should-be') return say('page.castle.note-should-be', { p });
+  if (what === 'expected') return say('page.castle.note-expected', { p });
+  return say('page.castle.note-lifted-from', { p });
+}
+
+// "floor 2 or floor 3", by the browser's rules for the page's language.
+function orList(items) {
+  try {
+    return new Intl.ListFormat(pageLanguage(), { type: 'disjunction' }).format(items);
+  } catch {
+    return items.join(' / ');
+  }
 }
 
 // Tokens from an engine view's positions ({slug: "3" | "box" | "reserve" | ...}).
@@ -76,7 +96,7 @@ export function tokensFromPositions(positions, candidate) {
   const tokens = [];
   for (const [slug, place] of Object.entries(positions || {})) {
     if (place === 'box' || place === 'reserve' || place === null) {
-      tokens.push({ slug, place: 'tray', state: 'ok', note: place === 'box' ? 'box' : '' });
+      tokens.push({ slug, place: 'tray', state: 'ok', note: place === 'box' ? say('page.castle.note-box') : '', inBox: place === 'box' });
     } else if (place === 'throne-side') {
       tokens.push({ slug, place: '6', state: 'king' });
     } else {
@@ -141,7 +161,7 @@ const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
 //   showTray  false hides the off-castle area
 //   perRow    tokens in a floor's row (default: tokensPerRow(container, edition))
 export function drawCastle(container, { edition = 'classic', tokens = [], leds = null, selected = null,
-  trayTitle = 'Off the castle', showTray = true, perRow = tokensPerRow(container, edition) } = {}) {
+  trayTitle = say('page.castle.off'), showTray = true, perRow = tokensPerRow(container, edition) } = {}) {
   const is2024 = edition === '2024';
   const centerW = perRow * kTokenW + (perRow - 1) * kGap + 16;
   const sideW = is2024 ? kTokenW + 16 : 0;
@@ -154,7 +174,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   }
   for (const list of byPlace.values()) list.sort((a, b) => (a.state === 'ghost') - (b.state === 'ghost') || a.slug.localeCompare(b.slug));
 
-  const svg = el('svg', { xmlns: kSvgNs, role: 'img', 'aria-label': 'The castle', class: 'castle' });
+  const svg = el('svg', { xmlns: kSvgNs, role: 'img', 'aria-label': say('page.castle.label'), class: 'castle' });
   const defs = el('defs');
   const pattern = el('pattern', { id: 'hatch', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
   pattern.append(el('rect', { width: 8, height: 8, fill: '#eeeeee' }), el('rect', { width: 4, height: 8, fill: '#c8c8c8' }));
@@ -180,7 +200,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
       const cx = x + w - 12;
       const cy = side ? yy + h - 11 : yy + 11;
       const lamp = el('g', { class: `led ${mode}`, 'data-led': place, 'data-mode': mode });
-      lamp.append(el('title', {}, `LED of ${placeName(place)}: ${mode}`));
+      lamp.append(el('title', {}, say('page.castle.led', { p: { place: String(place) }, mode: { text: mode } })));
       lamp.append(el('circle', { cx, cy, r: 9 }));
       lamp.append(el('text', { x: cx, y: cy + 1, class: 'lamp-glyph' }, kLampGlyph[mode] || '?'));
       g.append(lamp);
@@ -206,15 +226,15 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
     const list = byPlace.get(place) || [];
     let h = bandHeight(list.length, perRow);
     if (is2024 && floor >= 1 && floor <= 4) h = Math.max(h, kLabelH + kTokenH + kGap + (leds ? kLampRowH + 4 : 4));
-    drawBand(place, x0, y, centerW, h, perRow < 4 ? (floor === 6 ? 'Throne' : `Floor ${floor}`) : floorTitle(floor), floor === 6 ? 'throne' : 'floor');
+    drawBand(place, x0, y, centerW, h, perRow < 4 ? floorShort(floor) : floorTitle(floor), floor === 6 ? 'throne' : 'floor');
     drawTokens(list, x0, y, centerW, perRow);
     if (is2024) {
       const side = (name, x, title, cls) => {
         drawBand(name, x, y, sideW - 4, h, title, cls);
         drawTokens(byPlace.get(name) || [], x - 4, y, sideW + 4, 1);
       };
-      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + centerW + 8, `WC ${floor}`, 'side');
-      if (floor >= 1 && floor <= 3) side(`dungeon${floor}`, 4, `Dungeon ${floor}`, 'dungeon');
+      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + centerW + 8, say('page.castle.wc', { floor }), 'side');
+      if (floor >= 1 && floor <= 3) side(`dungeon${floor}`, 4, say('page.castle.dungeon', { number: floor }), 'dungeon');
     }
     y += h + 4;
   }
@@ -223,7 +243,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   if (hand.length) {
     y += 8;
     const h = bandHeight(hand.length, Math.floor((width - 16) / (kTokenW + kGap)));
-    drawBand('hand', 4, y, width - 8, h, '⇡ In hand (lifted)', 'hand');
+    drawBand('hand', 4, y, width - 8, h, say('page.castle.in-hand'), 'hand');
     drawTokens(hand, 4, y, width - 8, Math.floor((width - 16) / (kTokenW + kGap)));
     y += h + 4;
   }
@@ -249,11 +269,11 @@ function drawToken(t, x, y, w, selected) {
   if (selected) classes.push('selected');
   if (isJester(t.slug)) classes.push('jester');
   const g = el('g', { class: classes.join(' '), 'data-slug': t.slug, 'data-place': t.place, 'data-state': t.state, transform: `translate(${x},${y})` });
-  const title = el('title', {}, `${shortName(t.slug)}${t.note ? ` — ${t.note}` : ''}`);
+  const title = el('title', {}, t.note ? say('page.castle.token-note', { c: { text: shortName(t.slug) }, note: { text: t.note } }) : shortName(t.slug));
   g.append(title);
   g.append(el('rect', { width: w, height: kTokenH, rx: isJester(t.slug) ? 17 : 7 }));
   let label = shortName(t.slug);
-  if (t.note === 'box') label = `▣ ${label}`;
+  if (t.inBox) label = `▣ ${label}`;
   g.append(el('text', { x: w / 2, y: kTokenH / 2 + 1 }, label));
   const badge = { moved: '!', ghost: '?', inhand: '↑', uncertain: '~', king: '♛', candidate: '♛' }[t.state];
   if (badge) {
@@ -398,11 +418,12 @@ export function attachBoardInteraction(container, onMove, onSelect = () => {}) {
   };
 }
 
+// What the tokens' marks mean.
 export function legendHtml() {
-  return `<div class="legend" aria-label="Legend">
-    <span>Name: where expected</span>
-    <span class="l-moved">Name ! : not where expected</span>
-    <span class="l-ghost">Name ? : should be here</span>
-    <span class="l-hand">Name ↑ : lifted, in hand</span>
-    <span>♛ on gold: King · ♛ with a thick outline: candidate · ▣ in the box</span></div>`;
+  return `<div class="legend" aria-label="${esc(say('page.castle.legend'))}">
+    <span>${esc(say('page.castle.legend-ok'))}</span>
+    <span class="l-moved">${esc(say('page.castle.legend-moved'))}</span>
+    <span class="l-ghost">${esc(say('page.castle.legend-ghost'))}</span>
+    <span class="l-hand">${esc(say('page.castle.legend-hand'))}</span>
+    <span>${esc(say('page.castle.legend-marks'))}</span></div>`;
 }

@@ -1,8 +1,9 @@
 // The host's "Chance by hand" box takes a GAME-RECORD deal or reshuffle
-// typed with the names the pages show: "Odessa la Contessa", "No WC and no
-// dungeon (8)", "✔ Yes" or "Yes". Each such string becomes the record's
-// slug before it is sent; slugs pass unchanged, and an unknown word is left
-// for the referee to refuse with its own sentence.
+// typed with the names the pages show, in the page's language: "Odessa la
+// Contessa", "No WC and no dungeon (8)", "✔ Yes" or "Yes" ("Oui" in French).
+// Each such string becomes the record's slug before it is sent; slugs pass
+// unchanged, and an unknown word is left for the referee to refuse with its
+// own sentence.
 import { ambitionWord, characterName, kAmbitionSlugs, kEditionSlugs, kVoteWords } from './names.js';
 
 function fold(text) {

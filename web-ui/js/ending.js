@@ -5,6 +5,8 @@
 // public status's `standing` and `score_breakdown` (web-ui/API.md).
 import { esc } from './api.js';
 import { breakdownHtml } from './breakdown.js';
+import { nameHtml, sayHtml } from './names.js';
+import { say } from './words.js';
 
 function node(id, make) {
   let n = document.getElementById(id);
@@ -15,25 +17,33 @@ function node(id, make) {
   return n;
 }
 
-const kOrdinal = (n) => {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
-};
+// "1st", "1er", "1.", "1º": a place in the page's language.
+const kOrdinal = (n) => say('page.end.place', { n: Number(n) });
 
 export function winnerNames(standing) {
   return standing.filter((s) => s.winner).map((s) => s.name);
 }
 
+// The winners' names, isolated, as one list in the page's language.
+function namesHtml(names) {
+  return { list: names.map((_, i) => ({ text: `\u0002${i}\u0002` })) };
+}
+
+function withNames(html, names) {
+  return html.replace(/\u0002(\d+)\u0002/g, (_, i) => nameHtml(names[Number(i)]));
+}
+
+// The winner moment's line, as HTML.
 function headline(status) {
   const standing = status.standing || [];
   const names = winnerNames(standing);
   if (!names.length) {
     const e = status.view && status.view.emissary_total;
-    return `The Emissary wins${e !== undefined ? ` with ${e}` : ''}: everybody loses.`;
+    return esc(e !== undefined ? say('page.end.emissary-wins-with', { score: e }) : say('page.end.emissary-wins'));
   }
   const score = standing.find((s) => s.winner).result;
-  return names.length > 1 ? `${names.join(' and ')} share the win with ${score}` : `${names[0]} wins with ${score}`;
+  if (names.length === 1) return sayHtml('page.end.wins', { who: { html: nameHtml(names[0]) }, score });
+  return withNames(sayHtml('page.end.share', { who: namesHtml(names), score }), names);
 }
 
 let dismissedFor = null;
@@ -58,10 +68,10 @@ export function renderEnding(status) {
     return n;
   });
   if (over && dismissedFor !== status.game) {
-    const rows = standing.map((s) => `<li data-player="${s.player}" class="${s.winner ? 'winner' : ''}"><span class="place">${esc(kOrdinal(s.place))}</span> <span class="who">${esc(s.name)}</span> <span class="score" data-score="${s.score}">${esc(s.score)}</span>${s.result !== s.score ? ` <span class="muted small">(team ${esc(s.result)})</span>` : ''}</li>`);
+    const rows = standing.map((s) => `<li data-player="${s.player}" class="${s.winner ? 'winner' : ''}"><span class="place">${esc(kOrdinal(s.place))}</span> <span class="who">${nameHtml(s.name)}</span> <span class="score" data-score="${s.score}">${esc(s.score)}</span>${s.result !== s.score ? ` <span class="muted small">${esc(say('page.end.team', { score: s.result }))}</span>` : ''}</li>`);
     const e = status.view && status.view.emissary_total;
-    if (e !== undefined) rows.push(`<li data-emissary="1"><span class="place"></span> <span class="who">The Emissary</span> <span class="score">${esc(e)}</span></li>`);
-    moment.innerHTML = `<div class="winner-head">♛ <span id="winner-line">${esc(headline(status))}</span></div><ol class="winner-places">${rows.join('')}</ol><button type="button" class="winner-close">Hide</button>`;
+    if (e !== undefined) rows.push(`<li data-emissary="1"><span class="place"></span> <span class="who">${esc(say('page.end.the-emissary'))}</span> <span class="score">${esc(e)}</span></li>`);
+    moment.innerHTML = `<div class="winner-head">♛ <span id="winner-line">${headline(status)}</span></div><ol class="winner-places">${rows.join('')}</ol><button type="button" class="winner-close">${esc(say('page.end.hide'))}</button>`;
     moment.classList.remove('hidden');
   } else {
     moment.classList.add('hidden');
@@ -76,7 +86,7 @@ export function renderEnding(status) {
     return n;
   });
   const html = breakdownHtml(status.score_breakdown, { players: status.players || [] });
-  card.innerHTML = html ? `<h2>Why the rounds scored</h2><div id="breakdown">${html}</div>` : '';
+  card.innerHTML = html ? `<h2>${esc(say('page.end.why'))}</h2><div id="breakdown">${html}</div>` : '';
   card.classList.toggle('hidden', !html);
 }
 
@@ -107,12 +117,18 @@ export function renderPlayerEnding(newStatus, newPlayer) {
   let head = '';
   if (me) {
     const winners = standing.filter((s) => s.winner);
-    const who = winners.length ? winners.map((w) => `${w.name} (${w.result})`).join(' and ') : 'the Emissary';
-    const verb = winners.length > 1 ? 'the winners are' : 'the winner is';
-    head = me.winner
-      ? `<p class="big" id="my-place">You won${winners.length > 1 ? ' (shared)' : ''}: ${esc(kOrdinal(me.place))} of ${standing.length} with ${esc(me.score)} points.</p>`
-      : `<p class="big" id="my-place">You finished ${esc(kOrdinal(me.place))} of ${standing.length} with ${esc(me.score)} points; ${verb} ${esc(who)}.</p>`;
+    const args = { place: { text: kOrdinal(me.place) }, of: standing.length, score: me.score };
+    let line;
+    if (me.winner) line = esc(say(winners.length > 1 ? 'page.end.you-shared' : 'page.end.you-won', args));
+    else if (!winners.length) line = esc(say('page.end.you-finished-emissary', args));
+    else {
+      // Each winner with their result: "Ann (24)".
+      const names = winners.map((w) => `\u0002${winners.indexOf(w)}\u0002`);
+      const who = { list: winners.map((w, i) => ({ text: say('page.end.name-score', { who: { text: names[i] }, score: w.result }) })) };
+      line = withNames(esc(say('page.end.you-finished', { ...args, n: winners.length, who })), winners.map((w) => w.name));
+    }
+    head = `<p class="big" id="my-place">${line}</p>`;
   }
-  box.innerHTML = head || mine ? `<h2>${me ? 'The game is over' : 'My scores so far'}</h2>${head}${mine ? `<div id="my-breakdown">${mine}</div>` : ''}` : '';
+  box.innerHTML = head || mine ? `<h2>${esc(me ? say('page.end.over') : say('page.end.so-far'))}</h2>${head}${mine ? `<div id="my-breakdown">${mine}</div>` : ''}` : '';
   box.classList.toggle('hidden', !(head || mine));
 }

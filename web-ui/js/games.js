@@ -11,6 +11,7 @@ import { drawCastle, tokensFromPositions } from './castle.js';
 import { characterName, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
 import { breakdownHtml } from './breakdown.js';
 import { showAnalysis } from './analysis_panel.js';
+import { startWords } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
@@ -237,4 +238,5 @@ if (leagueUid) {
   document.querySelector('header.top nav').innerHTML = '<a href="/league.html">League</a>';
 }
 window.addEventListener('hashchange', route);
+await startWords(); // the shared words (names.js, castle.js, breakdown.js) need the catalog
 route();

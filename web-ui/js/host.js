@@ -10,6 +10,7 @@ import { slugsFromNames } from './chance_words.js';
 import { kPhaseWords, seatName, setRoster } from './names.js';
 import { createPlayerCodes } from './player_codes.js';
 import { createRevealForm } from './reveal.js';
+import { startWords } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
@@ -204,6 +205,7 @@ function onStatus(status) {
 }
 
 async function start() {
+  await startWords(); // the shared words (names.js, chance_words.js) need the catalog
   codes = createPlayerCodes($('links'), { say, onHostError: (e) => { if (e.status === 401) lock(e.message); } });
   refreshForm();
   revealForm = createRevealForm({

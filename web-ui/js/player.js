@@ -9,6 +9,7 @@ import { esc, getJson, liveEvents } from './api.js';
 import { renderAmbitionChoice } from './ambition_choice.js';
 import { renderPlayerEnding } from './ending.js';
 import { characterName, kPhaseWords, seatNumber, setRoster, voteWord } from './names.js';
+import { startWords } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -97,6 +98,7 @@ function onStatus(status) {
 }
 
 window.addEventListener('hashchange', refresh);
+await startWords(); // the shared words (names.js, ending.js) need the catalog
 refresh();
 // A station's private notice changes no public status: its own event says to look.
 liveEvents({ status: onStatus, private: refresh }, $('banner'));

@@ -8,6 +8,7 @@
 import { esc, getJson, liveEvents, postJson } from './api.js';
 import { attachBoardInteraction, drawCastle, tokensFromSimBoard } from './castle.js';
 import { characterName, kEditionSlugs, placeName, seatName, setRoster } from './names.js';
+import { startWords } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 let sim = null;
@@ -167,6 +168,7 @@ async function press(station, key) {
 }
 
 async function start() {
+  await startWords(); // the shared words (names.js, castle.js) need the catalog
   let info = null;
   try {
     info = await getJson('/api/info');

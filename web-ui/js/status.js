@@ -4,8 +4,10 @@
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
-import { startWords } from './words.js';
-import { characterName, kOutcomeWords, kPhaseWords, placeName, playerName, seatName, seatNumber, setRoster, voteWord } from './names.js';
+import { pageLanguage, say, startWords } from './words.js';
+import {
+  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, sayHtml, seatHtml, setRoster, variantWord, voteWord, withKinds,
+} from './names.js';
 
 const $ = (id) => document.getElementById(id);
 let renders = 0;
@@ -21,43 +23,69 @@ function show(id, html) {
   node.classList.toggle('hidden', !html);
 }
 
+// A step of a list, as a sentence: its first letter a capital.
+function sentence(text) {
+  const language = pageLanguage();
+  return text ? text.charAt(0).toLocaleUpperCase(language) + text.slice(1) : '';
+}
+
+// What to put back or set, one step a line: the daemon's words for each
+// step (`do_says`), else the page's own.
 function restoreList(moves) {
   if (!moves || !moves.length) return '';
   const items = moves.map((m) => {
-    const who = `<b>${esc(characterName(m.character))}</b>`;
-    if (m.to === null || m.to === undefined) return `<li>Take ${who} off the castle.</li>`;
-    const from = m.seen && m.seen.startsWith('on ') ? ` from ${esc(placeName(m.seen.slice(3)))}` : '';
-    return `<li>Put ${who}${from} on <b>${esc(placeName(m.to))}</b>.</li>`;
+    if (m.do_says && m.do_says.code) return `<li>${esc(sentence(sayDaemon(m.do_says, m.do)))}</li>`;
+    const c = { html: `<b>${esc(characterName(m.character))}</b>` };
+    if (m.to === null || m.to === undefined) return `<li>${sayHtml('page.status.take-off', { c })}</li>`;
+    const to = { place: String(m.to) };
+    if (m.seen && m.seen.startsWith('on ')) return `<li>${sayHtml('page.status.put-from', { c, from: { place: m.seen.slice(3) }, to })}</li>`;
+    return `<li>${sayHtml('page.status.put-on', { c, to })}</li>`;
   });
   return `<ul>${items.join('')}</ul>`;
 }
+
+// The game line's parts: "Game 3 · Vive le Roi! (2024) · round 1 of 2 · Placement".
+function editionWords(edition) {
+  if (edition === '2024') return say('page.words.edition-2024');
+  if (edition === 'online') return say('page.words.edition-online');
+  return say('page.words.edition-classic');
+}
+
+const kStateWords = {
+  paused: () => say('page.status.state-paused'),
+  finished: () => say('page.status.state-finished'),
+  abandoned: () => say('page.status.state-abandoned'),
+  'no-game': () => say('page.status.state-no-game'),
+};
 
 function renderTop(status) {
   const view = status.view || {};
   const players = status.players || [];
   const parts = [];
-  if (status.game) parts.push(`Game ${status.game}`);
-  if (status.edition) parts.push(status.edition === '2024' ? 'Vive le Roi! (2024)' : status.edition === 'online' ? 'online preset' : 'Viva il Re!');
-  if (status.variant && status.variant !== 'none') parts.push(`variant ${status.variant}`);
-  if (view.round) parts.push(`round ${view.round} of ${view.rounds}`);
+  if (status.game) parts.push(say('page.status.game', { game: { text: String(status.game) } })); // an id: no digit grouping
+  if (status.edition) parts.push(editionWords(status.edition));
+  if (status.variant && status.variant !== 'none') parts.push(say('page.status.variant', { variant: { text: variantWord(status.variant) } }));
+  if (view.round) parts.push(say('page.status.round-of', { round: view.round, rounds: view.rounds }));
   // While the cards are awaited the engine's phase is already the next deal
   // (or the game's end): say what the table is doing instead.
-  if (status.reveal) parts.push('Cards to enter');
-  else if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
-  if (status.state && status.state !== 'playing') parts.push(status.state.toUpperCase());
-  $('game-line').textContent = parts.length ? parts.join(' · ') : 'No game yet';
+  if (status.reveal) parts.push(say('page.status.cards-to-enter'));
+  else if (view.phase) parts.push(phaseWord(view.phase));
+  if (status.state && status.state !== 'playing') parts.push(kStateWords[status.state] ? kStateWords[status.state]() : status.state.toUpperCase());
+  $('game-line').textContent = parts.length ? parts.join(' · ') : say('page.status.no-game');
 
-  const waiting = status.state === 'no-game' ? 'No game yet: the host starts one on the Host page.' : status.waiting_for || '';
+  const waiting = status.state === 'no-game' ? say('page.status.no-game-start') : sayDaemon(status.waiting_says, status.waiting_for);
   $('waiting').textContent = waiting;
   let turn = '';
   if (view.to_act && view.to_act.length && (view.phase === 'placement' || view.phase === 'ascent')) {
-    turn = `To play: ${view.to_act.map((s) => `<span class="turn-chip">▶ ${esc(seatName(s, players))}</span>`).join(' ')}`;
+    const chips = view.to_act.map((s) => `<span class="turn-chip">▶ ${seatHtml(s, players)}</span>`).join(' ');
+    turn = sayHtml('page.status.to-play', { seats: { html: chips } });
   }
   // A bot's move, for anyone at the table to make (the LEDs show it too).
   // The sentence itself is the waiting line above.
-  if (status.bot_plan) turn = `<span id="bot-plan" class="turn-chip">▶ ${esc(seatName(status.bot_plan.seat, players))}: its destination is lit on the castle</span>`;
+  if (status.bot_plan) turn = `<span id="bot-plan" class="turn-chip">▶ ${sayHtml('page.status.bot-lit', { seat: { html: seatHtml(status.bot_plan.seat, players) } })}</span>`;
   $('turn').innerHTML = turn;
-  $('last-action').textContent = status.last_action ? `Last: ${status.last_action}` : '';
+  const last = status.last_action_says && status.last_action_says.code ? { message: withKinds(status.last_action_says) } : { text: status.last_action || '' };
+  $('last-action').textContent = status.last_action || last.message ? say('page.status.last', { action: last }) : '';
 }
 
 // While Ambition cards are kept: who still has to tap one on their phone,
@@ -65,19 +93,20 @@ function renderTop(status) {
 function renderAmbitionWaiting(status) {
   const waiting = status.ambition_waiting || [];
   if (!waiting.length || (status.view || {}).phase !== 'ambition') return;
-  const chips = waiting.map((w) => `<span class="turn-chip" data-player="${esc(w.player)}">… ${esc(w.name)}: to choose</span>`).join(' ');
-  $('turn').innerHTML = `<span id="ambition-waiting">Still choosing an Ambition card on their phone: ${chips}</span>`;
+  const chips = waiting.map((w) => `<span class="turn-chip" data-player="${esc(w.player)}">… ${sayHtml('page.status.to-choose', { who: { html: nameHtml(w.name) } })}</span>`).join(' ');
+  $('turn').innerHTML = `<span id="ambition-waiting">${sayHtml('page.status.still-choosing', { chips: { html: chips } })}</span>`;
 }
 
 function renderNotices(status) {
   const r = status.refusal;
   if (r) {
-    show('refusal', `<div class="title">⚠ Not allowed: ${esc(r.message || r.code)}</div>
-      <div class="small muted">Rule: ${esc(r.code)}</div>
-      <div>To go on, put the board back:</div>${restoreList(r.restore)}`);
+    const why = r.says && r.says.code ? { message: withKinds(r.says) } : { text: r.message || r.code };
+    show('refusal', `<div class="title">${sayHtml('page.status.not-allowed', { why })}</div>
+      <div class="small muted">${sayHtml('page.status.rule', { code: { html: `<code data-words-skip>${esc(r.code)}</code>` } })}</div>
+      <div>${esc(say('page.status.put-back'))}</div>${restoreList(r.restore)}`);
   } else show('refusal', '');
   const g = status.guidance;
-  if (g) show('guidance', `<div class="title">➜ Please set the board</div>${restoreList(g.moves)}`);
+  if (g) show('guidance', `<div class="title">${esc(say('page.status.set-board'))}</div>${restoreList(g.moves)}`);
   else show('guidance', '');
 }
 
@@ -90,9 +119,9 @@ function renderCardsCall(status) {
     show('reveal-pending', '');
     return;
   }
-  const what = [r.favourites ? 'Favourites cards' : '', r.ambitions ? 'kept Ambition cards' : ''].filter(Boolean).join(' and ') || 'cards';
-  show('reveal-pending', `<div class="title">♥ Show your ${esc(what)}: the host is entering them</div>
-    <div>Round ${esc(r.round)} is over. The scores below are those before this coronation: scores after the cards are entered.</div>`);
+  const cards = r.favourites && r.ambitions ? 'both' : r.favourites ? 'favourites' : r.ambitions ? 'ambitions' : 'other';
+  show('reveal-pending', `<div class="title">${esc(say('page.status.show-cards', { cards: { text: cards } }))}</div>
+    <div>${esc(say('page.status.cards-round', { round: Number(r.round) }))}</div>`);
 }
 
 function renderElection(status) {
@@ -105,11 +134,11 @@ function renderElection(status) {
   const voted = new Set(e.voted || []);
   const seats = seatsOf(status);
   const chips = seats.map((s) => voted.has(s)
-    ? `<li class="voted" data-seat="${s}" data-voted="yes">✔ ${esc(seatName(s, players))}: voted</li>`
-    : `<li class="to-vote" data-seat="${s}" data-voted="no">… ${esc(seatName(s, players))}: to vote</li>`);
-  show('election', `<h2>♛? Election</h2>
-    <div class="big">${esc(characterName(e.candidate))} is on the throne</div>
-    <div class="muted">Moved there by ${esc(seatName(e.crown_holder, players))}. Votes stay secret until the last one is in.</div>
+    ? `<li class="voted" data-seat="${s}" data-voted="yes">✔ ${sayHtml('page.status.voted', { seat: { html: seatHtml(s, players) } })}</li>`
+    : `<li class="to-vote" data-seat="${s}" data-voted="no">… ${sayHtml('page.status.to-vote', { seat: { html: seatHtml(s, players) } })}</li>`);
+  show('election', `<h2>${esc(say('page.status.election'))}</h2>
+    <div class="big">${esc(say('page.status.on-throne', { c: characterArg(e.candidate) }))}</div>
+    <div class="muted">${sayHtml('page.status.moved-by', { seat: { html: seatHtml(e.crown_holder, players) } })}</div>
     <ul class="seat-list" id="voters">${chips.join('')}</ul>`);
 }
 
@@ -122,11 +151,14 @@ function renderReveal(status) {
     return;
   }
   const votes = (r.votes || []).map((card, seat) =>
-    `<li class="vote-${esc(card)}" data-seat="${seat}" data-card="${esc(card)}">${esc(seatName(seat, players))}: <b>${esc(voteWord(card))}</b></li>`);
-  if (r.emissary_vote) votes.push(`<li class="vote-${esc(r.emissary_vote)}">Emissary: <b>${esc(voteWord(r.emissary_vote))}</b></li>`);
-  const where = r.outcome === 'crowned' ? '' : ` → ${esc(placeName(r.sent_to))}`;
-  show('reveal', `<h2>Last election: the votes</h2>
-    <div class="big" id="reveal-outcome">${esc(characterName(r.candidate))}: ${esc(kOutcomeWords[r.outcome] || r.outcome)}${where}</div>
+    `<li class="vote-${esc(card)}" data-seat="${seat}" data-card="${esc(card)}">${sayHtml('page.status.seat-vote', { seat: { html: seatHtml(seat, players) }, vote: { html: `<b>${esc(voteWord(card))}</b>` } })}</li>`);
+  if (r.emissary_vote) votes.push(`<li class="vote-${esc(r.emissary_vote)}">${sayHtml('page.status.emissary-vote', { vote: { html: `<b>${esc(voteWord(r.emissary_vote))}</b>` } })}</li>`);
+  const outcome = { text: outcomeWord(r.outcome) };
+  const line = r.outcome === 'crowned' || !r.sent_to
+    ? say('page.status.outcome', { c: characterArg(r.candidate), outcome })
+    : say('page.status.outcome-to', { c: characterArg(r.candidate), outcome, to: { text: placeName(r.sent_to) } });
+  show('reveal', `<h2>${esc(say('page.status.last-election'))}</h2>
+    <div class="big" id="reveal-outcome">${esc(line)}</div>
     <ul class="seat-list">${votes.join('')}</ul>`);
 }
 
@@ -134,51 +166,74 @@ function renderScores(status) {
   const view = status.view || {};
   const players = status.players || [];
   if (!players.length) {
-    $('scores').textContent = 'No game yet.';
+    $('scores').textContent = say('page.status.no-game-yet');
     return;
   }
   const rounds = view.finished_rounds || [];
   const winners = new Set(view.winners || []);
   const pending = status.reveal;
-  const totalHead = pending ? `Total before round ${esc(pending.round)}'s cards` : 'Total';
-  const head = `<tr><th>Player</th>${rounds.map((r) => `<th class="num">R${r.round}</th>`).join('')}<th class="num">${totalHead}</th></tr>`;
+  const totalHead = pending ? say('page.status.total-before', { round: Number(pending.round) }) : say('page.status.total');
+  const head = `<tr><th>${esc(say('page.status.player'))}</th>${rounds.map((r) => `<th class="num">${esc(say('page.status.round-short', { round: r.round }))}</th>`).join('')}<th class="num">${esc(totalHead)}</th></tr>`;
   const rows = players.map((p) => {
     const cells = rounds.map((r) => `<td class="num">${r.scores ? r.scores[p.player] ?? '' : ''}</td>`).join('');
     const total = view.totals ? view.totals[p.player] ?? 0 : 0;
-    const mark = winners.has(p.player) && !pending ? ' ★ winner' : '';
-    return `<tr><td>${esc(playerName(p.player, players))} <span class="muted small">seat ${seatNumber(p.seat)}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
+    const mark = winners.has(p.player) && !pending ? ` ${esc(say('page.status.winner'))}` : '';
+    return `<tr><td>${playerHtml(p.player, players)} <span class="muted small">${esc(say('page.status.seat-small', { seat: { seat: p.seat } }))}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
   });
   if (view.emissary_total !== undefined)
-    rows.push(`<tr><td>Emissary</td>${rounds.map((r) => `<td class="num">${r.emissary_score ?? ''}</td>`).join('')}<td class="num"><b>${view.emissary_total}</b></td></tr>`);
-  const kings = rounds.filter((r) => r.kings && r.kings.length).map((r) => `Round ${r.round}: ♛ ${r.kings.map(characterName).join(', ')}`);
+    rows.push(`<tr><td>${esc(say('page.words.emissary'))}</td>${rounds.map((r) => `<td class="num">${r.emissary_score ?? ''}</td>`).join('')}<td class="num"><b>${view.emissary_total}</b></td></tr>`);
+  const kings = rounds.filter((r) => r.kings && r.kings.length)
+    .map((r) => say('page.status.round-kings', { round: r.round, kings: { list: r.kings.map(characterArg) } }));
   // Favourites cards are public once revealed at scoring.
-  const cards = (view.revealed_favourites || []).map((card, p) => card && card.favourites
-    ? `<li>${esc(playerName(p, players))}: ${esc(card.favourites.map(characterName).join(', '))}${card.banished ? ` (banished: ${esc(characterName(card.banished))})` : ''}</li>` : '');
-  const wait = pending ? `<div class="provisional" id="scores-provisional">⚠ Not final: scores after the cards are entered.</div>` : '';
+  const cards = (view.revealed_favourites || []).map((card, p) => {
+    if (!card || !card.favourites) return '';
+    const who = { html: playerHtml(p, players) };
+    const characters = { list: card.favourites.map(characterArg) };
+    return `<li>${card.banished
+      ? sayHtml('page.status.revealed-banished', { who, characters, banished: characterArg(card.banished) })
+      : sayHtml('page.status.revealed', { who, characters })}</li>`;
+  });
+  const wait = pending ? `<div class="provisional" id="scores-provisional">${esc(say('page.status.not-final'))}</div>` : '';
   $('scores').innerHTML = `${wait}<table${pending ? ' class="provisional-table"' : ''}>${head}${rows.join('')}</table>${kings.length ? `<div class="small">${esc(kings.join(' · '))}</div>` : ''}${
-    cards.join('') ? `<div class="small"><b>Favourites, revealed:</b><ul class="plain">${cards.join('')}</ul></div>` : ''}`;
+    cards.join('') ? `<div class="small"><b>${esc(say('page.status.favourites-revealed'))}</b><ul class="plain">${cards.join('')}</ul></div>` : ''}`;
 }
 
 function renderHealth(status) {
   const log = status.log || {};
   const readers = status.readers || {};
   const items = [];
-  if (!log.kept) items.push('<li class="health-bad">The game is not being logged.</li>');
-  else if (log.durable === false || log.problem)
-    items.push(`<li class="health-bad">${esc(status.log_problem || `Game log: ${log.problem || 'not written to disk'}`)}${log.waiting ? ` (${log.waiting} rows waiting in memory)` : ''}</li>`);
-  else items.push('<li class="health-ok">Game log: every action saved to disk.</li>');
+  if (!log.kept) items.push(`<li class="health-bad">${esc(say('page.status.log-off'))}</li>`);
+  else if (log.durable === false || log.problem) {
+    const problem = status.log_problem
+      ? status.log_problem
+      : log.problem ? say('page.status.log-problem', { problem: { text: log.problem } }) : say('page.status.log-not-on-disk');
+    const waiting = log.waiting ? ` ${say('page.status.log-waiting', { n: log.waiting })}` : '';
+    items.push(`<li class="health-bad">${esc(problem + waiting)}</li>`);
+  } else items.push(`<li class="health-ok">${esc(say('page.status.log-ok'))}</li>`);
   const faulty = readers.faulty || [];
   if (faulty.length) {
-    const blind = (readers.blind_places || []).map(placeName).join(', ');
-    items.push(`<li class="health-bad">Faulty readers: ${esc(faulty.join(', '))}${blind ? `; moves touching ${esc(blind)} wait` : ''}</li>`);
-  } else items.push('<li class="health-ok">Readers: all answering.</li>');
-  if (readers.unknown_tags) items.push(`<li class="health-bad">${readers.unknown_tags} unknown tag(s) on the castle.</li>`);
+    const blind = (readers.blind_places || []).map((p) => ({ place: String(p) }));
+    const list = { list: faulty.map((f) => ({ text: String(f) })) };
+    items.push(`<li class="health-bad">${esc(blind.length
+      ? say('page.status.readers-faulty-blind', { readers: list, places: { list: blind } })
+      : say('page.status.readers-faulty', { readers: list }))}</li>`);
+  } else items.push(`<li class="health-ok">${esc(say('page.status.readers-ok'))}</li>`);
+  if (readers.unknown_tags) items.push(`<li class="health-bad">${esc(say('page.status.unknown-tags', { n: readers.unknown_tags }))}</li>`);
   const club = status.club;
   if (club) {
-    const when = (ms) => (ms ? new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '');
-    const games = (n) => `${n} game${n === 1 ? '' : 's'}`;
-    if (!club.waiting) items.push(`<li class="health-ok" id="club-health">Club (table ${esc(club.table)} at ${esc(club.server)}): every ended game sent${club.last_success_ms ? `, last at ${when(club.last_success_ms)}` : ''}.</li>`);
-    else items.push(`<li class="health-bad" id="club-health">Club (table ${esc(club.table)} at ${esc(club.server)}): ${games(club.waiting)} wait to be sent${club.last_error ? ` (last try ${when(club.last_attempt_ms)}: ${esc(club.last_error)})` : ''}${club.next_try_ms ? `; next try ${when(club.next_try_ms)}` : ''}.</li>`);
+    const when = (ms) => (ms ? new Date(ms).toLocaleTimeString(pageLanguage(), { hour: '2-digit', minute: '2-digit' }) : '');
+    const where = { table: { text: String(club.table ?? '') }, server: { text: String(club.server ?? '') } };
+    let line;
+    if (!club.waiting) {
+      line = club.last_success_ms
+        ? say('page.status.club-sent-at', { ...where, time: { text: when(club.last_success_ms) } })
+        : say('page.status.club-sent', where);
+    } else {
+      line = say('page.status.club-waiting', { ...where, n: club.waiting });
+      if (club.last_error) line += ` ${say('page.status.club-last-try', { time: { text: when(club.last_attempt_ms) }, error: { text: String(club.last_error) } })}`;
+      if (club.next_try_ms) line += ` ${say('page.status.club-next-try', { time: { text: when(club.next_try_ms) } })}`;
+    }
+    items.push(`<li class="${club.waiting ? 'health-bad' : 'health-ok'}" id="club-health">${esc(line)}</li>`);
   }
   $('health').innerHTML = `<ul class="plain">${items.join('')}</ul>`;
 }
@@ -194,7 +249,7 @@ export function render(status) {
   renderReveal(status);
   renderScores(status);
   const mode = status.favourites_mode;
-  $('favourites-mode').textContent = mode === 'physical' ? "Favourites cards: the players' own, revealed at each coronation." : mode === 'dealt' ? 'Favourites cards: dealt by the referee.' : '';
+  $('favourites-mode').textContent = mode === 'physical' ? say('page.status.favourites-physical') : mode === 'dealt' ? say('page.status.favourites-dealt') : '';
   renderHealth(status);
   renderEnding(status);
   if (status.board) {
