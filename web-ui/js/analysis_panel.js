@@ -6,7 +6,7 @@
 // player, each with its colour, its dash pattern and its name at the line's
 // end, so it reads without colour too.
 import { ApiError, esc, getJson } from './api.js';
-import { say } from './words.js';
+import { say, sayOr } from './words.js';
 import { playerArg, sayHtml, textArg } from './words_args.js';
 
 // Okabe and Ito's palette (told apart by colour-blind eyes), then more.
@@ -100,7 +100,7 @@ export async function showAnalysis(card, id, { stillShowing, goto }) {
   } catch (e) {
     // A game in progress (409) is never analysed: the panel stays away.
     card.classList.toggle('hidden', e instanceof ApiError && e.status === 409);
-    card.innerHTML = `<h2>${esc(say('page.analysis.heading'))}</h2><p class="muted">${esc(e.message)}</p>`;
+    card.innerHTML = `<h2>${esc(say('page.analysis.heading'))}</h2><p class="muted">${esc(sayOr(e.says, e.message))}</p>`;
     card.dataset.status = 'error';
     return;
   }

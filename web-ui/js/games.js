@@ -10,7 +10,7 @@ import { esc, getJson } from './api.js';
 import { drawCastle, tokensFromPositions } from './castle.js';
 import { breakdownHtml } from './breakdown.js';
 import { showAnalysis } from './analysis_panel.js';
-import { pageLanguage, say, startWords } from './words.js';
+import { pageLanguage, say, sayOr, startWords } from './words.js';
 import {
   characterArg, editionName, placeArg, playerText, playerWho, sayHtml, seatWho, statusWord, textArg, voteText,
 } from './words_args.js';
@@ -47,7 +47,7 @@ async function showList() {
   try {
     games = await getJson('/api/games');
   } catch (e) {
-    fail(e.message);
+    fail(sayOr(e.says, e.message));
     return;
   }
   if (!games.length) {
@@ -186,7 +186,7 @@ async function showGame(id) {
   try {
     game = await getJson(leagueUid ? `/api/league/games/${encodeURIComponent(id)}` : `/api/games/${encodeURIComponent(id)}`);
   } catch (e) {
-    fail(e.message);
+    fail(sayOr(e.says, e.message));
     $('review').classList.add('hidden');
     return;
   }

@@ -21,7 +21,7 @@ function fail(text) {
 // castle that shows no league); else the daemon's sentence.
 function failWith(e) {
   if (e instanceof ApiError && e.code === 'no-league') fail(say('page.league.no-league'));
-  else fail(e.message);
+  else fail(sayOr(e.says, e.message));
 }
 
 function when(iso) {

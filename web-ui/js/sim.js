@@ -188,7 +188,7 @@ async function move(slug, place) {
       ? sayWords('page.sim.lifted', { c: characterArg(slug) })
       : sayWords('page.sim.put', { c: characterArg(slug), p: placeArg(place) }), true);
   } catch (e) {
-    say(e.message, false);
+    say(sayOr(e.says, e.message), false);
   }
 }
 
@@ -203,7 +203,7 @@ async function press(station, key) {
       if ($('message').textContent === text) say('', true);
     }, kPressShownMs);
   } catch (e) {
-    say(e.message, false);
+    say(sayOr(e.says, e.message), false);
   }
 }
 
