@@ -213,8 +213,9 @@ try {
     const own = (await api(url, `/api/player/${p.token}`)).json;
     await api(url, `/api/player/${p.token}/keep`, { method: 'POST', body: { ambition: own.private.ambition_choices[0] } });
   }
-  const roster = (await status()).characters || [];
-  const characterNames = roster.map((c) => c.name).filter(Boolean);
+  // The characters' names (the status's roster), but the Jester's: the pages say its title in each language.
+  const roster = (await status()).roster || [];
+  const characterNames = roster.filter((c) => c.kind !== 'jester').map((c) => c.name).filter(Boolean);
   // The finished game's players are named by `vivaref simulate` ("Player 1"): names, not words.
   const finishedNames = ((await api(url, `/api/games/${finished.id || finished.game || 1}`)).json.players || []).map((p) => p.name).filter(Boolean);
 
@@ -235,8 +236,13 @@ try {
     await page.context().addInitScript((language) => localStorage.setItem('vivaref.language', language), pass.language);
     if (n === 1) {
       // A refused move on the castle: a piece put on the throne in placement.
+      // The board set as guided first (the Jester on floor 3), then the wrong piece.
       const s = await status();
-      const piece = (s.characters || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
+      for (const [id, place] of Object.entries((s.board && s.board.expected) || {})) {
+        if (place !== null) await api(url, '/api/sim/put', { method: 'POST', token, body: { character: id, place } });
+      }
+      await until((x) => !x.guidance, 'the board set as guided');
+      const piece = (s.roster || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
       await api(url, '/api/sim/put', { method: 'POST', token, body: { character: piece, place: '6' } });
       await until((x) => x.refusal, 'a refusal');
     }
