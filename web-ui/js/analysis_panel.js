@@ -35,7 +35,7 @@ export function chartSvg(analysis, width = 640) {
   const x = (i) => left + ((w - left - right) * i) / n;
   const y = (c) => top + (h - top - bottom) * (1 - c);
   const grid = [0, 0.25, 0.5, 0.75, 1].map((c) => `<line class="grid" x1="${left}" x2="${w - right}" y1="${y(c).toFixed(1)}" y2="${y(c).toFixed(1)}"/>`
-    + `<text class="axis" x="${left - 4}" y="${(y(c) + 4).toFixed(1)}" text-anchor="end">${Math.round(c * 100)}%</text>`).join('');
+    + `<text class="axis" x="${left - 4}" y="${(y(c) + 4).toFixed(1)}" text-anchor="end">${esc(percent(c))}</text>`).join('');
   const marks = (analysis.swings || []).map((s, k) => `<g class="swing-mark"><line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${top}" y2="${h - bottom}"/>`
     + `<text x="${x(s).toFixed(1)}" y="${h - bottom + 14}" text-anchor="middle">${k + 1}</text></g>`).join('');
   const lines = names.map((name, p) => {
