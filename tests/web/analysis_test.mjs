@@ -136,7 +136,7 @@ try {
     check(seenPage.lines.length === 4 && new Set(seenPage.lines.map((l) => l.stroke)).size === 4 && seenPage.lines.every((l) => l.points === 165 && l.width > 0.5 * seenPage.chart.width),
       `${tag}: one line per player across the chart, each its own colour (${seenPage.lines.map((l) => `${l.stroke}:${l.points}`).join(' ')})`);
     check(JSON.stringify(seenPage.legend) === JSON.stringify(analysis.players), `${tag}: the legend names the players (${seenPage.legend.join(', ')})`);
-    check(seenPage.swings.length === 3 && seenPage.swings.every((t) => /^Decision \d+: .+\. .+'s chance to win went from \d+ % to \d+ %\.$/.test(t)),
+    check(seenPage.swings.length === 3 && seenPage.swings.every((t) => /^Decision \d+: .+\. .+['’]s chance to win went from \d+ % to \d+ %\.$/.test(t)),
       `${tag}: the three swings in words: ${seenPage.swings[0]}`);
     check(seenPage.preferences.length === toldCount && seenPage.preferences.every((t) => /The search player would have chosen: .+ \(\d+ %: \+\d+ points\)/.test(t)),
       `${tag}: ${toldCount} choices where the search player preferred another, with the gain: ${seenPage.preferences[0] || '(none)'}`);

@@ -44,11 +44,30 @@ const kEnglishWords = ['the', 'and', 'your', 'you', 'with', 'is', 'are', 'of', '
   'have', 'from', 'will', 'when', 'what', 'which', 'who', 'its', 'must', 'cannot', 'was', 'were', 'been', 'here',
   'there', 'their', 'should', 'would', 'been', 'into', 'waiting', 'game', 'games', 'player', 'players', 'round',
   'seat', 'seats', 'floor', 'throne', 'vote', 'votes', 'score', 'scores', 'host', 'board', 'castle', 'card', 'cards'];
-// Except those a language writes too: French "les votes" (its rulebook's
-// word) and "le score".
-const kAlsoTheirs = { fr: ['vote', 'votes', 'score', 'scores'] };
-const englishWord = (language) => new RegExp(
-  `(^|[^\\p{L}])(${kEnglishWords.filter((w) => !(kAlsoTheirs[language] || []).includes(w)).join('|')})(?=$|[^\\p{L}])`, 'iu');
+const kEnglishWord = new RegExp(`(^|[^\\p{L}])(${kEnglishWords.join('|')})(?=$|[^\\p{L}])`, 'iu');
+
+// The English words that `language` writes too, as a word of its own
+// catalog ("Scores" and "vote" in French, "Host" in Italian): one of them in
+// a page's text is that language's word, not an English sentence.
+const sharedWordsOf = new Map();
+function sharedWords(language) {
+  if (sharedWordsOf.has(language)) return sharedWordsOf.get(language);
+  const words = new Set();
+  sharedWordsOf.set(language, words);
+  for (const pattern of Object.values(catalogs[language])) {
+    for (const run of literalRuns(pattern)) {
+      for (const word of run.toLowerCase().split(/[^\p{L}]+/u)) if (kEnglishWords.includes(word)) words.add(word);
+    }
+  }
+  return words;
+}
+
+function englishWordIn(text, language) {
+  const shared = sharedWords(language);
+  const all = new RegExp(kEnglishWord.source, 'giu');
+  for (const m of text.matchAll(all)) if (!shared.has(m[2].toLowerCase())) return m[2];
+  return '';
+}
 
 // The literal runs of a pattern: its text outside arguments and inside
 // plural or select branches, split at the arguments.
@@ -144,7 +163,6 @@ async function readable(page) {
 // names of the players and characters are nobody's language.
 function englishOn(texts, language, names) {
   const { whole, phrases, same } = englishOnly(language);
-  const kEnglishWord = englishWord(language);
   const found = [];
   for (const { text, where } of texts) {
     if (same.has(text)) continue;
@@ -152,7 +170,7 @@ function englishOn(texts, language, names) {
     for (const name of names) plain = plain.split(name).join(' ');
     const why = whole.has(text) ? 'an English catalog value'
       : phrases.find((p) => plain.includes(p)) ? `the English phrase "${phrases.find((p) => plain.includes(p))}"`
-        : kEnglishWord.test(plain) ? `the English word "${plain.match(kEnglishWord)[2]}"` : '';
+        : englishWordIn(plain, language) ? `the English word "${englishWordIn(plain, language)}"` : '';
     if (why) found.push(`"${text.slice(0, 90)}" (${where}): ${why}`);
   }
   return found;
@@ -200,8 +218,11 @@ try {
     const own = (await api(url, `/api/player/${p.token}`)).json;
     await api(url, `/api/player/${p.token}/keep`, { method: 'POST', body: { ambition: own.private.ambition_choices[0] } });
   }
+  // The characters' names (the status's roster), but the Jester's: the pages say its title in each language.
   const roster = (await status()).roster || [];
-  const characterNames = roster.map((c) => c.name).filter(Boolean);
+  const characterNames = roster.filter((c) => c.kind !== 'jester').map((c) => c.name).filter(Boolean);
+  // The finished game's players are named by `vivaref simulate` ("Player 1"): names, not words.
+  const finishedNames = ((await api(url, `/api/games/${finished.id || finished.game || 1}`)).json.players || []).map((p) => p.name).filter(Boolean);
 
   const visit = async (page, path, ready, label, pass) => {
     await page.goto(`${url}${path}`);
@@ -210,7 +231,7 @@ try {
     await page.waitForTimeout(250);
     const lang = await page.evaluate(() => document.documentElement.lang);
     check(lang === pass.language, `${label} (${pass.language}, ${pass.size}): the page is in ${pass.language} (lang=${lang})`);
-    const english = englishOn(await readable(page), pass.language, [...names, ...characterNames]);
+    const english = englishOn(await readable(page), pass.language, [...names, ...finishedNames, ...characterNames]);
     check(!english.length, `${label} (${pass.language}, ${pass.size}): no English text${english.length ? `:\n    ${english.join('\n    ')}` : ''}`);
     await shot(page, `${pass.language}-${label}`, { fullPage: false });
   };
@@ -238,7 +259,7 @@ try {
     await visit(page, `/host.html#token=${token}`, 'main', 'host', pass);
     await visit(page, players[0].path, 'main', 'player', pass);
     await visit(page, '/games.html', 'main', 'games', pass);
-    await visit(page, `/games.html?game=${finished.id || finished.game || 1}`, 'main', 'review', pass);
+    await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'main', 'review', pass);
     await visit(page, '/league.html', 'main', 'league', pass);
     await visit(page, `/sim.html#token=${token}`, 'main', 'sim', pass);
     await page.context().close();

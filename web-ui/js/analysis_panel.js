@@ -6,6 +6,8 @@
 // player, each with its colour, its dash pattern and its name at the line's
 // end, so it reads without colour too.
 import { ApiError, esc, getJson } from './api.js';
+import { say, sayOr } from './words.js';
+import { playerArg, sayHtml, textArg } from './words_args.js';
 
 // Okabe and Ito's palette (told apart by colour-blind eyes), then more.
 const kColours = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#8a6d00', '#6a3d9a', '#b15928'];
@@ -14,7 +16,8 @@ const kPollMs = 2000;
 
 export function playerColour(p) { return kColours[p % kColours.length]; }
 
-function percent(x) { return `${Math.round(100 * x)} %`; }
+// "31 %" in the page's language (the number by its Intl, the sign by its catalog).
+function percent(x) { return say('page.analysis.percent', { n: Math.round(100 * x) }); }
 
 // The chance-to-win lines: x the decisions (0: the start), y 0..100 %;
 // the three swings as numbered dashed lines. Drawn `width` CSS pixels wide
@@ -32,7 +35,7 @@ export function chartSvg(analysis, width = 640) {
   const x = (i) => left + ((w - left - right) * i) / n;
   const y = (c) => top + (h - top - bottom) * (1 - c);
   const grid = [0, 0.25, 0.5, 0.75, 1].map((c) => `<line class="grid" x1="${left}" x2="${w - right}" y1="${y(c).toFixed(1)}" y2="${y(c).toFixed(1)}"/>`
-    + `<text class="axis" x="${left - 4}" y="${(y(c) + 4).toFixed(1)}" text-anchor="end">${Math.round(c * 100)}%</text>`).join('');
+    + `<text class="axis" x="${left - 4}" y="${(y(c) + 4).toFixed(1)}" text-anchor="end">${esc(percent(c))}</text>`).join('');
   const marks = (analysis.swings || []).map((s, k) => `<g class="swing-mark"><line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${top}" y2="${h - bottom}"/>`
     + `<text x="${x(s).toFixed(1)}" y="${h - bottom + 14}" text-anchor="middle">${k + 1}</text></g>`).join('');
   const lines = names.map((name, p) => {
@@ -40,8 +43,9 @@ export function chartSvg(analysis, width = 640) {
     const dash = kDashes[p % kDashes.length];
     return `<polyline class="chance-line" data-player="${p}" fill="none" stroke="${playerColour(p)}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points}"><title>${esc(name)}</title></polyline>`;
   }).join('');
-  const axis = `<text class="axis" x="${left}" y="${h - 4}">start</text><text class="axis" x="${w - right}" y="${h - 4}" text-anchor="end">decision ${series.length - 1}</text>`;
-  return `<svg class="chance-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="Each player's chance to win after every decision">${grid}${marks}${lines}${axis}</svg>`;
+  const axis = `<text class="axis" x="${left}" y="${h - 4}">${esc(say('page.analysis.axis-start'))}</text>`
+    + `<text class="axis" x="${w - right}" y="${h - 4}" text-anchor="end">${esc(say('page.analysis.axis-decision', { n: series.length - 1 }))}</text>`;
+  return `<svg class="chance-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(say('page.analysis.chart-label'))}">${grid}${marks}${lines}${axis}</svg>`;
 }
 
 function legendHtml(analysis) {
@@ -51,17 +55,20 @@ function legendHtml(analysis) {
   }).join('')}</ul>`;
 }
 
+const decisionLink = (n) => `<a href="#" data-goto="${n}">${esc(say('page.analysis.decision', { n }))}</a>`;
+
 // "Decision 57: Anna votes No. Bruno's chance to win went from 31 % to 78 %."
+// The decision's own words (d.text) are the daemon's English sentence.
 function swingsHtml(analysis) {
   const list = (analysis.swings || []).map((s, k) => {
     const d = analysis.decisions[s - 1];
     const before = s > 1 ? analysis.decisions[s - 2].after : analysis.before;
     const p = d.swing_player;
-    const who = analysis.players[p];
-    return `<li data-swing="${k + 1}"><a href="#" data-goto="${s}">Decision ${s}</a>: ${esc(d.text)}. `
-      + `${esc(who)}'s chance to win went from ${percent(before.win_chance[p])} to ${percent(d.after.win_chance[p])}.</li>`;
+    const args = { what: textArg(d.text), who: playerArg(analysis.players[p]),
+      from: textArg(percent(before.win_chance[p])), to: textArg(percent(d.after.win_chance[p])) };
+    return `<li data-swing="${k + 1}">${sayHtml('page.analysis.swing', args, { decision: decisionLink(s) })}</li>`;
   });
-  return list.length ? `<ol class="swings">${list.join('')}</ol>` : '<p class="muted">No decision changed the chances.</p>';
+  return list.length ? `<ol class="swings">${list.join('')}</ol>` : `<p class="muted">${esc(say('page.analysis.no-swing'))}</p>`;
 }
 
 // Each decision of a person (not a bot's seat) where the search player
@@ -69,11 +76,17 @@ function swingsHtml(analysis) {
 function preferencesHtml(analysis) {
   const worth = (analysis.settings && analysis.settings.worth_telling) || 0.03;
   const told = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth);
-  if (!told.length) return `<p class="muted">The search player agreed with every choice, or preferred another worth less than ${percent(worth)} more chance to win.</p>`;
-  const items = told.map((d) => `<li data-decision="${d.decision}"><a href="#" data-goto="${d.decision}">Decision ${d.decision}</a>: ${esc(d.text)} `
-    + `(chance to win ${percent(d.review.played_chance)}). The search player would have chosen: <b>${esc(d.review.preferred)}</b> `
-    + `(${percent(d.review.preferred_chance)}: <b>+${Math.round(100 * d.review.gain)}</b> points).</li>`);
-  return `<p class="small muted">${told.length} choice${told.length === 1 ? '' : 's'} where the search player, knowing only what that player knew, preferred another worth at least ${percent(worth)} more chance to win:</p>`
+  if (!told.length) return `<p class="muted">${esc(say('page.analysis.agreed', { worth: textArg(percent(worth)) }))}</p>`;
+  // d.text and d.review.preferred are the daemon's English sentences.
+  const items = told.map((d) => {
+    const gain = Math.round(100 * d.review.gain);
+    const args = { what: textArg(d.text), played: textArg(percent(d.review.played_chance)),
+      chance: textArg(percent(d.review.preferred_chance)), gain };
+    const html = { decision: decisionLink(d.decision), preferred: `<b>${esc(d.review.preferred)}</b>`,
+      points: `<b>${esc(say('page.analysis.gain', { n: gain }))}</b>` };
+    return `<li data-decision="${d.decision}">${sayHtml('page.analysis.preferred', args, html)}</li>`;
+  });
+  return `<p class="small muted">${esc(say('page.analysis.preferred-intro', { n: told.length, worth: textArg(percent(worth)) }))}</p>`
     + `<ul class="plain preferences">${items.join('')}</ul>`;
 }
 
@@ -87,30 +100,29 @@ export async function showAnalysis(card, id, { stillShowing, goto }) {
   } catch (e) {
     // A game in progress (409) is never analysed: the panel stays away.
     card.classList.toggle('hidden', e instanceof ApiError && e.status === 409);
-    card.innerHTML = `<h2>Analysis</h2><p class="muted">${esc(e.message)}</p>`;
+    card.innerHTML = `<h2>${esc(say('page.analysis.heading'))}</h2><p class="muted">${esc(sayOr(e.says, e.message))}</p>`;
     card.dataset.status = 'error';
     return;
   }
   card.classList.remove('hidden');
   card.dataset.status = answer.status;
   if (answer.status !== 'analysed') {
+    // failed and damaged: the daemon's sentence (answer.message).
     const words = {
-      waiting: 'Not analysed yet: the castle analyses finished games in the background, newest first, when the table is quiet.',
-      analysing: `Being analysed in the background: ${Math.round(100 * (answer.progress || 0))} % done.`,
-      failed: answer.message,
-      damaged: answer.message,
-    }[answer.status] || answer.message || answer.status;
-    card.innerHTML = `<h2>Analysis</h2><p class="analysis-status">${esc(words)}</p>`;
+      waiting: () => say('page.analysis.waiting'),
+      analysing: () => say('page.analysis.analysing', { done: textArg(percent(answer.progress || 0)) }),
+    }[answer.status]?.() || answer.message || answer.status;
+    card.innerHTML = `<h2>${esc(say('page.analysis.heading'))}</h2><p class="analysis-status">${esc(words)}</p>`;
     if ((answer.status === 'waiting' || answer.status === 'analysing') && !answer.message)
       setTimeout(() => { if (stillShowing()) showAnalysis(card, id, { stillShowing, goto }); }, kPollMs);
     return;
   }
   const s = answer.settings || {};
-  card.innerHTML = `<h2>Analysis</h2>
-    <p class="small muted">Each player's chance to win after every decision, from ${s.rollouts} games played out from that position with every card known. The numbered lines are the three decisions that swung the game most.</p>
+  card.innerHTML = `<h2>${esc(say('page.analysis.heading'))}</h2>
+    <p class="small muted">${esc(say('page.analysis.explained', { rollouts: Number(s.rollouts) || 0 }))}</p>
     <div class="chart-wrap"></div>${legendHtml(answer)}
-    <h3>The decisions that swung the game most</h3>${swingsHtml(answer)}
-    <h3>Where the search player would have chosen otherwise</h3>${preferencesHtml(answer)}`;
+    <h3>${esc(say('page.analysis.swings'))}</h3>${swingsHtml(answer)}
+    <h3>${esc(say('page.analysis.otherwise'))}</h3>${preferencesHtml(answer)}`;
   const wrap = card.querySelector('.chart-wrap');
   let drawnFor = 0;
   const draw = () => {

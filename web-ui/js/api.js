@@ -6,10 +6,11 @@ import { say } from './words.js';
 const kHostTokenKey = 'vivaref-host-token';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, says = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.says = says;  // the sentence as a message, when the daemon sent one (API.md)
   }
 }
 
@@ -23,7 +24,7 @@ async function answerOf(response) {
   if (!response.ok) {
     const code = body && body.error ? body.error : `http-${response.status}`;
     const message = body && body.message ? body.message : `The daemon answered ${response.status}.`;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, body && body.says ? body.says : null);
   }
   return body;
 }

@@ -7,7 +7,8 @@
 // catalogs' page.breakdown.*), drawn from each line's slugs; the daemon's
 // English (`name`, `where`) only where a line has no slug.
 import { esc } from './api.js';
-import { characterArg, characterName, nameHtml, placeName, playerName, sayHtml } from './names.js';
+import { characterArg, characterName, nameHtml, placeName, playerName } from './names.js';
+import { sayHtml } from './words.js';
 import { say } from './words.js';
 
 // The styles of the breakdown and the winner moment (css/ending.css).

@@ -5,7 +5,8 @@
 // public status's `standing` and `score_breakdown` (web-ui/API.md).
 import { esc } from './api.js';
 import { breakdownHtml } from './breakdown.js';
-import { nameHtml, sayHtml } from './names.js';
+import { nameHtml } from './names.js';
+import { sayHtml } from './words.js';
 import { say } from './words.js';
 
 function node(id, make) {

@@ -8,10 +8,12 @@
 // analysis, and the page links back to the league.
 import { esc, getJson } from './api.js';
 import { drawCastle, tokensFromPositions } from './castle.js';
-import { characterName, kOutcomeWords, placeName, playerName, seatName, voteWord } from './names.js';
 import { breakdownHtml } from './breakdown.js';
 import { showAnalysis } from './analysis_panel.js';
-import { startWords } from './words.js';
+import { pageLanguage, say, sayOr, startWords } from './words.js';
+import {
+  characterArg, editionName, placeArg, playerText, playerWho, sayHtml, seatWho, statusWord, textArg, voteText,
+} from './words_args.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
@@ -20,22 +22,21 @@ let shownId = null;  // the game the review shows
 const leagueUid = new URLSearchParams(window.location.search).get('league');
 
 function when(ms) {
-  return ms ? new Date(ms).toLocaleString() : '';
+  return ms ? new Date(ms).toLocaleString(pageLanguage()) : '';
 }
 
-function statusWord(s) {
-  return { complete: '✔ complete', abandoned: '✖ abandoned', incomplete: '… incomplete', 'in-progress': '▶ in progress' }[s] || s;
-}
-
+// The players of a game as a list in the page's language ("Anna, Bo and Cy").
 function playersText(g) {
-  return (g.players || []).map((p) => p.name || `Player ${p.player + 1}`).join(', ');
+  return say('page.games.who', { who: { list: (g.players || []).map((p) => playerWho(p.player, g.players)) } });
 }
 
 function winnersText(g) {
   const w = g.result && g.result.winners;
   if (!w || !w.length) return '';
-  return w.map((p) => playerName(p, g.players)).join(' & ');
+  return w.map((p) => playerText(p, g.players)).join(' & ');
 }
+
+const gameTitle = (id) => say('page.games.game-numbered', { id: textArg(id) });
 
 async function showList() {
   shownId = null;
@@ -46,18 +47,22 @@ async function showList() {
   try {
     games = await getJson('/api/games');
   } catch (e) {
-    fail(e.message);
+    fail(sayOr(e.says, e.message));
     return;
   }
   if (!games.length) {
-    $('games').innerHTML = '<p class="muted">No game has been logged yet.</p>';
+    $('games').innerHTML = `<p class="muted">${esc(say('page.games.none'))}</p>`;
     return;
   }
   // data-label: a phone shows each game as a block, a cell a line with its heading (style.css).
+  const label = {
+    game: esc(say('page.games.col-game')), started: esc(say('page.games.col-started')), edition: esc(say('page.games.col-edition')),
+    players: esc(say('page.games.col-players')), status: esc(say('page.games.col-status')), winner: esc(say('page.games.col-winner')),
+  };
   const rows = [...games].reverse().map((g) => `<tr data-game="${g.id}">
-      <td data-label="Game"><a href="#${g.id}">Game ${g.id}</a></td><td data-label="Started">${esc(when(g.startedAt))}</td><td data-label="Edition">${esc(g.edition)}</td>
-      <td data-label="Players">${esc(playersText(g))}</td><td data-label="Status">${esc(statusWord(g.status))}</td><td data-label="Winner">${winnersText(g) ? `★ ${esc(winnersText(g))}` : ''}</td></tr>`);
-  $('games').innerHTML = `<table class="games-table"><thead><tr><th>Game</th><th>Started</th><th>Edition</th><th>Players</th><th>Status</th><th>Winner</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+      <td data-label="${label.game}"><a href="#${g.id}">${esc(gameTitle(g.id))}</a></td><td data-label="${label.started}">${esc(when(g.startedAt))}</td><td data-label="${label.edition}">${esc(editionName(g.edition))}</td>
+      <td data-label="${label.players}">${esc(playersText(g))}</td><td data-label="${label.status}">${esc(statusWord(g.status))}</td><td data-label="${label.winner}">${winnersText(g) ? `★ ${esc(winnersText(g))}` : ''}</td></tr>`);
+  $('games').innerHTML = `<table class="games-table"><thead><tr><th>${label.game}</th><th>${label.started}</th><th>${label.edition}</th><th>${label.players}</th><th>${label.status}</th><th>${label.winner}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function fail(text) {
@@ -69,16 +74,20 @@ function fail(text) {
 function describe(line, players) {
   const [kind, v] = Object.entries(line || {})[0] || [];
   if (!kind) return '';
-  const seat = v && v.seat !== undefined ? seatName(v.seat, players) : '';
+  const who = v && v.seat !== undefined ? seatWho(v.seat, players) : textArg('');
   switch (kind) {
-    case 'setup': return `The game is set up: ${v.edition}, ${v.seats} seats${v.variant && v.variant !== 'none' ? `, ${v.variant}` : ''}.`;
-    case 'deal': return `Round ${v.round}: the favourites are dealt.`;
-    case 'keep': return `${playerName(v.player, players)} keeps an Ambition card.`;
-    case 'place': return `${seat} places ${characterName(v.character)} on ${placeName(v.to)}.`;
-    case 'move': return `${seat} moves ${characterName(v.character)} to ${placeName(v.to)}.`;
-    case 'vote': return `${seat} votes ${voteWord(v.card)}.`;
-    case 'pass': return `${seat} cannot move and passes.`;
-    case 'reshuffle': return "The Emissary's pile is shuffled.";
+    case 'setup': {
+      const args = { edition: textArg(editionName(v.edition)), seats: Number(v.seats) || 0 };
+      if (!v.variant || v.variant === 'none') return say('page.review.line-setup', args);
+      return say('page.review.line-setup-variant', { ...args, variant: textArg(v.variant) });
+    }
+    case 'deal': return say('page.review.line-deal', { round: Number(v.round) || 0 });
+    case 'keep': return say('page.review.line-keep', { who: playerWho(v.player, players) });
+    case 'place': return say('page.review.line-place', { who, c: characterArg(v.character), p: placeArg(v.to) });
+    case 'move': return say('page.review.line-move', { who, c: characterArg(v.character), p: placeArg(v.to) });
+    case 'vote': return say('page.review.line-vote', { who, vote: { vote: v.card } });
+    case 'pass': return say('page.review.line-pass', { who });
+    case 'reshuffle': return say('page.review.line-reshuffle');
     default: return kind;
   }
 }
@@ -89,9 +98,10 @@ function describe(line, players) {
 // replay) the decisions are listed without a castle, and the page says why.
 function buildSteps(g) {
   const timeline = Array.isArray(g.timeline) ? g.timeline : [];
+  // timelineError is the daemon's sentence (a record line that does not replay).
   $('approx').textContent = g.timelineError
-    ? `The castle cannot be drawn past step ${timeline.length}: ${g.timelineError}`
-    : 'The castle cannot be drawn: the daemon sent no timeline for this game.';
+    ? say('page.review.timeline-stops', { n: timeline.length, why: textArg(g.timelineError) })
+    : say('page.review.no-timeline');
   $('approx').classList.toggle('hidden', !g.timelineError && timeline.length > 0);
   const steps = timeline.map((t) => ({ line: t.line, view: t.view || {} }));
   for (const line of (g.record || []).slice(steps.length)) steps.push({ line, view: null });
@@ -117,18 +127,35 @@ function elections(stepList) {
   return out;
 }
 
+function outcomeWords(outcome) {
+  switch (outcome) {
+    case 'crowned': return say('page.review.outcome-crowned');
+    case 'eliminated': return say('page.review.outcome-eliminated');
+    case 'rejected': return say('page.review.outcome-rejected');
+    case 'cancelled': return say('page.review.outcome-cancelled');
+    default: return outcome;
+  }
+}
+
 function revealHtml(r, players) {
-  const votes = (r.votes || []).map((card, seat) => card
-    ? `<li class="vote-${esc(card)}">${esc(seatName(seat, players))}: <b>${esc(voteWord(card))}</b></li>` : '').join('');
-  const emissary = r.emissary_vote ? `<li class="vote-${esc(r.emissary_vote)}">Emissary: <b>${esc(voteWord(r.emissary_vote))}</b></li>` : '';
-  const outcome = r.outcome ? `: ${esc(kOutcomeWords[r.outcome] || r.outcome)}${r.outcome !== 'crowned' && r.sent_to ? ` → ${esc(placeName(r.sent_to))}` : ''}` : '';
-  return `<div><b>${esc(characterName(r.candidate))}</b>${outcome}</div><ul class="seat-list">${votes}${emissary}</ul>`;
+  const vote = (who, card) => `<li class="vote-${esc(card)}">${sayHtml('page.review.vote-of', { who }, { vote: `<b>${esc(voteText(card))}</b>` })}</li>`;
+  const votes = (r.votes || []).map((card, seat) => (card ? vote(seatWho(seat, players), card) : '')).join('');
+  const emissary = r.emissary_vote ? vote({ message: { code: 'page.review.emissary', args: {} } }, r.emissary_vote) : '';
+  const candidate = `<b>${esc(say('page.games.who', { who: characterArg(r.candidate) }))}</b>`;
+  let line = candidate;
+  if (r.outcome && r.outcome !== 'crowned' && r.sent_to) {
+    line = sayHtml('page.review.outcome-sent', { outcome: textArg(outcomeWords(r.outcome)), p: placeArg(r.sent_to) }, { c: candidate });
+  } else if (r.outcome) {
+    line = sayHtml('page.review.outcome', { outcome: textArg(outcomeWords(r.outcome)) }, { c: candidate });
+  }
+  return `<div>${line}</div><ul class="seat-list">${votes}${emissary}</ul>`;
 }
 
 function scoresHtml(view, players) {
   const totals = view.totals;
   if (!totals) return '<span class="muted">—</span>';
-  return `<table>${players.map((p) => `<tr><td>${esc(playerName(p.player, players))}</td><td class="num"><b>${totals[p.player] ?? 0}</b></td></tr>`).join('')}</table>`;
+  const number = new Intl.NumberFormat(pageLanguage());
+  return `<table>${players.map((p) => `<tr><td>${esc(playerText(p.player, players))}</td><td class="num"><b>${esc(number.format(totals[p.player] ?? 0))}</b></td></tr>`).join('')}</table>`;
 }
 
 function showStep(i) {
@@ -138,12 +165,15 @@ function showStep(i) {
   const players = game.players || [];
   $('step').value = String(n);
   const view = step.view || {};
-  $('step-text').textContent = `Step ${n + 1} of ${steps.length}${step.round ? ` · round ${step.round}` : ''}: ${describe(step.line, players)}`;
+  const what = textArg(describe(step.line, players));
+  $('step-text').textContent = step.round
+    ? say('page.review.step-in-round', { n: n + 1, total: steps.length, round: Number(step.round), what })
+    : say('page.review.step', { n: n + 1, total: steps.length, what });
   const edition = game.edition || 'classic';
-  if (step.view) drawCastle($('castle'), { edition, tokens: tokensFromPositions(view.positions, view.candidate), trayTitle: 'Off the castle (box or not placed)' });
-  else $('castle').innerHTML = '<p class="muted">No castle at this step.</p>';
+  if (step.view) drawCastle($('castle'), { edition, tokens: tokensFromPositions(view.positions, view.candidate), trayTitle: say('page.review.tray') });
+  else $('castle').innerHTML = `<p class="muted">${esc(say('page.review.no-castle'))}</p>`;
   const r = view.last_reveal;
-  $('step-reveal').innerHTML = `<h2>Last election at this step</h2>${r ? revealHtml(r, players) : '<span class="muted">None in this round so far.</span>'}`;
+  $('step-reveal').innerHTML = `<h2>${esc(say('page.review.last-election'))}</h2>${r ? revealHtml(r, players) : `<span class="muted">${esc(say('page.review.no-election-yet'))}</span>`}`;
   $('step-scores').innerHTML = scoresHtml(view, players);
   document.body.dataset.step = String(n);
 }
@@ -156,21 +186,30 @@ async function showGame(id) {
   try {
     game = await getJson(leagueUid ? `/api/league/games/${encodeURIComponent(id)}` : `/api/games/${encodeURIComponent(id)}`);
   } catch (e) {
-    fail(e.message);
+    fail(sayOr(e.says, e.message));
     $('review').classList.add('hidden');
     return;
   }
   fail('');
   const players = game.players || [];
-  const title = leagueUid ? `League game ${game.table} #${game.local_id}` : `Game ${game.id}`;
+  const title = leagueUid
+    ? say('page.review.league-title', { table: textArg(game.table), n: textArg(game.local_id) })
+    : gameTitle(game.id);
   $('game-line').textContent = title;
-  const result = game.result && game.result.totals
-    ? `<div>Final scores: ${players.map((p) => `${esc(playerName(p.player, players))} ${game.result.totals[p.player] ?? 0}`).join(' · ')}${winnersText(game) ? ` — ★ winner: ${esc(winnersText(game))}` : ''}</div>` : '';
-  $('summary').innerHTML = `<h2>${esc(title)}: ${esc(game.edition)} · ${esc(statusWord(game.status))}</h2>
+  let result = '';
+  if (game.result && game.result.totals) {
+    const number = new Intl.NumberFormat(pageLanguage());
+    const scores = textArg(players.map((p) => `${playerText(p.player, players)} ${number.format(game.result.totals[p.player] ?? 0)}`).join(' · '));
+    const winners = (game.result.winners || []).length;
+    result = `<div>${esc(winners
+      ? say('page.review.final-scores-won', { scores, n: winners, winners: textArg(winnersText(game)) })
+      : say('page.review.final-scores', { scores }))}</div>`;
+  }
+  $('summary').innerHTML = `<h2>${esc(say('page.review.summary', { title: textArg(title), edition: textArg(editionName(game.edition)), status: textArg(statusWord(game.status)) }))}</h2>
     <div class="muted">${esc(when(game.startedAt))} · ${esc(playersText(game))}</div>${result}`;
   if (game.withheld || !Array.isArray(game.record)) {
     $('controls').classList.add('hidden');
-    $('summary').insertAdjacentHTML('beforeend', `<p class="big">${game.withheld ? 'This game is still being played: its decisions are shown once it is over.' : 'No decisions logged.'}</p>`);
+    $('summary').insertAdjacentHTML('beforeend', `<p class="big">${esc(say(game.withheld ? 'page.review.withheld' : 'page.review.no-decisions'))}</p>`);
     $('castle').innerHTML = '';
     steps = [];
     return;
@@ -180,8 +219,8 @@ async function showGame(id) {
   $('step').max = String(Math.max(0, steps.length - 1));
   const list = elections(steps);
   $('elections').innerHTML = list.length
-    ? `<ul class="plain">${list.map((e) => `<li><a href="#${game.id}" data-goto="${e.step}">Step ${e.step + 1}</a> ${revealHtml(e.reveal, players)}</li>`).join('')}</ul>`
-    : '<span class="muted">No election.</span>';
+    ? `<ul class="plain">${list.map((e) => `<li><a href="#${game.id}" data-goto="${e.step}">${esc(say('page.review.step-link', { n: e.step + 1 }))}</a> ${revealHtml(e.reveal, players)}</li>`).join('')}</ul>`
+    : `<span class="muted">${esc(say('page.review.no-elections'))}</span>`;
   showStep(0);
   showBreakdown(game);
   if (leagueUid) return;  // the league keeps no analysis
@@ -205,7 +244,7 @@ function showBreakdown(game) {
     $('review').append(card);
   }
   const html = breakdownHtml(game.score_breakdown, { players: game.players || [] });
-  card.innerHTML = html ? `<h2>Why the rounds scored</h2><div id="review-breakdown">${html}</div>` : '';
+  card.innerHTML = html ? `<h2>${esc(say('page.review.breakdown'))}</h2><div id="review-breakdown">${html}</div>` : '';
   card.classList.toggle('hidden', !html);
 }
 
@@ -232,10 +271,12 @@ document.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowRight') showStep(Number($('step').value) + 1);
   if (event.key === 'ArrowLeft') showStep(Number($('step').value) - 1);
 });
+await startWords();
 if (leagueUid) {
   // A league's game may be served by `vivaref club serve`, which has no castle.
-  document.querySelector('header.top h1').textContent = 'League game';
-  document.querySelector('header.top nav').innerHTML = '<a href="/league.html">League</a>';
+  document.querySelector('header.top h1').textContent = say('page.review.league-heading');
+  document.querySelector('header.top nav').innerHTML = `<a href="/league.html">${esc(say('page.nav.league'))}</a>`;
+  document.title = say('page.review.league-heading');
 }
 window.addEventListener('hashchange', route);
 await startWords(); // the shared words (names.js, castle.js, breakdown.js) need the catalog

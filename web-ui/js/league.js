@@ -3,25 +3,31 @@
 // (league.html?member=NAME); the recent games, each opening its review
 // (games.html?league=UID). The club's server may be down: the page says so
 // in a sentence and offers to try again.
-import { esc, getJson } from './api.js';
+import { ApiError, esc, getJson } from './api.js';
+import { pageLanguage, say, sayOr, startWords } from './words.js';
+import { editionName, playerArg, statusWord } from './words_args.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(window.location.search);
 const member = params.get('member');
 
 function fail(text) {
-  $('error').innerHTML = text ? `${esc(text)} <button type="button" id="retry">Try again</button>` : '';
+  $('error').innerHTML = text ? `${esc(text)} <button type="button" id="retry">${esc(say('page.league.try-again'))}</button>` : '';
   $('error').classList.toggle('hidden', !text);
   if (text) $('retry').addEventListener('click', () => window.location.reload());
 }
 
-function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : '';
+// A failed request in the page's words where the page knows the case (a
+// castle that shows no league); else the daemon's sentence.
+function failWith(e) {
+  if (e instanceof ApiError && e.code === 'no-league') fail(say('page.league.no-league'));
+  else fail(sayOr(e.says, e.message));
 }
 
-const kEditionNames = { classic: 'Classic', online: 'Online', 2024: '2024' };
-const editionName = (e) => kEditionNames[e] || e;
-const statusWord = (s) => ({ complete: '✔ complete', abandoned: '✖ abandoned', incomplete: '… incomplete' }[s] || s);
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString(pageLanguage()) : '';
+}
+
 const memberLink = (name) => `<a href="/league.html?member=${encodeURIComponent(name)}">${esc(name)}</a>`;
 const gameLink = (g) => `<a href="/games.html?league=${encodeURIComponent(g.uid)}">${esc(g.table)} #${esc(g.local_id)}</a>`;
 
@@ -42,15 +48,30 @@ function periodBounds() {
 }
 
 function standingsHtml(rows) {
-  if (!rows.length) return '<p class="muted">No counted game in this selection.</p>';
+  if (!rows.length) return `<p class="muted">${esc(say('page.league.no-counted-game'))}</p>`;
+  const language = pageLanguage();
+  const count = new Intl.NumberFormat(language);
+  const perGame = new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  // A rating is written whole and without grouping, as players quote it ("1523").
+  const rating = new Intl.NumberFormat(language, { maximumFractionDigits: 0, useGrouping: false });
+  const label = {
+    rank: esc(say('page.league.col-rank')), member: esc(say('page.league.col-member')), games: esc(say('page.league.col-games')),
+    wins: esc(say('page.league.col-wins')), perGame: esc(say('page.league.col-points-per-game')), wld: esc(say('page.league.col-wld')),
+    rating: esc(say('page.league.col-rating')),
+  };
   const body = rows.map((r) => `<tr data-member="${esc(r.name)}">
-    <td data-label="Rank" class="num">${r.rank}</td><td data-label="Member">${memberLink(r.name)}</td>
-    <td data-label="Games" class="num">${r.games}</td><td data-label="Wins" class="num">${r.wins}</td>
-    <td data-label="Points per game" class="num">${r.points_per_game.toFixed(1)}</td>
-    <td data-label="W-L-D" class="num">${r.pairwise_wins}-${r.pairwise_losses}-${r.pairwise_draws}</td>
-    <td data-label="Rating" class="num"><b>${Math.round(r.rating)}</b></td></tr>`).join('');
-  return `<table class="games-table league-table"><thead><tr><th class="num">Rank</th><th>Member</th><th class="num">Games</th><th class="num">Wins</th><th class="num">Points per game</th><th class="num">W-L-D</th><th class="num">Rating</th></tr></thead><tbody>${body}</tbody></table>`;
+    <td data-label="${label.rank}" class="num">${esc(count.format(r.rank))}</td><td data-label="${label.member}">${memberLink(r.name)}</td>
+    <td data-label="${label.games}" class="num">${esc(count.format(r.games))}</td><td data-label="${label.wins}" class="num">${esc(count.format(r.wins))}</td>
+    <td data-label="${label.perGame}" class="num">${esc(perGame.format(r.points_per_game))}</td>
+    <td data-label="${label.wld}" class="num">${r.pairwise_wins}-${r.pairwise_losses}-${r.pairwise_draws}</td>
+    <td data-label="${label.rating}" class="num"><b>${esc(rating.format(Math.round(r.rating)))}</b></td></tr>`).join('');
+  return `<table class="games-table league-table"><thead><tr><th class="num">${label.rank}</th><th>${label.member}</th><th class="num">${label.games}</th><th class="num">${label.wins}</th><th class="num">${label.perGame}</th><th class="num">${label.wld}</th><th class="num">${label.rating}</th></tr></thead><tbody>${body}</tbody></table>`;
 }
+
+const gameLabels = () => ({
+  game: esc(say('page.league.col-game')), ended: esc(say('page.league.col-ended')), edition: esc(say('page.league.col-edition')),
+  status: esc(say('page.league.col-status')), score: esc(say('page.league.col-score')),
+});
 
 async function showStandings() {
   const { since, until } = periodBounds();
@@ -59,7 +80,7 @@ async function showStandings() {
   try {
     answer = await getJson(`/api/league/standings?${query}`);
   } catch (e) {
-    fail(e.message);
+    failWith(e);
     return;
   }
   fail('');
@@ -71,36 +92,44 @@ async function showRecent() {
   try {
     answer = await getJson('/api/league/games?limit=20');
   } catch (e) {
-    fail(e.message);
+    failWith(e);
     return;
   }
   $('recent-card').classList.remove('hidden');
-  const rows = answer.games.map((g) => `<tr data-uid="${esc(g.uid)}"><td data-label="Game">${gameLink(g)}</td>
-    <td data-label="Ended">${esc(when(g.ended_at || g.started_at))}</td><td data-label="Edition">${esc(editionName(g.edition))}</td>
-    <td data-label="Status">${esc(statusWord(g.status))}</td></tr>`).join('');
+  const label = gameLabels();
+  const rows = answer.games.map((g) => `<tr data-uid="${esc(g.uid)}"><td data-label="${label.game}">${gameLink(g)}</td>
+    <td data-label="${label.ended}">${esc(when(g.ended_at || g.started_at))}</td><td data-label="${label.edition}">${esc(editionName(g.edition))}</td>
+    <td data-label="${label.status}">${esc(statusWord(g.status))}</td></tr>`).join('');
   $('recent').innerHTML = rows
-    ? `<table class="games-table"><thead><tr><th>Game</th><th>Ended</th><th>Edition</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p class="muted">No game has reached the league yet.</p>';
+    ? `<table class="games-table"><thead><tr><th>${label.game}</th><th>${label.ended}</th><th>${label.edition}</th><th>${label.status}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p class="muted">${esc(say('page.league.no-game-reached'))}</p>`;
 }
 
 async function showMember() {
   $('member-card').classList.remove('hidden');
-  $('member-title').textContent = `${member}'s games`;
+  $('member-title').textContent = say('page.league.member-games', { who: playerArg(member) });
   let answer;
   try {
     answer = await getJson(`/api/league/members/${encodeURIComponent(member)}`);
   } catch (e) {
-    fail(e.message);
+    failWith(e);
     $('member-card').classList.add('hidden');
     return;
   }
-  $('member-title').textContent = `${answer.member}'s games`;
-  const rows = answer.games.map((g) => `<tr data-uid="${esc(g.uid)}"><td data-label="Game">${gameLink(g)}</td>
-    <td data-label="Ended">${esc(when(g.ended_at || g.started_at))}</td><td data-label="Edition">${esc(editionName(g.edition))}</td>
-    <td data-label="Score" class="num">${g.status === 'abandoned' ? statusWord(g.status) : `${g.score ?? '–'}${g.winner ? ' ★ won' : ''}`}</td></tr>`).join('');
+  $('member-title').textContent = say('page.league.member-games', { who: playerArg(answer.member) });
+  const label = gameLabels();
+  const score = (g) => {
+    if (g.status === 'abandoned') return esc(statusWord(g.status));
+    if (g.score === null || g.score === undefined) return '–';
+    if (g.winner) return esc(say('page.league.score-won', { n: Number(g.score) }));
+    return esc(new Intl.NumberFormat(pageLanguage()).format(Number(g.score)));
+  };
+  const rows = answer.games.map((g) => `<tr data-uid="${esc(g.uid)}"><td data-label="${label.game}">${gameLink(g)}</td>
+    <td data-label="${label.ended}">${esc(when(g.ended_at || g.started_at))}</td><td data-label="${label.edition}">${esc(editionName(g.edition))}</td>
+    <td data-label="${label.score}" class="num">${score(g)}</td></tr>`).join('');
   $('member').innerHTML = rows
-    ? `<table class="games-table"><thead><tr><th>Game</th><th>Ended</th><th>Edition</th><th class="num">Score</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p class="muted">No game yet.</p>';
+    ? `<table class="games-table"><thead><tr><th>${label.game}</th><th>${label.ended}</th><th>${label.edition}</th><th class="num">${label.score}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p class="muted">${esc(say('page.league.no-game-yet'))}</p>`;
 }
 
 async function start() {
@@ -108,12 +137,13 @@ async function start() {
   try {
     league = await getJson('/api/league');
   } catch (e) {
-    fail(e.message);
+    failWith(e);
     return;
   }
   $('league-line').textContent = league.database;
   if (!league.reachable) {
-    fail(league.message || 'The club\'s server cannot be reached now.');
+    // league.message: the daemon's sentence (why the club's server cannot be read).
+    fail(sayOr(league.says, league.message) || say('page.league.unreachable'));
     return;
   }
   if (member) return showMember();
@@ -131,4 +161,5 @@ async function start() {
   await showRecent();
 }
 
+await startWords();
 start();

@@ -3,7 +3,7 @@
 // `place.*`, `vote.*`, `ambition.*`, `phase.*`, `outcome.*` codes). Every
 // page draws after startWords, so these speak its language.
 import { esc } from './api.js';
-import { say, sayOr } from './words.js';
+import { say, sayHtml, sayOr } from './words.js';
 
 // The characters of each edition, by slug (GAME-RECORD identifiers): the
 // simulated board shows them before any game has started.
@@ -20,20 +20,6 @@ let roster = new Map();
 export function setRoster(list) {
   if (!Array.isArray(list)) return;
   roster = new Map(list.filter((c) => c && c.id).map((c) => [c.id, c]));
-}
-
-// A message's text with some parameters given as HTML ({html: "<b>…</b>"}):
-// the sentence is one catalog code, escaped, with the HTML put in its place.
-export function sayHtml(code, args = {}) {
-  const html = [];
-  const plain = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (value && typeof value === 'object' && 'html' in value) {
-      plain[name] = { text: `\u0001${html.length}\u0001` };
-      html.push(value.html);
-    } else plain[name] = value;
-  }
-  return esc(say(code, plain)).replace(/\u0001(\d+)\u0001/g, (_, i) => html[Number(i)]);
 }
 
 // A person's name as HTML, isolated from the text around it (<bdi>): a name

@@ -7,8 +7,9 @@
 // and a seat the referee plays has no keys at all.
 import { esc, getJson, liveEvents, postJson } from './api.js';
 import { attachBoardInteraction, drawCastle, tokensFromSimBoard } from './castle.js';
-import { characterName, kEditionSlugs, placeName, seatName, setRoster } from './names.js';
-import { startWords } from './words.js';
+import { kEditionSlugs, setRoster } from './names.js';
+import { say as sayWords, sayOr, startWords } from './words.js';
+import { characterArg, placeArg, seatText, textArg, voteText } from './words_args.js';
 
 const $ = (id) => document.getElementById(id);
 let sim = null;
@@ -60,7 +61,7 @@ function drawBoard() {
     tokens: tokensFromSimBoard(sim ? sim.board : {}, slugs(), expected),
     leds: placeLeds(),
     selected,
-    trayTitle: 'Off the castle',
+    trayTitle: sayWords('page.sim.tray'),
   });
   document.body.dataset.simNow = sim ? String(sim.now) : '';
 }
@@ -77,9 +78,30 @@ function seats() {
   return [...new Set(players.map((p) => p.seat))].sort((a, b) => a - b);
 }
 
-function lampHtml(mode, label) {
+// An LED's state in words ("on", "blinking").
+function modeWords(mode) {
+  switch (mode) {
+    case 'on': return sayWords('page.sim.led-on');
+    case 'blink': return sayWords('page.sim.led-blink');
+    case 'pulse': return sayWords('page.sim.led-pulse');
+    case 'off': return sayWords('page.sim.led-off');
+    default: return mode;
+  }
+}
+
+// An LED by its name (drivers/leds/led_names.cpp: place-3, turn-0, station-0) in words.
+function ledWords(name) {
+  const [, family, which] = /^(place|turn|station)-(.+)$/.exec(name) || [];
+  if (family === 'place') return sayWords('page.games.who', { who: placeArg(which) });
+  if (family === 'turn') return sayWords('page.sim.led-turn', { seat: { seat: Number(which) } });
+  if (family === 'station') return sayWords('page.sim.led-vote', { seat: { seat: Number(which) } });
+  return name;
+}
+
+function lampHtml(mode, name) {
   const m = mode || 'off';
-  return `<span class="lamp ${esc(m)}" title="${esc(label)}: ${esc(m)}">${esc(label)} ${esc(m)}</span>`;
+  const text = sayWords('page.sim.lamp', { led: textArg(ledWords(name)), mode: textArg(modeWords(m)) });
+  return `<span class="lamp ${esc(m)}" data-led="${esc(name)}" title="${esc(text)}">${esc(text)}</span>`;
 }
 
 // A lamp's span, changed in place only where it differs.
@@ -87,9 +109,10 @@ function setLamp(node, mode, label) {
   const m = mode || 'off';
   const cls = `lamp ${m}`;
   if (node.className !== cls) node.className = cls;
-  if (node.textContent !== `${label} ${m}`) {
-    node.textContent = `${label} ${m}`;
-    node.title = `${label}: ${m}`;
+  const text = sayWords('page.sim.lamp', { led: textArg(label), mode: textArg(modeWords(m)) });
+  if (node.textContent !== text) {
+    node.textContent = text;
+    node.title = text;
   }
 }
 
@@ -100,7 +123,8 @@ function drawStations() {
   const leds = (sim && sim.leds) || {};
   const players = (status && status.players) || [];
   const keys = edition() === '2024' ? ['yes', 'no', 'stomachache'] : ['yes', 'no'];
-  const words = { yes: '✔ Yes', no: '✘ No', stomachache: '☹ Stomach' };
+  // A key's short words (the station's buttons are narrow).
+  const words = { yes: esc(voteText('yes')), no: esc(voteText('no')), stomachache: esc(`☹ ${sayWords('page.sim.key-stomachache')}`) };
   const seatList = seats();
   const bots = botSeats();
   const box = $('stations');
@@ -109,7 +133,7 @@ function drawStations() {
     stationsShape = shape;
     box.innerHTML = seatList.map((s) => {
       const row = bots.has(s)
-        ? '<div class="small muted">No keys: played by the referee.</div>'
+        ? `<div class="small muted">${esc(sayWords('page.sim.bot-no-keys'))}</div>`
         : `<div class="row">${keys.map((k) => `<button type="button" data-station="${s}" data-key="${k}">${words[k]}</button>`).join('')}</div>`;
       return `<div class="station" data-station="${s}">
       <div><b class="station-name"></b></div>
@@ -121,34 +145,49 @@ function drawStations() {
   for (const s of seatList) {
     const station = box.querySelector(`.station[data-station="${s}"]`);
     const name = station.querySelector('.station-name');
-    if (name.textContent !== seatName(s, players)) name.textContent = seatName(s, players);
-    setLamp(station.querySelector('[data-lamp="turn"]'), leds[`turn-${s}`], 'turn');
-    setLamp(station.querySelector('[data-lamp="vote"]'), leds[`station-${s}`], 'vote');
+    if (name.textContent !== seatText(s, players)) name.textContent = seatText(s, players);
+    setLamp(station.querySelector('[data-lamp="turn"]'), leds[`turn-${s}`], sayWords('page.sim.lamp-turn'));
+    setLamp(station.querySelector('[data-lamp="vote"]'), leds[`station-${s}`], sayWords('page.sim.lamp-vote'));
   }
   const all = Object.keys(leds).sort();
-  $('leds').innerHTML = all.length ? all.map((name) => lampHtml(leds[name], name)).join(' ') : 'No LED lit.';
+  $('leds').innerHTML = all.length ? all.map((name) => lampHtml(leds[name], name)).join(' ') : esc(sayWords('page.sim.no-led'));
 }
 
 function drawStatus() {
   if (!status) return;
   setRoster(status.roster);
-  $('game-line').textContent = status.game ? `Game ${status.game} · ${status.state}` : 'No game yet';
-  $('waiting').textContent = status.state === 'no-game' ? 'No game yet: start one on the Host page.' : status.waiting_for || '';
+  $('game-line').textContent = status.game
+    ? sayWords('page.sim.game-line', { id: textArg(status.game), state: textArg(stateWords(status.state)) })
+    : sayWords('page.sim.no-game');
+  $('waiting').textContent = status.state === 'no-game' ? sayWords('page.sim.no-game-start') : sayOr(status.waiting_says, status.waiting_for);
+  // The refusal and its steps, and the guidance: the referee's messages.
   const r = status.refusal;
-  $('refusal-line').textContent = r ? `Not allowed: ${r.message} To go on: ${(r.restore || []).map((m) => m.to ? `${characterName(m.character)} back on ${placeName(m.to)}` : `${characterName(m.character)} off the castle`).join('; ')}.` : '';
+  $('refusal-line').textContent = r ? sayWords('page.sim.refused', { why: textArg(sayOr(r.text_says, r.text || r.message)) }) : '';
   $('refusal-line').classList.toggle('hidden', !r);
   const g = status.guidance;
-  $('guidance-line').textContent = g ? `➜ Set the board: ${(g.moves || []).map((m) => m.to ? `${characterName(m.character)} to ${placeName(m.to)}` : `${characterName(m.character)} off the castle`).join('; ')}.` : '';
+  $('guidance-line').textContent = g ? sayWords('page.sim.guidance', { steps: textArg(sayOr(g.says, g.text)) }) : '';
   $('guidance-line').classList.toggle('hidden', !g);
+}
+
+function stateWords(state) {
+  switch (state) {
+    case 'playing': return sayWords('page.sim.state-playing');
+    case 'paused': return sayWords('page.sim.state-paused');
+    case 'finished': return sayWords('page.sim.state-finished');
+    case 'abandoned': return sayWords('page.sim.state-abandoned');
+    default: return state || '';
+  }
 }
 
 async function move(slug, place) {
   try {
     if (place === 'tray') await postJson('/api/sim/lift', { character: slug });
     else await postJson('/api/sim/put', { character: slug, place });
-    say(place === 'tray' ? `${characterName(slug)} lifted off the castle.` : `${characterName(slug)} put on ${placeName(place)}.`, true);
+    say(place === 'tray'
+      ? sayWords('page.sim.lifted', { c: characterArg(slug) })
+      : sayWords('page.sim.put', { c: characterArg(slug), p: placeArg(place) }), true);
   } catch (e) {
-    say(e.message, false);
+    say(sayOr(e.says, e.message), false);
   }
 }
 
@@ -156,14 +195,14 @@ async function press(station, key) {
   try {
     await postJson('/api/sim/press', { station, key });
     // Never the key: it is the seat's secret vote.
-    const text = `${seatName(station, (status && status.players) || [])}: key pressed.`;
+    const text = sayWords('page.sim.key-pressed', { who: textArg(seatText(station, (status && status.players) || [])) });
     say(text, true);
     clearTimeout(pressShown);
     pressShown = setTimeout(() => {
       if ($('message').textContent === text) say('', true);
     }, kPressShownMs);
   } catch (e) {
-    say(e.message, false);
+    say(sayOr(e.says, e.message), false);
   }
 }
 
@@ -182,7 +221,7 @@ async function start() {
   interaction = attachBoardInteraction($('castle'), (slug, place) => move(slug, place), (slug) => {
     selected = slug;
     drawBoard();
-    if (slug) say(`${characterName(slug)} selected: tap a place.`, true);
+    if (slug) say(sayWords('page.sim.selected', { c: characterArg(slug) }), true);
   });
   document.addEventListener('pointerup', () => setTimeout(() => pendingDraw && drawBoard(), 0));
   $('stations').addEventListener('click', (event) => {
@@ -213,4 +252,5 @@ async function start() {
   drawStations();
 }
 
+await startWords();
 start();

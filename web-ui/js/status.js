@@ -4,9 +4,9 @@
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
-import { pageLanguage, say, startWords } from './words.js';
+import { pageLanguage, say, sayHtml, startWords } from './words.js';
 import {
-  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, sayHtml, seatHtml, setRoster, variantWord, voteWord, withKinds,
+  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
 } from './names.js';
 
 const $ = (id) => document.getElementById(id);

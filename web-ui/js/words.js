@@ -222,6 +222,33 @@ export function say(message, args) {
   return active.say(args ? { code: message, args } : message);
 }
 
+// A sentence with HTML inside it (a link, a bold word, a name in <bdi>),
+// still one sentence of the catalog in every language: the parameters
+// named in `html`, or given as {html: "..."}, are put in as that HTML;
+// everything else is escaped. Each is said as a mark no catalog writes,
+// then the mark is replaced.
+export function sayHtml(code, args = {}, html = {}) {
+  const marks = new Map();
+  const all = {};
+  const mark = (name, value) => {
+    const m = String.fromCharCode(0xe000 + marks.size);
+    marks.set(m, value);
+    all[name] = { text: m };
+  };
+  for (const [name, value] of Object.entries(args)) {
+    if (value && typeof value === 'object' && 'html' in value) mark(name, value.html);
+    else all[name] = value;
+  }
+  for (const [name, value] of Object.entries(html)) mark(name, value);
+  let out = escapeHtml(say(code, all));
+  for (const [m, value] of marks) out = out.split(m).join(value);
+  return out;
+}
+
+function escapeHtml(text) {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
 // The daemon's message when it sent one, else the text beside it (an older
 // daemon's, or one that has no message for it).
 export function sayOr(says, text) {
