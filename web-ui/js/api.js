@@ -1,14 +1,29 @@
 // Talking to the daemon: JSON over HTTP (web-ui/API.md) and the live event
-// stream. Every failure becomes an Error whose message is the server's
-// sentence, so a page can show it as it is.
+// stream. Every failure becomes an ApiError: the daemon's sentence as its
+// message and, when the answer carried one, its message as `says`
+// ({code, args}), so a page shows sayOr(error.says, error.message) in its
+// reader's language.
+import { say } from './words.js';
 
 const kHostTokenKey = 'vivaref-host-token';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, says = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.says = says;
+  }
+}
+
+// A daemon that cannot be reached (the network, a restart): said in the
+// page's words rather than the browser's "Failed to fetch".
+async function reach(path, options) {
+  try {
+    return await fetch(path, options);
+  } catch {
+    const says = { code: 'page.api.unreachable', args: {} };
+    throw new ApiError(0, 'unreachable', say(says), says);
   }
 }
 
@@ -21,8 +36,11 @@ async function answerOf(response) {
   }
   if (!response.ok) {
     const code = body && body.error ? body.error : `http-${response.status}`;
-    const message = body && body.message ? body.message : `The daemon answered ${response.status}.`;
-    throw new ApiError(response.status, code, message);
+    // An answer without a sentence: its status, said as a message too.
+    const bare = body && body.message ? null : { code: 'page.api.answered', args: { status: { text: String(response.status) } } };
+    const says = body && body.says && body.says.code ? body.says : bare;
+    const message = body && body.message ? body.message : say(bare);
+    throw new ApiError(response.status, code, message, says);
   }
   return body;
 }
@@ -33,17 +51,17 @@ const needsHost = (path, host) => host || String(path).startsWith('/api/sim/');
 
 export async function getJson(path, { host = false } = {}) {
   const headers = needsHost(path, host) ? hostHeaders() : {};
-  return answerOf(await fetch(path, { headers, cache: 'no-store' }));
+  return answerOf(await reach(path, { headers, cache: 'no-store' }));
 }
 
 export async function postJson(path, body = {}, { host = false } = {}) {
   const headers = { 'Content-Type': 'application/json', ...(needsHost(path, host) ? hostHeaders() : {}) };
-  return answerOf(await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) }));
+  return answerOf(await reach(path, { method: 'POST', headers, body: JSON.stringify(body) }));
 }
 
 // A host-only file (a player's QR code) as a Blob; failures as from getJson.
 export async function getHostBlob(path) {
-  const response = await fetch(path, { headers: hostHeaders(), cache: 'no-store' });
+  const response = await reach(path, { headers: hostHeaders(), cache: 'no-store' });
   if (!response.ok) await answerOf(response);
   return response.blob();
 }
@@ -110,7 +128,7 @@ export function liveEvents(handlers, banner) {
     source.onopen = () => show('');
     source.onerror = () => {
       if (closed) return;
-      show('⟳ Connection to the referee lost — reconnecting…');
+      show(say('page.api.reconnecting'));
       // EventSource retries by itself unless the server answered with an
       // error status (then it gives up, readyState CLOSED): start again.
       if (source.readyState === EventSource.CLOSED && !retryTimer) {
@@ -143,4 +161,22 @@ export function liveEvents(handlers, banner) {
 // Escapes text for innerHTML (names come from the host's form).
 export function esc(text) {
   return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+// A message as HTML, some of its parameters drawn as markup: `marks` maps a
+// parameter's name to its HTML (a name in <b> or <bdi>, a command in
+// <code>). The sentence is rendered with a private-use mark in each such
+// place, escaped, then the marks are replaced: the catalog's words never
+// become markup.
+export function sayHtml(code, args = {}, marks = {}) {
+  const names = Object.keys(marks);
+  const all = { ...args };
+  names.forEach((name, i) => { all[name] = { text: `\uE000${i}\uE001` }; });
+  return esc(say(code, all)).replace(/\uE000(\d+)\uE001/g, (_, i) => marks[names[Number(i)]]);
+}
+
+// A person's name as markup, isolated from the sentence around it (a name
+// written right to left cannot reorder it).
+export function nameHtml(name) {
+  return `<bdi>${esc(name)}</bdi>`;
 }
