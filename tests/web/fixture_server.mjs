@@ -2,7 +2,7 @@
 // serves web-ui/ and answers the public API from a fixture file.
 //   node tests/web/fixture_server.mjs [PORT] [FIXTURE.json]
 // GET /api/status and the "status" event give the fixture; /api/info says
-// the hardware is simulated. Nothing else is faked: the real test
+// the hardware is simulated; /api/words gives the catalogs. Nothing else is faked: the real test
 // (web_test.mjs) runs the real daemon.
 //
 // Imported (startFixtureServer), a test also sets the status as it goes
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..', 'web-ui');
+const catalogs = join(here, '..', '..', 'daemon', 'words', 'catalogs');
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
 // `status`: the status object; `players`: {TOKEN: page}; `answers`:
@@ -46,6 +47,15 @@ export function startFixtureServer({ status = {}, players = {}, answers = {}, po
     }
     if (path === '/api/status') return send(res, 200, current);
     if (path === '/api/info') return send(res, 200, { simulated: true, hostTokenRequired: false });
+    // The words, as the daemon answers them: its catalogs (daemon/words/catalogs).
+    if (path === '/api/words') return send(res, 200, { languages: ['de', 'en', 'fr', 'it'], table: 'en' });
+    if (/^\/api\/words\/[a-z]{2}$/.test(path)) {
+      try {
+        return send(res, 200, JSON.parse(await readFile(join(catalogs, `${path.slice(-2)}.json`), 'utf8')));
+      } catch {
+        return send(res, 404, { error: 'no-such-language', message: 'No such language.' });
+      }
+    }
     if (path.startsWith('/api/player/')) {
       const page = players[decodeURIComponent(path.slice('/api/player/'.length))];
       return page ? send(res, 200, page) : send(res, 404, { error: 'no-such-player', message: 'No player holds that link.' });

@@ -45,6 +45,18 @@ const kEnglishWords = ['the', 'and', 'your', 'you', 'with', 'is', 'are', 'of', '
   'there', 'their', 'should', 'would', 'been', 'into', 'waiting', 'game', 'games', 'player', 'players', 'round',
   'seat', 'seats', 'floor', 'throne', 'vote', 'votes', 'score', 'scores', 'host', 'board', 'castle', 'card', 'cards'];
 const kEnglishWord = new RegExp(`(^|[^\\p{L}])(${kEnglishWords.join('|')})(?=$|[^\\p{L}])`, 'iu');
+// Words of that list that are also the language's own: French writes "vote"
+// ("Mon vote", "cartes de vote") as English does.
+const kAlsoTheirs = { fr: ['vote', 'votes'] };
+
+// The first English word in `text` that is not also a word of `language`.
+function englishWord(text, language) {
+  const theirs = kAlsoTheirs[language] || [];
+  for (const m of text.matchAll(new RegExp(kEnglishWord.source, 'giu'))) {
+    if (!theirs.includes(m[2].toLowerCase())) return m[2];
+  }
+  return '';
+}
 
 // The literal runs of a pattern: its text outside arguments and inside
 // plural or select branches, split at the arguments.
@@ -142,7 +154,7 @@ function englishOn(texts, language, names) {
     for (const name of names) plain = plain.split(name).join(' ');
     const why = whole.has(text) ? 'an English catalog value'
       : phrases.find((p) => plain.includes(p)) ? `the English phrase "${phrases.find((p) => plain.includes(p))}"`
-        : kEnglishWord.test(plain) ? `the English word "${plain.match(kEnglishWord)[2]}"` : '';
+        : englishWord(plain, language) ? `the English word "${englishWord(plain, language)}"` : '';
     if (why) found.push(`"${text.slice(0, 90)}" (${where}): ${why}`);
   }
   return found;
@@ -216,7 +228,7 @@ try {
       await until((x) => x.refusal, 'a refusal');
     }
     await visit(page, '/', '#castle svg, #castle *', 'status', pass);
-    await visit(page, `/host.html#token=${token}`, 'main', 'host', pass);
+    await visit(page, `/host.html#${token}`, '#links figure', 'host', pass);
     await visit(page, players[0].path, 'main', 'player', pass);
     await visit(page, '/games.html', 'main', 'games', pass);
     await visit(page, `/games.html?game=${finished.id || finished.game || 1}`, 'main', 'review', pass);

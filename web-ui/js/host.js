@@ -231,6 +231,7 @@ function fillParagraphs() {
   $('needs-link').innerHTML = sayHtml('page.host.needs-link', {}, { serve: code('vivaref serve'), hostLink: code('vivaref host-link') });
   $('or-type').innerHTML = sayHtml('page.host.or-type', {}, { key: code('host_token') });
   $('chance-help').innerHTML = sayHtml('page.host.chance-help', {}, {
+    format: code('GAME-RECORD'),
     deal: code('{"round": 1, "favourites": [["Odessa la Contessa", ...6 names], ...]}'),
     pile: code('{"pile": ["Yes", "No", ...]}'),
   });

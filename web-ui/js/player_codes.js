@@ -104,7 +104,7 @@ export function createPlayerCodes(grid, { say: tell, onHostError }) {
       const url = new URL(p.path || `/player.html#${p.token}`, window.location.origin).href;
       return `<figure data-player="${p.player}">
         <figcaption><bdi>${esc(nameOf(p))}</bdi> <span class="small muted">${esc(say('page.host.seat-caption', { seat: { seat: p.seat } }))}</span>
-          <details><summary class="small">${esc(say('page.host.the-link'))}</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>
+          <details><summary class="small">${esc(say('page.host.the-link'))}</summary><a class="small player-link" data-words-skip href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>
         </figcaption>
         <div class="row">
           <button type="button" class="show-code primary" aria-expanded="false">${esc(say('page.host.show-code'))}</button>
