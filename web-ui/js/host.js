@@ -129,7 +129,7 @@ async function host(request, body = {}) {
     const answer = await postJson(`/api/host/${request}`, body, { host: true });
     return answer;
   } catch (e) {
-    if (e.status === 401) lock(refusalOf(e));
+    if (e.status === 401) lockRefused(e);
     throw e;
   }
 }
@@ -176,6 +176,12 @@ async function loadLinks() {
   }
 }
 
+// A 401: the secret kept here is not (or no longer) the host's. Said in
+// the page's words unless the daemon sent its own message.
+function lockRefused(e) {
+  lock(e.says ? refusalOf(e) : say('page.host.not-accepted'));
+}
+
 function lock(message) {
   setHostToken('');
   if (codes) codes.hide();
@@ -194,7 +200,7 @@ function unlocked() {
   if (!unlocked.once) {
     unlocked.once = true;
     initEnrolment((e) => {
-      if (e.status === 401) lock(refusalOf(e));
+      if (e.status === 401) lockRefused(e);
       else tell(say('page.host.tags-failed', { why: { text: refusalOf(e) } }), false);
     });
   }
@@ -240,7 +246,7 @@ function fillParagraphs() {
 async function start() {
   await startWords();
   fillParagraphs();
-  codes = createPlayerCodes($('links'), { say: tell, onHostError: (e) => { if (e.status === 401) lock(refusalOf(e)); } });
+  codes = createPlayerCodes($('links'), { say: tell, onHostError: (e) => { if (e.status === 401) lockRefused(e); } });
   refreshForm();
   revealForm = createRevealForm({
     form: $('reveal-form'), title: $('reveal-title'), intro: $('reveal-intro'), players: $('reveal-players'),
