@@ -202,7 +202,7 @@ try {
     const own = (await api(url, `/api/player/${p.token}`)).json;
     await api(url, `/api/player/${p.token}/keep`, { method: 'POST', body: { ambition: own.private.ambition_choices[0] } });
   }
-  const roster = (await status()).characters || [];
+  const roster = (await status()).roster || [];
   const characterNames = roster.map((c) => c.name).filter(Boolean);
 
   const visit = async (page, path, ready, label, pass) => {
@@ -221,9 +221,15 @@ try {
     const page = await newPage(browser, pass.options, errors);
     await page.context().addInitScript((language) => localStorage.setItem('vivaref.language', language), pass.language);
     if (n === 1) {
-      // A refused move on the castle: a piece put on the throne in placement.
+      // A refused move on the castle: a piece put on the throne in placement
+      // (the first phone has shown its choice in French: it keeps a card now,
+      // and the Jester goes to floor 3 as guided, so that placement begins).
+      const own = (await api(url, `/api/player/${players[0].token}`)).json;
+      await api(url, `/api/player/${players[0].token}/keep`, { method: 'POST', body: { ambition: own.private.ambition_choices[0] } });
+      await api(url, '/api/sim/put', { method: 'POST', token, body: { character: 'jester', place: '3' } });
+      await until((x) => x.view && x.view.phase === 'placement' && !(x.differences || []).length, 'placement');
       const s = await status();
-      const piece = (s.characters || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
+      const piece = (s.roster || []).map((c) => c.id).find((id) => !(s.board && s.board.expected && s.board.expected[id]));
       await api(url, '/api/sim/put', { method: 'POST', token, body: { character: piece, place: '6' } });
       await until((x) => x.refusal, 'a refusal');
     }
