@@ -16,6 +16,14 @@ export class ApiError extends Error {
   }
 }
 
+// A message of this module in the page's words; its English when the page
+// has no words (a page that has not loaded them, or could not: the daemon
+// was unreachable when it opened).
+function sayOrEnglish(message, english) {
+  const text = say(message);
+  return text === `[${message.code}]` ? english : text;
+}
+
 // A daemon that cannot be reached (the network, a restart): said in the
 // page's words rather than the browser's "Failed to fetch".
 async function reach(path, options) {
@@ -23,7 +31,7 @@ async function reach(path, options) {
     return await fetch(path, options);
   } catch {
     const says = { code: 'page.api.unreachable', args: {} };
-    throw new ApiError(0, 'unreachable', say(says), says);
+    throw new ApiError(0, 'unreachable', sayOrEnglish(says, 'The referee cannot be reached.'), says);
   }
 }
 
@@ -39,7 +47,7 @@ async function answerOf(response) {
     // An answer without a sentence: its status, said as a message too.
     const bare = body && body.message ? null : { code: 'page.api.answered', args: { status: { text: String(response.status) } } };
     const says = body && body.says && body.says.code ? body.says : bare;
-    const message = body && body.message ? body.message : say(bare);
+    const message = body && body.message ? body.message : sayOrEnglish(bare, `The daemon answered ${response.status}.`);
     throw new ApiError(response.status, code, message, says);
   }
   return body;
@@ -128,7 +136,7 @@ export function liveEvents(handlers, banner) {
     source.onopen = () => show('');
     source.onerror = () => {
       if (closed) return;
-      show(say('page.api.reconnecting'));
+      show(sayOrEnglish({ code: 'page.api.reconnecting', args: {} }, '⟳ Connection to the referee lost — reconnecting…'));
       // EventSource retries by itself unless the server answered with an
       // error status (then it gives up, readyState CLOSED): start again.
       if (source.readyState === EventSource.CLOSED && !retryTimer) {
