@@ -2,7 +2,7 @@
 // serves web-ui/ and answers the public API from a fixture file.
 //   node tests/web/fixture_server.mjs [PORT] [FIXTURE.json]
 // GET /api/status and the "status" event give the fixture; /api/info says
-// the hardware is simulated. Nothing else is faked: the real test
+// the hardware is simulated; /api/words gives the catalogs. Nothing else is faked: the real test
 // (web_test.mjs) runs the real daemon.
 //
 // Imported (startFixtureServer), a test also sets the status as it goes

@@ -45,6 +45,18 @@ const kEnglishWords = ['the', 'and', 'your', 'you', 'with', 'is', 'are', 'of', '
   'there', 'their', 'should', 'would', 'been', 'into', 'waiting', 'game', 'games', 'player', 'players', 'round',
   'seat', 'seats', 'floor', 'throne', 'vote', 'votes', 'score', 'scores', 'host', 'board', 'castle', 'card', 'cards'];
 const kEnglishWord = new RegExp(`(^|[^\\p{L}])(${kEnglishWords.join('|')})(?=$|[^\\p{L}])`, 'iu');
+// Words of that list that are also the language's own: French writes "vote"
+// ("Mon vote", "cartes de vote") as English does.
+const kAlsoTheirs = { fr: ['vote', 'votes'] };
+
+// The first English word in `text` that is not also a word of `language`.
+function englishWord(text, language) {
+  const theirs = kAlsoTheirs[language] || [];
+  for (const m of text.matchAll(new RegExp(kEnglishWord.source, 'giu'))) {
+    if (!theirs.includes(m[2].toLowerCase())) return m[2];
+  }
+  return '';
+}
 
 // The English words that `language` writes too, as a word of its own
 // catalog ("Scores" and "vote" in French, "Host" in Italian): one of them in
@@ -256,7 +268,7 @@ try {
       await until((x) => x.refusal, 'a refusal');
     }
     await visit(page, '/', '#castle svg, #castle *', 'status', pass);
-    await visit(page, `/host.html#token=${token}`, 'main', 'host', pass);
+    await visit(page, `/host.html#${token}`, '#links figure', 'host', pass);
     await visit(page, players[0].path, 'main', 'player', pass);
     await visit(page, '/games.html', 'main', 'games', pass);
     await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'main', 'review', pass);

@@ -220,7 +220,7 @@ try {
   await send();
   // The status event (no cards awaited) may hide the form before the
   // answer arrives: wait for what the answer says.
-  await host.locator('#message').filter({ hasText: "Round 1's cards are in" }).waitFor({ timeout: kWait });
+  await host.locator('#message').filter({ hasText: 'Round 1’s cards are in' }).waitFor({ timeout: kWait });
   await host.locator('#reveal-form.hidden').waitFor({ state: 'attached', timeout: kWait });
   check(true, 'the host page says the cards are in, and the form is gone');
 

@@ -107,7 +107,7 @@ try {
     await other.goto(`${url}/host.html`);
     await other.locator('#unlock').waitFor({ state: 'visible', timeout: kWait });
     const otherText = await other.locator('body').innerText();
-    check(otherText.includes('This page needs the host\'s link'), `${size}: another device is told the page needs the host's link`);
+    check(otherText.includes('This page needs the host’s link'), `${size}: another device is told the page needs the host's link`);
     check(await other.locator('#controls').isHidden(), `${size}: another device sees no host controls`);
     const html = await other.content();
     check(await other.locator('img.qr, a.player-link, #links figure').count() === 0 && links.every((l) => !html.includes(new URL(l).hash.slice(1))),

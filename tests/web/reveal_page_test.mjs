@@ -86,7 +86,7 @@ try {
   const host = await newPage(browser, kPhone, errors);
   await host.goto(`${server.url}/host.html`);
   await host.locator('#reveal-form:not(.hidden)').waitFor({ timeout: kWait });
-  check((await host.locator('#reveal-title').innerText()).includes("round 2's cards"), 'the form names the round');
+  check((await host.locator('#reveal-title').innerText()).includes('round 2’s cards'), 'the form names the round');
   const sets = host.locator('#reveal-players fieldset');
   check((await sets.count()) === 4, 'one part per player');
   check((await sets.nth(0).locator('legend').innerText()).includes('Anna'), 'each part names its player');
@@ -153,7 +153,7 @@ try {
 
   // Accepted: the form goes; the status then has no reveal and the scores.
   await host.locator('#reveal-form button[type=submit]').tap();
-  await host.locator('#message').filter({ hasText: "Round 2's cards are in" }).waitFor({ timeout: kWait });
+  await host.locator('#message').filter({ hasText: 'Round 2’s cards are in' }).waitFor({ timeout: kWait });
   check(await host.locator('#reveal-form').isHidden(), 'the host page says the cards are in, and the form is gone');
   // A status sent before the acceptance, arriving after it, does not bring the form back.
   server.setStatus({ ...pending, waiting_for: 'A late status.' });

@@ -2,7 +2,8 @@
 // a tap keeps it (POST /api/player/TOKEN/keep). The card stays on this page
 // only: nobody else, not even the host, learns which one was kept.
 import { esc, postJson } from './api.js';
-import { ambitionWord } from './names.js';
+import { ambitionCardWord } from './game_words.js';
+import { say, sayOr } from './words.js';
 
 // What the last tap answered, kept across re-renders (the page redraws on
 // every status event): {kind: 'ok' | 'refused', text}.
@@ -16,8 +17,8 @@ export function renderAmbitionChoice(box, { token, choices, kept, onKept }) {
   if (box.dataset.signature === signature) return;
   box.dataset.signature = signature;
   if (kept) {
-    const confirm = answer && answer.kind === 'ok' ? '<p class="message ok" role="status">✔ Kept. Only you can see it here.</p>' : '';
-    box.innerHTML = `<div class="big" data-ambition="${esc(kept)}">${esc(ambitionWord(kept))}</div>${confirm}`;
+    const confirm = answer && answer.kind === 'ok' ? `<p class="message ok" role="status">✔ ${esc(say('page.player.kept'))}</p>` : '';
+    box.innerHTML = `<div class="big" data-ambition="${esc(kept)}">${esc(ambitionCardWord(kept))}</div>${confirm}`;
     return;
   }
   if (!choices.length) {
@@ -25,8 +26,8 @@ export function renderAmbitionChoice(box, { token, choices, kept, onKept }) {
     return;
   }
   const refusal = answer && answer.kind === 'refused' ? `<p class="message error" role="alert">${esc(answer.text)}</p>` : '';
-  box.innerHTML = `<p>Keep one of these two cards: tap it. The other goes back unseen.</p>
-    <div class="ambition-choices">${choices.map((c) => `<button type="button" class="primary ambition-keep" data-ambition="${esc(c)}"${sending ? ' disabled' : ''}>${esc(ambitionWord(c))}</button>`).join('')}</div>${refusal}`;
+  box.innerHTML = `<p>${esc(say('page.player.keep-one'))}</p>
+    <div class="ambition-choices">${choices.map((c) => `<button type="button" class="primary ambition-keep" data-ambition="${esc(c)}"${sending ? ' disabled' : ''}>${esc(ambitionCardWord(c))}</button>`).join('')}</div>${refusal}`;
   for (const button of box.querySelectorAll('button.ambition-keep')) {
     button.addEventListener('click', async () => {
       if (sending) return;
@@ -36,7 +37,7 @@ export function renderAmbitionChoice(box, { token, choices, kept, onKept }) {
         await postJson(`/api/player/${encodeURIComponent(token)}/keep`, { ambition: button.dataset.ambition });
         answer = { kind: 'ok' };
       } catch (e) {
-        answer = { kind: 'refused', text: `Not kept: ${e.message}` };
+        answer = { kind: 'refused', text: say('page.player.not-kept', { why: { text: sayOr(e.says, e.message) } }) };
       }
       sending = false;
       onKept();

@@ -1,6 +1,8 @@
 // Talking to the daemon: JSON over HTTP (web-ui/API.md) and the live event
-// stream. Every failure becomes an Error whose message is the server's
-// sentence, so a page can show it as it is.
+// stream. Every failure becomes an ApiError: the daemon's sentence as its
+// message and, when the answer carried one, its message as `says`
+// ({code, args}), so a page shows sayOr(error.says, error.message) in its
+// reader's language.
 import { say } from './words.js';
 
 const kHostTokenKey = 'vivaref-host-token';
@@ -10,7 +12,26 @@ export class ApiError extends Error {
     super(message);
     this.status = status;
     this.code = code;
-    this.says = says;  // the sentence as a message, when the daemon sent one (API.md)
+    this.says = says;
+  }
+}
+
+// A message of this module in the page's words; its English when the page
+// has no words (a page that has not loaded them, or could not: the daemon
+// was unreachable when it opened).
+function sayOrEnglish(message, english) {
+  const text = say(message);
+  return text === `[${message.code}]` ? english : text;
+}
+
+// A daemon that cannot be reached (the network, a restart): said in the
+// page's words rather than the browser's "Failed to fetch".
+async function reach(path, options) {
+  try {
+    return await fetch(path, options);
+  } catch {
+    const says = { code: 'page.api.unreachable', args: {} };
+    throw new ApiError(0, 'unreachable', sayOrEnglish(says, 'The referee cannot be reached.'), says);
   }
 }
 
@@ -23,8 +44,11 @@ async function answerOf(response) {
   }
   if (!response.ok) {
     const code = body && body.error ? body.error : `http-${response.status}`;
-    const message = body && body.message ? body.message : `The daemon answered ${response.status}.`;
-    throw new ApiError(response.status, code, message, body && body.says ? body.says : null);
+    // An answer without a sentence: its status, said as a message too.
+    const bare = body && body.message ? null : { code: 'page.api.answered', args: { status: { text: String(response.status) } } };
+    const says = body && body.says && body.says.code ? body.says : bare;
+    const message = body && body.message ? body.message : sayOrEnglish(bare, `The daemon answered ${response.status}.`);
+    throw new ApiError(response.status, code, message, says);
   }
   return body;
 }
@@ -35,17 +59,17 @@ const needsHost = (path, host) => host || String(path).startsWith('/api/sim/');
 
 export async function getJson(path, { host = false } = {}) {
   const headers = needsHost(path, host) ? hostHeaders() : {};
-  return answerOf(await fetch(path, { headers, cache: 'no-store' }));
+  return answerOf(await reach(path, { headers, cache: 'no-store' }));
 }
 
 export async function postJson(path, body = {}, { host = false } = {}) {
   const headers = { 'Content-Type': 'application/json', ...(needsHost(path, host) ? hostHeaders() : {}) };
-  return answerOf(await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) }));
+  return answerOf(await reach(path, { method: 'POST', headers, body: JSON.stringify(body) }));
 }
 
 // A host-only file (a player's QR code) as a Blob; failures as from getJson.
 export async function getHostBlob(path) {
-  const response = await fetch(path, { headers: hostHeaders(), cache: 'no-store' });
+  const response = await reach(path, { headers: hostHeaders(), cache: 'no-store' });
   if (!response.ok) await answerOf(response);
   return response.blob();
 }
@@ -112,7 +136,7 @@ export function liveEvents(handlers, banner) {
     source.onopen = () => show('');
     source.onerror = () => {
       if (closed) return;
-      show(say('page.words.reconnecting'));
+      show(sayOrEnglish({ code: 'page.api.reconnecting', args: {} }, '⟳ Connection to the referee lost — reconnecting…'));
       // EventSource retries by itself unless the server answered with an
       // error status (then it gives up, readyState CLOSED): start again.
       if (source.readyState === EventSource.CLOSED && !retryTimer) {

@@ -5,6 +5,7 @@
 // the page plays the demo: it puts the asked character's tag on the
 // daemon's demo place (POST /api/sim/put) and lifts it once taken.
 import { esc, getJson, postJson } from './api.js';
+import { say, sayHtml, sayOr } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const kPollMs = 250;
@@ -41,19 +42,25 @@ function render(s) {
   $('enrol-start').disabled = running;
   document.body.dataset.enrolling = running ? 'yes' : 'no';
   const asking = s.asking;
+  // Where to put it: the daemon's `where` names the enrolment reader when
+  // the castle has one (serve_command.cpp), else any floor.
+  const onReader = /reader/.test(s.where || '');
   $('enrol-asking').innerHTML = asking
-    ? `Put <b>${esc(asking.name)}</b> ${esc(s.where || 'on the castle')}, alone.`
+    ? sayHtml(onReader ? 'page.host.enrol-asking-reader' : 'page.host.enrol-asking', {}, { character: `<b>${esc(asking.name)}</b>` })
     : '';
   $('enrol-asking').dataset.character = asking ? asking.character : '';
   const sim = !!s.demoPlace;
   $('enrol-demo').classList.toggle('hidden', !sim);
   $('enrol-auto-row').classList.toggle('hidden', !sim);
-  const tags = s.tags !== undefined ? `${s.tags} ${s.tags === 1 ? 'tag' : 'tags'} of the ${esc(s.edition)} set ${s.tags === 1 ? 'is' : 'are'} in ${esc(s.registry)}` : '';
-  const counts = `${s.enrolled || 0} enrolled, ${s.kept || 0} kept, ${s.skipped || 0} skipped, ${s.refused || 0} refused`;
-  $('enrol-summary').innerHTML = `${counts}${tags ? ` — ${tags}` : ''}${s.finished ? '. Every character has been asked for.' : ''}`
-    + (s.saveProblem ? `<div class="message error">Not saved: ${esc(s.saveProblem)}</div>` : '');
+  const counts = { enrolled: s.enrolled || 0, kept: s.kept || 0, skipped: s.skipped || 0, refused: s.refused || 0 };
+  const set = { text: s.edition === '2024' ? '2024' : say('page.host.set-classic') };
+  const summary = s.tags !== undefined
+    ? say('page.host.enrol-summary-tags', { ...counts, tags: s.tags, set, registry: { text: s.registry } })
+    : say('page.host.enrol-summary', counts);
+  $('enrol-summary').innerHTML = esc(s.finished ? `${summary} ${say('page.host.enrol-finished')}` : summary)
+    + (s.saveProblem ? `<div class="message error">${esc(say('page.host.enrol-not-saved', { why: { text: s.saveProblem } }))}</div>` : '');
   $('enrol-events').innerHTML = [...(s.events || [])].reverse().map((e) => `<li class="enrol-${esc(e.kind)}${kRefusals.has(e.kind) ? ' refused' : ''}" data-kind="${esc(e.kind)}">
-      <span aria-hidden="true">${kMarks[e.kind] || '·'}</span> ${esc(e.message)}</li>`).join('');
+      <span aria-hidden="true">${kMarks[e.kind] || '·'}</span> ${esc(sayOr(e.says, e.message))}</li>`).join('');
 }
 
 async function demoStep() {

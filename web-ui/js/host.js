@@ -4,18 +4,29 @@
 // the host's secret as "Authorization: Bearer": taken from the host's link
 // (host.html#SECRET) and kept on this device (js/api.js). Any other device
 // sees only "this page needs the host's link". The codes: js/player_codes.js.
+// Every word is the catalog's (js/words.js), in this device's language.
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
 import { initEnrolment } from './enrol.js';
 import { slugsFromNames } from './chance_words.js';
-import { kPhaseWords, seatName, setRoster } from './names.js';
+import { seatName, setRoster } from './names.js';
 import { createPlayerCodes } from './player_codes.js';
 import { createRevealForm } from './reveal.js';
-import { startWords } from './words.js';
+import { say, sayHtml, sayOr, startWords } from './words.js';
+import { phaseWord, stateWord } from './game_words.js';
 
 const $ = (id) => document.getElementById(id);
 const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
 
-function say(text, ok) {
+const kBotCodes = { casual: 'page.host.by-casual', good: 'page.host.by-good', strong: 'page.host.by-strong' };
+const kDoneCodes = {
+  undo: 'page.host.done-undo', pause: 'page.host.done-pause', resume: 'page.host.done-resume', abandon: 'page.host.done-abandon',
+};
+const kChanceCodes = { deal: 'page.host.chance-deal-accepted', reshuffle: 'page.host.chance-reshuffle-accepted' };
+
+// The daemon's refusal in this page's words (its message when it sent one).
+const refusalOf = (e) => sayOr(e.says, e.message);
+
+function tell(text, ok) {
   const node = $('message');
   node.textContent = text;
   node.className = `message ${ok ? 'ok' : 'error'}`;
@@ -46,7 +57,7 @@ function refreshForm() {
   const [lo, hi] = kSeats[ed];
   $('seats').min = lo;
   $('seats').max = hi;
-  $('seats-hint').textContent = `${lo} to ${hi}`;
+  $('seats-hint').textContent = say('page.host.seats-range', { low: lo, high: hi });
   $('options-2024').disabled = ed !== '2024';
   $('options-2024').classList.toggle('muted', ed !== '2024');
   $('teams-row').classList.toggle('hidden', !teamsOn());
@@ -59,19 +70,27 @@ function refreshForm() {
   per.forEach((count, seat) => {
     for (let k = 0; k < count; ++k, ++player) {
       const value = kept[player] ?? '';
-      rows.push(`<label>Seat ${seat + 1}${count > 1 ? `, player ${k + 1}` : ''}: name
-        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="Player ${player + 1}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}></label>`);
+      const label = count > 1
+        ? say('page.host.seat-player-name', { seat: { seat }, n: k + 1 })
+        : say('page.host.seat-name', { seat: { seat } });
+      rows.push(`<label>${esc(label)}
+        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="${esc(playerPlaceholder(player))}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}></label>`);
     }
     // Any seat may be a bot: the referee plays it, and anyone at the table makes its moves.
     const bot = keptBots[seat] ?? '';
-    const option = (v, text) => `<option value="${v}"${bot === v ? ' selected' : ''}>${text}</option>`;
-    rows.push(`<label class="small">Seat ${seat + 1} is played by <select class="seat-bot" data-seat="${seat}">
-      ${option('', 'people')}${option('casual', 'a bot: casual')}${option('good', 'a bot: good')}${option('strong', 'a bot: strong')}</select></label>`);
+    const option = (v, text) => `<option value="${v}"${bot === v ? ' selected' : ''}>${esc(text)}</option>`;
+    rows.push(`<label class="small">${esc(say('page.host.played-by', { seat: { seat } }))} <select class="seat-bot" data-seat="${seat}">
+      ${option('', say('page.host.by-people'))}${Object.entries(kBotCodes).map(([v, code]) => option(v, say(code))).join('')}</select></label>`);
   });
   $('names').innerHTML = rows.join('');
   const first = $('first').value;
-  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">Seat ${s + 1}</option>`).join('');
+  $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">${esc(say('seat.numbered', { seat: { seat: s } }))}</option>`).join('');
   if (first && Number(first) < seats) $('first').value = first;
+}
+
+// "Player 3": a player's name when the host leaves it empty.
+function playerPlaceholder(player) {
+  return say('page.host.player-placeholder', { n: player + 1 });
 }
 
 function setupFromForm() {
@@ -89,7 +108,7 @@ function setupFromForm() {
       setup.teams = playersPerSeat().map((count) => Array.from({ length: count }, () => player++));
     }
   }
-  const players = [...$('names').querySelectorAll('input.player-name')].map((i, n) => i.value.trim() || `Player ${n + 1}`);
+  const players = [...$('names').querySelectorAll('input.player-name')].map((i, n) => i.value.trim() || playerPlaceholder(n));
   const body = { setup, players };
   // A name picked from the club's list seats that member; any other is a guest.
   if (clubMembers.length) {
@@ -110,7 +129,7 @@ async function host(request, body = {}) {
     const answer = await postJson(`/api/host/${request}`, body, { host: true });
     return answer;
   } catch (e) {
-    if (e.status === 401) lock(e.message);
+    if (e.status === 401) lockRefused(e);
     throw e;
   }
 }
@@ -149,12 +168,18 @@ async function loadLinks() {
       // An answer to a request made before the secret now kept (the page's
       // first look, before the host typed it) says nothing about that one.
       if (hostToken() !== asked) return false;
-      lock(asked ? 'That secret was not accepted: open the host\'s link again.' : '');
+      lock(asked ? say('page.host.not-accepted') : '');
       return false;
     }
     showLinks(null); // no game yet
     return true;
   }
+}
+
+// A 401: the secret kept here is not (or no longer) the host's. Said in
+// the page's words unless the daemon sent its own message.
+function lockRefused(e) {
+  lock(e.says ? refusalOf(e) : say('page.host.not-accepted'));
 }
 
 function lock(message) {
@@ -175,8 +200,8 @@ function unlocked() {
   if (!unlocked.once) {
     unlocked.once = true;
     initEnrolment((e) => {
-      if (e.status === 401) lock(e.message);
-      else say(`Tags: ${e.message}`, false);
+      if (e.status === 401) lockRefused(e);
+      else tell(say('page.host.tags-failed', { why: { text: refusalOf(e) } }), false);
     });
   }
 }
@@ -188,14 +213,16 @@ function onStatus(status) {
   onStatus.edition = status.edition;
   if (revealForm) revealForm.render(status);
   const view = status.view || {};
+  // A line of labels, each the catalog's: "Game 3 · playing · round 1/3 · Placement".
   const parts = [];
-  if (status.game) parts.push(`Game ${status.game}`);
-  if (status.state) parts.push(status.state);
-  if (view.round) parts.push(`round ${view.round}/${view.rounds}`);
-  if (status.reveal) parts.push('Cards to enter');
-  else if (view.phase) parts.push(kPhaseWords[view.phase] || view.phase);
+  if (status.game) parts.push(say('page.host.game', { game: { text: String(status.game) } }));
+  if (status.state) parts.push(stateWord(status.state));
+  if (view.round) parts.push(say('page.host.round', { round: view.round, rounds: view.rounds }));
+  if (status.reveal) parts.push(say('page.host.cards-to-enter'));
+  else if (view.phase) parts.push(phaseWord(view.phase));
   $('game-line').textContent = parts.join(' · ');
-  $('now').textContent = status.state === 'no-game' ? 'No game yet.' : status.waiting_for || parts.join(' · ');
+  $('now').textContent = status.state === 'no-game' ? say('page.host.no-game')
+    : sayOr(status.waiting_says, status.waiting_for) || parts.join(' · ');
   if (status.game && status.game !== onStatus.linksFor) {
     onStatus.linksFor = status.game;
     loadLinks();
@@ -204,9 +231,22 @@ function onStatus(status) {
   document.body.dataset.players = players.map((p) => seatName(p.seat, players)).join('|');
 }
 
+// The paragraphs whose commands and keys stay as written, in <code>.
+function fillParagraphs() {
+  const code = (text) => `<code data-words-skip>${esc(text)}</code>`;
+  $('needs-link').innerHTML = sayHtml('page.host.needs-link', {}, { serve: code('vivaref serve'), hostLink: code('vivaref host-link') });
+  $('or-type').innerHTML = sayHtml('page.host.or-type', {}, { key: code('host_token') });
+  $('chance-help').innerHTML = sayHtml('page.host.chance-help', {}, {
+    format: code('GAME-RECORD'),
+    deal: code('{"round": 1, "favourites": [["Odessa la Contessa", ...6 names], ...]}'),
+    pile: code('{"pile": ["Yes", "No", ...]}'),
+  });
+}
+
 async function start() {
-  await startWords(); // the shared words (names.js, chance_words.js) need the catalog
-  codes = createPlayerCodes($('links'), { say, onHostError: (e) => { if (e.status === 401) lock(e.message); } });
+  await startWords();
+  fillParagraphs();
+  codes = createPlayerCodes($('links'), { say: tell, onHostError: (e) => { if (e.status === 401) lockRefused(e); } });
   refreshForm();
   revealForm = createRevealForm({
     form: $('reveal-form'), title: $('reveal-title'), intro: $('reveal-intro'), players: $('reveal-players'),
@@ -214,7 +254,7 @@ async function start() {
     correct: $('reveal-correct'), cancel: $('reveal-cancel'),
   }, {
     send: (body) => host('reveal', body),
-    onAccepted: (text) => say(text, true),
+    onAccepted: (text) => tell(text, true),
   });
   for (const input of document.querySelectorAll('input[name=edition]')) input.addEventListener('change', refreshForm);
   for (const id of ['seats', 'variant', 'teams']) $(id).addEventListener('input', refreshForm);
@@ -231,21 +271,21 @@ async function start() {
       const answer = await host('new-game', body);
       showLinks(answer);
       onStatus.linksFor = answer.game;
-      say(`Game ${answer.game} started. Each player scans their own code below.`, true);
+      tell(say('page.host.started', { game: { text: String(answer.game) } }), true);
       $('links-card').scrollIntoView({ block: 'start' });
     } catch (e) {
-      say(e.message, false);
+      tell(refusalOf(e), false);
     }
   });
   for (const button of document.querySelectorAll('button[data-request]')) {
     button.addEventListener('click', async () => {
       const request = button.dataset.request;
-      if (request === 'abandon' && !window.confirm('Abandon this game? It stays in the log as abandoned.')) return;
+      if (request === 'abandon' && !window.confirm(say('page.host.confirm-abandon'))) return;
       try {
-        const answer = await host(request, {});
-        say(`${request}: done${answer && answer.message ? ` — ${answer.message}` : ''}.`, true);
+        await host(request, {});
+        tell(say(kDoneCodes[request]), true);
       } catch (e) {
-        say(`${request}: ${e.message}`, false);
+        tell(refusalOf(e), false);
       }
     });
   }
@@ -254,14 +294,14 @@ async function start() {
     try {
       body = slugsFromNames(JSON.parse($('chance').value || '{}'), onStatus.edition);
     } catch (e) {
-      say(`That is not JSON: ${e.message}`, false);
+      tell(say('page.host.not-json', { why: { text: e.message } }), false);
       return;
     }
     try {
       await host($('chance-kind').value, body);
-      say(`${$('chance-kind').value}: accepted.`, true);
+      tell(say(kChanceCodes[$('chance-kind').value]), true);
     } catch (e) {
-      say(e.message, false);
+      tell(refusalOf(e), false);
     }
   });
 

@@ -6,20 +6,24 @@
 // (POST /api/host/new-link): the old link then opens nobody's page. A seat
 // the referee plays (a bot) has no link and no code: its card says so.
 import { esc, getHostBlob, postJson } from './api.js';
+import { say, sayOr } from './words.js';
 
 // `grid`: the element holding the cards. `say(text, ok)`: the page's message
 // line. `onHostError(e)`: a refused host request (401 locks the page).
-export function createPlayerCodes(grid, { say, onHostError }) {
+export function createPlayerCodes(grid, { say: tell, onHostError }) {
   let players = [];
   let shownUrl = null; // the object URL of the code shown
 
   const figureOf = (player) => grid.querySelector(`figure[data-player="${player}"]`);
-  const nameOf = (p) => p.name || `Player ${p.player + 1}`;
+  const nameOf = (p) => p.name || say('page.host.player-placeholder', { n: p.player + 1 });
+  // A player in a sentence: isolated, so a name in any script keeps the sentence's order.
+  const who = (p) => ({ player: nameOf(p) });
+  const refusalOf = (e) => sayOr(e.says, e.message);
 
   function hide() {
     for (const img of grid.querySelectorAll('img.qr')) img.remove();
     for (const button of grid.querySelectorAll('button.show-code')) {
-      button.textContent = 'Show code';
+      button.textContent = say('page.host.show-code');
       button.setAttribute('aria-expanded', 'false');
     }
     if (shownUrl) URL.revokeObjectURL(shownUrl);
@@ -41,31 +45,31 @@ export function createPlayerCodes(grid, { say, onHostError }) {
       const img = document.createElement('img');
       img.className = 'qr';
       img.src = shownUrl;
-      img.alt = `QR code of ${nameOf(p)}'s secret link`;
+      img.alt = say('page.host.qr-alt', { who: who(p) });
       img.width = 220;
       img.height = 220;
       img.style.display = 'block';
       img.style.margin = '0.4rem auto';
       figure.insertBefore(img, figure.querySelector('figcaption'));
-      button.textContent = 'Hide code';
+      button.textContent = say('page.host.hide-code');
       button.setAttribute('aria-expanded', 'true');
     } catch (e) {
       onHostError(e);
-      say(`${nameOf(p)}'s code: ${e.message}`, false);
+      tell(say('page.host.code-failed', { who: who(p), why: { text: refusalOf(e) } }), false);
     }
   }
 
   async function newLink(player) {
     const p = players.find((q) => q.player === player);
     if (!p) return;
-    if (!window.confirm(`Give ${nameOf(p)} a new link? Their old link stops working (a lost phone).`)) return;
+    if (!window.confirm(say('page.host.confirm-new-link', { who: who(p) }))) return;
     try {
       render(await postJson('/api/host/new-link', { player }, { host: true }));
-      say(`${nameOf(p)} has a new link: the old one no longer opens their page. Let them scan the new code.`, true);
+      tell(say('page.host.new-link-done', { who: who(p) }), true);
       await show(player);
     } catch (e) {
       onHostError(e);
-      say(e.message, false);
+      tell(refusalOf(e), false);
     }
   }
 
@@ -87,24 +91,24 @@ export function createPlayerCodes(grid, { say, onHostError }) {
     hide();
     players = next;
     if (!players.length) {
-      grid.innerHTML = '<span class="muted">Start a game to get the links.</span>';
+      grid.innerHTML = `<span class="muted">${esc(say('page.host.links-empty'))}</span>`;
       return;
     }
     grid.innerHTML = players.map((p) => {
       if (p.bot) {
         return `<figure data-player="${p.player}" class="bot-seat">
-        <figcaption>${esc(nameOf(p))} <span class="small muted">seat ${p.seat + 1}</span></figcaption>
-        <p class="small muted">No code and no link: played by the referee, its cards stay secret.</p>
+        <figcaption><bdi>${esc(nameOf(p))}</bdi> <span class="small muted">${esc(say('page.host.seat-caption', { seat: { seat: p.seat } }))}</span></figcaption>
+        <p class="small muted">${esc(say('page.host.bot-no-code'))}</p>
       </figure>`;
       }
       const url = new URL(p.path || `/player.html#${p.token}`, window.location.origin).href;
       return `<figure data-player="${p.player}">
-        <figcaption>${esc(nameOf(p))} <span class="small muted">seat ${p.seat + 1}</span>
-          <details><summary class="small">the link</summary><a class="small player-link" href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>
+        <figcaption><bdi>${esc(nameOf(p))}</bdi> <span class="small muted">${esc(say('page.host.seat-caption', { seat: { seat: p.seat } }))}</span>
+          <details><summary class="small">${esc(say('page.host.the-link'))}</summary><a class="small player-link" data-words-skip href="${esc(url)}" target="_blank" rel="noopener">${esc(url)}</a></details>
         </figcaption>
         <div class="row">
-          <button type="button" class="show-code primary" aria-expanded="false">Show code</button>
-          <button type="button" class="new-link">New link</button>
+          <button type="button" class="show-code primary" aria-expanded="false">${esc(say('page.host.show-code'))}</button>
+          <button type="button" class="new-link">${esc(say('page.host.new-link'))}</button>
         </div>
       </figure>`;
     }).join('');

@@ -7,7 +7,11 @@
 // its sentence is shown above the send button. Once accepted the form goes
 // away; the cards can be sent again, corrected, while the round is the same.
 import { esc } from './api.js';
-import { ambitionWord, characterName, kAmbitionSlugs, kEditionSlugs, seatName } from './names.js';
+import { nameHtml } from './names.js';
+import { sayHtml } from './words.js';
+import { ambitionCardWord } from './game_words.js';
+import { characterName, kAmbitionSlugs, kEditionSlugs } from './names.js';
+import { say, sayOr } from './words.js';
 
 const kCardSize = 6;
 
@@ -37,26 +41,29 @@ export function createRevealForm(nodes, { send, onAccepted }) {
   // that round's reveal is not shown again until a status without one.
   let suppress = null;
 
-  const say = (text) => {
+  const tell = (text) => {
     nodes.message.textContent = text || '';
     nodes.message.className = 'message error';
     nodes.message.classList.toggle('hidden', !text);
   };
 
   function fieldsetHtml(player, characters, ask, prefill) {
-    const who = `${player.name || `Player ${player.player + 1}`}`;
+    const who = `${player.name || say('page.host.player-placeholder', { n: player.player + 1 })}`;
+    const whose = (code) => esc(say(code, { who: { player: who } }));
     const chosen = new Set(prefill?.favourites || []);
     const chips = characters.map((slug) => `<label class="chip"><input type="checkbox" value="${esc(slug)}"${chosen.has(slug) ? ' checked' : ''}><span>${esc(characterName(slug))}</span></label>`);
-    const parts = [`<legend>${esc(seatName(player.seat, [player]))}</legend>`];
+    // The seat as the table names it: the player's name, else "Seat 2".
+    const legend = player.name ? nameHtml(player.name) : esc(say('seat.numbered', { seat: { seat: player.seat } }));
+    const parts = [`<legend>${legend}</legend>`];
     if (ask.favourites) {
-      parts.push(`<div class="chips" role="group" aria-label="${esc(who)}'s six favourites">${chips.join('')}</div>`,
+      parts.push(`<div class="chips" role="group" aria-label="${whose('page.host.reveal-six-of')}">${chips.join('')}</div>`,
         '<div class="small reveal-count" aria-live="polite"></div>');
       if (ask.banished)
-        parts.push(`<label class="reveal-pick">Sealed (banished) character <select data-part="banished" aria-label="${esc(who)}'s sealed character"></select></label>`);
+        parts.push(`<label class="reveal-pick">${esc(say('page.host.reveal-sealed'))} <select data-part="banished" aria-label="${whose('page.host.reveal-sealed-of')}"></select></label>`);
     }
     if (ask.ambitions) {
-      const options = kAmbitionSlugs.map((a) => `<option value="${esc(a)}"${prefill?.ambition === a ? ' selected' : ''}>${esc(ambitionWord(a))}</option>`);
-      parts.push(`<label class="reveal-pick">Kept Ambition card <select data-part="ambition" aria-label="${esc(who)}'s kept Ambition card"><option value="">— choose —</option>${options.join('')}</select></label>`);
+      const options = kAmbitionSlugs.map((a) => `<option value="${esc(a)}"${prefill?.ambition === a ? ' selected' : ''}>${esc(ambitionCardWord(a))}</option>`);
+      parts.push(`<label class="reveal-pick">${esc(say('page.host.reveal-kept'))} <select data-part="ambition" aria-label="${whose('page.host.reveal-kept-of')}"><option value="">${esc(say('page.host.reveal-choose'))}</option>${options.join('')}</select></label>`);
     }
     parts.push('<div class="reveal-problem message error hidden"></div>');
     return `<fieldset class="reveal-player" data-player="${player.player}" data-name="${esc(who)}">${parts.join('')}</fieldset>`;
@@ -78,14 +85,15 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     }
     const count = fieldset.querySelector('.reveal-count');
     if (count) {
-      count.textContent = full ? `✔ ${chosen.length} of ${kCardSize} chosen` : `${chosen.length} of ${kCardSize} chosen`;
+      const args = { chosen: chosen.length, size: kCardSize };
+      count.textContent = full ? `✔ ${say('page.host.reveal-count', args)}` : say('page.host.reveal-count', args);
       count.classList.toggle('done', full);
     }
     const sealed = fieldset.querySelector('select[data-part="banished"]');
     if (sealed) {
       const keep = banishedPrefill ?? sealed.value;
       const options = chosen.map((slug) => `<option value="${esc(slug)}">${esc(characterName(slug))}</option>`);
-      sealed.innerHTML = `<option value="">${chosen.length ? '— one of the six —' : '— choose the six first —'}</option>${options.join('')}`;
+      sealed.innerHTML = `<option value="">${esc(say(chosen.length ? 'page.host.reveal-one-of-six' : 'page.host.reveal-six-first'))}</option>${options.join('')}`;
       sealed.value = chosen.includes(keep) ? keep : '';
     }
   }
@@ -94,9 +102,8 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     const players = playersOf(status);
     const characters = cardCharacters(status);
     asked = ask;
-    const what = [ask.favourites ? 'Favourites card' : '', ask.ambitions ? 'kept Ambition card' : ''].filter(Boolean).join(' and ');
-    nodes.title.textContent = `${correcting ? 'Correct' : 'Enter'} round ${ask.round}'s cards`;
-    nodes.intro.textContent = `Every player shows their ${what}. ${ask.favourites ? `Tap the six characters on each card${ask.banished ? ', then choose the one with the black seal' : ''}. ` : ''}The scores wait until the referee has them.`;
+    nodes.title.textContent = say(correcting ? 'page.host.reveal-correct' : 'page.host.reveal-enter', { round: ask.round });
+    nodes.intro.textContent = say(introCode(ask));
     nodes.cancel.classList.toggle('hidden', !correcting);
     nodes.players.innerHTML = players.map((p, i) => fieldsetHtml(p, characters, ask, prefill && {
       favourites: prefill.favourites?.[i], ambition: prefill.ambitions?.[i],
@@ -108,7 +115,14 @@ export function createRevealForm(nodes, { send, onAccepted }) {
         fieldset.querySelector('.reveal-problem').classList.add('hidden');
       });
     }
-    say('');
+    tell('');
+  }
+
+  // What the host is asked to enter, in one paragraph.
+  function introCode(ask) {
+    if (!ask.favourites) return 'page.host.reveal-intro-ambitions';
+    if (ask.ambitions) return ask.banished ? 'page.host.reveal-intro-both-banished' : 'page.host.reveal-intro-both';
+    return ask.banished ? 'page.host.reveal-intro-favourites-banished' : 'page.host.reveal-intro-favourites';
   }
 
   // The request, or the list of what is missing (shown by each player).
@@ -118,28 +132,28 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     const favourites = [];
     const banished = [];
     const ambitions = [];
+    // Each problem a sentence (HTML: the names isolated in <bdi>).
     for (const fieldset of nodes.players.querySelectorAll('fieldset')) {
-      const name = fieldset.dataset.name;
+      const who = { who: nameHtml(fieldset.dataset.name) };
       const mine = [];
       if (asked.favourites) {
         const chosen = chosenOf(fieldset);
-        if (new Set(chosen).size !== kCardSize) mine.push(`choose the ${kCardSize} characters on ${name}'s card (${chosen.length} chosen)`);
+        if (new Set(chosen).size !== kCardSize) mine.push(sayHtml('page.host.reveal-missing-six', { size: kCardSize, chosen: chosen.length }, who));
         favourites.push(chosen);
         if (asked.banished) {
           const sealed = fieldset.querySelector('select[data-part="banished"]').value;
-          if (!sealed) mine.push(`choose the sealed character on ${name}'s card`);
-          else if (!chosen.includes(sealed)) mine.push(`${name}'s sealed character must be one of the six`);
+          if (!sealed) mine.push(sayHtml('page.host.reveal-missing-seal', {}, who));
+          else if (!chosen.includes(sealed)) mine.push(sayHtml('page.host.reveal-seal-not-six', {}, who));
           banished.push(sealed);
         }
       }
       if (asked.ambitions) {
         const ambition = fieldset.querySelector('select[data-part="ambition"]').value;
-        if (!ambition) mine.push(`choose ${name}'s kept Ambition card`);
+        if (!ambition) mine.push(sayHtml('page.host.reveal-missing-ambition', {}, who));
         ambitions.push(ambition);
       }
       const problem = fieldset.querySelector('.reveal-problem');
-      const text = mine.join('; ');
-      problem.textContent = text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : '';
+      problem.innerHTML = mine.join(' ');
       problem.classList.toggle('hidden', !mine.length);
       problems.push(...mine);
     }
@@ -148,10 +162,11 @@ export function createRevealForm(nodes, { send, onAccepted }) {
       const first = ambitions.indexOf(a);
       if (a && first < i) {
         const names = [...nodes.players.querySelectorAll('fieldset')].map((f) => f.dataset.name);
-        const problem = `${names[first]} and ${names[i]} cannot both have kept “${ambitionWord(a)}”: the deck has one of each`;
+        const problem = sayHtml('page.host.reveal-kept-twice', { card: { text: ambitionCardWord(a) } },
+          { first: nameHtml(names[first]), second: nameHtml(names[i]) });
         problems.push(problem);
         const node = nodes.players.querySelectorAll('.reveal-problem')[i];
-        node.textContent = `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
+        node.innerHTML = problem;
         node.classList.remove('hidden');
       }
     });
@@ -166,7 +181,7 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     if (!asked || sending) return;
     const { body, problems } = collect();
     if (problems.length) {
-      say(`Not sent: ${problems.length === 1 ? problems[0] : `${problems.length} things are missing (see each player)`}.`);
+      tell(say('page.host.reveal-not-sent', { n: problems.length }));
       nodes.players.querySelector('.reveal-problem:not(.hidden)')?.closest('fieldset').scrollIntoView({ block: 'center' });
       return;
     }
@@ -178,12 +193,12 @@ export function createRevealForm(nodes, { send, onAccepted }) {
       suppress = { game: accepted.game, round: body.round };
       correcting = false;
       shownKey = null;
-      say('');
-      onAccepted(`Round ${body.round}'s cards are in: the referee has scored the round.`);
+      tell('');
+      onAccepted(say('page.host.reveal-accepted', { round: body.round }));
       render(lastStatus);
     } catch (e) {
       // The referee's own sentence, next to the form.
-      say(`The referee refused these cards: ${e.message}`);
+      tell(say('page.host.reveal-refused', { why: { text: sayOr(e.says, e.message) } }));
       nodes.message.scrollIntoView({ block: 'nearest' });
     } finally {
       sending = false;
@@ -223,7 +238,7 @@ export function createRevealForm(nodes, { send, onAccepted }) {
     nodes.form.classList.add('hidden');
     const canCorrect = correctable(status);
     nodes.done.classList.toggle('hidden', !canCorrect);
-    if (canCorrect) nodes.doneText.textContent = `Round ${accepted.round}'s cards are in.`;
+    if (canCorrect) nodes.doneText.textContent = say('page.host.reveal-in', { round: accepted.round });
   }
 
   nodes.form.addEventListener('submit', submit);
