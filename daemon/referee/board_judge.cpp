@@ -78,6 +78,7 @@ BoardComparison compareBoard(const engine::State& state, const drivers::BoardObs
         d.id = names.character(slug);
         const bool ofThisGame = d.id.index < roster.size();
         d.name = ofThisGame ? roster[d.id].name : slug.name;
+        if (ofThisGame) d.kind = std::string(engine::characterKindName(roster[d.id].kind));
         if (ofThisGame) d.expected = boardPlace(state.placeOf(d.id));
         d.seen = sightingOf(observation, slug, names);
         if (sameSpot(d.expected, d.seen)) continue;
@@ -89,16 +90,20 @@ BoardComparison compareBoard(const engine::State& state, const drivers::BoardObs
     return out;
 }
 
+engine::MessageValue characterOf(const Difference& d) {
+    return engine::say::character(d.slug.name, d.name, d.kind);
+}
+
 engine::Message restoreMessage(const Difference& d) {
     namespace say = engine::say;
-    const auto who = say::character(d.slug.name, d.name);
+    const auto who = characterOf(d);
     if (!d.expected) return engine::Message("guide.take-off", {{"character", who}});
     return engine::Message("guide.put-back", {{"character", who}, {"to", say::place(*d.expected)}});
 }
 
 engine::Message guidanceMessage(const Difference& d) {
     namespace say = engine::say;
-    const auto who = say::character(d.slug.name, d.name);
+    const auto who = characterOf(d);
     if (!d.expected) return engine::Message("guide.take-off", {{"character", who}});
     if (d.seen.kind == Sighting::Kind::OnPlace)
         return engine::Message(

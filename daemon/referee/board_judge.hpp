@@ -11,6 +11,7 @@
 
 #include "daemon/referee/board_places.hpp"
 #include "drivers/sensing/board_observation.hpp"
+#include "engine/message.hpp"
 #include "engine/state.hpp"
 
 namespace vivaref::referee {
@@ -31,11 +32,16 @@ std::string describe(const Sighting& seen);
 struct Difference {
     drivers::CharacterSlug slug;
     std::string name;                       // the display name (a stray tag: its slug)
+    std::string kind;                       // woman, man, dog, jester; empty for a stray tag
     engine::CharacterId id;                 // kInvalidIndex: not a character of this game
     std::optional<engine::Place> expected;  // board place; nullopt: off the board
     Sighting seen;
     friend bool operator==(const Difference&, const Difference&) = default;
 };
+
+// The difference's character as a message's parameter (with its kind: a
+// language agrees with it, and names the Jester in its own words).
+engine::MessageValue characterOf(const Difference& d);
 
 struct BoardComparison {
     std::vector<Difference> differences;  // by slug

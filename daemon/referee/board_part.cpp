@@ -215,7 +215,7 @@ bool BoardPart::judge(Decider& decider) {
     if (diffs.size() > 1) first = firstLifted(diffs);
     if (diffs.size() > 1 && !first) {
         std::vector<engine::MessageValue> names;
-        for (const auto& d : diffs) names.push_back(engine::say::character(d.slug.name, d.name));
+        for (const auto& d : diffs) names.push_back(characterOf(d));
         refuse("several-moved",
                engine::Message("referee.several-moved", {{"characters", engine::say::list(names)}}), diffs);
         return false;
@@ -227,9 +227,7 @@ bool BoardPart::judge(Decider& decider) {
         return false;
     }
     if (d.seen.kind == Sighting::Kind::Absent) {
-        refuse("character-gone",
-               engine::Message("referee.character-gone",
-                               {{"character", engine::say::character(d.slug.name, d.name)}}),
+        refuse("character-gone", engine::Message("referee.character-gone", {{"character", characterOf(d)}}),
                diffs, false);
         return false;
     }
