@@ -27,6 +27,7 @@
 // with Intl); a test renders every example in both and compares.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -35,10 +36,17 @@
 
 namespace vivaref::words {
 
+// How a player's name is set off from the sentence around it. Isolated
+// (FSI ... PDI) wherever a renderer may reorder text: pages, the voice, the
+// API. Plain for a terminal: terminals reorder nothing, a pager shows the
+// isolates as <U+2068>, and a name's own controls are escaped on the way
+// out (daemon/commands/terminal_text.hpp).
+enum class NameMarks : std::uint8_t { Isolated, Plain };
+
 class Words {
 public:
     // A shipped language ("fr"); anything else is English.
-    explicit Words(std::string_view language = kFallbackLanguage);
+    explicit Words(std::string_view language = kFallbackLanguage, NameMarks marks = NameMarks::Isolated);
     // A catalog of one's own (a test's), falling back to the shipped English;
     // it must outlive the Words.
     explicit Words(const Catalog& catalog) : catalog_(&catalog) {}
@@ -58,6 +66,7 @@ private:
     std::string render(const Catalog& catalog, const engine::Message& message, bool strict) const;
 
     const Catalog* catalog_;
+    NameMarks marks_ = NameMarks::Isolated;
 };
 
 // English words: the text that travels beside a message for old clients,
