@@ -88,17 +88,20 @@ public:
         using engine::Message;
         switch (a.kind()) {
             case engine::ActionKind::Place:
-                return Message("analysis.places",
-                               {{"seat", seatValue(a.seat())}, {"character", character(a.character())}, {"to", say::place(a.to())}});
+                return Message("analysis.places", {{"seat", seatValue(a.seat())},
+                                                   {"character", character(a.character())},
+                                                   {"to", say::place(a.to())}});
             case engine::ActionKind::Move:
                 return Message("analysis.moves", {{"seat", seatValue(a.seat())},
                                                   {"character", character(a.character())},
                                                   {"from", say::place(state.placeOf(a.character()))},
                                                   {"to", say::place(a.to())}});
             case engine::ActionKind::Vote:
-                return Message("analysis.votes", {{"seat", seatValue(a.seat())}, {"card", say::vote(a.card())}});
+                return Message("analysis.votes",
+                               {{"seat", seatValue(a.seat())}, {"card", say::vote(a.card())}});
             case engine::ActionKind::Keep:
-                return Message("analysis.keeps", {{"player", playerValue(a.player())}, {"card", say::ambition(a.ambition())}});
+                return Message("analysis.keeps",
+                               {{"player", playerValue(a.player())}, {"card", say::ambition(a.ambition())}});
             case engine::ActionKind::Pass:
                 return Message("analysis.passes", {{"seat", seatValue(a.seat())}});
         }
@@ -109,14 +112,18 @@ private:
     engine::MessageValue playerValue(engine::PlayerId p) const {
         if (p.index < game_.names.size() && !game_.names[p.index].empty())
             return say::player(game_.names[p.index]);
-        return say::message(engine::Message("breakdown.player-numbered", {{"number", say::number(p.index + 1)}}));
+        return say::message(
+            engine::Message("breakdown.player-numbered", {{"number", say::number(p.index + 1)}}));
     }
     engine::MessageValue seatValue(engine::Seat s) const {
         std::vector<engine::MessageValue> players;
-        for (int i = 0; i < game_.rules->playersAt(s); ++i) players.push_back(playerValue(game_.rules->playerAt(s, i)));
+        for (int i = 0; i < game_.rules->playersAt(s); ++i)
+            players.push_back(playerValue(game_.rules->playerAt(s, i)));
         return players.size() == 1 ? players.front() : say::list(std::move(players));
     }
-    engine::MessageValue character(engine::CharacterId c) const { return say::character(game_.rules->roster()[c]); }
+    engine::MessageValue character(engine::CharacterId c) const {
+        return say::character(game_.rules->roster()[c]);
+    }
 
     const AnalysedGame& game_;
 };

@@ -47,20 +47,23 @@ engine::MessageValue saidOf(const json& says, const json& text) {
 
 // The analysis (analysis_report.hpp's JSON, checked) for a person, in
 // `words`' language. `game`: the log's game it is, if it is one.
-void printText(const json& a, const words::Words& words, std::optional<store::GameId> game, std::ostream& out) {
+void printText(const json& a, const words::Words& words, std::optional<store::GameId> game,
+               std::ostream& out) {
     using engine::Message;
     namespace say = engine::say;
     const auto& settings = a["settings"];
     const auto& decisions = a["decisions"];
     const std::size_t players = a["players"].size();
     engine::MessageValue what = say::text(a["game"].get<std::string>());
-    if (game) what = say::message(Message("analysis.game", {{"game", say::text(std::to_string(game->value))}}));
-    out << words.say(Message("analysis.heading",
-                             {{"what", what},
-                              {"decisions", say::number(static_cast<std::int64_t>(decisions.size()))},
-                              // Settings, written as given: "2000", never "2,000".
-                              {"rollouts", say::text(std::to_string(settings.value("rollouts", 0)))},
-                              {"iterations", say::text(std::to_string(settings.value("iterations", std::int64_t{0})))}}))
+    if (game)
+        what = say::message(Message("analysis.game", {{"game", say::text(std::to_string(game->value))}}));
+    out << words.say(Message(
+               "analysis.heading",
+               {{"what", what},
+                {"decisions", say::number(static_cast<std::int64_t>(decisions.size()))},
+                // Settings, written as given: "2000", never "2,000".
+                {"rollouts", say::text(std::to_string(settings.value("rollouts", 0)))},
+                {"iterations", say::text(std::to_string(settings.value("iterations", std::int64_t{0})))}}))
         << "\n\n"
         << words.say(Message("analysis.chances")) << "\n";
     out << std::setw(5) << "#";

@@ -15,14 +15,15 @@ int runShow(const std::vector<std::string>& args) {
     GameLogOptions where;
     bool reveal = false;
     std::string language;
-    CommandLine line("show", "vivaref show [options] GAME",
-                     "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
-                     "placements and moves, every election with its revealed votes and outcome, the scores\n"
-                     "of each round and the winners. A game still being played is told as the table may see\n"
-                     "it: the favourites and Ambition cards of the round in play and the referee's seed are\n"
-                     "left out, unless --reveal is given (a warning on stderr then). It is told in --lang's\n"
-                     "language, else the locale's (LC_ALL, LC_MESSAGES, LANG: fr_FR.UTF-8 tells it in French),\n"
-                     "else in English.");
+    CommandLine line(
+        "show", "vivaref show [options] GAME",
+        "Tells game GAME of the game log as a story: setup and seats, each round's favourites,\n"
+        "placements and moves, every election with its revealed votes and outcome, the scores\n"
+        "of each round and the winners. A game still being played is told as the table may see\n"
+        "it: the favourites and Ambition cards of the round in play and the referee's seed are\n"
+        "left out, unless --reveal is given (a warning on stderr then). It is told in --lang's\n"
+        "language, else the locale's (LC_ALL, LC_MESSAGES, LANG: fr_FR.UTF-8 tells it in French),\n"
+        "else in English.");
     addGameLogOptions(line.visible, where);
     addRevealOption(line.visible, reveal);
     addLanguageOption(line.visible, language);

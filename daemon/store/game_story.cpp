@@ -25,11 +25,7 @@ public:
     // out (nullopt: none); `votesCast`: tell the votes of an open election.
     Storyteller(const GameSummary& game, const words::Words& words, std::ostream& out,
                 std::optional<std::set<int>> withheld, bool votesCast)
-        : game_(game),
-          words_(words),
-          out_(out),
-          withheld_(std::move(withheld)),
-          votesCast_(votesCast) {}
+        : game_(game), words_(words), out_(out), withheld_(std::move(withheld)), votesCast_(votesCast) {}
 
     // A line of the story: indented by `depth` steps of two spaces.
     void tell(int depth, const Message& m) const {
@@ -41,8 +37,9 @@ public:
         for (const auto& e : s.events) {
             if (e.kind == engine::EventKind::VoteCast)
                 if (const auto* vote = std::get_if<engine::Action>(s.decision))
-                    unrevealed_.push_back(say::message(
-                        Message("story.vote", {{"who", seatValue(rules, e.seat)}, {"card", say::vote(vote->card())}})));
+                    unrevealed_.push_back(
+                        say::message(Message("story.vote", {{"who", seatValue(rules, e.seat)},
+                                                            {"card", say::vote(vote->card())}})));
             event(e, s.state, rules);
         }
     }
@@ -56,7 +53,8 @@ public:
     // A seat: its players' names, or "Seat N" (from 1).
     engine::MessageValue seatValue(const engine::Rules& rules, engine::Seat seat) const {
         std::vector<engine::MessageValue> names;
-        for (int i = 0; i < rules.playersAt(seat); ++i) names.push_back(playerValue(rules.playerAt(seat, i).index));
+        for (int i = 0; i < rules.playersAt(seat); ++i)
+            names.push_back(playerValue(rules.playerAt(seat, i).index));
         if (names.empty()) return say::message(Message("seat.numbered", {{"seat", say::seat(seat)}}));
         if (names.size() == 1) return names.front();
         return say::list(std::move(names));
@@ -82,7 +80,8 @@ private:
             case EventKind::RoundDealt:
                 return tellDeal(e, state, rules);
             case EventKind::JesterSetUp:
-                return tell(1, Message("story.jester-set-up", {{"character", character(rules, e.character)}}));
+                return tell(1,
+                            Message("story.jester-set-up", {{"character", character(rules, e.character)}}));
             case EventKind::Compensated:
                 return tell(1, Message("story.compensated", {{"seat", seatValue(rules, e.seat)}}));
             case EventKind::AmbitionKept:
@@ -94,10 +93,12 @@ private:
             case EventKind::PlacementEnded:
                 return tell(1, Message("story.placement-ended"));
             case EventKind::LeftToFloor0:
-                return tell(1, Message("story.left-to-floor-0", {{"character", character(rules, e.character)}}));
+                return tell(1,
+                            Message("story.left-to-floor-0", {{"character", character(rules, e.character)}}));
             case EventKind::PlacedAtRandom:
-                return tell(1, Message("story.placed-at-random",
-                                       {{"character", character(rules, e.character)}, {"to", say::place(e.to)}}));
+                return tell(
+                    1, Message("story.placed-at-random",
+                               {{"character", character(rules, e.character)}, {"to", say::place(e.to)}}));
             case EventKind::Moved:
                 return tell(1, Message("story.moved", {{"seat", seatValue(rules, e.seat)},
                                                        {"character", character(rules, e.character)},
@@ -116,8 +117,8 @@ private:
                 return tell(2, Message("story.crowned", {{"character", character(rules, e.character)},
                                                          {"seat", seatValue(rules, e.seat)}}));
             case EventKind::Rejected:
-                return tell(2, Message("story.rejected",
-                                       {{"character", character(rules, e.character)}, {"to", say::place(e.to)}}));
+                return tell(2, Message("story.rejected", {{"character", character(rules, e.character)},
+                                                          {"to", say::place(e.to)}}));
             case EventKind::Eliminated:
                 return tell(2, Message("story.eliminated", {{"character", character(rules, e.character)}}));
             case EventKind::Cancelled:
@@ -144,17 +145,19 @@ private:
             std::vector<engine::MessageValue> characters;
             for (const auto c : card.characters) characters.push_back(character(rules, c));
             if (card.banished)
-                tell(2, Message("story.favourites-banished", {{"player", playerValue(p)},
-                                                               {"characters", say::list(std::move(characters))},
-                                                               {"banished", character(rules, *card.banished)}}));
+                tell(2,
+                     Message("story.favourites-banished", {{"player", playerValue(p)},
+                                                           {"characters", say::list(std::move(characters))},
+                                                           {"banished", character(rules, *card.banished)}}));
             else
-                tell(2, Message("story.favourites-of",
-                                {{"player", playerValue(p)}, {"characters", say::list(std::move(characters))}}));
+                tell(2, Message("story.favourites-of", {{"player", playerValue(p)},
+                                                        {"characters", say::list(std::move(characters))}}));
         }
     }
 
     void tellAmbitionKept(const engine::Event& e, const engine::State& state) {
-        if (secret()) return tell(1, Message("story.ambition-kept-secret", {{"player", playerValue(e.player.index)}}));
+        if (secret())
+            return tell(1, Message("story.ambition-kept-secret", {{"player", playerValue(e.player.index)}}));
         const auto card = state.keptAmbition(e.player);
         tell(1, Message("story.ambition-kept", {{"player", playerValue(e.player.index)},
                                                 {"card", say::ambition(card)},
@@ -181,10 +184,11 @@ private:
     engine::MessageValue scores(const std::vector<int>& byPlayer, std::optional<int> emissary) const {
         std::vector<engine::MessageValue> items;
         for (std::size_t p = 0; p < byPlayer.size(); ++p)
-            items.push_back(say::message(Message(
-                "story.score", {{"who", playerValue(static_cast<int>(p))}, {"points", say::number(byPlayer[p])}})));
+            items.push_back(say::message(Message("story.score", {{"who", playerValue(static_cast<int>(p))},
+                                                                 {"points", say::number(byPlayer[p])}})));
         if (emissary)
-            items.push_back(say::message(Message("story.score-emissary", {{"points", say::number(*emissary)}})));
+            items.push_back(
+                say::message(Message("story.score-emissary", {{"points", say::number(*emissary)}})));
         return say::list(std::move(items));
     }
 
@@ -198,9 +202,10 @@ private:
                          {"scores", scores({r.scores.begin(), r.scores.end()},
                                            emissary ? std::optional(r.emissaryScore) : std::nullopt)}}));
         const auto totals = state.totals();
-        tell(1, Message("story.score-track",
-                        {{"scores", scores({totals.begin(), totals.end()},
-                                           emissary ? std::optional(state.emissaryTotal()) : std::nullopt)}}));
+        tell(1,
+             Message("story.score-track",
+                     {{"scores", scores({totals.begin(), totals.end()},
+                                        emissary ? std::optional(state.emissaryTotal()) : std::nullopt)}}));
         tell(1, Message("story.why"));
         std::vector<std::string> names;
         for (int p = 0; p < rules.players(); ++p) {
@@ -217,8 +222,9 @@ private:
         if (winners.empty()) return tell(0, Message("story.game-over-emissary"));
         std::vector<engine::MessageValue> who;
         for (const auto w : winners)
-            who.push_back(say::message(Message(
-                "story.winner", {{"player", playerValue(w.index)}, {"points", say::number(state.totals()[w.index])}})));
+            who.push_back(
+                say::message(Message("story.winner", {{"player", playerValue(w.index)},
+                                                      {"points", say::number(state.totals()[w.index])}})));
         tell(0, Message("story.game-over", {{"count", say::number(static_cast<std::int64_t>(winners.size()))},
                                             {"winners", say::list(std::move(who))}}));
     }
@@ -289,7 +295,8 @@ Message setupMessage(const engine::Rules& rules) {
 
 }  // namespace
 
-void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words& words, bool revealInProgress) {
+void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words& words,
+                bool revealInProgress) {
     const auto summary = knownGame(log, id);
     const auto* game = &summary;
     const auto events = log.events(id);
@@ -309,10 +316,12 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words
                                                     {"started", say::text(localTimeText(game->started))},
                                                     {"ended", say::text(localTimeText(*game->ended))}}));
     else
-        teller.tell(0, Message("story.game", {{"game", gameNumber}, {"started", say::text(localTimeText(game->started))}}));
+        teller.tell(0, Message("story.game",
+                               {{"game", gameNumber}, {"started", say::text(localTimeText(game->started))}}));
     if (withhold)
-        teller.tell(0, Message("story.withheld",
-                               {{"command", say::text("'vivaref show --reveal " + std::to_string(id.value) + "'")}}));
+        teller.tell(
+            0, Message("story.withheld",
+                       {{"command", say::text("'vivaref show --reveal " + std::to_string(id.value) + "'")}}));
     auto walk = record::replayLines(
         lines, {.after = [&](const record::ReplayStep& s) {
             if (!s.decision) {
@@ -321,8 +330,8 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words
                 std::vector<engine::MessageValue> seats;
                 for (int seat = 0; seat < rules.seats(); ++seat) {
                     const engine::Seat at{static_cast<std::uint8_t>(seat)};
-                    seats.push_back(say::message(
-                        Message("story.seat", {{"seat", say::seat(at)}, {"who", teller.seatValue(rules, at)}})));
+                    seats.push_back(say::message(Message(
+                        "story.seat", {{"seat", say::seat(at)}, {"who", teller.seatValue(rules, at)}})));
                 }
                 teller.tell(0, Message("story.seats", {{"seats", say::list(std::move(seats))}}));
                 if (game->seed && !withhold)
@@ -336,11 +345,12 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words
     teller.finish();
     if (walk.failure) {
         out << "\n";
-        teller.tell(0, Message("story.refused",
-                               {{"line", say::number(walk.failure->line)},
-                                {"code", say::text(std::string(engine::refusalCodeName(walk.failure->refusal.code)))},
-                                {"why", say::message(walk.failure->refusal.message)},
-                                {"command", say::text("'vivaref verify " + std::to_string(id.value) + "'")}}));
+        teller.tell(
+            0, Message("story.refused",
+                       {{"line", say::number(walk.failure->line)},
+                        {"code", say::text(std::string(engine::refusalCodeName(walk.failure->refusal.code)))},
+                        {"why", say::message(walk.failure->refusal.message)},
+                        {"command", say::text("'vivaref verify " + std::to_string(id.value) + "'")}}));
     } else if (game->abandoned) {
         out << "\n";
         teller.tell(0, Message("story.abandoned"));
@@ -351,7 +361,8 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words
 }
 
 void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgress) {
-    writeStory(log, id, out, words::Words(words::kFallbackLanguage, words::NameMarks::Plain), revealInProgress);
+    writeStory(log, id, out, words::Words(words::kFallbackLanguage, words::NameMarks::Plain),
+               revealInProgress);
 }
 
 bool inProgress(GameStore& log, GameId id) { return stillPlayed(knownGame(log, id)); }

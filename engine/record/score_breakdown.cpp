@@ -72,13 +72,17 @@ json lineJson(const engine::ScoreLine& line, const engine::Rules& rules, const M
             out["name"] = characterName(rules, line.character);
             out["place"] = engine::placeName(line.place);
             out["where"] = placeWords(line.place);
-            if (says) out["where_says"] = says(Message("breakdown.where", {{"place", engine::say::place(line.place)}}));
+            if (says)
+                out["where_says"] =
+                    says(Message("breakdown.where", {{"place", engine::say::place(line.place)}}));
             break;
         case ScoreLineKind::Ambition:
             out["ambition_card"] = engine::ambitionCardName(line.ambition);
             out["name"] = ambitionTitle(line.ambition);
             out["met"] = line.met;
-            if (says) out["name_says"] = says(Message("ambition." + std::string(engine::ambitionCardName(line.ambition))));
+            if (says)
+                out["name_says"] =
+                    says(Message("ambition." + std::string(engine::ambitionCardName(line.ambition))));
             break;
         case ScoreLineKind::Rule33:
             out["name"] = "A round of exactly 0 scores 33";
@@ -195,7 +199,8 @@ json roundBreakdownJson(const engine::RoundResult& round, const engine::Rules& r
     return out;
 }
 
-json standingJson(const engine::State& state, const std::vector<std::string>& names, const MessageJson& says) {
+json standingJson(const engine::State& state, const std::vector<std::string>& names,
+                  const MessageJson& says) {
     json out = json::array();
     if (!state.isOver()) return out;
     const auto& rules = state.rules();
@@ -256,14 +261,16 @@ std::vector<BreakdownLine> roundBreakdownLines(const engine::RoundResult& round,
                                                           {"total", say::number(k.players[p].total)},
                                                           {"lines", linesValue(k.players[p], rules)}})});
         if (k.emissary)
-            out.push_back({2, Message("breakdown.sheet-emissary", {{"total", say::number(k.emissary->total)},
-                                                                   {"lines", linesValue(*k.emissary, rules)}})});
+            out.push_back(
+                {2, Message("breakdown.sheet-emissary", {{"total", say::number(k.emissary->total)},
+                                                         {"lines", linesValue(*k.emissary, rules)}})});
     }
     std::vector<engine::MessageValue> gains;
     for (std::size_t p = 0; p < round.compensation.size(); ++p)
         if (round.compensation[p] != 0)
-            gains.push_back(say::message(Message("breakdown.gain", {{"who", playerValue(names, static_cast<int>(p))},
-                                                                    {"points", signedPoints(round.compensation[p])}})));
+            gains.push_back(
+                say::message(Message("breakdown.gain", {{"who", playerValue(names, static_cast<int>(p))},
+                                                        {"points", signedPoints(round.compensation[p])}})));
     if (!gains.empty())
         out.push_back({2, Message("breakdown.compensation", {{"gains", say::list(std::move(gains))}})});
     return out;

@@ -2,15 +2,15 @@
 // brought up to it with its games; one analysis a finished game, with its
 // settings, replaced when made again; never one of a game in progress; and
 // a damaged one read back gives a sentence, never a crash.
+#include <set>
+
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
-#include <set>
-
 #include "daemon/analysis/analysis_report.hpp"
+#include "daemon/store/schema.hpp"
 #include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
-#include "daemon/store/schema.hpp"
 #include "tests/store/random_game_writer.hpp"
 
 using namespace vivaref;

@@ -61,7 +61,9 @@ std::vector<std::string> literalPieces(const std::string& pattern) {
     std::string piece;
     int depth = 0;
     auto flush = [&] {
-        const auto isEdge = [](char c) { return std::string_view(" .,:;()\"“”«»„#").find(c) != std::string_view::npos; };
+        const auto isEdge = [](char c) {
+            return std::string_view(" .,:;()\"“”«»„#").find(c) != std::string_view::npos;
+        };
         std::size_t a = 0, b = piece.size();
         while (a < b && isEdge(piece[a])) ++a;
         while (b > a && isEdge(piece[b - 1])) --b;
@@ -195,7 +197,9 @@ TEST_CASE("show chooses its language: --lang, else LC_ALL, LC_MESSAGES, LANG, el
         {{"LANG=C.UTF-8"}, {}, "\nRound 1\n"},
         {{"LANG=es_ES.UTF-8"}, {}, "\nRound 1\n"},  // not shipped: English
         {{"LC_MESSAGES=de_AT.UTF-8", "LANG=fr_FR.UTF-8"}, {}, "\nRunde 1\n"},
-        {{"LC_ALL=it_IT.UTF-8", "LC_MESSAGES=de_DE.UTF-8", "LANG=fr_FR.UTF-8"}, {}, "\nManche 1\n  Carte dei favoriti:\n"},
+        {{"LC_ALL=it_IT.UTF-8", "LC_MESSAGES=de_DE.UTF-8", "LANG=fr_FR.UTF-8"},
+         {},
+         "\nManche 1\n  Carte dei favoriti:\n"},
         {{"LC_ALL=C", "LANG=fr_FR.UTF-8"}, {}, "\nRound 1\n"},  // LC_ALL set decides
         {{"LANG=fr_FR.UTF-8"}, {"--lang", "de"}, "\nRunde 1\n"},
         {{"LC_ALL=de_DE.UTF-8"}, {"--lang", "en"}, "\nRound 1\n"},
@@ -206,8 +210,8 @@ TEST_CASE("show chooses its language: --lang, else LC_ALL, LC_MESSAGES, LANG, el
         args.insert(args.end(), c.options.begin(), c.options.end());
         args.push_back("1");
         const auto told = runVivaref(dir, args, c.locale);
-        INFO((c.locale.empty() ? std::string("no locale") : c.locale.front()) << " "
-                                                                               << (c.options.empty() ? "" : c.options[1]));
+        INFO((c.locale.empty() ? std::string("no locale") : c.locale.front())
+             << " " << (c.options.empty() ? "" : c.options[1]));
         CAPTURE(told.out);
         CHECK(told.status == 0);
         CHECK(has(told.out, c.says));

@@ -45,7 +45,8 @@ std::vector<std::string> childEnvironment(const std::vector<std::string>& extra)
     };
     for (char** e = environ; *e; ++e) {
         const std::string_view entry = *e;
-        if (entry.starts_with("NOTIFY_SOCKET=") || entry.starts_with("WATCHDOG_") || replaced(entry)) continue;
+        if (entry.starts_with("NOTIFY_SOCKET=") || entry.starts_with("WATCHDOG_") || replaced(entry))
+            continue;
         env.emplace_back(entry);
     }
     env.insert(env.end(), extra.begin(), extra.end());
