@@ -3,7 +3,8 @@
 // follow that language's rules. What each kind of parameter becomes:
 //   a number            itself (plural and select may choose on it)
 //   a seat              its number from 1
-//   a character         its name (characters keep their names); beside
+//   a character         its name (characters keep their names; the Jester,
+//                       a part, is the catalog's "character.jester"); beside
 //                       it NAME_kind (woman, man, dog, jester; man when
 //                       unknown) for a language's agreement
 //   a place             the catalog's "place.floor" {floor}, "place.throne",

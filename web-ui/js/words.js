@@ -137,7 +137,7 @@ export class Words {
     if (typeof v === 'number') return String(v);
     if (!v || typeof v !== 'object') return '';
     if ('seat' in v) return String(Number(v.seat) + 1);
-    if ('character' in v) return v.name || v.character;
+    if ('character' in v) return v.kind === 'jester' ? this.say('character.jester') : v.name || v.character;
     if ('player' in v) return FSI + v.player + PDI;
     if ('text' in v) return String(v.text);
     if ('place' in v) {
