@@ -69,7 +69,7 @@ std::string Rendering::value(const MessageValue& v) {
         case Kind::Seat:
             return std::to_string(v.number + 1);
         case Kind::Character:
-            // The Jester is a part, not a name: each language says it ("Le Bouffon").
+            // The Jester is a part, not a name: each language says it ("Bouffon").
             if (v.characterKind == "jester") return message(Message("character.jester"));
             return v.name.empty() ? v.text : v.name;
         case Kind::Text:
