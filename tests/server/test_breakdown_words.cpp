@@ -1,8 +1,8 @@
 // The score breakdown as GET /api/games/ID sends it (game_archive.cpp) says
 // its words as messages beside the English (issue 33): each line's "says",
 // a favourite's "where_says", an Ambition, 33 or team pawn line's
-// "name_says", an unnamed player's "name_says"; the pages render them in
-// their reader's language (web-ui/API.md).
+// "name_says", an unnamed player's "name_says" (in the standing too); the
+// pages render them in their reader's language (web-ui/API.md).
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -15,6 +15,8 @@
 #include "daemon/server/game_archive.hpp"
 #include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
+#include "engine/record/record_replayer.hpp"
+#include "engine/record/score_breakdown.hpp"
 #include "tests/store/random_game_writer.hpp"
 
 using nlohmann::json;
@@ -92,4 +94,22 @@ TEST_CASE("the breakdown's words travel as messages beside the English ones") {
             }
     }
     CHECK(kinds == std::set<std::string>{"favourite", "banished", "ambition", "rule33", "team_pawn"});
+}
+
+TEST_CASE("the standing names an unnamed player as a message too") {
+    const auto walk = vivaref::record::replayLines(breakdownRecord("2024-3-by-hand.jsonl"));
+    REQUIRE(walk.state);
+    REQUIRE(walk.state->isOver());
+    const auto standing = vivaref::record::standingJson(*walk.state, {"Ann", "", "Cleo"}, words::messageJson);
+    REQUIRE(standing.size() == 3);
+    for (const auto& entry : standing) {
+        INFO(entry.dump());
+        CHECK(entry.contains("name_says") == (entry["player"] == 1));
+        if (entry["player"] == 1) {
+            CHECK(entry["name"] == "Player 2");
+            CHECK(words::Words("it").say(said(entry, "name_says")) == "Giocatore 2");
+        }
+    }
+    // Without a way to write messages (the engine's own callers), no says at all.
+    CHECK_FALSE(vivaref::record::standingJson(*walk.state, {"Ann", "", "Cleo"})[0].contains("name_says"));
 }
