@@ -108,13 +108,14 @@ public:
         return Message("analysis.passes", {{"seat", seatValue(a.seat())}});
     }
 
-private:
     engine::MessageValue playerValue(engine::PlayerId p) const {
         if (p.index < game_.names.size() && !game_.names[p.index].empty())
             return say::player(game_.names[p.index]);
         return say::message(
             engine::Message("breakdown.player-numbered", {{"number", say::number(p.index + 1)}}));
     }
+
+private:
     engine::MessageValue seatValue(engine::Seat s) const {
         std::vector<engine::MessageValue> players;
         for (int i = 0; i < game_.rules->playersAt(s); ++i)
@@ -185,15 +186,19 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
     json swings = json::array();
     for (int s : analysis.swings) swings.push_back(s + 1);
     json names = json::array();
+    json namesSaid = json::array();
     json seats = json::array();
     for (int p = 0; p < playerCount; ++p) {
         const engine::PlayerId id{static_cast<std::uint8_t>(p)};
         names.push_back(telling.player(id));
+        namesSaid.push_back(
+            words::messageJson(engine::Message("analysis.player", {{"player", telling.playerValue(id)}})));
         seats.push_back(game.rules->seatOf(id).index);
     }
     return json{{"format", kAnalysisFormat},
                 {"game", what},
                 {"players", std::move(names)},
+                {"players_says", std::move(namesSaid)},
                 {"seats", std::move(seats)},
                 {"bots", game.botSeats},
                 {"settings", settingsJson(settings, seed)},

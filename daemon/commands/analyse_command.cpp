@@ -67,7 +67,14 @@ void printText(const json& a, const words::Words& words, std::optional<store::Ga
         << "\n\n"
         << words.say(Message("analysis.chances")) << "\n";
     out << std::setw(5) << "#";
-    for (const auto& name : a["players"]) out << std::setw(12) << name.get<std::string>().substr(0, 11);
+    for (std::size_t p = 0; p < players; ++p) {
+        // An unnamed player is "Player 2" in English, "Joueur 2" in French.
+        const auto said =
+            a.contains("players_says") && a["players_says"].is_array() && p < a["players_says"].size()
+                ? saidOf(a["players_says"][p], a["players"][p])
+                : say::text(a["players"][p].get<std::string>());
+        out << std::setw(12) << words.say(Message("analysis.player", {{"player", said}})).substr(0, 11);
+    }
     out << "  " << words.say(Message("analysis.decision-column")) << "\n";
     auto row = [&](const std::string& number, const json& e, const std::string& text) {
         out << std::setw(5) << number;

@@ -220,6 +220,8 @@ TEST_CASE("each decision and each preferred choice says itself as a message, its
         CHECK(d["review"]["preferred"] == words::inEnglish(preferred));
     }
     CHECK(reviews > 10);
+    REQUIRE(a["players_says"].size() == a["players"].size());
+    CHECK(words::Words("fr").say(words::messageFromJson(a["players_says"][1])) == "\u2068Bnn\u2069");
     for (const char* code : {"analysis.dealt", "analysis.places", "analysis.moves", "analysis.votes"})
         CHECK_MESSAGE(codes.contains(code), code);
     // The names between isolates, in English as in the message (words.hpp).
