@@ -89,23 +89,28 @@ public:
         switch (a.kind()) {
             case engine::ActionKind::Place:
                 return Message("analysis.places", {{"seat", seatValue(a.seat())},
+                                                   {"players", seatPlayers(a.seat())},
                                                    {"character", character(a.character())},
                                                    {"to", say::place(a.to())}});
             case engine::ActionKind::Move:
                 return Message("analysis.moves", {{"seat", seatValue(a.seat())},
+                                                  {"players", seatPlayers(a.seat())},
                                                   {"character", character(a.character())},
                                                   {"from", say::place(state.placeOf(a.character()))},
                                                   {"to", say::place(a.to())}});
             case engine::ActionKind::Vote:
-                return Message("analysis.votes",
-                               {{"seat", seatValue(a.seat())}, {"card", say::vote(a.card())}});
+                return Message("analysis.votes", {{"seat", seatValue(a.seat())},
+                                                  {"players", seatPlayers(a.seat())},
+                                                  {"card", say::vote(a.card())}});
             case engine::ActionKind::Keep:
                 return Message("analysis.keeps",
                                {{"player", playerValue(a.player())}, {"card", say::ambition(a.ambition())}});
             case engine::ActionKind::Pass:
-                return Message("analysis.passes", {{"seat", seatValue(a.seat())}});
+                return Message("analysis.passes",
+                               {{"seat", seatValue(a.seat())}, {"players", seatPlayers(a.seat())}});
         }
-        return Message("analysis.passes", {{"seat", seatValue(a.seat())}});
+        return Message("analysis.passes",
+                       {{"seat", seatValue(a.seat())}, {"players", seatPlayers(a.seat())}});
     }
 
     engine::MessageValue playerValue(engine::PlayerId p) const {
@@ -116,6 +121,10 @@ public:
     }
 
 private:
+    // A team's verbs agree with both players ("Ann and Bob move").
+    engine::MessageValue seatPlayers(engine::Seat s) const {
+        return say::number(std::max(1, game_.rules->playersAt(s)));
+    }
     engine::MessageValue seatValue(engine::Seat s) const {
         std::vector<engine::MessageValue> players;
         for (int i = 0; i < game_.rules->playersAt(s); ++i)

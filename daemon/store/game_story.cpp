@@ -1,5 +1,6 @@
 #include "daemon/store/game_story.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <optional>
@@ -59,6 +60,10 @@ public:
         if (names.size() == 1) return names.front();
         return say::list(std::move(names));
     }
+    // How many play the seat: a team's verbs agree with both ("Ann and Bob move").
+    static engine::MessageValue seatPlayers(const engine::Rules& rules, engine::Seat seat) {
+        return say::number(std::max(1, rules.playersAt(seat)));
+    }
     engine::MessageValue playerValue(int player) const {
         for (const auto& p : game_.players)
             if (p.player == player && !p.name.empty()) return say::player(p.name);
@@ -83,11 +88,13 @@ private:
                 return tell(1,
                             Message("story.jester-set-up", {{"character", character(rules, e.character)}}));
             case EventKind::Compensated:
-                return tell(1, Message("story.compensated", {{"seat", seatValue(rules, e.seat)}}));
+                return tell(1, Message("story.compensated", {{"seat", seatValue(rules, e.seat)},
+                                                             {"players", seatPlayers(rules, e.seat)}}));
             case EventKind::AmbitionKept:
                 return tellAmbitionKept(e, state);
             case EventKind::Placed:
                 return tell(1, Message("story.placed", {{"seat", seatValue(rules, e.seat)},
+                                                        {"players", seatPlayers(rules, e.seat)},
                                                         {"character", character(rules, e.character)},
                                                         {"to", say::place(e.to)}}));
             case EventKind::PlacementEnded:
@@ -101,11 +108,13 @@ private:
                                {{"character", character(rules, e.character)}, {"to", say::place(e.to)}}));
             case EventKind::Moved:
                 return tell(1, Message("story.moved", {{"seat", seatValue(rules, e.seat)},
+                                                       {"players", seatPlayers(rules, e.seat)},
                                                        {"character", character(rules, e.character)},
                                                        {"from", say::place(e.from)},
                                                        {"to", say::place(e.to)}}));
             case EventKind::Passed:
-                return tell(1, Message("story.passed", {{"seat", seatValue(rules, e.seat)}}));
+                return tell(1, Message("story.passed", {{"seat", seatValue(rules, e.seat)},
+                                                        {"players", seatPlayers(rules, e.seat)}}));
             case EventKind::ElectionOpened:
                 unrevealed_.clear();
                 return tell(1, Message("story.election", {{"character", character(rules, e.character)}}));
