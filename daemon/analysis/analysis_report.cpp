@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "daemon/referee/board_places.hpp"
+#include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/record_replayer.hpp"
@@ -12,6 +12,7 @@ namespace vivaref::analysis {
 
 using nlohmann::json;
 namespace players = engine::players;
+namespace say = engine::say;
 
 std::optional<AnalysedGame> readGame(const std::vector<std::string>& lines, std::string& why) {
     AnalysedGame game;
@@ -60,9 +61,11 @@ std::optional<AnalysedGame> readLoggedGame(store::GameStore& log, const store::G
 
 namespace {
 
-class Words {
+// The game's decisions as messages ("analysis.*"): the words the pages and
+// `vivaref analyse` render in their reader's language.
+class Telling {
 public:
-    explicit Words(const AnalysedGame& g) : game_(g) {}
+    explicit Telling(const AnalysedGame& g) : game_(g) {}
     std::string player(engine::PlayerId p) const {
         return p.index < game_.names.size() && !game_.names[p.index].empty()
                    ? game_.names[p.index]
@@ -74,33 +77,64 @@ public:
             out += (out.empty() ? "" : " and ") + player(game_.rules->playerAt(s, i));
         return out;
     }
-    std::string character(engine::CharacterId c) const { return game_.rules->roster()[c].name; }
-    // A decision in the table's words; `state` is the position before it.
-    std::string decision(const engine::State& state, const engine::Decision& d) const {
+    // A decision; `state` is the position before it.
+    engine::Message decision(const engine::State& state, const engine::Decision& d) const {
         if (const auto* deal = std::get_if<engine::Deal>(&d))
-            return "round " + std::to_string(deal->round) + " dealt";
-        if (std::holds_alternative<engine::Reshuffle>(d)) return "the Emissary's pile shuffled";
+            return engine::Message("analysis.dealt", {{"round", say::number(deal->round)}});
+        if (std::holds_alternative<engine::Reshuffle>(d)) return engine::Message("analysis.reshuffled");
         return action(state, std::get<engine::Action>(d));
     }
-    std::string action(const engine::State& state, const engine::Action& a) const {
+    engine::Message action(const engine::State& state, const engine::Action& a) const {
+        using engine::Message;
         switch (a.kind()) {
             case engine::ActionKind::Place:
-                return seat(a.seat()) + " places " + character(a.character()) + " on " +
-                       referee::placeWord(a.to());
+                return Message("analysis.places", {{"seat", seatValue(a.seat())},
+                                                   {"players", seatPlayers(a.seat())},
+                                                   {"character", character(a.character())},
+                                                   {"to", say::place(a.to())}});
             case engine::ActionKind::Move:
-                return seat(a.seat()) + " moves " + character(a.character()) + " from " +
-                       referee::placeWord(state.placeOf(a.character())) + " to " + referee::placeWord(a.to());
+                return Message("analysis.moves", {{"seat", seatValue(a.seat())},
+                                                  {"players", seatPlayers(a.seat())},
+                                                  {"character", character(a.character())},
+                                                  {"from", say::place(state.placeOf(a.character()))},
+                                                  {"to", say::place(a.to())}});
             case engine::ActionKind::Vote:
-                return seat(a.seat()) + " votes " + std::string(engine::voteCardName(a.card()));
+                return Message("analysis.votes", {{"seat", seatValue(a.seat())},
+                                                  {"players", seatPlayers(a.seat())},
+                                                  {"card", say::vote(a.card())}});
             case engine::ActionKind::Keep:
-                return player(a.player()) + " keeps " + std::string(engine::ambitionCardName(a.ambition()));
+                return Message("analysis.keeps",
+                               {{"player", playerValue(a.player())}, {"card", say::ambition(a.ambition())}});
             case engine::ActionKind::Pass:
-                return seat(a.seat()) + " passes";
+                return Message("analysis.passes",
+                               {{"seat", seatValue(a.seat())}, {"players", seatPlayers(a.seat())}});
         }
-        return {};
+        return Message("analysis.passes",
+                       {{"seat", seatValue(a.seat())}, {"players", seatPlayers(a.seat())}});
+    }
+
+    engine::MessageValue playerValue(engine::PlayerId p) const {
+        if (p.index < game_.names.size() && !game_.names[p.index].empty())
+            return say::player(game_.names[p.index]);
+        return say::message(
+            engine::Message("breakdown.player-numbered", {{"number", say::number(p.index + 1)}}));
     }
 
 private:
+    // A team's verbs agree with both players ("Ann and Bob move").
+    engine::MessageValue seatPlayers(engine::Seat s) const {
+        return say::number(std::max(1, game_.rules->playersAt(s)));
+    }
+    engine::MessageValue seatValue(engine::Seat s) const {
+        std::vector<engine::MessageValue> players;
+        for (int i = 0; i < game_.rules->playersAt(s); ++i)
+            players.push_back(playerValue(game_.rules->playerAt(s, i)));
+        return players.size() == 1 ? players.front() : say::list(std::move(players));
+    }
+    engine::MessageValue character(engine::CharacterId c) const {
+        return say::character(game_.rules->roster()[c]);
+    }
+
     const AnalysedGame& game_;
 };
 
@@ -120,7 +154,7 @@ json settingsJson(const players::AnalysisSettings& settings, std::uint64_t seed)
 
 json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysis,
                   const players::AnalysisSettings& settings, std::uint64_t seed, const std::string& what) {
-    const Words words(game);
+    const Telling telling(game);
     const int playerCount = game.rules->players();
     engine::State before(game.rules);
     json decisions = json::array();
@@ -133,22 +167,27 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
             if (std::abs(d.after.winChance[p] - previous->winChance[p]) >
                 std::abs(d.after.winChance[moved] - previous->winChance[moved]))
                 moved = p;
+        const auto said = telling.decision(before, game.decisions[i]);
         json entry{{"decision", i + 1},
-                   {"text", words.decision(before, game.decisions[i])},
+                   {"text", words::inEnglish(said)},
+                   {"says", words::messageJson(said)},
                    {"after", estimateJson(d.after)},
                    {"swing", d.swing},
                    {"swing_player", moved}};
-        if (d.review)
+        if (d.review) {
+            const auto preferred = telling.action(before, d.review->preferred);
             entry["review"] =
                 json{{"seat", d.review->seat.index},
-                     {"by", words.seat(d.review->seat)},
-                     {"preferred", words.action(before, d.review->preferred)},
+                     {"by", telling.seat(d.review->seat)},
+                     {"preferred", words::inEnglish(preferred)},
+                     {"preferred_says", words::messageJson(preferred)},
                      {"preferred_line", json::parse(record::writeAction(d.review->preferred, *game.rules))},
                      {"played_chance", d.review->playedChance},
                      {"preferred_chance", d.review->preferredChance},
                      {"gain", d.review->gain()},
                      {"bot", std::find(game.botSeats.begin(), game.botSeats.end(), d.review->seat.index) !=
                                  game.botSeats.end()}};
+        }
         decisions.push_back(std::move(entry));
         previous = &d.after;
         before.apply(game.decisions[i]);
@@ -156,15 +195,19 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
     json swings = json::array();
     for (int s : analysis.swings) swings.push_back(s + 1);
     json names = json::array();
+    json namesSaid = json::array();
     json seats = json::array();
     for (int p = 0; p < playerCount; ++p) {
         const engine::PlayerId id{static_cast<std::uint8_t>(p)};
-        names.push_back(words.player(id));
+        names.push_back(telling.player(id));
+        namesSaid.push_back(
+            words::messageJson(engine::Message("analysis.player", {{"player", telling.playerValue(id)}})));
         seats.push_back(game.rules->seatOf(id).index);
     }
     return json{{"format", kAnalysisFormat},
                 {"game", what},
                 {"players", std::move(names)},
+                {"players_says", std::move(namesSaid)},
                 {"seats", std::move(seats)},
                 {"bots", game.botSeats},
                 {"settings", settingsJson(settings, seed)},
@@ -175,6 +218,15 @@ json analysisJson(const AnalysedGame& game, const players::GameAnalysis& analysi
 }
 
 namespace {
+
+bool saysMessage(const json& v) {
+    try {
+        (void)words::messageFromJson(v);
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
 
 bool isChance(const json& v) {
     return v.is_number() && v.get<double>() >= -1e-9 && v.get<double>() <= 1 + 1e-9;
@@ -220,6 +272,8 @@ std::optional<std::string> analysisProblem(const json& a) {
         const std::string where = "decision " + std::to_string(i + 1);
         if (!d.is_object()) return where + " is not an object";
         if (!d.contains("text") || !d["text"].is_string()) return where + " has no words";
+        // Made before messages (issue 33): no "says", the page shows "text".
+        if (d.contains("says") && !saysMessage(d["says"])) return where + "'s message is not a message";
         if (!d.contains("after")) return where + " has no estimate after it";
         if (auto bad = estimateProblem(d["after"], players, "the estimate after " + where)) return bad;
         if (!d.contains("swing") || !isChance(d["swing"]))
@@ -233,7 +287,8 @@ std::optional<std::string> analysisProblem(const json& a) {
                 !r.contains("by") || !r["by"].is_string() || !r.contains("played_chance") ||
                 !isChance(r["played_chance"]) || !r.contains("preferred_chance") ||
                 !isChance(r["preferred_chance"]) || !r.contains("gain") || !r["gain"].is_number() ||
-                (r.contains("bot") && !r["bot"].is_boolean()))
+                (r.contains("bot") && !r["bot"].is_boolean()) ||
+                (r.contains("preferred_says") && !saysMessage(r["preferred_says"])))
                 return where + "'s review is incomplete";
         }
     }

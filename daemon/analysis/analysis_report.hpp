@@ -41,8 +41,9 @@ bool isFinished(const store::GameSummary& game);
 // {"rollouts", "iterations", "seed", "worth_telling"}
 nlohmann::json settingsJson(const engine::players::AnalysisSettings& settings, std::uint64_t seed);
 
-// {"format", "game", "players", "seats", "bots", "settings", "before",
-// "decisions", "swings"}: each decision with its words ("text"), the
+// {"format", "game", "players", "players_says", "seats", "bots", "settings",
+// "before", "decisions", "swings"}: each decision with its words ("text",
+// and "says", the same as a message), the
 // estimate after it, its swing and, for a player's choice, the search
 // player's "review" ("bot": true when a bot's seat chose); "swings" the
 // three decisions (numbered from 1) that swung the game most. `what` names

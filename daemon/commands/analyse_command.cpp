@@ -13,8 +13,11 @@
 
 #include "daemon/analysis/analysis_report.hpp"
 #include "daemon/commands/command.hpp"
+#include "daemon/commands/command_language.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_log_options.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/players/analysis.hpp"
 
 namespace vivaref::daemon {
@@ -32,49 +35,87 @@ std::string percent(double chance) {
     return out.str();
 }
 
-// The analysis (analysis_report.hpp's JSON, checked) for a person.
-void printText(const json& a, std::ostream& out) {
+// A decision's words: its message, or the English text of an analysis made
+// before messages (issue 33).
+engine::MessageValue saidOf(const json& says, const json& text) {
+    if (says.is_object()) try {
+            return engine::say::message(words::messageFromJson(says));
+        } catch (const std::invalid_argument&) {
+        }
+    return engine::say::text(text.is_string() ? text.get<std::string>() : std::string());
+}
+
+// The analysis (analysis_report.hpp's JSON, checked) for a person, in
+// `words`' language. `game`: the log's game it is, if it is one.
+void printText(const json& a, const words::Words& words, std::optional<store::GameId> game,
+               std::ostream& out) {
+    using engine::Message;
+    namespace say = engine::say;
     const auto& settings = a["settings"];
     const auto& decisions = a["decisions"];
     const std::size_t players = a["players"].size();
-    out << "Analysis of " << a["game"].get<std::string>() << ": " << decisions.size() << " decisions, "
-        << settings.value("rollouts", 0) << " games played out for each estimate, the search player at "
-        << settings.value("iterations", 0)
-        << " iterations.\n\nChances to win after each decision (every card known):\n";
+    engine::MessageValue what = say::text(a["game"].get<std::string>());
+    if (game)
+        what = say::message(Message("analysis.game", {{"game", say::text(std::to_string(game->value))}}));
+    out << words.say(Message(
+               "analysis.heading",
+               {{"what", what},
+                {"decisions", say::number(static_cast<std::int64_t>(decisions.size()))},
+                // Settings, written as given: "2000", never "2,000".
+                {"rollouts", say::text(std::to_string(settings.value("rollouts", 0)))},
+                {"iterations", say::text(std::to_string(settings.value("iterations", std::int64_t{0})))}}))
+        << "\n\n"
+        << words.say(Message("analysis.chances")) << "\n";
     out << std::setw(5) << "#";
-    for (const auto& name : a["players"]) out << std::setw(12) << name.get<std::string>().substr(0, 11);
-    out << "  decision\n";
+    for (std::size_t p = 0; p < players; ++p) {
+        // An unnamed player is "Player 2" in English, "Joueur 2" in French.
+        const auto said =
+            a.contains("players_says") && a["players_says"].is_array() && p < a["players_says"].size()
+                ? saidOf(a["players_says"][p], a["players"][p])
+                : say::text(a["players"][p].get<std::string>());
+        out << std::setw(12) << words.say(Message("analysis.player", {{"player", said}})).substr(0, 11);
+    }
+    out << "  " << words.say(Message("analysis.decision-column")) << "\n";
     auto row = [&](const std::string& number, const json& e, const std::string& text) {
         out << std::setw(5) << number;
         for (std::size_t p = 0; p < players; ++p)
             out << std::setw(12) << percent(e["win_chance"][p].get<double>());
         out << "  " << text << "\n";
     };
-    row("0", a["before"], "the start");
+    auto decisionWords = [&](const json& d) { return saidOf(d.value("says", json()), d["text"]); };
+    row("0", a["before"], words.say(Message("analysis.start")));
     for (std::size_t i = 0; i < decisions.size(); ++i)
-        row(std::to_string(i + 1), decisions[i]["after"], decisions[i]["text"].get<std::string>());
+        row(std::to_string(i + 1), decisions[i]["after"],
+            words.say(Message("analysis.decision", {{"decision", decisionWords(decisions[i])}})));
 
-    out << "\nThe decisions that swung the game most:\n";
+    out << "\n" << words.say(Message("analysis.swings")) << "\n";
     for (const auto& s : a["swings"]) {
         const auto& d = decisions[s.get<std::size_t>() - 1];
-        out << "  #" << s.get<std::size_t>() << " " << d["text"].get<std::string>()
-            << ": a chance to win moved by " << percent(d["swing"].get<double>()) << "\n";
+        out << "  "
+            << words.say(Message("analysis.swing", {{"number", say::number(s.get<std::int64_t>())},
+                                                    {"decision", decisionWords(d)},
+                                                    {"swing", say::text(percent(d["swing"].get<double>()))}}))
+            << "\n";
     }
     const double worth = settings.value("worth_telling", 0.03);
-    out << "\nWhere the search player would have chosen otherwise (worth at least " << percent(worth)
-        << " more chance to win):\n";
+    out << "\n" << words.say(Message("analysis.reviews", {{"worth", say::text(percent(worth))}})) << "\n";
     int told = 0;
     for (std::size_t i = 0; i < decisions.size(); ++i) {
         if (!decisions[i].contains("review")) continue;
         const auto& review = decisions[i]["review"];
         if (review["gain"].get<double>() < worth) continue;
         ++told;
-        out << "  #" << i + 1 << " " << decisions[i]["text"].get<std::string>() << " ("
-            << percent(review["played_chance"].get<double>())
-            << "); the search player: " << review["preferred"].get<std::string>() << " ("
-            << percent(review["preferred_chance"].get<double>()) << ")\n";
+        out << "  "
+            << words.say(Message(
+                   "analysis.review",
+                   {{"number", say::number(static_cast<std::int64_t>(i + 1))},
+                    {"decision", decisionWords(decisions[i])},
+                    {"played", say::text(percent(review["played_chance"].get<double>()))},
+                    {"preferred", saidOf(review.value("preferred_says", json()), review["preferred"])},
+                    {"chance", say::text(percent(review["preferred_chance"].get<double>()))}}))
+            << "\n";
     }
-    if (!told) out << "  none\n";
+    if (!told) out << "  " << words.say(Message("analysis.none")) << "\n";
 }
 
 struct AnalyseOptions {
@@ -84,6 +125,7 @@ struct AnalyseOptions {
     std::uint64_t seed = 1;
     bool printJson = false;
     bool redo = false;
+    std::string language;
 };
 
 constexpr const char* kAnalyseAbout =
@@ -98,7 +140,8 @@ constexpr const char* kAnalyseAbout =
     "as it is, unless --redo, or --rollouts, --iterations or --seed ask for other settings than\n"
     "those it was made with; then it is made again and replaces it. --record analyses a\n"
     "GAME-RECORD file instead (nothing is kept). The same game, options and --seed give the same\n"
-    "analysis.\n\n"
+    "analysis. It is told in --lang's language, else the locale's (LC_ALL, LC_MESSAGES, LANG), else\n"
+    "in English (--json: the JSON, with each decision's message beside its English words).\n\n"
     "Example: vivaref analyse 12\n"
     "         vivaref analyse --record tests/records/classic-4-by-hand.jsonl --rollouts 400 --json";
 
@@ -113,6 +156,7 @@ void addAnalyseOptions(CommandLine& line, AnalyseOptions& o) {
         "seed", po::value(&o.seed)->default_value(o.seed), "seed of the rollouts and the search")(
         "redo", po::bool_switch(&o.redo), "make GAME's analysis again even when the game log keeps one")(
         "json", po::bool_switch(&o.printJson), "print the whole analysis as one JSON object");
+    addLanguageOption(line.visible, o.language);
     line.hidden.add_options()("game", po::value<std::string>(), "the game's id");
     line.positional.add("game", 1);
 }
@@ -181,17 +225,22 @@ int runAnalyse(const std::vector<std::string>& args) {
         return usageError(kAnalyseCommand, "--rollouts is from 1 to 100000");
     if (o.settings.iterations < 1 || o.settings.iterations > 10000000)
         return usageError(kAnalyseCommand, "--iterations is from 1 to 10000000");
+    std::string badLanguage;
+    const auto language = commandLanguage(o.language, badLanguage);
+    if (!language) return usageError(kAnalyseCommand, badLanguage);
+    // Names plain: the terminal reorders nothing (words.hpp).
+    const words::Words told(*language, words::NameMarks::Plain);
 
+    std::optional<store::GameId> id;
     auto print = [&](const json& a) {
         if (o.printJson)
             std::cout << a.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
         else
-            printText(a, std::cout);
+            printText(a, told, id, std::cout);
     };
     std::string what;
     std::optional<analysis::AnalysedGame> game;
     std::unique_ptr<store::GameStore> log;
-    std::optional<store::GameId> id;
     std::string why;
     if (vm.count("record")) {
         auto text = readInputFile(o.recordPath, why);

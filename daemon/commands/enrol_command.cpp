@@ -5,10 +5,12 @@
 #include <set>
 
 #include "daemon/commands/command.hpp"
+#include "daemon/commands/command_language.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
 #include "daemon/enrol/enrol_session.hpp"
 #include "daemon/hardware/real_readers.hpp"
+#include "daemon/words/words.hpp"
 #include "drivers/sensing/tag_registry_file.hpp"
 #include "engine/roster.hpp"
 
@@ -55,13 +57,13 @@ std::optional<std::vector<enrol::EnrolCharacter>> charactersToAsk(
 // and at the end; the summary printed.
 int enrolAll(const std::vector<enrol::EnrolCharacter>& asked, const config::CastleConfig& castle,
              bool simulated, const std::string& edition, const std::filesystem::path& tagsPath,
-             drivers::TagRegistries& registries) {
+             drivers::TagRegistries& registries, const words::Words& words) {
     const drivers::TagRegistry existing = registries[edition];
     enrol::EnrolmentConfig settings;
     const auto layout = castle.layout();
-    settings.where = layout.findPlace({std::string(config::kEnrolmentPlace)})
-                         ? "on the enrolment reader or any floor"
-                         : "on any floor of the castle";
+    settings.where = engine::Message(layout.findPlace({std::string(config::kEnrolmentPlace)})
+                                         ? "enrol.where-enrolment-reader"
+                                         : "enrol.where-any-floor");
     enrol::Enrolment enrolment(asked, existing, settings);
     int kept = 0;
     auto save = [&] {
@@ -69,7 +71,7 @@ int enrolAll(const std::vector<enrol::EnrolCharacter>& asked, const config::Cast
         drivers::saveTagRegistries(tagsPath, registries);
     };
     auto print = [&](const enrol::EnrolmentEvent& e) {
-        std::cout << (e.kind == enrol::EnrolmentEventKind::Asking ? "" : "  ") << e.message << "\n"
+        std::cout << (e.kind == enrol::EnrolmentEventKind::Asking ? "" : "  ") << words.say(e.says) << "\n"
                   << std::flush;
         if (e.kind == enrol::EnrolmentEventKind::Kept) ++kept;
         if (e.kind == enrol::EnrolmentEventKind::Enrolled) save();
@@ -106,13 +108,15 @@ int runEnrol(const std::vector<std::string>& args) {
     std::string configFile, edition, hardware, tagsFile;
     std::vector<std::string> skipLists;
     bool onlyMissing = false;
+    std::string language;
     CommandLine line(
         "enrol", "vivaref enrol [options]",
         "Asks for each character of the edition in turn (\"Put Odessa la Contessa on ...\") and records\n"
         "the tag that appears, alone, on the enrolment reader or any floor. A tag already enrolled to\n"
         "another character is refused (it says whose); two new tags at once are refused; a character's\n"
         "new tag replaces its old one. Enter skips the character asked for, q then Enter stops. The tag\n"
-        "registry (tags.json in the state directory) is saved after each tag.\n\n"
+        "registry (tags.json in the state directory) is saved after each tag. The questions are asked\n"
+        "in --lang's language, else the locale's (LC_ALL, LC_MESSAGES, LANG), else in English.\n\n"
         "With --hardware=sim (the default when the configuration names no real reader) there is\n"
         "nobody to put tags down, so a demo player does: each character's simulated tag (or the tag\n"
         "it already has) is put on the castle and enrolled, in virtual time.");
@@ -123,8 +127,12 @@ int runEnrol(const std::vector<std::string>& args) {
         ("tags", po::value(&tagsFile), "the tag registry (default: tags.json in the state directory)")      //
         ("skip", po::value(&skipLists)->composing(), "characters not to ask for (slugs, comma separated)")  //
         ("missing", po::bool_switch(&onlyMissing), "ask only for characters without a tag");
+    addLanguageOption(line.visible, language);
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+    std::string badLanguage;
+    const auto told = commandLanguage(language, badLanguage);
+    if (!told) return usageError("enrol", badLanguage);
 
     config::CastleConfig castle;
     castle.daemon.stateDirectory = config::defaultStateDirectory();
@@ -149,7 +157,7 @@ int runEnrol(const std::vector<std::string>& args) {
     std::string why;
     const auto asked = charactersToAsk(roster, skipLists, onlyMissing, registries[edition], edition, why);
     if (!asked) return usageError("enrol", why);
-    return enrolAll(*asked, castle, simulated, edition, tagsPath, registries);
+    return enrolAll(*asked, castle, simulated, edition, tagsPath, registries, words::Words(*told));
 }
 
 }  // namespace vivaref::daemon

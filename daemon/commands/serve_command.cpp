@@ -62,7 +62,7 @@ void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings
     settings.enrolment.registry = castle.tagRegistryPath();
     settings.club = castle.club;  // [club]: the finished games go to the club
     if (castle.layout().findPlace({std::string(config::kEnrolmentPlace)}))
-        settings.enrolment.where = "on the enrolment reader or any floor of the castle";
+        settings.enrolment.where = engine::Message("enrol.where-enrolment-reader");
 }
 
 // The castle to run, from the configuration read (if any) and the chosen

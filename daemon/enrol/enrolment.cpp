@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "daemon/words/words.hpp"
+
 namespace vivaref::enrol {
 
 using drivers::CharacterSlug;
@@ -33,16 +35,14 @@ const char* eventKindName(EnrolmentEventKind kind) {
     return "?";
 }
 
-std::optional<std::string> unusableUidReason(const TagUid& uid) {
+std::optional<engine::Message> unusableUidReason(const TagUid& uid) {
     const auto bytes = uid.bytes();
     if (std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0x00; }))
-        return "a UID of all zeros is what a broken read looks like, not a tag";
+        return engine::Message("enrol.uid-zeros");
     if (std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0xFF; }))
-        return "a UID of all FF is what a broken read looks like, not a tag";
-    if (bytes[0] == 0x88) return "a UID cannot start with the cascade tag 88: the read was garbled";
-    if (uid.size() == 4 && bytes[0] == 0x08)
-        return "this tag draws a new random UID each time it is powered (it starts with 08): it cannot be "
-               "recognised again, use another tag";
+        return engine::Message("enrol.uid-ff");
+    if (bytes[0] == 0x88) return engine::Message("enrol.uid-cascade");
+    if (uid.size() == 4 && bytes[0] == 0x08) return engine::Message("enrol.uid-random");
     return std::nullopt;
 }
 
@@ -56,14 +56,20 @@ Enrolment::Enrolment(std::vector<EnrolCharacter> roster, const drivers::TagRegis
     }
 }
 
-std::string Enrolment::nameOf(const CharacterSlug& slug) const {
+engine::MessageValue Enrolment::character(const CharacterSlug& slug) const {
     for (const auto& c : roster_)
-        if (c.slug == slug) return c.name;
-    return slug.name;
+        if (c.slug == slug) return engine::say::character(slug.name, c.name);
+    return engine::say::character(slug.name, slug.name);
 }
 
-EnrolmentEvent Enrolment::event(EnrolmentEventKind kind, std::string message) const {
-    EnrolmentEvent e{kind, std::nullopt, std::nullopt, "", std::move(message)};
+engine::Message Enrolment::question() const {
+    return engine::Message("enrol.put",
+                           {{"character", askedCharacter()}, {"where", engine::say::message(config_.where)}});
+}
+
+EnrolmentEvent Enrolment::event(EnrolmentEventKind kind, engine::Message message) const {
+    std::string english = words::inEnglish(message);
+    EnrolmentEvent e{kind, std::nullopt, std::nullopt, "", std::move(message), std::move(english)};
     if (!done()) e.character = roster_[next_].slug;
     return e;
 }
@@ -72,10 +78,9 @@ EnrolmentEvents Enrolment::start() {
     EnrolmentEvents events;
     next_ = 0;
     if (done()) {
-        events.push_back(event(EnrolmentEventKind::Done, "No character to enrol."));
+        events.push_back(event(EnrolmentEventKind::Done, engine::Message("enrol.none")));
     } else {
-        events.push_back(
-            event(EnrolmentEventKind::Asking, "Put " + roster_[next_].name + " " + config_.where + "."));
+        events.push_back(event(EnrolmentEventKind::Asking, question()));
     }
     return events;
 }
@@ -118,9 +123,11 @@ EnrolmentEvents Enrolment::onScan(const std::string& reader, const drivers::Scan
         // Its tags stay as they were: a fault says nothing about them.
         if (!r.faulty) {
             r.faulty = true;
-            EnrolmentEvent e = event(EnrolmentEventKind::ReaderFault,
-                                     "Reader " + reader + " does not answer (" + result.error().message +
-                                         "); the other readers still work.");
+            // The driver's error stays as it says it (for whoever mends the reader).
+            EnrolmentEvent e = event(
+                EnrolmentEventKind::ReaderFault,
+                engine::Message("enrol.reader-fault", {{"reader", engine::say::text(reader)},
+                                                       {"why", engine::say::text(result.error().message)}}));
             e.reader = reader;
             events.push_back(std::move(e));
         }
@@ -128,7 +135,9 @@ EnrolmentEvents Enrolment::onScan(const std::string& reader, const drivers::Scan
     }
     if (r.faulty) {
         r.faulty = false;
-        EnrolmentEvent e = event(EnrolmentEventKind::ReaderBack, "Reader " + reader + " answers again.");
+        EnrolmentEvent e =
+            event(EnrolmentEventKind::ReaderBack,
+                  engine::Message("enrol.reader-back", {{"reader", engine::say::text(reader)}}));
         e.reader = reader;
         events.push_back(std::move(e));
     }
@@ -142,15 +151,19 @@ void Enrolment::decide(Timestamp at, EnrolmentEvents& events) {
     for (const auto& [tag, n] : newcomers_)
         if (!refused_.contains(tag)) candidates.emplace_back(tag, n);
     if (candidates.size() > 1) {
-        std::string which;
+        std::vector<engine::MessageValue> which;
         for (const auto& [tag, n] : candidates) {
-            which += (which.empty() ? "" : ", ") + tag.toHex() + " on " + n.reader;
+            which.push_back(engine::say::message(engine::Message(
+                "enrol.tag-on",
+                {{"tag", engine::say::text(tag.toHex())}, {"reader", engine::say::text(n.reader)}})));
             refused_.insert(tag);
         }
-        EnrolmentEvent e =
-            event(EnrolmentEventKind::OneAtATime, std::to_string(candidates.size()) + " new tags at once (" +
-                                                      which + "): lift them and put " + roster_[next_].name +
-                                                      " alone, one at a time.");
+        EnrolmentEvent e = event(
+            EnrolmentEventKind::OneAtATime,
+            engine::Message("enrol.one-at-a-time",
+                            {{"count", engine::say::number(static_cast<std::int64_t>(candidates.size()))},
+                             {"tags", engine::say::list(std::move(which))},
+                             {"character", askedCharacter()}}));
         events.push_back(std::move(e));
         return;
     }
@@ -160,19 +173,24 @@ void Enrolment::decide(Timestamp at, EnrolmentEvents& events) {
     const CharacterSlug& asked = roster_[next_].slug;
     if (auto why = unusableUidReason(tag)) {
         refuse(EnrolmentEventKind::UnusableTag, tag, newcomer.reader,
-               "Tag " + tag.toHex() + ": " + *why + ".", events);
+               engine::Message("enrol.unusable", {{"tag", engine::say::text(tag.toHex())},
+                                                  {"why", engine::say::message(*why)}}),
+               events);
         return;
     }
     if (auto owner = ownerOf_.find(tag); owner != ownerOf_.end()) {
         if (owner->second != asked) {
             refuse(EnrolmentEventKind::TagOfAnother, tag, newcomer.reader,
-                   "Tag " + tag.toHex() + " is already " + nameOf(owner->second) + "'s (" +
-                       owner->second.name + "): lift it and put " + roster_[next_].name + ".",
+                   engine::Message("enrol.tag-of-another", {{"tag", engine::say::text(tag.toHex())},
+                                                            {"owner", character(owner->second)},
+                                                            {"slug", engine::say::text(owner->second.name)},
+                                                            {"character", askedCharacter()}}),
                    events);
             return;
         }
         EnrolmentEvent e = event(EnrolmentEventKind::Kept,
-                                 roster_[next_].name + ": tag " + tag.toHex() + " is already theirs; kept.");
+                                 engine::Message("enrol.kept", {{"character", askedCharacter()},
+                                                                {"tag", engine::say::text(tag.toHex())}}));
         e.tag = tag;
         e.reader = newcomer.reader;
         events.push_back(std::move(e));
@@ -183,7 +201,7 @@ void Enrolment::decide(Timestamp at, EnrolmentEvents& events) {
 }
 
 void Enrolment::refuse(EnrolmentEventKind kind, const TagUid& tag, const std::string& reader,
-                       std::string message, EnrolmentEvents& events) {
+                       engine::Message message, EnrolmentEvents& events) {
     refused_.insert(tag);
     EnrolmentEvent e = event(kind, std::move(message));
     e.tag = tag;
@@ -193,18 +211,21 @@ void Enrolment::refuse(EnrolmentEventKind kind, const TagUid& tag, const std::st
 
 void Enrolment::record(const TagUid& tag, const std::string& reader, EnrolmentEvents& events) {
     const CharacterSlug& asked = roster_[next_].slug;
-    std::string replaced;
+    std::optional<TagUid> replaced;
     if (auto old = tagOf_.find(asked); old != tagOf_.end()) {
-        replaced = " (it replaces tag " + old->second.toHex() + ")";
+        replaced = old->second;
         ownerOf_.erase(old->second);
     }
     ownerOf_.insert_or_assign(tag, asked);
     tagOf_.insert_or_assign(asked, tag);
     recorded_.push_back(tag);
     ++enrolled_;
-    EnrolmentEvent e =
-        event(EnrolmentEventKind::Enrolled, roster_[next_].name + ": tag " + tag.toHex() + " seen on " +
-                                                reader + ", enrolled" + replaced + ".");
+    engine::Message said(replaced ? "enrol.enrolled-replacing" : "enrol.enrolled",
+                         {{"character", askedCharacter()},
+                          {"tag", engine::say::text(tag.toHex())},
+                          {"reader", engine::say::text(reader)}});
+    if (replaced) said.args.push_back({"old", engine::say::text(replaced->toHex())});
+    EnrolmentEvent e = event(EnrolmentEventKind::Enrolled, std::move(said));
     e.tag = tag;
     e.reader = reader;
     events.push_back(std::move(e));
@@ -215,7 +236,8 @@ EnrolmentEvents Enrolment::skip() {
     EnrolmentEvents events;
     if (done()) return events;
     ++skipped_;
-    events.push_back(event(EnrolmentEventKind::Skipped, roster_[next_].name + ": skipped."));
+    events.push_back(event(EnrolmentEventKind::Skipped,
+                           engine::Message("enrol.skipped", {{"character", askedCharacter()}})));
     advance(events);
     return events;
 }
@@ -225,10 +247,9 @@ void Enrolment::advance(EnrolmentEvents& events) {
     newcomers_.clear();
     refused_.clear();
     if (done()) {
-        events.push_back(event(EnrolmentEventKind::Done, "Every character has been asked for."));
+        events.push_back(event(EnrolmentEventKind::Done, engine::Message("enrol.done")));
     } else {
-        events.push_back(
-            event(EnrolmentEventKind::Asking, "Put " + roster_[next_].name + " " + config_.where + "."));
+        events.push_back(event(EnrolmentEventKind::Asking, question()));
     }
 }
 

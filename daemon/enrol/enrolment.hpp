@@ -23,6 +23,7 @@
 
 #include "drivers/rfid/tag_reader.hpp"
 #include "drivers/sensing/tag_registry.hpp"
+#include "engine/message.hpp"
 
 namespace vivaref::enrol {
 
@@ -38,8 +39,9 @@ struct EnrolmentConfig {
     // A present tag is gone after this many successful scans of its reader without it.
     int goneAfterMisses = 2;
     Timestamp settle{300};
-    // Where the person puts the tags, for the questions.
-    std::string where = "on any reader of the castle";
+    // Where the person puts the tags, for the questions: "on any reader of
+    // the castle" (enrol.where-*).
+    engine::Message where{"enrol.where-any-reader"};
 };
 
 enum class EnrolmentEventKind {
@@ -61,8 +63,9 @@ struct EnrolmentEvent {
     EnrolmentEventKind kind;
     std::optional<drivers::CharacterSlug> character;  // the one asked for, if any
     std::optional<drivers::TagUid> tag;
-    std::string reader;   // where the tag or fault was
-    std::string message;  // a sentence for the person enrolling
+    std::string reader;    // where the tag or fault was
+    engine::Message says;  // what the person enrolling is told ("enrol.*")
+    std::string message;   // the same in English
 };
 
 using EnrolmentEvents = std::vector<EnrolmentEvent>;
@@ -70,7 +73,7 @@ using EnrolmentEvents = std::vector<EnrolmentEvent>;
 // Why a UID cannot name a piece, or nothing when it can: a random UID (a
 // single-size UID starting 08 is drawn afresh each time the tag powers up,
 // ISO/IEC 14443-3 §6.5.4), the cascade tag 88 as a first byte, all zero, all FF.
-std::optional<std::string> unusableUidReason(const drivers::TagUid& uid);
+std::optional<engine::Message> unusableUidReason(const drivers::TagUid& uid);
 
 class Enrolment {
 public:
@@ -110,10 +113,12 @@ private:
     void decide(Timestamp at, EnrolmentEvents& events);
     void record(const drivers::TagUid& tag, const std::string& reader, EnrolmentEvents& events);
     void refuse(EnrolmentEventKind kind, const drivers::TagUid& tag, const std::string& reader,
-                std::string message, EnrolmentEvents& events);
+                engine::Message message, EnrolmentEvents& events);
     void advance(EnrolmentEvents& events);
-    EnrolmentEvent event(EnrolmentEventKind kind, std::string message) const;
-    std::string nameOf(const drivers::CharacterSlug& slug) const;
+    EnrolmentEvent event(EnrolmentEventKind kind, engine::Message message) const;
+    engine::Message question() const;
+    engine::MessageValue character(const drivers::CharacterSlug& slug) const;
+    engine::MessageValue askedCharacter() const { return character(roster_[next_].slug); }
 
     std::vector<EnrolCharacter> roster_;
     EnrolmentConfig config_;

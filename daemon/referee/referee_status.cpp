@@ -152,9 +152,9 @@ json Referee::Impl::publicStatus() const {
     const engine::State& scored = need && !history.empty() ? history.back().before : *state;
     json breakdown = json::array();
     for (const auto& r : scored.finishedRounds())
-        breakdown.push_back(record::roundBreakdownJson(r, rules, game.players));
+        breakdown.push_back(record::roundBreakdownJson(r, rules, game.players, words::messageJson));
     out["score_breakdown"] = std::move(breakdown);
-    out["standing"] = record::standingJson(scored, game.players);
+    out["standing"] = record::standingJson(scored, game.players, words::messageJson);
 
     // The board, the differences, the guidance or the refusal.
     board.addStatus(out);

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
 #include "engine/record/record_replayer.hpp"
 #include "engine/record/score_breakdown.hpp"
@@ -63,7 +64,7 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error,
     breakdown = json::array();
     if (state)
         for (const auto& r : state->finishedRounds())
-            breakdown.push_back(record::roundBreakdownJson(r, state->rules(), names));
+            breakdown.push_back(record::roundBreakdownJson(r, state->rules(), names, words::messageJson));
     return timeline;
 }
 

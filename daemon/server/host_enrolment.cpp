@@ -2,6 +2,8 @@
 
 #include <exception>
 
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::server {
@@ -45,7 +47,8 @@ void HostEnrolment::take(const enrol::EnrolmentEvents& events, drivers::Timestam
         json out = {{"n", ++eventCount_},
                     {"at", at.count()},
                     {"kind", enrol::eventKindName(e.kind)},
-                    {"message", e.message}};
+                    {"message", e.message},
+                    {"says", words::messageJson(e.says)}};
         if (e.character) out["character"] = e.character->name;
         if (e.tag) out["tag"] = e.tag->toHex();
         if (!e.reader.empty()) out["reader"] = e.reader;
@@ -163,7 +166,8 @@ json HostEnrolment::state() const {
     json out = {{"running", running()},
                 {"edition", edition_},
                 {"registry", settings_.registry.string()},
-                {"where", settings_.where},
+                {"where", words::inEnglish(settings_.where)},
+                {"where_says", words::messageJson(settings_.where)},
                 {"finished", finished_},
                 {"enrolled", enrolled_},
                 {"kept", kept_},

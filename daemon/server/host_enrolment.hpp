@@ -29,9 +29,9 @@
 namespace vivaref::server {
 
 struct HostEnrolmentSettings {
-    std::string edition = "classic";  // the castle's: "classic" or "2024"
-    std::filesystem::path registry;   // tags.json
-    std::string where = "on any floor of the castle";
+    std::string edition = "classic";                 // the castle's: "classic" or "2024"
+    std::filesystem::path registry;                  // tags.json
+    engine::Message where{"enrol.where-any-floor"};  // "on any floor of the castle"
     // The simulated castle: where the page puts the demo's tags. Empty on a real castle.
     std::string demoPlace;
     std::size_t eventsKept = 40;  // the latest events shown on the page

@@ -1,6 +1,6 @@
 #include "daemon/store/game_story.hpp"
 
-#include <array>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <optional>
@@ -17,57 +17,30 @@ namespace vivaref::store {
 
 namespace {
 
-// An Ambition card as the pages name it (web-ui/js/names.js), with its points.
-std::string ambitionTitle(engine::AmbitionCard c) {
-    static constexpr std::array<std::string_view, engine::kAmbitionCardCount> kTitles = {
-        "The Jester is King",
-        "It's a Queen",
-        "It's a King",
-        "0 favourites in a WC",
-        "1 favourite in a WC",
-        "2 favourites in a WC",
-        "No favourite on floors 0-1",
-        "No favourite on floors 2-3",
-        "No favourite on floors 4-5",
-        "1 favourite in the dungeons",
-        "2 favourites in the dungeons",
-        "3 favourites in the dungeons",
-        "No WC and no dungeon",
-        "Only Yes votes",
-        "Friend of the King",
-        "Under 11"};
-    const auto i = static_cast<std::size_t>(c);
-    if (i >= kTitles.size()) return std::string(engine::ambitionCardName(c));
-    return "\"" + std::string(kTitles[i]) + "\" (" + std::to_string(engine::ambitionCardPoints(c)) + ")";
-}
-
-std::string placeText(engine::Place p) {
-    using engine::Place;
-    if (p == Place::Throne) return "the throne";
-    if (engine::isFloor(p)) return "floor " + std::to_string(engine::floorOf(p));
-    if (p == Place::Wc3) return "the WC of floor 3";
-    if (p == Place::Wc4) return "the WC of floor 4";
-    if (engine::isDungeon(p)) return "dungeon " + std::string(engine::placeName(p).substr(7));
-    if (p == Place::Box) return "the box";
-    if (p == Place::BesideThrone) return "beside the throne";
-    return std::string(engine::placeName(p));
-}
+using engine::Message;
+namespace say = engine::say;
 
 class Storyteller {
 public:
     // `withheld`: the rounds whose favourites and Ambition cards are left
     // out (nullopt: none); `votesCast`: tell the votes of an open election.
-    Storyteller(const GameSummary& game, std::ostream& out, std::optional<std::set<int>> withheld,
-                bool votesCast)
-        : game_(game), out_(out), withheld_(std::move(withheld)), votesCast_(votesCast) {}
+    Storyteller(const GameSummary& game, const words::Words& words, std::ostream& out,
+                std::optional<std::set<int>> withheld, bool votesCast)
+        : game_(game), words_(words), out_(out), withheld_(std::move(withheld)), votesCast_(votesCast) {}
+
+    // A line of the story: indented by `depth` steps of two spaces.
+    void tell(int depth, const Message& m) const {
+        out_ << std::string(static_cast<std::size_t>(2 * depth), ' ') << words_.say(m) << "\n";
+    }
 
     void step(const record::ReplayStep& s) {
         const auto& rules = s.state.rules();
         for (const auto& e : s.events) {
             if (e.kind == engine::EventKind::VoteCast)
                 if (const auto* vote = std::get_if<engine::Action>(s.decision))
-                    unrevealed_.push_back(seatName(rules, e.seat) + " " +
-                                          std::string(engine::voteCardName(vote->card())));
+                    unrevealed_.push_back(
+                        say::message(Message("story.vote", {{"who", seatValue(rules, e.seat)},
+                                                            {"card", say::vote(vote->card())}})));
             event(e, s.state, rules);
         }
     }
@@ -75,26 +48,32 @@ public:
     // After the last line: the votes of an election still open, if asked.
     void finish() const {
         if (!votesCast_ || unrevealed_.empty()) return;
-        out_ << "    Votes cast, not yet revealed:";
-        for (std::size_t i = 0; i < unrevealed_.size(); ++i) out_ << (i ? ", " : " ") << unrevealed_[i];
-        out_ << ".\n";
+        tell(2, Message("story.votes-cast", {{"votes", say::list(unrevealed_)}}));
     }
 
-    std::string seatName(const engine::Rules& rules, engine::Seat seat) const {
-        std::string names;
+    // A seat: its players' names, or "Seat N" (from 1).
+    engine::MessageValue seatValue(const engine::Rules& rules, engine::Seat seat) const {
+        std::vector<engine::MessageValue> names;
         for (int i = 0; i < rules.playersAt(seat); ++i)
-            names += (i ? " & " : "") + playerName(rules.playerAt(seat, i).index);
-        return names.empty() ? "Seat " + std::to_string(seat.index + 1) : names;
+            names.push_back(playerValue(rules.playerAt(seat, i).index));
+        if (names.empty()) return say::message(Message("seat.numbered", {{"seat", say::seat(seat)}}));
+        if (names.size() == 1) return names.front();
+        return say::list(std::move(names));
     }
-    std::string playerName(int player) const {
+    // How many play the seat: a team's verbs agree with both ("Ann and Bob move").
+    static engine::MessageValue seatPlayers(const engine::Rules& rules, engine::Seat seat) {
+        return say::number(std::max(1, rules.playersAt(seat)));
+    }
+    engine::MessageValue playerValue(int player) const {
         for (const auto& p : game_.players)
-            if (p.player == player && !p.name.empty()) return p.name;
-        return "Player " + std::to_string(player + 1);
+            if (p.player == player && !p.name.empty()) return say::player(p.name);
+        return say::message(Message("breakdown.player-numbered", {{"number", say::number(player + 1)}}));
     }
 
 private:
-    static std::string name(const engine::Rules& rules, engine::CharacterId c) {
-        return c.index < rules.roster().size() ? rules.roster()[c].name : "?";
+    static engine::MessageValue character(const engine::Rules& rules, engine::CharacterId c) {
+        if (c.index < rules.roster().size()) return say::character(rules.roster()[c]);
+        return say::character("", "?");
     }
 
     bool secret() const { return withheld_ && withheld_->contains(round_); }
@@ -106,39 +85,55 @@ private:
             case EventKind::RoundDealt:
                 return tellDeal(e, state, rules);
             case EventKind::JesterSetUp:
-                return tellJesterSetUp(e, rules);
+                return tell(1,
+                            Message("story.jester-set-up", {{"character", character(rules, e.character)}}));
             case EventKind::Compensated:
-                return tellCompensated(e, rules);
+                return tell(1, Message("story.compensated", {{"seat", seatValue(rules, e.seat)},
+                                                             {"players", seatPlayers(rules, e.seat)}}));
             case EventKind::AmbitionKept:
                 return tellAmbitionKept(e, state);
             case EventKind::Placed:
-                return tellPlaced(e, rules);
+                return tell(1, Message("story.placed", {{"seat", seatValue(rules, e.seat)},
+                                                        {"players", seatPlayers(rules, e.seat)},
+                                                        {"character", character(rules, e.character)},
+                                                        {"to", say::place(e.to)}}));
             case EventKind::PlacementEnded:
-                return tellPlacementEnded();
+                return tell(1, Message("story.placement-ended"));
             case EventKind::LeftToFloor0:
-                return tellLeftToFloor0(e, rules);
+                return tell(1,
+                            Message("story.left-to-floor-0", {{"character", character(rules, e.character)}}));
             case EventKind::PlacedAtRandom:
-                return tellPlacedAtRandom(e, rules);
+                return tell(
+                    1, Message("story.placed-at-random",
+                               {{"character", character(rules, e.character)}, {"to", say::place(e.to)}}));
             case EventKind::Moved:
-                return tellMoved(e, rules);
+                return tell(1, Message("story.moved", {{"seat", seatValue(rules, e.seat)},
+                                                       {"players", seatPlayers(rules, e.seat)},
+                                                       {"character", character(rules, e.character)},
+                                                       {"from", say::place(e.from)},
+                                                       {"to", say::place(e.to)}}));
             case EventKind::Passed:
-                return tellPassed(e, rules);
+                return tell(1, Message("story.passed", {{"seat", seatValue(rules, e.seat)},
+                                                        {"players", seatPlayers(rules, e.seat)}}));
             case EventKind::ElectionOpened:
-                return tellElectionOpened(e, rules);
+                unrevealed_.clear();
+                return tell(1, Message("story.election", {{"character", character(rules, e.character)}}));
             case EventKind::VoteCast:
                 return;  // secret: told with the reveal (or by finish())
             case EventKind::VotesRevealed:
                 return tellVotesRevealed(state, rules);
             case EventKind::Crowned:
-                return tellCrowned(e, rules);
+                return tell(2, Message("story.crowned", {{"character", character(rules, e.character)},
+                                                         {"seat", seatValue(rules, e.seat)}}));
             case EventKind::Rejected:
-                return tellRejected(e, rules);
+                return tell(2, Message("story.rejected", {{"character", character(rules, e.character)},
+                                                          {"to", say::place(e.to)}}));
             case EventKind::Eliminated:
-                return tellEliminated(e, rules);
+                return tell(2, Message("story.eliminated", {{"character", character(rules, e.character)}}));
             case EventKind::Cancelled:
-                return tellCancelled(e, rules);
+                return tell(2, Message("story.cancelled", {{"character", character(rules, e.character)}}));
             case EventKind::PileReshuffled:
-                return tellPileReshuffled();
+                return tell(2, Message("story.reshuffled"));
             case EventKind::CoronationScored:
                 return;  // told with the round's scores
             case EventKind::RoundEnded:
@@ -150,140 +145,106 @@ private:
 
     void tellDeal(const engine::Event& e, const engine::State& state, const engine::Rules& rules) {
         round_ = e.round;
-        out_ << "\nRound " << e.round << "\n  Favourites:";
-        if (secret()) {
-            out_ << " secret until the round is scored.\n";
-            return;
-        }
         out_ << "\n";
+        tell(0, Message("story.round", {{"round", say::number(e.round)}}));
+        if (secret()) return tell(1, Message("story.favourites-secret"));
+        tell(1, Message("story.favourites"));
         for (int p = 0; p < rules.players(); ++p) {
             const auto& card = state.favourites(engine::PlayerId{static_cast<std::uint8_t>(p)});
-            out_ << "    " << playerName(p) << ":";
-            for (std::size_t i = 0; i < card.characters.size(); ++i)
-                out_ << (i ? ", " : " ") << name(rules, card.characters[i]);
-            if (card.banished) out_ << " (banished: " << name(rules, *card.banished) << ")";
-            out_ << "\n";
+            std::vector<engine::MessageValue> characters;
+            for (const auto c : card.characters) characters.push_back(character(rules, c));
+            if (card.banished)
+                tell(2,
+                     Message("story.favourites-banished", {{"player", playerValue(p)},
+                                                           {"characters", say::list(std::move(characters))},
+                                                           {"banished", character(rules, *card.banished)}}));
+            else
+                tell(2, Message("story.favourites-of", {{"player", playerValue(p)},
+                                                        {"characters", say::list(std::move(characters))}}));
         }
-    }
-
-    void tellJesterSetUp(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << name(rules, e.character) << " starts on floor 3.\n";
-    }
-
-    void tellCompensated(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << seatName(rules, e.seat) << " gains 3 points (one character to place).\n";
     }
 
     void tellAmbitionKept(const engine::Event& e, const engine::State& state) {
-        if (secret()) {
-            out_ << "  " << playerName(e.player.index) << " keeps an Ambition card.\n";
-            return;
-        }
-        out_ << "  " << playerName(e.player.index) << " keeps the Ambition card "
-             << ambitionTitle(state.keptAmbition(e.player)) << ".\n";
-    }
-
-    void tellPlaced(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << seatName(rules, e.seat) << " places " << name(rules, e.character) << " on "
-             << placeText(e.to) << ".\n";
-    }
-
-    void tellPlacementEnded() { out_ << "  Placement is over; the ascent begins.\n"; }
-
-    void tellLeftToFloor0(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << name(rules, e.character) << " was left over: floor 0.\n";
-    }
-
-    void tellPlacedAtRandom(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << name(rules, e.character) << " starts on " << placeText(e.to) << ".\n";
-    }
-
-    void tellMoved(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << seatName(rules, e.seat) << " moves " << name(rules, e.character) << " from "
-             << placeText(e.from) << " to " << placeText(e.to) << ".\n";
-    }
-
-    void tellPassed(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "  " << seatName(rules, e.seat) << " passes: no legal move.\n";
-    }
-
-    void tellElectionOpened(const engine::Event& e, const engine::Rules& rules) {
-        unrevealed_.clear();
-        out_ << "  Election of " << name(rules, e.character) << ".\n";
+        if (secret())
+            return tell(1, Message("story.ambition-kept-secret", {{"player", playerValue(e.player.index)}}));
+        const auto card = state.keptAmbition(e.player);
+        tell(1, Message("story.ambition-kept", {{"player", playerValue(e.player.index)},
+                                                {"card", say::ambition(card)},
+                                                {"points", say::number(engine::ambitionCardPoints(card))}}));
     }
 
     void tellVotesRevealed(const engine::State& state, const engine::Rules& rules) {
         unrevealed_.clear();
         const auto& reveal = state.lastReveal();
         if (!reveal) return;
-        out_ << "    Votes:";
+        std::vector<engine::MessageValue> votes;
         for (int s = 0; s < rules.seats(); ++s)
-            out_ << (s ? ", " : " ") << seatName(rules, engine::Seat{static_cast<std::uint8_t>(s)}) << " "
-                 << engine::voteCardName(reveal->votes[static_cast<std::size_t>(s)]);
+            votes.push_back(say::message(
+                Message("story.vote", {{"who", seatValue(rules, engine::Seat{static_cast<std::uint8_t>(s)})},
+                                       {"card", say::vote(reveal->votes[static_cast<std::size_t>(s)])}})));
         if (reveal->emissaryVote)
-            out_ << ", the Emissary " << engine::voteCardName(*reveal->emissaryVote)
-                 << (reveal->emissaryDrew ? "" : " (a favourite)");
-        out_ << ".\n";
+            votes.push_back(say::message(
+                Message(reveal->emissaryDrew ? "story.vote-emissary" : "story.vote-emissary-favourite",
+                        {{"card", say::vote(*reveal->emissaryVote)}})));
+        tell(2, Message("story.votes", {{"votes", say::list(std::move(votes))}}));
     }
 
-    void tellCrowned(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "    " << name(rules, e.character) << " is crowned King, brought to the throne by "
-             << seatName(rules, e.seat) << ".\n";
+    // "Ann 24", "the Emissary 5": a list of scores, by player, then the Emissary's.
+    engine::MessageValue scores(const std::vector<int>& byPlayer, std::optional<int> emissary) const {
+        std::vector<engine::MessageValue> items;
+        for (std::size_t p = 0; p < byPlayer.size(); ++p)
+            items.push_back(say::message(Message("story.score", {{"who", playerValue(static_cast<int>(p))},
+                                                                 {"points", say::number(byPlayer[p])}})));
+        if (emissary)
+            items.push_back(
+                say::message(Message("story.score-emissary", {{"points", say::number(*emissary)}})));
+        return say::list(std::move(items));
     }
-
-    void tellRejected(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "    " << name(rules, e.character) << " is rejected: to " << placeText(e.to) << ".\n";
-    }
-
-    void tellEliminated(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "    " << name(rules, e.character) << " is eliminated: to the box.\n";
-    }
-
-    void tellCancelled(const engine::Event& e, const engine::Rules& rules) {
-        out_ << "    Stomachache: " << name(rules, e.character) << " goes back to floor 5.\n";
-    }
-
-    void tellPileReshuffled() { out_ << "    The Emissary's pile is reshuffled.\n"; }
 
     // The round's scores, the score track, and why, favourite by favourite.
     void tellRoundEnded(const engine::State& state, const engine::Rules& rules) {
         if (state.finishedRounds().empty()) return;
         const auto& r = state.finishedRounds().back();
-        out_ << "  Scores of round " << r.round << ":";
-        for (std::size_t p = 0; p < r.scores.size(); ++p)
-            out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << r.scores[p];
-        if (rules.hasEmissary()) out_ << ", the Emissary " << r.emissaryScore;
-        out_ << ".\n  Score track:";
+        const bool emissary = rules.hasEmissary();
+        tell(1, Message("story.round-scores",
+                        {{"round", say::number(r.round)},
+                         {"scores", scores({r.scores.begin(), r.scores.end()},
+                                           emissary ? std::optional(r.emissaryScore) : std::nullopt)}}));
         const auto totals = state.totals();
-        for (std::size_t p = 0; p < totals.size(); ++p)
-            out_ << (p ? ", " : " ") << playerName(static_cast<int>(p)) << " " << totals[p];
-        if (rules.hasEmissary()) out_ << ", the Emissary " << state.emissaryTotal();
-        out_ << ".\n  Why, favourite by favourite:\n";
+        tell(1,
+             Message("story.score-track",
+                     {{"scores", scores({totals.begin(), totals.end()},
+                                        emissary ? std::optional(state.emissaryTotal()) : std::nullopt)}}));
+        tell(1, Message("story.why"));
         std::vector<std::string> names;
-        for (int p = 0; p < rules.players(); ++p) names.push_back(playerName(p));
-        out_ << record::roundBreakdownText(r, rules, names);
+        for (int p = 0; p < rules.players(); ++p) {
+            names.emplace_back();
+            for (const auto& known : game_.players)
+                if (known.player == p) names.back() = known.name;
+        }
+        for (const auto& line : record::roundBreakdownLines(r, rules, names)) tell(line.depth, line.says);
     }
 
     void tellGameOver(const engine::State& state) {
         const auto winners = state.winners();
-        out_ << "\nThe game is over. ";
-        if (winners.empty()) {
-            out_ << "The Emissary wins; every player loses.\n";
-            return;
-        }
-        out_ << (winners.size() == 1 ? "Winner: " : "Winners (a shared win): ");
-        for (std::size_t i = 0; i < winners.size(); ++i)
-            out_ << (i ? ", " : "") << playerName(winners[i].index) << " with "
-                 << state.totals()[winners[i].index];
-        out_ << ".\n";
+        out_ << "\n";
+        if (winners.empty()) return tell(0, Message("story.game-over-emissary"));
+        std::vector<engine::MessageValue> who;
+        for (const auto w : winners)
+            who.push_back(
+                say::message(Message("story.winner", {{"player", playerValue(w.index)},
+                                                      {"points", say::number(state.totals()[w.index])}})));
+        tell(0, Message("story.game-over", {{"count", say::number(static_cast<std::int64_t>(winners.size()))},
+                                            {"winners", say::list(std::move(who))}}));
     }
 
     const GameSummary& game_;
+    const words::Words& words_;
     std::ostream& out_;
     std::optional<std::set<int>> withheld_;
     bool votesCast_;
     int round_ = 0;
-    std::vector<std::string> unrevealed_;  // "Ann Yes", since the election opened
+    std::vector<engine::MessageValue> unrevealed_;  // "Ann Yes", since the election opened
 };
 
 // The rounds of a game in progress not scored yet: the last, and any dealt
@@ -301,10 +262,6 @@ std::set<int> unscoredRounds(const std::vector<std::string>& lines) {
     return rounds;
 }
 
-}  // namespace
-
-namespace {
-
 GameSummary knownGame(GameStore& log, GameId id) {
     auto game = log.game(id);
     if (!game)
@@ -316,11 +273,39 @@ GameSummary knownGame(GameStore& log, GameId id) {
 // As the pages decide (server/game_archive.cpp).
 bool stillPlayed(const GameSummary& g) { return !g.ended && !g.complete && !g.abandoned; }
 
+// "Edition 2024, 4 seats, 3 rounds, Ambition and Banished."
+Message setupMessage(const engine::Rules& rules) {
+    std::vector<engine::MessageValue> options;
+    if (rules.options().ambition) options.push_back(say::message(Message("story.option-ambition")));
+    if (rules.options().banished) options.push_back(say::message(Message("story.option-banished")));
+    switch (rules.variant()) {
+        case engine::Variant::None:
+            break;
+        case engine::Variant::Emissary:
+            options.push_back(say::message(Message("story.option-emissary")));
+            break;
+        case engine::Variant::RoyalCouple:
+            options.push_back(say::message(Message("story.option-royal-couple")));
+            break;
+        case engine::Variant::Teams:
+            options.push_back(say::message(Message("story.option-teams")));
+            break;
+        case engine::Variant::TeamPawn:
+            options.push_back(say::message(Message("story.option-team-pawn")));
+            break;
+    }
+    Message m(options.empty() ? "story.setup" : "story.setup-options",
+              {{"edition", say::text(std::string(engine::editionName(rules.edition())))},
+               {"seats", say::number(rules.seats())},
+               {"rounds", say::number(rules.rounds())}});
+    if (!options.empty()) m.args.push_back({"options", say::list(std::move(options))});
+    return m;
+}
+
 }  // namespace
 
-bool inProgress(GameStore& log, GameId id) { return stillPlayed(knownGame(log, id)); }
-
-void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgress) {
+void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words& words,
+                bool revealInProgress) {
     const auto summary = knownGame(log, id);
     const auto* game = &summary;
     const auto events = log.events(id);
@@ -330,50 +315,66 @@ void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgr
     // A game still being played keeps its secrets (game_story.hpp).
     const bool playing = stillPlayed(summary);
     const bool withhold = playing && !revealInProgress;
+    // A game's number and a seed are names, not quantities: never "1,024".
+    const auto gameNumber = say::text(std::to_string(id.value));
 
-    Storyteller teller(*game, out, withhold ? std::optional(unscoredRounds(lines)) : std::nullopt,
+    Storyteller teller(*game, words, out, withhold ? std::optional(unscoredRounds(lines)) : std::nullopt,
                        playing && revealInProgress);
-    out << "Game " << id.value << ", started " << localTimeText(game->started);
-    if (game->ended) out << ", ended " << localTimeText(*game->ended);
-    out << ".\n";
+    if (game->ended)
+        teller.tell(0, Message("story.game-ended", {{"game", gameNumber},
+                                                    {"started", say::text(localTimeText(game->started))},
+                                                    {"ended", say::text(localTimeText(*game->ended))}}));
+    else
+        teller.tell(0, Message("story.game",
+                               {{"game", gameNumber}, {"started", say::text(localTimeText(game->started))}}));
     if (withhold)
-        out << "It is still being played: the favourites and Ambition cards of the round in play and the "
-               "referee's seed are left out ('vivaref show --reveal "
-            << id.value << "' prints them).\n";
+        teller.tell(
+            0, Message("story.withheld",
+                       {{"command", say::text("'vivaref show --reveal " + std::to_string(id.value) + "'")}}));
     auto walk = record::replayLines(
         lines, {.after = [&](const record::ReplayStep& s) {
             if (!s.decision) {
                 const auto& rules = s.state.rules();
-                out << "Edition " << engine::editionName(rules.edition()) << ", " << rules.seats()
-                    << " seats, " << rules.rounds() << (rules.rounds() == 1 ? " round" : " rounds");
-                if (rules.options().ambition) out << ", Ambition";
-                if (rules.options().banished) out << ", Banished";
-                if (rules.variant() != engine::Variant::None)
-                    out << ", variant " << engine::variantName(rules.variant());
-                out << ".\nSeats:";
-                for (int seat = 0; seat < rules.seats(); ++seat)
-                    out << (seat ? "," : "") << " " << seat << " "
-                        << teller.seatName(rules, engine::Seat{static_cast<std::uint8_t>(seat)});
-                out << ".\n";
-                if (game->seed && !withhold) out << "The referee dealt with seed " << *game->seed << ".\n";
-                if (undos) out << "Decisions taken back during the game: " << undos << " (left out below).\n";
+                teller.tell(0, setupMessage(rules));
+                std::vector<engine::MessageValue> seats;
+                for (int seat = 0; seat < rules.seats(); ++seat) {
+                    const engine::Seat at{static_cast<std::uint8_t>(seat)};
+                    seats.push_back(say::message(Message(
+                        "story.seat", {{"seat", say::seat(at)}, {"who", teller.seatValue(rules, at)}})));
+                }
+                teller.tell(0, Message("story.seats", {{"seats", say::list(std::move(seats))}}));
+                if (game->seed && !withhold)
+                    teller.tell(0, Message("story.seed", {{"seed", say::text(std::to_string(*game->seed))}}));
+                if (undos) teller.tell(0, Message("story.undos", {{"count", say::number(undos)}}));
                 return true;
             }
             teller.step(s);
             return true;
         }});
     teller.finish();
-    if (walk.failure)
-        out << "\nThe log's decision " << walk.failure->line << " is refused by the rules ("
-            << engine::refusalCodeName(walk.failure->refusal.code) << ": "
-            << words::inEnglish(walk.failure->refusal.message) << "); 'vivaref verify " << id.value
-            << "' says more.\n";
-    else if (game->abandoned)
-        out << "\nThe game was abandoned here.\n";
-    else if (walk.state && !walk.state->isOver())
-        out << "\nThe log stops here: the game is " << (game->ended ? "incomplete" : "still in progress")
-            << ".\n";
+    if (walk.failure) {
+        out << "\n";
+        teller.tell(
+            0, Message("story.refused",
+                       {{"line", say::number(walk.failure->line)},
+                        {"code", say::text(std::string(engine::refusalCodeName(walk.failure->refusal.code)))},
+                        {"why", say::message(walk.failure->refusal.message)},
+                        {"command", say::text("'vivaref verify " + std::to_string(id.value) + "'")}}));
+    } else if (game->abandoned) {
+        out << "\n";
+        teller.tell(0, Message("story.abandoned"));
+    } else if (walk.state && !walk.state->isOver()) {
+        out << "\n";
+        teller.tell(0, Message(game->ended ? "story.stops-incomplete" : "story.stops-in-progress"));
+    }
 }
+
+void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgress) {
+    writeStory(log, id, out, words::Words(words::kFallbackLanguage, words::NameMarks::Plain),
+               revealInProgress);
+}
+
+bool inProgress(GameStore& log, GameId id) { return stillPlayed(knownGame(log, id)); }
 
 std::string localTimeText(WallTime t) {
     const std::time_t seconds =

@@ -12,13 +12,18 @@
 #include <string>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::store {
 
 // Local time as "2026-11-21 18:40", as the review commands print it.
 std::string localTimeText(WallTime t);
 
-// Throws StoreError for an unknown game.
+// Told in `words`' language, each sentence a message ("story.*",
+// "breakdown.*"). Throws StoreError for an unknown game.
+void writeStory(GameStore& log, GameId id, std::ostream& out, const words::Words& words,
+                bool revealInProgress = false);
+// In English, names plain (as a terminal shows them).
 void writeStory(GameStore& log, GameId id, std::ostream& out, bool revealInProgress = false);
 
 // True when the game is still being played (neither over nor abandoned):

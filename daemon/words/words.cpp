@@ -53,6 +53,7 @@ constexpr std::string_view kIsolateEnd = "\u2069";    // POP DIRECTIONAL ISOLATE
 struct Rendering {
     const Catalog& catalog;
     bool strict;
+    NameMarks marks;
     bool ok = true;
 
     std::string message(const Message& m);
@@ -75,6 +76,7 @@ std::string Rendering::value(const MessageValue& v) {
         case Kind::Text:
             return v.text;
         case Kind::Player:
+            if (marks == NameMarks::Plain) return v.text;
             return std::string(kIsolateStart) + v.text + std::string(kIsolateEnd);
         case Kind::Place: {
             const auto place = placeWords(v.text);
@@ -162,7 +164,7 @@ std::string Rendering::message(const Message& m) {
     return utf8(out);
 }
 
-Words::Words(std::string_view language) {
+Words::Words(std::string_view language, NameMarks marks) : marks_(marks) {
     catalog_ = findCatalog(language);
     if (!catalog_) catalog_ = findCatalog(kFallbackLanguage);
     if (!catalog_) catalog_ = &shippedCatalogs().front();
@@ -175,7 +177,7 @@ std::string Words::sayStrictly(const engine::Message& message) const {
 }
 
 std::string Words::render(const Catalog& catalog, const engine::Message& message, bool strict) const {
-    Rendering rendering{catalog, strict};
+    Rendering rendering{catalog, strict, marks_};
     auto text = rendering.message(message);
     return strict && !rendering.ok ? std::string() : text;
 }

@@ -3,7 +3,8 @@
 // follow that language's rules. What each kind of parameter becomes:
 //   a number            itself (plural and select may choose on it)
 //   a seat              its number from 1
-//   a character         its name (characters keep their names); beside
+//   a character         its name (characters keep their names; the Jester,
+//                       a part, is the catalog's "character.jester"); beside
 //                       it NAME_kind (woman, man, dog, jester; man when
 //                       unknown) for a language's agreement
 //   a place             the catalog's "place.floor" {floor}, "place.throne",
@@ -27,6 +28,7 @@
 // with Intl); a test renders every example in both and compares.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -35,10 +37,17 @@
 
 namespace vivaref::words {
 
+// How a player's name is set off from the sentence around it. Isolated
+// (FSI ... PDI) wherever a renderer may reorder text: pages, the voice, the
+// API. Plain for a terminal: terminals reorder nothing, a pager shows the
+// isolates as <U+2068>, and a name's own controls are escaped on the way
+// out (daemon/commands/terminal_text.hpp).
+enum class NameMarks : std::uint8_t { Isolated, Plain };
+
 class Words {
 public:
     // A shipped language ("fr"); anything else is English.
-    explicit Words(std::string_view language = kFallbackLanguage);
+    explicit Words(std::string_view language = kFallbackLanguage, NameMarks marks = NameMarks::Isolated);
     // A catalog of one's own (a test's), falling back to the shipped English;
     // it must outlive the Words.
     explicit Words(const Catalog& catalog) : catalog_(&catalog) {}
@@ -58,6 +67,7 @@ private:
     std::string render(const Catalog& catalog, const engine::Message& message, bool strict) const;
 
     const Catalog* catalog_;
+    NameMarks marks_ = NameMarks::Isolated;
 };
 
 // English words: the text that travels beside a message for old clients,

@@ -18,11 +18,58 @@ std::string characterName(const engine::Rules& rules, engine::CharacterId c) {
     return c.index < rules.roster().size() ? rules.roster()[c].name : "?";
 }
 
+engine::Message numberedPlayer(int p) {
+    return engine::Message("breakdown.player-numbered", {{"number", engine::say::number(p + 1)}});
+}
+
 std::string characterSlug(const engine::Rules& rules, engine::CharacterId c) {
     return c.index < rules.roster().size() ? rules.roster()[c].id : "";
 }
 
-json lineJson(const engine::ScoreLine& line, const engine::Rules& rules) {
+engine::MessageValue characterValue(const engine::Rules& rules, engine::CharacterId c) {
+    if (c.index < rules.roster().size()) return engine::say::character(rules.roster()[c]);
+    return engine::say::character("", "?");
+}
+
+// "+10", "0", "-4": points as the breakdown shows them, with their sign.
+engine::MessageValue signedPoints(int points) {
+    return engine::say::text((points > 0 ? "+" : "") + std::to_string(points));
+}
+
+engine::MessageValue ambitionTitleValue(engine::AmbitionCard c) {
+    return engine::say::message(engine::Message("ambition." + std::string(engine::ambitionCardName(c))));
+}
+
+// One line in words: "Fiorello (the throne) +10".
+engine::Message lineMessage(const engine::ScoreLine& line, const engine::Rules& rules) {
+    using engine::Message;
+    using engine::ScoreLineKind;
+    namespace say = engine::say;
+    switch (line.kind) {
+        case ScoreLineKind::Favourite:
+            return Message("breakdown.favourite", {{"character", characterValue(rules, line.character)},
+                                                   {"place", say::place(line.place)},
+                                                   {"points", signedPoints(line.points)}});
+        case ScoreLineKind::Banished:
+            return Message("breakdown.banished", {{"character", characterValue(rules, line.character)},
+                                                  {"place", say::place(line.place)},
+                                                  {"points", signedPoints(line.points)}});
+        case ScoreLineKind::Ambition:
+            // The title as a message, not as an Ambition card parameter ({"ambition": SLUG}):
+            // the status's secret checks refuse that key, and a scored round's card is public.
+            return Message(
+                line.met ? "breakdown.ambition-met" : "breakdown.ambition-not-met",
+                {{"title", ambitionTitleValue(line.ambition)}, {"points", signedPoints(line.points)}});
+        case ScoreLineKind::Rule33:
+            return Message("breakdown.rule33", {{"points", signedPoints(line.points)}});
+        case ScoreLineKind::TeamPawn:
+            return Message("breakdown.team-pawn", {{"points", signedPoints(line.points)}});
+    }
+    return Message("breakdown.rule33", {{"points", signedPoints(line.points)}});
+}
+
+json lineJson(const engine::ScoreLine& line, const engine::Rules& rules, const MessageJson& says) {
+    using engine::Message;
     using engine::ScoreLineKind;
     json out{{"kind", engine::scoreLineKindName(line.kind)}, {"points", line.points}};
     switch (line.kind) {
@@ -32,50 +79,45 @@ json lineJson(const engine::ScoreLine& line, const engine::Rules& rules) {
             out["name"] = characterName(rules, line.character);
             out["place"] = engine::placeName(line.place);
             out["where"] = placeWords(line.place);
+            if (says)
+                out["where_says"] =
+                    says(Message("breakdown.where", {{"place", engine::say::place(line.place)}}));
             break;
         case ScoreLineKind::Ambition:
             out["ambition_card"] = engine::ambitionCardName(line.ambition);
             out["name"] = ambitionTitle(line.ambition);
             out["met"] = line.met;
+            if (says)
+                out["name_says"] =
+                    says(Message("ambition." + std::string(engine::ambitionCardName(line.ambition))));
             break;
         case ScoreLineKind::Rule33:
             out["name"] = "A round of exactly 0 scores 33";
+            if (says) out["name_says"] = says(Message("breakdown.rule33-name"));
             break;
         case ScoreLineKind::TeamPawn:
             out["name"] = "The team's pawn moves by the lower score";
+            if (says) out["name_says"] = says(Message("breakdown.team-pawn-name"));
             break;
     }
+    if (says) out["says"] = says(lineMessage(line, rules));
     return out;
 }
 
-json sheetJson(const engine::ScoreSheet& sheet, const engine::Rules& rules) {
+json sheetJson(const engine::ScoreSheet& sheet, const engine::Rules& rules, const MessageJson& says) {
     json lines = json::array();
-    for (const auto& line : sheet.lines) lines.push_back(lineJson(line, rules));
+    for (const auto& line : sheet.lines) lines.push_back(lineJson(line, rules, says));
     return json{{"total", sheet.total}, {"lines", std::move(lines)}};
 }
 
-// The text of one line: "Fiorello on the throne: 10".
-std::string lineText(const engine::ScoreLine& line, const engine::Rules& rules) {
-    using engine::ScoreLineKind;
-    std::string text;
-    switch (line.kind) {
-        case ScoreLineKind::Favourite:
-            text = characterName(rules, line.character) + " (" + placeWords(line.place) + ")";
-            break;
-        case ScoreLineKind::Banished:
-            text = characterName(rules, line.character) + " (banished, " + placeWords(line.place) + ")";
-            break;
-        case ScoreLineKind::Ambition:
-            text = "Ambition " + ambitionTitle(line.ambition) + (line.met ? " (met)" : " (not met)");
-            break;
-        case ScoreLineKind::Rule33:
-            text = "round 3 score of exactly 0 becomes 33";
-            break;
-        case ScoreLineKind::TeamPawn:
-            text = "team pawn, the lower score";
-            break;
-    }
-    return text + " " + (line.points > 0 ? "+" : "") + std::to_string(line.points);
+engine::MessageValue linesValue(const engine::ScoreSheet& sheet, const engine::Rules& rules) {
+    std::vector<engine::MessageValue> items;
+    for (const auto& line : sheet.lines) items.push_back(engine::say::message(lineMessage(line, rules)));
+    return engine::say::list(std::move(items));
+}
+
+bool named(const std::vector<std::string>& names, int p) {
+    return static_cast<std::size_t>(p) < names.size() && !names[p].empty();
 }
 
 }  // namespace
@@ -136,14 +178,16 @@ std::string ambitionTitle(engine::AmbitionCard c) {
 }
 
 json roundBreakdownJson(const engine::RoundResult& round, const engine::Rules& rules,
-                        const std::vector<std::string>& names) {
+                        const std::vector<std::string>& names, const MessageJson& says) {
     json coronations = json::array();
     for (const auto& k : round.coronations) {
         json players = json::array();
         for (std::size_t p = 0; p < k.players.size(); ++p) {
-            json sheet = sheetJson(k.players[p], rules);
+            json sheet = sheetJson(k.players[p], rules, says);
             sheet["player"] = p;
             sheet["name"] = playerName(names, static_cast<int>(p));
+            if (says && !named(names, static_cast<int>(p)))
+                sheet["name_says"] = says(numberedPlayer(static_cast<int>(p)));
             players.push_back(std::move(sheet));
         }
         json c{{"king", characterSlug(rules, k.king)},
@@ -151,7 +195,7 @@ json roundBreakdownJson(const engine::RoundResult& round, const engine::Rules& r
                {"crown", k.crown.index},
                {"jester_king", k.jesterKing},
                {"players", std::move(players)}};
-        if (k.emissary) c["emissary"] = sheetJson(*k.emissary, rules);
+        if (k.emissary) c["emissary"] = sheetJson(*k.emissary, rules, says);
         coronations.push_back(std::move(c));
     }
     json out{{"round", round.round},
@@ -162,7 +206,8 @@ json roundBreakdownJson(const engine::RoundResult& round, const engine::Rules& r
     return out;
 }
 
-json standingJson(const engine::State& state, const std::vector<std::string>& names) {
+json standingJson(const engine::State& state, const std::vector<std::string>& names,
+                  const MessageJson& says) {
     json out = json::array();
     if (!state.isOver()) return out;
     const auto& rules = state.rules();
@@ -200,48 +245,41 @@ json standingJson(const engine::State& state, const std::vector<std::string>& na
                            {"score", totals[p]},
                            {"result", result[p]},
                            {"winner", isWinner(p)}});
+        if (says && !named(names, p)) out.back()["name_says"] = says(numberedPlayer(p));
     }
     return out;
 }
 
-std::string roundBreakdownText(const engine::RoundResult& round, const engine::Rules& rules,
-                               const std::vector<std::string>& names) {
-    std::string out;
+engine::MessageValue playerValue(const std::vector<std::string>& names, int player) {
+    if (named(names, player)) return engine::say::player(names[player]);
+    return engine::say::message(numberedPlayer(player));
+}
+
+std::vector<BreakdownLine> roundBreakdownLines(const engine::RoundResult& round, const engine::Rules& rules,
+                                               const std::vector<std::string>& names) {
+    using engine::Message;
+    namespace say = engine::say;
+    std::vector<BreakdownLine> out;
     for (const auto& k : round.coronations) {
-        out += "  " + characterName(rules, k.king) + " crowned";
-        if (k.jesterKing) out += ": the Jester is King, floors and dungeons score reversed";
-        out += "\n";
-        for (std::size_t p = 0; p < k.players.size(); ++p) {
-            out += "    " + playerName(names, static_cast<int>(p)) + " " +
-                   std::to_string(k.players[p].total) + ":";
-            for (std::size_t i = 0; i < k.players[p].lines.size(); ++i) {
-                out += i ? ", " : " ";
-                out += lineText(k.players[p].lines[i], rules);
-            }
-            out += "\n";
-        }
-        if (k.emissary) {
-            out += "    The Emissary " + std::to_string(k.emissary->total) + ":";
-            for (std::size_t i = 0; i < k.emissary->lines.size(); ++i) {
-                out += i ? ", " : " ";
-                out += lineText(k.emissary->lines[i], rules);
-            }
-            out += "\n";
-        }
+        out.push_back({1, Message(k.jesterKing ? "breakdown.crowned-jester-king" : "breakdown.crowned",
+                                  {{"character", characterValue(rules, k.king)}})});
+        for (std::size_t p = 0; p < k.players.size(); ++p)
+            out.push_back({2, Message("breakdown.sheet", {{"who", playerValue(names, static_cast<int>(p))},
+                                                          {"total", say::number(k.players[p].total)},
+                                                          {"lines", linesValue(k.players[p], rules)}})});
+        if (k.emissary)
+            out.push_back(
+                {2, Message("breakdown.sheet-emissary", {{"total", say::number(k.emissary->total)},
+                                                         {"lines", linesValue(*k.emissary, rules)}})});
     }
-    bool anyCompensation = false;
-    for (int c : round.compensation) anyCompensation = anyCompensation || c != 0;
-    if (anyCompensation) {
-        out += "    Compensation at the deal:";
-        bool first = true;
-        for (std::size_t p = 0; p < round.compensation.size(); ++p) {
-            if (round.compensation[p] == 0) continue;
-            out += first ? " " : ", ";
-            out += playerName(names, static_cast<int>(p)) + " +" + std::to_string(round.compensation[p]);
-            first = false;
-        }
-        out += "\n";
-    }
+    std::vector<engine::MessageValue> gains;
+    for (std::size_t p = 0; p < round.compensation.size(); ++p)
+        if (round.compensation[p] != 0)
+            gains.push_back(
+                say::message(Message("breakdown.gain", {{"who", playerValue(names, static_cast<int>(p))},
+                                                        {"points", signedPoints(round.compensation[p])}})));
+    if (!gains.empty())
+        out.push_back({2, Message("breakdown.compensation", {{"gains", say::list(std::move(gains))}})});
     return out;
 }
 

@@ -2,11 +2,15 @@
 // brought up to it with its games; one analysis a finished game, with its
 // settings, replaced when made again; never one of a game in progress; and
 // a damaged one read back gives a sentence, never a crash.
+#include <set>
+
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
 #include "daemon/analysis/analysis_report.hpp"
 #include "daemon/store/schema.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 #include "tests/store/random_game_writer.hpp"
 
 using namespace vivaref;
@@ -192,4 +196,45 @@ TEST_CASE("a bot's seat is told from the people's: its choices' reviews say so")
     CHECK(bots > 5);
     CHECK(people > 15);
     CHECK_FALSE(analysis::analysisProblem(a));
+}
+
+TEST_CASE("each decision and each preferred choice says itself as a message, its English beside it") {
+    ScratchDir dir;
+    GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
+    const auto id = writeRandomGame(log, kClassic4, 21).id;
+    const json a = analysed(log, id);
+    REQUIRE_FALSE(analysis::analysisProblem(a));
+    std::set<std::string> codes;
+    int reviews = 0;
+    for (const auto& d : a["decisions"]) {
+        INFO(d.dump());
+        REQUIRE(d.contains("says"));
+        const auto said = words::messageFromJson(d["says"]);
+        codes.insert(said.code);
+        CHECK(d["text"] == words::inEnglish(said));
+        // A French reader is told in French.
+        CHECK(words::Words("fr").say(said) != d["text"].get<std::string>());
+        if (!d.contains("review")) continue;
+        ++reviews;
+        const auto preferred = words::messageFromJson(d["review"]["preferred_says"]);
+        CHECK(d["review"]["preferred"] == words::inEnglish(preferred));
+    }
+    CHECK(reviews > 10);
+    REQUIRE(a["players_says"].size() == a["players"].size());
+    CHECK(words::Words("fr").say(words::messageFromJson(a["players_says"][1])) == "\u2068Bnn\u2069");
+    for (const char* code : {"analysis.dealt", "analysis.places", "analysis.moves", "analysis.votes"})
+        CHECK_MESSAGE(codes.contains(code), code);
+    // The names between isolates, in English as in the message (words.hpp).
+    CHECK(a["decisions"][1]["text"].get<std::string>().starts_with("\u2068Ann\u2069 places "));
+
+    // An analysis kept before messages (no says) still reads; a broken one does not.
+    json old = a;
+    for (auto& d : old["decisions"]) {
+        d.erase("says");
+        if (d.contains("review")) d["review"].erase("preferred_says");
+    }
+    CHECK_FALSE(analysis::analysisProblem(old));
+    json broken = a;
+    broken["decisions"][0]["says"] = json{{"code", 3}};
+    CHECK(analysis::analysisProblem(broken).value_or("") == "decision 1's message is not a message");
 }

@@ -8,6 +8,7 @@
 #include "daemon/config/config_check.hpp"
 #include "daemon/enrol/enrol_session.hpp"
 #include "daemon/enrol/enrolment.hpp"
+#include "daemon/words/words.hpp"
 #include "drivers/sim/simulated_board.hpp"
 #include "engine/roster.hpp"
 
@@ -109,9 +110,15 @@ TEST_CASE("two new tags at once are refused: one at a time") {
     CHECK(s.count(Kind::OneAtATime) == 1);  // said once, not at every scan
     CHECK(s.count(Kind::Enrolled) == 0);
     CHECK(s.last(Kind::OneAtATime).message ==
-          "2 new tags at once (04000000000003 on floor3, 04A1B2C3D4E5F6 on floor0): lift them and put Odessa "
-          "la "
-          "Contessa alone, one at a time.");
+          "2 new tags at once (04000000000003 on floor3 and 04A1B2C3D4E5F6 on floor0): lift them and put "
+          "Odessa "
+          "la Contessa alone, one at a time.");
+    // The same as a message, for the host's page in its reader's language.
+    CHECK(s.last(Kind::OneAtATime).says.code == "enrol.one-at-a-time");
+    CHECK(vivaref::words::Words("fr").say(s.last(Kind::OneAtATime).says) ==
+          "2 nouvelles puces à la fois (04000000000003 sur floor3 et 04A1B2C3D4E5F6 sur floor0) : "
+          "retirez-les et "
+          "posez uniquement Odessa la Contessa, une puce à la fois.");
     // Lifting one is not enough: both were refused and are considered again only once lifted.
     s.fields["floor3"] = {};
     s.run(Timestamp(500));
@@ -148,7 +155,7 @@ TEST_CASE("a tag already enrolled to another character is refused, naming the ch
     CHECK(s.count(Kind::TagOfAnother) == 1);
     CHECK(
         s.last(Kind::TagOfAnother).message ==
-        "Tag 04000000000002 is already Piero il Cuoco Fiero's (piero): lift it and put Odessa la Contessa.");
+        "Tag 04000000000002 is already Piero il Cuoco Fiero’s (piero): lift it and put Odessa la Contessa.");
     CHECK(s.enrolment.asking()->slug == CharacterSlug{"odessa"});
     // Left where it is, Odessa's tag put beside it is the only new one.
     s.fields["floor3"].insert(kOdessaTag);

@@ -64,7 +64,7 @@ TEST_CASE("enrolment from the host page: asks, enrols, refuses two at once and a
     TempDir dir;
     const auto file = dir.path / "tags.json";
     HostEnrolmentSettings settings = settingsFor("classic", file);
-    settings.where = "on floor 0";
+    settings.where = vivaref::engine::Message("enrol.where-any-floor");
     settings.demoPlace = "0";
     HostEnrolment desk(settings);
     Castle castle{desk};
@@ -92,6 +92,10 @@ TEST_CASE("enrolment from the host page: asks, enrols, refuses two at once and a
     state = desk.state();
     CHECK(has(kinds(state), "tag-of-another"));
     CHECK(state["asking"]["character"] == "beatrice");
+    // Each event says itself as a message too, for the page's reader (issue 33).
+    CHECK(state["events"].back()["says"]["code"] == "enrol.tag-of-another");
+    CHECK(state["where_says"]["code"] == "enrol.where-any-floor");
+    for (const auto& e : state["events"]) CHECK(e["says"]["code"].get<std::string>().starts_with("enrol."));
     CHECK(state["refused"] == 1);
 
     // Two new tags at once: refused; lifted, then Beatrice alone is taken.

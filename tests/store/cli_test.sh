@@ -7,6 +7,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 db=$dir/games.sqlite
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# `show` tells in the locale's language: English here, whatever the caller's.
+export LC_ALL=C
 
 "$fill" "$db" 12
 "$vivaref" games --db "$db" | grep -q "^1 " || fail "games lists game 1"

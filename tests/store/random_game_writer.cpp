@@ -98,6 +98,32 @@ WrittenGame writeRandomGame(GameStore& log, const engine::RulesSpec& spec, std::
     return game;
 }
 
+GameId writeRecordedGame(GameStore& log, const std::vector<std::string>& lines,
+                         const std::vector<std::string>& names) {
+    const WallTime start(std::chrono::milliseconds(1'700'000'000'000));
+    std::optional<GameId> id;
+    int steps = 0;
+    auto at = [&] { return start + std::chrono::seconds(++steps); };
+    auto walk = record::replayLines(
+        lines, {.after = [&](const record::ReplayStep& s) {
+            if (!s.decision) {
+                std::vector<std::string> players = names;
+                players.resize(static_cast<std::size_t>(s.state.rules().players()));
+                id = log.createGame(NewGame{s.state.rules().spec(), players, std::nullopt, start, {}});
+            } else if (const auto* deal = std::get_if<engine::Deal>(s.decision)) {
+                log.appendDeal(*id, *deal, at());
+            } else if (const auto* action = std::get_if<engine::Action>(s.decision)) {
+                log.appendAction(*id, *action, at());
+            } else {
+                log.appendReshuffle(*id, std::get<engine::Reshuffle>(*s.decision), at());
+            }
+            return true;
+        }});
+    if (walk.failure || !walk.state || !id) throw std::runtime_error("the record does not replay");
+    log.finishGame(*id, record::resultJson(*walk.state), at());
+    return *id;
+}
+
 void fillTheLog(GameStore& log, GameId game) {
     log.limitPagesForTesting(1);
     for (const std::size_t size : {2000, 200, 20, 1}) {

@@ -47,6 +47,13 @@ WrittenGame writeRandomGame(
     GameStore& log, const engine::RulesSpec& spec, std::uint64_t seed,
     const std::function<bool(const WriteStatus&, GameId, std::int64_t lines)>& afterWrite = {});
 
+// A GAME-RECORD's lines (setup first, e.g. tests/records/*.jsonl) written
+// into `log` as the referee would have logged that game, with `names` (one
+// per player; fewer: the rest unnamed), and finished. Throws if the record
+// does not replay.
+GameId writeRecordedGame(GameStore& log, const std::vector<std::string>& lines,
+                         const std::vector<std::string>& names);
+
 // A full disk behind the writer's back: caps the file (max_page_count) and
 // appends referee events to `game`, smaller and smaller, until the disk
 // refuses even one of a few bytes. Whatever is written next meets it.

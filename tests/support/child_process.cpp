@@ -35,9 +35,18 @@ std::vector<char*> pointersTo(std::vector<std::string>& words) {
 
 std::vector<std::string> childEnvironment(const std::vector<std::string>& extra) {
     std::vector<std::string> env;
+    // A variable given in `extra` replaces the inherited one (getenv reads the first).
+    auto replaced = [&](std::string_view entry) {
+        for (const auto& e : extra) {
+            const auto name = std::string_view(e).substr(0, e.find('=') + 1);
+            if (!name.empty() && name.back() == '=' && entry.starts_with(name)) return true;
+        }
+        return false;
+    };
     for (char** e = environ; *e; ++e) {
         const std::string_view entry = *e;
-        if (entry.starts_with("NOTIFY_SOCKET=") || entry.starts_with("WATCHDOG_")) continue;
+        if (entry.starts_with("NOTIFY_SOCKET=") || entry.starts_with("WATCHDOG_") || replaced(entry))
+            continue;
         env.emplace_back(entry);
     }
     env.insert(env.end(), extra.begin(), extra.end());

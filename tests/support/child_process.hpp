@@ -22,7 +22,8 @@ public:
     struct Options {
         // stderr appended to this file; empty: the test's own stderr.
         std::filesystem::path stderrFile;
-        // NAME=VALUE added to the test's environment. NOTIFY_SOCKET and
+        // NAME=VALUE added to the test's environment (replacing the test's
+        // own NAME). NOTIFY_SOCKET and
         // WATCHDOG_* are never passed on: a child must not talk to the
         // systemd that may be running the tests.
         std::vector<std::string> environment;
@@ -79,7 +80,7 @@ struct CommandResult {
 };
 struct CommandOptions {
     std::string input;                     // written to stdin (small inputs only)
-    std::vector<std::string> environment;  // NAME=VALUE added to the test's
+    std::vector<std::string> environment;  // NAME=VALUE added to the test's (replacing its NAME)
     std::filesystem::path stderrFile;      // empty: the test's own stderr
 };
 CommandResult runCommand(const std::string& binary, const std::vector<std::string>& args,
