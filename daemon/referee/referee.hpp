@@ -96,6 +96,7 @@ struct HostAnswer {
     std::optional<engine::Message> says;  // the message, where there is one (the API's "says")
 
     static HostAnswer accepted(std::optional<store::GameId> game, std::string message = {});
+    static HostAnswer accepted(std::optional<store::GameId> game, const engine::Message& says);
     static HostAnswer refused(std::string code, std::string message, std::optional<store::GameId> game = {});
     static HostAnswer refused(std::string code, const engine::Message& says,
                               std::optional<store::GameId> game = {});

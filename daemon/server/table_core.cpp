@@ -295,7 +295,11 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
                                      "pause, resume, abandon, players and members");
     // The form is checked as a trace line's would be; the game judges the rest.
     const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
-    if (!parsed.ok()) return badRequest(std::get<std::string>(parsed.value));
+    if (!parsed.ok()) {
+        auto bad = badRequest(std::get<std::string>(parsed.value));
+        if (parsed.says) bad.body["says"] = words::messageJson(*parsed.says);
+        return bad;
+    }
     trace::HostLine line{
         kind, kind == trace::HostKind::NewGame ? body.value("setup", json::object()) : body, {}};
     if (kind == trace::HostKind::NewGame) {

@@ -4,6 +4,7 @@
 // chooses and never which card.
 #include <doctest/doctest.h>
 
+#include "daemon/words/words.hpp"
 #include "engine/state.hpp"
 #include "tests/referee/referee_table.hpp"
 
@@ -29,7 +30,10 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     const std::string slug{engine::ambitionCardName(card)};
     const auto answer = t.host({{"keep", {{"player", 0}, {"ambition", slug}}}});
     REQUIRE(answer.ok);
-    CHECK(answer.message == "Ann kept a card.");
+    CHECK(answer.message == "\u2068Ann\u2069 kept a card.");
+    REQUIRE(answer.says);
+    CHECK(answer.says->code == "answer.kept");
+    CHECK(words::Words("de").say(*answer.says) == "\u2068Ann\u2069 hat eine Karte behalten.");
     status = t.referee.publicStatus();
     REQUIRE(status["ambition_waiting"].size() == 2);
     CHECK(status["ambition_waiting"][0]["name"] == "Bea");
