@@ -68,7 +68,8 @@ HostRequestParse readNewGame(const json& v) {
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
     if (auto why = newPlayerNamesProblem(r.players)) {
-        return HostRequestParse(words::english().say(*why), std::move(why));
+        auto text = words::english().say(*why);
+        return HostRequestParse(std::move(text), std::move(why));
     }
     return {HostRequest{std::move(r)}};
 }
