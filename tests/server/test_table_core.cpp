@@ -139,6 +139,7 @@ TEST_CASE("players' links: one per player, each opening only that player's page;
     Table t(dir / "games.sqlite");
     auto [noGame, why] = t.call(http::verb::get, "/api/host/players");
     CHECK(noGame == 503);
+    CHECK(why["says"]["code"] == "api.no-game-yet");
     const json setup = {{"edition", "2024"}, {"seats", 3}, {"options", {{"ambition", true}}}};
     auto [status, started] =
         t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"Ann", "Bob", "Cy"}}});
@@ -180,6 +181,7 @@ TEST_CASE("players' links: one per player, each opening only that player's page;
     auto [stranger, strangerAnswer] =
         t.call(http::verb::post, "/api/player/" + std::string(64, 'f') + "/keep", {{"ambition", choices[1]}});
     CHECK(stranger == 404);
+    CHECK(strangerAnswer["says"]["code"] == "api.no-such-player-link");
 
     // A game in progress shows its summary only.
     const json game = t.get("/api/games/1");

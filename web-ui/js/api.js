@@ -5,10 +5,13 @@
 const kHostTokenKey = 'vivaref-host-token';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  // `says`: the sentence as a message (API.md), where the daemon gives one,
+  // for a page to render in its reader's language (words.js); else null.
+  constructor(status, code, message, says = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.says = says;
   }
 }
 
@@ -22,7 +25,7 @@ async function answerOf(response) {
   if (!response.ok) {
     const code = body && body.error ? body.error : `http-${response.status}`;
     const message = body && body.message ? body.message : `The daemon answered ${response.status}.`;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, body && body.says ? body.says : null);
   }
   return body;
 }
