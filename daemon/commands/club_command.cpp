@@ -131,8 +131,9 @@ int runAddMember(const std::vector<std::string>& args) {
     line.hidden.add_options()("names", po::value(&names)->required()->multitoken(), "");
     line.positional.add("names", -1);
     return withServer("add-member", line, server, args, [&](pqxx::connection& conn) {
-        for (const auto& m : club::addMembers(conn, names))
-            std::cout << m.id << "\t" << terminalName(m.name) << "\n";
+        // "ID<tab>NAME" lines for scripts: names as kept (the filter still
+        // writes out what could turn the line around).
+        for (const auto& m : club::addMembers(conn, names)) std::cout << m.id << "\t" << m.name << "\n";
         return kExitOk;
     });
 }
@@ -146,8 +147,7 @@ int runMembers(const std::vector<std::string>& args) {
             pqxx::read_transaction tx(conn);
             for (const auto& row :
                  tx.exec("SELECT id, name FROM club.members WHERE active ORDER BY lower(name)"))
-                std::cout << row[0].as<std::int64_t>() << "\t" << terminalName(row[1].as<std::string>())
-                          << "\n";
+                std::cout << row[0].as<std::int64_t>() << "\t" << row[1].as<std::string>() << "\n";
         } catch (...) {
             club::rethrowAsClubError("reading the club's members");
         }
