@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 #include "tests/referee/referee_table.hpp"
@@ -134,9 +135,15 @@ TEST_CASE("a paused game resumes paused; undo after a resume takes back the last
     REQUIRE(t.host({{"resume", json::object()}}).ok);
     CHECK(t.referee.resume(store::GameId{999}, t.now).code == "game-in-progress");
     HandTable other(&log);
-    CHECK(other.referee.resume(store::GameId{999}, other.now).code == "no-such-game");
+    const auto noSuchGame = other.referee.resume(store::GameId{999}, other.now);
+    CHECK(noSuchGame.code == "no-such-game");
+    REQUIRE(noSuchGame.says);
+    CHECK(words::Words("de").say(*noSuchGame.says) == "Das Protokoll enthält keine Partie 999.");
     HandTable noLog;
-    CHECK(noLog.referee.resume(id, noLog.now).code == "no-log");
+    const auto noLogAnswer = noLog.referee.resume(id, noLog.now);
+    CHECK(noLogAnswer.code == "no-log");
+    REQUIRE(noLogAnswer.says);
+    CHECK(noLogAnswer.says->code == "resume.no-log");
 }
 
 namespace {
@@ -186,6 +193,8 @@ TEST_CASE("a full log: the move that meets it is not taken, nor shown; taken by 
     const auto problems = noticesOf(said, "log-problem");
     REQUIRE(problems.size() == 1);
     CHECK(problems[0].text.find("Nothing new is decided") != std::string::npos);
+    REQUIRE(problems[0].says);
+    CHECK(problems[0].says->code == "log.problem");
     CHECK(noticesOf(said, "accepted").empty());
     CHECK(noticesOf(said, "refused").empty());
     auto status = t.referee.publicStatus();

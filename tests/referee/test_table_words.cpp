@@ -61,4 +61,34 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     CHECK(t.referee.publicStatus()["last_action"] == "\u2068Bea\u2069 placed Caius on floor 2.");
 }
 
+TEST_CASE("the host's answers and the game's start are messages, in the table's words") {
+    HandTable t;
+    const auto started = t.host({{"new-game",
+                                  {{"setup", {{"edition", "classic"}, {"seats", 4}}},
+                                   {"players", {"Ann", "Bea", "Cleo", "Dan"}},
+                                   {"favourites", "physical"}}}});
+    REQUIRE(started.ok);
+    REQUIRE(started.says);
+    CHECK(started.message == "Game 1 started.");
+    CHECK(words::Words("it").say(*started.says) == "La partita 1 è iniziata.");
+    const auto notes = noticesOf(t.take(), "game-started");
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].text == "Game 1 starts: classic, 4 seats, with the table’s own Favourites cards.");
+    REQUIRE(notes[0].says);
+    CHECK(words::Words("fr").say(*notes[0].says) ==
+          "La partie 1 commence : édition classique, 4 sièges, avec les propres objectifs secrets de la "
+          "table.");
+    const auto paused = t.host({{"pause", json::object()}});
+    REQUIRE(paused.says);
+    CHECK(words::Words("de").say(*paused.says) == "Pausiert.");
+    // A key while paused: that station alone is told, in a message.
+    t.press(2, drivers::VoteKey::Yes);
+    const auto told = t.take();
+    REQUIRE_FALSE(told.empty());
+    REQUIRE(told.back().says);
+    CHECK(told.back().says->code == "station.paused");
+    CHECK(told.back().text == "The game is paused: vote once it goes on.");
+    CHECK(t.referee.playerStatus(engine::PlayerId{2})["station_notice"]["says"]["code"] == "station.paused");
+}
+
 }  // namespace vivaref::referee::testing
