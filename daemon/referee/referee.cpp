@@ -16,14 +16,8 @@ namespace vivaref::referee {
 
 using nlohmann::json;
 
-HostAnswer HostAnswer::accepted(std::optional<store::GameId> game, std::string message) {
-    return {true, {}, std::move(message), game, std::nullopt};
-}
 HostAnswer HostAnswer::accepted(std::optional<store::GameId> game, const engine::Message& says) {
     return {true, {}, words::english().say(says), game, says};
-}
-HostAnswer HostAnswer::refused(std::string code, std::string message, std::optional<store::GameId> game) {
-    return {false, std::move(code), std::move(message), game, std::nullopt};
 }
 
 HostAnswer HostAnswer::refused(std::string code, const engine::Message& says,

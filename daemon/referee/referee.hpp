@@ -93,11 +93,11 @@ struct HostAnswer {
     std::string code;                     // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
     std::string message;                  // a sentence for the host, in English
     std::optional<store::GameId> game;    // the game it concerned, if any
-    std::optional<engine::Message> says;  // the message, where there is one (the API's "says")
+    std::optional<engine::Message> says;  // the message (the API's "says"); the referee always gives one
 
-    static HostAnswer accepted(std::optional<store::GameId> game, std::string message = {});
+    // What the referee says is a message (its `message` the English): no
+    // sentence is built in C++ (issue 33, daemon/words/NOTES.md).
     static HostAnswer accepted(std::optional<store::GameId> game, const engine::Message& says);
-    static HostAnswer refused(std::string code, std::string message, std::optional<store::GameId> game = {});
     static HostAnswer refused(std::string code, const engine::Message& says,
                               std::optional<store::GameId> game = {});
 };
@@ -121,7 +121,7 @@ struct Notice {
     std::optional<int> station;           // Audience::Station only
     std::string text;                     // a sentence, in English
     nlohmann::json detail;                // machine-readable; never a secret in a public notice
-    std::optional<engine::Message> says;  // the sentence as a message, where there is one
+    std::optional<engine::Message> says;  // the sentence as a message (the referee always gives one)
 };
 
 // A chance decision the referee made itself, as the host request that would
