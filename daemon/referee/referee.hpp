@@ -19,6 +19,9 @@
 //   - publicStatus() has "roster": [{"id", "name", "kind"}] (for the pages).
 //   - botAt(seat): whether the referee plays a seat (it then has no link,
 //     no code and no keys for people: the server asks).
+//   - issue 33: every HostAnswer and Notice carries `says`, the message its
+//     English text renders; publicStatus() has "log_problem_says" and
+//     "bot_plan"."says", playerStatus() "station_notice"."says".
 #pragma once
 
 #include <cstdint>
