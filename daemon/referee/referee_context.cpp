@@ -95,8 +95,8 @@ engine::Message Context::logRefusalMessage() const {
     // language; another is SQLite's own English, shown as written.
     auto why = log.reason.empty() || log.reason == kLogCannotWrite
                    ? say::message(engine::Message("log.cannot-write"))
-               : log.reason == "disk full" ? say::message(engine::Message("log.disk-full"))
-                                           : say::text(log.reason);
+               : log.reason == store::kDiskFullReason ? say::message(engine::Message("log.disk-full"))
+                                                      : say::text(log.reason);
     return engine::Message("log.blocked", {{"why", std::move(why)}});
 }
 
