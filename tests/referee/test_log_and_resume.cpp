@@ -256,4 +256,28 @@ TEST_CASE("while the log cannot save, no game is abandoned or started") {
     CHECK(t.host({{"new-game", {{"setup", kClassic4}}}}).ok);
 }
 
+TEST_CASE("a game logged before the names' checks resumes: its names are shown isolated, not refused") {
+    store::testing::ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    store::GameStore log(file, store::GameStore::Access::CreateIfMissing);
+    engine::RulesSpec spec;
+    spec.seats = 3;
+    // A direction control, nothing visible, and the same name twice: a new
+    // game refuses each (player_names.hpp); a logged one keeps them.
+    const std::vector<std::string> names = {"Eve\u202Eevil", "\u200B", "eve\u202eevil"};
+    const auto id = log.createGame({spec, names, 7, store::WallTime{}, {}});
+    HandTable t(&log);
+    const auto resumed = t.referee.resume(id, t.now);
+    CAPTURE(resumed.message);
+    REQUIRE(resumed.ok);
+    const auto status = t.referee.publicStatus();
+    for (std::size_t p = 0; p < names.size(); ++p) CHECK(status["players"][p]["name"] == names[p]);
+    t.wait(Timestamp(5000));  // the referee deals; the first seat is to place
+    const std::string waiting = t.referee.publicStatus()["waiting_for"];
+    CAPTURE(waiting);
+    // Its direction control taken out between the isolates: the sentence stays whole.
+    CHECK(waiting.find("\u202E") == std::string::npos);
+    CHECK(waiting == "\u2068Eveevil\u2069 to place a character.");
+}
+
 }  // namespace vivaref::referee::testing
