@@ -6,6 +6,8 @@
 
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
+#include "daemon/words/name_text.hpp"
+#include "engine/record/player_name.hpp"
 
 namespace vivaref::club {
 
@@ -103,6 +105,18 @@ std::vector<ClubMember> addMembers(pqxx::connection_base& admin, const std::vect
         for (const auto& name : names) {
             if (name.empty() || name.size() > 40)
                 throw ClubError("a member's name is 1 to 40 characters, not '" + name + "'", false);
+            // A member is seated under their name: it must pass a new game's
+            // checks (daemon/referee/player_names.hpp), or the host could not
+            // seat them.
+            if (auto why = record::playerNameProblem(name)) throw ClubError("a member's name " + *why, false);
+            if (auto control = words::firstBidiControl(name))
+                throw ClubError("a member's name holds a direction control (" +
+                                    record::codePointText(control->c) + ") at character " +
+                                    std::to_string(control->at) + ": leave it out",
+                                false);
+            if (!words::showsSomething(name))
+                throw ClubError("a member's name shows nothing: it holds only spaces or invisible characters",
+                                false);
             if (tx.exec_params1("SELECT count(*) FROM club.members WHERE lower(name) = lower($1)", name)[0]
                     .as<int>() > 0)
                 throw ClubError("the club has a member named '" + name + "' already", false);

@@ -23,6 +23,7 @@
 #include "daemon/club/league_reader.hpp"
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
+#include "daemon/commands/terminal_text.hpp"
 #include "daemon/server/http_server.hpp"
 #include "daemon/server/league_routes.hpp"
 #include "daemon/server/web_server.hpp"
@@ -130,6 +131,8 @@ int runAddMember(const std::vector<std::string>& args) {
     line.hidden.add_options()("names", po::value(&names)->required()->multitoken(), "");
     line.positional.add("names", -1);
     return withServer("add-member", line, server, args, [&](pqxx::connection& conn) {
+        // "ID<tab>NAME" lines for scripts: names as kept (the filter still
+        // writes out what could turn the line around).
         for (const auto& m : club::addMembers(conn, names)) std::cout << m.id << "\t" << m.name << "\n";
         return kExitOk;
     });
@@ -202,10 +205,13 @@ int runStandings(const std::vector<std::string>& args) {
             std::string wld = std::to_string(r.counts.pairwiseWins) + "-" +
                               std::to_string(r.counts.pairwiseLosses) + "-" +
                               std::to_string(r.counts.pairwiseDraws);
-            std::printf("%4d  %-20s  %5lld  %4lld  %8s  %-12s  %6s\n", ++rank, r.name.c_str(),
-                        static_cast<long long>(r.counts.games), static_cast<long long>(r.counts.wins),
-                        fixed(club::pointsPerGame(r.counts), 1).c_str(), wld.c_str(),
-                        fixed(r.rating, 0).c_str());
+            // Through std::cout (printf would pass by the terminal's filter), the name isolated.
+            char numbers[96];
+            std::snprintf(numbers, sizeof numbers, "  %5lld  %4lld  %8s  %-12s  %6s\n",
+                          static_cast<long long>(r.counts.games), static_cast<long long>(r.counts.wins),
+                          fixed(club::pointsPerGame(r.counts), 1).c_str(), wld.c_str(),
+                          fixed(r.rating, 0).c_str());
+            std::cout << std::setw(4) << ++rank << "  " << paddedName(r.name, 20) << numbers;
         }
         if (rows.empty()) std::cout << "No counted games yet.\n";
         return kExitOk;

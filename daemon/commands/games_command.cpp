@@ -8,6 +8,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_log_options.hpp"
+#include "daemon/commands/terminal_text.hpp"
 #include "daemon/store/game_story.hpp"
 
 namespace vivaref::daemon {
@@ -23,13 +24,14 @@ std::string statusOf(const store::GameSummary& g) {
     return "in progress";
 }
 
-std::vector<std::string> winnerNames(const store::GameSummary& g) {
+// `name` shows each winner's name.
+std::vector<std::string> winnerNames(const store::GameSummary& g, std::string (*name)(std::string_view)) {
     std::vector<std::string> names;
     if (!g.result || !g.complete || !g.result->contains("winners")) return names;
     for (const auto& w : (*g.result)["winners"]) {
         const int p = w.get<int>();
         for (const auto& sp : g.players)
-            if (sp.player == p) names.push_back(sp.name);
+            if (sp.player == p) names.push_back(name(sp.name));
     }
     if (names.empty() && g.result->contains("emissary_total")) names.push_back("the Emissary");
     return names;
@@ -65,8 +67,11 @@ int runGames(const std::vector<std::string>& args) {
     for (auto& e : log.club().waiting()) waiting.emplace(e.game, std::move(e));
     for (const auto& g : games) {
         std::vector<std::string> players;
-        for (const auto& p : g.players) players.push_back(p.name);
-        const auto winners = winnerNames(g);
+        // On the terminal each name is isolated (terminal_text.hpp); JSON keeps them as written.
+        auto asKept = [](std::string_view name) { return std::string(name); };
+        auto show = json ? +asKept : &terminalName;
+        for (const auto& p : g.players) players.push_back(show(p.name));
+        const auto winners = winnerNames(g, show);
         if (json) {
             list.push_back({{"id", g.id.value},
                             {"started_ms", g.started.time_since_epoch().count()},

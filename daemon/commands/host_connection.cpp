@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "daemon/commands/command.hpp"
+#include "daemon/commands/terminal_text.hpp"
 #include "daemon/config/config_check.hpp"
 #include "daemon/server/host_secret.hpp"
 
@@ -131,7 +132,7 @@ json withPlayerLinks(const HostConnection& connection, json answer) {
 void printPlayerLinks(std::ostream& out, const HostConnection& connection, const json& answer) {
     const json players = withPlayerLinks(connection, answer).value("players", json::array());
     std::size_t width = 0;
-    for (const auto& p : players) width = std::max(width, textOf(p, "name").size());
+    for (const auto& p : players) width = std::max(width, characterCount(textOf(p, "name")));
     out << "Game " << answer.value("game", json()).dump() << ": each player opens their own link (it shows "
         << "their secret cards; give it to them alone):\n";
     for (const auto& p : players) {
@@ -140,7 +141,7 @@ void printPlayerLinks(std::ostream& out, const HostConnection& connection, const
         // A seat the referee plays has no link: its cards are nobody's to see.
         const bool bot = p.contains("bot") && p["bot"].is_string();
         out << "  seat " << (seat.is_number_integer() ? std::to_string(seat.get<int>() + 1) : "?") << "  "
-            << name << std::string(width - name.size(), ' ') << "  "
+            << paddedName(name, width) << "  "
             << (bot ? std::string("played by the referee (a bot): no link") : textOf(p, "url")) << "\n";
     }
     const std::string base = connection.address.url();

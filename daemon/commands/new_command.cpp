@@ -14,7 +14,8 @@
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/host_connection.hpp"
 #include "daemon/referee/bot_strength.hpp"
-#include "engine/record/player_name.hpp"
+#include "daemon/referee/player_names.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::daemon {
 
@@ -183,11 +184,11 @@ std::optional<std::vector<std::string>> readPlayers(const NewOptions& o, const p
     }
     std::vector<std::string> players = o.playerNames;
     if (vm.count("players")) players = split(o.playersText, ',');
-    for (std::size_t p = 0; p < players.size(); ++p)
-        if (auto problem = record::playerNameProblem(players[p])) {
-            why = "player " + std::to_string(p + 1) + "'s name " + *problem;
-            return std::nullopt;
-        }
+    // The host API's own check (what the daemon would refuse), in English.
+    if (auto problem = referee::newPlayerNamesProblem(players)) {
+        why = words::english().say(*problem);
+        return std::nullopt;
+    }
     return players;
 }
 

@@ -7,6 +7,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/game_log_options.hpp"
+#include "daemon/commands/terminal_text.hpp"
 #include "daemon/store/game_stats.hpp"
 
 namespace vivaref::daemon {
@@ -23,9 +24,9 @@ void printEdition(const std::string& name, const store::EditionStats& e) {
     std::stable_sort(players.begin(), players.end(),
                      [](const auto& a, const auto& b) { return a.second.wins > b.second.wins; });
     for (const auto& [player, p] : players)
-        std::cout << "    " << std::left << std::setw(16) << player << std::right << std::setw(5) << p.games
-                  << std::setw(5) << p.wins << std::setw(8) << std::fixed << std::setprecision(1)
-                  << p.averageRoundScore() << "\n";
+        std::cout << "    " << paddedName(player, 16) << std::right << std::setw(5) << p.games << std::setw(5)
+                  << p.wins << std::setw(8) << std::fixed << std::setprecision(1) << p.averageRoundScore()
+                  << "\n";
     std::cout << "  Characters (elections, crowned, rejected), most crowned first:\n";
     std::vector<std::pair<std::string, store::CharacterStats>> characters(e.characters.begin(),
                                                                           e.characters.end());

@@ -14,19 +14,25 @@ using engine::Phase;
 using nlohmann::json;
 
 bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
-    auto ignored = [&](std::string text) {
-        privateNotice(key.seat, "ignored-key", std::move(text), json::object());
+    auto ignored = [&](const char* code) {
+        privateNotice(key.seat, "ignored-key", engine::Message(code), json::object());
+        return false;
+    };
+    auto notSaved = [&] {
+        privateNotice(
+            key.seat, "ignored-key",
+            engine::Message("station.log-blocked", {{"why", engine::say::message(ctx_.logRefusalMessage())}}),
+            json::object());
         return false;
     };
     if (!state() || (ctx_.game.status != GameStatus::Playing && ctx_.game.status != GameStatus::Paused))
-        return ignored("No game is being played.");
+        return ignored("station.no-game");
     // A bot's station is no person's: its keys count for nothing, and say the
     // same before and after the bot voted (REFEREE-NOTES.md, "Bots").
-    if (ctx_.game.botAt(key.seat)) return ignored("The referee plays this seat: its keys are not counted.");
-    if (ctx_.game.status == GameStatus::Paused) return ignored("The game is paused: vote once it goes on.");
-    if (ctx_.logBlocked())
-        return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");
-    if (cardsAwaited) return ignored("The host is entering the revealed cards: wait.");
+    if (ctx_.game.botAt(key.seat)) return ignored("station.bot-seat");
+    if (ctx_.game.status == GameStatus::Paused) return ignored("station.paused");
+    if (ctx_.logBlocked()) return notSaved();
+    if (cardsAwaited) return ignored("station.cards-awaited");
     if (state()->phase() != Phase::Election) {
         // The move that opens the vote may still be on its way to the
         // readers, or on a place whose reader is catching up.
@@ -35,11 +41,10 @@ bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
             heldKeys_.push_back({key, ctx_.now + ctx_.options.earlyVoteHold});
             return false;
         }
-        return ignored("No vote is open.");
+        return ignored("station.no-vote");
     }
     const auto verdict = decider.decide(engine::Action::vote(key.seat, key.card), false);
-    if (verdict.isNotSaved())
-        return ignored(ctx_.logRefusal() + " This key was not counted: vote again once the game goes on.");
+    if (verdict.isNotSaved()) return notSaved();
     if (const auto* refused = verdict.refusal()) {
         // Only this station learns of it: a card not held tells about a hand.
         ++ctx_.counters.privateRefusals;
@@ -49,8 +54,7 @@ bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
                              ? engine::Message("referee.you-already-voted")
                              : refused->message;
         privateNotice(key.seat, "private-refusal",
-                      words::english().say(
-                          engine::Message("referee.key-not-counted", {{"why", engine::say::message(why)}})),
+                      engine::Message("referee.key-not-counted", {{"why", engine::say::message(why)}}),
                       json{{"code", engine::refusalCodeName(refused->code)}});
         return false;
     }
@@ -60,10 +64,11 @@ bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
 void BoardPart::pressWithoutSeat(drivers::StationId station) {
     const bool inGame =
         state() && (ctx_.game.status == GameStatus::Playing || ctx_.game.status == GameStatus::Paused);
-    tellStation(station, "ignored-key",
-                inGame ? "This game has no seat " + std::to_string(station.number + 1) + "."
-                       : "No game is being played.",
-                json::object());
+    tellStation(
+        station, "ignored-key",
+        inGame ? engine::Message("station.no-such-seat", {{"seat", engine::say::number(station.number + 1)}})
+               : engine::Message("station.no-game"),
+        json::object());
 }
 
 std::vector<KeyPress> BoardPart::releaseHeldKeys() {
@@ -73,7 +78,7 @@ std::vector<KeyPress> BoardPart::releaseHeldKeys() {
         for (const auto& held : std::exchange(heldKeys_, {})) open.push_back(held.key);
     } else if (comparison_.matches() && failingPlaces_.empty()) {
         for (const auto& held : std::exchange(heldKeys_, {}))
-            privateNotice(held.key.seat, "ignored-key", "No vote is open.", json::object());
+            privateNotice(held.key.seat, "ignored-key", engine::Message("station.no-vote"), json::object());
     }
     return open;
 }
@@ -87,19 +92,20 @@ void BoardPart::expireHeldKeys(const Due& due) {
     });
     for (const auto& held : over) {
         ctx_.now = std::max(ctx_.now, held.until);
-        privateNotice(held.key.seat, "ignored-key", "No vote is open.", json::object());
+        privateNotice(held.key.seat, "ignored-key", engine::Message("station.no-vote"), json::object());
     }
 }
 
-void BoardPart::privateNotice(engine::Seat seat, std::string kind, std::string text, json detail) {
-    tellStation(drivers::StationId{seat.index}, std::move(kind), std::move(text), std::move(detail));
+void BoardPart::privateNotice(engine::Seat seat, std::string kind, const engine::Message& says, json detail) {
+    tellStation(drivers::StationId{seat.index}, std::move(kind), says, std::move(detail));
     stationNotices_[seat] = ctx_.notices.back();  // the seat's own page shows it too
 }
 
-void BoardPart::tellStation(drivers::StationId station, std::string kind, std::string text, json detail) {
+void BoardPart::tellStation(drivers::StationId station, std::string kind, const engine::Message& says,
+                            json detail) {
     ++ctx_.counters.stationNotices;
     ctx_.notices.push_back(Notice{ctx_.now, std::move(kind), Notice::Audience::Station, station.number,
-                                  std::move(text), std::move(detail), std::nullopt});
+                                  words::english().say(says), std::move(detail), says});
 }
 
 }  // namespace vivaref::referee

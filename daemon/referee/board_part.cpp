@@ -291,7 +291,15 @@ void BoardPart::refuse(std::string code, engine::Message message, std::vector<Di
         ++ctx_.counters.refusals[code];
         ctx_.refereeEvent("refusal", detail);
     }
-    ctx_.notice("refused", sentence + " " + joinSentences(steps), std::move(detail));
+    // The English text as it was; the message as the status's text_says.
+    std::vector<engine::MessageValue> stepMessages;
+    for (const auto& d : refusal_->restore) stepMessages.push_back(engine::say::message(restoreMessage(d)));
+    const auto says = stepMessages.empty()
+                          ? refusal_->message
+                          : engine::Message("referee.refusal-steps",
+                                            {{"why", engine::say::message(refusal_->message)},
+                                             {"steps", engine::say::list(std::move(stepMessages))}});
+    ctx_.notice("refused", sentence + " " + joinSentences(steps), says, std::move(detail));
 }
 
 void BoardPart::clearRefusal(const char* why) {

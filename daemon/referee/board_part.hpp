@@ -149,8 +149,10 @@ private:
     // refusal still standing is lifted.
     Verdict acceptBoardAction(const engine::Action& a, Decider& decider);
     // A notice for one station's display; a seat's is kept for its page too.
-    void privateNotice(engine::Seat seat, std::string kind, std::string text, nlohmann::json detail);
-    void tellStation(drivers::StationId station, std::string kind, std::string text, nlohmann::json detail);
+    void privateNotice(engine::Seat seat, std::string kind, const engine::Message& says,
+                       nlohmann::json detail);
+    void tellStation(drivers::StationId station, std::string kind, const engine::Message& says,
+                     nlohmann::json detail);
 
     Context& ctx_;
     drivers::BoardObservation seen_;

@@ -67,8 +67,10 @@ void BoardPart::addStatus(json& out) const {
     out["board"] = json{{"expected", std::move(expected)}, {"seen", std::move(seenJson)}};
     json differences = json::array();
     for (const auto& d : comparison_.differences)
-        differences.push_back(json{
-            {"character", d.slug.name}, {"expected", placeJson(d.expected)}, {"seen", describe(d.seen)}});
+        differences.push_back(json{{"character", d.slug.name},
+                                   {"expected", placeJson(d.expected)},
+                                   {"seen", describe(d.seen)},
+                                   {"seen_at", sightingJson(d.seen)}});
     out["differences"] = std::move(differences);
     out["in_hand"] = std::move(inHand);
 
@@ -85,6 +87,7 @@ void BoardPart::addStatus(json& out) const {
             moves.push_back(json{{"character", d.slug.name},
                                  {"to", placeJson(d.expected)},
                                  {"seen", describe(d.seen)},
+                                 {"seen_at", sightingJson(d.seen)},
                                  {"do", sentence},
                                  {"do_says", words::messageJson(step)}});
             steps.push_back(engine::say::message(step));

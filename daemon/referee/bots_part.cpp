@@ -3,6 +3,7 @@
 #include "daemon/referee/bots_part.hpp"
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/message_json.hpp"
 #include "engine/players/heuristic_player.hpp"
 #include "engine/players/search_player.hpp"
 
@@ -109,7 +110,10 @@ bool BotsPart::act(Decider& decider) {
     }
     game.botPlan = action;
     plannedFor_ = state;
-    ctx_.notice("bot-plan", ctx_.botPlanSentence() + " Anyone may make the move for the bot.", planJson());
+    ctx_.notice(
+        "bot-plan",
+        engine::Message("referee.bot-plan-anyone", {{"plan", engine::say::message(ctx_.botPlanMessage())}}),
+        planJson());
     return false;
 }
 
@@ -122,7 +126,8 @@ json BotsPart::planJson() const {
                 {"character", ctx_.slug(a.character())},
                 {"from", placeJson(boardPlace(game.state->placeOf(a.character())))},
                 {"to", placeJson(boardPlace(a.to()).value_or(a.to()))},
-                {"text", ctx_.botPlanSentence()}};
+                {"text", ctx_.botPlanSentence()},
+                {"says", words::messageJson(ctx_.botPlanMessage())}};
 }
 
 }  // namespace vivaref::referee

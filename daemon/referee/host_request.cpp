@@ -2,7 +2,8 @@
 
 #include <type_traits>
 
-#include "engine/record/player_name.hpp"
+#include "daemon/referee/player_names.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::referee {
 
@@ -36,10 +37,7 @@ HostRequestParse readNewGame(const json& v) {
             if (!value.is_array()) return failed("the new-game players are not a list of names");
             for (const auto& name : value) {
                 if (!name.is_string()) return failed("a new-game player name is not a string");
-                const auto text = name.get<std::string>();
-                if (auto why = record::playerNameProblem(text))
-                    return failed("player " + std::to_string(r.players.size() + 1) + "'s name " + *why);
-                r.players.push_back(text);
+                r.players.push_back(name.get<std::string>());
             }
         } else if (key == "favourites") {
             if (value == "dealt")
@@ -69,6 +67,10 @@ HostRequestParse readNewGame(const json& v) {
         }
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
+    if (auto why = newPlayerNamesProblem(r.players)) {
+        auto text = words::english().say(*why);
+        return HostRequestParse(std::move(text), std::move(why));
+    }
     return {HostRequest{std::move(r)}};
 }
 

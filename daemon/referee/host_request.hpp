@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/message.hpp"
+
 namespace vivaref::referee {
 
 // Who holds the Favourites cards (and Ambition cards): the referee deals
@@ -68,14 +70,22 @@ using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, Reshu
 std::string hostRequestName(const HostRequest& request);
 
 struct HostRequestParse {
+    HostRequestParse(HostRequest request) : value(std::move(request)) {}
+    HostRequestParse(std::string why, std::optional<engine::Message> message = std::nullopt)
+        : value(std::move(why)), says(std::move(message)) {}
+
     std::variant<HostRequest, std::string> value;  // the request, or why it is not one (a sentence)
+    // Why, as a message, where a person made the mistake (a player's name);
+    // a request's shape is for programs, and stays English.
+    std::optional<engine::Message> says;
     bool ok() const { return value.index() == 0; }
 };
 
 // Reads the value of a trace line's "host" key: an object with exactly one
 // key naming the request. Only the form is checked (an object where one is
-// due, the new-game's keys and players' names); the payloads are the
-// game's to judge. Never throws but std::bad_alloc.
+// due, the new-game's keys, and the players' names as a new game's must be:
+// player_names.hpp); the payloads are the game's to judge. Never throws but
+// std::bad_alloc.
 HostRequestParse parseHostRequest(const nlohmann::json& host);
 
 // A new-game's "bots": [{"seat": 1, "strength": "strong"}, ...]. Only the

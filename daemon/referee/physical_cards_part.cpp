@@ -12,8 +12,12 @@ using nlohmann::json;
 
 namespace {
 
-HostAnswer badReveal(std::string message, std::optional<store::GameId> game) {
-    return HostAnswer::refused("bad-reveal", std::move(message), game);
+HostAnswer badReveal(const engine::Message& why, std::optional<store::GameId> game) {
+    return HostAnswer::refused("bad-reveal", why, game);
+}
+
+HostAnswer badReveal(const char* code, std::optional<store::GameId> game) {
+    return badReveal(engine::Message(code), game);
 }
 
 // The number of coronations that end a round with every card scored.
@@ -28,28 +32,24 @@ std::optional<HostAnswer> revealFormProblem(const json& body, int round,
                                             std::optional<store::GameId> gameId) {
     for (const auto& [key, value] : body.items())
         if (key != "round" && key != "favourites" && key != "banished" && key != "ambitions")
-            return badReveal("Unknown key '" + key + "' (round, favourites, banished, ambitions).", gameId);
+            return badReveal(engine::Message("reveal.unknown-key", {{"key", engine::say::text(key)}}),
+                             gameId);
     const auto roundIt = body.find("round");
-    if (roundIt == body.end() || !roundIt->is_number_integer())
-        return badReveal("Say which round's cards these are (\"round\").", gameId);
+    if (roundIt == body.end() || !roundIt->is_number_integer()) return badReveal("reveal.no-round", gameId);
     if (roundIt->get<std::int64_t>() != round)
         return HostAnswer::refused(
             "wrong-round",
             engine::Message("host.reveal-wrong-round", {{"round", engine::say::number(round)}}), gameId);
     const bool hasFavourites = body.contains("favourites");
     const bool hasAmbitions = body.contains("ambitions");
-    if (need && need->favourites && !hasFavourites)
-        return badReveal("Enter every player's six favourites.", gameId);
-    if (need && need->ambitions && !hasAmbitions)
-        return badReveal("Enter the Ambition card each player kept.", gameId);
-    if (!hasFavourites && !hasAmbitions)
-        return badReveal("Enter the favourites or the kept Ambition cards.", gameId);
+    if (need && need->favourites && !hasFavourites) return badReveal("reveal.favourites-needed", gameId);
+    if (need && need->ambitions && !hasAmbitions) return badReveal("reveal.ambitions-needed", gameId);
+    if (!hasFavourites && !hasAmbitions) return badReveal("reveal.nothing", gameId);
     if (body.contains("banished") && !hasFavourites)
-        return badReveal("The seals come with the favourites: enter both.", gameId);
+        return badReveal("reveal.seals-without-favourites", gameId);
     if (hasFavourites && rules.options().banished && !body.contains("banished"))
-        return badReveal("Enter each card's sealed character too.", gameId);
-    if (hasAmbitions && !rules.options().ambition)
-        return badReveal("This game plays without Ambition cards.", gameId);
+        return badReveal("reveal.seals-needed", gameId);
+    if (hasAmbitions && !rules.options().ambition) return badReveal("reveal.no-ambitions", gameId);
     return std::nullopt;
 }
 
@@ -58,9 +58,9 @@ std::optional<HostAnswer> revealFormProblem(const json& body, int round,
 // so each kept card is paired with one nobody kept. Nothing (and `why`)
 // when the list is not one card a player.
 std::optional<std::vector<engine::AmbitionCard>> keptAmbitions(const json& list, const engine::Rules& rules,
-                                                               json& pairs, std::string& why) {
+                                                               json& pairs, engine::Message& why) {
     if (!list.is_array() || static_cast<int>(list.size()) != rules.players()) {
-        why = "Give one kept Ambition card for each of the " + std::to_string(rules.players()) + " players.";
+        why = engine::Message("reveal.ambitions-count", {{"players", engine::say::number(rules.players())}});
         return std::nullopt;
     }
     std::vector<engine::AmbitionCard> kept;
@@ -68,7 +68,7 @@ std::optional<std::vector<engine::AmbitionCard>> keptAmbitions(const json& list,
         const auto card = slug.is_string() ? engine::parseAmbitionCard(slug.get<std::string>())
                                            : engine::AmbitionCard::Unknown;
         if (card == engine::AmbitionCard::Unknown) {
-            why = slug.dump() + " is not an Ambition card.";
+            why = engine::Message("reveal.not-ambition", {{"given", engine::say::text(slug.dump())}});
             return std::nullopt;
         }
         kept.push_back(card);
@@ -80,7 +80,7 @@ std::optional<std::vector<engine::AmbitionCard>> keptAmbitions(const json& list,
     for (auto card : kept) {
         while (next < engine::kAmbitionCardCount && used[static_cast<std::size_t>(next)]) ++next;
         if (next == engine::kAmbitionCardCount) {
-            why = "Too few Ambition cards are left.";
+            why = engine::Message("reveal.ambitions-left");
             return std::nullopt;
         }
         used[static_cast<std::size_t>(next)] = true;
@@ -196,8 +196,9 @@ std::variant<CardsEntered, HostAnswer> PhysicalCardsPart::read(const RevealReque
                               std::get<engine::Deal>(timeline[dealIndex - 1].what).round == *round))
         --dealIndex;
     if (dealIndex == 0)
-        return HostAnswer::refused("bad-log", "Round " + std::to_string(*round) + "'s deal is not known.",
-                                   gameId);
+        return HostAnswer::refused(
+            "bad-log", engine::Message("reveal.deal-unknown", {{"round", engine::say::number(*round)}}),
+            gameId);
     --dealIndex;
     json dealJson =
         json::parse(record::writeDeal(std::get<engine::Deal>(timeline[dealIndex].what), rules)).at("deal");
@@ -210,7 +211,7 @@ std::variant<CardsEntered, HostAnswer> PhysicalCardsPart::read(const RevealReque
     }
     std::optional<std::vector<engine::AmbitionCard>> kept;
     if (hasAmbitions) {
-        std::string why;
+        engine::Message why;
         json pairs;
         kept = keptAmbitions(body["ambitions"], rules, pairs, why);
         if (!kept) return badReveal(why, gameId);

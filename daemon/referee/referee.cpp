@@ -5,22 +5,19 @@
 
 #include <algorithm>
 
+#include "daemon/referee/player_names.hpp"
 #include "daemon/referee/referee_impl.hpp"
 #include "daemon/words/words.hpp"
 #include "engine/record/deal_reader.hpp"
 #include "engine/record/line_reader.hpp"
-#include "engine/record/player_name.hpp"
 #include "engine/record/setup_reader.hpp"
 
 namespace vivaref::referee {
 
 using nlohmann::json;
 
-HostAnswer HostAnswer::accepted(std::optional<store::GameId> game, std::string message) {
-    return {true, {}, std::move(message), game, std::nullopt};
-}
-HostAnswer HostAnswer::refused(std::string code, std::string message, std::optional<store::GameId> game) {
-    return {false, std::move(code), std::move(message), game, std::nullopt};
+HostAnswer HostAnswer::accepted(std::optional<store::GameId> game, const engine::Message& says) {
+    return {true, {}, words::english().say(says), game, says};
 }
 
 HostAnswer HostAnswer::refused(std::string code, const engine::Message& says,
@@ -79,11 +76,10 @@ std::optional<HostAnswer> playersProblem(const NewGameRequest& r, const engine::
     names = r.players;
     if (names.empty())
         for (int i = 0; i < rules.players(); ++i) names.push_back("Player " + std::to_string(i + 1));
-    // Every way in checks names already; the referee keeps the log safe from any other.
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (auto why = record::playerNameProblem(names[i]))
-            return HostAnswer::refused("bad-players",
-                                       "Player " + std::to_string(i + 1) + "'s name " + *why + ".");
+    // Every way in checks names already; the referee keeps the log safe from
+    // any other. Only their form: a trace of a game logged before the host's
+    // checks (player_names.hpp) replays as it was played.
+    if (auto why = playerNamesFormProblem(names)) return HostAnswer::refused("bad-players", *why);
     return std::nullopt;
 }
 
@@ -174,13 +170,15 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
     bots.startGame(r.bots);
     ++ctx.counters.gamesStarted;
+    const auto gameNumber = say::number(static_cast<std::int64_t>(id.value));
     ctx.notice("game-started",
-               "Game " + std::to_string(id.value) + " starts: " +
-                   std::string(engine::editionName(spec.edition)) + ", " + std::to_string(rules->seats()) +
-                   " seats" + (cards.physical() ? ", with the table's own Favourites cards." : "."),
+               engine::Message(cards.physical() ? "referee.game-starts-physical" : "referee.game-starts",
+                               {{"game", gameNumber},
+                                {"edition", say::text(std::string(engine::editionName(spec.edition)))},
+                                {"seats", say::number(rules->seats())}}),
                json{{"game", id.value}, {"favourites_mode", favouritesModeName(cards.mode())}});
     settle();
-    return HostAnswer::accepted(id, "Game " + std::to_string(id.value) + " started.");
+    return HostAnswer::accepted(id, engine::Message("answer.game-started", {{"game", gameNumber}}));
 }
 
 HostAnswer Referee::Impl::deal(const DealRequest& r) {
@@ -190,7 +188,8 @@ HostAnswer Referee::Impl::deal(const DealRequest& r) {
     if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, game.id);
     if (auto no = notTaken(decide(std::get<engine::Deal>(read), false), game.id)) return *no;
     settle();
-    return HostAnswer::accepted(game.id, "Round " + std::to_string(game.state->round()) + " is dealt.");
+    return HostAnswer::accepted(
+        game.id, engine::Message("answer.dealt", {{"round", say::number(game.state->round())}}));
 }
 
 HostAnswer Referee::Impl::keep(const KeepRequest& r) {
@@ -203,7 +202,8 @@ HostAnswer Referee::Impl::keep(const KeepRequest& r) {
     const auto& action = std::get<engine::Action>(*read.line);
     if (auto no = notTaken(decide(action, false), game.id)) return *no;
     settle();
-    return HostAnswer::accepted(game.id, ctx.playerName(action.player()) + " kept a card.");
+    return HostAnswer::accepted(
+        game.id, engine::Message("answer.kept", {{"player", say::player(ctx.playerName(action.player()))}}));
 }
 
 HostAnswer Referee::Impl::reshuffle(const ReshuffleRequest& r) {
@@ -213,7 +213,7 @@ HostAnswer Referee::Impl::reshuffle(const ReshuffleRequest& r) {
     if (!read.line) return refusedBy(*read.refusal, game.id);
     if (auto no = notTaken(decide(std::get<engine::Reshuffle>(*read.line), false), game.id)) return *no;
     settle();
-    return HostAnswer::accepted(game.id, "The Emissary's pile is set.");
+    return HostAnswer::accepted(game.id, engine::Message("answer.pile-set"));
 }
 
 HostAnswer Referee::Impl::undo() {
@@ -233,7 +233,7 @@ HostAnswer Referee::Impl::undo() {
     game.lastAction = engine::Message("event.undone");
     ctx.notice("undone", engine::Message("event.undone-put-back"), json{{"decisions", *taken}});
     settle();
-    return HostAnswer::accepted(game.id, words::english().say(game.lastAction));
+    return HostAnswer::accepted(game.id, game.lastAction);
 }
 
 HostAnswer Referee::Impl::pause() {
@@ -246,7 +246,7 @@ HostAnswer Referee::Impl::pause() {
     game.status = GameStatus::Paused;
     chance.disarm();
     ctx.notice("paused", engine::Message("notice.paused"));
-    return HostAnswer::accepted(game.id, "Paused.");
+    return HostAnswer::accepted(game.id, engine::Message("answer.paused"));
 }
 
 HostAnswer Referee::Impl::resumePlay() {
@@ -262,7 +262,7 @@ HostAnswer Referee::Impl::resumePlay() {
     armChance();
     ctx.notice("resumed", engine::Message("notice.resumed"));
     settle();
-    return HostAnswer::accepted(game.id, "Resumed.");
+    return HostAnswer::accepted(game.id, engine::Message("answer.resumed"));
 }
 
 HostAnswer Referee::Impl::abandon() {
@@ -278,7 +278,7 @@ HostAnswer Referee::Impl::abandon() {
     ctx.notice("abandoned",
                engine::Message("notice.abandoned",
                                {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}));
-    return HostAnswer::accepted(game.id, "Abandoned.");
+    return HostAnswer::accepted(game.id, engine::Message("answer.abandoned"));
 }
 
 HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
@@ -301,7 +301,7 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
     armChance();
     finishIfOver();
     settle();
-    return HostAnswer::accepted(game.id, words::english().say(game.lastAction));
+    return HostAnswer::accepted(game.id, game.lastAction);
 }
 
 void Referee::Impl::settle() {
@@ -391,7 +391,8 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
     // While the log cannot save, nothing new is accepted (a try first: the
     // disk may have room again).
     if (ctx.logBlocked()) {
-        if (!ctx.retryLog()) return HostAnswer::refused("log-unwritable", ctx.logRefusal(), ctx.game.id);
+        if (!ctx.retryLog())
+            return HostAnswer::refused("log-unwritable", ctx.logRefusalMessage(), ctx.game.id);
         m.settle();
     }
     HostAnswer answer = std::visit(
@@ -412,10 +413,10 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
     // to save it was not done, and is answered so. (An answer that is ok was
     // saved; what the referee tried after it may have met the full disk.)
     if (!answer.ok && ctx.logBlocked())
-        return HostAnswer::refused("log-unwritable",
-                                   "Not saved: " + ctx.logRefusal() +
-                                       " Nothing of this request was done: ask again once the game goes on.",
-                                   answer.game);
+        return HostAnswer::refused(
+            "log-unwritable",
+            engine::Message("log.not-saved", {{"why", engine::say::message(ctx.logRefusalMessage())}}),
+            answer.game);
     return answer;
 }
 

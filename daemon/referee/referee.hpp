@@ -19,6 +19,9 @@
 //   - publicStatus() has "roster": [{"id", "name", "kind"}] (for the pages).
 //   - botAt(seat): whether the referee plays a seat (it then has no link,
 //     no code and no keys for people: the server asks).
+//   - issue 33: every HostAnswer and Notice carries `says`, the message its
+//     English text renders; publicStatus() has "log_problem_says" and
+//     "bot_plan"."says", playerStatus() "station_notice"."says".
 #pragma once
 
 #include <cstdint>
@@ -93,10 +96,11 @@ struct HostAnswer {
     std::string code;                     // when refused: the engine's code or one of ours (REFEREE-NOTES.md)
     std::string message;                  // a sentence for the host, in English
     std::optional<store::GameId> game;    // the game it concerned, if any
-    std::optional<engine::Message> says;  // the message, where there is one (the API's "says")
+    std::optional<engine::Message> says;  // the message (the API's "says"); the referee always gives one
 
-    static HostAnswer accepted(std::optional<store::GameId> game, std::string message = {});
-    static HostAnswer refused(std::string code, std::string message, std::optional<store::GameId> game = {});
+    // What the referee says is a message (its `message` the English): no
+    // sentence is built in C++ (issue 33, daemon/words/NOTES.md).
+    static HostAnswer accepted(std::optional<store::GameId> game, const engine::Message& says);
     static HostAnswer refused(std::string code, const engine::Message& says,
                               std::optional<store::GameId> game = {});
 };
@@ -120,7 +124,7 @@ struct Notice {
     std::optional<int> station;           // Audience::Station only
     std::string text;                     // a sentence, in English
     nlohmann::json detail;                // machine-readable; never a secret in a public notice
-    std::optional<engine::Message> says;  // the sentence as a message, where there is one
+    std::optional<engine::Message> says;  // the sentence as a message (the referee always gives one)
 };
 
 // A chance decision the referee made itself, as the host request that would

@@ -9,6 +9,11 @@ namespace vivaref::referee {
 
 using nlohmann::json;
 
+namespace {
+// The reason a write that threw gives (WriteStatus::reason).
+constexpr std::string_view kLogCannotWrite = "it cannot write";
+}  // namespace
+
 const char* gameStatusName(GameStatus s) {
     switch (s) {
         case GameStatus::None:
@@ -37,7 +42,7 @@ void Context::writeLog(const std::function<store::WriteStatus(store::DecisionLog
     } catch (const std::exception& e) {
         // The log broke beyond a full disk: say so loudly, play on in memory.
         noteLog(store::WriteStatus{false, std::string("the game log failed: ") + e.what(), store->waiting(),
-                                   "it cannot write"});
+                                   std::string(kLogCannotWrite)});
     }
 }
 
@@ -76,9 +81,7 @@ void Context::noteLog(const store::WriteStatus& written) {
         if (wasFailing) return;
         // Once when it starts (not at each retry): the journal and the pages.
         notice("log-problem",
-               "THE GAME LOG CANNOT BE WRITTEN: " + written.problem +
-                   ". Nothing new is decided until it can: the move that met it is not taken, and the board "
-                   "is judged again by itself once the log saves.",
+               engine::Message("log.problem", {{"problem", engine::say::text(written.problem)}}),
                json{{"problem", written.problem}, {"waiting", written.waiting}});
     } else if (wasFailing) {
         logRetryAt.reset();
@@ -86,21 +89,22 @@ void Context::noteLog(const store::WriteStatus& written) {
     }
 }
 
-std::string Context::logRefusal() const {
-    const std::string reason = log.reason.empty() ? "it cannot write" : log.reason;
-    return "The game log cannot save (" + reason +
-           "): nothing new is accepted until it can. Free some disk space on the referee's machine: "
-           "the game goes on by itself.";
+engine::Message Context::logRefusalMessage() const {
+    namespace say = engine::say;
+    // The store's reason in a few words: a full disk is said in every
+    // language; another is SQLite's own English, shown as written.
+    auto why = log.reason.empty() || log.reason == kLogCannotWrite
+                   ? say::message(engine::Message("log.cannot-write"))
+               : log.reason == store::kDiskFullReason ? say::message(engine::Message("log.disk-full"))
+                                                      : say::text(log.reason);
+    return engine::Message("log.blocked", {{"why", std::move(why)}});
 }
+
+std::string Context::logRefusal() const { return words::english().say(logRefusalMessage()); }
 
 bool Context::retryLog() {
     if (!logBlocked()) return true;
     return refereeEvent("log-saves-again", json{{"problem", log.problem}});
-}
-
-void Context::notice(std::string kind, std::string text, json detail) {
-    notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
-                             std::move(detail), std::nullopt});
 }
 
 void Context::notice(std::string kind, const engine::Message& says, json detail) {
@@ -108,29 +112,14 @@ void Context::notice(std::string kind, const engine::Message& says, json detail)
                              words::english().say(says), std::move(detail), says});
 }
 
-std::string Context::seatName(engine::Seat s) const {
-    const std::string numbered = "Seat " + std::to_string(s.index + 1);
-    const auto& state = game.state;
-    if (!state || s.index >= state->rules().seats()) return numbered;
-    const auto& rules = state->rules();
-    std::string text;
-    for (int i = 0; i < rules.playersAt(s); ++i) {
-        auto p = rules.playerAt(s, i).index;
-        if (p >= game.players.size() || game.players[p].empty()) continue;
-        text += (text.empty() ? "" : " and ") + game.players[p];
-    }
-    return text.empty() ? numbered : text;
+void Context::notice(std::string kind, std::string text, const engine::Message& says, json detail) {
+    notices.push_back(Notice{now, std::move(kind), Notice::Audience::Public, std::nullopt, std::move(text),
+                             std::move(detail), says});
 }
 
 std::string Context::playerName(engine::PlayerId p) const {
     if (p.index < game.players.size() && !game.players[p.index].empty()) return game.players[p.index];
     return "Player " + std::to_string(p.index + 1);
-}
-
-std::string Context::characterName(engine::CharacterId c) const {
-    if (!game.state) return "?";
-    const auto& roster = game.state->rules().roster();
-    return c.index < roster.size() ? roster[c].name : "?";
 }
 
 std::string Context::slug(engine::CharacterId c) const {

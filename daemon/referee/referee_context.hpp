@@ -89,31 +89,32 @@ struct Context {
     // The log of the game cannot save what the referee decides: nothing new
     // is decided until it can (REFEREE-NOTES.md, "Never lose a game").
     bool logBlocked() const { return store && game.id && !log.durable; }
-    // Why, in words for the table: "The game log cannot save (disk full): ...".
+    // Why, for the table: "The game log cannot save (disk full): ..."
+    // ("log.blocked"); logRefusal() in English.
+    engine::Message logRefusalMessage() const;
     std::string logRefusal() const;
     // Writes what waits now with a `log-saves-again` event (a real write:
     // a flush with nothing waiting would prove nothing); true once it is on
     // disk.
     bool retryLog();
 
-    // A public notice, now.
-    void notice(std::string kind, std::string text, nlohmann::json detail = nlohmann::json::object());
-    // The same with what it says as a message (its text: the English).
+    // A public notice, now, with what it says as a message (its text: the
+    // English).
     void notice(std::string kind, const engine::Message& says,
                 nlohmann::json detail = nlohmann::json::object());
-    // Words for the table: a seat by its players' names ("Ann", "Ann and Bob",
-    // "Seat 1" when nobody is named: counted from 1), a character by its
-    // display name ("Odessa la Contessa"); the slug stays for the JSON.
-    std::string seatName(engine::Seat s) const;
+    // A message whose English text for old clients is worded otherwise than
+    // the message renders (kept as it was before the message existed).
+    void notice(std::string kind, std::string text, const engine::Message& says, nlohmann::json detail);
+    // A player's name ("Player 3" where the log kept none: counted from 1);
+    // a character's slug for the JSON.
     std::string playerName(engine::PlayerId p) const;
-    std::string characterName(engine::CharacterId c) const;
     std::string slug(engine::CharacterId c) const;
-    // "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3." (empty
-    // without a plan).
     // A seat as words: its players' names ("Ann and Bruno"), else "Seat 3".
     engine::MessageValue seatWords(engine::Seat s) const;
     // The bot's placement or move for the table to make, as a message.
     engine::Message botPlanMessage() const;
+    // "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3." (empty
+    // without a plan).
     std::string botPlanSentence() const;
 };
 

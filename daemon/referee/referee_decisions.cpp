@@ -236,32 +236,41 @@ void Referee::Impl::finishIfOver() {
 
 HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     auto& game = ctx.game;
-    if (!ctx.store) return HostAnswer::refused("no-log", "There is no game log to resume from.");
+    const auto gameNumber = say::number(static_cast<std::int64_t>(id.value));
+    if (!ctx.store) return HostAnswer::refused("no-log", Message("resume.no-log"));
     if (game.status == GameStatus::Playing || game.status == GameStatus::Paused)
-        return HostAnswer::refused("game-in-progress", "A game is being played: abandon it first.", game.id);
+        return HostAnswer::refused(
+            "game-in-progress",
+            Message("host.game-in-progress",
+                    {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}),
+            game.id);
     std::optional<store::GameSummary> summary;
     std::vector<store::StoredEvent> events;
     try {
         summary = ctx.store->game(id);
         if (summary) events = ctx.store->events(id);
     } catch (const std::exception& e) {
-        return HostAnswer::refused("bad-log", std::string("The game log cannot be read: ") + e.what(), id);
+        return HostAnswer::refused("bad-log", Message("resume.unreadable", {{"why", say::text(e.what())}}),
+                                   id);
     }
     if (!summary)
-        return HostAnswer::refused("no-such-game", "The log holds no game " + std::to_string(id.value) + ".");
+        return HostAnswer::refused("no-such-game", Message("resume.no-such-game", {{"game", gameNumber}}));
     if (summary->ended)
-        return HostAnswer::refused("game-over", "Game " + std::to_string(id.value) + " is already over.", id);
-    auto bad = [&](const std::string& why) {
-        return HostAnswer::refused("bad-log",
-                                   "Game " + std::to_string(id.value) + " cannot be resumed: " + why, id);
+        return HostAnswer::refused("game-over", Message("resume.over", {{"game", gameNumber}}), id);
+    // Why the log's game does not read back: a format problem is the log's
+    // own English (as a record's is), shown as written.
+    auto bad = [&](engine::MessageValue why) {
+        return HostAnswer::refused(
+            "bad-log", Message("resume.cannot", {{"game", gameNumber}, {"why", std::move(why)}}), id);
     };
-    if (events.empty() || events.front().kind != "setup") return bad("its setup is missing.");
+    if (events.empty() || events.front().kind != "setup")
+        return bad(say::message(Message("resume.setup-missing")));
     auto setup = record::readLine(events.front().payload, nullptr);
     if (!setup.line || !std::holds_alternative<engine::RulesSpec>(*setup.line))
-        return bad("its setup is unreadable.");
+        return bad(say::message(Message("resume.setup-unreadable")));
     auto rules = std::make_shared<const engine::Rules>(std::get<engine::RulesSpec>(*setup.line));
     auto read = readLoggedGame(events, rules);
-    if (auto* why = std::get_if<std::string>(&read)) return bad(*why);
+    if (auto* why = std::get_if<std::string>(&read)) return bad(say::text(*why));
     auto& logged = std::get<LoggedGame>(read);
 
     game.id = id;
@@ -281,13 +290,11 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     armChance();
     game.lastAction = Message("event.resumed-from-log");
     ctx.refereeEvent("restart", json{{"decisions", timeline.decisions().size()}});
-    ctx.notice(
-        "resumed-from-log",
-        "Game " + std::to_string(id.value) + " resumes from the log: put the board as shown, then play on.",
-        json{{"game", id.value}});
+    ctx.notice("resumed-from-log", Message("resume.notice", {{"game", gameNumber}}),
+               json{{"game", id.value}});
     finishIfOver();
     settle();
-    return HostAnswer::accepted(id, "Game " + std::to_string(id.value) + " resumed.");
+    return HostAnswer::accepted(id, Message("answer.resumed-from-log", {{"game", gameNumber}}));
 }
 
 }  // namespace vivaref::referee

@@ -115,16 +115,18 @@ engine::Message phaseWaitsFor(const engine::State& state, const Context& ctx) {
 json Referee::Impl::publicStatus() const {
     const auto& game = ctx.game;
     const auto& log = ctx.log;
-    json out{{"state", gameStatusName(game.status)},
-             {"game", game.id ? json(game.id->value) : json(nullptr)},
-             {"log",
-              {{"kept", ctx.store != nullptr},
-               {"durable", log.durable},
-               {"problem", log.problem},
-               {"waiting", log.waiting}}},
-             {"readers", board.readersJson()},
-             // While the log cannot save: why, in words for the table (nothing new is accepted).
-             {"log_problem", ctx.logBlocked() ? json(ctx.logRefusal()) : json(nullptr)}};
+    json out{
+        {"state", gameStatusName(game.status)},
+        {"game", game.id ? json(game.id->value) : json(nullptr)},
+        {"log",
+         {{"kept", ctx.store != nullptr},
+          {"durable", log.durable},
+          {"problem", log.problem},
+          {"waiting", log.waiting}}},
+        {"readers", board.readersJson()},
+        // While the log cannot save: why, in words for the table (nothing new is accepted).
+        {"log_problem", ctx.logBlocked() ? json(ctx.logRefusal()) : json(nullptr)},
+        {"log_problem_says", ctx.logBlocked() ? words::messageJson(ctx.logRefusalMessage()) : json(nullptr)}};
     if (!game.state) return out;
     const auto& state = game.state;
     const auto& rules = state->rules();
@@ -189,8 +191,12 @@ json Referee::Impl::publicStatus() const {
 json Referee::Impl::playerStatus(engine::PlayerId p) const {
     const auto& game = ctx.game;
     const auto& state = game.state;
-    if (!state || p.index >= state->rules().players())
-        return json{{"error", "no-such-player"}, {"message", "This game has no such player."}};
+    if (!state || p.index >= state->rules().players()) {
+        const engine::Message why("referee.no-such-player");
+        return json{{"error", "no-such-player"},
+                    {"message", words::english().say(why)},
+                    {"says", words::messageJson(why)}};
+    }
     const auto& rules = state->rules();
     json own = record::playerViewJson(engine::playerView(*state, p), rules);
     // Physical cards: the player holds them; the referee's are placeholders.
@@ -200,6 +206,7 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
     json stationNotice = nullptr;
     if (const Notice* n = board.stationNotice(rules.seatOf(p))) {
         stationNotice = json{{"kind", n->kind}, {"text", n->text}, {"at", n->at.count()}};
+        if (n->says) stationNotice["says"] = words::messageJson(*n->says);
         if (n->detail.contains("code")) stationNotice["code"] = n->detail["code"];
     }
     return json{{"game", game.id ? json(game.id->value) : json(nullptr)},

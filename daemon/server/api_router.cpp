@@ -20,6 +20,12 @@ ApiRouter::Reply error(const Request& request, http::status status, std::string_
     return {errorResponse(&request, status, code, message)};
 }
 
+// An error a person reads (on the host's or a player's page): its message too.
+ApiRouter::Reply errorSaying(const Request& request, http::status status, std::string_view code,
+                             std::string_view message, const engine::Message& says) {
+    return {errorResponse(request, status, code, message, says)};
+}
+
 ApiRouter::Reply methodNotAllowed(const Request& request, std::string_view allowed) {
     auto reply = error(request, http::status::method_not_allowed, "method-not-allowed",
                        "this address answers " + std::string(allowed) + " only");
@@ -80,8 +86,10 @@ Response misdirected(const Request& request) {
 // 429 while the request's address is slowed after wrong host secrets.
 ApiRouter::Reply slowedDown(const Request& request, std::chrono::milliseconds wait) {
     const std::string seconds = std::to_string(wholeSeconds(wait));
-    auto reply = error(request, http::status::too_many_requests, "too-many-wrong-secrets",
-                       "too many wrong host secrets came from this address: try again in " + seconds + " s");
+    auto reply =
+        errorSaying(request, http::status::too_many_requests, "too-many-wrong-secrets",
+                    "too many wrong host secrets came from this address: try again in " + seconds + " s",
+                    engine::Message("api.slowed", {{"seconds", engine::say::number(wholeSeconds(wait))}}));
     reply.response.set(http::field::retry_after, seconds);
     return reply;
 }
@@ -176,8 +184,9 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
         if (!get) return methodNotAllowed(request, "GET");
         auto page = service_.playerStatus(rest);
         if (!page)
-            return error(request, http::status::not_found, "no-such-player",
-                         "this link belongs to no player of the current game");
+            return errorSaying(request, http::status::not_found, "no-such-player",
+                               "this link belongs to no player of the current game",
+                               engine::Message("api.no-such-player-link"));
         return ok(request, *page);
     }
     if (head == "host" && !rest.empty() && rest.find('/') == std::string_view::npos)
@@ -211,9 +220,10 @@ bool ApiRouter::hostAllowed(const Request& request) const {
 
 ApiRouter::Reply ApiRouter::hostRefused(const Request& request) {
     auto reply =
-        error(request, http::status::unauthorized, "host-credential",
-              "only the host's device can do this: it needs the host's secret (Authorization: Bearer "
-              "SECRET); open the host's link on this device");
+        errorSaying(request, http::status::unauthorized, "host-credential",
+                    "only the host's device can do this: it needs the host's secret (Authorization: Bearer "
+                    "SECRET); open the host's link on this device",
+                    engine::Message("api.host-credential"));
     reply.response.set(http::field::www_authenticate, "Bearer realm=\"vivaref host\"");
     return reply;
 }

@@ -1,5 +1,7 @@
 #include "daemon/server/http_message.hpp"
 
+#include "daemon/words/message_json.hpp"
+
 namespace vivaref::server {
 
 namespace {
@@ -45,6 +47,13 @@ Response errorResponse(const Request* request, http::status status, std::string_
     response.body() = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     response.prepare_payload();
     return response;
+}
+
+Response errorResponse(const Request& request, http::status status, std::string_view code,
+                       std::string_view message, const engine::Message& says) {
+    return jsonResponse(
+        request, status,
+        nlohmann::json{{"error", code}, {"message", message}, {"says", words::messageJson(says)}});
 }
 
 namespace {

@@ -10,6 +10,8 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "engine/message.hpp"
+
 namespace vivaref::server {
 
 namespace http = boost::beast::http;
@@ -25,6 +27,9 @@ Response jsonTextResponse(const Request& request, http::status status, std::stri
 // the answer is then HTTP/1.1 and closes the connection.
 Response errorResponse(const Request* request, http::status status, std::string_view code,
                        std::string_view message);
+// The same with what it says as a message (the body's "says": web-ui/API.md).
+Response errorResponse(const Request& request, http::status status, std::string_view code,
+                       std::string_view message, const engine::Message& says);
 
 // A target's path or query text with its %XX escapes decoded (and `+` as a
 // space in a query's names and values); nothing when an escape is broken.

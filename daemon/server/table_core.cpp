@@ -14,16 +14,28 @@ using Outcome = ServiceAnswer::Outcome;
 
 namespace {
 
+// A failure a person reads (on the host's or a player's page), with its message.
+ServiceAnswer saying(ServiceAnswer failed, const engine::Message& says) {
+    failed.body["says"] = words::messageJson(says);
+    return failed;
+}
+
+ServiceAnswer noGameYet() {
+    return saying(ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet"),
+                  engine::Message("api.no-game-yet"));
+}
+
 ServiceAnswer badRequest(std::string_view message) {
     return ServiceAnswer::failed(Outcome::BadRequest, "bad-request", message);
 }
 
 // A seat the referee plays has no link, no code and no keys for people
 // (README, "Private by default"): its cards and votes are the referee's.
-ServiceAnswer playedByReferee(std::int64_t seat, std::string_view why) {
-    return ServiceAnswer::failed(
-        Outcome::Refused, "bot-seat",
-        "seat " + std::to_string(seat + 1) + " is played by the referee: " + std::string(why));
+ServiceAnswer playedByReferee(std::int64_t seat, std::string_view why, const char* code) {
+    return saying(ServiceAnswer::failed(
+                      Outcome::Refused, "bot-seat",
+                      "seat " + std::to_string(seat + 1) + " is played by the referee: " + std::string(why)),
+                  engine::Message(code, {{"seat", engine::say::number(seat + 1)}}));
 }
 
 bool isSlug(const std::string& text) {
@@ -205,8 +217,9 @@ std::optional<json> TableCore::playerStatus(std::string_view token) {
 ServiceAnswer TableCore::player(std::string_view token, std::string_view request, const json& body) {
     const auto player = tokens_.find(token);
     if (!player)
-        return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
-                                     "this link belongs to no player of the current game");
+        return saying(ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
+                                            "this link belongs to no player of the current game"),
+                      engine::Message("api.no-such-player-link"));
     if (request != "keep")
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
                                      "a player's page can only keep an Ambition card");
@@ -220,8 +233,7 @@ ServiceAnswer TableCore::player(std::string_view token, std::string_view request
 ServiceAnswer TableCore::players() {
     const auto* state = table_.referee().state();
     const auto game = table_.referee().game();
-    if (!state || !game || tokensFor_ != game)
-        return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
+    if (!state || !game || tokensFor_ != game) return noGameYet();
     json out = {{"game", game->value}, {"players", json::array()}};
     std::vector<std::string> names;
     if (store_)
@@ -253,8 +265,7 @@ ServiceAnswer TableCore::newLink(const json& body) {
     const auto player = body.find("player");
     if (player == body.end() || !player->is_number_integer() || body.size() != 1)
         return badRequest("a new link names its \"player\" (a number, from 0)");
-    if (!table_.referee().game() || tokensFor_ != table_.referee().game())
-        return ServiceAnswer::failed(Outcome::Unavailable, "no-game", "no game has been started yet");
+    if (!table_.referee().game() || tokensFor_ != table_.referee().game()) return noGameYet();
     const auto number = player->get<std::int64_t>();
     if (number < 0 || number >= static_cast<std::int64_t>(tokens_.tokens().size()))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
@@ -262,7 +273,8 @@ ServiceAnswer TableCore::newLink(const json& body) {
     const auto seat =
         table_.referee().state()->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(number)});
     if (table_.referee().botAt(seat) || !tokens_.renew(static_cast<int>(number)))
-        return playedByReferee(seat.index, "its player has no link, so that its cards stay secret");
+        return playedByReferee(seat.index, "its player has no link, so that its cards stay secret",
+                               "api.bot-seat-link");
     return players();
 }
 
@@ -295,7 +307,11 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
                                      "pause, resume, abandon, players and members");
     // The form is checked as a trace line's would be; the game judges the rest.
     const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
-    if (!parsed.ok()) return badRequest(std::get<std::string>(parsed.value));
+    if (!parsed.ok()) {
+        auto bad = badRequest(std::get<std::string>(parsed.value));
+        if (parsed.says) bad.body["says"] = words::messageJson(*parsed.says);
+        return bad;
+    }
     trace::HostLine line{
         kind, kind == trace::HostKind::NewGame ? body.value("setup", json::object()) : body, {}};
     if (kind == trace::HostKind::NewGame) {
@@ -393,7 +409,7 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
         if (const auto* state = table_.referee().state();
             state && number < state->rules().seats() &&
             table_.referee().botAt(engine::Seat{static_cast<std::uint8_t>(number)}))
-            return playedByReferee(number, "its keys are not for people");
+            return playedByReferee(number, "its keys are not for people", "api.bot-seat-keys");
         hands_->press(drivers::StationId{static_cast<int>(number)}, *voteKey);
         return ServiceAnswer::ok({{"ok", true}});
     }

@@ -31,6 +31,10 @@ struct GameId {
     friend auto operator<=>(GameId, GameId) = default;
 };
 
+// WriteStatus::reason when the disk is full: the referee says that one in
+// the table's language (log.disk-full); any other reason is SQLite's words.
+inline constexpr std::string_view kDiskFullReason = "disk full";
+
 struct WriteStatus {
     bool durable = true;      // what was appended is on disk (trace lines may wait for flushDue)
     std::string problem;      // why not, as a sentence naming the file

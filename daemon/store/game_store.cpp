@@ -429,7 +429,7 @@ WriteStatus GameStore::flush() {
                 "): free some disk space; nothing new is saved until it can" +
                 (pending_.empty() ? std::string()
                                   : " (" + std::to_string(pending_.size()) + " trace lines wait in memory)"),
-            pending_.size(), e.isFull() ? "disk full" : describe(e)};
+            pending_.size(), e.isFull() ? std::string(kDiskFullReason) : describe(e)};
     }
 }
 

@@ -9,6 +9,8 @@
 #include <unicode/msgfmt.h>
 #include <unicode/unistr.h>
 
+#include "daemon/words/name_text.hpp"
+
 namespace vivaref::words {
 namespace {
 
@@ -76,8 +78,8 @@ std::string Rendering::value(const MessageValue& v) {
         case Kind::Text:
             return v.text;
         case Kind::Player:
-            if (marks == NameMarks::Plain) return v.text;
-            return std::string(kIsolateStart) + v.text + std::string(kIsolateEnd);
+            if (marks == NameMarks::Plain) return withoutBidiControls(v.text);
+            return std::string(kIsolateStart) + withoutBidiControls(v.text) + std::string(kIsolateEnd);
         case Kind::Place: {
             const auto place = placeWords(v.text);
             Message m(place.code);

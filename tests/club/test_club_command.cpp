@@ -53,6 +53,13 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
     r = runClub({"add-member", "--server", admin, "bob"});
     CHECK(r.status == 1);
     CHECK(r.err.find("has a member named 'bob' already") != std::string::npos);
+    // A member is seated under their name: the host's checks of a name apply.
+    r = runClub({"add-member", "--server", admin, "Cy", "\u202Eevil"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("holds a direction control (U+202E) at character 1") != std::string::npos);
+    r = runClub({"add-member", "--server", admin, "\u200B \u3164"});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("shows nothing") != std::string::npos);
     r = runClub({"members", "--server", admin});
     CHECK(r.out == "1\tAnn\n2\tBob\n");
 

@@ -124,6 +124,34 @@ std::string terminalCommandsIn(const std::string& text) {
     return found;
 }
 
+// Each direction control (U+061C, U+200E/F, U+202A-202E, U+2066-2069) a
+// terminal line holds raw, but a first strong isolate and its pop on the
+// same line (an isolate turns nothing outside itself around); and each raw
+// zero-width space. Empty: none.
+std::string lineTurnersIn(const std::string& text) {
+    std::string found;
+    std::istringstream lines(text);
+    std::string line;
+    for (int number = 1; std::getline(lines, line); ++number) {
+        int open = 0;
+        for (std::size_t i = 0; i + 2 < line.size(); ++i) {
+            const auto b0 = static_cast<unsigned char>(line[i]), b1 = static_cast<unsigned char>(line[i + 1]),
+                       b2 = static_cast<unsigned char>(line[i + 2]);
+            std::string what;
+            if (b0 == 0xd8 && b1 == 0x9c) what = "U+061C";
+            if (b0 == 0xe2 && b1 == 0x80 &&
+                (b2 == 0x8b || b2 == 0x8e || b2 == 0x8f || (b2 >= 0xaa && b2 <= 0xae)))
+                what = "U+20.. (byte " + std::to_string(b2) + ")";
+            if (b0 == 0xe2 && b1 == 0x81 && (b2 == 0xa6 || b2 == 0xa7)) what = "an LRI or RLI";
+            if (b0 == 0xe2 && b1 == 0x81 && b2 == 0xa8) ++open;  // U+2068
+            if (b0 == 0xe2 && b1 == 0x81 && b2 == 0xa9 && open-- == 0) what = "a pop with no isolate open";
+            if (!what.empty()) found += what + " on line " + std::to_string(number) + "; ";
+        }
+        if (open > 0) found += "an isolate left open on line " + std::to_string(number) + "; ";
+    }
+    return found;
+}
+
 }  // namespace
 
 TEST_CASE("serve: each game deals from a seed of its own, never the last game's plus one") {
@@ -168,12 +196,12 @@ TEST_CASE("host API: a player's name with a control character, or too long, is r
         std::string name, reason;
     };
     const std::vector<Bad> bad = {
-        {"Ann\x1b]0;owned\x07", "player 1's name holds a control character (U+001B) at character 4"},
-        {std::string("Ann\0x", 5), "player 1's name holds a control character (U+0000) at character 4"},
-        {"Ann\x07", "player 1's name holds a control character (U+0007) at character 4"},
-        {"An\xc2\x9bn", "player 1's name holds a control character (U+009B) at character 3"},
-        {std::string(20480, 'A'), "player 1's name is 20480 characters long; at most 40"},
-        {"", "player 1's name is empty"},
+        {"Ann\x1b]0;owned\x07", "Player 1’s name holds a control character (U+001B) at character 4."},
+        {std::string("Ann\0x", 5), "Player 1’s name holds a control character (U+0000) at character 4."},
+        {"Ann\x07", "Player 1’s name holds a control character (U+0007) at character 4."},
+        {"An\xc2\x9bn", "Player 1’s name holds a control character (U+009B) at character 3."},
+        {std::string(20480, 'A'), "Player 1’s name is 20,480 characters long; at most 40."},
+        {"", "Player 1’s name is empty."},
     };
     for (const auto& b : bad) {
         json body = kNewGame;
@@ -182,6 +210,7 @@ TEST_CASE("host API: a player's name with a control character, or too long, is r
         CAPTURE(answer.body.dump());
         CHECK(answer.status == 400);
         CHECK(answer.body.value("message", "") == b.reason);
+        CHECK(answer.body["says"]["code"].get<std::string>().starts_with("name."));
     }
     // Invalid UTF-8 cannot come through JSON; 40 characters of any script can.
     json body = kNewGame;
@@ -287,4 +316,44 @@ TEST_CASE("a log written before names were checked cannot drive the terminal: ga
             CHECK(has(run.out, args[0] == "show" ? "Cy\uFFFD31m\\u009b1m" : "Cy\\x9b31m\\u009b1m"));
         }
     }
+}
+
+TEST_CASE(
+    "names that turn a line around are written out, names in any script are isolated: games, show, stats") {
+    ScratchDir dir;
+    const auto db = dir.file("games.sqlite").string();
+    // Logged before the host's checks (daemon/referee/player_names.hpp): they still load.
+    const std::vector<std::string> names = {"Eve\u202Eevil", "\u05E2\u05D3\u05D9", "Bo\u2069b\u2066\u200B"};
+    {
+        GameStore log(dir.file("games.sqlite"), GameStore::Access::CreateIfMissing);
+        vivaref::engine::RulesSpec spec;
+        spec.seats = 3;
+        log.createGame({spec,
+                        names,
+                        std::nullopt,
+                        vivaref::store::WallTime(std::chrono::milliseconds(1'700'000'000'000)),
+                        {}});
+    }
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"games", "--db", db},
+                                                 {"show", "--db", db, "1"},
+                                                 {"stats", "--db", db},
+                                                 {"games", "--db", db, "--json"}}) {
+        const auto run = runVivaref(dir, args);
+        CAPTURE(args[0]);
+        CAPTURE(run.out);
+        CHECK(run.status == 0);
+        CHECK(lineTurnersIn(run.out + run.err) == "");
+        CHECK(terminalCommandsIn(run.out + run.err) == "");
+        // The names are still there, their direction controls written out.
+        CHECK(has(run.out, "Eve\\u202eevil"));
+        CHECK(has(run.out, "\u05E2\u05D3\u05D9"));
+        CHECK(has(run.out, "\\u200b"));
+    }
+    // Each name between isolates on the terminal; as kept in JSON, which reads back the same.
+    const auto games = runVivaref(dir, {"games", "--db", db});
+    CHECK(has(
+        games.out,
+        "\u2068Eve\\u202eevil\u2069, \u2068\u05E2\u05D3\u05D9\u2069, \u2068Bo\\u2069b\\u2066\\u200b\u2069"));
+    const auto listed = json::parse(runVivaref(dir, {"games", "--db", db, "--json"}).out);
+    CHECK(listed[0]["players"] == json(names));
 }

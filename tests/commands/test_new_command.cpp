@@ -96,7 +96,8 @@ struct Link {
 };
 
 // The "  seat N  NAME  URL" lines `new` and `host players` print, whose URL
-// is `url`/player.html# and a token of 64 hex digits.
+// is `url`/player.html# and a token of 64 hex digits; NAME is between a
+// first strong isolate and its pop (U+2068, U+2069), which must be there.
 std::vector<Link> linksIn(const std::string& out, const std::string& url) {
     std::vector<Link> links;
     std::istringstream lines(out);
@@ -108,6 +109,9 @@ std::vector<Link> linksIn(const std::string& out, const std::string& url) {
         if (!line.starts_with("  seat ") || !(words >> seatWord >> l.seat >> l.name >> link) ||
             !link.starts_with(page))
             continue;
+        const std::string open = "\u2068", close = "\u2069";
+        if (!l.name.starts_with(open) || !l.name.ends_with(close)) continue;
+        l.name = l.name.substr(open.size(), l.name.size() - open.size() - close.size());
         l.token = link.substr(page.size());
         if (l.token.size() == 64 && l.token.find_first_not_of("0123456789abcdef") == std::string::npos)
             links.push_back(l);
@@ -194,8 +198,8 @@ TEST_CASE("vivaref new starts a game from flags and prints each player's private
         std::vector<std::string> linked;
         for (const auto& link : linksIn(run.out, daemon.url)) linked.push_back(link.name);
         CHECK(linked == std::vector<std::string>{"Ann", "Bob"});
-        CHECK(has(run.out, "  seat 3  Clara  played by the referee (a bot): no link"));
-        CHECK(has(run.out, "  seat 4  Dan    played by the referee (a bot): no link"));
+        CHECK(has(run.out, "  seat 3  \u2068Clara\u2069  played by the referee (a bot): no link"));
+        CHECK(has(run.out, "  seat 4  \u2068Dan\u2069    played by the referee (a bot): no link"));
         for (const auto& bad : {"two", "1:genius", ":good"}) {
             run = runVivaref(
                 dir, {"new", "--url", daemon.url, "--edition", "classic", "--seats", "4", "--bot", bad});
@@ -388,7 +392,10 @@ TEST_CASE("malformed command lines: exit 2 with the usage hint, nothing sent") {
         {{"new", "--edition", "2024", "--variant", "teams", "--teams", "0,1;x"}, "seat 2 has 'x'"},
         {{"new", "--edition", "2024", "--teams", "0,1;;2"}, "seat 2 has ''"},
         {{"new", "--edition", "classic", "--players", "A,B,C", "--player", "D"}, "not both"},
-        {{"new", "--edition", "classic", "--players", "A,,C"}, "player 2's name is empty"},
+        {{"new", "--edition", "classic", "--players", "A,,C"}, "Player 2’s name is empty."},
+        {{"new", "--edition", "classic", "--players", "Ann,B,ANN "}, "Players 1 and 3 have the same name"},
+        {{"new", "--edition", "classic", "--players", "A,\u202eB,C"}, "direction control (U+202E)"},
+        {{"new", "--edition", "classic", "--players", "A,B,\u200b \u3164"}, "Player 3’s name shows nothing"},
         {{"new", "--edition", "classic", "--seats", "4", "extra"}, "too many positional"},
         {{"new", "--edition", "classic", "--seats", "4", "--colour", "red"}, "unrecognised option"},
         {{"new", "--edition", "classic", "--seats", "4", "--timeout", "0"}, "--timeout"},

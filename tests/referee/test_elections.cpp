@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/words/words.hpp"
 #include "tests/referee/game_builder.hpp"
 #include "tests/referee/referee_table.hpp"
 #include "tests/store/random_game_writer.hpp"
@@ -135,6 +136,10 @@ TEST_CASE("a key from a station the game has no seat for is told so there, and v
     CHECK(notes[1].text == "This game has no seat 0.");
     CHECK(notes[2].station == 256);
     CHECK(notes[2].text == "This game has no seat 257.");
+    // Each said as a message too, for the player's page in its own language.
+    REQUIRE(notes[0].says);
+    CHECK(notes[0].says->code == "station.no-such-seat");
+    CHECK(words::Words("it").say(*notes[0].says) == "Questa partita non ha il posto 5.");
     CHECK(t.referee.publicStatus().dump() == before);  // nobody voted
     for (std::uint8_t p = 0; p < 4; ++p)
         CHECK(t.referee.playerStatus(engine::PlayerId{p})["station_notice"].is_null());

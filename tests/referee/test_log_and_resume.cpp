@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/replay.hpp"
 #include "engine/record/result_json.hpp"
 #include "tests/referee/referee_table.hpp"
@@ -134,9 +135,15 @@ TEST_CASE("a paused game resumes paused; undo after a resume takes back the last
     REQUIRE(t.host({{"resume", json::object()}}).ok);
     CHECK(t.referee.resume(store::GameId{999}, t.now).code == "game-in-progress");
     HandTable other(&log);
-    CHECK(other.referee.resume(store::GameId{999}, other.now).code == "no-such-game");
+    const auto noSuchGame = other.referee.resume(store::GameId{999}, other.now);
+    CHECK(noSuchGame.code == "no-such-game");
+    REQUIRE(noSuchGame.says);
+    CHECK(words::Words("de").say(*noSuchGame.says) == "Das Protokoll enthält keine Partie 999.");
     HandTable noLog;
-    CHECK(noLog.referee.resume(id, noLog.now).code == "no-log");
+    const auto noLogAnswer = noLog.referee.resume(id, noLog.now);
+    CHECK(noLogAnswer.code == "no-log");
+    REQUIRE(noLogAnswer.says);
+    CHECK(noLogAnswer.says->code == "resume.no-log");
 }
 
 namespace {
@@ -186,6 +193,8 @@ TEST_CASE("a full log: the move that meets it is not taken, nor shown; taken by 
     const auto problems = noticesOf(said, "log-problem");
     REQUIRE(problems.size() == 1);
     CHECK(problems[0].text.find("Nothing new is decided") != std::string::npos);
+    REQUIRE(problems[0].says);
+    CHECK(problems[0].says->code == "log.problem");
     CHECK(noticesOf(said, "accepted").empty());
     CHECK(noticesOf(said, "refused").empty());
     auto status = t.referee.publicStatus();
@@ -245,6 +254,30 @@ TEST_CASE("while the log cannot save, no game is abandoned or started") {
     if (t.referee.paused()) REQUIRE(t.host({{"resume", json::object()}}).ok);
     CHECK(t.host({{"abandon", json::object()}}).ok);
     CHECK(t.host({{"new-game", {{"setup", kClassic4}}}}).ok);
+}
+
+TEST_CASE("a game logged before the names' checks resumes: its names are shown isolated, not refused") {
+    store::testing::ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    store::GameStore log(file, store::GameStore::Access::CreateIfMissing);
+    engine::RulesSpec spec;
+    spec.seats = 3;
+    // A direction control, nothing visible, and the same name twice: a new
+    // game refuses each (player_names.hpp); a logged one keeps them.
+    const std::vector<std::string> names = {"Eve\u202Eevil", "\u200B", "eve\u202eevil"};
+    const auto id = log.createGame({spec, names, 7, store::WallTime{}, {}});
+    HandTable t(&log);
+    const auto resumed = t.referee.resume(id, t.now);
+    CAPTURE(resumed.message);
+    REQUIRE(resumed.ok);
+    const auto status = t.referee.publicStatus();
+    for (std::size_t p = 0; p < names.size(); ++p) CHECK(status["players"][p]["name"] == names[p]);
+    t.wait(Timestamp(5000));  // the referee deals; the first seat is to place
+    const std::string waiting = t.referee.publicStatus()["waiting_for"];
+    CAPTURE(waiting);
+    // Its direction control taken out between the isolates: the sentence stays whole.
+    CHECK(waiting.find("\u202E") == std::string::npos);
+    CHECK(waiting == "\u2068Eveevil\u2069 to place a character.");
 }
 
 }  // namespace vivaref::referee::testing

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/record/line_reader.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/record/replay.hpp"
@@ -135,6 +136,10 @@ std::map<int, json> playPhysicalGame(SimTable& t, store::GameStore& log, std::ui
             answer = t.host({{"reveal", missing}});
             CHECK_FALSE(answer.ok);
             CHECK(answer.code == "bad-reveal");
+            REQUIRE(answer.says);
+            CHECK(answer.says->code == "reveal.favourites-needed");
+            CHECK(words::Words("fr").say(*answer.says) ==
+                  "Saisissez les six personnages de l’objectif secret de chaque joueur.");
             json twice = cards;  // a card naming one character twice
             twice["favourites"][1][1] = twice["favourites"][1][0];
             answer = t.host({{"reveal", twice}});

@@ -54,6 +54,14 @@ TEST_CASE("placing on floor 0 or 5 is refused with floor-not-allowed; recovered 
         REQUIRE(refused.size() == 1);
         CHECK(refused[0].detail["code"] == "floor-not-allowed");
         CHECK(refused[0].text.find("Take Dario l'Antiquario off the board") != std::string::npos);
+        // Said as a message too: the refusal and what to do.
+        REQUIRE(refused[0].says);
+        CHECK(refused[0].says->code == "referee.refusal-steps");
+        // Where the piece is seen, as words and as data a page words itself.
+        const auto differences = t.referee.publicStatus()["differences"];
+        REQUIRE(differences.size() == 1);
+        CHECK(differences[0]["seen"] == std::string("on floor ") + place);
+        CHECK(differences[0]["seen_at"]["on"] == place);
         CHECK(t.referee.counters().refusals.at("floor-not-allowed") == 1);
         t.remove("dario");
         CHECK(refusalCode(t).empty());

@@ -4,6 +4,7 @@
 // chooses and never which card.
 #include <doctest/doctest.h>
 
+#include "daemon/words/words.hpp"
 #include "engine/state.hpp"
 #include "tests/referee/referee_table.hpp"
 
@@ -29,7 +30,10 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     const std::string slug{engine::ambitionCardName(card)};
     const auto answer = t.host({{"keep", {{"player", 0}, {"ambition", slug}}}});
     REQUIRE(answer.ok);
-    CHECK(answer.message == "Ann kept a card.");
+    CHECK(answer.message == "\u2068Ann\u2069 kept a card.");
+    REQUIRE(answer.says);
+    CHECK(answer.says->code == "answer.kept");
+    CHECK(words::Words("de").say(*answer.says) == "\u2068Ann\u2069 hat eine Karte behalten.");
     status = t.referee.publicStatus();
     REQUIRE(status["ambition_waiting"].size() == 2);
     CHECK(status["ambition_waiting"][0]["name"] == "Bea");
@@ -55,6 +59,36 @@ TEST_CASE("Ambition: the status names who still keeps a card, never the card; se
     CHECK(t.referee.publicStatus()["waiting_for"] == "\u2068Bea\u2069 to place a character.");
     t.put("caius", "2");
     CHECK(t.referee.publicStatus()["last_action"] == "\u2068Bea\u2069 placed Caius on floor 2.");
+}
+
+TEST_CASE("the host's answers and the game's start are messages, in the table's words") {
+    HandTable t;
+    const auto started = t.host({{"new-game",
+                                  {{"setup", {{"edition", "classic"}, {"seats", 4}}},
+                                   {"players", {"Ann", "Bea", "Cleo", "Dan"}},
+                                   {"favourites", "physical"}}}});
+    REQUIRE(started.ok);
+    REQUIRE(started.says);
+    CHECK(started.message == "Game 1 started.");
+    CHECK(words::Words("it").say(*started.says) == "La partita 1 è iniziata.");
+    const auto notes = noticesOf(t.take(), "game-started");
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].text == "Game 1 starts: classic, 4 seats, with the table’s own Favourites cards.");
+    REQUIRE(notes[0].says);
+    CHECK(words::Words("fr").say(*notes[0].says) ==
+          "La partie 1 commence : édition classique, 4 sièges, avec les propres objectifs secrets de la "
+          "table.");
+    const auto paused = t.host({{"pause", json::object()}});
+    REQUIRE(paused.says);
+    CHECK(words::Words("de").say(*paused.says) == "Pausiert.");
+    // A key while paused: that station alone is told, in a message.
+    t.press(2, drivers::VoteKey::Yes);
+    const auto told = t.take();
+    REQUIRE_FALSE(told.empty());
+    REQUIRE(told.back().says);
+    CHECK(told.back().says->code == "station.paused");
+    CHECK(told.back().text == "The game is paused: vote once it goes on.");
+    CHECK(t.referee.playerStatus(engine::PlayerId{2})["station_notice"]["says"]["code"] == "station.paused");
 }
 
 }  // namespace vivaref::referee::testing

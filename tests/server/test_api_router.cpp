@@ -114,6 +114,7 @@ TEST_CASE("host routes need the host token when one is set") {
     auto noAuth = routes.call(make(http::verb::post, "/api/host/pause", "{}"));
     CHECK(noAuth.response.result() == http::status::unauthorized);
     CHECK(noAuth.response[http::field::www_authenticate].starts_with("Bearer"));
+    CHECK(nlohmann::json::parse(noAuth.response.body())["says"]["code"] == "api.host-credential");
     auto wrong = make(http::verb::post, "/api/host/pause", "{}");
     wrong.set(http::field::authorization, "Bearer s3cret-host-tokeN");
     CHECK(routes.status(wrong) == 401);

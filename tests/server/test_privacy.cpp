@@ -283,6 +283,7 @@ TEST_CASE("a bot's seat: no player link, no code, no keys; the same answer befor
     CHECK(renewed == 409);
     CHECK(renewal.value("error", "") == "bot-seat");
     CHECK(renewal.value("message", "").find("played by the referee") != std::string::npos);
+    CHECK(renewal["says"] == json({{"code", "api.bot-seat-link"}, {"args", {{"seat", 3}}}}));
     const auto code = t.router.handle(make(http::verb::get, "/api/host/players/2/qr.svg"));
     CHECK(code.response.result_int() == 409);
     const json codeAnswer = json::parse(code.response.body(), nullptr, false);
@@ -299,6 +300,7 @@ TEST_CASE("a bot's seat: no player link, no code, no keys; the same answer befor
     CHECK(refused.first == 409);
     CHECK(refused.second.value("error", "") == "bot-seat");
     CHECK(refused.second.value("message", "").find("played by the referee") != std::string::npos);
+    CHECK(refused.second["says"]["code"] == "api.bot-seat-keys");
     CHECK(press(2, "yes") == refused);
     playToElection(t);
     REQUIRE(t.get("/api/status")["election"]["voted"] == json::array({2}));  // the bot voted

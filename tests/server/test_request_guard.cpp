@@ -219,6 +219,9 @@ TEST_CASE("the router: many wrong secrets from one address get 429, a right one 
     CHECK(refused.response[http::field::retry_after] == "1");
     CHECK(refused.response.body().find(
               "too many wrong host secrets came from this address: try again in 1 s") != std::string::npos);
+    // Said as a message too, for the host's page to say in its reader's language.
+    const auto slowedBody = nlohmann::json::parse(refused.response.body());
+    CHECK(slowedBody["says"] == nlohmann::json({{"code", "api.slowed"}, {"args", {{"seconds", 1}}}}));
     // The host's device at another address: answered at once.
     CHECK(router.handle(guardRequest(http::verb::post, "/api/host/pause", kSecret), host)
               .response.result_int() == 200);

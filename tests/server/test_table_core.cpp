@@ -20,6 +20,8 @@
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/qr_svg.hpp"
 #include "daemon/trace/table_script.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 #include "tests/server/table_fixture.hpp"
 #include "tests/server/temp_directory.hpp"
 #include "tests/store/random_game_writer.hpp"
@@ -137,6 +139,7 @@ TEST_CASE("players' links: one per player, each opening only that player's page;
     Table t(dir / "games.sqlite");
     auto [noGame, why] = t.call(http::verb::get, "/api/host/players");
     CHECK(noGame == 503);
+    CHECK(why["says"]["code"] == "api.no-game-yet");
     const json setup = {{"edition", "2024"}, {"seats", 3}, {"options", {{"ambition", true}}}};
     auto [status, started] =
         t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"Ann", "Bob", "Cy"}}});
@@ -178,6 +181,7 @@ TEST_CASE("players' links: one per player, each opening only that player's page;
     auto [stranger, strangerAnswer] =
         t.call(http::verb::post, "/api/player/" + std::string(64, 'f') + "/keep", {{"ambition", choices[1]}});
     CHECK(stranger == 404);
+    CHECK(strangerAnswer["says"]["code"] == "api.no-such-player-link");
 
     // A game in progress shows its summary only.
     const json game = t.get("/api/games/1");
@@ -229,6 +233,69 @@ TEST_CASE("bad requests to the table are 4xx with a message, and change nothing"
     CHECK_FALSE(answer["error"].get<std::string>().empty());
     CHECK(t.get("/api/status") == before);
     CHECK(t.get("/api/games").empty());
+}
+
+TEST_CASE("players' names: any script; nothing visible, a direction control or the same name twice refused") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    const json setup = {{"edition", "classic"}, {"seats", 3}};
+    struct Bad {
+        std::vector<std::string> names;
+        std::string code;
+        std::string said;  // the English sentence beside the message
+    };
+    const std::vector<Bad> bad = {
+        {{"Ann", "\u202Eevil", "Cy"},
+         "name.direction-control",
+         "Player 2’s name holds a direction control (U+202E) at character 1"},
+        {{"Ann", "Bob", "Cy\u2066"}, "name.direction-control", "(U+2066) at character 3"},
+        {{"Ann", "Bo\u200Fb", "Cy"}, "name.direction-control", "(U+200F) at character 3"},
+        {{"Ann", "Bob", "\u061C"},
+         "name.direction-control",
+         "Player 3’s name holds a direction control (U+061C)"},
+        {{"   ", "Bob", "Cy"}, "name.invisible", "Player 1’s name shows nothing"},
+        {{"Ann", "\u200B\u200D\u2060", "Cy"}, "name.invisible", "Player 2’s name shows nothing"},
+        {{"Ann", "Bob", "\u3164"}, "name.invisible", "Player 3’s name shows nothing"},
+        {{"Ann", "Bob", "ann"}, "name.twice", "Players 1 and 3 have the same name"},
+        {{"Ann", " Bob ", "B\u200Bob"}, "name.twice", "Players 2 and 3 have the same name"},
+        {{"\uFF21nn", "Ann", "Cy"}, "name.twice", "Players 1 and 2 have the same name"},
+        {{"Ann\x1b]0;x\x07", "Bob", "Cy"},
+         "name.control",
+         "Player 1’s name holds a control character (U+001B)"},
+        {{"", "Bob", "Cy"}, "name.empty", "Player 1’s name is empty."},
+    };
+    for (const auto& b : bad) {
+        CAPTURE(b.code);
+        auto [status, answer] =
+            t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", b.names}});
+        CAPTURE(answer.dump());
+        CHECK(status == 400);
+        CHECK(answer["error"] == "bad-request");
+        CHECK(answer["message"].get<std::string>().find(b.said) != std::string::npos);
+        REQUIRE(answer.contains("says"));
+        const auto says = words::messageFromJson(answer["says"]);
+        CHECK(says.code == b.code);
+        for (const char* language : {"fr", "de", "it"})
+            CHECK_FALSE(words::Words(language).sayStrictly(says).empty());
+    }
+    CHECK(t.get("/api/games").empty());
+
+    // Hebrew, Arabic, Chinese, an emoji: accepted as written, each name shown
+    // isolated from the sentence around it.
+    const std::vector<std::string> names = {"\u05E2\u05D3\u05D9", "\u0644\u064A\u0644\u0649",
+                                            "\u674E\u767D \U0001F451"};
+    auto [status, started] =
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", names}});
+    CAPTURE(started.dump());
+    REQUIRE(status == 200);
+    const json shown = t.get("/api/status");
+    for (std::size_t p = 0; p < names.size(); ++p) CHECK(shown["players"][p]["name"] == names[p]);
+    t.runFor(Timestamp(2000));  // the referee deals; the first seat is to place
+    const std::string waiting = t.get("/api/status")["waiting_for"];
+    CAPTURE(waiting);
+    CHECK(std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+        return waiting.find("\u2068" + name + "\u2069") != std::string::npos;
+    }));
 }
 
 TEST_CASE("the simulated castle's state: where each tag stands and every LED") {
@@ -427,6 +494,12 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     CHECK(held == 503);
     CHECK(heldAnswer.dump().find("Not saved: The game log cannot save (disk full)") != std::string::npos);
     CHECK(heldAnswer.dump().find("Nothing of this request was done") != std::string::npos);
+    // The same as a message, for a page to say in its reader's language.
+    REQUIRE(heldAnswer.contains("says"));
+    const auto notSaved = words::messageFromJson(heldAnswer["says"]);
+    CHECK(notSaved.code == "log.not-saved");
+    CHECK(words::Words("fr").say(notSaved).starts_with(
+        "Non enregistré : Le journal de la partie ne peut pas enregistrer (disque plein)"));
     CHECK_FALSE(t.get("/api/player/" + tokens[1])["private"].contains("ambition"));
     auto [refused, refusedAnswer] = keep(2);
     CAPTURE(refusedAnswer.dump());
@@ -437,6 +510,9 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     json shown = t.get("/api/status");
     REQUIRE(shown["log_problem"].is_string());
     CHECK(shown["log_problem"].get<std::string>().find("nothing new is accepted") != std::string::npos);
+    CHECK(words::Words("de")
+              .say(words::messageFromJson(shown["log_problem_says"]))
+              .starts_with("Das Spielprotokoll kann nicht speichern (Datenträger voll)"));
     CHECK(keepsOnDisk() == 1);  // only what was acknowledged, and all of it
 
     // Room again: the loop's retry finds the log saving, with no request;
@@ -444,6 +520,7 @@ TEST_CASE("a full game log: keeps are refused with the reason, the status shows 
     t.store.limitPagesForTesting(1'000'000);
     t.runFor(Timestamp(1500));
     CHECK(t.get("/api/status")["log_problem"].is_null());
+    CHECK(t.get("/api/status")["log_problem_says"].is_null());
     CHECK(keepsOnDisk() == 1);
     CHECK(keep(1).first == 200);
     CHECK(keepsOnDisk() == 2);

@@ -74,7 +74,18 @@ TEST_CASE("words: a player's name stays apart from the sentence, whatever it hol
     const Message plan("referee.bot-places", {{"seat", say::player(reversing)},
                                               {"character", kOdessa},
                                               {"to", say::place(engine::Place::Floor3)}});
-    CHECK(Words("en").say(plan) == "\u2068Eve\u202Eevil\u2069 (bot) places Odessa la Contessa on floor 3.");
+    // Its direction controls are taken out: the isolate already keeps it apart,
+    // and a PDI inside would end the isolate early (daemon/words/name_text.hpp).
+    CHECK(Words("en").say(plan) == "\u2068Eveevil\u2069 (bot) places Odessa la Contessa on floor 3.");
+    const Message early("referee.bot-places", {{"seat", say::player("Eve\u2069\u202Eevil\u2066")},
+                                               {"character", kOdessa},
+                                               {"to", say::place(engine::Place::Floor3)}});
+    CHECK(Words("en").say(early) == "\u2068Eveevil\u2069 (bot) places Odessa la Contessa on floor 3.");
+    // A name in Hebrew or Arabic is kept as written, between the isolates.
+    const Message hebrew("event.passed", {{"seat", say::player("\u05E2\u05D3\u05D9")}});
+    CHECK(Words("fr").say(hebrew).starts_with("\u2068\u05E2\u05D3\u05D9\u2069 "));
+    const Message arabic("answer.kept", {{"player", say::player("\u0644\u064A\u0644\u0649 42")}});
+    CHECK(Words("en").say(arabic) == "\u2068\u0644\u064A\u0644\u0649 42\u2069 kept a card.");
     const Message team("referee.bot-places", {{"seat", say::list({say::player("Ann"), say::player("Bruno")})},
                                               {"character", kOdessa},
                                               {"to", say::place(engine::Place::Floor1)}});

@@ -8,6 +8,8 @@ import { say } from './words.js';
 const kHostTokenKey = 'vivaref-host-token';
 
 export class ApiError extends Error {
+  // `says`: the sentence as a message (API.md), where the daemon gives one,
+  // for a page to render in its reader's language (words.js); else null.
   constructor(status, code, message, says = null) {
     super(message);
     this.status = status;

@@ -13,6 +13,10 @@
 
 const FSI = '\u2068';  // first strong isolate: a name cannot reorder the sentence
 const PDI = '\u2069';
+// Unicode's Bidi_Control characters, taken out of a name before it is
+// isolated (a PDI inside would end the isolate early), as the daemon does
+// (daemon/words/name_text.hpp).
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 // ---- the patterns ----------------------------------------------------------------
 
@@ -138,7 +142,7 @@ export class Words {
     if (!v || typeof v !== 'object') return '';
     if ('seat' in v) return String(Number(v.seat) + 1);
     if ('character' in v) return v.kind === 'jester' ? this.say('character.jester') : v.name || v.character;
-    if ('player' in v) return FSI + v.player + PDI;
+    if ('player' in v) return FSI + String(v.player).replace(BIDI_CONTROLS, '') + PDI;
     if ('text' in v) return String(v.text);
     if ('place' in v) {
       const p = placeParts(String(v.place));
