@@ -10,6 +10,7 @@ import { slugsFromNames } from './chance_words.js';
 import { kPhaseWords, seatName, setRoster } from './names.js';
 import { createPlayerCodes } from './player_codes.js';
 import { createRevealForm } from './reveal.js';
+import { createVoiceSettings } from './voice_settings.js';
 
 const $ = (id) => document.getElementById(id);
 const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
@@ -177,12 +178,14 @@ function unlocked() {
       if (e.status === 401) lock(e.message);
       else say(`Tags: ${e.message}`, false);
     });
+    onStatus.voice = createVoiceSettings($('voice-card'), (e) => (e.status === 401 ? lock(e.message) : say(e.message, false)));
   }
 }
 
 let revealForm = null;
 
 function onStatus(status) {
+  if (onStatus.voice) onStatus.voice.render(status);
   setRoster(status.roster);
   onStatus.edition = status.edition;
   if (revealForm) revealForm.render(status);

@@ -4,6 +4,7 @@
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
+import { pageVoice } from './voice_page.js';
 import { characterName, kOutcomeWords, kPhaseWords, placeName, playerName, seatName, seatNumber, setRoster, voteWord } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -217,7 +218,7 @@ async function start() {
   } catch {
     /* the event stream's banner says the daemon is away */
   }
-  liveEvents({ status: render }, $('banner'));
+  liveEvents({ status: render, spoken: (lines) => pageVoice && pageVoice.onSpoken(lines) }, $('banner'));
 }
 
 start();
