@@ -394,7 +394,11 @@ void TableCore::logLanguage(store::GameId game) {
     const auto at = wallAtZero_ + std::chrono::duration_cast<std::chrono::milliseconds>(table_.now());
     // Not saved (a full disk): the game keeps the configuration's language
     // when resumed; nothing else depends on it.
-    (void)store_->appendRefereeEvent(game, "table-language", json{{"language", language_}}.dump(), at);
+    try {
+        (void)store_->appendRefereeEvent(game, "table-language", json{{"language", language_}}.dump(), at);
+    } catch (const std::exception&) {
+        // The log unreadable: the table speaks the language all the same.
+    }
 }
 
 // {"language": "fr"}: the shared screens and the voice speak it from now on.
@@ -409,10 +413,10 @@ ServiceAnswer TableCore::hostLanguage(const json& body) {
             Outcome::NotFound, "no-such-language",
             "vivaref has no words in '" + language->get<std::string>() + "': " + shipped);
     }
-    // Kept with the game being played, so that it resumes and is reviewed in it.
-    if (const auto game = table_.referee().game();
-        game && table_.referee().state() && !table_.referee().state()->isOver())
-        logLanguage(*game);
+    // Kept with the game being played (not one already over), so that it
+    // resumes and is reviewed in it.
+    if (const auto game = table_.referee().game(); game && store_)
+        if (const auto summary = store_->game(*game); summary && !summary->ended) logLanguage(*game);
     lastActivity_ = clock_.now();
     afterInput();
     return ServiceAnswer::ok({{"ok", true}, {"language", language_}});

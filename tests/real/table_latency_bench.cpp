@@ -19,23 +19,23 @@
 // twice, the voice off and then on (the table's voice speaking French at
 // every moment through espeak-ng on its own thread, into ALSA's file and
 // null PCMs), both printed: the table's answers must not change.
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <vector>
 
-#include <unistd.h>
-
-#include <filesystem>
-
 #include "daemon/referee/referee.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
-#include "tests/real/emulated_castle.hpp"
 #include "drivers/audio/espeak_speech.hpp"
 #include "tests/audio/file_pcm.hpp"
+#include "tests/real/emulated_castle.hpp"
 #include "tests/support/percentile.hpp"
 
 using namespace vivaref;
@@ -67,6 +67,7 @@ void measure(int wanted, std::uint64_t firstSeed, std::int64_t overheadUs, bool 
              drivers::SpeechOut* speaker) {
     const std::string ini = realtest::exampleCastleIni(VIVAREF_SOURCE_DIR);
     std::uint64_t linesSaid = 0;
+    const auto wallStart = std::chrono::steady_clock::now();
 
     std::vector<double> landed, lifted, cycles, scanGaps, afterChange, afterLoss;
     // landed -> judged in parts: to the first read on its place, from there to
@@ -220,7 +221,8 @@ void measure(int wanted, std::uint64_t firstSeed, std::int64_t overheadUs, bool 
     print("between two scans of one reader", scanGaps);
     print("from a reader's loss of a tag to its next scan", afterLoss);
     print("from a reader's new tag to its next scan", afterChange);
-    if (speaker) std::cout << "  the voice: " << linesSaid << " lines said or withdrawn (French, espeak-ng)\n";
+    if (speaker)
+        std::cout << "  the voice: " << linesSaid << " lines said or withdrawn (French, espeak-ng)\n";
 }
 
 }  // namespace

@@ -21,12 +21,14 @@ using nlohmann::json;
 
 TEST_CASE("serve starts without a sound card: the voice's problem is shown, and the game goes on") {
     TempDirectory dir;
-    std::ofstream(dir / "castle.ini") << "[castle]\nedition = classic\n\n[daemon]\nhardware = sim\n"
-                                         "host_token = serve-voice-token\nstate_dir = "
-                                      << dir.path().string()
-                                      << "\n\n[voice]\nenabled = true\noutput = espeak\npcm = vivaref-no-such-card\n";
+    std::ofstream(dir / "castle.ini")
+        << "[castle]\nedition = classic\n\n[daemon]\nhardware = sim\n"
+           "host_token = serve-voice-token\nstate_dir = "
+        << dir.path().string()
+        << "\n\n[voice]\nenabled = true\noutput = espeak\npcm = vivaref-no-such-card\n";
     vivaref::testsupport::ServeProcess serve(
-        VIVAREF_BINARY, {"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"}, dir / "stderr");
+        VIVAREF_BINARY, {"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0"},
+        dir / "stderr");
     const auto port = serve.waitForPort(30000ms);
     CAPTURE(readFile(dir / "stderr"));
     REQUIRE(port != 0);

@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -90,8 +90,9 @@ int main(int argc, char** argv) {
     t.start(referee::testing::kClassic4);
     std::size_t heard = t.notices.size();
 
-    std::printf("PCM %s; a refusal noticed -> its first sample handed to ALSA, %d a language, on an idle voice\n",
-                config.pcm.c_str(), kPerLanguage);
+    std::printf(
+        "PCM %s; a refusal noticed -> its first sample handed to ALSA, %d a language, on an idle voice\n",
+        config.pcm.c_str(), kPerLanguage);
     std::printf("lang    n | total ms: p50     p99     max | words ms: p50  p99 | synthesis ms: p50  p99\n");
     Figures all;
     std::size_t chars = 0;
@@ -106,13 +107,16 @@ int main(int argc, char** argv) {
             speech.waitUntilIdle();
             const auto reports = speech.takeReports();
             const auto& line = tableVoice.lines().back();
-            if (reports.size() != 1 || reports[0].fate != drivers::SpeechFate::Spoken || !reports[0].firstSampleAt) {
+            if (reports.size() != 1 || reports[0].fate != drivers::SpeechFate::Spoken ||
+                !reports[0].firstSampleAt) {
                 std::fprintf(stderr, "voice_bench: the line was not spoken: %s\n",
                              reports.empty() ? "no report" : reports[0].error.c_str());
                 return 1;
             }
             chars += line.text.size();
-            const auto ms = [](std::chrono::microseconds d) { return static_cast<double>(d.count()) / 1000.0; };
+            const auto ms = [](std::chrono::microseconds d) {
+                return static_cast<double>(d.count()) / 1000.0;
+            };
             f.total.push_back(ms(*reports[0].firstSampleAt - line.noticedAt));
             f.words.push_back(ms(reports[0].queuedAt - line.noticedAt));
             f.synthesis.push_back(ms(*reports[0].firstSampleAt - reports[0].queuedAt));
