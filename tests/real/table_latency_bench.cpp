@@ -221,6 +221,9 @@ void measure(int wanted, std::uint64_t firstSeed, std::int64_t overheadUs, bool 
     print("between two scans of one reader", scanGaps);
     print("from a reader's loss of a tag to its next scan", afterLoss);
     print("from a reader's new tag to its next scan", afterChange);
+    std::cout << "  wall time of the games (the table's loop; the voice's thread beside it): "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count()
+              << " s\n";
     if (speaker)
         std::cout << "  the voice: " << linesSaid << " lines said or withdrawn (French, espeak-ng)\n";
 }
