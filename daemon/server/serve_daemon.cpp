@@ -166,8 +166,10 @@ private:
 // The voice's speaker as the configuration says (ServeSettings::voice):
 // espeak-ng on the real castle (or wherever output = espeak), the castle's
 // own speaker otherwise (the simulated castle's silent recorder), or none.
-// espeak-ng that does not start is said on `err` and shown on the host page;
-// serve goes on without a speaker.
+// espeak-ng that does not start is shown on the host page (and said on `err`
+// when the voice is on); serve goes on without a speaker. It is opened at
+// start even with the voice off (10 to 20 ms here, with every language's
+// voice looked up), so that the host can turn it on without a pause in the loop.
 struct Speaker {
     std::unique_ptr<drivers::EspeakSpeech> espeak;
     drivers::SpeechOut* out = nullptr;
@@ -198,8 +200,11 @@ Speaker openSpeaker(const ServeSettings& settings, castle::Castle& castle, const
     config.volume = settings.voice.settings.volume;
     auto opened = drivers::EspeakSpeech::open(config, clock);
     if (!opened.speech) {
+        // Said in the journal when the voice is meant to speak; the host page
+        // shows it either way (the host may turn the voice on later).
         speaker.problem = opened.error;
-        err << "vivaref serve: the voice is silent: " << opened.error << "\n";
+        if (settings.voice.settings.enabled)
+            err << "vivaref serve: the voice is silent: " << opened.error << "\n";
         return speaker;
     }
     if (!opened.speech->missingVoices().empty()) {

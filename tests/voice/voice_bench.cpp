@@ -74,7 +74,9 @@ int main(int argc, char** argv) {
         config.alsaConfig = drivers::testing::filePcmConfig(scratch / "out.raw");
     }
     drivers::SteadyLoopClock clock;
+    const auto openStarted = clock.nowMicros();
     auto opened = drivers::EspeakSpeech::open(config, clock);
+    const auto openedIn = clock.nowMicros() - openStarted;
     if (!opened.speech) {
         std::fprintf(stderr, "voice_bench: %s\n", opened.error.c_str());
         return 1;
@@ -91,8 +93,9 @@ int main(int argc, char** argv) {
     std::size_t heard = t.notices.size();
 
     std::printf(
-        "PCM %s; a refusal noticed -> its first sample handed to ALSA, %d a language, on an idle voice\n",
-        config.pcm.c_str(), kPerLanguage);
+        "PCM %s (espeak-ng and the PCM opened in %.1f ms); a refusal noticed -> its first sample handed to "
+        "ALSA, %d a language, on an idle voice\n",
+        config.pcm.c_str(), static_cast<double>(openedIn.count()) / 1000.0, kPerLanguage);
     std::printf("lang    n | total ms: p50     p99     max | words ms: p50  p99 | synthesis ms: p50  p99\n");
     Figures all;
     std::size_t chars = 0;
