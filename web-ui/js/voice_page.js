@@ -17,11 +17,14 @@ const catalogs = new Map();
 // The words of `language` (English's for a code it lacks), fetched once.
 export async function loadWords(language) {
   if (!catalogs.has(language)) {
-    catalogs.set(language, (async () => {
+    const loading = (async () => {
       const english = await getJson('/api/words/en');
       const own = language === 'en' ? english : await getJson(`/api/words/${encodeURIComponent(language)}`);
       return new Words(language, own, english);
-    })());
+    })();
+    // A catalog that could not be fetched is asked for again next time.
+    loading.catch(() => catalogs.delete(language));
+    catalogs.set(language, loading);
   }
   return catalogs.get(language);
 }
@@ -82,7 +85,12 @@ export class PageVoice {
         continue;
       }
       if (!this.on || !this.tableOn) continue;
-      const words = await this.wordsOf(line.language || 'en');
+      let words;
+      try {
+        words = await this.wordsOf(line.language || 'en');
+      } catch {
+        continue; // no words for it (the daemon away): not said
+      }
       this.queue({ key: line.key, text: words.say(line.says), language: line.language || 'en' });
     }
   }
@@ -161,10 +169,12 @@ function mount(container) {
     if (!speech || !Utterance) hint.textContent = words.say('voice.ui.cannot-speak');
     else hint.textContent = box.checked && !voice.tableOn ? words.say('voice.ui.voice-off') : '';
   };
-  deviceWords().then((w) => {
-    words = w;
-    draw();
-  });
+  deviceWords()
+    .then((w) => {
+      words = w;
+      draw();
+    })
+    .catch(() => {}); // no catalog (the daemon away): the toggle stays unlabelled
   if (!speech || !Utterance) box.disabled = true;
   box.addEventListener('change', () => {
     // This tap is what lets the browser speak: a silent line now.

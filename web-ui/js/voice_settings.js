@@ -98,11 +98,13 @@ export function createVoiceSettings(container, onFailure) {
     speaker.classList.toggle('error', !!voice.problem);
   }
 
-  deviceWords().then((w) => {
-    words = w;
-    drawWords();
-    if (last) render(last);
-  });
+  deviceWords()
+    .then((w) => {
+      words = w;
+      drawWords();
+      if (last) render(last);
+    })
+    .catch(() => {}); // no catalog (the daemon away): the controls stay unlabelled
   // The status as it is now (the page's event stream may have sent it before this block was made).
   getJson('/api/status')
     .then((status) => {
