@@ -151,6 +151,45 @@ TEST_CASE("a message naming a vote or an Ambition card holds a secret, however d
     CHECK(holdsSecret(engine::Message("z", {{"m", say::message(inner)}})));
 }
 
+TEST_CASE("a reader that stops answering is said, and withdrawn once every reader answers") {
+    VoiceTable v;
+    v.voice.setLanguage("it");
+    v.t.start(kClassic4);
+    v.hear();
+    referee::Notice silent;
+    silent.kind = "reader-fault";
+    silent.says = engine::Message("notice.reader-silent");
+    v.voice.notice(silent);
+    v.voice.flush();
+    REQUIRE(v.speaker.queue().size() == 1);
+    CHECK(v.speaker.queue().waiting().front().line.key.name == "reader");
+    CHECK(v.speaker.queue().waiting().front().line.text.find("lettore") != std::string::npos);
+    referee::Notice back = silent;
+    back.says = engine::Message("notice.readers-back");
+    v.voice.notice(back);
+    CHECK(v.speaker.queue().empty());  // withdrawn before it was said
+    CHECK_FALSE(v.voice.lines().back().says);
+    CHECK(v.voice.pending() == 0);  // and "every reader answers" is not said
+}
+
+TEST_CASE("a bot's move is said for someone to make, and withdrawn once a move is made") {
+    VoiceTable v;
+    v.t.start(kClassic4);
+    v.hear();
+    referee::Notice plan;
+    plan.kind = "bot-plan";
+    plan.detail = {{"seat", 2}, {"action", "place"}, {"character", "dario"}, {"from", nullptr}, {"to", "3"}};
+    v.voice.notice(plan);
+    v.voice.flush();
+    REQUIRE(v.speaker.queue().size() == 1);
+    CHECK(v.speaker.queue().waiting().front().line.text ==
+          "Seat 3 (bot) places Dario l'Antiquario on floor 3.");
+    referee::Notice accepted;
+    accepted.kind = "accepted";
+    v.voice.notice(accepted);
+    CHECK(v.speaker.queue().empty());
+}
+
 TEST_CASE("a notice to one station is never said") {
     VoiceTable v;
     referee::Notice n;
