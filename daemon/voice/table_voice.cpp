@@ -195,12 +195,16 @@ std::optional<engine::Message> TableVoice::refusalLine(const Pending& p) const {
 // The round, and who leads with how many points (the totals are in the
 // notice once the round's cards are known; without them only the round).
 std::optional<engine::Message> TableVoice::roundLine(const Pending& p) const {
-    const int round = p.detail.value("round", 0);
+    const std::int64_t round = p.detail.value("round", 0);
     const auto totals = p.detail.find("totals");
     const auto* state = referee_.state();
-    if (totals == p.detail.end() || !totals->is_array() || totals->empty() || !state)
-        return p.says ? p.says : engine::Message("event.round-ended", {{"round", say::number(round)}});
-    std::int64_t best = 0;
+    if (totals == p.detail.end() || !totals->is_array() || totals->empty() || !state) {
+        if (p.says) return p.says;
+        engine::Message ended("event.round-ended");
+        ended.args.push_back({"round", say::number(round)});
+        return ended;
+    }
+    std::int64_t best = (*totals)[0].get<std::int64_t>();
     for (const auto& t : *totals) best = std::max<std::int64_t>(best, t.get<std::int64_t>());
     const auto names = names_ ? names_() : std::vector<std::string>{};
     const auto& rules = state->rules();
@@ -210,15 +214,19 @@ std::optional<engine::Message> TableVoice::roundLine(const Pending& p) const {
         if (i < names.size() && !names[i].empty()) {
             leaders.push_back(say::player(names[i]));
         } else {
-            const auto seat = rules.seatOf(engine::PlayerId{static_cast<std::uint8_t>(i)});
-            leaders.push_back(say::message(engine::Message("seat.numbered", {{"seat", say::seat(seat)}})));
+            engine::Message seat("seat.numbered");
+            seat.args.push_back(
+                {"seat", say::seat(rules.seatOf(engine::PlayerId{static_cast<std::uint8_t>(i)}))});
+            leaders.push_back(say::message(std::move(seat)));
         }
     }
     const auto count = static_cast<std::int64_t>(leaders.size());
-    return engine::Message("voice.round-ended", {{"round", say::number(round)},
-                                                 {"leaders", say::list(std::move(leaders))},
-                                                 {"count", say::number(count)},
-                                                 {"points", say::number(best)}});
+    engine::Message line("voice.round-ended");
+    line.args.push_back({"round", say::number(round)});
+    line.args.push_back({"leaders", say::list(std::move(leaders))});
+    line.args.push_back({"count", say::number(count)});
+    line.args.push_back({"points", say::number(best)});
+    return line;
 }
 
 // The bot's placement or move, for someone at the table to make.
