@@ -1,10 +1,11 @@
 // The referee's voice on the pages (issue 33), end to end on the real
 // `vivaref serve --hardware=sim`: the host page's voice block chooses the
-// table's language and turns the voice on, sets its volume and moments; a
+// table's language and turns the voice on and off, sets its volume and moments; a
 // status page on a TV that opts in ("Speak on this screen": the tap a
 // browser needs) says the referee's refusal with the browser's voice, in the
 // table's language and at the host's volume; a status page that did not opt
-// in says nothing; once the host turns the voice off nothing more is said.
+// in says nothing; once the host turns the voice off nothing more is said;
+// after the daemon restarts, the TV says the next line and nothing older.
 // The browser's speechSynthesis is replaced by a recorder (headless
 // chromium has no voices): the test asserts what would have been said.
 import { api, serveMissing, startServe } from './daemon.mjs';
@@ -54,7 +55,8 @@ function fakeSpeech() {
 const { browser, close } = await launchBrowser();
 let server = null;
 try {
-  server = await startServe(vivaref, { edition: 'classic' });
+  // The configuration turns the voice on; the host page changes it while playing.
+  server = await startServe(vivaref, { edition: 'classic', extraConfig: '[voice]\nenabled = true\n' });
   const { url } = server;
   const token = server.hostToken;
   const status = async () => (await api(url, '/api/status')).json;
@@ -85,7 +87,9 @@ try {
     `the host chooses among the languages by their own names: ${languages}`);
   check((await hostPage.locator('#voice-speaker').textContent()).includes('speaker works'),
     'the host page says the castle\'s (simulated) speaker works');
-  check(!(await hostPage.locator('#voice-enabled').isChecked()), 'the voice is off until the host turns it on');
+  check(await hostPage.locator('#voice-enabled').isChecked(), 'the voice is on as the configuration says');
+  await hostPage.uncheck('#voice-enabled');
+  await until((s) => !s.voice.enabled, 'the host turns it off');
   await hostPage.selectOption('#voice-language', 'fr');
   await until((s) => s.language === 'fr', 'the table speaks French');
   check((await api(url, '/api/words')).json.table === 'fr', 'GET /api/words says the table\'s language is French');
@@ -142,6 +146,21 @@ try {
   said = await saidOn(tv);
   check(said.length === 1, `nothing more said once the voice is off: ${JSON.stringify(said)}`);
   await sim('lift', { character: 'dario' });
+  await until((s) => !s.refusal, 'the second refusal repaired');
+
+  // --- the daemon restarts (its lines numbered from 1 again): the TV, back, says
+  // only what comes next, with the configuration's voice (on, at 80) ------------
+  await server.restart();
+  await tv.locator('#banner').waitFor({ state: 'hidden', timeout: kWait });
+  await until((s) => s.voice.enabled && s.voice.volume === 80 && s.game, 'the game resumed, the voice as configured');
+  await sim('put', { character: 'dario', place: '5' });
+  await until((s) => s.refusal, 'a refusal after the restart');
+  await tv.waitForFunction(() => window.__said.length > 1, null, { timeout: kWait });
+  said = await saidOn(tv);
+  check(said.length === 2 && said[1].text.includes('Dario') && said[1].volume === 0.8,
+    `after the restart the TV says the next refusal, once: ${JSON.stringify(said)}`);
+  check(said.length === 2 && said[1].lang === 'fr' && said[1].text.includes('Pour continuer'),
+    `in the resumed game's own language, French: ${JSON.stringify(said[1])}`);
   check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);

@@ -218,7 +218,11 @@ async function start() {
   } catch {
     /* the event stream's banner says the daemon is away */
   }
-  liveEvents({ status: render, spoken: (lines) => pageVoice && pageVoice.onSpoken(lines) }, $('banner'));
+  liveEvents({
+    status: render,
+    spoken: (lines) => pageVoice && pageVoice.onSpoken(lines),
+    open: () => pageVoice && pageVoice.reconnected(),
+  }, $('banner'));
 }
 
 start();

@@ -58,6 +58,12 @@ export class PageVoice {
     this.said = []; // for the browser test: the texts said, in order
   }
 
+  // The event stream (re)connected: its first spoken event is old news,
+  // lines made while it was down included.
+  reconnected() {
+    this.lastId = null;
+  }
+
   setOn(on) {
     this.on = on;
     if (!on) this.silence();
