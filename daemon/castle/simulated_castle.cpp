@@ -55,7 +55,8 @@ SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const drivers::Loo
       board_(std::move(layout), options_.board),
       held_(board_.layout().readerCount()),
       fields_(fieldScheduler(board_.layout(), options_)),
-      confirmer_(board_.layout().readerCount(), options_.stabilityWindow) {}
+      confirmer_(board_.layout().readerCount(), options_.stabilityWindow),
+      speech_(clock) {}
 
 void SimulatedCastle::start(CastleSink& sink) {
     sink_ = &sink;
@@ -85,6 +86,7 @@ void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) { 
 
 CastleOffer* SimulatedCastle::offer(std::string_view name) {
     if (name == HandOffer::kName) return static_cast<HandOffer*>(this);
+    if (name == SpeakerOffer::kName) return static_cast<SpeakerOffer*>(this);
     return nullptr;
 }
 
@@ -122,6 +124,8 @@ ScanCost SimulatedCastle::cost(drivers::ReaderIndex reader, const drivers::ScanR
 }
 
 Microseconds SimulatedCastle::step() {
+    // The speaker is never busy: what the table said is "spoken" now.
+    speech_.speakAll();
     auto byEnd = [](const Inventory& a, const Inventory& b) { return a.endsAt < b.endsAt; };
     for (std::size_t budget = 4 * board_.layout().readerCount() + 4; budget > 0; --budget) {
         const Microseconds now = clock_.nowMicros();

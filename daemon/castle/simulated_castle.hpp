@@ -41,9 +41,11 @@
 #include "daemon/castle/castle.hpp"
 #include "daemon/castle/change_confirmer.hpp"
 #include "daemon/castle/hand_offer.hpp"
+#include "daemon/castle/speaker_offer.hpp"
 #include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sim/simulated_board.hpp"
+#include "drivers/sim/simulated_speech.hpp"
 #include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::config {
@@ -99,8 +101,9 @@ struct SimulatedCastleCounters {
     std::int64_t presses = 0;
 };
 
-// The castle, and what a hand does on it (HandOffer, offered as "hands").
-class SimulatedCastle final : public Castle, public HandOffer {
+// The castle, and what a hand does on it (HandOffer, offered as "hands"),
+// with its silent speaker (SpeakerOffer, offered as "speaker").
+class SimulatedCastle final : public Castle, public HandOffer, public SpeakerOffer {
 public:
     // `clock` must outlive it.
     SimulatedCastle(drivers::BoardLayout layout, const drivers::LoopClock& clock,
@@ -111,8 +114,12 @@ public:
     Microseconds step() override;
     void show(const drivers::LedStates& leds, Timestamp now) override;
     std::optional<Timestamp> nextLedChange() const override { return std::nullopt; }
-    // "hands": this castle as a HandOffer; nothing under any other name.
+    // "hands": this castle as a HandOffer; "speaker": as a SpeakerOffer;
+    // nothing under any other name.
     CastleOffer* offer(std::string_view name) override;
+    // The silent speaker (SpeakerOffer): what was said, at the step after.
+    drivers::SpeechOut& speaker() override { return speech_; }
+    const drivers::SimulatedSpeech& speech() const { return speech_; }
 
     // What a hand does on the web page (HandOffer). A press goes to the sink
     // at once (after start(); before, at start()).
@@ -166,6 +173,7 @@ private:
     std::vector<Press> presses_;  // before start()
     drivers::LedStates leds_;
     SimulatedCastleCounters counters_;
+    drivers::SimulatedSpeech speech_;
 };
 
 }  // namespace vivaref::castle

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "daemon/config/club_config.hpp"
+#include "daemon/voice/voice_moments.hpp"
 #include "drivers/sensing/board_layout.hpp"
 #include "drivers/sensing/field_coupling.hpp"
 #include "drivers/sensing/scan_scheduler.hpp"
@@ -130,6 +131,17 @@ struct DaemonSettings {
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute
 };
 
+// [voice]: the referee's voice (daemon/voice/, issue 33). Which speaker:
+// `auto` is espeak-ng on a real castle and the simulated castle's silent
+// recorder on a simulated one; `espeak` speaks on either (a laptop's sound
+// card); `none` has no speaker (the pages that opted in still speak).
+enum class VoiceOutput { Auto, Espeak, None };
+struct VoiceConfig {
+    voice::VoiceSettings settings;  // enabled (off by default), volume, moments
+    std::string pcm = "default";    // the ALSA PCM espeak-ng plays to, by name
+    VoiceOutput output = VoiceOutput::Auto;
+};
+
 struct CastleConfig {
     std::filesystem::path sourceFile;
     CastleEdition edition = CastleEdition::Classic;
@@ -148,6 +160,7 @@ struct CastleConfig {
     DaemonSettings daemon;
     // [club]: the club this table pushes its games to; none without the section.
     std::optional<ClubConfig> club;
+    VoiceConfig voice;  // [voice]
     // Where each key ("reader.floor3-a.bus") and section ("[reader.floor3-a]")
     // is in the file, for problems found later.
     std::map<std::string, int> keyLines;

@@ -33,7 +33,8 @@ public:
         for (const auto& e : ini.entries) config_.keyLines.emplace(e.fullKey(), e.line);
         group(ini);
         // The sections others depend on first, whatever their order in the file.
-        for (const char* name : {"castle", "daemon", "store", "sensing", "buttons", "leds", "club"}) {
+        for (const char* name :
+             {"castle", "daemon", "store", "sensing", "buttons", "leds", "club", "voice"}) {
             if (auto it = sections_.find(name); it != sections_.end()) readPlainSection(it->second);
         }
         for (auto& [name, section] : sections_) {
@@ -88,7 +89,7 @@ private:
 
     bool isKnownSection(const std::string& name, int line) {
         static const std::set<std::string> kPlain = {"castle",  "daemon", "store", "sensing",
-                                                     "buttons", "leds",   "club"};
+                                                     "buttons", "leds",   "club",  "voice"};
         if (kPlain.contains(name)) return true;
         auto refuse = [&](std::string reason) {
             problems_.push_back({file_, line, "[" + name + "]", std::move(reason)});
@@ -106,7 +107,7 @@ private:
         }
         return refuse(
             "unknown section; the sections are [castle], [daemon], [store], [sensing], [buttons], [leds], "
-            "[club], [reader.NAME] and [station.SEAT]");
+            "[club], [voice], [reader.NAME] and [station.SEAT]");
     }
 
     void readPlainSection(SectionReader& s) {
@@ -117,10 +118,43 @@ private:
         if (s.name() == "buttons") readButtons(s);
         if (s.name() == "leds") readLeds(s);
         if (s.name() == "club") readClub(s);
+        if (s.name() == "voice") readVoice(s);
         s.reportUnknown();
     }
 
     // [club]: server and table are needed; the password from a file.
+    // [voice]: enabled, volume, moments, pcm, output.
+    void readVoice(SectionReader& s) {
+        auto& v = config_.voice;
+        s.boolean("enabled", v.settings.enabled);
+        s.integer("volume", 0, 100, v.settings.volume);
+        if (const IniEntry* e = s.take("moments")) {
+            std::string why;
+            if (auto moments = voice::VoiceMoments::parse(e->value, why))
+                v.settings.moments = *moments;
+            else
+                s.problem(*e, why);
+        }
+        if (const IniEntry* e = s.take("pcm")) {
+            if (!e->value.empty() && e->value.find_first_of(" \t") == std::string::npos)
+                v.pcm = e->value;
+            else
+                s.problem(*e, "'" + e->value + "' is not an ALSA PCM name, e.g. default, plughw:1,0 or dmix");
+        }
+        if (const IniEntry* e = s.take("output")) {
+            if (e->value == "auto")
+                v.output = VoiceOutput::Auto;
+            else if (e->value == "espeak")
+                v.output = VoiceOutput::Espeak;
+            else if (e->value == "none")
+                v.output = VoiceOutput::None;
+            else
+                s.problem(*e, "'" + e->value +
+                                  "' is not a voice output: auto (espeak-ng on a real castle, silent on a "
+                                  "simulated one), espeak or none");
+        }
+    }
+
     void readClub(SectionReader& s) {
         ClubConfig club;
         club.sourceLine = s.line();

@@ -35,7 +35,18 @@ std::string readerDevice(const ReaderConfig& reader) {
 UnitAccess unitAccess(const CastleConfig& config) {
     UnitAccess access;
     access.port = config.daemon.httpPort;
-    if (config.daemon.hardware == Hardware::Sim) return access;
+    // The voice's sound card, whenever serve opens espeak-ng (daemon/voice/NOTES.md):
+    // ALSA's device nodes, owned by the audio group.
+    const auto output = config.voice.output;
+    const bool speaks = output == VoiceOutput::Espeak ||
+                        (output == VoiceOutput::Auto && config.daemon.hardware == Hardware::Real);
+    if (config.daemon.hardware == Hardware::Sim) {
+        if (speaks) {
+            access.devices = {"char-alsa"};
+            access.groups = {"audio"};
+        }
+        return access;
+    }
     std::set<std::string> devices;
     for (const auto& reader : config.readers) {
         if (reader.type == ReaderType::Sim) continue;
@@ -56,6 +67,10 @@ UnitAccess unitAccess(const CastleConfig& config) {
 
     std::set<std::string> groups;
     for (const auto& device : devices) groups.insert(groupOf(device));
+    if (speaks) {
+        devices.insert("char-alsa");  // every ALSA node (/dev/snd/*), as systemd names the class
+        groups.insert("audio");
+    }
     access.devices.assign(devices.begin(), devices.end());
     access.groups.assign(groups.begin(), groups.end());
     return access;

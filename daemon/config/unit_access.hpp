@@ -16,13 +16,15 @@ namespace vivaref::config {
 
 struct UnitAccess {
     // DeviceAllow= values: the nodes ("/dev/spidev0.0", "/dev/gpiochip2"),
-    // sorted, each once.
+    // sorted, each once; "char-alsa" for the voice's sound card.
     std::vector<std::string> devices;
     std::vector<std::string> groups;  // SupplementaryGroups=, sorted
     std::uint16_t port = 8080;        // SocketBindAllow=tcp:PORT
 };
 
-// The simulated castle needs no device and no group.
+// The simulated castle needs no device and no group, unless its voice
+// speaks through espeak-ng (`[voice] output = espeak`); a real castle's voice
+// does unless `output = none`: ALSA's nodes ("char-alsa") and the audio group.
 UnitAccess unitAccess(const CastleConfig& config);
 
 // The drop-in's text: a [Service] section that replaces the packaged unit's

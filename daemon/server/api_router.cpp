@@ -199,8 +199,11 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
 // GET /api/words: the languages and the table's; /api/words/LANG: that
 // language's catalog, for the pages to render messages (web-ui/js/words.js).
 ApiRouter::Reply ApiRouter::words(const Request& request, std::string_view language) {
-    if (language.empty())
-        return ok(request, {{"languages", words::shippedLanguages()}, {"table", options_.tableLanguage}});
+    if (language.empty()) {
+        const auto table = service_.tableLanguage();
+        return ok(request, {{"languages", words::shippedLanguages()},
+                            {"table", table.empty() ? options_.tableLanguage : table}});
+    }
     const auto* catalog = words::findCatalog(language);
     if (!catalog)
         return error(request, http::status::not_found, "no-such-language",

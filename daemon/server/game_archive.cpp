@@ -113,6 +113,10 @@ json gameJsonOf(store::GameStore& store, store::GameId id, const store::GameSumm
     }
     out["events"] = json::array();
     for (const auto& e : store.events(id)) {
+        // The table's language the game was played in (the host's last choice).
+        if (e.kind == "table-language")
+            if (const json l = parsedOrText(e.payload); l.is_object() && l.contains("language"))
+                out["language"] = l["language"];
         json event = {{"seq", e.seq}, {"at", millis(e.at)}, {"round", e.round}, {"kind", e.kind}};
         event["seat"] = e.seat ? json(*e.seat) : json(nullptr);
         event["payload"] = parsedOrText(e.payload);

@@ -106,6 +106,12 @@ public:
     // player's page fetches its own status again (the count says nobody's
     // secret; a refused key blinks its station for all to see anyway).
     virtual std::int64_t stationNotices() { return 0; }
+    // The table's language (GET /api/words's "table"); empty: the router's
+    // configured one.
+    virtual std::string tableLanguage() { return {}; }
+    // The voice's last lines said or withdrawn, for the pages that speak
+    // them (the "spoken" event, web-ui/API.md); null: no voice.
+    virtual nlohmann::json spoken() { return nullptr; }
 
     // Listeners called (on the loop) after anything that may have changed
     // publicStatus() or simState(): the server pushes what changed to the

@@ -15,6 +15,7 @@
 
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
+#include "daemon/castle/speaker_offer.hpp"
 #include "daemon/club/club_link_factory.hpp"
 #include "daemon/club/league_reader.hpp"
 #include "daemon/server/auth_throttle.hpp"
@@ -27,6 +28,8 @@
 #include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
 #include "daemon/store/store_error.hpp"
+#include "daemon/words/catalog.hpp"
+#include "drivers/audio/espeak_speech.hpp"
 #include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::server {
@@ -159,6 +162,61 @@ private:
     std::chrono::milliseconds quietFor_;
     bool stopped_ = false;
 };
+
+// The voice's speaker as the configuration says (ServeSettings::voice):
+// espeak-ng on the real castle (or wherever output = espeak), the castle's
+// own speaker otherwise (the simulated castle's silent recorder), or none.
+// espeak-ng that does not start is shown on the host page (and said on `err`
+// when the voice is on); serve goes on without a speaker. It is opened at
+// start even with the voice off (10 to 20 ms here, with every language's
+// voice looked up), so that the host can turn it on without a pause in the loop.
+struct Speaker {
+    std::unique_ptr<drivers::EspeakSpeech> espeak;
+    drivers::SpeechOut* out = nullptr;
+    std::string kind = "none";
+    std::string problem;
+};
+
+Speaker openSpeaker(const ServeSettings& settings, castle::Castle& castle, const drivers::LoopClock& clock,
+                    std::ostream& err) {
+    Speaker speaker;
+    const auto output = settings.voice.output;
+    if (output == config::VoiceOutput::None) return speaker;
+    const bool espeak =
+        output == config::VoiceOutput::Espeak || (output == config::VoiceOutput::Auto && settings.realCastle);
+    if (!espeak) {
+        if (auto* offer = castle::offerOf<castle::SpeakerOffer>(castle)) {
+            speaker.out = &offer->speaker();
+            speaker.kind = "simulated";
+        }
+        return speaker;
+    }
+    speaker.kind = "espeak";
+    drivers::EspeakSpeechConfig config;
+    config.pcm = settings.voice.pcm;
+    config.alsaConfig = settings.voiceAlsaConfig;
+    config.languages.clear();
+    for (const auto& language : words::shippedLanguages()) config.languages.push_back({language});
+    config.volume = settings.voice.settings.volume;
+    auto opened = drivers::EspeakSpeech::open(config, clock);
+    if (!opened.speech) {
+        // Said in the journal when the voice is meant to speak; the host page
+        // shows it either way (the host may turn the voice on later).
+        speaker.problem = opened.error;
+        if (settings.voice.settings.enabled)
+            err << "vivaref serve: the voice is silent: " << opened.error << "\n";
+        return speaker;
+    }
+    if (!opened.speech->missingVoices().empty()) {
+        std::string missing;
+        for (const auto& l : opened.speech->missingVoices()) missing += (missing.empty() ? "" : ", ") + l.tag;
+        speaker.problem = "espeak-ng has no voice for " + missing;
+        err << "vivaref serve: the voice: " << speaker.problem << "\n";
+    }
+    speaker.espeak = std::move(opened.speech);
+    speaker.out = speaker.espeak.get();
+    return speaker;
+}
 
 // The game log, created if missing; null after saying why on `err`.
 std::unique_ptr<store::GameStore> openStore(const ServeSettings& settings, std::ostream& err) {
@@ -453,6 +511,15 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     const auto background = backgroundAnalysis(settings, *store, clock, wallAtZero, err);
     core.setBackgroundAnalysis(background.get());
     TableLoop loop(*castle, core, clock);
+    // The table's language and voice: the configuration's, until the host
+    // chooses (a resumed game takes back its own language).
+    core.setLanguage(settings.language);
+    core.setVoice(settings.voice.settings);
+    const Speaker speaker = openSpeaker(settings, *castle, clock, err);
+    core.setSpeaker(speaker.out, speaker.kind, speaker.problem,
+                    [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; });
+    // Lines are rendered and queued after the step that decided, on the loop.
+    core.setVoicePost([&io](std::function<void()> speak) { net::post(io, std::move(speak)); });
     resumeUnfinished(core, err);
 
     // Tag enrolment from the host's page, fed with the table's raw scans.
@@ -509,6 +576,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     if (pusher) pusher->stop();
     core.removeListener(statusListener);
     core.removeRawScanListener(scanListener);
+    core.setSpeaker(nullptr, "none", {});
     return stopped(*store, signalled, err);
 }
 

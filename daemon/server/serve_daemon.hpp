@@ -42,8 +42,18 @@ struct ServeSettings {
     std::string version;
     // The configuration's http_names: more Host names answered (host_check.hpp).
     std::vector<std::string> httpNames;
-    // The table's language (the configuration's `[daemon] language`).
+    // The table's language (the configuration's `[daemon] language`); the
+    // host may choose another on the host page.
     std::string language = "en";
+    // The referee's voice (the configuration's [voice]): on/off, volume,
+    // moments, and which speaker. `output` auto: espeak-ng on the real
+    // castle, the simulated castle's silent recorder on the simulated one.
+    // espeak-ng that does not start (no sound card, no espeak-ng-data) is a
+    // problem the host page shows, never a reason not to start.
+    config::VoiceConfig voice;
+    // Tests: espeak-ng's ALSA configuration text (the file and null PCMs),
+    // looked up for `voice.pcm` instead of the system's.
+    std::string voiceAlsaConfig;
     // The table's knobs: the referee's (its seed, grace times...) and the
     // sensing's. The wall time of the referee's time 0 is set at start.
     table::TableOptions table;

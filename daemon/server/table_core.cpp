@@ -4,6 +4,7 @@
 
 #include "daemon/server/game_archive.hpp"
 #include "daemon/trace/trace_check.hpp"
+#include "daemon/words/catalog.hpp"
 #include "daemon/words/message_json.hpp"
 #include "engine/roster.hpp"
 
@@ -56,9 +57,13 @@ TableCore::TableCore(const drivers::LoopClock& clock, store::GameStore* store, d
                      table::TableOptions options, castle::HandOffer* hands)
     : clock_(clock),
       store_(store),
+      wallAtZero_(options.referee.wallAtZero),
       hands_(hands),
-      table_(std::move(layout), std::move(options), store, clock, table::ScanFeed::OwnScans) {
+      table_(std::move(layout), std::move(options), store, clock, table::ScanFeed::OwnScans),
+      voice_(table_.referee(), clock, nullptr, [this] { voiceDue(); }) {
     table_.attach(*this);
+    // The voice hears the referee beside the other observers, never before them.
+    table_.attach(voice_);
     // The game's trace, recorded beside from what the table takes.
     if (store_) {
         recorder_ = std::make_unique<table::TraceRecorder>(*store_, table_.layout(),
@@ -83,6 +88,17 @@ std::optional<referee::HostAnswer> TableCore::resumeUnfinished() {
         if (setup.is_object() && setup.contains("setup")) table_.enrolSetup(setup["setup"]);
     }
     auto answer = table_.referee().resume(unfinished.back(), clock_.now());
+    // The game's own language, as the host last chose it for that game.
+    try {
+        for (const auto& e : store_->events(unfinished.back()))
+            if (e.kind == "table-language") {
+                const json payload = json::parse(e.payload, nullptr, false);
+                if (payload.is_object() && payload.contains("language") && payload["language"].is_string())
+                    (void)setLanguage(payload["language"].get<std::string>());
+            }
+    } catch (const std::exception&) {
+        // An unreadable log was already said by the resume's answer.
+    }
     afterInput();
     return answer;
 }
@@ -102,6 +118,9 @@ void TableCore::advance() {
     // the scan: only when something may have changed, and once a second in
     // case a change came some other way.
     if (dirty_ || due || now - lastChange_ >= kRepublishEvery) afterInput();
+    // The voice's lines, after the status (no post: serve posts them).
+    if (voiceDue_) speak();
+    if (now - lastVoicePoll_ >= kRepublishEvery) pollVoice();
 }
 
 // A new game gets new secret links, for its people only; a finished one
@@ -133,6 +152,12 @@ json TableCore::publicStatus() {
         for (const auto& c : state->rules().roster().characters())
             roster.push_back({{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
         status["roster"] = std::move(roster);
+    }
+    // The table's language and its voice (none of it secret), for the shared
+    // screens to follow and the host page's controls.
+    if (status.is_object()) {
+        status["language"] = language_;
+        status["voice"] = voiceJson();
     }
     // What waits for the club, for the health card: where it goes and why
     // not yet; never the credentials nor the members.
@@ -300,11 +325,13 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     if (request == "players") return players();
     if (request == "members") return members();
     if (request == "new-link") return newLink(body);
+    if (request == "language") return hostLanguage(body);
+    if (request == "voice") return hostVoice(body);
     trace::HostKind kind{};
     if (!trace::parseHostKind(request, kind))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
                                      "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
-                                     "pause, resume, abandon, players and members");
+                                     "pause, resume, abandon, players, members, language and voice");
     // The form is checked as a trace line's would be; the game judges the rest.
     const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
     if (!parsed.ok()) {
@@ -331,7 +358,11 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
 
     const auto answer = table_.host(line, table_.stamp());
     lastActivity_ = clock_.now();
+    // A new game keeps the table's language from its start.
+    if (answer.ok && kind == trace::HostKind::NewGame)
+        if (const auto game = table_.referee().game()) logLanguage(*game);
     afterInput();
+    if (voiceDue_) speak();
     if (!answer.ok) {
         // A log that cannot save is "not now" (503), not the game saying no.
         auto failed =
@@ -344,6 +375,147 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     json out = {{"ok", true}};
     if (auto game = table_.referee().game()) out["game"] = game->value;
     return ServiceAnswer::ok(std::move(out));
+}
+
+// --- the table's language and its voice ----------------------------------------
+
+bool TableCore::setLanguage(const std::string& language) {
+    if (!words::findCatalog(language)) return false;
+    language_ = language;
+    voice_.setLanguage(language);
+    return true;
+}
+
+void TableCore::setVoice(const voice::VoiceSettings& settings) { voice_.setSettings(settings); }
+
+void TableCore::setSpeaker(drivers::SpeechOut* speaker, std::string kind, std::string problem,
+                           std::function<void(const std::string&)> onProblem) {
+    voice_.setSpeaker(speaker);
+    speakerKind_ = std::move(kind);
+    speakerProblem_ = std::move(problem);
+    onVoiceProblem_ = std::move(onProblem);
+}
+
+json TableCore::voiceJson() const {
+    const auto& settings = voice_.settings();
+    return json{{"enabled", settings.enabled},
+                {"volume", settings.volume},
+                {"moments", settings.moments.names()},
+                {"speaker", speakerKind_},
+                {"problem", speakerProblem_.empty() ? json(nullptr) : json(speakerProblem_)}};
+}
+
+void TableCore::logLanguage(store::GameId game) {
+    if (!store_) return;
+    const auto at = wallAtZero_ + std::chrono::duration_cast<std::chrono::milliseconds>(table_.now());
+    // Not saved (a full disk): the game keeps the configuration's language
+    // when resumed; nothing else depends on it.
+    try {
+        (void)store_->appendRefereeEvent(game, "table-language", json{{"language", language_}}.dump(), at);
+    } catch (const std::exception&) {
+        // The log unreadable: the table speaks the language all the same.
+    }
+}
+
+// {"language": "fr"}: the shared screens and the voice speak it from now on.
+ServiceAnswer TableCore::hostLanguage(const json& body) {
+    const auto language = body.find("language");
+    if (language == body.end() || !language->is_string() || body.size() != 1)
+        return badRequest("a language request names its \"language\" (en, fr, de or it)");
+    if (!setLanguage(language->get<std::string>())) {
+        std::string shipped;
+        for (const auto& l : words::shippedLanguages()) shipped += (shipped.empty() ? "" : ", ") + l;
+        return ServiceAnswer::failed(
+            Outcome::NotFound, "no-such-language",
+            "vivaref has no words in '" + language->get<std::string>() + "': " + shipped);
+    }
+    // Kept with the game being played (not one already over), so that it
+    // resumes and is reviewed in it.
+    if (const auto game = table_.referee().game(); game && store_)
+        if (const auto summary = store_->game(*game); summary && !summary->ended) logLanguage(*game);
+    lastActivity_ = clock_.now();
+    afterInput();
+    return ServiceAnswer::ok({{"ok", true}, {"language", language_}});
+}
+
+// {"enabled": BOOL, "volume": 0..100, "moments": [NAME...]}, each optional.
+ServiceAnswer TableCore::hostVoice(const json& body) {
+    if (!body.is_object() || body.empty())
+        return badRequest("a voice request sets \"enabled\", \"volume\" or \"moments\"");
+    auto settings = voice_.settings();
+    for (const auto& [key, value] : body.items()) {
+        if (key == "enabled") {
+            if (!value.is_boolean()) return badRequest("\"enabled\" is true or false");
+            settings.enabled = value.get<bool>();
+        } else if (key == "volume") {
+            if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+                value.get<std::int64_t>() > 100)
+                return badRequest("\"volume\" is a whole number from 0 to 100");
+            settings.volume = value.get<int>();
+        } else if (key == "moments") {
+            if (!value.is_array())
+                return badRequest("\"moments\" is a list of " + voice::VoiceMoments::known());
+            auto moments = voice::VoiceMoments::none();
+            for (const auto& name : value) {
+                const auto moment =
+                    name.is_string() ? voice::voiceMomentNamed(name.get<std::string>()) : std::nullopt;
+                if (!moment)
+                    return badRequest("\"moments\" names only " + voice::VoiceMoments::known() + ", not " +
+                                      name.dump());
+                moments.set(*moment, true);
+            }
+            settings.moments = moments;
+        } else {
+            return badRequest("a voice request sets \"enabled\", \"volume\" and \"moments\" only, not \"" +
+                              key + "\"");
+        }
+    }
+    voice_.setSettings(settings);
+    afterInput();
+    return ServiceAnswer::ok(voiceJson());
+}
+
+// The voice has lines to say: rendered after this step (posted), or at the
+// end of advance() and of the host's request.
+void TableCore::voiceDue() {
+    if (!voicePost_) {
+        voiceDue_ = true;
+        return;
+    }
+    if (voicePosted_) return;
+    voicePosted_ = true;
+    voicePost_([this] {
+        voicePosted_ = false;
+        speak();
+    });
+}
+
+void TableCore::speak() {
+    voiceDue_ = false;
+    if (voice_.pending() == 0) return;
+    voice_.flush();
+    pollVoice();
+    changed();  // the pages' "spoken" event
+}
+
+// A line the speaker could not say (the sound device gone): the host page
+// says why, and the daemon's log once per different reason.
+void TableCore::pollVoice() {
+    lastVoicePoll_ = clock_.now();
+    for (const auto& report : voice_.takeReports()) {
+        if (report.fate != drivers::SpeechFate::Failed) {
+            if (report.fate == drivers::SpeechFate::Spoken && !speakerProblem_.empty() &&
+                speakerKind_ != "none") {
+                speakerProblem_.clear();
+                dirty_ = true;
+            }
+            continue;
+        }
+        if (report.error == speakerProblem_) continue;
+        speakerProblem_ = report.error;
+        dirty_ = true;
+        if (onVoiceProblem_) onVoiceProblem_("the voice: " + report.error);
+    }
 }
 
 std::optional<trace::TagName> TableCore::tagOf(const json& body, std::string& why) const {

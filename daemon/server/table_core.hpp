@@ -34,6 +34,8 @@
 #include "daemon/store/game_store.hpp"
 #include "daemon/table/table.hpp"
 #include "daemon/table/trace_recorder.hpp"
+#include "daemon/voice/table_voice.hpp"
+#include "drivers/audio/speech_out.hpp"
 #include "drivers/time/loop_clock.hpp"
 
 namespace vivaref::server {
@@ -71,6 +73,30 @@ public:
     // and the host's "members" answer lists the club's cached members.
     // Unset: no club ("club" absent, "members" empty).
     void setClubPusher(const club::OutboxPusher* pusher) { club_ = pusher; }
+    // --- the table's language and its voice (issue 33) -------------------------
+    // The table's language (what the shared screens show and the voice says):
+    // the configuration's default at start; the host's choice afterwards
+    // (POST /api/host/language), written into the game in progress and into
+    // each new game (a "table-language" referee event), and taken back from
+    // the game resumed. A shipped language only (false otherwise).
+    bool setLanguage(const std::string& language);
+    const std::string& language() const { return language_; }
+    // The voice's on/off, volume and moments (the configuration's [voice],
+    // then POST /api/host/voice).
+    void setVoice(const voice::VoiceSettings& settings);
+    const voice::VoiceSettings& voiceSettings() const { return voice_.settings(); }
+    // Where the voice is heard besides the pages that opted in: `speaker`
+    // (null: none), what it is for the status ("espeak", "simulated",
+    // "none") and why it does not work when it does not (the host page
+    // says it). `onProblem`: a line for the daemon's log when a line fails.
+    void setSpeaker(drivers::SpeechOut* speaker, std::string kind, std::string problem,
+                    std::function<void(const std::string&)> onProblem = {});
+    // How the voice's lines are rendered and queued off the decision's path:
+    // `post` runs its function soon on the loop (serve: boost::asio::post).
+    // Unset: at the end of advance() and of each host request.
+    void setVoicePost(std::function<void(std::function<void()>)> post) { voicePost_ = std::move(post); }
+    voice::TableVoice& voice() { return voice_; }
+
     // The last time the table had something to do for the people at it: a
     // host request, a key press, the board changing, a deadline of the
     // referee's, the referee speaking. The periodic republishing is not.
@@ -92,6 +118,8 @@ public:
     nlohmann::json simState() override;
     std::string summaryLine() override;
     std::int64_t stationNotices() override { return table_.referee().counters().stationNotices; }
+    std::string tableLanguage() override { return language_; }
+    nlohmann::json spoken() override { return voice_.linesJson(); }
 
 private:
     static constexpr Timestamp kRepublishEvery{1000};
@@ -104,6 +132,14 @@ private:
     ServiceAnswer newLink(const nlohmann::json& body);
     ServiceAnswer members();
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
+    ServiceAnswer hostLanguage(const nlohmann::json& body);
+    ServiceAnswer hostVoice(const nlohmann::json& body);
+    nlohmann::json voiceJson() const;
+    // The table's language into the log, for `game` (a "table-language" event).
+    void logLanguage(store::GameId game);
+    void voiceDue();
+    void speak();
+    void pollVoice();
 
     const drivers::LoopClock& clock_;
     store::GameStore* store_;
@@ -112,13 +148,23 @@ private:
     const analysis::BackgroundAnalysis* background_ = nullptr;
     const club::OutboxPusher* club_ = nullptr;
     Timestamp lastActivity_{0};
-    castle::HandOffer* hands_;  // the castle's, if it offers hands
+    store::WallTime wallAtZero_;  // the referee's time 0, for the log's rows
+    castle::HandOffer* hands_;    // the castle's, if it offers hands
     table::Table table_;
     std::unique_ptr<table::TraceRecorder> recorder_;  // with a log: the table's trace written beside
     PlayerTokens tokens_;
     std::optional<store::GameId> tokensFor_;
     bool dirty_ = false;  // the table changed since the status was last republished
     Timestamp lastChange_{0};
+    std::string language_ = "en";
+    voice::TableVoice voice_;
+    std::string speakerKind_ = "none";
+    std::string speakerProblem_;
+    std::function<void(const std::string&)> onVoiceProblem_;
+    std::function<void(std::function<void()>)> voicePost_;
+    bool voiceDue_ = false;       // lines wait for speak() (no post)
+    bool voicePosted_ = false;    // speak() is posted
+    Timestamp lastVoicePoll_{0};  // the speaker's reports last read
 };
 
 }  // namespace vivaref::server

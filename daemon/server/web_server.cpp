@@ -19,6 +19,7 @@ WebServer::~WebServer() { service_.removeListener(listener_); }
 void WebServer::publish() {
     hub_.publish("status", service_.publicStatus());
     hub_.publish("private", json{{"station_notices", service_.stationNotices()}});
+    if (json spoken = service_.spoken(); !spoken.is_null()) hub_.publish("spoken", spoken);
     if (service_.simulated()) {
         // Without the clock, a frame changes only when the board or an LED does.
         json sim = service_.simState();

@@ -68,7 +68,7 @@ TEST_CASE("an unknown section is named once, not each of its keys") {
         problemTexts("[castle]\n[readers.floor3]\nplace = 3\nbus = /dev/spidev0.0\n") ==
         Strings{
             "castle.ini:2: [readers.floor3]: unknown section; the sections are [castle], [daemon], [store], "
-            "[sensing], [buttons], [leds], [club], [reader.NAME] and [station.SEAT]"});
+            "[sensing], [buttons], [leds], [club], [voice], [reader.NAME] and [station.SEAT]"});
 }
 
 TEST_CASE("lines that are not INI are named, and the rest of the file is still read") {

@@ -85,8 +85,9 @@ refuse() {  # refuse FILE PATTERN WHAT
 if [ -f "$real" ]; then
     expect "$real" '^DeviceAllow=/dev/spidev0\.0 rw$' "real castle: its SPI bus is allowed"
     expect "$real" '^DeviceAllow=/dev/gpiochip2 rw$' "real castle: its GPIO expander is allowed"
-    refuse "$real" '^DeviceAllow=(char-|/dev/tty|/dev/i2c)' "real castle: no serial port, I2C bus or whole device class"
-    expect "$real" '^SupplementaryGroups=gpio spi$' "real castle: the groups gpio and spi only"
+    refuse "$real" '^DeviceAllow=(char-([^a]|a[^l])|/dev/tty|/dev/i2c)' "real castle: no serial port, I2C bus or whole device class but ALSA's"
+    expect "$real" '^DeviceAllow=char-alsa rw$' "real castle: the voice's sound card (ALSA's nodes)"
+    expect "$real" '^SupplementaryGroups=audio gpio spi$' "real castle: the groups audio, gpio and spi only"
     expect "$real" '^SocketBindAllow=tcp:8080$' "real castle: its http_port"
     refuse "$real" '^PrivateUsers=' "real castle: no user namespace (it would hide the device groups)"
 else

@@ -12,12 +12,19 @@
 //   - lifted: a tag leaves its place's field → the piece is "in hand";
 //   - the scan cycle the loop ran (every reader inventoried once).
 //
-//   table_latency_bench [MOVES [SEED [OVERHEAD_US [clean]]]]
+//   table_latency_bench [MOVES [SEED [OVERHEAD_US [clean|noisy [voice]]]]]
 //
 // OVERHEAD_US is the host's cost per SPI transfer (ioctl and chip select),
-// 20 µs by default: what a Pi's spidev costs, about.
+// 20 µs by default: what a Pi's spidev costs, about. `voice`: the same games
+// twice, the voice off and then on (the table's voice speaking French at
+// every moment through espeak-ng on its own thread, into ALSA's file and
+// null PCMs), both printed: the table's answers must not change.
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -26,6 +33,8 @@
 #include "daemon/referee/referee.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
+#include "drivers/audio/espeak_speech.hpp"
+#include "tests/audio/file_pcm.hpp"
 #include "tests/real/emulated_castle.hpp"
 #include "tests/support/percentile.hpp"
 
@@ -52,14 +61,13 @@ void print(const char* what, const std::vector<double>& v) {
               << (v.empty() ? 0 : *std::max_element(v.begin(), v.end())) << " ms\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const int wanted = argc > 1 ? std::atoi(argv[1]) : 1000;
-    const std::uint64_t firstSeed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
-    const std::int64_t overheadUs = argc > 3 ? std::atoll(argv[3]) : 20;
-    const bool noise = !(argc > 4 && std::string(argv[4]) == "clean");
+// The games measured and printed; with a `speaker`, the table's voice speaks
+// there at every moment.
+void measure(int wanted, std::uint64_t firstSeed, std::int64_t overheadUs, bool noise,
+             drivers::SpeechOut* speaker) {
     const std::string ini = realtest::exampleCastleIni(VIVAREF_SOURCE_DIR);
+    std::uint64_t linesSaid = 0;
+    const auto wallStart = std::chrono::steady_clock::now();
 
     std::vector<double> landed, lifted, cycles, scanGaps, afterChange, afterLoss;
     // landed -> judged in parts: to the first read on its place, from there to
@@ -153,6 +161,13 @@ int main(int argc, char** argv) {
             };
         realtest::EmulatedCastle castle(ini, options);
         castleOf = &castle;
+        if (speaker) {
+            voice::VoiceSettings on;
+            on.enabled = true;
+            castle.table().setLanguage("fr");
+            castle.table().setVoice(on);
+            castle.table().setSpeaker(speaker, "espeak", {});
+        }
         tagsOf = &castle.tags();
 
         const auto lines = realtest::brisk2024Game(seed, noise).lines;
@@ -175,6 +190,8 @@ int main(int argc, char** argv) {
         }
         castle.runUntil(Timestamp(lines.back().t + 5000));
         ++games;
+        linesSaid += castle.table().spoken()["id"].get<std::uint64_t>();
+        if (speaker) castle.table().setSpeaker(nullptr, "none", {});
         const auto& counters = castle.table().table().referee().counters();
         finished += counters.gamesFinished;
         if (counters.gamesFinished == 0)
@@ -204,5 +221,47 @@ int main(int argc, char** argv) {
     print("between two scans of one reader", scanGaps);
     print("from a reader's loss of a tag to its next scan", afterLoss);
     print("from a reader's new tag to its next scan", afterChange);
+    std::cout << "  wall time of the games (the table's loop; the voice's thread beside it): "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count()
+              << " s\n";
+    if (speaker)
+        std::cout << "  the voice: " << linesSaid << " lines said or withdrawn (French, espeak-ng)\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int wanted = argc > 1 ? std::atoi(argv[1]) : 1000;
+    const std::uint64_t firstSeed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+    const std::int64_t overheadUs = argc > 3 ? std::atoll(argv[3]) : 20;
+    const bool noise = !(argc > 4 && std::string(argv[4]) == "clean");
+    const bool withVoice = argc > 5 && std::string(argv[5]) == "voice";
+    if (!withVoice) {
+        measure(wanted, firstSeed, overheadUs, noise, nullptr);
+        return 0;
+    }
+    // espeak-ng into ALSA's file PCM (its slave the null PCM): the real
+    // synthesis on its own thread, with no sound card.
+    std::string pattern = (std::filesystem::temp_directory_path() / "latency-voice-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+        std::perror("table_latency_bench: mkdtemp");
+        return 1;
+    }
+    const std::filesystem::path scratch = pattern;
+    drivers::EspeakSpeechConfig config;
+    config.pcm = drivers::testing::kFilePcmName;
+    config.alsaConfig = drivers::testing::filePcmConfig(scratch / "out.raw");
+    drivers::SteadyLoopClock clock;
+    auto opened = drivers::EspeakSpeech::open(config, clock);
+    if (!opened.speech) {
+        std::cerr << "table_latency_bench: " << opened.error << "\n";
+        return 1;
+    }
+    std::cout << "--- the voice off\n";
+    measure(wanted, firstSeed, overheadUs, noise, nullptr);
+    std::cout << "--- the voice on\n";
+    measure(wanted, firstSeed, overheadUs, noise, opened.speech.get());
+    opened.speech.reset();
+    std::filesystem::remove_all(scratch);
     return 0;
 }

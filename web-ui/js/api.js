@@ -119,7 +119,8 @@ function adoptHostLink() {
 adoptHostLink();
 
 // Live updates from GET /api/events. `handlers` maps an event kind ("status",
-// "sim") to a function of its parsed JSON. `banner` (an element) is shown
+// "sim") to a function of its parsed JSON; `open`, if given, is called at
+// each (re)connection. `banner` (an element) is shown
 // while the stream is down; EventSource reconnects by itself. Returns a
 // function that closes the stream.
 export function liveEvents(handlers, banner) {
@@ -149,6 +150,11 @@ export function liveEvents(handlers, banner) {
       }
     };
     for (const [kind, handler] of Object.entries(handlers)) {
+      // `open`: called at each (re)connection, before that connection's events.
+      if (kind === 'open') {
+        source.addEventListener('open', () => handler());
+        continue;
+      }
       source.addEventListener(kind, (event) => {
         let data;
         try {

@@ -13,6 +13,7 @@ import { createPlayerCodes } from './player_codes.js';
 import { createRevealForm } from './reveal.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
 import { phaseWord, stateWord } from './game_words.js';
+import { createVoiceSettings } from './voice_settings.js';
 
 const $ = (id) => document.getElementById(id);
 const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
@@ -203,12 +204,14 @@ function unlocked() {
       if (e.status === 401) lockRefused(e);
       else tell(say('page.host.tags-failed', { why: { text: refusalOf(e) } }), false);
     });
+    onStatus.voice = createVoiceSettings($('voice-card'), (e) => (e.status === 401 ? lock(e.message) : say(e.message, false)));
   }
 }
 
 let revealForm = null;
 
 function onStatus(status) {
+  if (onStatus.voice) onStatus.voice.render(status);
   setRoster(status.roster);
   onStatus.edition = status.edition;
   if (revealForm) revealForm.render(status);

@@ -4,10 +4,11 @@
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
-import { pageLanguage, say, sayHtml, startWords } from './words.js';
+import { followTable, pageLanguage, say, sayHtml, startWords } from './words.js';
 import {
   characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
 } from './names.js';
+import { pageVoice } from './voice_page.js';
 
 const $ = (id) => document.getElementById(id);
 let renders = 0;
@@ -257,6 +258,8 @@ export function render(status) {
   } else {
     $('castle').innerHTML = '';
   }
+  // The host chose another table language: a shared screen follows it.
+  followTable(status.language);
   // For the browser tests and the latency benchmark: when and what was drawn.
   renders += 1;
   document.body.dataset.renders = String(renders);
@@ -274,7 +277,11 @@ async function start() {
   } catch {
     /* the event stream's banner says the daemon is away */
   }
-  liveEvents({ status: render }, $('banner'));
+  liveEvents({
+    status: render,
+    spoken: (lines) => pageVoice && pageVoice.onSpoken(lines),
+    open: () => pageVoice && pageVoice.reconnected(),
+  }, $('banner'));
 }
 
 start();

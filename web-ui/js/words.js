@@ -218,6 +218,12 @@ function deviceChoice(shipped, storage = globalThis.localStorage) {
 
 // The words this page speaks, set once by startWords before the page draws.
 let active = new Words('en', {}, {});
+let wordsLoaded = null;
+// The page's words once startWords has loaded them (for modules that draw
+// before or beside the page's own script: the voice's controls).
+export const wordsReady = new Promise((resolve) => {
+  wordsLoaded = resolve;
+});
 let shipped = ['en'];
 let sharedScreen = false;
 
@@ -299,6 +305,7 @@ export async function startWords({ shared = false } = {}) {
   document.documentElement.lang = active.language;
   translate(document);
   installPicker();
+  wordsLoaded(active);
   return active;
 }
 
