@@ -78,7 +78,9 @@ std::string Rendering::value(const MessageValue& v) {
         case Kind::Text:
             return v.text;
         case Kind::Player:
-            if (marks == NameMarks::Plain) return withoutBidiControls(v.text);
+            // On a terminal a name is as written: the commands escape its
+            // controls on the way out (daemon/commands/terminal_text.hpp).
+            if (marks == NameMarks::Plain) return v.text;
             return std::string(kIsolateStart) + withoutBidiControls(v.text) + std::string(kIsolateEnd);
         case Kind::Place: {
             const auto place = placeWords(v.text);
