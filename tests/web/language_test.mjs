@@ -271,7 +271,7 @@ try {
     await visit(page, `/host.html#${token}`, '#links figure', 'host', pass);
     await visit(page, players[0].path, 'main', 'player', pass);
     await visit(page, '/games.html', 'main', 'games', pass);
-    await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'main', 'review', pass);
+    await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'ul.chance-legend', 'review', pass);
     await visit(page, '/league.html', 'main', 'league', pass);
     await visit(page, `/sim.html#token=${token}`, 'main', 'sim', pass);
     await page.context().close();

@@ -126,7 +126,7 @@ try {
     await key.waitFor({ timeout: kWait });
     await key.click();
     await board.locator('#message.error').waitFor({ timeout: kWait });
-    check((await board.locator('#message').innerText()).includes('host\'s link'), `${size}: a key pressed on the board without the link is refused, saying it needs the host's link`);
+    check(/host[’']s link/.test(await board.locator('#message').innerText()), `${size}: a key pressed on the board without the link is refused, saying it needs the host's link`);
     const hostBoard = await newPage(browser, device, errors);
     await hostBoard.goto(server.simLink);
     const hostKey = hostBoard.locator('#stations button[data-station="0"][data-key="yes"]');

@@ -113,8 +113,9 @@ try {
   await quiet.goto(`${url}/`);
   await tv.locator('#speak-here').waitFor({ state: 'visible', timeout: kWait });
   await tv.waitForFunction(() => document.body.dataset.renders && Number(document.body.dataset.renders) > 0);
-  check((await tv.locator('label.voice-here').textContent()).includes('Speak on this screen'),
-    'the TV offers to speak, in its own language');
+  // A shared screen that chose no language of its own speaks the table's.
+  const offer = await tv.locator('label.voice-here').textContent();
+  check(offer.includes('Parler sur cet écran'), `the TV offers to speak, in the table's French: ${offer}`);
   await tv.check('#speak-here');
 
   // --- a game, and a refusal ---------------------------------------------------------

@@ -38,10 +38,10 @@ export function chartSvg(analysis, width = 640) {
     + `<text class="axis" x="${left - 4}" y="${(y(c) + 4).toFixed(1)}" text-anchor="end">${esc(percent(c))}</text>`).join('');
   const marks = (analysis.swings || []).map((s, k) => `<g class="swing-mark"><line x1="${x(s).toFixed(1)}" x2="${x(s).toFixed(1)}" y1="${top}" y2="${h - bottom}"/>`
     + `<text x="${x(s).toFixed(1)}" y="${h - bottom + 14}" text-anchor="middle">${k + 1}</text></g>`).join('');
-  const lines = names.map((name, p) => {
+  const lines = names.map((_, p) => {
     const points = series.map((e, i) => `${x(i).toFixed(1)},${y(e.win_chance[p]).toFixed(1)}`).join(' ');
     const dash = kDashes[p % kDashes.length];
-    return `<polyline class="chance-line" data-player="${p}" fill="none" stroke="${playerColour(p)}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points}"><title>${esc(name)}</title></polyline>`;
+    return `<polyline class="chance-line" data-player="${p}" fill="none" stroke="${playerColour(p)}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points}"><title>${esc(plainPlayer(analysis, p))}</title></polyline>`;
   }).join('');
   const axis = `<text class="axis" x="${left}" y="${h - 4}">${esc(say('page.analysis.axis-start'))}</text>`
     + `<text class="axis" x="${w - right}" y="${h - 4}" text-anchor="end">${esc(say('page.analysis.axis-decision', { n: series.length - 1 }))}</text>`;
@@ -49,22 +49,32 @@ export function chartSvg(analysis, width = 640) {
 }
 
 function legendHtml(analysis) {
-  return `<ul class="chance-legend">${analysis.players.map((name, p) => {
+  return `<ul class="chance-legend">${analysis.players.map((_, p) => {
     const dash = kDashes[p % kDashes.length];
-    return `<li data-player="${p}"><svg width="36" height="12" aria-hidden="true"><line x1="1" x2="35" y1="6" y2="6" stroke="${playerColour(p)}" stroke-width="3"${dash ? ` stroke-dasharray="${dash}"` : ''}/></svg>${esc(name)}</li>`;
+    return `<li data-player="${p}"><svg width="36" height="12" aria-hidden="true"><line x1="1" x2="35" y1="6" y2="6" stroke="${playerColour(p)}" stroke-width="3"${dash ? ` stroke-dasharray="${dash}"` : ''}/></svg><bdi>${esc(plainPlayer(analysis, p))}</bdi></li>`;
   }).join('')}</ul>`;
 }
 
 const decisionLink = (n) => `<a href="#" data-goto="${n}">${esc(say('page.analysis.decision', { n }))}</a>`;
 
 // "Decision 57: Anna votes No. Bruno's chance to win went from 31 % to 78 %."
-// The decision's own words (d.text) are the daemon's English sentence.
+// A decision's words (`says`; the daemon's English `text` from an analysis
+// kept before it had them), and the search player's choice likewise.
+const decisionWords = (d) => sayOr(d.says, d.text);
+const preferredWords = (d) => sayOr(d.review.preferred_says, d.review.preferred);
+// A player's name, or "Player 2" in the reader's words.
+const playerWords = (analysis, p) => sayOr((analysis.players_says || [])[p], analysis.players[p]);
+// The same without the isolates words.js puts around a name, for an
+// element of its own (the chart's <title>, the legend's <bdi>).
+const plainPlayer = (analysis, p) => playerWords(analysis, p).replace(/[\u2068\u2069]/g, '');
+
 function swingsHtml(analysis) {
   const list = (analysis.swings || []).map((s, k) => {
     const d = analysis.decisions[s - 1];
     const before = s > 1 ? analysis.decisions[s - 2].after : analysis.before;
     const p = d.swing_player;
-    const args = { what: textArg(d.text), who: playerArg(analysis.players[p]),
+    const named = (analysis.players_says || [])[p] ? textArg(playerWords(analysis, p)) : playerArg(analysis.players[p]);
+    const args = { what: textArg(decisionWords(d)), who: named,
       from: textArg(percent(before.win_chance[p])), to: textArg(percent(d.after.win_chance[p])) };
     return `<li data-swing="${k + 1}">${sayHtml('page.analysis.swing', args, { decision: decisionLink(s) })}</li>`;
   });
@@ -77,12 +87,11 @@ function preferencesHtml(analysis) {
   const worth = (analysis.settings && analysis.settings.worth_telling) || 0.03;
   const told = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth);
   if (!told.length) return `<p class="muted">${esc(say('page.analysis.agreed', { worth: textArg(percent(worth)) }))}</p>`;
-  // d.text and d.review.preferred are the daemon's English sentences.
   const items = told.map((d) => {
     const gain = Math.round(100 * d.review.gain);
-    const args = { what: textArg(d.text), played: textArg(percent(d.review.played_chance)),
+    const args = { what: textArg(decisionWords(d)), played: textArg(percent(d.review.played_chance)),
       chance: textArg(percent(d.review.preferred_chance)), gain };
-    const html = { decision: decisionLink(d.decision), preferred: `<b>${esc(d.review.preferred)}</b>`,
+    const html = { decision: decisionLink(d.decision), preferred: `<b>${esc(preferredWords(d))}</b>`,
       points: `<b>${esc(say('page.analysis.gain', { n: gain }))}</b>` };
     return `<li data-decision="${d.decision}">${sayHtml('page.analysis.preferred', args, html)}</li>`;
   });
