@@ -124,7 +124,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
         return HostAnswer::refused(
             "game-in-progress",
             engine::Message("host.game-in-progress",
-                            {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}),
+                            {{"game", say::text(std::to_string(game.id->value))}}),
             game.id);
     auto read = record::readSetup(r.setup);
     if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, std::nullopt);
@@ -277,7 +277,7 @@ HostAnswer Referee::Impl::abandon() {
     chance.disarm();
     ctx.notice("abandoned",
                engine::Message("notice.abandoned",
-                               {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}));
+                               {{"game", say::text(std::to_string(game.id->value))}}));
     return HostAnswer::accepted(game.id, engine::Message("answer.abandoned"));
 }
 

@@ -242,7 +242,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
         return HostAnswer::refused(
             "game-in-progress",
             Message("host.game-in-progress",
-                    {{"game", say::number(static_cast<std::int64_t>(game.id->value))}}),
+                    {{"game", say::text(std::to_string(game.id->value))}}),
             game.id);
     std::optional<store::GameSummary> summary;
     std::vector<store::StoredEvent> events;
