@@ -4,6 +4,8 @@
 
 #include "daemon/club/club_schema.hpp"
 #include "daemon/club/rating.hpp"
+#include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 
 namespace vivaref::club {
 
@@ -35,8 +37,8 @@ void LeagueReader::ask(Query query, Done done) {
     }
     // Answered by the caller's own thread, as every answer is.
     post_([done = std::move(done)] {
-        done(LeagueAnswer::failed(LeagueAnswer::Outcome::Busy, "league-busy",
-                                  "the league has too many questions waiting; try again in a moment"));
+        done(
+            LeagueAnswer::failed(LeagueAnswer::Outcome::Busy, "league-busy", engine::Message("league.busy")));
     });
 }
 
@@ -75,6 +77,12 @@ void checkSchema(pqxx::connection& conn) {
 
 }  // namespace
 
+LeagueAnswer LeagueAnswer::failed(Outcome outcome, const std::string& code, const engine::Message& says) {
+    return {outcome,
+            {{"error", code}, {"message", words::english().say(says)}, {"says", words::messageJson(says)}},
+            std::nullopt};
+}
+
 LeagueAnswer LeagueReader::answer(const Query& query) {
     const auto now = std::chrono::steady_clock::now();
     if (!connection_ && lastFailure_ && now - failedAt_ < options_.retryAfter)
@@ -93,13 +101,14 @@ LeagueAnswer LeagueReader::answer(const Query& query) {
     } catch (const ClubError& e) {
         // Any failure of the club: the next query starts on a new connection.
         connection_.reset();
-        lastFailure_ = std::string("the club's league cannot be read now: ") + e.what();
+        lastFailure_ = engine::Message("league.unreachable", {{"why", engine::say::text(e.what())}});
         failedAt_ = std::chrono::steady_clock::now();
         return LeagueAnswer::failed(LeagueAnswer::Outcome::Unreachable, "club-unreachable", *lastFailure_);
     } catch (const std::exception& e) {
         connection_.reset();
-        return LeagueAnswer::failed(LeagueAnswer::Outcome::Unreachable, "club-unreachable",
-                                    std::string("the club's league cannot be read now: ") + e.what());
+        return LeagueAnswer::failed(
+            LeagueAnswer::Outcome::Unreachable, "club-unreachable",
+            engine::Message("league.unreachable", {{"why", engine::say::text(e.what())}}));
     }
 }
 

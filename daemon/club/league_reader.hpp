@@ -26,6 +26,7 @@
 
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/league_queries.hpp"
+#include "engine/message.hpp"
 
 namespace vivaref::club {
 
@@ -44,6 +45,9 @@ struct LeagueAnswer {
     static LeagueAnswer failed(Outcome outcome, const std::string& code, const std::string& message) {
         return {outcome, {{"error", code}, {"message", message}}, std::nullopt};
     }
+    // A failure a person reads on the league's pages: its message as
+    // `says` (web-ui/API.md), its English as `message`.
+    static LeagueAnswer failed(Outcome outcome, const std::string& code, const engine::Message& says);
 };
 
 // What a query throws for a request the league cannot answer (not a
@@ -95,7 +99,7 @@ private:
     LeagueReaderOptions options_;
     Post post_;
     std::unique_ptr<pqxx::connection> connection_;  // the thread's only
-    std::optional<std::string> lastFailure_;
+    std::optional<engine::Message> lastFailure_;
     std::chrono::steady_clock::time_point failedAt_{};
     std::mutex mutex_;
     std::condition_variable wake_;

@@ -147,6 +147,7 @@ ApiRouterReply overviewRoute(club::LeagueReader& reader, const Request& request)
                                             {{"database", database},
                                              {"reachable", false},
                                              {"message", a.body.value("message", "")},
+                                             {"says", a.body.value("says", json(nullptr))},
                                              {"tables", json::array()},
                                              {"editions", json::array()}}));
                    });

@@ -237,7 +237,8 @@ TEST_CASE("the league's routes through the read-only role") {
         const auto down = pages.get("/api/league/standings");
         CHECK(down.status == 503);
         CHECK(down.body["error"] == "club-unreachable");
-        CHECK(down.body["message"].get<std::string>().find("the club's league cannot be read now") == 0);
+        CHECK(down.body["message"].get<std::string>().find("The club’s league cannot be read now: ") == 0);
+        CHECK(down.body["says"]["code"] == "league.unreachable");
         CHECK(down.took < std::chrono::seconds(8));
         const auto overview = pages.get("/api/league");
         CHECK(overview.status == 200);
