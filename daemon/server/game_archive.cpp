@@ -47,7 +47,7 @@ json parsedOrText(const std::string& text) {
 // election outcomes, the board cleared between rounds). A line the engine
 // refuses (a damaged log) ends the timeline with the reason.
 // `breakdown`: each round the replay scored, why (score_breakdown.hpp).
-json timelineJson(const std::vector<std::string>& lines, std::string& error,
+json timelineJson(const std::vector<std::string>& lines, std::string& error, json& errorSays,
                   const std::vector<std::string>& names, json& breakdown) {
     json timeline = json::array();
     auto replay = record::replayLines(
@@ -57,9 +57,11 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error,
                  {"view", record::publicViewJson(engine::publicView(step.state), step.state.rules())}});
             return true;
         }});
-    if (replay.failure)
+    if (replay.failure) {
         error = "line " + std::to_string(replay.failure->line) + ": " +
                 words::inEnglish(replay.failure->refusal.message);
+        errorSays = words::messageJson(replay.failure->refusal.message);
+    }
     const auto& state = replay.state;
     breakdown = json::array();
     if (state)
@@ -68,15 +70,18 @@ json timelineJson(const std::vector<std::string>& lines, std::string& error,
     return timeline;
 }
 
-// "record", "timeline", "score_breakdown" (and "timelineError") of a finished game.
+// "record", "timeline", "score_breakdown" (and "timelineError", with its
+// message as "timelineError_says") of a finished game.
 void addRecord(json& out, const std::vector<std::string>& lines, const std::vector<std::string>& names) {
     out["record"] = json::array();
     for (const auto& line : lines) out["record"].push_back(parsedOrText(line));
     std::string error;
+    json errorSays;
     json breakdown;
-    out["timeline"] = timelineJson(lines, error, names, breakdown);
+    out["timeline"] = timelineJson(lines, error, errorSays, names, breakdown);
     out["score_breakdown"] = std::move(breakdown);
     if (!error.empty()) out["timelineError"] = error;
+    if (!errorSays.is_null()) out["timelineError_says"] = std::move(errorSays);
 }
 
 }  // namespace

@@ -113,3 +113,18 @@ TEST_CASE("the standing names an unnamed player as a message too") {
     // Without a way to write messages (the engine's own callers), no says at all.
     CHECK_FALSE(vivaref::record::standingJson(*walk.state, {"Ann", "", "Cleo"})[0].contains("name_says"));
 }
+
+TEST_CASE("a record line that does not replay: the review says why as a message (timelineError_says)") {
+    std::string text;
+    for (const auto& line : breakdownRecord("illegal-floor-full.jsonl")) text += line + "\n";
+    const json game = vivaref::server::archiveFromRecord(json::object(), text, {"Ann", "Bob", "Cleo", "Dan"});
+    REQUIRE(game.contains("timelineError"));
+    const auto why = said(game, "timelineError_says");
+    CHECK(why.code == "refusal.floor-full");
+    // The English beside it names the line, then says the same refusal.
+    const auto english = words::english().say(why);
+    CHECK(game["timelineError"].get<std::string>().starts_with("line "));
+    CHECK(game["timelineError"].get<std::string>().ends_with(english));
+    // And a page in French says it in French.
+    CHECK(words::Words("fr").say(why) != english);
+}

@@ -98,9 +98,11 @@ function describe(line, players) {
 // replay) the decisions are listed without a castle, and the page says why.
 function buildSteps(g) {
   const timeline = Array.isArray(g.timeline) ? g.timeline : [];
-  // timelineError is the daemon's sentence (a record line that does not replay).
+  // Why a record line does not replay: its message (timelineError_says),
+  // else the daemon's English sentence.
+  const why = g.timelineError_says ? { message: g.timelineError_says } : textArg(g.timelineError);
   $('approx').textContent = g.timelineError
-    ? say('page.review.timeline-stops', { n: timeline.length, why: textArg(g.timelineError) })
+    ? say('page.review.timeline-stops', { n: timeline.length, why })
     : say('page.review.no-timeline');
   $('approx').classList.toggle('hidden', !g.timelineError && timeline.length > 0);
   const steps = timeline.map((t) => ({ line: t.line, view: t.view || {} }));
