@@ -123,8 +123,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     if (game.status == GameStatus::Playing || game.status == GameStatus::Paused)
         return HostAnswer::refused(
             "game-in-progress",
-            engine::Message("host.game-in-progress",
-                            {{"game", say::text(std::to_string(game.id->value))}}),
+            engine::Message("host.game-in-progress", {{"game", say::text(std::to_string(game.id->value))}}),
             game.id);
     auto read = record::readSetup(r.setup);
     if (auto* why = std::get_if<engine::Refusal>(&read)) return refusedBy(*why, std::nullopt);
@@ -276,8 +275,7 @@ HostAnswer Referee::Impl::abandon() {
     board.stop();
     chance.disarm();
     ctx.notice("abandoned",
-               engine::Message("notice.abandoned",
-                               {{"game", say::text(std::to_string(game.id->value))}}));
+               engine::Message("notice.abandoned", {{"game", say::text(std::to_string(game.id->value))}}));
     return HostAnswer::accepted(game.id, engine::Message("answer.abandoned"));
 }
 

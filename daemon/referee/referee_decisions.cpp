@@ -241,9 +241,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     if (game.status == GameStatus::Playing || game.status == GameStatus::Paused)
         return HostAnswer::refused(
             "game-in-progress",
-            Message("host.game-in-progress",
-                    {{"game", say::text(std::to_string(game.id->value))}}),
-            game.id);
+            Message("host.game-in-progress", {{"game", say::text(std::to_string(game.id->value))}}), game.id);
     std::optional<store::GameSummary> summary;
     std::vector<store::StoredEvent> events;
     try {
