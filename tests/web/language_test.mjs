@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { gameDriver } from './game_driver.mjs';
 import { browserOrSkip, checker, kWait, newPage, shooter, skip } from './harness.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -205,16 +206,7 @@ try {
   server = await startServe(vivaref, { edition: '2024', prepare: importFinishedGame });
   const { url } = server;
   const token = server.hostToken;
-  const status = async () => (await api(url, '/api/status')).json;
-  const until = async (pred, what) => {
-    const end = Date.now() + kWait;
-    for (;;) {
-      const s = await status();
-      if (pred(s)) return s;
-      if (Date.now() > end) throw new Error(`timed out: ${what}: ${JSON.stringify(s).slice(0, 500)}`);
-      await new Promise((r) => setTimeout(r, 30));
-    }
-  };
+  const { status, waitStatus: until } = gameDriver(server);
   const games = (await api(url, '/api/games')).json;
   const finished = (games.games || games).find((g) => g.finished || g.result || g.state === 'finished') || (games.games || games)[0];
   check(Boolean(finished), `the log holds the imported game: ${JSON.stringify(games).slice(0, 200)}`);

@@ -9,6 +9,7 @@
 // The browser's speechSynthesis is replaced by a recorder (headless
 // chromium has no voices): the test asserts what would have been said.
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { gameDriver } from './game_driver.mjs';
 import { browserOrSkip, checker, kWait, newPage, shooter, skip } from './harness.mjs';
 
 const [vivaref, artifacts = 'artifacts'] = process.argv.slice(2);
@@ -59,18 +60,10 @@ try {
   server = await startServe(vivaref, { edition: 'classic', extraConfig: '[voice]\nenabled = true\n' });
   const { url } = server;
   const token = server.hostToken;
-  const status = async () => (await api(url, '/api/status')).json;
-  const until = async (pred, what, timeout = kWait) => {
-    const end = Date.now() + timeout;
-    for (;;) {
-      const s = await status();
-      if (pred(s)) return s;
-      if (Date.now() > end) throw new Error(`timed out: ${what}: ${JSON.stringify(s).slice(0, 700)}`);
-      await sleep(40);
-    }
-  };
+  const driver = gameDriver(server);
+  const { status, waitStatus: until } = driver;
   const sim = async (what, body) => {
-    const r = await api(url, `/api/sim/${what}`, { method: 'POST', token, body });
+    const r = await driver.sim(what, body);
     if (r.status !== 200) throw new Error(`/api/sim/${what} ${JSON.stringify(body)}: ${r.status} ${r.text}`);
   };
   const saidOn = (page) => page.evaluate(() => window.__said);
