@@ -6,6 +6,7 @@
 // its own physical Favourites cards (favourites_mode "physical") gets no
 // card here: the page says to keep the card in hand, and shows the votes.
 // Every word is the catalog's (js/words.js), in this phone's language.
+import { announceStatus } from './announce.js';
 import { esc, getJson, liveEvents } from './api.js';
 import { renderAmbitionChoice } from './ambition_choice.js';
 import { renderPlayerEnding } from './ending.js';
@@ -104,6 +105,7 @@ function callCode(reveal) {
 
 function onStatus(status) {
   setRoster(status.roster);
+  announceStatus(status);
   const view = status.view || {};
   renderPlayerEnding(status);
   // What the whole table sees, in a line: the call for the cards at a

@@ -5,6 +5,7 @@
 // and what the referee says. A vote is secret: a press is told without its
 // key and only for a moment (the next person at the board would read it),
 // and a seat the referee plays has no keys at all.
+import { announce } from './announce.js';
 import { esc, getJson, liveEvents, postJson } from './api.js';
 import { attachBoardInteraction, drawCastle, tokensFromSimBoard } from './castle.js';
 import { kEditionSlugs, setRoster } from './names.js';
@@ -23,11 +24,14 @@ let lastShown = '';
 const kPressShownMs = 3000;
 let pressShown = null;
 
+// The page's line of news, also said by the page's announcement area
+// (a refusal interrupts; the rest waits its turn).
 function say(text, ok) {
   const node = $('message');
   node.textContent = text;
   node.className = `message ${ok ? 'ok' : 'error'}`;
   node.classList.toggle('hidden', !text);
+  announce(text, { urgent: !ok });
 }
 
 function edition() {
@@ -116,6 +120,9 @@ function setLamp(node, mode, label) {
   }
 }
 
+// A key's name without its sign, for its button's accessible name.
+const kKeyNames = { yes: () => sayWords('vote.yes'), no: () => sayWords('vote.no'), stomachache: () => sayWords('vote.stomachache') };
+
 // The stations are built once for a set of seats and keys, then updated in
 // place: a button is never replaced under a finger or a mouse on its way to it.
 let stationsShape = '';
@@ -146,6 +153,15 @@ function drawStations() {
     const station = box.querySelector(`.station[data-station="${s}"]`);
     const name = station.querySelector('.station-name');
     if (name.textContent !== seatText(s, players)) name.textContent = seatText(s, players);
+    // Each key says whose it is ("Seat 2 (Bruno): Yes"): three rows of Yes/No look alike to a screen reader.
+    const named = players.some((p) => p.seat === s && p.name);
+    for (const button of station.querySelectorAll('button[data-key]')) {
+      const key = { text: kKeyNames[button.dataset.key] ? kKeyNames[button.dataset.key]() : button.dataset.key };
+      const label = named
+        ? sayWords('page.a11y.station-key', { seat: { seat: s }, who: textArg(seatText(s, players)), key })
+        : sayWords('page.a11y.station-key-unnamed', { seat: { seat: s }, key });
+      if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
+    }
     setLamp(station.querySelector('[data-lamp="turn"]'), leds[`turn-${s}`], sayWords('page.sim.lamp-turn'));
     setLamp(station.querySelector('[data-lamp="vote"]'), leds[`station-${s}`], sayWords('page.sim.lamp-vote'));
   }

@@ -1,6 +1,7 @@
 // The public status page: what any screen beside the castle may show. It
 // draws only the public status (GET /api/status and the "status" event):
 // never a hand, a favourites card or a vote before its reveal.
+import { announceStatus } from './announce.js';
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
 import { renderEnding } from './ending.js';
@@ -258,6 +259,7 @@ export function render(status) {
   } else {
     $('castle').innerHTML = '';
   }
+  announceStatus(status);
   // The host chose another table language: a shared screen follows it.
   followTable(status.language);
   // For the browser tests and the latency benchmark: when and what was drawn.
