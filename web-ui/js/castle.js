@@ -137,8 +137,8 @@ function el(name, attrs = {}, text) {
   return node;
 }
 
-function bandHeight(count, perRow) {
-  return kLabelH + Math.max(1, Math.ceil(count / perRow)) * (kTokenH + kGap) + 4;
+function bandHeight(count, perRow, tokenH = kTokenH) {
+  return kLabelH + Math.max(1, Math.ceil(count / perRow)) * (tokenH + kGap) + 4;
 }
 
 // Tokens a floor's row holds: 4, unless the picture would then be drawn at
@@ -154,6 +154,95 @@ export function tokensPerRow(container, edition) {
 
 const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
 
+// The width of a band's label, in the drawing's units (its CSS font).
+let measureContext = null;
+function labelWidth(text) {
+  if (!measureContext) measureContext = document.createElement('canvas').getContext('2d');
+  if (!measureContext) return text.length * 10;
+  measureContext.font = 'bold 15px "DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  return measureContext.measureText(text).width;
+}
+
+// Where everything goes, without drawing: the bands (places) and the
+// tokens. Two choices make the same castle fit boxes of other shapes:
+//   labels  "above": a floor's title on a line over its pieces;
+//           "beside": in a column on its left, the floor a row of pieces;
+//   off     "below": in hand and off the castle under the castle, full width;
+//           a number: in a column of that many pieces a row on the right.
+function planCastle({ is2024, byPlace, perRow, labels, off, showTray, leds, tokenH, titles }) {
+  const bands = [];
+  const placed = [];
+  const sideW = is2024 ? kTokenW + 16 : 0;
+  const beside = labels === 'beside';
+  const labelW = beside ? Math.ceil(Math.max(...[6, 5, 4, 3, 2, 1, 0].map((f) => labelWidth(titles.short(f))))) + 14 + (leds ? 24 : 0) : 0;
+  const centerW = labelW + perRow * kTokenW + (perRow - 1) * kGap + 16;
+  const x0 = sideW + 8;
+  const castleW = x0 + centerW + (is2024 ? 8 + sideW : 8);
+  const put = (list, x, y, w, rowLength, top) => list.forEach((t, i) => {
+    const tw = Math.min(kTokenW, (w - 16 - (rowLength - 1) * kGap) / rowLength);
+    placed.push({ t, x: x + 8 + (i % rowLength) * (tw + kGap), y: y + top + Math.floor(i / rowLength) * (tokenH + kGap), w: tw });
+  });
+  const band = (place, x, y, w, h, title, cls, side = false) => bands.push({ place, x, y, w, h, title, cls, side, beside: beside && !side });
+  let y = 4 + 34; // the roof
+  for (let floor = 6; floor >= 0; --floor) {
+    const place = String(floor);
+    const list = byPlace.get(place) || [];
+    const rows = Math.max(1, Math.ceil(list.length / perRow));
+    let h = beside ? 6 + rows * (tokenH + kGap) : bandHeight(list.length, perRow, tokenH);
+    if (is2024 && floor >= 1 && floor <= 4) h = Math.max(h, kLabelH + tokenH + kGap + (leds ? kLampRowH + 4 : 4));
+    band(place, x0, y, centerW, h, beside || perRow < 4 ? titles.short(floor) : titles.long(floor), floor === 6 ? 'throne' : 'floor');
+    if (beside) put(list, x0 + labelW, y, centerW - labelW, perRow, (h - rows * (tokenH + kGap) + kGap) / 2);
+    else put(list, x0, y, centerW, perRow, kLabelH);
+    if (is2024) {
+      const side = (name, x, title, cls) => {
+        band(name, x, y, sideW - 4, h, title, cls, true);
+        put(byPlace.get(name) || [], x - 4, y, sideW + 4, 1, kLabelH);
+      };
+      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + centerW + 8, titles.wc(floor), 'side');
+      if (floor >= 1 && floor <= 3) side(`dungeon${floor}`, 4, titles.dungeon(floor), 'dungeon');
+    }
+    y += h + 4;
+  }
+  const castleH = y;
+  // Off the castle: in hand, then the tray.
+  const hand = byPlace.get('hand') || [];
+  const tray = byPlace.get('tray') || [];
+  let offX = 4;
+  let offW = castleW - 8;
+  let offY = castleH;
+  if (off !== 'below') {
+    offX = castleW + 4;
+    offW = Math.max(off * (kTokenW + kGap) - kGap + 16, ...[hand.length ? titles.hand : '', showTray ? titles.tray : ''].map((t) => Math.ceil(labelWidth(t)) + 16));
+    offY = 4;
+  }
+  const offRow = off === 'below' ? Math.floor((offW - 8) / (kTokenW + kGap)) : off;
+  if (hand.length) {
+    offY += off === 'below' ? 8 : 0;
+    const h = bandHeight(hand.length, offRow, tokenH);
+    band('hand', offX, offY, offW, h, titles.hand, 'hand', true);
+    put(hand, offX, offY, offW, offRow, kLabelH);
+    offY += h + 4;
+  }
+  if (showTray) {
+    offY += 8;
+    const h = bandHeight(tray.length, offRow, tokenH);
+    band('tray', offX, offY, offW, h, titles.tray, 'tray', true);
+    put(tray, offX, offY, offW, offRow, kLabelH);
+    offY += h + 4;
+  }
+  const width = off === 'below' ? castleW : offX + offW + 4;
+  return { bands, placed, width, height: Math.max(castleH, offY) + 4, castleW, tokenH };
+}
+
+// A box whose size the page's layout gives (the status page's and the wide
+// simulated board's: css/style.css places the SVG absolutely in it): its
+// size in CSS pixels, else null (a box as tall as the drawing).
+function givenBox(container) {
+  if (!container || !container.clientWidth || !container.clientHeight) return null;
+  if (getComputedStyle(container).position !== 'relative') return null;
+  return { w: container.clientWidth, h: container.clientHeight };
+}
+
 // Draws the castle into `container` (its content is replaced). Options:
 //   edition   "classic" | "online" | "2024" (2024 adds WCs and dungeons)
 //   tokens    from the helpers above
@@ -162,25 +251,48 @@ const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
 //   trayTitle the off-castle area's title
 //   showTray  false hides the off-castle area
 //   perRow    tokens in a floor's row (default: tokensPerRow(container, edition))
+// In a box the layout sizes (givenBox), the drawing takes the shape that
+// draws it largest there: floors' titles beside their pieces or above
+// them, the pieces off the castle below it or in a column beside it (a
+// TV's or a phone's status page then reads at 24 px and 12 px at least).
+// Where the keyboard can move the pieces and the box grows with the
+// drawing (a phone), the pieces are at least 44 px tall.
 export function drawCastle(container, { edition = 'classic', tokens = [], leds = null, selected = null,
   trayTitle = say('page.castle.off'), showTray = true, perRow = tokensPerRow(container, edition) } = {}) {
   const is2024 = edition === '2024';
-  const centerW = perRow * kTokenW + (perRow - 1) * kGap + 16;
-  const sideW = is2024 ? kTokenW + 16 : 0;
-  const x0 = sideW + 8;
-  const width = x0 + centerW + (is2024 ? 8 + sideW : 8);
   const byPlace = new Map();
   for (const t of tokens) {
     if (!byPlace.has(t.place)) byPlace.set(t.place, []);
     byPlace.get(t.place).push(t);
   }
   for (const list of byPlace.values()) list.sort((a, b) => (a.state === 'ghost') - (b.state === 'ghost') || a.slug.localeCompare(b.slug));
+  const titles = {
+    long: floorTitle, short: floorShort, tray: trayTitle, hand: say('page.castle.in-hand'),
+    wc: (floor) => say('page.castle.wc', { floor }), dungeon: (number) => say('page.castle.dungeon', { number }),
+  };
+  const keyboard = Boolean(container.castleKeyboard);
+  const base = { is2024, byPlace, perRow, showTray, leds, tokenH: kTokenH, titles };
+  let plan = planCastle({ ...base, labels: 'above', off: 'below' });
+  const box = givenBox(container);
+  if (box) {
+    const scale = (p) => Math.min(box.w / p.width, box.h / p.height);
+    for (const row of [4, 3, 2]) {
+      for (const labels of ['above', 'beside']) {
+        for (const off of ['below', 1, 2, 3]) {
+          const other = planCastle({ ...base, perRow: row, labels, off });
+          if (scale(other) > scale(plan) * 1.03) plan = other;
+        }
+      }
+    }
+  } else if (keyboard && container.clientWidth && kTokenH * (container.clientWidth / plan.width) < 44) {
+    plan = planCastle({ ...base, tokenH: Math.ceil(44 / (container.clientWidth / plan.width)) + 1, labels: 'above', off: 'below' });
+  }
+  const { tokenH } = plan;
 
   // A screen reader reads the castle as the list of places beside it
   // (castleText): the drawing itself is hidden from it, unless its pieces
   // can be moved from the keyboard (attachBoardInteraction): then it is a
   // group of buttons, one a piece.
-  const keyboard = Boolean(container.castleKeyboard);
   const svg = el('svg', keyboard
     ? { xmlns: kSvgNs, role: 'group', 'aria-label': say('page.castle.label'), class: 'castle' }
     : { xmlns: kSvgNs, 'aria-hidden': 'true', class: 'castle' });
@@ -190,24 +302,29 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   defs.append(pattern);
   svg.append(defs);
 
-  let y = 4;
   // The roof, with the throne room under it.
   const roofH = 34;
-  svg.append(el('polygon', { class: 'roof', points: `${x0},${y + roofH} ${x0 + centerW / 2},${y} ${x0 + centerW},${y + roofH}` }));
-  svg.append(el('text', { x: x0 + centerW / 2, y: y + roofH - 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 18 }, '♛'));
-  y += roofH;
+  const x0 = (is2024 ? kTokenW + 16 : 0) + 8;
+  const roofW = plan.castleW - x0 - (is2024 ? kTokenW + 24 : 8);
+  svg.append(el('polygon', { class: 'roof', points: `${x0},${4 + roofH} ${x0 + roofW / 2},4 ${x0 + roofW},${4 + roofH}` }));
+  svg.append(el('text', { x: x0 + roofW / 2, y: 4 + roofH - 8, 'text-anchor': 'middle', fill: '#fff', 'font-size': 18 }, '♛'));
 
-  const bands = [];
-  const drawBand = (place, x, yy, w, h, title, cls) => {
+  for (const b of plan.bands) {
+    const { place, x, y, w, h, cls } = b;
     const g = el('g', { class: 'place', 'data-place': place });
-    g.append(el('rect', { class: `band ${cls}`, x, y: yy, width: w, height: h, rx: 6, 'data-place': place }));
-    g.append(el('text', { class: 'band-label', x: x + 8, y: yy + 16 }, title));
+    g.append(el('rect', { class: `band ${cls}`, x, y, width: w, height: h, rx: 6, 'data-place': place }));
+    g.append(b.beside
+      ? el('text', { class: 'band-label', x: x + 8, y: y + h / 2, 'dominant-baseline': 'middle' }, b.title)
+      : el('text', { class: 'band-label', x: x + 8, y: y + 16 }, b.title));
     if (leds && leds[place] !== undefined) {
       // The lamp: its shape says its mode (○ off, ● on, ◐ blink, ◎ pulse), its colour too.
       const mode = leds[place] || 'off';
-      const side = cls === 'side' || cls === 'dungeon';
-      const cx = x + w - 12;
-      const cy = side ? yy + h - 11 : yy + 11;
+      let cx = x + w - 12;
+      let cy = b.side ? y + h - 11 : y + 11;
+      if (b.beside) {
+        cx = x + 8 + labelWidth(b.title) + 14;
+        cy = y + h / 2;
+      }
       const lamp = el('g', { class: `led ${mode}`, 'data-led': place, 'data-mode': mode });
       lamp.append(el('title', {}, say('page.castle.led', { p: { place: String(place) }, mode: { text: mode } })));
       lamp.append(el('circle', { cx, cy, r: 9 }));
@@ -215,64 +332,16 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
       g.append(lamp);
     }
     svg.append(g);
-    bands.push({ place, x, y: yy, w, h });
-    return g;
-  };
-  const drawTokens = (list, x, yy, w, perRow) => {
-    list.forEach((t, i) => {
-      const col = i % perRow;
-      const row = Math.floor(i / perRow);
-      const tw = Math.min(kTokenW, (w - 16 - (perRow - 1) * kGap) / perRow);
-      const tx = x + 8 + col * (tw + kGap);
-      const ty = yy + kLabelH + row * (kTokenH + kGap);
-      svg.append(drawToken(t, tx, ty, tw, t.slug === selected, keyboard));
-    });
-  };
-
-  // Throne and floors 5..0, with the 2024 side places beside them.
-  for (let floor = 6; floor >= 0; --floor) {
-    const place = String(floor);
-    const list = byPlace.get(place) || [];
-    let h = bandHeight(list.length, perRow);
-    if (is2024 && floor >= 1 && floor <= 4) h = Math.max(h, kLabelH + kTokenH + kGap + (leds ? kLampRowH + 4 : 4));
-    drawBand(place, x0, y, centerW, h, perRow < 4 ? floorShort(floor) : floorTitle(floor), floor === 6 ? 'throne' : 'floor');
-    drawTokens(list, x0, y, centerW, perRow);
-    if (is2024) {
-      const side = (name, x, title, cls) => {
-        drawBand(name, x, y, sideW - 4, h, title, cls);
-        drawTokens(byPlace.get(name) || [], x - 4, y, sideW + 4, 1);
-      };
-      if (floor === 3 || floor === 4) side(`wc${floor}`, x0 + centerW + 8, say('page.castle.wc', { floor }), 'side');
-      if (floor >= 1 && floor <= 3) side(`dungeon${floor}`, 4, say('page.castle.dungeon', { number: floor }), 'dungeon');
-    }
-    y += h + 4;
   }
-  // Off the castle: in hand, then the tray.
-  const hand = byPlace.get('hand') || [];
-  if (hand.length) {
-    y += 8;
-    const h = bandHeight(hand.length, Math.floor((width - 16) / (kTokenW + kGap)));
-    drawBand('hand', 4, y, width - 8, h, say('page.castle.in-hand'), 'hand');
-    drawTokens(hand, 4, y, width - 8, Math.floor((width - 16) / (kTokenW + kGap)));
-    y += h + 4;
-  }
-  if (showTray) {
-    y += 8;
-    const tray = byPlace.get('tray') || [];
-    const perRow = Math.floor((width - 16) / (kTokenW + kGap));
-    const h = kLabelH + Math.max(1, Math.ceil(tray.length / perRow)) * (kTokenH + kGap) + 4;
-    drawBand('tray', 4, y, width - 8, h, trayTitle, 'tray');
-    drawTokens(tray, 4, y, width - 8, perRow);
-    y += h + 4;
-  }
-  svg.setAttribute('viewBox', `0 0 ${width} ${y + 4}`);
+  for (const { t, x, y, w } of plan.placed) svg.append(drawToken(t, x, y, w, tokenH, t.slug === selected, keyboard));
+  svg.setAttribute('viewBox', `0 0 ${plan.width} ${plan.height}`);
   // Scaled into a box of another shape (a page that fits the screen): at the top, centred.
   svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
   // A redraw keeps the keyboard's focus on the piece it was on.
   const active = document.activeElement;
   const focused = active && container.contains(active) ? active.getAttribute('data-slug') : null;
   container.replaceChildren(svg, castleText(tokens, { is2024, trayTitle, showTray }));
-  container.castleBands = bands;
+  container.castleBands = plan.bands.map(({ place, x, y, w, h }) => ({ place, x, y, w, h }));
   container.castleTrayTitle = trayTitle;
   if (focused) {
     const again = svg.querySelector(`g.token[tabindex][data-slug="${CSS.escape(focused)}"]`);
@@ -281,7 +350,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   return svg;
 }
 
-function drawToken(t, x, y, w, selected, keyboard) {
+function drawToken(t, x, y, w, tokenH, selected, keyboard) {
   const classes = ['token', t.state];
   if (selected) classes.push('selected');
   if (isJester(t.slug)) classes.push('jester');
@@ -294,10 +363,10 @@ function drawToken(t, x, y, w, selected, keyboard) {
   }
   const title = el('title', {}, t.note ? say('page.castle.token-note', { c: { text: shortName(t.slug) }, note: { text: t.note } }) : shortName(t.slug));
   g.append(title);
-  g.append(el('rect', { width: w, height: kTokenH, rx: isJester(t.slug) ? 17 : 7 }));
+  g.append(el('rect', { width: w, height: tokenH, rx: isJester(t.slug) ? 17 : 7 }));
   let label = shortName(t.slug);
   if (t.inBox) label = `▣ ${label}`;
-  g.append(el('text', { x: w / 2, y: kTokenH / 2 + 1 }, label));
+  g.append(el('text', { x: w / 2, y: tokenH / 2 + 1 }, label));
   const badge = { moved: '!', ghost: '?', inhand: '↑', uncertain: '~', king: '♛', candidate: '♛' }[t.state];
   if (badge) {
     g.append(el('circle', { class: `badge-bg ${t.state}`, cx: w - 3, cy: 3, r: 9 }));
