@@ -78,6 +78,14 @@ export function statusAnnouncements(prev, next) {
     const why = next.refusal.says && next.refusal.says.code ? { message: withKinds(next.refusal.says) } : { text: next.refusal.message || next.refusal.code || '' };
     urgent.push(say('page.a11y.refused', { why }));
   }
+  // The end of the game: who won (the winner moment shows it; ending.js).
+  const standing = next.standing || [];
+  if (standing.length && !(prev.standing || []).length) {
+    const winners = standing.filter((s) => s.winner && s.name);
+    polite.push(winners.length
+      ? say('page.a11y.game-won', { who: { list: winners.map((s) => ({ player: s.name })) }, n: winners.length, score: Number(winners[0].result) })
+      : say('page.a11y.game-over'));
+  }
   // Whose turn it is, when nothing else was said: a move accepted.
   if (!polite.length && !urgent.length && next.state !== 'no-game') {
     const waiting = sayDaemon(next.waiting_says, next.waiting_for);

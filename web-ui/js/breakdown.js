@@ -72,7 +72,7 @@ export function breakdownHtml(rounds, { only = null, players = [] } = {}) {
       const jester = k.jester_king ? `<p class="small bd-jester">${esc(say('page.breakdown.jester-king'))}</p>` : '';
       const rows = sheets.map((s) => sheetRow(s.name ? nameHtml(s.name) : esc(playerName(s.player, players)), s, width, ` data-player="${s.player}"`));
       if (k.emissary && only === null) rows.push(sheetRow(esc(say('page.end.the-emissary')), k.emissary, width, ' data-emissary="1"'));
-      return `<div class="bd-coronation"><h4>${title}</h4>${jester}<div class="bd-scroll"><table class="bd-table"><tbody>${rows.join('')}</tbody></table></div></div>`;
+      return `<div class="bd-coronation"><h4>${title}</h4>${jester}<div class="bd-scroll" tabindex="0"><table class="bd-table"><tbody>${rows.join('')}</tbody></table></div></div>`;
     });
     const given = (round.compensation || []).map((c, p) => ({ c, p })).filter(({ c, p }) => c && (only === null || p === only));
     const comp = given.length

@@ -169,7 +169,7 @@ function labelWidth(text) {
 //           "beside": in a column on its left, the floor a row of pieces;
 //   off     "below": in hand and off the castle under the castle, full width;
 //           a number: in a column of that many pieces a row on the right.
-function planCastle({ is2024, byPlace, perRow, labels, off, showTray, leds, tokenH, titles }) {
+function planCastle({ is2024, byPlace, perRow, labels, off, showTray, leds, tokenH, titles, keyboard }) {
   const bands = [];
   const placed = [];
   const sideW = is2024 ? kTokenW + 16 : 0;
@@ -225,7 +225,8 @@ function planCastle({ is2024, byPlace, perRow, labels, off, showTray, leds, toke
   }
   if (showTray) {
     offY += 8;
-    const h = bandHeight(tray.length, offRow, tokenH);
+    // Empty, on a picture nobody plays on: its title alone.
+    const h = !tray.length && !keyboard ? kLabelH + 8 : bandHeight(tray.length, offRow, tokenH);
     band('tray', offX, offY, offW, h, titles.tray, 'tray', true);
     put(tray, offX, offY, offW, offRow, kLabelH);
     offY += h + 4;
@@ -271,7 +272,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
     wc: (floor) => say('page.castle.wc', { floor }), dungeon: (number) => say('page.castle.dungeon', { number }),
   };
   const keyboard = Boolean(container.castleKeyboard);
-  const base = { is2024, byPlace, perRow, showTray, leds, tokenH: kTokenH, titles };
+  const base = { is2024, byPlace, perRow, showTray, leds, tokenH: kTokenH, titles, keyboard };
   let plan = planCastle({ ...base, labels: 'above', off: 'below' });
   const box = givenBox(container);
   if (box) {

@@ -57,7 +57,6 @@ export function renderEnding(status) {
   shownGame = status.game;
   const moment = node('winner-moment', () => {
     const n = document.createElement('div');
-    n.setAttribute('role', 'status');
     n.className = 'winner-moment hidden';
     document.body.prepend(n);
     n.addEventListener('click', (e) => {
