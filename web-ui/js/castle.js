@@ -343,7 +343,6 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
   const focused = active && container.contains(active) ? active.getAttribute('data-slug') : null;
   container.replaceChildren(svg, castleText(tokens, { is2024, trayTitle, showTray }));
   container.castleBands = plan.bands.map(({ place, x, y, w, h }) => ({ place, x, y, w, h }));
-  container.castleTrayTitle = trayTitle;
   if (focused) {
     const again = svg.querySelector(`g.token[tabindex][data-slug="${CSS.escape(focused)}"]`);
     if (again) again.focus({ preventScroll: true });
@@ -509,7 +508,7 @@ export function attachBoardInteraction(container, onMove, onSelect = () => {}) {
   container.castleKeyboard = true;
   const tokenOf = (target) => target.closest && target.closest('g.token');
 
-  const placeWords = (place) => (place === 'tray' ? container.castleTrayTitle || say('page.castle.off') : placeName(place));
+  const placeWords = (place) => placeName(place === 'tray' ? null : place); // "off the castle" for the tray
   const showHeld = () => {
     for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');
     for (const g of container.querySelectorAll('g.token.held')) g.classList.remove('held', 'selected');
