@@ -15,9 +15,10 @@
 //   uncertain the readers are not sure: dotted outline
 //   candidate on the throne, under election: thick outline and a ♛ badge
 //   king      crowned: gold with a ♛ badge
-import { announce } from './announce.js';
 import { esc } from './api.js';
-import { characterArg, characterName, floorShort, floorTitle, isJester, placeName, shortName } from './names.js';
+import { attachKeyboard } from './castle_keys.js';
+import { castleText, pieceWords } from './castle_text.js';
+import { floorShort, floorTitle, isJester, placeName, shortName } from './names.js';
 import { pageLanguage, say } from './words.js';
 
 const kTokenW = 86;
@@ -375,102 +376,6 @@ function drawToken(t, x, y, w, tokenH, selected, keyboard) {
   return g;
 }
 
-// A piece as a button says who it is and where ("Eloïse, on floor 3").
-function pieceWords(t) {
-  const c = characterArg(t.slug);
-  if (t.place === 'hand') return say('page.a11y.piece-hand', { c });
-  if (t.place === 'tray') return say('page.a11y.piece-off', { c });
-  return say('page.a11y.piece', { c, p: { place: String(t.place) } });
-}
-
-// A character in the castle's list, with its state in words.
-function tokenWords(t) {
-  const c = characterArg(t.slug);
-  if (t.inBox) return say('page.a11y.token-box', { c });
-  switch (t.state) {
-    case 'king': return say('page.a11y.token-king', { c });
-    case 'candidate': return say('page.a11y.token-candidate', { c });
-    case 'moved': return say('page.a11y.token-moved', { c });
-    case 'uncertain': return say('page.a11y.token-uncertain', { c });
-    default: return characterName(t.slug);
-  }
-}
-
-// Every piece not where the referee expects it, a sentence each ("Eloïse:
-// on floor 3, should be on floor 2"); null when the tokens carry no
-// expectation (a review's step, a board with no game).
-function outOfPlace(tokens) {
-  if (!tokens.some((t) => t.want !== undefined)) return null;
-  const lines = [];
-  const bySlug = new Map();
-  for (const t of tokens) {
-    if (!bySlug.has(t.slug)) bySlug.set(t.slug, []);
-    bySlug.get(t.slug).push(t);
-  }
-  for (const [slug, list] of bySlug) {
-    const c = characterArg(slug);
-    const real = list.find((t) => t.state !== 'ghost');
-    const ghost = list.find((t) => t.state === 'ghost');
-    const want = real ? real.want : ghost ? ghost.place : null;
-    const to = want === null || want === undefined ? null : { place: String(want) };
-    if (!real) {
-      if (to) lines.push(say('page.a11y.out-missing', { c, to }));
-    } else if (real.place === 'hand') {
-      if (to) lines.push(say(real.state === 'uncertain' ? 'page.a11y.out-unclear' : 'page.a11y.out-hand', { c, to }));
-    } else if (real.place === 'tray') {
-      if (to) lines.push(say('page.a11y.out-off', { c, to }));
-    } else if (real.state === 'moved' || (to && to.place !== real.place)) {
-      const p = { place: String(real.place) };
-      lines.push(to ? say('page.a11y.out-on', { c, p, to }) : say('page.a11y.out-on-off', { c, p }));
-    }
-  }
-  return lines;
-}
-
-// The castle as text, for a screen reader (visually hidden): each place in
-// order, the throne first, with who stands there; then each piece out of
-// place, in hand or missing.
-function castleText(tokens, { is2024, trayTitle, showTray }) {
-  const byPlace = new Map();
-  for (const t of tokens) {
-    if (t.state === 'ghost') continue;
-    if (!byPlace.has(t.place)) byPlace.set(t.place, []);
-    byPlace.get(t.place).push(t);
-  }
-  const places = ['6', '5', '4', '3', '2', '1', '0', ...(is2024 ? ['wc4', 'wc3', 'dungeon3', 'dungeon2', 'dungeon1'] : [])];
-  const language = pageLanguage();
-  const item = (text) => {
-    const li = document.createElement('li');
-    li.textContent = text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
-    return li;
-  };
-  const who = (list) => ({ list: list.sort((a, b) => a.slug.localeCompare(b.slug)).map((t) => ({ text: tokenWords(t) })) });
-  const placeList = document.createElement('ul');
-  placeList.setAttribute('aria-label', say('page.a11y.castle-list'));
-  for (const place of places) {
-    const list = byPlace.get(place) || [];
-    const p = { place };
-    placeList.append(item(list.length ? say('page.a11y.place-who', { p, who: who(list) }) : say('page.a11y.place-empty', { p })));
-  }
-  const hand = byPlace.get('hand') || [];
-  if (hand.length) placeList.append(item(say('page.a11y.hand-who', { who: who(hand) })));
-  const tray = byPlace.get('tray') || [];
-  if (showTray && tray.length) placeList.append(item(say('page.a11y.tray-who', { tray: { text: trayTitle }, who: who(tray) })));
-  const box = document.createElement('div');
-  box.className = 'visually-hidden castle-text';
-  box.append(placeList);
-  const wrong = outOfPlace(tokens);
-  if (wrong) {
-    const out = document.createElement('ul');
-    out.className = 'castle-out';
-    out.setAttribute('aria-label', say('page.a11y.out-list'));
-    if (wrong.length) for (const line of wrong) out.append(item(line));
-    else out.append(item(say('page.a11y.all-in-place')));
-    box.append(out);
-  }
-  return box;
-}
-
 // The place under a point given in client coordinates, or null.
 export function placeAt(container, clientX, clientY) {
   const svg = container.querySelector('svg');
@@ -493,10 +398,8 @@ function clientToSvg(svg, clientX, clientY) {
 }
 
 // Drag a character to a place (pointer events: mouse, pen and touch), or
-// tap it then tap a place (easier on a phone), or from the keyboard: Tab to
-// a piece, Enter or Space picks it up, the arrow keys (or 0-5 for a floor,
-// 6 the throne) choose the place, Enter or Space puts it down there, Escape
-// puts it back; each step is announced (js/announce.js). `onMove(slug,
+// tap it then tap a place (easier on a phone), or from the keyboard
+// (js/castle_keys.js: Tab, Enter, the arrow keys, Enter). `onMove(slug,
 // place)` is called with place "tray" for off the castle. Survives redraws:
 // it listens on the container. Returns {busy(), selected(), clear()}; busy
 // while a piece is dragged or held from the keyboard (the page then keeps
@@ -504,70 +407,12 @@ function clientToSvg(svg, clientX, clientY) {
 export function attachBoardInteraction(container, onMove, onSelect = () => {}) {
   let drag = null;
   let selected = null;
-  let held = null; // the keyboard's piece: {slug, places, at}
-  container.castleKeyboard = true;
   const tokenOf = (target) => target.closest && target.closest('g.token');
 
-  const placeWords = (place) => placeName(place === 'tray' ? null : place); // "off the castle" for the tray
-  const showHeld = () => {
-    for (const r of container.querySelectorAll('rect.band')) r.classList.remove('drop-target');
-    for (const g of container.querySelectorAll('g.token.held')) g.classList.remove('held', 'selected');
-    if (!held) return;
-    const token = container.querySelector(`g.token[tabindex][data-slug="${CSS.escape(held.slug)}"]`);
-    if (token) token.classList.add('held', 'selected');
-    const rect = container.querySelector(`rect.band[data-place="${held.places[held.at]}"]`);
-    if (rect) rect.classList.add('drop-target');
-  };
-  const release = () => {
-    held = null;
-    showHeld();
-    onSelect(null); // the page redraws what it kept for later
-  };
-  container.addEventListener('keydown', (event) => {
-    const key = event.key;
-    if (held) {
-      const last = held.places.length - 1;
-      let at = held.at;
-      if (key === 'ArrowUp' || key === 'ArrowLeft') at = Math.max(0, at - 1);
-      else if (key === 'ArrowDown' || key === 'ArrowRight') at = Math.min(last, at + 1);
-      else if (key === 'Home') at = 0;
-      else if (key === 'End') at = last;
-      else if (/^[0-6]$/.test(key) && held.places.includes(key)) at = held.places.indexOf(key);
-      else if (key === 'Escape') {
-        const c = characterArg(held.slug);
-        release();
-        announce(say('page.a11y.cancelled', { c }));
-        event.preventDefault();
-        return;
-      } else if (key === 'Enter' || key === ' ') {
-        const { slug, from } = held;
-        const place = held.places[held.at];
-        event.preventDefault();
-        release();
-        if (place === from) announce(say('page.a11y.cancelled', { c: characterArg(slug) }));
-        else onMove(slug, place);
-        return;
-      } else return;
-      event.preventDefault();
-      if (at !== held.at) {
-        held.at = at;
-        showHeld();
-      }
-      announce(placeWords(held.places[held.at]));
-      return;
-    }
-    const token = tokenOf(event.target);
-    if (!token || !token.hasAttribute('tabindex') || (key !== 'Enter' && key !== ' ')) return;
-    event.preventDefault();
-    // Every place in the drawing's order (the throne first, off the castle last), but "in hand".
-    const places = (container.castleBands || []).map((b) => b.place).filter((p) => p !== 'hand');
-    const from = token.dataset.place;
-    held = { slug: token.dataset.slug, from, places, at: Math.max(0, places.indexOf(from)) };
-    selected = null;
-    showHeld();
-    announce(say('page.a11y.picked', { c: characterArg(held.slug), where: { text: placeWords(held.places[held.at]) } }));
+  const keys = attachKeyboard(container, onMove, (slug) => {
+    if (slug) selected = null;
+    else onSelect(null); // the page redraws what it kept for later
   });
-
   container.addEventListener('pointerdown', (event) => {
     const token = tokenOf(event.target);
     if (!token || token.dataset.state === 'ghost') return;
@@ -664,7 +509,7 @@ export function attachBoardInteraction(container, onMove, onSelect = () => {}) {
     onMove(slug, place);
   });
   return {
-    busy: () => drag !== null || held !== null,
+    busy: () => drag !== null || keys.held(),
     selected: () => selected,
     clear: () => {
       selected = null;
