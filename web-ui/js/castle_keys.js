@@ -2,11 +2,15 @@
 // a piece that can be moved takes the focus, drawCastle with
 // `container.castleKeyboard`): Tab to a piece, Enter or Space picks it up,
 // the arrow keys (Home, End, or a floor's digit, 6 the throne) walk the
-// places in the drawing's order, the place outlined, Enter or Space puts it
+// places in the castle list's order, the place outlined, Enter or Space puts it
 // down there, Escape puts it back; each step is announced (js/announce.js).
 import { announce } from './announce.js';
 import { characterArg, placeName } from './names.js';
 import { say } from './words.js';
+
+// The order the arrow keys walk: the throne, floors 5 to 0, the WCs, the
+// dungeons, off the castle (not "in hand": a piece is never put there).
+const kOrder = ['6', '5', '4', '3', '2', '1', '0', 'wc4', 'wc3', 'dungeon3', 'dungeon2', 'dungeon1', 'tray'];
 
 // Listens on `container` (survives redraws). `onMove(slug, place)` as for a
 // drag ("tray": off the castle); `onHeld(slug)` when a piece is picked up,
@@ -66,8 +70,9 @@ export function attachKeyboard(container, onMove, onHeld) {
     const token = event.target.closest && event.target.closest('g.token');
     if (!token || !token.hasAttribute('tabindex') || (key !== 'Enter' && key !== ' ')) return;
     event.preventDefault();
-    // Every place in the drawing's order (the throne first, off the castle last), but "in hand".
-    const places = (container.castleBands || []).map((b) => b.place).filter((p) => p !== 'hand');
+    // The places the drawing has, in the castle's list's order (js/castle_text.js).
+    const drawn = new Set((container.castleBands || []).map((b) => b.place));
+    const places = kOrder.filter((p) => drawn.has(p));
     const from = token.dataset.place;
     held = { slug: token.dataset.slug, from, places, at: Math.max(0, places.indexOf(from)) };
     onHeld(held.slug);
