@@ -10,7 +10,9 @@
 //   place: "Piero: on floor 1, should be on floor 0";
 // - the announcement area says the election opening and a vote politely
 //   and the refusal assertively (one polite and one assertive region);
-// - no text under 24 px on the TV's status page, the castle's too;
+// - no text under 24 px on the TV's status page, the castle's too; on a
+//   phone the castle's labels about 12 px, the simulated board's pieces,
+//   buttons and header links 44 px high;
 // - "reduce motion" stops the blinking lamps;
 // - the keyboard's focus ring is drawn on a button.
 //   node tests/web/a11y_test.mjs VIVAREF [ARTIFACT_DIR]
@@ -239,6 +241,10 @@ try {
     const boxes = await page.evaluate(() => [...document.querySelectorAll('#castle g.token[tabindex] rect')].map((r) => r.getBoundingClientRect()));
     const least = boxes.reduce((m, b) => ({ w: Math.min(m.w, b.width), h: Math.min(m.h, b.height) }), { w: 1e9, h: 1e9 });
     check(least.w >= 44 && least.h >= 44, `phone sim: every piece at least 44x44 px (smallest ${least.w.toFixed(0)}x${least.h.toFixed(0)})`);
+    const short = await page.evaluate(() => [...document.querySelectorAll('button, select, header a')]
+      .filter((n) => n.getClientRects().length && n.getBoundingClientRect().height < 44)
+      .map((n) => `${n.textContent.trim().slice(0, 20)} ${n.getBoundingClientRect().height.toFixed(0)} px`));
+    check(!short.length, `phone sim: every button, field and header link at least 44 px high${short.length ? `: ${short.join(', ')}` : ''}`);
     await shot(page, 'sim-phone', { fullPage: false });
     await page.context().close();
   }
