@@ -3,6 +3,7 @@
 // message and, when the answer carried one, its message as `says`
 // ({code, args}), so a page shows sayOr(error.says, error.message) in its
 // reader's language.
+import { announce } from './announce.js';
 import { say } from './words.js';
 
 const kHostTokenKey = 'vivaref-host-token';
@@ -128,8 +129,11 @@ export function liveEvents(handlers, banner) {
   let closed = false;
   let retryTimer = null;
 
+  // The banner is no live region of its own: the page's one announcement
+  // area says it (js/announce.js).
   const show = (text) => {
     if (!banner) return;
+    if (text && banner.textContent !== text) announce(text);
     banner.textContent = text;
     banner.classList.toggle('hidden', !text);
   };
