@@ -107,13 +107,14 @@ try {
   const finished = (games.games || games)[0];
   const reviewPath = `/games.html#${finished.id || finished.game || 1}`;
 
-  // The review and the league are the same before and during a game: audited once, during it.
+  // The games list, the review and the league are the same before and
+  // during a game (but a row): audited once, during it.
   const pages = (player) => [
     ['status', '/', 'body[data-renders]'],
     ['host', `/host.html#${token}`, 'main'],
-    ['games', '/games.html', '#games table, #games *'],
     ['sim', `/sim.html#${token}`, '#castle g.token'],
-    ...(player ? [['player', player, '#private:not(.hidden)'], ['review', reviewPath, '#castle svg'], ['league', '/league.html', 'main']] : []),
+    ...(player ? [['player', player, '#private:not(.hidden)'], ['games', '/games.html', '#games table, #games *'],
+      ['review', reviewPath, '#castle svg'], ['league', '/league.html', 'main']] : []),
   ];
   const audit = async (state, player) => {
     for (const size of kSizes) {
