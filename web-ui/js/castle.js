@@ -155,13 +155,21 @@ export function tokensPerRow(container, edition) {
 
 const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
 
-// The width of a band's label, in the drawing's units (its CSS font).
+// The width of a band's label, in the drawing's units (its CSS font),
+// measured once a text: the castle is planned several ways a draw.
 let measureContext = null;
+const labelWidths = new Map();
 function labelWidth(text) {
+  if (labelWidths.has(text)) return labelWidths.get(text);
   if (!measureContext) measureContext = document.createElement('canvas').getContext('2d');
-  if (!measureContext) return text.length * 10;
-  measureContext.font = 'bold 15px "DejaVu Sans", "Liberation Sans", Arial, sans-serif';
-  return measureContext.measureText(text).width;
+  let width = text.length * 10;
+  if (measureContext) {
+    measureContext.font = 'bold 15px "DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+    width = measureContext.measureText(text).width;
+  }
+  if (labelWidths.size > 200) labelWidths.clear();
+  labelWidths.set(text, width);
+  return width;
 }
 
 // Where everything goes, without drawing: the bands (places) and the
