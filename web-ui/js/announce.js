@@ -83,7 +83,7 @@ export function statusAnnouncements(prev, next) {
   if (standing.length && !(prev.standing || []).length) {
     const winners = standing.filter((s) => s.winner && s.name);
     polite.push(winners.length
-      ? say('page.a11y.game-won', { who: { list: winners.map((s) => ({ player: s.name })) }, n: winners.length, score: Number(winners[0].result) })
+      ? say('page.a11y.game-won', { who: { list: winners.map((s) => ({ player: s.name })) }, n: winners.length, score: Number(winners[0].result ?? winners[0].score ?? 0) })
       : say('page.a11y.game-over'));
   }
   // Whose turn it is, when nothing else was said: a move accepted.
