@@ -212,6 +212,15 @@ try {
     const list = (await statusPage.locator('#castle .castle-text').textContent()).replace(/[\u2066-\u2069]/g, '');
     check(/Piero[^.:]*: on floor 1, should be on floor 0\./.test(list), `status: the castle's list names the piece out of place (${list})`);
     check(/throne: Alighiero[^.:(]* \(candidate, in an election\)\./i.test(list), 'status: the castle\'s list names the candidate on the throne');
+    // The game's end, said calmly: the page's own decision on two statuses.
+    const end = await statusPage.evaluate(async () => {
+      const { statusAnnouncements } = await import('/js/announce.js');
+      const before = { state: 'playing', players: [], standing: [] };
+      const after = { ...before, state: 'finished', standing: [{ player: 1, name: 'Bruno', place: 1, score: 31, result: 31, winner: true }] };
+      return statusAnnouncements(before, after);
+    });
+    check(end.polite.map((t) => t.replace(/[\u2066-\u2069]/g, '')).includes('The game is over: Bruno wins with 31 points.') && !end.urgent.length,
+      `status: the winner is announced politely (${JSON.stringify(end)})`);
     await statusPage.context().close();
   }
 
