@@ -15,7 +15,8 @@
 //   phone the castle's labels about 12 px, the simulated board's pieces,
 //   buttons and header links 44 px high;
 // - "reduce motion" stops the blinking lamps;
-// - the keyboard's focus ring is drawn on a button.
+// - the keyboard's focus ring is drawn on a button;
+// - a restart of the referee is announced (the connection lost, then back).
 //   node tests/web/a11y_test.mjs VIVAREF [ARTIFACT_DIR]
 // Exit 0 pass, 1 fail, 77 skipped (no chromium, node_modules, axe-core or serve).
 import { spawnSync } from 'node:child_process';
@@ -288,6 +289,19 @@ try {
     }
     check(ring && ring.width >= 2 && ring.style !== 'none' && ring.colour !== ring.border && ring.offset > 0,
       `a focused button shows a ring set off from its border (${JSON.stringify(ring)})`);
+    await page.context().close();
+  }
+  {
+    // The daemon restarts: the lost connection and its return are said calmly.
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
+    await page.addInitScript(listenToAnnouncements);
+    await page.goto(`${url}/`);
+    await page.locator('body[data-renders]').waitFor({ state: 'attached', timeout: kWait });
+    await server.restart();
+    await page.waitForFunction(() => window.heard.some((h) => /again/.test(h.text)), null, { timeout: kWait }).catch(() => {});
+    const heard = await page.evaluate(() => window.heard.filter((h) => /referee/.test(h.text)));
+    check(heard.length === 2 && /lost/.test(heard[0].text) && heard[1].text === 'Connected to the referee again.' && heard.every((h) => h.live === 'polite'),
+      `status: a restart of the referee is announced, lost then back (${JSON.stringify(heard)})`);
     await page.context().close();
   }
   check(!errors.length, `no script error: ${errors.join(' | ')}`);

@@ -134,6 +134,7 @@ export function liveEvents(handlers, banner) {
   const show = (text) => {
     if (!banner) return;
     if (text && banner.textContent !== text) announce(text);
+    else if (!text && banner.textContent) announce(sayOrEnglish({ code: 'page.a11y.reconnected', args: {} }, 'Connected to the referee again.'));
     banner.textContent = text;
     banner.classList.toggle('hidden', !text);
   };
