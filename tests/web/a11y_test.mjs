@@ -174,6 +174,14 @@ try {
       && document.activeElement.dataset.place === '4', null, { timeout: kWait }).catch(() => {});
     const focus = await page.evaluate(() => `${document.activeElement?.dataset?.slug} on ${document.activeElement?.dataset?.place}`);
     check(focus === 'alighiero on 4', `sim: the focus stays on the piece once redrawn (${focus})`);
+    // A move the referee refuses (a piece on the throne in placement) interrupts.
+    await sim('put', { character: 'piero', place: '6' });
+    await waitStatus((s) => s.refusal, 'the refusal of a piece on the throne');
+    await page.waitForFunction(() => window.heard.some((h) => h.live === 'assertive'), null, { timeout: kWait }).catch(() => {});
+    const urgent = await page.evaluate(() => window.heard.filter((h) => h.live === 'assertive').map((h) => h.text));
+    check(urgent.length === 1 && /^Not allowed: /.test(urgent[0]), `sim: the referee's refusal is announced assertively (${JSON.stringify(urgent)})`);
+    await sim('lift', { character: 'piero' });
+    await waitStatus((s) => !s.refusal, 'the board put back');
     // The vote keys say whose they are.
     // (A name is isolated by U+2068/U+2069, which a screen reader does not read.)
     const keyName = (await page.locator('#stations button[data-station="1"][data-key="yes"]').getAttribute('aria-label')).replace(/[\u2066-\u2069]/g, '');

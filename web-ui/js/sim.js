@@ -5,7 +5,7 @@
 // and what the referee says. A vote is secret: a press is told without its
 // key and only for a moment (the next person at the board would read it),
 // and a seat the referee plays has no keys at all.
-import { announce } from './announce.js';
+import { announce, announceStatus } from './announce.js';
 import { esc, getJson, liveEvents, postJson } from './api.js';
 import { attachBoardInteraction, drawCastle, tokensFromSimBoard } from './castle.js';
 import { kEditionSlugs, setRoster } from './names.js';
@@ -250,6 +250,7 @@ async function start() {
   liveEvents({
     status: (s) => {
       status = s;
+      announceStatus(s); // the referee's refusals, elections and votes, as on the status page
       drawStatus();
       drawBoard();
       drawStations();
