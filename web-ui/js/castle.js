@@ -337,7 +337,7 @@ export function drawCastle(container, { edition = 'classic', tokens = [], leds =
       }
       const lamp = el('g', { class: `led ${mode}`, 'data-led': place, 'data-mode': mode });
       lamp.append(el('title', {}, say('page.castle.led', { p: { place: String(place) }, mode: { text: mode } })));
-      lamp.append(el('circle', { cx, cy, r: 9 }));
+      lamp.append(el('circle', { cx, cy, r: 10 }));
       lamp.append(el('text', { x: cx, y: cy + 1, class: 'lamp-glyph' }, kLampGlyph[mode] || '?'));
       g.append(lamp);
     }
@@ -378,7 +378,7 @@ function drawToken(t, x, y, w, tokenH, selected, keyboard) {
   g.append(el('text', { x: w / 2, y: tokenH / 2 + 1 }, label));
   const badge = { moved: '!', ghost: '?', inhand: '↑', uncertain: '~', king: '♛', candidate: '♛' }[t.state];
   if (badge) {
-    g.append(el('circle', { class: `badge-bg ${t.state}`, cx: w - 3, cy: 3, r: 9 }));
+    g.append(el('circle', { class: `badge-bg ${t.state}`, cx: w - 3, cy: 3, r: 10 }));
     g.append(el('text', { class: 'badge-fg', x: w - 3, y: 4 }, badge));
   }
   return g;
