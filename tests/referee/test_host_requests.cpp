@@ -209,8 +209,8 @@ TEST_CASE("undo past a coronation the table has seen scored: the preview names t
     // The referee's deal goes with the last vote, and round 1's scoring with them.
     CHECK(preview->unscoresRound == 1);
     CHECK(undoEnglish(preview->undone) == "Undone: Player 4’s vote on Natale Oste Gioviale, round 1.");
-    CHECK(undoEnglish(preview->confirmation()).starts_with(
-        "This undo goes back before round 1’s scoring, which the table has already seen"));
+    CHECK(undoEnglish(preview->confirmation())
+              .starts_with("This undo goes back before round 1’s scoring, which the table has already seen"));
     // Undone (the host confirmed on the API's side): the election is open again, seat 4 to vote.
     REQUIRE(t.host({{"undo", json::object()}}).ok);
     CHECK(t.state().phase() == engine::Phase::Election);
@@ -219,15 +219,16 @@ TEST_CASE("undo past a coronation the table has seen scored: the preview names t
     CHECK(t.referee.undoPreview()->unscoresRound == 0);
 }
 
-TEST_CASE("a player named as a character: found by id, whole name or first name, whatever the case or accents") {
+TEST_CASE(
+    "a player named as a character: found by id, whole name or first name, whatever the case or accents") {
     const auto& classic = engine::classicRoster();
     const auto& modern = engine::roster2024();
     auto clash = characterNameClash({"Anna", "DARIO", "Chiara"}, classic);
     REQUIRE(clash);
     CHECK(clash->code == "name.is-character");
     CHECK(undoEnglish(*clash) ==
-          "DARIO is also the name of the character Dario l'Antiquario: the table may mix them up. An initial or "
-          "a nickname tells them apart.");
+          "DARIO is also the name of the character Dario l'Antiquario: the table may mix them up. "
+          "An initial or a nickname tells them apart.");
     CHECK(characterNameClash({"odessa la contessa"}, classic));
     CHECK(characterNameClash({"Éloïse"}, modern));
     CHECK(characterNameClash({"  jester "}, modern));

@@ -704,7 +704,7 @@ TEST_CASE("the host's players: opened links, undo's words and its question, a na
     Table t(dir / "games.sqlite");
     const json setup = {{"edition", "classic"}, {"seats", 3}, {"rounds", 2}};
     auto [status, started] = t.call(http::verb::post, "/api/host/new-game",
-                                     {{"setup", setup}, {"players", {"Anna", "dário", "Chiara"}}});
+                                    {{"setup", setup}, {"players", {"Anna", "dário", "Chiara"}}});
     REQUIRE(status == 200);
     // Started all the same, with a warning naming the player and the character.
     REQUIRE(started.contains("warning_says"));
@@ -737,13 +737,14 @@ TEST_CASE("the host's players: opened links, undo's words and its question, a na
     // Round 1 on the simulated castle: placed, climbed, crowned by three Yes.
     t.runFor(Timestamp(2000));  // the referee deals
     auto put = [&](const std::string& slug, const std::string& place) {
-        auto [code, answer] = t.call(http::verb::post, "/api/sim/put", {{"character", slug}, {"place", place}});
+        auto [code, answer] =
+            t.call(http::verb::post, "/api/sim/put", {{"character", slug}, {"place", place}});
         CAPTURE(answer.dump());
         REQUIRE(code == 200);
         t.runFor(Timestamp(1000));
     };
     const std::vector<std::pair<std::string, std::string>> placements = {
-        {"alighiero", "4"}, {"beatrice", "4"}, {"clemente", "4"}, {"dario", "4"},  {"ernesto", "3"},
+        {"alighiero", "4"}, {"beatrice", "4"}, {"clemente", "4"}, {"dario", "4"},    {"ernesto", "3"},
         {"fiorello", "3"},  {"gavino", "3"},   {"irina", "3"},    {"leonardo", "2"}, {"merlino", "2"},
         {"natale", "2"},    {"odessa", "1"},   {"piero", "0"}};
     for (const auto& [slug, place] : placements) put(slug, place);
@@ -761,7 +762,8 @@ TEST_CASE("the host's players: opened links, undo's words and its question, a na
     put("alighiero", "6");
     REQUIRE(t.get("/api/status")["view"]["phase"] == "election");
     for (int station = 0; station < 3; ++station) {
-        REQUIRE(t.call(http::verb::post, "/api/sim/press", {{"station", station}, {"key", "yes"}}).first == 200);
+        REQUIRE(t.call(http::verb::post, "/api/sim/press", {{"station", station}, {"key", "yes"}}).first ==
+                200);
         t.runFor(Timestamp(200));
     }
     t.runFor(Timestamp(2000));  // round 2 dealt by the referee
