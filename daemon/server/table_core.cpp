@@ -396,8 +396,8 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     }
     json out = {{"ok", true}};
     if (auto game = table_.referee().game()) out["game"] = game->value;
-    // What was done, in the host's words (an undo names what it took back).
-    if (answer.says) {
+    // An undo says what it took back (issue 34); the other answers stay as they were.
+    if (kind == trace::HostKind::Undo && answer.says) {
         out["message"] = answer.message;
         out["says"] = words::messageJson(*answer.says);
     }
