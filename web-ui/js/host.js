@@ -347,9 +347,14 @@ async function start() {
   });
   $('names').addEventListener('input', flagNames);
   $('undo-confirm-yes').addEventListener('click', () => undo(true));
-  $('undo-confirm-no').addEventListener('click', () => {
+  const keepGame = () => {
     askUndo(null);
     tell(say('page.host.undo-kept'), true);
+  };
+  $('undo-confirm-no').addEventListener('click', keepGame);
+  // Escape answers the question as the safe button does: nothing undone.
+  $('undo-confirm').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') keepGame();
   });
   for (const button of document.querySelectorAll('button[data-request]')) {
     button.addEventListener('click', async () => {

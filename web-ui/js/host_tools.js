@@ -81,6 +81,12 @@ async function start() {
   $('send-chance').addEventListener('click', async () => {
     let body;
     try {
+      // The game's edition now (a game may have started since the page opened).
+      edition = (await getJson('/api/status')).edition || edition;
+    } catch {
+      /* the edition the page last knew */
+    }
+    try {
       body = slugsFromNames(JSON.parse($('chance').value || '{}'), edition);
     } catch (e) {
       tell(say('page.host.not-json', { why: { text: e.message } }), false);
