@@ -75,8 +75,8 @@ function refreshForm() {
         ? say('page.host.seat-player-name', { seat: { seat }, n: k + 1 })
         : say('page.host.seat-name', { seat: { seat } });
       rows.push(`<label>${esc(label)}
-        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="${esc(playerPlaceholder(player))}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}>
-        <span class="name-clash hidden" id="name-clash-${player}" role="status"></span></label>`);
+        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="${esc(playerPlaceholder(player))}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}></label>
+        <span class="name-clash hidden" id="name-clash-${player}" role="status"></span>`);
     }
     // Any seat may be a bot: the referee plays it, and anyone at the table makes its moves.
     const bot = keptBots[seat] ?? '';
@@ -115,7 +115,7 @@ function characterNamed(name) {
 // warning, not a refusal (REFEREE-NOTES.md, "Players' names").
 function flagNames() {
   for (const input of $('names').querySelectorAll('input.player-name')) {
-    const flag = input.closest('label').querySelector('.name-clash');
+    const flag = $(`name-clash-${input.dataset.player}`);
     const slug = characterNamed(input.value);
     flag.classList.toggle('hidden', !slug);
     if (slug) {
