@@ -118,7 +118,8 @@ struct HostAnswer {
 // Ambition cards and the points shown), that round: the host is asked first.
 struct UndoPreview {
     engine::Message undone;
-    int unscoresRound = 0;  // 0: no scoring shown is taken back
+    int unscoresRound = 0;        // 0: no scoring shown is taken back
+    bool ambitionsShown = false;  // that scoring showed the kept Ambition cards too
     // The question for the host when unscoresRound is set ("undo.confirm-scoring").
     engine::Message confirmation() const;
 };

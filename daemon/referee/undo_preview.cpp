@@ -57,7 +57,8 @@ Message undoneMessage(const Context& ctx, const engine::State& before, const eng
 }  // namespace
 
 engine::Message UndoPreview::confirmation() const {
-    return Message("undo.confirm-scoring", {{"round", say::number(unscoresRound)}});
+    return Message("undo.confirm-scoring", {{"round", say::number(unscoresRound)},
+                                            {"cards", say::text(ambitionsShown ? "both" : "favourites")}});
 }
 
 std::optional<UndoPreview> Referee::Impl::undoPreview() const {
@@ -69,8 +70,12 @@ std::optional<UndoPreview> Referee::Impl::undoPreview() const {
     const auto& taken = timeline.decisions()[*from];
     UndoPreview preview{undoneMessage(ctx, taken.before, taken.what)};
     // A coronation scored after that decision has been shown to the table.
-    if (coronationsScored(*game.state) > coronationsScored(taken.before))
+    if (coronationsScored(*game.state) > coronationsScored(taken.before)) {
         preview.unscoresRound = taken.before.round();
+        // Ambition cards are shown when the round ends (its last coronation).
+        preview.ambitionsShown = game.state->rules().options().ambition &&
+                                 game.state->finishedRounds().size() > taken.before.finishedRounds().size();
+    }
     return preview;
 }
 

@@ -209,8 +209,10 @@ TEST_CASE("undo past a coronation the table has seen scored: the preview names t
     // The referee's deal goes with the last vote, and round 1's scoring with them.
     CHECK(preview->unscoresRound == 1);
     CHECK(undoEnglish(preview->undone) == "Undone: Player 4’s vote on Natale Oste Gioviale, round 1.");
-    CHECK(undoEnglish(preview->confirmation())
-              .starts_with("This undo goes back before round 1’s scoring, which the table has already seen"));
+    CHECK(undoEnglish(preview->confirmation()) ==
+          "This undo goes back before round 1’s scoring, which the table has already seen: the Favourites "
+          "cards "
+          "revealed, and the points. Undo all the same?");
     // Undone (the host confirmed on the API's side): the election is open again, seat 4 to vote.
     REQUIRE(t.host({{"undo", json::object()}}).ok);
     CHECK(t.state().phase() == engine::Phase::Election);
