@@ -304,6 +304,10 @@ int runNew(const std::vector<std::string>& args) {
     }
     auto answer = sendHostRequest(daemon, "/api/host/new-game", body);
     if (const int* status = std::get_if<int>(&answer)) return *status;
+    // Started, with a word about a name that is also a character's (issue 34).
+    if (const auto& started = std::get<json>(answer);
+        started.contains("warning") && started["warning"].is_string())
+        std::cerr << "vivaref new: warning: " << started["warning"].get<std::string>() << "\n";
     if (o.printJson)
         std::cout << withPlayerLinks(daemon, std::get<json>(std::move(answer))).dump() << "\n";
     else

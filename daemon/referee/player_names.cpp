@@ -62,4 +62,25 @@ std::optional<Message> newPlayerNamesProblem(const std::vector<std::string>& nam
     return std::nullopt;
 }
 
+std::optional<Message> characterNameClash(const std::vector<std::string>& names,
+                                          const engine::Roster& roster) {
+    std::map<std::string, const engine::Character*> characterKeys;
+    for (const auto& c : roster.characters()) {
+        characterKeys.emplace(words::looseNameKey(c.id), &c);
+        characterKeys.emplace(words::looseNameKey(c.name), &c);
+        // "Dario l'Antiquario" is called Dario at the table; "The Jester" is not called The.
+        if (c.kind == engine::CharacterKind::Jester) continue;
+        const auto space = c.name.find(' ');
+        if (space != std::string::npos)
+            characterKeys.emplace(words::looseNameKey(c.name.substr(0, space)), &c);
+    }
+    for (const auto& name : names) {
+        const auto found = characterKeys.find(words::looseNameKey(name));
+        if (found == characterKeys.end() || found->first.empty()) continue;
+        return Message("name.is-character",
+                       {{"player", say::player(name)}, {"character", say::character(*found->second)}});
+    }
+    return std::nullopt;
+}
+
 }  // namespace vivaref::referee

@@ -13,6 +13,7 @@
 
 #include "engine/message.hpp"
 #include "engine/record/player_name.hpp"
+#include "engine/roster.hpp"
 
 namespace vivaref::referee {
 
@@ -28,5 +29,13 @@ std::optional<engine::Message> playerNamesFormProblem(const std::vector<std::str
 // words::nameKey (case, compatibility forms, invisible characters and
 // spaces at the ends do not make two names differ).
 std::optional<engine::Message> newPlayerNamesProblem(const std::vector<std::string>& names);
+
+// A player named as one of the game's characters ("Dario" beside Dario
+// l'Antiquario), compared by words::looseNameKey with the character's id,
+// its whole name and, but for the Jester, its name's first word: the first
+// such player, as a warning ("name.is-character"). Not a refusal: a person
+// called Dario plays under their own name (REFEREE-NOTES.md, "Players' names").
+std::optional<engine::Message> characterNameClash(const std::vector<std::string>& names,
+                                                  const engine::Roster& roster);
 
 }  // namespace vivaref::referee

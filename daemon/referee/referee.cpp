@@ -17,12 +17,12 @@ namespace vivaref::referee {
 using nlohmann::json;
 
 HostAnswer HostAnswer::accepted(std::optional<store::GameId> game, const engine::Message& says) {
-    return {true, {}, words::english().say(says), game, says};
+    return {true, {}, words::english().say(says), game, says, {}};
 }
 
 HostAnswer HostAnswer::refused(std::string code, const engine::Message& says,
                                std::optional<store::GameId> game) {
-    return {false, std::move(code), words::english().say(says), game, says};
+    return {false, std::move(code), words::english().say(says), game, says, {}};
 }
 
 json countersJson(const RefereeCounters& c) {
@@ -177,7 +177,9 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
                                 {"seats", say::number(rules->seats())}}),
                json{{"game", id.value}, {"favourites_mode", favouritesModeName(cards.mode())}});
     settle();
-    return HostAnswer::accepted(id, engine::Message("answer.game-started", {{"game", gameNumber}}));
+    auto answer = HostAnswer::accepted(id, engine::Message("answer.game-started", {{"game", gameNumber}}));
+    answer.warning = characterNameClash(game.players, game.state->rules().roster());
+    return answer;
 }
 
 HostAnswer Referee::Impl::deal(const DealRequest& r) {
@@ -221,6 +223,8 @@ HostAnswer Referee::Impl::undo() {
         return HostAnswer::refused("game-over", engine::Message("host.over-nothing-back"), game.id);
     if (game.status != GameStatus::Playing && game.status != GameStatus::Paused)
         return HostAnswer::refused("no-game", engine::Message("host.no-game"), game.id);
+    // Named before it is taken back: the answer says what was undone.
+    const auto preview = undoPreview();
     const auto taken = timeline.takeBack();
     if (!taken)
         return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
@@ -232,7 +236,7 @@ HostAnswer Referee::Impl::undo() {
     game.lastAction = engine::Message("event.undone");
     ctx.notice("undone", engine::Message("event.undone-put-back"), json{{"decisions", *taken}});
     settle();
-    return HostAnswer::accepted(game.id, game.lastAction);
+    return HostAnswer::accepted(game.id, preview ? preview->undone : game.lastAction);
 }
 
 HostAnswer Referee::Impl::pause() {

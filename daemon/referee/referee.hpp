@@ -22,6 +22,9 @@
 //   - issue 33: every HostAnswer and Notice carries `says`, the message its
 //     English text renders; publicStatus() has "log_problem_says" and
 //     "bot_plan"."says", playerStatus() "station_notice"."says".
+//   - issue 34: undoPreview(); an accepted undo's `says` names what it took
+//     back; a new game's answer may carry a `warning` (a player named as a
+//     character).
 #pragma once
 
 #include <cstdint>
@@ -97,12 +100,28 @@ struct HostAnswer {
     std::string message;                  // a sentence for the host, in English
     std::optional<store::GameId> game;    // the game it concerned, if any
     std::optional<engine::Message> says;  // the message (the API's "says"); the referee always gives one
+    // Accepted, but worth the host's eye (a player named as a character: a
+    // warning, not a refusal; REFEREE-NOTES.md, "Players' names").
+    std::optional<engine::Message> warning;
 
     // What the referee says is a message (its `message` the English): no
     // sentence is built in C++ (issue 33, daemon/words/NOTES.md).
     static HostAnswer accepted(std::optional<store::GameId> game, const engine::Message& says);
     static HostAnswer refused(std::string code, const engine::Message& says,
                               std::optional<store::GameId> game = {});
+};
+
+// What the host's undo would take back now (issue 34), said before it is
+// done: the decision a person took that it takes back ("undo.*": "Undone:
+// Bruno’s vote on Dario (round 1)."), and, when it goes back before a
+// coronation the table has already seen scored (the favourites, the
+// Ambition cards and the points shown), that round: the host is asked first.
+struct UndoPreview {
+    engine::Message undone;
+    int unscoresRound = 0;        // 0: no scoring shown is taken back
+    bool ambitionsShown = false;  // that scoring showed the kept Ambition cards too
+    // The question for the host when unscoresRound is set ("undo.confirm-scoring").
+    engine::Message confirmation() const;
 };
 
 // Something to tell the table or one station, in the order it happened.
@@ -196,6 +215,10 @@ public:
     nlohmann::json playerStatus(engine::PlayerId player) const;
     std::vector<Notice> takeNotices();
     std::vector<OwnChance> takeOwnChance();
+    // What undo would take back now; nullopt when no game is being played
+    // or there is nothing to take back. An accepted undo's answer says the
+    // same `undone` message.
+    std::optional<UndoPreview> undoPreview() const;
 
     // --- inspection -------------------------------------------------------
     std::optional<store::GameId> game() const;

@@ -52,6 +52,8 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     HostAnswer abandon();
     HostAnswer reveal(const RevealRequest& r);
     std::optional<HostAnswer> needPlaying() const;
+    // undo_preview.cpp: what undo would take back, in words
+    std::optional<UndoPreview> undoPreview() const;
     void runDue(Timestamp until, bool inclusive);
     void observe(const drivers::BoardObservation& observation, Timestamp now);
     // A vote key: its station made a seat and its key a card, here only.

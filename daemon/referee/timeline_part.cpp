@@ -44,12 +44,18 @@ Verdict TimelinePart::apply(const engine::Decision& d, bool automatic, engine::E
     return Verdict::taken();
 }
 
-std::optional<int> TimelinePart::takeBack() {
+std::optional<std::size_t> TimelinePart::takeBackFrom() const {
     // The last decision a person took, with what the referee did on its own after it.
     std::size_t keep = history_.size();
     while (keep > 0 && history_[keep - 1].automatic) --keep;
-    if (keep == 0) return 0;
-    --keep;
+    if (keep == 0) return std::nullopt;
+    return keep - 1;
+}
+
+std::optional<int> TimelinePart::takeBack() {
+    const auto from = takeBackFrom();
+    if (!from) return 0;
+    const std::size_t keep = *from;
     const int taken = static_cast<int>(history_.size() - keep);
     {
         LogBatch batch(ctx_);

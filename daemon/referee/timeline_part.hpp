@@ -53,6 +53,10 @@ public:
     // nothing to take back; nullopt when the log could not save the undo
     // (nothing taken back).
     std::optional<int> takeBack();
+    // Where takeBack() would cut the timeline: the index of the last
+    // decision a person took (what follows it is the referee's own);
+    // nullopt when there is nothing to take back.
+    std::optional<std::size_t> takeBackFrom() const;
 
     // The cards entered, applied: the round taken back to its deal (at
     // `dealIndex`) and played again on the real cards, logged in one

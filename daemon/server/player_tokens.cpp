@@ -7,6 +7,7 @@ namespace vivaref::server {
 void PlayerTokens::issue(const std::vector<bool>& person) {
     tokens_.clear();
     for (const bool gets : person) tokens_.push_back(gets ? randomToken() : std::string());
+    opened_.assign(tokens_.size(), std::nullopt);
 }
 
 bool PlayerTokens::renew(int player) {
@@ -14,7 +15,19 @@ bool PlayerTokens::renew(int player) {
     auto& token = tokens_[static_cast<std::size_t>(player)];
     if (token.empty()) return false;
     token = randomToken();
+    opened_[static_cast<std::size_t>(player)].reset();
     return true;
+}
+
+void PlayerTokens::markOpened(int player, std::int64_t atMs) {
+    if (player < 0 || player >= static_cast<int>(opened_.size())) return;
+    auto& opened = opened_[static_cast<std::size_t>(player)];
+    if (!opened) opened = atMs;
+}
+
+std::optional<std::int64_t> PlayerTokens::openedAt(int player) const {
+    if (player < 0 || player >= static_cast<int>(opened_.size())) return std::nullopt;
+    return opened_[static_cast<std::size_t>(player)];
 }
 
 std::optional<int> PlayerTokens::find(std::string_view token) const {

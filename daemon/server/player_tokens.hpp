@@ -5,9 +5,12 @@
 // open its cards. Looking a token up compares it with every player's, in
 // constant time each, so the answer's timing says nothing about which one
 // was close. The host can give one player a new link (renew()): the old one
-// stops working.
+// stops working. The host's page hides a player's QR code once that
+// player's page has been opened (issue 34): the first time a token found its
+// player since it was issued is kept (openedAt()), on the loop's wall clock.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,9 +23,13 @@ public:
     // Forgets the previous game's tokens and issues one to each player p
     // with `person[p]`; the others (bots) get none.
     void issue(const std::vector<bool>& person);
-    void clear() { tokens_.clear(); }
+    void clear() {
+        tokens_.clear();
+        opened_.clear();
+    }
     // A new token for `player` (a lost phone): the old link then names
-    // nobody. False when there is no such player, or it has no link (a bot).
+    // nobody, and the new one is not opened yet. False when there is no such
+    // player, or it has no link (a bot).
     bool renew(int player);
 
     // The player (0-based) holding `token`, if any: never one without a link.
@@ -30,8 +37,15 @@ public:
     // Player p's token, empty for a player without a link: for the host's page only.
     const std::vector<std::string>& tokens() const { return tokens_; }
 
+    // Player `player`'s page was opened at `atMs` (ms since the epoch): the
+    // first time since their link was issued is kept, later ones change nothing.
+    void markOpened(int player, std::int64_t atMs);
+    // When player `player`'s current link first opened their page, if it has.
+    std::optional<std::int64_t> openedAt(int player) const;
+
 private:
     std::vector<std::string> tokens_;
+    std::vector<std::optional<std::int64_t>> opened_;  // by player, as tokens_
 };
 
 }  // namespace vivaref::server

@@ -6,6 +6,7 @@
 #include "daemon/trace/trace_check.hpp"
 #include "daemon/words/catalog.hpp"
 #include "daemon/words/message_json.hpp"
+#include "daemon/words/words.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::server {
@@ -236,6 +237,9 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
 std::optional<json> TableCore::playerStatus(std::string_view token) {
     const auto player = tokens_.find(token);
     if (!player) return std::nullopt;
+    // The host's page hides this player's code once their page has opened.
+    const auto wall = wallAtZero_ + std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now());
+    tokens_.markOpened(*player, wall.time_since_epoch().count());
     return table_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
 }
 
@@ -278,6 +282,10 @@ ServiceAnswer TableCore::players() {
         if (!bot && !token.empty()) {
             player["token"] = token;
             player["path"] = "/player.html#" + token;
+            // Whether (and when) this link has opened the player's page.
+            const auto opened = tokens_.openedAt(p);
+            player["opened"] = opened.has_value();
+            player["opened_ms"] = opened ? json(*opened) : json(nullptr);
         }
         out["players"].push_back(std::move(player));
     }
@@ -332,8 +340,14 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
                                      "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
                                      "pause, resume, abandon, players, members, language and voice");
+    // Undo past a scoring the table has seen is asked about first (issue 34):
+    // the host's answer, not the game's, so it stays out of the trace.
+    json form = body;
+    if (kind == trace::HostKind::Undo) {
+        if (auto refused = undoNeedsConfirmation(form)) return std::move(*refused);
+    }
     // The form is checked as a trace line's would be; the game judges the rest.
-    const auto parsed = referee::parseHostRequest(json{{std::string(request), body}});
+    const auto parsed = referee::parseHostRequest(json{{std::string(request), form}});
     if (!parsed.ok()) {
         auto bad = badRequest(std::get<std::string>(parsed.value));
         if (parsed.says) bad.body["says"] = words::messageJson(*parsed.says);
@@ -371,10 +385,45 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
         if (answer.says) failed.body["says"] = words::messageJson(*answer.says);
         return failed;
     }
-    if (kind == trace::HostKind::NewGame) return players();
+    if (kind == trace::HostKind::NewGame) {
+        auto links = players();
+        // A player named as a character: started all the same, said to the host.
+        if (answer.warning && links.outcome == Outcome::Ok) {
+            links.body["warning"] = words::english().say(*answer.warning);
+            links.body["warning_says"] = words::messageJson(*answer.warning);
+        }
+        return links;
+    }
     json out = {{"ok", true}};
     if (auto game = table_.referee().game()) out["game"] = game->value;
+    // An undo says what it took back (issue 34); the other answers stay as they were.
+    if (kind == trace::HostKind::Undo && answer.says) {
+        out["message"] = answer.message;
+        out["says"] = words::messageJson(*answer.says);
+    }
     return ServiceAnswer::ok(std::move(out));
+}
+
+// An undo's body: {} or {"confirm": true}. Without the confirmation, an undo
+// that would take back a coronation the table has seen scored is answered
+// 409 "needs-confirmation", saying so, and nothing is done. `form` is left
+// as the request's form (without "confirm").
+std::optional<ServiceAnswer> TableCore::undoNeedsConfirmation(json& form) {
+    bool confirmed = false;
+    if (form.is_object() && form.contains("confirm")) {
+        if (!form["confirm"].is_boolean()) return badRequest("an undo's \"confirm\" is true or false");
+        confirmed = form["confirm"].get<bool>();
+        form.erase("confirm");
+    }
+    if (confirmed) return std::nullopt;
+    const auto preview = table_.referee().undoPreview();
+    if (!preview || preview->unscoresRound == 0) return std::nullopt;
+    const auto asks = preview->confirmation();
+    auto asked = ServiceAnswer::failed(Outcome::Refused, "needs-confirmation", words::english().say(asks));
+    asked.body["says"] = words::messageJson(asks);
+    asked.body["undoing"] = words::messageJson(preview->undone);
+    asked.body["round"] = preview->unscoresRound;
+    return asked;
 }
 
 // --- the table's language and its voice ----------------------------------------

@@ -130,6 +130,7 @@ private:
     void afterInput();
     ServiceAnswer players();
     ServiceAnswer newLink(const nlohmann::json& body);
+    std::optional<ServiceAnswer> undoNeedsConfirmation(nlohmann::json& form);
     ServiceAnswer members();
     std::optional<trace::TagName> tagOf(const nlohmann::json& body, std::string& why) const;
     ServiceAnswer hostLanguage(const nlohmann::json& body);

@@ -88,6 +88,23 @@ std::string nameKey(std::string_view name) {
     return out;
 }
 
+std::string looseNameKey(std::string_view name) {
+    UErrorCode status = U_ZERO_ERROR;
+    const auto* nfd = icu::Normalizer2::getNFDInstance(status);
+    const auto text =
+        icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), static_cast<std::int32_t>(name.size())));
+    const icu::UnicodeString decomposed = U_SUCCESS(status) ? nfd->normalize(text, status) : text;
+    icu::UnicodeString bare;
+    for (std::int32_t i = 0; i < decomposed.length();) {
+        const UChar32 c = decomposed.char32At(i);
+        i += U16_LENGTH(c);
+        if (u_charType(c) != U_NON_SPACING_MARK) bare.append(c);
+    }
+    std::string out;
+    bare.toUTF8String(out);
+    return nameKey(out);
+}
+
 std::string withoutBidiControls(std::string_view name) {
     std::string out;
     out.reserve(name.size());

@@ -38,6 +38,11 @@ bool showsSomething(std::string_view name);
 // white space trimmed at both ends and each run of it inside made one space.
 std::string nameKey(std::string_view name);
 
+// nameKey without the accents too (every nonspacing mark of the canonical
+// decomposition dropped): "Eloïse" and "ELOISE" are one. For telling a
+// player's name that reads as a character's (issue 34), not for two players.
+std::string looseNameKey(std::string_view name);
+
 // The name without its Bidi_Control characters: how a name is rendered
 // between the isolates that keep it from reordering the sentence (a PDI
 // inside would end the isolate early; an override inside has nothing left

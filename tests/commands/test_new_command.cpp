@@ -208,6 +208,18 @@ TEST_CASE("vivaref new starts a game from flags and prints each player's private
         }
     }
 
+    SUBCASE("a player named as a character: started, with a warning (issue 34)") {
+        runVivaref(dir, {"host", "abandon", "--url", daemon.url});
+        run = runVivaref(dir,
+                         {"new", "--url", daemon.url, "--edition", "classic", "--players", "Ann,Dario,Cy"});
+        INFO(run.err);
+        REQUIRE(run.status == 0);
+        CHECK(has(run.err,
+                  "vivaref new: warning: \u2068Dario\u2069 is also the name of the character Dario "
+                  "l'Antiquario"));
+        CHECK(linksIn(run.out, daemon.url).size() == 3);
+    }
+
     SUBCASE("host players prints the same links again") {
         run = runVivaref(dir, {"host", "players", "--url", daemon.url});
         REQUIRE(run.status == 0);

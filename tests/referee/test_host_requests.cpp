@@ -2,6 +2,8 @@
 // the referee's own deal after its grace.
 #include <doctest/doctest.h>
 
+#include "daemon/referee/player_names.hpp"
+#include "daemon/words/words.hpp"
 #include "tests/referee/referee_table.hpp"
 
 namespace vivaref::referee::testing {
@@ -148,6 +150,94 @@ TEST_CASE("undo: the last placement is taken back and the board guided back") {
     t.put("beatrice", "2");
     CHECK(t.state() == before);
     CHECK(t.referee.counters().undos == 2);
+}
+
+namespace {
+
+// English, names without their isolates, for comparing whole sentences.
+std::string undoEnglish(const engine::Message& m) {
+    static const words::Words plain("en", words::NameMarks::Plain);
+    return plain.say(m);
+}
+
+}  // namespace
+
+TEST_CASE("undo says what it took back: the person's decision, named from before it") {
+    HandTable t;
+    t.start(kClassic4);
+    t.put("alighiero", "1");
+    auto preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    CHECK(preview->unscoresRound == 0);
+    CHECK(preview->undone.code == "undo.placed");
+    const auto answer = t.host({{"undo", json::object()}});
+    REQUIRE(answer.ok);
+    REQUIRE(answer.says);
+    CHECK(*answer.says == preview->undone);
+    CHECK(undoEnglish(*answer.says) == "Undone: Player 1 placed Alighiero lo Scudiero on floor 1.");
+    CHECK(answer.message.find("placed Alighiero lo Scudiero on floor 1.") != std::string::npos);
+    // The deal before it is the host's own: named too; then nothing is left.
+    t.follow();
+    preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    CHECK(undoEnglish(preview->undone) == "Undone: the deal of round 1.");
+    REQUIRE(t.host({{"undo", json::object()}}).ok);
+    CHECK_FALSE(t.referee.undoPreview());
+}
+
+TEST_CASE("undo past a coronation the table has seen scored: the preview names the round and the vote") {
+    HandTable t(nullptr, seeded(3));
+    toClassicAscent(t);
+    t.put("natale", "5");
+    // A move: named with where it came from.
+    auto preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    CHECK(undoEnglish(preview->undone) ==
+          "Undone: Player 1 moved Natale Oste Gioviale from floor 4 to floor 5.");
+    t.put("natale", "6");
+    REQUIRE(t.state().phase() == engine::Phase::Election);
+    for (int s = 0; s < 3; ++s) t.press(s, drivers::VoteKey::Yes);
+    preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    CHECK(preview->unscoresRound == 0);  // nothing scored yet: no question
+    t.press(3, drivers::VoteKey::Yes);
+    REQUIRE(t.state().finishedRounds().size() == 1);
+    t.wait(std::chrono::milliseconds(1000));  // the referee deals round 2
+    REQUIRE(t.state().phase() == engine::Phase::Placement);
+    preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    // The referee's deal goes with the last vote, and round 1's scoring with them.
+    CHECK(preview->unscoresRound == 1);
+    CHECK(undoEnglish(preview->undone) == "Undone: Player 4’s vote on Natale Oste Gioviale, round 1.");
+    CHECK(undoEnglish(preview->confirmation()) ==
+          "This undo goes back before round 1’s scoring, which the table has already seen: the Favourites "
+          "cards "
+          "revealed, and the points. Undo all the same?");
+    // Undone (the host confirmed on the API's side): the election is open again, seat 4 to vote.
+    REQUIRE(t.host({{"undo", json::object()}}).ok);
+    CHECK(t.state().phase() == engine::Phase::Election);
+    CHECK(t.state().finishedRounds().empty());
+    CHECK_FALSE(t.state().hasVoted(engine::Seat{3}));
+    CHECK(t.referee.undoPreview()->unscoresRound == 0);
+}
+
+TEST_CASE(
+    "a player named as a character: found by id, whole name or first name, whatever the case or accents") {
+    const auto& classic = engine::classicRoster();
+    const auto& modern = engine::roster2024();
+    auto clash = characterNameClash({"Anna", "DARIO", "Chiara"}, classic);
+    REQUIRE(clash);
+    CHECK(clash->code == "name.is-character");
+    CHECK(undoEnglish(*clash) ==
+          "DARIO is also the name of the character Dario l'Antiquario: the table may mix them up. "
+          "An initial or a nickname tells them apart.");
+    CHECK(characterNameClash({"odessa la contessa"}, classic));
+    CHECK(characterNameClash({"Éloïse"}, modern));
+    CHECK(characterNameClash({"  jester "}, modern));
+    // Another name, a longer one, or the Jester's article: no warning.
+    CHECK_FALSE(characterNameClash({"Darion", "Dario B.", "The", "Anna"}, classic));
+    CHECK_FALSE(characterNameClash({"The"}, modern));
+    CHECK_FALSE(characterNameClash({"Dario"}, modern));
 }
 
 }  // namespace vivaref::referee::testing

@@ -303,4 +303,33 @@ TEST_CASE("physical cards: what is refused, and what a player's page shows from 
     }
 }
 
+// Issue 34: the cards are face up on the table once a coronation has scored;
+// undo is asked about before it takes that back, naming the cards shown.
+TEST_CASE("physical cards: an undo after the round's coronation would take back cards the table has seen") {
+    const auto spec = specOf(engine::Edition::Vive2024, 4, engine::Variant::None, {true, false});
+    SimTable t(nullptr, seeded(5));
+    REQUIRE(t.host(newGame(spec)).ok);
+    engine::Rng rng(5);
+    REQUIRE(playUntil(t, rng,
+                      [](const json& s) { return revealPending(s) && s["reveal"]["ambitions"] == true; }));
+    const int round = t.referee.publicStatus()["reveal"]["round"];
+    const auto scoredRounds = t.state().finishedRounds().size();
+    auto preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    CHECK(preview->unscoresRound == round);
+    CHECK(preview->ambitionsShown);
+    CHECK(preview->undone.code == "undo.voted");
+    CHECK(words::english().say(preview->confirmation()).find("the Favourites and Ambition cards revealed") !=
+          std::string::npos);
+    // The cards entered: still asked about (the scores are shown now too).
+    REQUIRE(t.host({{"reveal", revealFor(t.state(), t.referee.publicStatus()["reveal"], 11)}}).ok);
+    preview = t.referee.undoPreview();
+    REQUIRE(preview);
+    CHECK(preview->unscoresRound == round);
+    // Done (the host said yes): the coronation and its scoring are taken back.
+    REQUIRE(t.host({{"undo", json::object()}}).ok);
+    CHECK(t.state().finishedRounds().size() == scoredRounds - 1);
+    CHECK(t.state().phase() == engine::Phase::Election);
+}
+
 }  // namespace vivaref::referee::testing

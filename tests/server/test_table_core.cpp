@@ -694,3 +694,102 @@ TEST_CASE(
     pusher.stop();
     t.table.setClubPusher(nullptr);
 }
+
+// Issue 34: the host's page learns which players' pages have opened (their
+// codes then hide), hears what an undo took back, is asked before an undo
+// takes back a coronation the table has seen scored, and is warned of a
+// player named as a character.
+TEST_CASE("the host's players: opened links, undo's words and its question, a name like a character's") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    const json setup = {{"edition", "classic"}, {"seats", 3}, {"rounds", 2}};
+    auto [status, started] = t.call(http::verb::post, "/api/host/new-game",
+                                    {{"setup", setup}, {"players", {"Anna", "dário", "Chiara"}}});
+    REQUIRE(status == 200);
+    // Started all the same, with a warning naming the player and the character.
+    REQUIRE(started.contains("warning_says"));
+    CHECK(started["warning_says"]["code"] == "name.is-character");
+    CHECK(started["warning_says"]["args"]["player"]["player"] == "dário");
+    CHECK(started["warning_says"]["args"]["character"]["character"] == "dario");
+    CHECK(started["warning"].get<std::string>().find("Dario l") != std::string::npos);
+    for (const auto& p : started["players"]) {
+        CHECK(p["opened"] == false);
+        CHECK(p["opened_ms"].is_null());
+    }
+    // Player 0's page opens: said with when; a later look keeps the first time.
+    const std::string token0 = started["players"][0]["token"];
+    CHECK(t.call(http::verb::get, "/api/player/" + token0).first == 200);
+    json links = t.get("/api/host/players");
+    CHECK(links["players"][0]["opened"] == true);
+    const auto firstOpened = links["players"][0]["opened_ms"];
+    CHECK(firstOpened.is_number_integer());
+    CHECK(links["players"][1]["opened"] == false);
+    t.runFor(Timestamp(500));
+    CHECK(t.call(http::verb::get, "/api/player/" + token0).first == 200);
+    CHECK(t.get("/api/host/players")["players"][0]["opened_ms"] == firstOpened);
+    // A made-up token opens nobody's page.
+    CHECK(t.call(http::verb::get, "/api/player/" + std::string(64, 'e')).first == 404);
+    // A new link (a lost phone) has not opened anything yet.
+    auto [renewed, fresh] = t.call(http::verb::post, "/api/host/new-link", {{"player", 0}});
+    REQUIRE(renewed == 200);
+    CHECK(fresh["players"][0]["opened"] == false);
+
+    // Round 1 on the simulated castle: placed, climbed, crowned by three Yes.
+    t.runFor(Timestamp(2000));  // the referee deals
+    auto put = [&](const std::string& slug, const std::string& place) {
+        auto [code, answer] =
+            t.call(http::verb::post, "/api/sim/put", {{"character", slug}, {"place", place}});
+        CAPTURE(answer.dump());
+        REQUIRE(code == 200);
+        t.runFor(Timestamp(1000));
+    };
+    const std::vector<std::pair<std::string, std::string>> placements = {
+        {"alighiero", "4"}, {"beatrice", "4"}, {"clemente", "4"}, {"dario", "4"},    {"ernesto", "3"},
+        {"fiorello", "3"},  {"gavino", "3"},   {"irina", "3"},    {"leonardo", "2"}, {"merlino", "2"},
+        {"natale", "2"},    {"odessa", "1"},   {"piero", "0"}};
+    for (const auto& [slug, place] : placements) put(slug, place);
+    REQUIRE(t.get("/api/status")["view"]["phase"] == "ascent");
+    put("alighiero", "5");
+    // A move, undone: named.
+    auto [undid, undone] = t.call(http::verb::post, "/api/host/undo", json::object());
+    CAPTURE(undone.dump());
+    REQUIRE(undid == 200);
+    CHECK(undone["says"]["code"] == "undo.moved");
+    CHECK(undone["message"].get<std::string>().find("moved Alighiero lo Scudiero from floor 4 to floor 5") !=
+          std::string::npos);
+    put("alighiero", "4");
+    put("alighiero", "5");
+    put("alighiero", "6");
+    REQUIRE(t.get("/api/status")["view"]["phase"] == "election");
+    for (int station = 0; station < 3; ++station) {
+        REQUIRE(t.call(http::verb::post, "/api/sim/press", {{"station", station}, {"key", "yes"}}).first ==
+                200);
+        t.runFor(Timestamp(200));
+    }
+    t.runFor(Timestamp(2000));  // round 2 dealt by the referee
+    const json scored = t.get("/api/status");
+    REQUIRE(scored["view"]["finished_rounds"].size() == 1);
+
+    // Undo now would take round 1's scoring back: asked first, nothing done.
+    auto [asked, question] = t.call(http::verb::post, "/api/host/undo", json::object());
+    CAPTURE(question.dump());
+    CHECK(asked == 409);
+    CHECK(question["error"] == "needs-confirmation");
+    CHECK(question["says"]["code"] == "undo.confirm-scoring");
+    CHECK(question["round"] == 1);
+    CHECK(question["undoing"]["code"] == "undo.voted");
+    CHECK(question["undoing"]["args"]["seat"]["player"] == "Chiara");
+    CHECK(t.get("/api/status")["view"]["finished_rounds"].size() == 1);
+    CHECK(t.call(http::verb::post, "/api/host/undo", {{"confirm", "yes"}}).first == 400);
+    CHECK(t.call(http::verb::post, "/api/host/undo", {{"confirm", false}}).first == 409);
+    // Confirmed: undone, and said.
+    auto [confirmed, answer] = t.call(http::verb::post, "/api/host/undo", {{"confirm", true}});
+    CAPTURE(answer.dump());
+    REQUIRE(confirmed == 200);
+    CHECK(answer["says"]["code"] == "undo.voted");
+    const json back = t.get("/api/status");
+    CHECK(back["view"]["finished_rounds"].empty());
+    CHECK(back["view"]["phase"] == "election");
+    // The trace (the log's host lines) holds a plain undo: the question is the API's.
+    CHECK(t.call(http::verb::post, "/api/host/undo", {{"confirm", true}, {"x", 1}}).first == 400);
+}

@@ -11,7 +11,8 @@
 // body, goes away once accepted and can reopen to correct; the status page
 // then shows the scores and the revealed cards. A player's page says to
 // keep the card in hand and still shows the vote cards. The new-game form
-// sends "favourites": "physical" only when chosen.
+// sends "favourites": "physical" only when chosen, and shows the daemon's
+// warning when a player's name is also a character's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +58,8 @@ const server = await startFixtureServer({
   players: { 'tok-anna': player },
   answers: {
     '/api/host/reveal': [{ status: 409, body: refusal }, { status: 200, body: { ok: true, game: 7 } }],
-    '/api/host/new-game': [{ status: 200, body: { game: 8, players: [] } }],
+    // The second game started with a warning: a player named as a character.
+    '/api/host/new-game': [{ status: 200, body: { game: 8, players: [] } }, { status: 200, body: { game: 9, players: [], warning: 'Dario is also the name of the character Dario l’Antiquario.', warning_says: { code: 'name.is-character', args: { player: { player: 'Dario' }, character: { character: 'dario', name: 'Dario l’Antiquario', kind: 'man' } } } } }],
   },
 });
 const { browser, close } = await launchBrowser();
@@ -210,7 +212,10 @@ try {
   await desk.locator('#message.ok').waitFor({ timeout: kWait });
   await desk.check('input[name=favourites][value=physical]');
   await desk.click('#new-game button[type=submit]');
-  await desk.waitForFunction(() => document.getElementById('message').textContent.includes('started'));
+  await desk.waitForFunction(() => document.getElementById('message').textContent.includes('Game 9 started'));
+  const warned = await desk.locator('#message-warning').innerText();
+  check(await desk.locator('#message-warning').isVisible() && /Dario.* is also the name of the character Dario l’Antiquario/.test(warned),
+    `the daemon's warning about a name is shown with the new game: ${warned}`);
   const games = server.posts.filter((p) => p.path === '/api/host/new-game').map((p) => p.body);
   check(games.length === 2 && !('favourites' in games[0]) && games[1].favourites === 'physical',
     `"favourites": "physical" only when chosen: ${JSON.stringify(games.map((g) => g.favourites ?? null))}`);

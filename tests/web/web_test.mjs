@@ -3,10 +3,14 @@
 //   node tests/web/web_test.mjs VIVAREF ARTIFACT_DIR
 // Exit 0 pass, 1 fail, 77 skipped (no chromium, no node_modules, no serve).
 //
-// The story: the host enrols three tags on the host page (the page's demo
-// puts them down; two at once and another's tag are refused), then starts a 3-seat classic game of one round on the host
-// page; the players' QR codes are decoded (zbarimg) and each private page
-// shows its own cards only; on the simulated board (phone-sized, by drag and
+// The story: the host enrols three tags on the host's tools page (opened
+// from the host page; without the host's secret it shows no tool; the
+// page's demo puts the pieces down; two at once and another's tag are
+// refused), then starts a 3-seat classic game of one round on the host
+// page at a laptop's size (a player named as a character is flagged as
+// typed); the players' QR codes are decoded (zbarimg), each code hides once
+// its player's page has opened, and each private page shows its own cards
+// only; on the simulated board (phone-sized, by drag and
 // by tap) the seats place 12 characters, one wrong move is refused and put
 // back, the leftover goes to floor 0, two characters climb to the throne;
 // the first election (one No, pressed on the board's keys) eliminates its
@@ -14,12 +18,16 @@
 // must follow every step. After every action each public endpoint and the
 // status page's HTML are searched for any secret (a favourites card, a
 // hand, a vote before the reveal). Then the game is stepped through on the
-// review page. Screenshots go to ARTIFACT_DIR.
+// review page; no code is left on the host page at the end. Then a game of
+// two rounds played through the API: undo from the host page says what it
+// took back, and asks (in the page) before taking back round 1's scoring.
+// Screenshots go to ARTIFACT_DIR.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { gameDriver } from './game_driver.mjs';
 
 const kSkip = 77;
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -51,6 +59,8 @@ function check(ok, what) {
   return ok;
 }
 const kWait = 15000;
+// Text as read, without the isolates the pages put around a player's name.
+const plain = (text) => text.replace(/[\u2066-\u2069]/g, '');
 
 const server = await startServe(vivaref, { edition: 'classic' });
 const { url } = server;
@@ -145,6 +155,7 @@ try {
   // throttled to about a frame a second, as a hidden tab is.
   const kPhone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
   const kDesktop = { viewport: { width: 1280, height: 900 } };
+  const kLaptop = { viewport: { width: 1280, height: 800 } };
   const newPage = async (options) => {
     const ctx = await browser.newContext(options);
     const page = await ctx.newPage();
@@ -157,8 +168,17 @@ try {
   await statusPage.waitForFunction(() => Number(document.body.dataset.renders || 0) > 0, null, { timeout: kWait });
   check((await statusPage.locator('#waiting').innerText()).includes('No game'), 'the status page says there is no game yet');
 
+  // --- the host's tools: nobody without the host's secret opens them -------------
+  const stranger = await newPage(kPhone);
+  await stranger.goto(`${url}/host-tools.html`);
+  await stranger.locator('#unlock').waitFor({ state: 'visible', timeout: kWait });
+  check(await stranger.locator('#controls').isHidden() && await stranger.locator('#enrol-card').isHidden() && await stranger.locator('#chance-card').isHidden(),
+    'the host\'s tools show nothing without the host\'s secret');
+  check((await api(url, '/api/host/deal', { method: 'POST', body: { round: 1 } })).status === 401, 'chance by hand needs the host\'s secret');
+  await stranger.context().close();
+
   // --- the host starts a game ------------------------------------------------
-  const hostPage = await newPage(kDesktop);
+  const hostPage = await newPage(kLaptop);
   await hostPage.goto(`${url}/host.html`);
   if (server.hostToken) {
     await hostPage.locator('#unlock').waitFor({ state: 'visible', timeout: kWait });
@@ -171,7 +191,12 @@ try {
   }
   await hostPage.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
 
-  // --- tags enrolled from the host page, the demo putting them down ------------
+  // --- tags enrolled on the host's tools page, the demo putting them down ------
+  // Out of the new-game controls: a link away, opened with the secret this device keeps.
+  check(await hostPage.locator('#enrol-card, #send-chance').count() === 0, 'the host page holds no tag enrolment or chance by hand');
+  await hostPage.click('.tools-link a');
+  await hostPage.locator('#enrol-card').waitFor({ state: 'visible', timeout: kWait });
+  check(await hostPage.locator('#chance-card').isVisible(), 'the host\'s tools page shows chance by hand and the tags');
   const enrolEvent = (kind) => hostPage.locator(`#enrol-events li[data-kind="${kind}"]`).first();
   const asking = async (slug) => hostPage.locator(`#enrol-asking[data-character="${slug}"]`).waitFor({ timeout: kWait });
   await hostPage.click('#enrol-start');
@@ -231,12 +256,21 @@ try {
   if (server.hostToken) check((await api(url, '/api/host/enrol')).status === 401, 'the enrolment needs the host token');
   await shot(hostPage, 'host-enrol-done');
   await boardEmpty('after the enrolment');
+  await hostPage.click('nav a[href="/host.html"]');
+  await hostPage.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
 
   await hostPage.check('input[name=edition][value=classic]');
   await hostPage.fill('#seats', '3');
   await hostPage.locator('#seats').dispatchEvent('input');
   const names = ['Anna', 'Bruno', 'Chiara'];
+  // A player named as a character is flagged as the name is typed (a warning).
+  await hostPage.fill('input.player-name[data-player="1"]', 'dário');
+  await hostPage.locator('#name-clash-1:not(.hidden)').waitFor({ timeout: kWait });
+  const clash = plain(await hostPage.locator('#name-clash-1').innerText());
+  check(/dário is also the name of the character Dario/.test(clash), `a name like a character's is flagged: ${clash}`);
+  await shot(hostPage, 'host-name-clash');
   for (let i = 0; i < 3; ++i) await hostPage.fill(`input.player-name[data-player="${i}"]`, names[i]);
+  check(await hostPage.locator('.name-clash:not(.hidden)').count() === 0, 'the flag goes once the name is another');
   await hostPage.selectOption('#first', '0');
   await hostPage.fill('#rounds', '1');
   await shot(hostPage, 'host-wizard');
@@ -272,6 +306,11 @@ try {
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await ctx.newPage();
     page.on('pageerror', (e) => errors.push(`player ${p}: ${e.message}`));
+    if (p === 2) {
+      // Players 0 and 1 have opened their pages: the code on screen, player 2's, stays.
+      await hostPage.locator('#links figure.opened[data-player="1"]').waitFor({ timeout: kWait });
+      check(await hostPage.locator('#links figure[data-player="2"] img.qr').count() === 1, 'another player\'s page opening leaves the code shown');
+    }
     await page.goto(links[p]);
     await page.locator('#favourites li[data-character]').nth(5).waitFor({ timeout: kWait });
     const fav = await page.locator('#favourites li[data-character]').evaluateAll((lis) => lis.map((li) => li.dataset.character));
@@ -296,9 +335,19 @@ try {
     }
   }
   await shot(playerPages[0].page, 'player-0-phone');
+  // Each code hid once its page opened: the last one shown (player 2's)
+  // stayed while the others opened, and went when its own did.
+  await hostPage.locator('#links figure[data-player="2"] img.qr').waitFor({ state: 'detached', timeout: kWait });
+  await hostPage.locator('#links figure.opened').nth(2).waitFor({ timeout: kWait });
+  check(await hostPage.locator('#links img.qr').count() === 0, 'no code on the host page once every page has opened');
+  check((await hostPage.locator('#links figure[data-player="0"]').innerText()).includes('Page opened at'), 'a player\'s card says when their page opened');
+  check((await hostPage.locator('#message').innerText()).includes('page is open'), `the host page says why the code went: ${await hostPage.locator('#message').innerText()}`);
+  await shot(hostPage, 'host-links-opened');
+  // The host shows one code again (a phone that lost its page): until the game's end.
+  await hostPage.locator('#links figure[data-player="0"] button.show-code').click();
+  await hostPage.locator('#links figure[data-player="0"] img.qr').waitFor({ timeout: kWait });
   // Fewer live pages from here on: the machine's two cores also run the daemon.
   for (const p of playerPages.slice(1)) await p.ctx.close();
-  await hostPage.close();
   check((await api(url, '/api/player/not-a-token')).status === 404, 'a made-up token reads nothing');
 
   // --- the simulated board, phone-sized ----------------------------------------
@@ -455,6 +504,10 @@ try {
     if (seat !== 1) await checkSecrecy(`seat ${seat}'s second vote`, statusPage);
   }
   const over = await waitStatus((s) => s.state === 'finished', 'the end of the game');
+  // No code stays on the host page at the game's end.
+  await hostPage.locator('#links img.qr').waitFor({ state: 'detached', timeout: kWait });
+  check(true, 'the code shown again is gone at the game\'s end');
+  await hostPage.close();
   await statusPage.locator('#reveal-outcome').filter({ hasText: 'crowned' }).waitFor({ timeout: kWait });
   check(over.view.finished_rounds.length === 1 && over.view.winners.length >= 1, `one round scored, winners ${over.view.winners}`);
   await statusPage.locator('#scores td.num').first().waitFor({ timeout: kWait });
@@ -510,6 +563,57 @@ try {
   console.log(`moves on the simulated board: ${drags.drags} dragged, ${drags.taps} tapped (${drags.tooFar} too far apart to drag)`);
   check(drags.drags >= 5 && drags.taps >= 5, 'both drag and tap-then-tap moved characters');
 
+  // --- undo from the host page: what it took back, and a question before a shown scoring
+  {
+    const game = gameDriver(server);
+    const started = await game.host('new-game', { setup: { edition: 'classic', seats: 3, rounds: 2 }, players: names });
+    check(started.status === 200, `a game of two rounds started: ${started.status}`);
+    const undoPage = await newPage(kLaptop);
+    await undoPage.goto(server.hostLink);
+    await undoPage.locator('#controls').waitFor({ state: 'visible', timeout: kWait });
+    await game.waitStatus((s) => s.view && s.view.phase === 'placement', 'the second game\'s placement');
+    await game.followGuidance(); // the first game's pieces off the castle
+    await game.waitStatus((s) => !s.guidance, 'the castle cleared');
+    const placements2 = [
+      ['alighiero', '4'], ['beatrice', '4'], ['clemente', '4'], ['dario', '4'], ['ernesto', '3'], ['fiorello', '3'],
+      ['gavino', '3'], ['irina', '3'], ['leonardo', '2'], ['merlino', '2'], ['natale', '2'], ['odessa', '1'],
+    ];
+    for (const [slug, place] of placements2) await game.play(slug, place, `${slug} on ${place}`);
+    await game.followGuidance();
+    await game.waitStatus((s) => s.view.phase === 'ascent' && !s.guidance, 'the ascent');
+    await game.play('alighiero', '5', 'Anna moves Alighiero up');
+    const message = async () => plain(await undoPage.locator('#message').innerText());
+    await undoPage.click('button[data-request="undo"]');
+    await undoPage.locator('#message').filter({ hasText: 'Undone' }).waitFor({ timeout: kWait });
+    check(/Undone: Anna moved Alighiero lo Scudiero from floor 4 to floor 5\./.test(await message()), `undo says what it took back: ${await message()}`);
+    await shot(undoPage, 'host-undone');
+    await game.followGuidance();
+    await game.play('alighiero', '5', 'Anna moves Alighiero up again');
+    await game.play('alighiero', '6', 'Bruno moves Alighiero to the throne');
+    await game.waitStatus((s) => s.election, 'the election');
+    for (const station of [0, 1, 2]) await game.sim('press', { station, key: 'yes' });
+    await game.waitStatus((s) => s.view.finished_rounds.length === 1 && s.view.round === 2 && s.view.phase === 'placement', 'round 1 scored, round 2 dealt');
+    // Undo now would take back round 1's scoring: the page asks first.
+    await undoPage.click('button[data-request="undo"]');
+    await undoPage.locator('#undo-confirm:not(.hidden)').waitFor({ timeout: kWait });
+    const question = await undoPage.locator('#undo-confirm').innerText();
+    check(/before round 1’s scoring, which the table has already seen/.test(question), `the host is asked before a shown scoring is taken back: ${question}`);
+    await shot(undoPage, 'host-undo-question');
+    await undoPage.click('#undo-confirm-no');
+    await undoPage.locator('#undo-confirm.hidden').waitFor({ state: 'attached', timeout: kWait });
+    check((await message()).includes('Nothing was undone') && (await game.status()).view.finished_rounds.length === 1, 'kept: nothing undone');
+    await undoPage.click('button[data-request="undo"]');
+    await undoPage.locator('#undo-confirm:not(.hidden)').waitFor({ timeout: kWait });
+    await undoPage.click('#undo-confirm-yes');
+    await undoPage.locator('#message').filter({ hasText: 'Undone' }).waitFor({ timeout: kWait });
+    check(/Undone: Chiara’s vote on Alighiero lo Scudiero, round 1\./.test(await message()), `the confirmed undo says what it took back: ${await message()}`);
+    const back = await game.waitStatus((s) => s.election && !s.view.finished_rounds.length, 'round 1\'s election again');
+    check(back.view.round === 1, 'the scoring is taken back: round 1\'s election is open again');
+    const abandoned = await game.host('abandon');
+    check(abandoned.status === 200, 'the second game abandoned');
+    await undoPage.context().close();
+  }
+
   // --- a 2024 game: WCs and dungeons, Ambition, the host's controls ------------
   const host2 = await newPage(kDesktop);
   // A slow network: every answer with the players' links arrives 1.5 s late,
@@ -517,10 +621,12 @@ try {
   // the secret was accepted, and the one it asked for the finished 3-seat
   // game after the new game's own answer. The secret and the new game's
   // four codes must stay.
+  // (The page also asks every 1.5 s until every link has opened: an answer
+  // still held when the route is removed is let through as it is.)
   await host2.route('**/api/host/players', async (route) => {
-    const response = await route.fetch();
+    const response = await route.fetch().catch(() => null);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.fulfill({ response });
+    if (response) await route.fulfill({ response }).catch(() => {});
   });
   await host2.goto(`${url}/host.html`);
   if (server.hostToken) {

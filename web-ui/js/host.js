@@ -1,14 +1,15 @@
 // The host's page: start a game, hand out the players' secret links as QR
-// codes, undo, pause, resume, abandon, enter physical Favourites cards at a
-// coronation (js/reveal.js), enrol tags (js/enrol.js). Every request carries
+// codes (each hidden once its player's page has opened), undo (saying what
+// it took back, and asking first before it takes back a scoring the table
+// has seen), pause, resume, abandon, enter physical Favourites cards at a
+// coronation (js/reveal.js). Chance by hand and tag enrolment are on the
+// host's tools page (host-tools.html, js/host_tools.js). Every request carries
 // the host's secret as "Authorization: Bearer": taken from the host's link
 // (host.html#SECRET) and kept on this device (js/api.js). Any other device
 // sees only "this page needs the host's link". The codes: js/player_codes.js.
 // Every word is the catalog's (js/words.js), in this device's language.
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
-import { initEnrolment } from './enrol.js';
-import { slugsFromNames } from './chance_words.js';
-import { seatName, setRoster } from './names.js';
+import { characterArg, characterName, isJester, kEditionSlugs, seatName, setRoster } from './names.js';
 import { createPlayerCodes } from './player_codes.js';
 import { createRevealForm } from './reveal.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
@@ -22,7 +23,6 @@ const kBotCodes = { casual: 'page.host.by-casual', good: 'page.host.by-good', st
 const kDoneCodes = {
   undo: 'page.host.done-undo', pause: 'page.host.done-pause', resume: 'page.host.done-resume', abandon: 'page.host.done-abandon',
 };
-const kChanceCodes = { deal: 'page.host.chance-deal-accepted', reshuffle: 'page.host.chance-reshuffle-accepted' };
 
 // The daemon's refusal in this page's words (its message when it sent one).
 const refusalOf = (e) => sayOr(e.says, e.message);
@@ -75,7 +75,8 @@ function refreshForm() {
         ? say('page.host.seat-player-name', { seat: { seat }, n: k + 1 })
         : say('page.host.seat-name', { seat: { seat } });
       rows.push(`<label>${esc(label)}
-        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="${esc(playerPlaceholder(player))}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}></label>`);
+        <input type="text" class="player-name" data-player="${player}" maxlength="40" value="${esc(value)}" placeholder="${esc(playerPlaceholder(player))}"${clubMembers.length ? ' list="club-members" autocomplete="off"' : ''}></label>
+        <span class="name-clash hidden" id="name-clash-${player}" role="status"></span>`);
     }
     // Any seat may be a bot: the referee plays it, and anyone at the table makes its moves.
     const bot = keptBots[seat] ?? '';
@@ -87,6 +88,44 @@ function refreshForm() {
   const first = $('first').value;
   $('first').innerHTML = Array.from({ length: seats }, (_, s) => `<option value="${s}">${esc(say('seat.numbered', { seat: { seat: s } }))}</option>`).join('');
   if (first && Number(first) < seats) $('first').value = first;
+  flagNames();
+}
+
+// A name as the table compares it: case, accents and spaces aside (the
+// daemon's words::looseNameKey, near enough for a flag as one types).
+function looseName(text) {
+  return String(text).normalize('NFKD').replace(/\p{Mn}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+// The character a player's name reads as, in the edition chosen: its id,
+// its whole name, or (but for the Jester) its name's first word; else null.
+function characterNamed(name) {
+  const key = looseName(name);
+  if (!key) return null;
+  for (const slug of kEditionSlugs[edition()] || []) {
+    const whole = characterName(slug);
+    const keys = [slug, whole];
+    if (!isJester(slug)) keys.push(whole.split(/\s+/)[0]);
+    if (keys.some((k) => looseName(k) === key)) return slug;
+  }
+  return null;
+}
+
+// Each name that is also a character's is flagged beside its box: a
+// warning, not a refusal (REFEREE-NOTES.md, "Players' names").
+function flagNames() {
+  for (const input of $('names').querySelectorAll('input.player-name')) {
+    const flag = $(`name-clash-${input.dataset.player}`);
+    const slug = characterNamed(input.value);
+    flag.classList.toggle('hidden', !slug);
+    if (slug) {
+      flag.textContent = say('name.is-character', { player: { player: input.value.trim() }, character: characterArg(slug) });
+      input.setAttribute('aria-describedby', flag.id);
+    } else {
+      flag.textContent = '';
+      input.removeAttribute('aria-describedby');
+    }
+  }
 }
 
 // "Player 3": a player's name when the host leaves it empty.
@@ -200,10 +239,6 @@ function unlocked() {
   $('controls').classList.remove('hidden');
   if (!unlocked.once) {
     unlocked.once = true;
-    initEnrolment((e) => {
-      if (e.status === 401) lockRefused(e);
-      else tell(say('page.host.tags-failed', { why: { text: refusalOf(e) } }), false);
-    });
     onStatus.voice = createVoiceSettings($('voice-card'), (e) => (e.status === 401 ? lock(e.message) : say(e.message, false)));
   }
 }
@@ -230,6 +265,10 @@ function onStatus(status) {
     onStatus.linksFor = status.game;
     loadLinks();
   }
+  // A game over (or abandoned): no code stays on screen, and no question about undo.
+  const over = ['finished', 'abandoned', 'no-game'].includes(status.state);
+  if (codes) codes.setGameOver(over);
+  if (over) askUndo(null);
   const players = status.players || [];
   document.body.dataset.players = players.map((p) => seatName(p.seat, players)).join('|');
 }
@@ -239,11 +278,33 @@ function fillParagraphs() {
   const code = (text) => `<code data-words-skip>${esc(text)}</code>`;
   $('needs-link').innerHTML = sayHtml('page.host.needs-link', {}, { serve: code('vivaref serve'), hostLink: code('vivaref host-link') });
   $('or-type').innerHTML = sayHtml('page.host.or-type', {}, { key: code('host_token') });
-  $('chance-help').innerHTML = sayHtml('page.host.chance-help', {}, {
-    format: code('GAME-RECORD'),
-    deal: code('{"round": 1, "favourites": [["Odessa la Contessa", ...6 names], ...]}'),
-    pile: code('{"pile": ["Yes", "No", ...]}'),
-  });
+}
+
+// Undo: the daemon says what it took back ("Undone: Bruno’s vote on ...").
+// One that would take back a scoring the table has seen is answered
+// "needs-confirmation": the page asks (in the page, beside the buttons) and
+// sends it again with "confirm": true only when the host says so.
+async function undo(confirm) {
+  askUndo(null);
+  try {
+    const answer = await host('undo', confirm ? { confirm: true } : {});
+    tell(sayOr(answer.says, say(kDoneCodes.undo)), true);
+  } catch (e) {
+    if (e.code === 'needs-confirmation' && !confirm) askUndo(refusalOf(e));
+    else tell(refusalOf(e), false);
+  }
+}
+
+// The question about an undo, or none (null).
+function askUndo(question) {
+  const box = $('undo-confirm');
+  box.classList.toggle('hidden', question === null);
+  $('undo-confirm-text').textContent = question || '';
+  if (question !== null) {
+    tell('', true);
+    $('undo-confirm-no').focus();
+    box.scrollIntoView({ block: 'nearest' });
+  }
 }
 
 async function start() {
@@ -275,14 +336,34 @@ async function start() {
       showLinks(answer);
       onStatus.linksFor = answer.game;
       tell(say('page.host.started', { game: { text: String(answer.game) } }), true);
+      // Started, with a word about a player named as a character.
+      const warning = answer.warning_says || answer.warning ? sayOr(answer.warning_says, answer.warning) : '';
+      $('message-warning').textContent = warning;
+      $('message-warning').classList.toggle('hidden', !warning);
       $('links-card').scrollIntoView({ block: 'start' });
     } catch (e) {
       tell(refusalOf(e), false);
     }
   });
+  $('names').addEventListener('input', flagNames);
+  $('undo-confirm-yes').addEventListener('click', () => undo(true));
+  const keepGame = () => {
+    askUndo(null);
+    tell(say('page.host.undo-kept'), true);
+  };
+  $('undo-confirm-no').addEventListener('click', keepGame);
+  // Escape answers the question as the safe button does: nothing undone.
+  $('undo-confirm').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') keepGame();
+  });
   for (const button of document.querySelectorAll('button[data-request]')) {
     button.addEventListener('click', async () => {
       const request = button.dataset.request;
+      if (request === 'undo') {
+        await undo(false);
+        return;
+      }
+      askUndo(null);
       if (request === 'abandon' && !window.confirm(say('page.host.confirm-abandon'))) return;
       try {
         await host(request, {});
@@ -292,22 +373,6 @@ async function start() {
       }
     });
   }
-  $('send-chance').addEventListener('click', async () => {
-    let body;
-    try {
-      body = slugsFromNames(JSON.parse($('chance').value || '{}'), onStatus.edition);
-    } catch (e) {
-      tell(say('page.host.not-json', { why: { text: e.message } }), false);
-      return;
-    }
-    try {
-      await host($('chance-kind').value, body);
-      tell(say(kChanceCodes[$('chance-kind').value]), true);
-    } catch (e) {
-      tell(refusalOf(e), false);
-    }
-  });
-
   let info = { hostTokenRequired: false };
   try {
     info = await getJson('/api/info');
