@@ -12,14 +12,17 @@
 // scroll, the throne and every floor, the misplaced piece on floor 1, who
 // must act, the seats still to vote and the refusal; on the phone the seats
 // to vote and the refusal come above the castle. The piece is put back, the
-// last votes crown the King (round 1's crowning vote), the game is
-// abandoned in round 2 and reviewed: that vote's step says round 1, no two
+// last votes crown the King (round 1's crowning vote): at each size the
+// coronation's moment names the King, who crowned him, each player's round
+// points and total, before the clearing's instructions; no raw state word,
+// no League in the menu (no league here). Once the first piece is off, the
+// clearing is one line with the count left and the castle keeps at least
+// 40 % of the height. The game is abandoned in round 2 and reviewed: that vote's step says round 1, no two
 // cards share a title, and the games list fits a phone's width. The
 // simulated board at 1280x800: a piece is dragged from the tray to the
 // throne; its vote buttons stay the same elements across updates; on a
 // small phone (360x480) a piece held at the top edge scrolls the page
-// until the throne shows, and lands there. The longest guidance (13 pieces
-// to take off) leaves the castle on screen. Then a 2024 game: the WCs and
+// until the throne shows, and lands there. Then a 2024 game: the WCs and
 // dungeons fit at each size too.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +37,10 @@ const missing = serveMissing(vivaref);
 if (missing) skip(missing);
 const { check, fail, finish } = checker('web-layout');
 const shot = shooter(artifacts, 'layout-');
+// VIVAREF_README_SHOTS=1: also save the README's pictures of the coronation
+// moment (tests/web/screenshots/coronation-tv.png, coronation-phone.png).
+const kReadmeShots = Boolean(process.env.VIVAREF_README_SHOTS);
+const kReadmeDir = join(here, 'screenshots');
 
 const kSizes = [
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
@@ -175,21 +182,72 @@ try {
   await waitStatus((s) => !s.refusal, 'the board put back');
   await sim('press', { station: 1, key: 'yes' });
   await sim('press', { station: 2, key: 'yes' });
-  // The round is over: the castle is cleared for round 2, as guided.
+  // The round is over: the King's moment, then the castle cleared for round 2.
   const crowned = await waitStatus((s) => !s.election && s.view && s.view.round === 2 && Object.values(s.board.expected).every((p) => p === null), 'round 2 dealt', 20000);
-  // The longest guidance there is (every piece off the castle): still one screen.
-  for (const size of kSizes.slice(0, 2)) {
+  const scored = crowned.view.finished_rounds[0];
+  const crownSeat = crowned.score_breakdown[0].coronations[0].crown;
+  const crownName = crowned.players.find((p) => p.seat === crownSeat).name;
+  const onCastle = Object.entries(crowned.board.seen).filter(([, seen]) => seen && seen.on !== undefined).map(([slug]) => slug);
+  // The coronation's moment, before any piece is taken off, at each size: who
+  // is crowned, the round's points and the standings, within the screen, the
+  // clearing's instructions not yet shown.
+  for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/`);
-    await page.locator('#guidance:not(.hidden) li').nth(12).waitFor({ timeout: kWait });
-    await page.waitForTimeout(200);
-    const m = await measure(page, { ...castleSelectors, 'the guidance\'s title': '#guidance .title' });
-    checkFits(`status page at ${m.innerWidth}x${m.innerHeight} with 13 pieces to take off`, m, Object.keys(m.boxes));
+    const moment = page.locator('#coronation:not(.hidden)');
+    await moment.waitFor({ timeout: kWait });
+    await page.waitForTimeout(300);
+    const label = `coronation moment at ${size.name}`;
+    const text = (await moment.innerText()).replace(/\s+/g, ' ');
+    check(/Long live the King! Alighiero\b.* is crowned/.test(text) && text.includes(`Brought to the throne by ${crownName}`), `${label}: names the King and who crowned him: ${text.slice(0, 120)}`);
+    for (const p of crowned.players) {
+      const row = (await moment.locator(`tr[data-player="${p.player}"]`).innerText()).replace(/\s+/g, ' ');
+      const points = scored.scores[p.player];
+      check(row.includes(p.name) && row.includes(points > 0 ? `+${points}` : String(points)) && row.includes(String(crowned.view.totals[p.player])),
+        `${label}: ${p.name}'s round points (${points}) and total (${crowned.view.totals[p.player]}): "${row}"`);
+    }
+    check(await page.locator('#guidance').isHidden(), `${label}: the clearing waits until the moment has been read`);
+    const m = await measure(page, { ...castleSelectors, 'the coronation moment': '#coronation' });
+    checkFits(label, m, Object.keys(m.boxes));
+    // Words a table uses: no raw state word, no menu entry that does not apply.
+    const words = await page.locator('body').innerText();
+    check(!/\b(NO-GAME|FINISHED|PAUSED|ABANDONED|PLAYING|no-game)\b/.test(words), `${label}: no raw state word on the page`);
+    check(await page.locator('header nav a[href="/league.html"]').count() === 0, `${label}: no League in the menu of a table without a league`);
+    await shot(page, `status-coronation-${size.name}`, { fullPage: false });
+    if (kReadmeShots && size.name !== 'laptop') {
+      // The README's pictures: the TV's moment and the castle beside it, a phone's whole screen.
+      const box = await page.locator('main').boundingBox();
+      const clip = size.name === 'tv' ? { x: 0, y: 0, width: 1920, height: Math.min(1080, Math.round(box.y + box.height * 0.62)) } : undefined;
+      await page.screenshot({ path: join(kReadmeDir, `coronation-${size.name}.png`), clip });
+    }
+    await page.context().close();
+  }
+  // The first piece off: the moment gives way (after its few seconds) to one
+  // line for the clearing, and the castle keeps a readable size.
+  await sim('lift', { character: onCastle[0] });
+  await waitStatus((s) => s.guidance && s.guidance.moves.length === onCastle.length - 1, 'the first piece off');
+  for (const size of kSizes) {
+    const page = await newPage(browser, size.options, errors);
+    await page.goto(`${url}/`);
+    const line = page.locator('#clear-castle');
+    await line.waitFor({ timeout: kWait });
+    await page.waitForTimeout(300);
+    const label = `the castle's clearing at ${size.name}`;
+    const text = await line.innerText();
+    check(text === `Clear the castle: take every character off (${onCastle.length - 1} left).`, `${label}: one line with the count left: "${text}"`);
+    check(await page.locator('#guidance li').count() === 0 && await page.locator('#coronation').isHidden(), `${label}: no line per piece, no moment once a piece is off`);
+    const waiting = await page.locator('#waiting').innerText();
+    check(waiting === 'Everyone: clear the castle for round 2.', `${label}: the headline says who acts: "${waiting}"`);
+    const m = await measure(page, { ...castleSelectors, 'the clearing': '#clear-castle' });
+    checkFits(label, m, Object.keys(m.boxes));
+    const floor0 = m.boxes['floor 0'][0];
+    const throne = m.boxes['the throne'][0];
+    const tall = floor0 && throne ? floor0.bottom - throne.top : 0;
+    check(tall >= 0.4 * m.innerHeight, `${label}: the castle keeps a readable size (throne to floor 0: ${Math.round(tall)} px of ${m.innerHeight})`);
     await shot(page, `status-clear-${size.name}`, { fullPage: false });
     await page.context().close();
   }
-  for (const [slug, seen] of Object.entries(crowned.board.seen)) {
-    if (!seen || seen.on === undefined) continue;
+  for (const slug of onCastle.slice(1)) {
     const r = await sim('lift', { character: slug });
     if (r.status !== 200) throw new Error(`sim/lift ${slug}: ${r.status} ${r.text}`);
   }
