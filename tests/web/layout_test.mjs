@@ -402,12 +402,13 @@ try {
   await newGame({ edition: '2024', seats: 4, first: 0 });
   await waitStatus((s) => s.edition === '2024' && s.view && s.view.phase === 'placement' && (s.view.to_act || []).length, 'the 2024 game');
   const k2024 = ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'];
-  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting', 'the turn': '#turn .turn-chip' };
+  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting', 'the turn or the Jester to set': '#turn .turn-chip, #guidance:not(.hidden)' };
   for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/`);
     await page.locator('#castle rect.band[data-place="dungeon1"]').waitFor({ timeout: kWait });
-    await page.locator('#turn .turn-chip').waitFor({ timeout: kWait });
+    // The Jester is set first (the guidance; the turn's chip waits for the board), then the turn.
+    await page.locator('#turn .turn-chip, #guidance:not(.hidden)').first().waitFor({ timeout: kWait });
     await page.waitForTimeout(200);
     const m = await measure(page, selectors2024);
     checkFits(`2024 status page at ${m.innerWidth}x${m.innerHeight}`, m, Object.keys(selectors2024));

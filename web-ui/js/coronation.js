@@ -18,20 +18,20 @@ export const kMinHoldMs = 6000;
 
 let seen = null; // {key, at, fromStart}: when this page first saw the moment, and whether the castle was untouched then
 
-// The latest coronation of the last scored round, if the status is right
-// after it: a King crowned, the round scored (not waiting for the cards),
-// the game not over, the next round not begun.
+// The last coronation of the round just scored, if the status is right
+// after it: the round scored (not waiting for the cards), the game not
+// over, the next round dealt but not begun. (The new round's view has no
+// `last_reveal` any more: the breakdown says who was crowned.)
 function latestCoronation(status) {
   const view = status.view || {};
-  const reveal = view.last_reveal;
   if (status.state !== 'playing' && status.state !== 'paused') return null;
   if (status.reveal || (status.standing || []).length) return null;
-  if (!reveal || reveal.outcome !== 'crowned') return null;
   const rounds = status.score_breakdown || [];
   const round = rounds[rounds.length - 1];
-  const coronations = (round && round.coronations) || [];
+  if (!round || Number(round.round) !== Number(view.round) - 1) return null;
+  const coronations = round.coronations || [];
   const crowning = coronations[coronations.length - 1];
-  if (!crowning || crowning.king !== reveal.candidate) return null;
+  if (!crowning) return null;
   // Between rounds: the castle to clear, or the next deal or Ambition cards awaited.
   const between = status.guidance || ['deal', 'ambition', 'reshuffle'].includes(view.phase);
   if (!between) return null;
