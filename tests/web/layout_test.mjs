@@ -215,11 +215,30 @@ try {
     check(await page.locator('header nav a[href="/league.html"]').count() === 0, `${label}: no League in the menu of a table without a league`);
     await shot(page, `status-coronation-${size.name}`, { fullPage: false });
     if (kReadmeShots && size.name !== 'laptop') {
-      // The README's pictures: the TV's moment and the castle beside it, a phone's whole screen.
-      const box = await page.locator('main').boundingBox();
-      const clip = size.name === 'tv' ? { x: 0, y: 0, width: 1920, height: Math.min(1080, Math.round(box.y + box.height * 0.62)) } : undefined;
+      // The README's pictures: on the TV the castle and the moment beside it
+      // (from the castle's left edge to the screen's right, down to floor 0),
+      // a phone's whole screen.
+      let clip;
+      if (size.name === 'tv') {
+        const castle = await page.locator('#castle svg rect.band[data-place="0"]').boundingBox();
+        const left = Math.max(0, Math.round(castle.x) - 24);
+        clip = { x: left, y: 0, width: 1920 - left, height: Math.min(1080, Math.round(castle.y + castle.height) + 16) };
+      }
       await page.screenshot({ path: join(kReadmeDir, `coronation-${size.name}.png`), clip });
     }
+    await page.context().close();
+  }
+  {
+    // The moment in the table's words: a phone that chose French.
+    const page = await newPage(browser, kSizes[0].options, errors);
+    await page.context().addInitScript(() => localStorage.setItem('vivaref.language', 'fr'));
+    await page.goto(`${url}/`);
+    const moment = page.locator('#coronation:not(.hidden)');
+    await moment.waitFor({ timeout: kWait });
+    const text = (await moment.innerText()).replace(/\s+/g, ' ');
+    check(/Vive le Roi ! Alighiero\b.* est couronné\./.test(text) && text.includes('Manche 1') && !/Long live|Round|Brought/.test(text),
+      `coronation moment in French: ${text.slice(0, 140)}`);
+    await shot(page, 'status-coronation-phone-fr', { fullPage: false });
     await page.context().close();
   }
   // The first piece off: the moment gives way (after its few seconds) to one
