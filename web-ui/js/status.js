@@ -7,7 +7,7 @@ import { coronationMoment, playerMarked } from './coronation.js';
 import { renderEnding } from './ending.js';
 import { followTable, pageLanguage, say, sayHtml, startWords } from './words.js';
 import {
-  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
+  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
 } from './names.js';
 import { pageVoice } from './voice_page.js';
 
@@ -213,7 +213,7 @@ function renderScores(status) {
   // Favourites cards are public once revealed at scoring.
   const cards = (view.revealed_favourites || []).map((card, p) => {
     if (!card || !card.favourites) return '';
-    const who = { html: playerHtml(p, players) };
+    const who = { html: playerMarked(p, players) };
     const characters = { list: card.favourites.map(characterArg) };
     return `<li>${card.banished
       ? sayHtml('page.status.revealed-banished', { who, characters, banished: characterArg(card.banished) })
