@@ -155,10 +155,15 @@ try {
       'the seats still to vote': '#voters li.to-vote',
       'the refusal': '#refusal',
       'the castle picture': '#castle svg',
+      'the now column': '.status-now',
     });
     const label = `status page at ${m.innerWidth}x${m.innerHeight}`;
     checkFits(label, m, [...Object.keys(castleSelectors), 'the misplaced piece on floor 1', 'who must act', 'the seats still to vote', 'the refusal']);
     check(m.boxes['the seats still to vote'].length === 2, `${label}: two seats still to vote (${m.boxes['the seats still to vote'].length})`);
+    // Not hidden under the column's own scroll either: the whole refusal shows.
+    const column = m.boxes['the now column'][0];
+    const refusal = m.boxes['the refusal'][0];
+    check(size.name === 'phone' || refusal.bottom <= column.bottom + 0.5, `${label}: the whole refusal shows in its column (refusal ends ${Math.round(refusal.bottom)}, the column ${Math.round(column.bottom)})`);
     const floor0 = m.boxes['floor 0'][0];
     const throne = m.boxes['the throne'][0];
     check(floor0 && throne && floor0.bottom - throne.top >= 0.3 * m.innerHeight,
