@@ -103,7 +103,8 @@ try {
     const moment = page.locator('#winner-moment:not(.hidden)');
     await moment.waitFor({ timeout: kWait });
     const text = await moment.innerText();
-    check(text.includes(`${winner.name} wins with ${winner.score}`) || text.includes('share the win'), `${label}: the winner moment names ${winner.name}: ${text.split('\n')[0]}`);
+    check(text.includes(`${winner.name} wins with ${winner.score}`) || text.includes('share the win'), `${label}: the winner moment names ${winner.name}: ${text.split('\n')[1]}`);
+    check(/Long live the King! Alighiero\b.* is crowned\./.test(text.split('\n')[0]), `${label}: the winner moment says who the last coronation crowned: ${text.split('\n')[0]}`);
     for (const s of over.standing) {
       const row = page.locator(`#winner-moment li[data-player="${s.player}"]`);
       const rowText = await row.innerText();

@@ -5,7 +5,7 @@
 // public status's `standing` and `score_breakdown` (web-ui/API.md).
 import { esc } from './api.js';
 import { breakdownHtml } from './breakdown.js';
-import { nameHtml } from './names.js';
+import { characterArg, nameHtml } from './names.js';
 import { sayHtml } from './words.js';
 import { say } from './words.js';
 
@@ -80,7 +80,11 @@ export function renderEnding(status) {
     const rows = standing.map((s) => `<li data-player="${s.player}" class="${s.winner ? 'winner' : ''}"><span class="place">${esc(kOrdinal(s.place))}</span> <span class="who">${markedName(s.name, s.player, status.players)}</span> <span class="score" data-score="${s.score}">${esc(s.score)}</span>${s.result !== s.score ? ` <span class="muted small">${esc(say('page.end.team', { score: s.result }))}</span>` : ''}</li>`);
     const e = status.view && status.view.emissary_total;
     if (e !== undefined) rows.push(`<li data-emissary="1"><span class="place"></span> <span class="who">${esc(say('page.end.the-emissary'))}</span> <span class="score">${esc(e)}</span></li>`);
-    moment.innerHTML = `<div class="winner-head">♛ <span id="winner-line">${headline(status)}</span></div><ol class="winner-places">${rows.join('')}</ol><button type="button" class="winner-close">${esc(say('page.end.hide'))}</button>`;
+    // The last coronation, which ended the game: its moment is this one.
+    const rounds = status.score_breakdown || [];
+    const last = rounds.length ? (rounds[rounds.length - 1].coronations || []).slice(-1)[0] : null;
+    const crowned = last && last.king ? `<div class="winner-crowned" id="winner-crowned">${sayHtml('page.status.moment.crowned', { c: characterArg(last.king) })}</div>` : '';
+    moment.innerHTML = `${crowned}<div class="winner-head">♛ <span id="winner-line">${headline(status)}</span></div><ol class="winner-places">${rows.join('')}</ol><button type="button" class="winner-close">${esc(say('page.end.hide'))}</button>`;
     moment.classList.remove('hidden');
   } else {
     moment.classList.add('hidden');
