@@ -110,6 +110,8 @@ try {
       const rowText = await row.innerText();
       check(rowText.includes(s.name) && (await row.locator('.score').innerText()).trim() === String(s.score), `${label}: ${s.name} ${s.score} in the winner moment`);
     }
+    const gameLine = await page.locator('#game-line').innerText();
+    check(gameLine.includes('Game over') && !/FINISHED|finished/.test(gameLine), `${label}: the game line says the game is over in words: "${gameLine}"`);
     const box = await moment.boundingBox();
     const vp = page.viewportSize();
     check(box && box.y >= 0 && box.x >= 0 && box.y + box.height <= vp.height && box.x + box.width <= vp.width,

@@ -416,6 +416,8 @@ try {
       list: document.getElementById('games').scrollWidth, listClient: document.getElementById('games').clientWidth }));
     check(widths.scroll <= widths.client && widths.list <= widths.listClient,
       `the games list fits 390 px with no sideways scroll (page ${widths.scroll}/${widths.client}, list ${widths.list}/${widths.listClient})`);
+    check(await page.locator('header nav a[href="/league.html"]').count() === 0 && await page.locator('header nav a[href="/"]').count() === 1,
+      'the games page\'s menu has no League without a league (and still the castle)');
     const text = await page.locator(`#games [data-game="${gameId}"]`).innerText();
     check(/Anna/.test(text) && /abandoned/.test(text), `the phone's list still says who played and how it ended: ${text.replace(/\s+/g, ' ')}`);
     await shot(page, 'games-phone');
