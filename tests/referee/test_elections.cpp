@@ -39,6 +39,10 @@ TEST_CASE("an election opens when a character reaches the throne: every station 
     CHECK(status["election"]["crown_holder"] == 1);
     CHECK(status["election"]["voted"].empty());
     CHECK(status["election"]["waiting"] == json::array({0, 1, 2, 3}));
+    // The headline says who acts and on what (issue 34: it was "Votes.").
+    CHECK(status["waiting_says"]["code"] == "wait.votes");
+    CHECK(status["waiting_says"]["args"]["character"]["character"] == "natale");
+    CHECK(status["waiting_for"].get<std::string>().starts_with("Everyone votes Yes or No on crowning Natale"));
     checkNoSecrets(status, t.state());
 }
 

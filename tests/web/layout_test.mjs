@@ -15,7 +15,8 @@
 // last votes crown the King (round 1's crowning vote): at each size the
 // coronation's moment names the King, who crowned him, each player's round
 // points and total, before the clearing's instructions; no raw state word,
-// no League in the menu (no league here). Once the first piece is off, the
+// no League in the menu (no league here); a French phone's moment in French,
+// held a few seconds when the first piece comes off at once. Once the first piece is off, the
 // clearing is one line with the count left and the castle keeps at least
 // 40 % of the height. The game is abandoned in round 2 and reviewed: that vote's step says round 1, no two
 // cards share a title, and the games list fits a phone's width. The
@@ -240,16 +241,25 @@ try {
     await page.goto(`${url}/`);
     const moment = page.locator('#coronation:not(.hidden)');
     await moment.waitFor({ timeout: kWait });
+    const shownAt = Date.now();
     const text = (await moment.innerText()).replace(/\s+/g, ' ');
     check(/Vive le Roi ! Alighiero\b.* est couronné\./.test(text) && text.includes('Manche 1') && !/Long live|Round|Brought/.test(text),
       `coronation moment in French: ${text.slice(0, 140)}`);
     await shot(page, 'status-coronation-phone-fr', { fullPage: false });
+    // A quick hand takes the first piece off at once: the moment is held a
+    // few seconds all the same (read before it goes), then the clearing's line.
+    await sim('lift', { character: onCastle[0] });
+    await waitStatus((s) => s.guidance && s.guidance.moves.length === onCastle.length - 1, 'the first piece off');
+    await page.waitForTimeout(800);
+    check(await page.locator('#coronation').isVisible() && await page.locator('#guidance').isHidden(),
+      `the moment is held after the first piece came off ${Date.now() - shownAt} ms after it showed`);
+    await page.locator('#clear-castle').waitFor({ timeout: kWait });
+    const heldFor = Date.now() - shownAt;
+    check(heldFor >= 5000 && await page.locator('#coronation').isHidden(), `then it gives way to the clearing's line, after ${heldFor} ms`);
     await page.context().close();
   }
-  // The first piece off: the moment gives way (after its few seconds) to one
-  // line for the clearing, and the castle keeps a readable size.
-  await sim('lift', { character: onCastle[0] });
-  await waitStatus((s) => s.guidance && s.guidance.moves.length === onCastle.length - 1, 'the first piece off');
+  // Once the first piece is off: one line for the clearing, and the castle
+  // keeps a readable size.
   for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/`);

@@ -40,9 +40,11 @@ function latestCoronation(status) {
 
 // Whether the castle still stands as the crowning left it: the clearing's
 // guidance has as many pieces to take off as it began with (`started_with`).
+// Before the deal there is no guidance yet: nothing has been cleared.
 function untouched(status) {
   const g = status.guidance;
-  const left = ((g && g.moves) || []).length;
+  if (!g) return (status.view || {}).phase === 'deal';
+  const left = (g.moves || []).length;
   return left > 0 && left >= (g.started_with ?? left);
 }
 
