@@ -110,17 +110,15 @@ function renderNotices(status, held) {
       <div>${esc(say('page.status.put-back'))}</div>${restoreList(r.restore)}`);
   } else show('refusal', '');
   const g = status.guidance;
+  const moves = (g && g.moves) || [];
+  const takeOff = moves.filter((m) => m.to === null || m.to === undefined);
   if (!g || held) show('guidance', '');
-  else if (clearing(g)) {
-    // Every piece off the castle (a new round): one line and the count left, not a line a piece.
-    show('guidance', `<div class="title" id="clear-castle">${esc(say('page.status.moment.clear', { n: g.moves.length }))}</div>`);
-  } else show('guidance', `<div class="title">${esc(say('page.status.set-board'))}</div>${restoreList(g.moves)}`);
-}
-
-// The guidance takes pieces off the castle only, more than one: the castle is cleared.
-function clearing(guidance) {
-  const moves = guidance.moves || [];
-  return moves.length > 1 && moves.every((m) => m.to === null || m.to === undefined);
+  else if (takeOff.length > 1) {
+    // The castle cleared for a new round: one line and the count left, not a
+    // line a piece; a piece to put somewhere (2024's Jester) keeps its line.
+    const rest = moves.filter((m) => !takeOff.includes(m));
+    show('guidance', `<div class="title" id="clear-castle">${esc(say('page.status.moment.clear', { n: takeOff.length }))}</div>${restoreList(rest)}`);
+  } else show('guidance', `<div class="title">${esc(say('page.status.set-board'))}</div>${restoreList(moves)}`);
 }
 
 // The coronation's moment (js/coronation.js) first in the "now" column; the
@@ -265,12 +263,15 @@ function renderHealth(status) {
 }
 
 // The castle's LEDs as the status gives them ({"place-3": "on"}), as
-// drawCastle's lamps ({"3": "on"}): only those not off, or null for none.
+// drawCastle's lamps ({"3": "on"}): only those not off. Null from a daemon
+// that sends none (no lamps drawn); otherwise an object even when empty, so
+// the picture keeps one layout as lamps come and go.
 function litPlaces(leds) {
+  if (!leds) return null;
   const out = {};
-  for (const [name, mode] of Object.entries(leds || {}))
+  for (const [name, mode] of Object.entries(leds))
     if (name.startsWith('place-') && mode && mode !== 'off') out[name.slice(6)] = mode;
-  return Object.keys(out).length ? out : null;
+  return out;
 }
 
 export function render(status) {
