@@ -92,9 +92,14 @@ function momentHtml(status, { round, crowning }) {
     const e = scored.emissary_score ?? 0;
     body.push(`<tr data-emissary="1"><td></td><td>${esc(say('page.end.the-emissary'))}</td><td class="num moment-points">${esc(e > 0 ? `+${e}` : String(e))}</td><td class="num"><b>${esc(view.emissary_total)}</b></td></tr>`);
   }
-  const by = crowning.crown !== undefined && crowning.crown !== null
+  // A round of several coronations (a royal couple): every one crowned, in order.
+  const kings = (round.coronations || []).filter((k) => k.king).map((k) => characterArg(k.king));
+  const head = kings.length > 1
+    ? sayHtml('page.status.moment.crowned-several', { kings: { list: kings } })
+    : sayHtml('page.status.moment.crowned', { c: characterArg(crowning.king) });
+  const by = kings.length <= 1 && crowning.crown !== undefined && crowning.crown !== null
     ? `<div class="moment-by">${sayHtml('page.status.moment.by', { seat: { html: seatHtml(crowning.crown, players) } })}</div>` : '';
-  return `<div class="moment-head">♛ <span id="moment-king">${sayHtml('page.status.moment.crowned', { c: characterArg(crowning.king) })}</span></div>${by}
+  return `<div class="moment-head">♛ <span id="moment-king">${head}</span></div>${by}
     <table class="moment-table"><thead><tr><th></th><th>${esc(say('page.status.player'))}</th>`
     + `<th class="num">${esc(say('page.status.moment.round-points', { round: Number(round.round) }))}</th><th class="num">${esc(say('page.status.total'))}</th></tr></thead>`
     + `<tbody>${body.join('')}</tbody></table>`;
