@@ -16,7 +16,9 @@
 // coronation's moment names the King, who crowned him, each player's round
 // points and total, before the clearing's instructions; no raw state word,
 // no League in the menu (no league here); a French phone's moment in French,
-// held a few seconds when the first piece comes off at once. Once the first piece is off, the
+// held a few seconds when the first piece comes off at once; the same status
+// with a second coronation and a bot seat (fixture server): both Kings
+// named, the bot marked. Once the first piece is off, the
 // clearing is one line with the count left and the castle keeps at least
 // 40 % of the height. The game is abandoned in round 2 and reviewed: that vote's step says round 1, no two
 // cards share a title, and the games list fits a phone's width. The
@@ -28,6 +30,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { startFixtureServer } from './fixture_server.mjs';
 import { browserOrSkip, checker, kWait, newPage, shooter, skip } from './harness.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -257,6 +260,29 @@ try {
     const heldFor = Date.now() - shownAt;
     check(heldFor >= 5000 && await page.locator('#coronation').isHidden(), `then it gives way to the clearing's line, after ${heldFor} ms`);
     await page.context().close();
+  }
+  {
+    // The same status with what this game has not: a round of two
+    // coronations (a royal couple) and a seat the referee plays, served by
+    // the fixture server: every King crowned is named, the bot marked.
+    const twice = structuredClone(crowned);
+    const first = twice.score_breakdown[0].coronations[0];
+    twice.score_breakdown[0].coronations.push({ ...first, king: 'beatrice', king_name: 'Beatrice' });
+    twice.players[2].bot = 'casual';
+    const fixture = await startFixtureServer({ status: twice });
+    try {
+      const page = await newPage(browser, kSizes[1].options, errors);
+      await page.goto(`${fixture.url}/`);
+      const moment = page.locator('#coronation:not(.hidden)');
+      await moment.waitFor({ timeout: kWait });
+      const head = (await moment.locator('.moment-head').innerText()).replace(/\s+/g, ' ');
+      check(/Crowned this round: Alighiero\b.* and Beatrice\b/.test(head), `two coronations in a round: both named: "${head}"`);
+      const bot = (await moment.locator(`tr[data-player="${twice.players[2].player}"]`).innerText()).replace(/\s+/g, ' ');
+      check(bot.includes(`${twice.players[2].name} (bot)`), `the bot is marked in the moment: "${bot}"`);
+      await page.context().close();
+    } finally {
+      await fixture.close();
+    }
   }
   // Once the first piece is off: one line for the clearing, and the castle
   // keeps a readable size.
