@@ -148,6 +148,7 @@ void BoardPart::startGuiding() {
     compare();
     guided_.clear();
     for (const auto& d : comparison_.differences) guided_.insert(d.slug);
+    guidedAtStart_ = guided_.size();
 }
 
 void BoardPart::stopGuiding() {

@@ -175,6 +175,7 @@ private:
     // what else differs is judged as usual: a move made meanwhile counts.
     bool guiding_ = false;
     std::set<drivers::CharacterSlug> guided_;
+    std::size_t guidedAtStart_ = 0;  // how many the guidance began with (the status's "started_with")
     std::optional<BoardRefusal> refusal_;
     std::optional<engine::Place> flashPlace_;
     Timestamp flashUntil_{0};

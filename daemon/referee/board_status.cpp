@@ -1,6 +1,8 @@
 // The board on the screens and the LEDs: what the engine expects and what the
 // readers see, the differences, the guidance or refusal in plain words, what
 // the board waits for, and which place and station LEDs blink or flash.
+#include <algorithm>
+
 #include "daemon/referee/board_part.hpp"
 #include "daemon/referee/board_places.hpp"
 #include "daemon/words/message_json.hpp"
@@ -94,6 +96,9 @@ void BoardPart::addStatus(json& out) const {
         }
         guidance =
             json{{"text", text},
+                 // How many pieces the guidance began with: fewer moves left
+                 // means the table has started (a coronation's moment ends).
+                 {"started_with", guidedAtStart_},
                  {"says",
                   words::messageJson(engine::Message("guide.steps", {{"steps", engine::say::list(steps)}}))},
                  {"moves", std::move(moves)}};
@@ -131,7 +136,15 @@ void BoardPart::addStatus(json& out) const {
 
 std::optional<engine::Message> BoardPart::waitingFor() const {
     using engine::Message;
-    if (guiding_ && !comparison_.matches()) return Message("wait.board-guided");
+    if (guiding_ && !comparison_.matches()) {
+        // Every guided piece to come off: the castle cleared for a new round.
+        const bool clearing = std::ranges::all_of(comparison_.differences, [&](const Difference& d) {
+            return !guided_.contains(d.slug) || !d.expected;
+        });
+        if (clearing && guidedAtStart_ > 1 && !guided_.empty())
+            return Message("wait.board-clear", {{"round", engine::say::number(state()->round())}});
+        return Message("wait.board-guided");
+    }
     if (refusal_) return Message(refusal_->strict ? "wait.board-put-back" : "wait.character-put-back");
     if (!comparison_.blindPlaces.empty()) return Message("wait.faulty-reader");
     if (failingHold() && !comparison_.matches()) return Message("wait.failing-reader");

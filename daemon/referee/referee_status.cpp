@@ -103,7 +103,9 @@ engine::Message phaseWaitsFor(const engine::State& state, const Context& ctx) {
         case Phase::Ascent:
             return Message("wait.move", {{"seat", ctx.seatWords(state.seatToAct())}});
         case Phase::Election:
-            return Message("wait.votes");
+            return Message(
+                "wait.votes",
+                {{"character", engine::say::character(state.rules().roster()[state.candidate()])}});
         case Phase::GameOver:
             return Message("wait.game-over");
     }

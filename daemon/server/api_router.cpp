@@ -150,7 +150,9 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
         if (!get) return methodNotAllowed(request, "GET");
         return ok(request, {{"version", options_.version},
                             {"simulated", service_.simulated()},
-                            {"hostTokenRequired", !options_.hostToken.empty()}});
+                            {"hostTokenRequired", !options_.hostToken.empty()},
+                            // Whether this table shows a league: the pages' menus offer it only then.
+                            {"league", static_cast<bool>(options_.league)}});
     }
     if (head == "games") {
         if (!get) return methodNotAllowed(request, "GET");

@@ -154,6 +154,16 @@ json TableCore::publicStatus() {
             roster.push_back({{"id", c.id}, {"name", c.name}, {"kind", engine::characterKindName(c.kind)}});
         status["roster"] = std::move(roster);
     }
+    // What the castle's place LEDs show now ("place-3": "on"), for the
+    // shared screens' castle: public, as the castle is. Not the stations'
+    // LEDs, whose blink answers one seat's private refusal.
+    if (status.is_object()) {
+        json leds = json::object();
+        for (const auto& [led, mode] : table_.referee().leds(clock_.now()))
+            if (led.name.starts_with("place-") && mode != drivers::LedMode::Off)
+                leds[led.name] = drivers::ledModeName(mode);
+        status["leds"] = std::move(leds);
+    }
     // The table's language and its voice (none of it secret), for the shared
     // screens to follow and the host page's controls.
     if (status.is_object()) {

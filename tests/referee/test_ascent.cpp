@@ -113,7 +113,7 @@ TEST_CASE("a character in a hand is waited for; gone past the grace, it is refus
     auto status = t.referee.publicStatus();
     CHECK(status["in_hand"] == json::array({"merlino"}));
     CHECK(status["refusal"].is_null());
-    CHECK(status["waiting_for"] == "A character in hand to be put down.");
+    CHECK(status["waiting_for"] == "Put down the character in hand.");
     t.remove("merlino");  // the pipeline's in-hand grace ran out
     CHECK(refusalCode(t) == "character-gone");
     t.put("merlino", "4");  // landing on a legal place completes the move

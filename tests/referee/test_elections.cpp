@@ -39,6 +39,11 @@ TEST_CASE("an election opens when a character reaches the throne: every station 
     CHECK(status["election"]["crown_holder"] == 1);
     CHECK(status["election"]["voted"].empty());
     CHECK(status["election"]["waiting"] == json::array({0, 1, 2, 3}));
+    // The headline says who acts and on what (issue 34: it was "Votes.").
+    CHECK(status["waiting_says"]["code"] == "wait.votes");
+    CHECK(status["waiting_says"]["args"]["character"]["character"] == "natale");
+    CHECK(
+        status["waiting_for"].get<std::string>().starts_with("Everyone votes Yes or No on crowning Natale"));
     checkNoSecrets(status, t.state());
 }
 
@@ -241,6 +246,16 @@ TEST_CASE("all Yes crowns; the round ends, the referee deals, the board is guide
     status = t.referee.publicStatus();
     REQUIRE(status["guidance"].is_object());
     CHECK(status["guidance"]["moves"].size() == 12);  // leonardo, in a hand already, is off the board
+    // Issue 34: the headline says who clears the castle, and the guidance how
+    // many pieces it began with (a coronation's moment lasts until one is off).
+    CHECK(status["guidance"]["started_with"] == 12);
+    CHECK(status["waiting_says"]["code"] == "wait.board-clear");
+    CHECK(status["waiting_says"]["args"]["round"] == 2);
+    CHECK(status["waiting_for"] == "Everyone: clear the castle for round 2.");
+    t.lift("natale");
+    status = t.referee.publicStatus();
+    CHECK(status["guidance"]["moves"].size() == 11);
+    CHECK(status["guidance"]["started_with"] == 12);
     t.on.clear();
     t.inHand.clear();
     t.show();

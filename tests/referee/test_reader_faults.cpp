@@ -29,7 +29,7 @@ TEST_CASE("a move touching a faulty reader's place waits until the reader is bac
     t.put("leonardo", "4");  // lifted from the blind place
     CHECK(t.state().placeOf(leonardo) == Place::Floor3);
     CHECK(t.referee.publicStatus()["refusal"].is_null());
-    CHECK(t.referee.publicStatus()["waiting_for"] == "A faulty reader to answer again.");
+    CHECK(t.referee.publicStatus()["waiting_for"] == "Waiting for a faulty reader to answer again.");
     t.faulty.clear();
     t.show();
     CHECK(t.state().placeOf(leonardo) == Place::Floor4);
@@ -54,7 +54,8 @@ TEST_CASE("a reader that missed a scan holds placements; what landed in its gap 
     t.show();
     t.put("piero", "2");  // seen at once, but odessa may already be on floor 1 unseen
     CHECK(t.state().placeOf(roster.find("piero")) == Place::Reserve);
-    CHECK(t.referee.publicStatus()["waiting_for"] == "A reader that missed a scan to read again.");
+    CHECK(t.referee.publicStatus()["waiting_for"] ==
+          "Waiting for a reader that missed a scan to read again.");
     // Caught up: odessa was there. She landed in the gap, piero after its middle.
     t.failing.clear();
     t.on["odessa"] = "1";

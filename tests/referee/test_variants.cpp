@@ -86,7 +86,7 @@ TEST_CASE("the Emissary: without the host's pile the referee shuffles it after t
     REQUIRE(game.has_value());
     LoggedTable table(*game);
     auto& t = table.t;
-    CHECK(t.referee.publicStatus()["waiting_for"] == "The Emissary’s pile to be shuffled.");
+    CHECK(t.referee.publicStatus()["waiting_for"] == "The referee shuffles the Emissary’s pile.");
     t.wait(1000ms);
     CHECK(t.state().phase() != engine::Phase::AwaitReshuffle);
     auto own = t.referee.takeOwnChance();

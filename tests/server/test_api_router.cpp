@@ -56,7 +56,20 @@ TEST_CASE("public routes answer JSON") {
     CHECK(info["version"] == "9.9.9");
     CHECK(info["simulated"] == true);
     CHECK(info["hostTokenRequired"] == false);
+    CHECK(info["league"] == false);  // no league: the pages' menus leave it out
     CHECK(routes.call(make(http::verb::get, "/api/events")).eventStream);
+}
+
+TEST_CASE("/api/info says whether the table shows a league") {
+    FakeService fake;
+    StaticFiles files("/nonexistent/vivaref-web-ui");
+    RouterOptions options;
+    options.league = [](const Request& request, std::string_view) {
+        return ApiRouterReply{jsonResponse(request, http::status::ok, json::object()), false};
+    };
+    ApiRouter router(fake, files, options);
+    const auto reply = router.handle(make(http::verb::get, "/api/info"));
+    CHECK(json::parse(reply.response.body())["league"] == true);
 }
 
 TEST_CASE("the words: the languages, the table's, and each language's catalog") {

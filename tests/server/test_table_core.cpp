@@ -313,6 +313,32 @@ TEST_CASE("the simulated castle's state: where each tag stands and every LED") {
     CHECK_FALSE(t.get("/api/sim/state")["board"].contains("3"));
 }
 
+TEST_CASE("the public status shows what the castle's place LEDs show, and no station's") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    CHECK(t.get("/api/status")["leds"] == json::object());  // no game: every LED off
+    const json setup = {{"edition", "classic"}, {"seats", 3}, {"first", 0}};
+    REQUIRE(
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"Ann", "Bob", "Cy"}}})
+            .first == 200);
+    t.runFor(Timestamp(2000));  // the referee deals
+    // A placement on floor 5 is refused: the place to clear blinks.
+    CHECK(t.call(http::verb::post, "/api/sim/put", {{"character", "odessa"}, {"place", "5"}}).first == 200);
+    t.runFor(Timestamp(1500));
+    const json status = t.get("/api/status");
+    REQUIRE(status["refusal"].is_object());
+    CHECK(status["leds"]["place-5"] == "blink");
+    const json castle = t.get("/api/sim/leds");
+    std::size_t placeLeds = 0;
+    for (const auto& [name, mode] : castle.items()) {
+        if (!name.starts_with("place-") || mode == "off") continue;
+        ++placeLeds;
+        CHECK(status["leds"][name] == mode);
+    }
+    CHECK(status["leds"].size() == placeLeds);
+    for (const auto& [name, mode] : status["leds"].items()) CHECK(name.starts_with("place-"));
+}
+
 TEST_CASE("the table reports a change when the board or the referee changes, not on every scan") {
     TempDirectory dir;
     Table t(dir / "games.sqlite");

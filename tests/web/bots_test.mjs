@@ -13,6 +13,8 @@
 // voted; a person's key pressed on sim.html shows nowhere with its key
 // (sim.html, the status page, the host page, another player's page)
 // before the reveal.
+// Issue 34: the status page's castle lights the bot's destination too, and
+// the bot is marked "(bot)" in the winner moment and the scores.
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { browserOrSkip, checker, kPhone, kWait, newPage, shooter, skip } from './harness.mjs';
 
@@ -143,6 +145,9 @@ try {
           const text = await chip.innerText();
           const waiting = await page.locator('#waiting').innerText();
           check(waiting.includes(plan.text) && text.includes('Clara (bot)'), `${label}: the status page says "${waiting}" and "${text}"`);
+          // "its destination is lit on the castle": the status page's castle lights it too (the status's `leds`).
+          const lamp = page.locator(`#castle g.led[data-led="${plan.to}"][data-mode="on"]`);
+          check(await lamp.waitFor({ timeout: kWait }).then(() => true, () => false), `${label}: the castle drawing lights ${plan.to}, the bot's destination`);
           await shot(page, `status-${label}-bot-plan`, { fullPage: false });
         }
         shownOnPages = true;
@@ -282,6 +287,16 @@ try {
     `the log says seat 3 was a good bot: ${JSON.stringify(botsEvent && botsEvent.payload)}`);
   const botVotes = (archived.events || []).filter((e) => e.kind === 'vote' && e.seat === kBotSeat).length;
   check(botVotes >= 1, `the bot's ${botVotes} votes are in the log`);
+  // Bots marked on the shared screens: the winner moment and the scores.
+  for (const [label, page] of pages) {
+    const clara = page.locator('#winner-moment li', { hasText: 'Clara' });
+    await clara.waitFor({ timeout: kWait });
+    const inMoment = await clara.innerText();
+    const inScores = await page.locator('#scores tr', { hasText: 'Clara' }).innerText();
+    check(inMoment.includes('Clara (bot)') && inScores.includes('Clara (bot)'), `${label}: the bot is marked in the winner moment ("${inMoment.replace(/\s+/g, ' ')}") and the scores ("${inScores.replace(/\s+/g, ' ')}")`);
+    const people = await page.locator('#winner-moment li').allInnerTexts();
+    check(people.filter((t) => t.includes('(bot)')).length === 1, `${label}: only the bot's seat is marked: ${people.join(' | ')}`);
+  }
   for (const [, page] of [...pages, ['sim', simPage], ['host', hostView]]) await page.context().close();
   check(!errors.length, `no script errors: ${errors.join('; ')}`);
   console.log(`figures: ${botPlans} bot moves carried out; the bot voted by itself, before any key, in ${botVotedFirst} of ${elections} elections; seen waiting for it: ${voteDelays.join(', ') || 'never'} ms`);

@@ -2,8 +2,10 @@
 // `vivaref serve --hardware=sim`: a short classic game played through the
 // simulated castle's API to its coronation, then the status page's winner
 // moment (the winner's name, every final place and score, matching
-// /api/status, within the screen at 1280x800 and 390x844), the per-round
-// breakdown whose favourite lines add up to the round's scores, a player's
+// /api/status, within the screen at 1280x800, 390x844 and 1920x1080), the
+// per-round breakdown (a block per player) whose favourite lines add up to
+// the round's scores and which fits each screen's width without sideways
+// scrolling (issue 34: a table 2,430 px wide before), a player's
 // phone with their place and score, and the review page's same breakdown.
 // Then a 2024 game with Ambition kept from the phones' route: the kept cards
 // appear in no public answer before the coronation, and in the breakdown
@@ -19,6 +21,7 @@ const shot = shooter(artifacts, 'ending-');
 const errors = [];
 const kLaptop = { viewport: { width: 1280, height: 800 } };
 const kPhone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const kTv = { viewport: { width: 1920, height: 1080 } };
 
 async function play(server, edition) {
   const { url } = server;
@@ -94,38 +97,53 @@ try {
   }
   const winner = over.standing[0];
 
-  for (const [label, size] of [['laptop', kLaptop], ['phone', kPhone]]) {
+  for (const [label, size] of [['laptop', kLaptop], ['phone', kPhone], ['tv', kTv]]) {
     const page = await newPage(browser, size, errors);
     await page.goto(`${url}/`);
     const moment = page.locator('#winner-moment:not(.hidden)');
     await moment.waitFor({ timeout: kWait });
     const text = await moment.innerText();
-    check(text.includes(`${winner.name} wins with ${winner.score}`) || text.includes('share the win'), `${label}: the winner moment names ${winner.name}: ${text.split('\n')[0]}`);
+    check(text.includes(`${winner.name} wins with ${winner.score}`) || text.includes('share the win'), `${label}: the winner moment names ${winner.name}: ${text.split('\n')[1]}`);
+    check(/Long live the King! Alighiero\b.* is crowned\./.test(text.split('\n')[0]), `${label}: the winner moment says who the last coronation crowned: ${text.split('\n')[0]}`);
     for (const s of over.standing) {
       const row = page.locator(`#winner-moment li[data-player="${s.player}"]`);
       const rowText = await row.innerText();
       check(rowText.includes(s.name) && (await row.locator('.score').innerText()).trim() === String(s.score), `${label}: ${s.name} ${s.score} in the winner moment`);
     }
+    const gameLine = await page.locator('#game-line').innerText();
+    check(gameLine.includes('Game over') && !/FINISHED|finished/.test(gameLine), `${label}: the game line says the game is over in words: "${gameLine}"`);
     const box = await moment.boundingBox();
     const vp = page.viewportSize();
     check(box && box.y >= 0 && box.x >= 0 && box.y + box.height <= vp.height && box.x + box.width <= vp.width,
       `${label}: the winner moment is within the ${vp.width}x${vp.height} screen: ${JSON.stringify(box)}`);
     await shot(page, `status-${label}-winner`, { fullPage: false });
-    // The per-round breakdown: each row's points add up to its total, the round's score.
-    const rows = await page.locator('#breakdown tr[data-player]').evaluateAll((trs) => trs.map((tr) => ({
-      player: Number(tr.dataset.player),
-      points: [...tr.querySelectorAll('td[data-points]')].map((td) => Number(td.dataset.points)),
-      total: Number(tr.querySelector('td[data-total]').dataset.total),
-      text: tr.innerText,
+    // The per-round breakdown: a block per player, whose lines add up to its total, the round's score.
+    const rows = await page.locator('#breakdown .bd-sheet[data-player]').evaluateAll((blocks) => blocks.map((b) => ({
+      player: Number(b.dataset.player),
+      points: [...b.querySelectorAll('li[data-points]')].map((li) => Number(li.dataset.points)),
+      total: Number(b.querySelector('[data-total]').dataset.total),
+      text: b.innerText,
     })));
-    check(rows.length === 3, `${label}: the breakdown has a row per player`);
+    check(rows.length === 3, `${label}: the breakdown has a block per player`);
     for (const r of rows) {
       check(r.points.reduce((a, b) => a + b, 0) === r.total && r.total === over.view.finished_rounds[0].scores[r.player],
         `${label}: ${names[r.player]}'s breakdown adds up to ${r.total}`);
-      check(/floor \d|the throne/.test(r.text) && r.text.includes(names[r.player]), `${label}: the row says where favourites stood: ${r.text.slice(0, 80)}`);
+      check(/floor \d|the throne/.test(r.text) && r.text.includes(names[r.player]) && r.text.includes(`Total ${r.total}`),
+        `${label}: the block says where favourites stood, and its total: ${r.text.replace(/\s+/g, ' ').slice(0, 100)}`);
     }
     await page.locator('#winner-moment button').click();
     await page.locator('#breakdown').scrollIntoViewIfNeeded();
+    // It fits: nothing wider than the screen, nothing scrolled sideways (issue 34: a 2,430 px table before).
+    const widths = await page.evaluate(() => {
+      const box = (el) => el.getBoundingClientRect();
+      const breakdown = document.getElementById('breakdown');
+      const column = breakdown.closest('.status-more') || document.scrollingElement;
+      return { vw: innerWidth, page: document.documentElement.scrollWidth, scroll: breakdown.scrollWidth, client: breakdown.clientWidth,
+        column: column.scrollWidth, columnClient: column.clientWidth,
+        right: Math.max(...[...breakdown.querySelectorAll('.bd-sheet, li')].map((el) => box(el).right)) };
+    });
+    check(widths.page <= widths.vw && widths.scroll <= widths.client && widths.column <= widths.columnClient && widths.right <= widths.vw,
+      `${label}: the breakdown fits without sideways scrolling (${JSON.stringify(widths)})`);
     await shot(page, `status-${label}-breakdown`, { fullPage: false });
     await page.context().close();
   }
@@ -140,7 +158,7 @@ try {
   const ordinal = ['1st', '2nd', '3rd'][loser.place - 1];
   check(said.includes(`${ordinal} of 3 with ${loser.score} points`) && (loser.winner || said.includes(`${winner.name} (${winner.result})`)),
     `the phone says: ${said}`);
-  const myRows = await phone.locator('#my-breakdown tr[data-player]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.player)));
+  const myRows = await phone.locator('#my-breakdown .bd-sheet[data-player]').evaluateAll((blocks) => blocks.map((b) => Number(b.dataset.player)));
   check(myRows.length === 1 && myRows[0] === loser.player, `the phone shows its own breakdown only: ${myRows}`);
   await shot(phone, 'player-phone-end', { fullPage: false });
   await phone.context().close();
@@ -149,9 +167,9 @@ try {
   const review = await newPage(browser, kLaptop, errors);
   await review.goto(`${url}/games.html`);
   await review.locator(`#games tr[data-game="${over.game}"] a`).click();
-  const reviewRows = review.locator('#review-breakdown tr[data-player]');
+  const reviewRows = review.locator('#review-breakdown .bd-sheet[data-player]');
   await reviewRows.first().waitFor({ timeout: kWait });
-  const totalsShown = await reviewRows.evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.player), Number(tr.querySelector('td[data-total]').dataset.total)]));
+  const totalsShown = await reviewRows.evaluateAll((blocks) => blocks.map((b) => [Number(b.dataset.player), Number(b.querySelector('[data-total]').dataset.total)]));
   check(totalsShown.length === 3 && totalsShown.every(([p, t]) => t === over.view.finished_rounds[0].scores[p]), `the review shows the breakdown: ${JSON.stringify(totalsShown)}`);
   check((await review.locator('#review-breakdown').innerText()).includes(names[0]), 'the review names the players');
   await shot(review, 'review-breakdown');
@@ -211,8 +229,8 @@ try {
   }
   const page24 = await newPage(browser, kLaptop, errors);
   await page24.goto(`${server.url}/`);
-  await page24.locator('#breakdown td.bd-ambition').first().waitFor({ timeout: kWait });
-  const ambitionCells = await page24.locator('#breakdown td.bd-ambition').allInnerTexts();
+  await page24.locator('#breakdown li.bd-ambition').first().waitFor({ timeout: kWait });
+  const ambitionCells = (await page24.locator('#breakdown li.bd-ambition').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
   check(ambitionCells.length === 4 && ambitionCells.every((t) => /Ambition: .* (met|not met) [+-]?\d+/.test(t)), `the status page shows each kept Ambition card: ${ambitionCells.join(' | ')}`);
   await page24.locator('#winner-moment button').click();
   await page24.locator('#breakdown').scrollIntoViewIfNeeded();

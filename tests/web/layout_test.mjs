@@ -12,18 +12,25 @@
 // scroll, the throne and every floor, the misplaced piece on floor 1, who
 // must act, the seats still to vote and the refusal; on the phone the seats
 // to vote and the refusal come above the castle. The piece is put back, the
-// last votes crown the King (round 1's crowning vote), the game is
-// abandoned in round 2 and reviewed: that vote's step says round 1, no two
+// last votes crown the King (round 1's crowning vote): at each size the
+// coronation's moment names the King, who crowned him, each player's round
+// points and total, before the clearing's instructions; no raw state word,
+// no League in the menu (no league here); a French phone's moment in French,
+// held a few seconds when the first piece comes off at once; the same status
+// with a second coronation and a bot seat (fixture server): both Kings
+// named, the bot marked. Once the first piece is off, the
+// clearing is one line with the count left and the castle keeps at least
+// 40 % of the height. The game is abandoned in round 2 and reviewed: that vote's step says round 1, no two
 // cards share a title, and the games list fits a phone's width. The
 // simulated board at 1280x800: a piece is dragged from the tray to the
 // throne; its vote buttons stay the same elements across updates; on a
 // small phone (360x480) a piece held at the top edge scrolls the page
-// until the throne shows, and lands there. The longest guidance (13 pieces
-// to take off) leaves the castle on screen. Then a 2024 game: the WCs and
+// until the throne shows, and lands there. Then a 2024 game: the WCs and
 // dungeons fit at each size too.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
+import { startFixtureServer } from './fixture_server.mjs';
 import { browserOrSkip, checker, kWait, newPage, shooter, skip } from './harness.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -34,6 +41,10 @@ const missing = serveMissing(vivaref);
 if (missing) skip(missing);
 const { check, fail, finish } = checker('web-layout');
 const shot = shooter(artifacts, 'layout-');
+// VIVAREF_README_SHOTS=1: also save the README's pictures of the coronation
+// moment (tests/web/screenshots/coronation-tv.png, coronation-phone.png).
+const kReadmeShots = Boolean(process.env.VIVAREF_README_SHOTS);
+const kReadmeDir = join(here, 'screenshots');
 
 const kSizes = [
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
@@ -148,10 +159,15 @@ try {
       'the seats still to vote': '#voters li.to-vote',
       'the refusal': '#refusal',
       'the castle picture': '#castle svg',
+      'the now column': '.status-now',
     });
     const label = `status page at ${m.innerWidth}x${m.innerHeight}`;
     checkFits(label, m, [...Object.keys(castleSelectors), 'the misplaced piece on floor 1', 'who must act', 'the seats still to vote', 'the refusal']);
     check(m.boxes['the seats still to vote'].length === 2, `${label}: two seats still to vote (${m.boxes['the seats still to vote'].length})`);
+    // Not hidden under the column's own scroll either: the whole refusal shows.
+    const column = m.boxes['the now column'][0];
+    const refusal = m.boxes['the refusal'][0];
+    check(size.name === 'phone' || refusal.bottom <= column.bottom + 0.5, `${label}: the whole refusal shows in its column (refusal ends ${Math.round(refusal.bottom)}, the column ${Math.round(column.bottom)})`);
     const floor0 = m.boxes['floor 0'][0];
     const throne = m.boxes['the throne'][0];
     check(floor0 && throne && floor0.bottom - throne.top >= 0.3 * m.innerHeight,
@@ -175,21 +191,123 @@ try {
   await waitStatus((s) => !s.refusal, 'the board put back');
   await sim('press', { station: 1, key: 'yes' });
   await sim('press', { station: 2, key: 'yes' });
-  // The round is over: the castle is cleared for round 2, as guided.
+  // The round is over: the King's moment, then the castle cleared for round 2.
   const crowned = await waitStatus((s) => !s.election && s.view && s.view.round === 2 && Object.values(s.board.expected).every((p) => p === null), 'round 2 dealt', 20000);
-  // The longest guidance there is (every piece off the castle): still one screen.
-  for (const size of kSizes.slice(0, 2)) {
+  const scored = crowned.view.finished_rounds[0];
+  const crownSeat = crowned.score_breakdown[0].coronations[0].crown;
+  const crownName = crowned.players.find((p) => p.seat === crownSeat).name;
+  const onCastle = Object.entries(crowned.board.seen).filter(([, seen]) => seen && seen.on !== undefined).map(([slug]) => slug);
+  // The coronation's moment, before any piece is taken off, at each size: who
+  // is crowned, the round's points and the standings, within the screen, the
+  // clearing's instructions not yet shown.
+  for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/`);
-    await page.locator('#guidance:not(.hidden) li').nth(12).waitFor({ timeout: kWait });
-    await page.waitForTimeout(200);
-    const m = await measure(page, { ...castleSelectors, 'the guidance\'s title': '#guidance .title' });
-    checkFits(`status page at ${m.innerWidth}x${m.innerHeight} with 13 pieces to take off`, m, Object.keys(m.boxes));
+    const moment = page.locator('#coronation:not(.hidden)');
+    await moment.waitFor({ timeout: kWait });
+    await page.waitForTimeout(300);
+    const label = `coronation moment at ${size.name}`;
+    const text = (await moment.innerText()).replace(/\s+/g, ' ');
+    check(/Long live the King! Alighiero\b.* is crowned/.test(text) && text.includes(`Brought to the throne by ${crownName}`), `${label}: names the King and who crowned him: ${text.slice(0, 120)}`);
+    for (const p of crowned.players) {
+      const row = (await moment.locator(`tr[data-player="${p.player}"]`).innerText()).replace(/\s+/g, ' ');
+      const points = scored.scores[p.player];
+      check(row.includes(p.name) && row.includes(points > 0 ? `+${points}` : String(points)) && row.includes(String(crowned.view.totals[p.player])),
+        `${label}: ${p.name}'s round points (${points}) and total (${crowned.view.totals[p.player]}): "${row}"`);
+    }
+    check(await page.locator('#guidance').isHidden(), `${label}: the clearing waits until the moment has been read`);
+    const m = await measure(page, { ...castleSelectors, 'the coronation moment': '#coronation' });
+    checkFits(label, m, Object.keys(m.boxes));
+    // Words a table uses: no raw state word, no menu entry that does not apply.
+    const words = await page.locator('body').innerText();
+    check(!/\b(NO-GAME|FINISHED|PAUSED|ABANDONED|PLAYING|no-game)\b/.test(words), `${label}: no raw state word on the page`);
+    check(await page.locator('header nav a[href="/league.html"]').count() === 0, `${label}: no League in the menu of a table without a league`);
+    await shot(page, `status-coronation-${size.name}`, { fullPage: false });
+    if (kReadmeShots && size.name !== 'laptop') {
+      // The README's pictures: on the TV the castle and the moment beside it
+      // (from the castle's left edge to the screen's right, down to floor 0),
+      // a phone's whole screen.
+      let clip;
+      if (size.name === 'tv') {
+        const castle = await page.locator('#castle svg rect.band[data-place="0"]').boundingBox();
+        const left = Math.max(0, Math.round(castle.x) - 24);
+        clip = { x: left, y: 0, width: 1920 - left, height: Math.min(1080, Math.round(castle.y + castle.height) + 16) };
+      }
+      await page.screenshot({ path: join(kReadmeDir, `coronation-${size.name}.png`), clip });
+    }
+    await page.context().close();
+  }
+  {
+    // The moment in the table's words: a phone that chose French.
+    const page = await newPage(browser, kSizes[0].options, errors);
+    await page.context().addInitScript(() => localStorage.setItem('vivaref.language', 'fr'));
+    await page.goto(`${url}/`);
+    const moment = page.locator('#coronation:not(.hidden)');
+    await moment.waitFor({ timeout: kWait });
+    const shownAt = Date.now();
+    const text = (await moment.innerText()).replace(/\s+/g, ' ');
+    check(/Vive le Roi ! Alighiero\b.* est couronné\./.test(text) && text.includes('Manche 1') && !/Long live|Round|Brought/.test(text),
+      `coronation moment in French: ${text.slice(0, 140)}`);
+    await shot(page, 'status-coronation-phone-fr', { fullPage: false });
+    // A quick hand takes the first piece off at once: the moment is held a
+    // few seconds all the same (read before it goes), then the clearing's line.
+    await sim('lift', { character: onCastle[0] });
+    await waitStatus((s) => s.guidance && s.guidance.moves.length === onCastle.length - 1, 'the first piece off');
+    await page.waitForTimeout(800);
+    check(await page.locator('#coronation').isVisible() && await page.locator('#guidance').isHidden(),
+      `the moment is held after the first piece came off ${Date.now() - shownAt} ms after it showed`);
+    await page.locator('#clear-castle').waitFor({ timeout: kWait });
+    const heldFor = Date.now() - shownAt;
+    check(heldFor >= 5000 && await page.locator('#coronation').isHidden(), `then it gives way to the clearing's line, after ${heldFor} ms`);
+    await page.context().close();
+  }
+  {
+    // The same status with what this game has not: a round of two
+    // coronations (a royal couple) and a seat the referee plays, served by
+    // the fixture server: every King crowned is named, the bot marked.
+    const twice = structuredClone(crowned);
+    const first = twice.score_breakdown[0].coronations[0];
+    twice.score_breakdown[0].coronations.push({ ...first, king: 'beatrice', king_name: 'Beatrice' });
+    twice.players[2].bot = 'casual';
+    const fixture = await startFixtureServer({ status: twice });
+    try {
+      const page = await newPage(browser, kSizes[1].options, errors);
+      await page.goto(`${fixture.url}/`);
+      const moment = page.locator('#coronation:not(.hidden)');
+      await moment.waitFor({ timeout: kWait });
+      const head = (await moment.locator('.moment-head').innerText()).replace(/\s+/g, ' ');
+      check(/Crowned this round: Alighiero\b.* and Beatrice\b/.test(head), `two coronations in a round: both named: "${head}"`);
+      const bot = (await moment.locator(`tr[data-player="${twice.players[2].player}"]`).innerText()).replace(/\s+/g, ' ');
+      check(bot.includes(`${twice.players[2].name} (bot)`), `the bot is marked in the moment: "${bot}"`);
+      await page.context().close();
+    } finally {
+      await fixture.close();
+    }
+  }
+  // Once the first piece is off: one line for the clearing, and the castle
+  // keeps a readable size.
+  for (const size of kSizes) {
+    const page = await newPage(browser, size.options, errors);
+    await page.goto(`${url}/`);
+    const line = page.locator('#clear-castle');
+    await line.waitFor({ timeout: kWait });
+    await page.waitForTimeout(300);
+    const label = `the castle's clearing at ${size.name}`;
+    const text = await line.innerText();
+    check(text === `Clear the castle: take every character off (${onCastle.length - 1} left).`, `${label}: one line with the count left: "${text}"`);
+    check(await page.locator('#guidance li').count() === 0 && await page.locator('#coronation').isHidden(), `${label}: no line per piece, no moment once a piece is off`);
+    const waiting = await page.locator('#waiting').innerText();
+    check(waiting === 'Everyone: clear the castle for round 2.', `${label}: the headline says who acts: "${waiting}"`);
+    const m = await measure(page, { ...castleSelectors, 'the clearing': '#clear-castle' });
+    checkFits(label, m, Object.keys(m.boxes));
+    const floor0 = m.boxes['floor 0'][0];
+    const throne = m.boxes['the throne'][0];
+    const tall = floor0 && throne ? floor0.bottom - throne.top : 0;
+    check(tall >= 0.4 * m.innerHeight, `${label}: the castle keeps a readable size (throne to floor 0: ${Math.round(tall)} px of ${m.innerHeight})`);
     await shot(page, `status-clear-${size.name}`, { fullPage: false });
     await page.context().close();
   }
-  for (const [slug, seen] of Object.entries(crowned.board.seen)) {
-    if (!seen || seen.on === undefined) continue;
+  for (const slug of onCastle.slice(1)) {
     const r = await sim('lift', { character: slug });
     if (r.status !== 200) throw new Error(`sim/lift ${slug}: ${r.status} ${r.text}`);
   }
@@ -334,6 +452,8 @@ try {
       list: document.getElementById('games').scrollWidth, listClient: document.getElementById('games').clientWidth }));
     check(widths.scroll <= widths.client && widths.list <= widths.listClient,
       `the games list fits 390 px with no sideways scroll (page ${widths.scroll}/${widths.client}, list ${widths.list}/${widths.listClient})`);
+    check(await page.locator('header nav a[href="/league.html"]').count() === 0 && await page.locator('header nav a[href="/"]').count() === 1,
+      'the games page\'s menu has no League without a league (and still the castle)');
     const text = await page.locator(`#games [data-game="${gameId}"]`).innerText();
     check(/Anna/.test(text) && /abandoned/.test(text), `the phone's list still says who played and how it ended: ${text.replace(/\s+/g, ' ')}`);
     await shot(page, 'games-phone');
@@ -344,12 +464,13 @@ try {
   await newGame({ edition: '2024', seats: 4, first: 0 });
   await waitStatus((s) => s.edition === '2024' && s.view && s.view.phase === 'placement' && (s.view.to_act || []).length, 'the 2024 game');
   const k2024 = ['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'];
-  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting', 'the turn': '#turn .turn-chip' };
+  const selectors2024 = { ...castleSelectors, ...Object.fromEntries(k2024.map((p) => [p, `#castle rect.band[data-place="${p}"]`])), 'who must act': '#waiting', 'the turn or the Jester to set': '#turn .turn-chip, #guidance:not(.hidden)' };
   for (const size of kSizes) {
     const page = await newPage(browser, size.options, errors);
     await page.goto(`${url}/`);
     await page.locator('#castle rect.band[data-place="dungeon1"]').waitFor({ timeout: kWait });
-    await page.locator('#turn .turn-chip').waitFor({ timeout: kWait });
+    // The Jester is set first (the guidance; the turn's chip waits for the board), then the turn.
+    await page.locator('#turn .turn-chip, #guidance:not(.hidden)').first().waitFor({ timeout: kWait });
     await page.waitForTimeout(200);
     const m = await measure(page, selectors2024);
     checkFits(`2024 status page at ${m.innerWidth}x${m.innerHeight}`, m, Object.keys(selectors2024));

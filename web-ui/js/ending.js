@@ -5,7 +5,7 @@
 // public status's `standing` and `score_breakdown` (web-ui/API.md).
 import { esc } from './api.js';
 import { breakdownHtml } from './breakdown.js';
-import { nameHtml } from './names.js';
+import { characterArg, nameHtml } from './names.js';
 import { sayHtml } from './words.js';
 import { say } from './words.js';
 
@@ -25,13 +25,19 @@ export function winnerNames(standing) {
   return standing.filter((s) => s.winner).map((s) => s.name);
 }
 
+// A standing's name as HTML, with "(bot)" for a seat the referee plays.
+function markedName(name, player, players) {
+  const p = (players || []).find((q) => q.player === player);
+  return p && p.bot ? sayHtml('page.words.bot-seat', { seat: { html: nameHtml(name) } }) : nameHtml(name);
+}
+
 // The winners' names, isolated, as one list in the page's language.
 function namesHtml(names) {
   return { list: names.map((_, i) => ({ text: `\u0002${i}\u0002` })) };
 }
 
-function withNames(html, names) {
-  return html.replace(/\u0002(\d+)\u0002/g, (_, i) => nameHtml(names[Number(i)]));
+function withNames(html, names, marked = nameHtml) {
+  return html.replace(/\u0002(\d+)\u0002/g, (_, i) => marked(names[Number(i)], Number(i)));
 }
 
 // The winner moment's line, as HTML.
@@ -42,9 +48,11 @@ function headline(status) {
     const e = status.view && status.view.emissary_total;
     return esc(e !== undefined ? say('page.end.emissary-wins-with', { score: e }) : say('page.end.emissary-wins'));
   }
-  const score = standing.find((s) => s.winner).result;
-  if (names.length === 1) return sayHtml('page.end.wins', { who: { html: nameHtml(names[0]) }, score });
-  return withNames(sayHtml('page.end.share', { who: namesHtml(names), score }), names);
+  const winners = standing.filter((s) => s.winner);
+  const score = winners[0].result;
+  const marked = (name, i) => markedName(name, winners[i].player, status.players);
+  if (names.length === 1) return sayHtml('page.end.wins', { who: { html: marked(names[0], 0) }, score });
+  return withNames(sayHtml('page.end.share', { who: namesHtml(names), score }), names, marked);
 }
 
 let dismissedFor = null;
@@ -68,10 +76,14 @@ export function renderEnding(status) {
     return n;
   });
   if (over && dismissedFor !== status.game) {
-    const rows = standing.map((s) => `<li data-player="${s.player}" class="${s.winner ? 'winner' : ''}"><span class="place">${esc(kOrdinal(s.place))}</span> <span class="who">${nameHtml(s.name)}</span> <span class="score" data-score="${s.score}">${esc(s.score)}</span>${s.result !== s.score ? ` <span class="muted small">${esc(say('page.end.team', { score: s.result }))}</span>` : ''}</li>`);
+    const rows = standing.map((s) => `<li data-player="${s.player}" class="${s.winner ? 'winner' : ''}"><span class="place">${esc(kOrdinal(s.place))}</span> <span class="who">${markedName(s.name, s.player, status.players)}</span> <span class="score" data-score="${s.score}">${esc(s.score)}</span>${s.result !== s.score ? ` <span class="muted small">${esc(say('page.end.team', { score: s.result }))}</span>` : ''}</li>`);
     const e = status.view && status.view.emissary_total;
     if (e !== undefined) rows.push(`<li data-emissary="1"><span class="place"></span> <span class="who">${esc(say('page.end.the-emissary'))}</span> <span class="score">${esc(e)}</span></li>`);
-    moment.innerHTML = `<div class="winner-head">♛ <span id="winner-line">${headline(status)}</span></div><ol class="winner-places">${rows.join('')}</ol><button type="button" class="winner-close">${esc(say('page.end.hide'))}</button>`;
+    // The last coronation, which ended the game: its moment is this one.
+    const rounds = status.score_breakdown || [];
+    const last = rounds.length ? (rounds[rounds.length - 1].coronations || []).slice(-1)[0] : null;
+    const crowned = last && last.king ? `<div class="winner-crowned" id="winner-crowned">${sayHtml('page.status.moment.crowned', { c: characterArg(last.king) })}</div>` : '';
+    moment.innerHTML = `${crowned}<div class="winner-head">♛ <span id="winner-line">${headline(status)}</span></div><ol class="winner-places">${rows.join('')}</ol><button type="button" class="winner-close">${esc(say('page.end.hide'))}</button>`;
     moment.classList.remove('hidden');
   } else {
     moment.classList.add('hidden');
@@ -125,7 +137,8 @@ export function renderPlayerEnding(newStatus, newPlayer) {
       // Each winner with their result: "Ann (24)".
       const names = winners.map((w) => `\u0002${winners.indexOf(w)}\u0002`);
       const who = { list: winners.map((w, i) => ({ text: say('page.end.name-score', { who: { text: names[i] }, score: w.result }) })) };
-      line = withNames(esc(say('page.end.you-finished', { ...args, n: winners.length, who })), winners.map((w) => w.name));
+      line = withNames(esc(say('page.end.you-finished', { ...args, n: winners.length, who })), winners.map((w) => w.name),
+        (name, i) => markedName(name, winners[i].player, status.players));
     }
     head = `<p class="big" id="my-place">${line}</p>`;
   }

@@ -4,10 +4,11 @@
 import { announceStatus } from './announce.js';
 import { esc, getJson, liveEvents } from './api.js';
 import { drawCastle, legendHtml, tokensFromStatus } from './castle.js';
+import { coronationMoment, playerMarked } from './coronation.js';
 import { renderEnding } from './ending.js';
 import { followTable, pageLanguage, say, sayHtml, startWords } from './words.js';
 import {
-  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, playerHtml, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
+  characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
 } from './names.js';
 import { pageVoice } from './voice_page.js';
 
@@ -53,6 +54,7 @@ function editionWords(edition) {
   return say('page.words.edition-classic');
 }
 
+// The game's state in words; never the API's own word ("no-game", "finished").
 const kStateWords = {
   paused: () => say('page.status.state-paused'),
   finished: () => say('page.status.state-finished'),
@@ -71,14 +73,15 @@ function renderTop(status) {
   // While the cards are awaited the engine's phase is already the next deal
   // (or the game's end): say what the table is doing instead.
   if (status.reveal) parts.push(say('page.status.cards-to-enter'));
-  else if (view.phase) parts.push(phaseWord(view.phase));
-  if (status.state && status.state !== 'playing') parts.push(kStateWords[status.state] ? kStateWords[status.state]() : status.state.toUpperCase());
+  else if (view.phase && !(view.phase === 'game-over' && status.state === 'finished')) parts.push(phaseWord(view.phase));
+  if (status.state && status.state !== 'playing' && kStateWords[status.state]) parts.push(kStateWords[status.state]());
   $('game-line').textContent = parts.length ? parts.join(' · ') : say('page.status.no-game');
 
   const waiting = status.state === 'no-game' ? say('page.status.no-game-start') : sayDaemon(status.waiting_says, status.waiting_for);
   $('waiting').textContent = waiting;
   let turn = '';
-  if (view.to_act && view.to_act.length && (view.phase === 'placement' || view.phase === 'ascent')) {
+  // While the castle is being set (or cleared) the headline says who acts: everyone.
+  if (!status.guidance && view.to_act && view.to_act.length && (view.phase === 'placement' || view.phase === 'ascent')) {
     const chips = view.to_act.map((s) => `<span class="turn-chip">▶ ${seatHtml(s, players)}</span>`).join(' ');
     turn = sayHtml('page.status.to-play', { seats: { html: chips } });
   }
@@ -99,7 +102,7 @@ function renderAmbitionWaiting(status) {
   $('turn').innerHTML = `<span id="ambition-waiting">${sayHtml('page.status.still-choosing', { chips: { html: chips } })}</span>`;
 }
 
-function renderNotices(status) {
+function renderNotices(status, held) {
   const r = status.refusal;
   if (r) {
     const why = r.says && r.says.code ? { message: withKinds(r.says) } : { text: r.message || r.code };
@@ -108,8 +111,28 @@ function renderNotices(status) {
       <div>${esc(say('page.status.put-back'))}</div>${restoreList(r.restore)}`);
   } else show('refusal', '');
   const g = status.guidance;
-  if (g) show('guidance', `<div class="title">${esc(say('page.status.set-board'))}</div>${restoreList(g.moves)}`);
-  else show('guidance', '');
+  const moves = (g && g.moves) || [];
+  const takeOff = moves.filter((m) => m.to === null || m.to === undefined);
+  if (!g || held) show('guidance', '');
+  else if (takeOff.length > 1) {
+    // The castle cleared for a new round: one line and the count left, not a
+    // line a piece; a piece to put somewhere (2024's Jester) keeps its line.
+    const rest = moves.filter((m) => !takeOff.includes(m));
+    show('guidance', `<div class="title" id="clear-castle">${esc(say('page.status.moment.clear', { n: takeOff.length }))}</div>${restoreList(rest)}`);
+  } else show('guidance', `<div class="title">${esc(say('page.status.set-board'))}</div>${restoreList(moves)}`);
+}
+
+// The coronation's moment (js/coronation.js) first in the "now" column; the
+// clearing's line waits under it. Drawn again when its hold ends.
+let momentTimer = null;
+let lastStatus = null;
+function renderMoment(status) {
+  const moment = coronationMoment(status);
+  show('coronation', moment ? moment.html : '');
+  document.body.classList.toggle('coronation-moment', Boolean(moment));
+  clearTimeout(momentTimer);
+  if (moment && moment.heldFor !== null) momentTimer = setTimeout(() => render(lastStatus), moment.heldFor + 50);
+  return Boolean(moment);
 }
 
 // A table with physical Favourites cards: at a coronation the referee waits
@@ -180,7 +203,7 @@ function renderScores(status) {
     const cells = rounds.map((r) => `<td class="num">${r.scores ? r.scores[p.player] ?? '' : ''}</td>`).join('');
     const total = view.totals ? view.totals[p.player] ?? 0 : 0;
     const mark = winners.has(p.player) && !pending ? ` ${esc(say('page.status.winner'))}` : '';
-    return `<tr><td>${playerHtml(p.player, players)} <span class="muted small">${esc(say('page.status.seat-small', { seat: { seat: p.seat } }))}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
+    return `<tr data-player="${p.player}"><td>${playerMarked(p.player, players)} <span class="muted small">${esc(say('page.status.seat-small', { seat: { seat: p.seat } }))}</span>${mark}</td>${cells}<td class="num"><b>${total}</b></td></tr>`;
   });
   if (view.emissary_total !== undefined)
     rows.push(`<tr><td>${esc(say('page.words.emissary'))}</td>${rounds.map((r) => `<td class="num">${r.emissary_score ?? ''}</td>`).join('')}<td class="num"><b>${view.emissary_total}</b></td></tr>`);
@@ -189,7 +212,7 @@ function renderScores(status) {
   // Favourites cards are public once revealed at scoring.
   const cards = (view.revealed_favourites || []).map((card, p) => {
     if (!card || !card.favourites) return '';
-    const who = { html: playerHtml(p, players) };
+    const who = { html: playerMarked(p, players) };
     const characters = { list: card.favourites.map(characterArg) };
     return `<li>${card.banished
       ? sayHtml('page.status.revealed-banished', { who, characters, banished: characterArg(card.banished) })
@@ -240,12 +263,26 @@ function renderHealth(status) {
   $('health').innerHTML = `<ul class="plain">${items.join('')}</ul>`;
 }
 
+// The castle's LEDs as the status gives them ({"place-3": "on"}), as
+// drawCastle's lamps ({"3": "on"}): only those not off. Null from a daemon
+// that sends none (no lamps drawn); otherwise an object even when empty, so
+// the picture keeps one layout as lamps come and go.
+function litPlaces(leds) {
+  if (!leds) return null;
+  const out = {};
+  for (const [name, mode] of Object.entries(leds))
+    if (name.startsWith('place-') && mode && mode !== 'off') out[name.slice(6)] = mode;
+  return out;
+}
+
 export function render(status) {
   if (!status || typeof status !== 'object') return;
   setRoster(status.roster);
   renderTop(status);
   renderAmbitionWaiting(status);
-  renderNotices(status);
+  lastStatus = status;
+  const held = renderMoment(status);
+  renderNotices(status, held);
   renderCardsCall(status);
   renderElection(status);
   renderReveal(status);
@@ -255,7 +292,7 @@ export function render(status) {
   renderHealth(status);
   renderEnding(status);
   if (status.board) {
-    drawCastle($('castle'), { edition: status.edition, tokens: tokensFromStatus(status) });
+    drawCastle($('castle'), { edition: status.edition, tokens: tokensFromStatus(status), leds: litPlaces(status.leds) });
   } else {
     $('castle').innerHTML = '';
   }

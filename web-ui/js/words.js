@@ -10,6 +10,7 @@
 // may be downloaded: this reads the part of the syntax the catalogs use
 // ({name}, {name, plural, ...} with # and =N, {name, select, ...}); an
 // apostrophe is always a letter (the catalogs write ’).
+import { menuInfo, trimMenu } from './nav.js';
 
 const FSI = '\u2068';  // first strong isolate: a name cannot reorder the sentence
 const PDI = '\u2069';
@@ -283,6 +284,7 @@ async function catalogOf(language) {
 // attributes, and the header gets the picker.
 export async function startWords({ shared = false } = {}) {
   sharedScreen = shared;
+  const menu = menuInfo(); // js/nav.js: the menu without what does not apply
   let index = { languages: ['en'], table: 'en' };
   try {
     const response = await fetch('/api/words', { cache: 'no-store' });
@@ -304,6 +306,7 @@ export async function startWords({ shared = false } = {}) {
   }
   document.documentElement.lang = active.language;
   translate(document);
+  trimMenu(await menu);
   installPicker();
   wordsLoaded(active);
   return active;
