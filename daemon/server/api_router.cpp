@@ -328,7 +328,8 @@ json ApiRouter::tableLinks(const Request& request) const {
     // Loopback only, or no network: no link a phone can open.
     if (!table.loopbackOnly && !table.noNetwork)
         for (const auto& h : table.hosts) links.push_back(linkOn(h, port));
-    return {{"links", std::move(links)}, {"loopback_only", table.loopbackOnly}, {"no_network", table.noNetwork}};
+    return {
+        {"links", std::move(links)}, {"loopback_only", table.loopbackOnly}, {"no_network", table.noNetwork}};
 }
 
 // GET /api/host/players/P/qr.svg: player P's link as a QR code. The link is

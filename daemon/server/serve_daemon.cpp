@@ -490,7 +490,9 @@ WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolm
     // and wrong host secrets slow their address down.
     options.router.hostNames = std::make_shared<HostCheck>(settings.listen.address(), settings.httpNames);
     options.router.tableLanguage = settings.language;
-    options.router.tableAddresses = [listen = settings.listen.address()] { return tableAddressesNow(listen); };
+    options.router.tableAddresses = [listen = settings.listen.address()] {
+        return tableAddressesNow(listen);
+    };
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
     options.webRoot = settings.webRoot;
     if (league) options.router.league = leagueRoutes(*league);

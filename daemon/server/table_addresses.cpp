@@ -115,8 +115,8 @@ TableAddresses tableAddresses(const ip::address& listen, const std::vector<Inter
         candidates.push_back({rank, isVirtualBridge(a.interface), i, urlHost(a.address)});
     }
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        if (a.rank != b.rank) return a.rank < b.rank;
         if (a.bridge != b.bridge) return !a.bridge;
+        if (a.rank != b.rank) return a.rank < b.rank;
         return a.order < b.order;
     });
     for (const auto& c : candidates)

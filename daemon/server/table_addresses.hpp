@@ -50,9 +50,9 @@ struct TableAddresses {
 // - every interface: the interfaces' addresses without loopback, link-local
 //   (169.254/16, fe80::/10), multicast and unspecified ones, private IPv4
 //   first (10/8, 172.16/12, 192.168/16), then other IPv4, then (listening
-//   on ::) IPv6 unique-local (fc00::/7), then other IPv6; within each, a
-//   virtual bridge's (docker*, br-*, veth*, virbr*, lxc*, podman*, cni*)
-//   after the others, else in the kernel's order; each address once. Then
+//   on ::) IPv6 unique-local (fc00::/7), then other IPv6, each in the
+//   kernel's order; a virtual bridge's (docker*, br-*, veth*, virbr*, lxc*,
+//   podman*, cni*) after all of those, in the same order; each address once. Then
 //   `mdnsName` when given (it may change address under DHCP, but is found
 //   only where mDNS works: an address comes first so that any phone opens it).
 TableAddresses tableAddresses(const boost::asio::ip::address& listen,

@@ -17,7 +17,7 @@ public:
     std::vector<std::pair<std::string, nlohmann::json>> hostRequests;
     std::vector<std::pair<std::string, nlohmann::json>> simRequests;
     std::string playerToken = std::string(64, 'a');
-    std::size_t gamePadding = 0;  // game 1's answer made this much larger
+    std::size_t gamePadding = 0;                       // game 1's answer made this much larger
     nlohmann::json players = nlohmann::json::array();  // the host's "players" answer's
 
     void setStatus(nlohmann::json s) {

@@ -23,11 +23,16 @@ InterfaceAddress at(std::string interface, const char* address) {
 // A laptop at the table: loopback, Docker's bridge, Wi-Fi with an IPv4,
 // a link-local and a unique-local IPv6 address, and a link-local IPv4 on
 // a cable to nothing.
-const std::vector<InterfaceAddress> kLaptop = {
-    at("lo", "127.0.0.1"),         at("docker0", "172.17.0.1"),   at("eth0", "169.254.7.9"),
-    at("wlan0", "192.168.1.20"),   at("lo", "::1"),               at("wlan0", "fe80::1234"),
-    at("wlan0", "fd00::20"),       at("tun0", "100.64.3.4"),      at("wlan0", "2001:db8::20"),
-    at("wlan0", "192.168.1.20")};
+const std::vector<InterfaceAddress> kLaptop = {at("lo", "127.0.0.1"),
+                                               at("docker0", "172.17.0.1"),
+                                               at("eth0", "169.254.7.9"),
+                                               at("wlan0", "192.168.1.20"),
+                                               at("lo", "::1"),
+                                               at("wlan0", "fe80::1234"),
+                                               at("wlan0", "fd00::20"),
+                                               at("tun0", "100.64.3.4"),
+                                               at("wlan0", "2001:db8::20"),
+                                               at("wlan0", "192.168.1.20")};
 
 std::vector<std::string> hosts(const char* listen, const std::vector<InterfaceAddress>& interfaces,
                                std::string_view name = {}) {
@@ -36,12 +41,15 @@ std::vector<std::string> hosts(const char* listen, const std::vector<InterfaceAd
 
 }  // namespace
 
-TEST_CASE("every interface: private IPv4 first, bridges after, no loopback or link-local, the mDNS name last") {
+TEST_CASE(
+    "every interface: private IPv4 first, bridges last, no loopback or link-local, the mDNS name after all") {
     using V = std::vector<std::string>;
-    CHECK(hosts("0.0.0.0", kLaptop) == V{"192.168.1.20", "172.17.0.1", "100.64.3.4"});
-    CHECK(hosts("0.0.0.0", kLaptop, "castle.local") == V{"192.168.1.20", "172.17.0.1", "100.64.3.4", "castle.local"});
+    CHECK(hosts("0.0.0.0", kLaptop) == V{"192.168.1.20", "100.64.3.4", "172.17.0.1"});
+    CHECK(hosts("0.0.0.0", kLaptop, "castle.local") ==
+          V{"192.168.1.20", "100.64.3.4", "172.17.0.1", "castle.local"});
     // Listening on :: takes IPv6 too, after every IPv4; unique-local before global.
-    CHECK(hosts("::", kLaptop) == V{"192.168.1.20", "172.17.0.1", "100.64.3.4", "[fd00::20]", "[2001:db8::20]"});
+    CHECK(hosts("::", kLaptop) ==
+          V{"192.168.1.20", "100.64.3.4", "[fd00::20]", "[2001:db8::20]", "172.17.0.1"});
     // 10/8 and 172.16/12 are private too; 172.32/16 is not.
     CHECK(hosts("0.0.0.0", {at("eth0", "172.32.0.5"), at("eth1", "10.0.0.7"), at("eth2", "172.31.9.9")}) ==
           V{"10.0.0.7", "172.31.9.9", "172.32.0.5"});
@@ -65,7 +73,8 @@ TEST_CASE("no network: the loopback address, said; loopback only: said; one addr
     const auto one = tableAddresses(ip::make_address("192.168.1.20"), kLaptop, "castle.local");
     CHECK_FALSE(one.loopbackOnly);
     CHECK(one.hosts == std::vector<std::string>{"192.168.1.20"});
-    CHECK(tableAddresses(ip::make_address("fd00::20"), {}, {}).hosts == std::vector<std::string>{"[fd00::20]"});
+    CHECK(tableAddresses(ip::make_address("fd00::20"), {}, {}).hosts ==
+          std::vector<std::string>{"[fd00::20]"});
     CHECK(tableUrl("[fd00::20]", 8080) == "http://[fd00::20]:8080/");
 }
 
@@ -115,22 +124,26 @@ TEST_CASE("the host's link as a QR code on a terminal: two modules a character, 
             }
             REQUIRE(x < side);
             dark[static_cast<std::size_t>(2 * row * side + x)] = top;
-            if (2 * row + 1 < side) dark[static_cast<std::size_t>((2 * row + 1) * side + x)] = bottom;
-            else CHECK_FALSE(bottom);
+            if (2 * row + 1 < side)
+                dark[static_cast<std::size_t>((2 * row + 1) * side + x)] = bottom;
+            else
+                CHECK_FALSE(bottom);
         }
         CHECK(x == side);
     }
     for (int y = 0; y < side; ++y)
         for (int x = 0; x < side; ++x) {
             const int mx = x - kQrQuietZone, my = y - kQrQuietZone;
-            const bool want = mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width && matrix.at(mx, my);
+            const bool want =
+                mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width && matrix.at(mx, my);
             CHECK(dark[static_cast<std::size_t>(y * side + x)] == want);
         }
 }
 
 TEST_CASE("GET /api/info gives the links phones open; a code for a page opened at 127.0.0.1 names the LAN") {
     FakeService fake;
-    fake.players = json::array({{{"player", 0}, {"seat", 0}, {"path", "/player.html#" + std::string(64, 'a')}}});
+    fake.players =
+        json::array({{{"player", 0}, {"seat", 0}, {"path", "/player.html#" + std::string(64, 'a')}}});
     StaticFiles files("/nonexistent/vivaref-web-ui");
     TableAddresses table = tableAddresses(ip::make_address("0.0.0.0"), kLaptop, "castle.local");
     RouterOptions options;
@@ -142,10 +155,11 @@ TEST_CASE("GET /api/info gives the links phones open; a code for a page opened a
         return router.handle(r).response;
     };
     const auto info = json::parse(get("/api/info", "127.0.0.1:8080").body());
-    CHECK(info["table"]["links"] == json::array({"http://192.168.1.20:8080/", "http://172.17.0.1:8080/",
-                                                 "http://100.64.3.4:8080/", "http://castle.local:8080/"}));
+    CHECK(info["table"]["links"] == json::array({"http://192.168.1.20:8080/", "http://100.64.3.4:8080/",
+                                                 "http://172.17.0.1:8080/", "http://castle.local:8080/"}));
     CHECK(info["table"]["loopback_only"] == false);
-    CHECK(json::parse(get("/api/info", "castle.local").body())["table"]["links"][0] == "http://192.168.1.20/");
+    CHECK(json::parse(get("/api/info", "castle.local").body())["table"]["links"][0] ==
+          "http://192.168.1.20/");
 
     const std::string path = "/player.html#" + std::string(64, 'a');
     const auto code = [&](const std::string& host) { return get("/api/host/players/0/qr.svg", host).body(); };
