@@ -50,7 +50,7 @@ export async function showLanLink(where = window.location) {
   card.id = 'lan-link';
   card.className = 'card notice';
   card.setAttribute('role', 'note');
-  card.innerHTML = `<p>${html}</p>`;
+  card.innerHTML = `<div>${html}</div>`;
   const main = document.querySelector('main');
   main.prepend(card);
   return card;
