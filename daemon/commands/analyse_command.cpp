@@ -144,7 +144,9 @@ constexpr const char* kAnalyseAbout =
     "those it was made with; then it is made again and replaces it. --record analyses a\n"
     "GAME-RECORD file instead (nothing is kept). The same game, options and --seed give the same\n"
     "analysis. It is told in --lang's language, else the locale's (LC_ALL, LC_MESSAGES, LANG), else\n"
-    "in English (--json: the JSON, with each decision's message beside its English words).\n\n"
+    "in English (--json: the JSON, with each decision's message beside its English words). Its\n"
+    "lines are numbered as the review page's steps: the start (the setup) is step 1, the record's\n"
+    "decision N step N + 1 (--json keeps the record's numbers).\n\n"
     "Example: vivaref analyse 12\n"
     "         vivaref analyse --record tests/records/classic-4-by-hand.jsonl --rollouts 400 --json";
 

@@ -145,8 +145,10 @@ int runServe(const std::vector<std::string>& argv) {
         "the configuration's host_token, else the host secret made at the first start in the state\n"
         "directory (without --config: beside the game log); serve prints the host's link with it and\n"
         "'vivaref host-link' prints it again. Prints 'listening on URL' once it\n"
-        "listens. SIGTERM or SIGINT stops it cleanly (exit status 0, the game is saved); an\n"
-        "unfinished game in the log is resumed at start. Under systemd (Type=notify) it reports\n"
+        "listens, then the address phones at the table open (on 0.0.0.0: this machine's address on\n"
+        "their network; on 127.0.0.1: why none can, and how to open it to them). SIGTERM or SIGINT\n"
+        "stops it cleanly (exit status 0, the game is saved); an unfinished game in the log is\n"
+        "resumed at start. Under systemd (Type=notify) it reports\n"
         "READY=1 and STATUS=, and pets the watchdog (WatchdogSec=).";
     const std::string listenHelp =
         "ADDR:PORT to serve on (port 0: any free one); default: the configuration's, else " +
