@@ -130,6 +130,7 @@ try {
         legend: [...card.querySelectorAll('.chance-legend li')].map((li) => li.textContent.trim()),
         swings: [...card.querySelectorAll('ol.swings li')].map((li) => li.textContent.trim()),
         preferences: [...card.querySelectorAll('.preferences li')].map((li) => li.textContent.trim()),
+        intro: card.querySelector('.preferences') ? card.querySelector('.preferences').previousElementSibling.textContent.trim() : '',
         widest: Math.max(...[...card.querySelectorAll('*')].map((el) => el.getBoundingClientRect().right)),
       };
     });
@@ -144,6 +145,7 @@ try {
       `${tag}: the three swings in words, by step: ${seenPage.swings[0]}`);
     check(seenPage.preferences.length === toldCount && seenPage.preferences.every((t) => /^Step \d+: .+ \(chance to win \d+%\)\. The search player would have chosen: .+ \(chance to win \d+%, \+\d+ percentage points?\)\.$/.test(t)),
       `${tag}: ${toldCount} choices where the search player preferred another, with its chance and the gain in percentage points: ${seenPage.preferences[0] || '(none)'}`);
+    check(seenPage.intro.endsWith(`raised their chance to win by at least ${Math.round(100 * worth)} percentage points:`), `${tag}: the threshold in percentage points: ${seenPage.intro}`);
     check(seenPage.scrollWidth <= seenPage.innerWidth && seenPage.card.right <= seenPage.innerWidth + 0.5 && seenPage.chart.right <= seenPage.card.right && seenPage.widest <= seenPage.innerWidth + 0.5,
       `${tag}: nothing spills sideways (page ${seenPage.scrollWidth}, card right ${seenPage.card.right.toFixed(0)}, chart ${seenPage.chart.width.toFixed(0)}x${seenPage.chart.height.toFixed(0)})`);
     check(seenPage.chart.height >= 100, `${tag}: the chart is tall enough to read (${seenPage.chart.height.toFixed(0)} px)`);

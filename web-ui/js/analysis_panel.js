@@ -94,7 +94,9 @@ function swingsHtml(analysis) {
 function preferencesHtml(analysis) {
   const worth = (analysis.settings && analysis.settings.worth_telling) || 0.03;
   const told = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth);
-  if (!told.length) return `<p class="muted">${esc(say('page.analysis.agreed', { worth: textArg(percent(worth)) }))}</p>`;
+  // A difference of two chances: percentage points.
+  const worthPoints = textArg(say('page.analysis.points', { n: Math.round(100 * worth) }));
+  if (!told.length) return `<p class="muted">${esc(say('page.analysis.agreed', { worth: worthPoints }))}</p>`;
   const items = told.map((d) => {
     // The gain is a difference of two chances: percentage points, never the game's points.
     const gain = Math.round(100 * d.review.gain);
@@ -104,7 +106,7 @@ function preferencesHtml(analysis) {
       gain: `<b>${esc(say('page.analysis.gain-points', { n: gain }))}</b>` };
     return `<li data-decision="${d.decision}">${sayHtml('page.analysis.preferred', args, html)}</li>`;
   });
-  return `<p class="small muted">${esc(say('page.analysis.preferred-intro', { n: told.length, worth: textArg(percent(worth)) }))}</p>`
+  return `<p class="small muted">${esc(say('page.analysis.preferred-intro', { n: told.length, worth: worthPoints }))}</p>`
     + `<ul class="plain preferences">${items.join('')}</ul>`;
 }
 
