@@ -323,17 +323,17 @@ void announce(const ServeSettings& settings, const std::string& url, const WebSe
     if (!files.rootExists())
         err << "vivaref serve: the web page's folder " << files.root()
             << " is missing: only the API answers\n";
-    if (real)
-        out << "vivaref serve: listening on " << url << " (real castle: " << real->layout().readerCount()
-            << " readers)" << std::endl;
-    else
-        out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
-            << std::endl;
     // What a person opens: the listening address, or this machine's
     // addresses on the table's network when serve listens on every interface.
     const std::uint16_t port = web.localEndpoint().port();
     const TableAddresses table = tableAddressesNow(settings.listen.address());
     const std::string people = tableUrl(table.hosts.front(), port);
+    if (real)
+        out << "vivaref serve: listening on " << url << " (real castle: " << real->layout().readerCount()
+            << " readers)" << std::endl;
+    else
+        out << "vivaref serve: listening on " << url << " (simulated castle: " << people << "sim.html)"
+            << std::endl;
     announceTable(table, port, out);
     if (settings.hostSecretFile.empty()) {
         out << "vivaref serve: the host's page: " << people
