@@ -37,12 +37,15 @@ ApiRouter::Reply ok(const Request& request, const json& body) {
     return {jsonResponse(request, http::status::ok, body)};
 }
 
-// The port part of a Host header ("8080" of "a:8080" or "[::1]:8080"), empty when it has none.
+// The port part of a Host header ("8080" of "a:8080" or "[::1]:8080"), empty when it has none
+// (or something other than digits: no link carries what a client wrote).
 std::string_view headerPort(std::string_view authority) {
     const auto close = authority.rfind(']');
     const auto colon = authority.rfind(':');
     if (colon == std::string_view::npos || (close != std::string_view::npos && colon < close)) return {};
-    return authority.substr(colon + 1);
+    const std::string_view port = authority.substr(colon + 1);
+    if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos) return {};
+    return port;
 }
 
 // "http://HOST[:PORT]/" for a phone, on the port the request came in by.

@@ -160,6 +160,9 @@ TEST_CASE("GET /api/info gives the links phones open; a code for a page opened a
     CHECK(info["table"]["loopback_only"] == false);
     CHECK(json::parse(get("/api/info", "castle.local").body())["table"]["links"][0] ==
           "http://192.168.1.20/");
+    // A port that is not one is not carried into a link.
+    CHECK(json::parse(get("/api/info", "castle.local:8x").body())["table"]["links"][0] ==
+          "http://192.168.1.20/");
 
     const std::string path = "/player.html#" + std::string(64, 'a');
     const auto code = [&](const std::string& host) { return get("/api/host/players/0/qr.svg", host).body(); };
