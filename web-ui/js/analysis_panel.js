@@ -24,7 +24,7 @@ function percent(x) {
 }
 
 // The step of the review's timeline that shows decision `decision` (0: the start).
-export const stepOf = (decision) => decision + 1;
+const stepOf = (decision) => decision + 1;
 
 // The chance-to-win lines: x the steps (the first: the start), y 0..100 %;
 // the three swings as numbered dashed lines. Drawn `width` CSS pixels wide
