@@ -83,16 +83,19 @@ void printText(const json& a, const words::Words& words, std::optional<store::Ga
         out << "  " << text << "\n";
     };
     auto decisionWords = [&](const json& d) { return saidOf(d.value("says", json()), d["text"]); };
-    row("0", a["before"], words.say(Message("analysis.start")));
+    // Numbered as the review page's steps: the start (the setup) is step 1,
+    // decision N (the record's line N) step N + 1.
+    const auto step = [](std::size_t decision) { return static_cast<std::int64_t>(decision) + 1; };
+    row(std::to_string(step(0)), a["before"], words.say(Message("analysis.start")));
     for (std::size_t i = 0; i < decisions.size(); ++i)
-        row(std::to_string(i + 1), decisions[i]["after"],
+        row(std::to_string(step(i + 1)), decisions[i]["after"],
             words.say(Message("analysis.decision", {{"decision", decisionWords(decisions[i])}})));
 
     out << "\n" << words.say(Message("analysis.swings")) << "\n";
     for (const auto& s : a["swings"]) {
         const auto& d = decisions[s.get<std::size_t>() - 1];
         out << "  "
-            << words.say(Message("analysis.swing", {{"number", say::number(s.get<std::int64_t>())},
+            << words.say(Message("analysis.swing", {{"number", say::number(step(s.get<std::size_t>()))},
                                                     {"decision", decisionWords(d)},
                                                     {"swing", say::text(percent(d["swing"].get<double>()))}}))
             << "\n";
@@ -108,7 +111,7 @@ void printText(const json& a, const words::Words& words, std::optional<store::Ga
         out << "  "
             << words.say(Message(
                    "analysis.review",
-                   {{"number", say::number(static_cast<std::int64_t>(i + 1))},
+                   {{"number", say::number(step(i + 1))},
                     {"decision", decisionWords(decisions[i])},
                     {"played", say::text(percent(review["played_chance"].get<double>()))},
                     {"preferred", saidOf(review.value("preferred_says", json()), review["preferred"])},
@@ -141,7 +144,9 @@ constexpr const char* kAnalyseAbout =
     "those it was made with; then it is made again and replaces it. --record analyses a\n"
     "GAME-RECORD file instead (nothing is kept). The same game, options and --seed give the same\n"
     "analysis. It is told in --lang's language, else the locale's (LC_ALL, LC_MESSAGES, LANG), else\n"
-    "in English (--json: the JSON, with each decision's message beside its English words).\n\n"
+    "in English (--json: the JSON, with each decision's message beside its English words). Its\n"
+    "lines are numbered as the review page's steps: the start (the setup) is step 1, the record's\n"
+    "decision N step N + 1 (--json keeps the record's numbers).\n\n"
     "Example: vivaref analyse 12\n"
     "         vivaref analyse --record tests/records/classic-4-by-hand.jsonl --rollouts 400 --json";
 

@@ -1,6 +1,9 @@
 // `vivaref serve`: the referee daemon. Reads its options and the castle
 // configuration (checked exactly as `vivaref check-config` does), then runs
 // the event loop (daemon/server/serve_daemon.hpp) until SIGTERM or SIGINT.
+#include <unistd.h>
+
+#include <cerrno>
 #include <iostream>
 #include <optional>
 
@@ -110,12 +113,26 @@ std::optional<std::string> takeArgs(const ServeArgs& args, server::ServeSettings
     return std::nullopt;
 }
 
+// The QR code's lines go to stdout past main's filter of control
+// characters (terminal_text.hpp), which would write its colours' ESC out
+// as text: they are our own characters, no name or outside text among them.
+void showQrCode(const std::string& code) {
+    std::cout.flush();
+    for (std::size_t done = 0; done < code.size();) {
+        const ssize_t n = ::write(STDOUT_FILENO, code.data() + done, code.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;  // stdout closed: nobody to show it to
+        done += static_cast<std::size_t>(n);
+    }
+}
+
 }  // namespace
 
 int runServe(const std::vector<std::string>& argv) {
     std::string configFile;
     ServeArgs args;
     std::uint64_t seed = 0;
+    bool qr = false;
     // CommandLine keeps views of these: they must outlive it.
     const std::string about =
         "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
@@ -128,8 +145,10 @@ int runServe(const std::vector<std::string>& argv) {
         "the configuration's host_token, else the host secret made at the first start in the state\n"
         "directory (without --config: beside the game log); serve prints the host's link with it and\n"
         "'vivaref host-link' prints it again. Prints 'listening on URL' once it\n"
-        "listens. SIGTERM or SIGINT stops it cleanly (exit status 0, the game is saved); an\n"
-        "unfinished game in the log is resumed at start. Under systemd (Type=notify) it reports\n"
+        "listens, then the address phones at the table open (on 0.0.0.0: this machine's address on\n"
+        "their network; on 127.0.0.1: why none can, and how to open it to them). SIGTERM or SIGINT\n"
+        "stops it cleanly (exit status 0, the game is saved); an unfinished game in the log is\n"
+        "resumed at start. Under systemd (Type=notify) it reports\n"
         "READY=1 and STATUS=, and pets the watchdog (WatchdogSec=).";
     const std::string listenHelp =
         "ADDR:PORT to serve on (port 0: any free one); default: the configuration's, else " +
@@ -153,7 +172,10 @@ int runServe(const std::vector<std::string>& argv) {
         "while the table is quiet (0: no background analysis)")(
         "analysis-iterations", po::value(&args.analysisIterations)->default_value(args.analysisIterations),
         "the search player's iterations for each decision the background analysis reviews (its search is "
-        "the one piece of work that is not cut: about 10 us an iteration on a laptop)");
+        "the one piece of work that is not cut: about 10 us an iteration on a laptop)")(
+        "qr", po::bool_switch(&qr),
+        "print the host's link as a QR code too, for the host's phone (the default when stdout is a "
+        "terminal)");
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, argv, vm)) return *stop;
     if (vm.count("seed")) args.seed = seed;
@@ -186,6 +208,7 @@ int runServe(const std::vector<std::string>& argv) {
     // (made at the first start), so no configuration leaves the host's
     // controls open.
     settings.hostSecretDirectory = server::hostSecretDirectory(stateDirectory, settings.database);
+    if (qr || ::isatty(STDOUT_FILENO) == 1) settings.showQr = showQrCode;
     return server::serveCastle(settings, std::cout, std::cerr);
 }
 

@@ -37,6 +37,22 @@ ApiRouter::Reply ok(const Request& request, const json& body) {
     return {jsonResponse(request, http::status::ok, body)};
 }
 
+// The port part of a Host header ("8080" of "a:8080" or "[::1]:8080"), empty when it has none
+// (or something other than digits: no link carries what a client wrote).
+std::string_view headerPort(std::string_view authority) {
+    const auto close = authority.rfind(']');
+    const auto colon = authority.rfind(':');
+    if (colon == std::string_view::npos || (close != std::string_view::npos && colon < close)) return {};
+    const std::string_view port = authority.substr(colon + 1);
+    if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos) return {};
+    return port;
+}
+
+// "http://HOST[:PORT]/" for a phone, on the port the request came in by.
+std::string linkOn(std::string_view host, std::string_view port) {
+    return "http://" + std::string(host) + (port.empty() ? "" : ":" + std::string(port)) + "/";
+}
+
 // "a/b/c" -> "a" and "b/c".
 std::pair<std::string_view, std::string_view> firstSegment(std::string_view path) {
     const auto slash = path.find('/');
@@ -152,7 +168,8 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
                             {"simulated", service_.simulated()},
                             {"hostTokenRequired", !options_.hostToken.empty()},
                             // Whether this table shows a league: the pages' menus offer it only then.
-                            {"league", static_cast<bool>(options_.league)}});
+                            {"league", static_cast<bool>(options_.league)},
+                            {"table", tableLinks(request)}});
     }
     if (head == "games") {
         if (!get) return methodNotAllowed(request, "GET");
@@ -308,9 +325,22 @@ ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {
     return answer(request, service_.sim(name, std::get<json>(body)));
 }
 
+json ApiRouter::tableLinks(const Request& request) const {
+    const TableAddresses table = options_.tableAddresses ? options_.tableAddresses() : TableAddresses{};
+    const auto host = request.find(http::field::host);
+    const std::string_view port = host == request.end() ? std::string_view{} : headerPort(host->value());
+    json links = json::array();
+    // Loopback only, or no network: no link a phone can open.
+    if (!table.loopbackOnly && !table.noNetwork)
+        for (const auto& h : table.hosts) links.push_back(linkOn(h, port));
+    return {
+        {"links", std::move(links)}, {"loopback_only", table.loopbackOnly}, {"no_network", table.noNetwork}};
+}
+
 // GET /api/host/players/P/qr.svg: player P's link as a QR code. The link is
 // made for the address the host's page was opened at (its Host header), as
-// the page would make it: the phones reach the castle the way the host does.
+// the page would make it: the phones reach the castle the way the host does;
+// except 127.0.0.1 and the like, which phones cannot reach (below).
 ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view rest) {
     if (auto refused = hostGate(request)) return std::move(*refused);
     const auto [number, what] = firstSegment(rest);
@@ -345,9 +375,20 @@ ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view 
     if (path.empty())
         return error(request, http::status::not_found, "no-such-player",
                      "the current game has no player " + std::to_string(player));
+    // A page opened at 127.0.0.1 (or localhost) on the castle's computer
+    // would give phones a link to themselves: the code names the machine's
+    // address on the table's network instead, on the same port.
+    std::string origin = "http://" + std::string(authority);
+    if (const auto name = hostOfHeader(authority); name && isLoopbackHost(*name) && options_.tableAddresses) {
+        const TableAddresses table = options_.tableAddresses();
+        if (!table.loopbackOnly && !table.noNetwork && !table.hosts.empty()) {
+            origin = linkOn(table.hosts.front(), headerPort(authority));
+            origin.pop_back();  // the path brings its own '/'
+        }
+    }
     std::string svg;
     try {
-        svg = qrSvg(encodeQr("http://" + std::string(authority) + path));
+        svg = qrSvg(encodeQr(origin + path));
     } catch (const std::exception& e) {
         return error(request, http::status::internal_server_error, "no-qr-code", e.what());
     }

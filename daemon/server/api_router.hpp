@@ -20,6 +20,7 @@
 #include "daemon/server/http_message.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/server/static_files.hpp"
+#include "daemon/server/table_addresses.hpp"
 
 namespace vivaref::server {
 
@@ -69,6 +70,10 @@ struct RouterOptions {
     // The table's language (GET /api/words): the shared screens' and the
     // voice's, the configuration's `[daemon] language`.
     std::string tableLanguage = "en";
+    // The addresses phones at the table open (table_addresses.hpp), asked
+    // at each GET /api/info and player QR code (DHCP may give the machine a
+    // new one). Unset: the router knows none (its own tests).
+    std::function<TableAddresses()> tableAddresses;
 };
 
 class ApiRouter {
@@ -86,6 +91,8 @@ private:
     Reply sim(const Request& request, std::string_view name);
     Reply words(const Request& request, std::string_view language);
     Reply playerCode(const Request& request, std::string_view rest);
+    // GET /api/info's "table": the links phones open, on the request's port.
+    nlohmann::json tableLinks(const Request& request) const;
     Reply hostRefused(const Request& request);
     // Nothing when the request may use the host's routes, else its refusal
     // (401, or 429 while its address is slowed).

@@ -11,9 +11,9 @@
 namespace vivaref::server {
 
 // http://ADDRESS:PORT/ for `address` as serve listens on it; an unspecified
-// address (0.0.0.0, ::: every interface) becomes this machine's host name,
-// the name phones on the castle's network know it by (NAME.local through
-// mDNS when the name has no dot, as on a Raspberry Pi).
+// address (0.0.0.0, ::: every interface) becomes the first of the
+// addresses phones at the table open (table_addresses.hpp: a private IPv4
+// address of this machine first).
 std::string castleUrl(std::string_view address, std::uint16_t port);
 
 // `castleUrl` + "host.html#" + token.

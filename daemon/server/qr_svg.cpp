@@ -53,4 +53,24 @@ std::string qrSvg(const QrMatrix& matrix, int quietZone) {
     return svg;
 }
 
+std::string qrTerminal(const QrMatrix& matrix, int quietZone) {
+    const int size = matrix.width + 2 * quietZone;
+    auto dark = [&](int x, int y) {
+        x -= quietZone;
+        y -= quietZone;
+        return x >= 0 && y >= 0 && x < matrix.width && y < matrix.width && matrix.at(x, y);
+    };
+    std::string text;
+    for (int y = 0; y < size; y += 2) {
+        text += "\x1b[30;47m";
+        for (int x = 0; x < size; ++x) {
+            const bool top = dark(x, y);
+            const bool bottom = y + 1 < size && dark(x, y + 1);
+            text += top && bottom ? "\u2588" : top ? "\u2580" : bottom ? "\u2584" : " ";
+        }
+        text += "\x1b[0m\n";
+    }
+    return text;
+}
+
 }  // namespace vivaref::server

@@ -29,4 +29,11 @@ QrMatrix encodeQr(std::string_view text);
 // rectangle, and one path of dark modules (each row's runs as rectangles).
 std::string qrSvg(const QrMatrix& matrix, int quietZone = kQrQuietZone);
 
+// The code for a terminal: two modules a character (the upper half block,
+// the lower one, the full one or a space), black on white whatever the
+// terminal's own colours (ANSI colours 30 and 47 on each line, reset at its
+// end), with the quiet zone; a phone's camera reads it off the screen.
+// (width + 2 x quiet zone) columns, half as many lines, each ending in '\n'.
+std::string qrTerminal(const QrMatrix& matrix, int quietZone = kQrQuietZone);
+
 }  // namespace vivaref::server

@@ -23,7 +23,9 @@
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/league_routes.hpp"
+#include "daemon/server/qr_svg.hpp"
 #include "daemon/server/systemd_notifier.hpp"
+#include "daemon/server/table_addresses.hpp"
 #include "daemon/server/table_core.hpp"
 #include "daemon/server/table_loop.hpp"
 #include "daemon/server/web_server.hpp"
@@ -284,6 +286,35 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
     }
 }
 
+// Which address phones at the table open, on one line (two when serve
+// listens on 127.0.0.1 only, or the machine has no network yet: why phones
+// cannot reach it, and what to do).
+void announceTable(const TableAddresses& table, std::uint16_t port, std::ostream& out) {
+    const std::string first = tableUrl(table.hosts.front(), port);
+    if (table.loopbackOnly) {
+        out << "vivaref serve: only this computer opens " << first
+            << ": phones cannot reach it. To open the castle to the table, listen on every interface: "
+               "--listen 0.0.0.0:"
+            << port << " (http_address = 0.0.0.0 in the configuration; VIVAREF_LISTEN=0.0.0.0:" << port
+            << " for .ci/dev run)" << std::endl;
+        return;
+    }
+    if (table.noNetwork) {
+        out << "vivaref serve: this computer has no network address a phone could reach yet (connect it to "
+               "the table's network); meanwhile "
+            << first << " opens on this computer" << std::endl;
+        return;
+    }
+    out << "vivaref serve: phones on the table's network open " << first;
+    if (table.hosts.size() > 1) {
+        out << " (or";
+        for (std::size_t i = 1; i < table.hosts.size(); ++i)
+            out << (i > 1 ? ", " : " ") << tableUrl(table.hosts[i], port);
+        out << ")";
+    }
+    out << std::endl;
+}
+
 // Where the pages are (on `out`), and what the host should know (on `err`).
 // `real`: the real castle, or null for the simulated one.
 void announce(const ServeSettings& settings, const std::string& url, const WebServer& web,
@@ -292,15 +323,18 @@ void announce(const ServeSettings& settings, const std::string& url, const WebSe
     if (!files.rootExists())
         err << "vivaref serve: the web page's folder " << files.root()
             << " is missing: only the API answers\n";
+    // What a person opens: the listening address, or this machine's
+    // addresses on the table's network when serve listens on every interface.
+    const std::uint16_t port = web.localEndpoint().port();
+    const TableAddresses table = tableAddressesNow(settings.listen.address());
+    const std::string people = tableUrl(table.hosts.front(), port);
     if (real)
         out << "vivaref serve: listening on " << url << " (real castle: " << real->layout().readerCount()
             << " readers)" << std::endl;
     else
-        out << "vivaref serve: listening on " << url << " (simulated castle: " << url << "sim.html)"
+        out << "vivaref serve: listening on " << url << " (simulated castle: " << people << "sim.html)"
             << std::endl;
-    // What a person opens: the listening address, or this machine's name
-    // when serve listens on every interface.
-    const std::string people = castleUrl(settings.listen.address().to_string(), web.localEndpoint().port());
+    announceTable(table, port, out);
     if (settings.hostSecretFile.empty()) {
         out << "vivaref serve: the host's page: " << people
             << "host.html (unlocked with the configuration's host_token)" << std::endl;
@@ -310,6 +344,10 @@ void announce(const ServeSettings& settings, const std::string& url, const WebSe
            "host's "
            "page on that device): "
         << hostLink(people, settings.hostToken) << std::endl;
+    if (settings.showQr) {
+        out << "vivaref serve: the host's link as a QR code, for the host's phone:" << std::endl;
+        settings.showQr(qrTerminal(encodeQr(hostLink(people, settings.hostToken))));
+    }
     if (!real)
         out << "vivaref serve: the simulated castle with the host's secret: "
             << simLink(people, settings.hostToken) << std::endl;
@@ -452,6 +490,9 @@ WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolm
     // and wrong host secrets slow their address down.
     options.router.hostNames = std::make_shared<HostCheck>(settings.listen.address(), settings.httpNames);
     options.router.tableLanguage = settings.language;
+    options.router.tableAddresses = [listen = settings.listen.address()] {
+        return tableAddressesNow(listen);
+    };
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
     options.webRoot = settings.webRoot;
     if (league) options.router.league = leagueRoutes(*league);

@@ -40,6 +40,10 @@ struct ServeSettings {
     std::filesystem::path hostSecretDirectory;
     std::filesystem::path hostSecretFile;  // set by serveCastle when the secret is used
     std::string version;
+    // Set: shows the host's link as a QR code (qr_svg.hpp's qrTerminal: our
+    // own characters and colours) for the host's phone to scan. `vivaref
+    // serve` sets it when stdout is a terminal, or with --qr.
+    std::function<void(const std::string& code)> showQr;
     // The configuration's http_names: more Host names answered (host_check.hpp).
     std::vector<std::string> httpNames;
     // The table's language (the configuration's `[daemon] language`); the

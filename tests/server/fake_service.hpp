@@ -17,7 +17,8 @@ public:
     std::vector<std::pair<std::string, nlohmann::json>> hostRequests;
     std::vector<std::pair<std::string, nlohmann::json>> simRequests;
     std::string playerToken = std::string(64, 'a');
-    std::size_t gamePadding = 0;  // game 1's answer made this much larger
+    std::size_t gamePadding = 0;                       // game 1's answer made this much larger
+    nlohmann::json players = nlohmann::json::array();  // the host's "players" answer's
 
     void setStatus(nlohmann::json s) {
         status = std::move(s);
@@ -45,7 +46,8 @@ public:
     }
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override {
         hostRequests.emplace_back(std::string(request), body);
-        if (request == "pause" || request == "players") return ServiceAnswer::ok({{"ok", true}});
+        if (request == "players") return ServiceAnswer::ok({{"ok", true}, {"players", players}});
+        if (request == "pause") return ServiceAnswer::ok({{"ok", true}});
         if (request == "deal")
             return ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "wrong-phase", "no deal is due");
         return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-request", "unknown");

@@ -167,7 +167,7 @@ TEST_CASE("the host secret: a damaged file stops the start with its name; none y
     CHECK(hostSecretDirectory({}, "/tmp/demo/games.sqlite") == "/tmp/demo");
 }
 
-TEST_CASE("the host's link: the listening address, or this machine's name on every interface") {
+TEST_CASE("the host's link: the listening address, or the address phones open on every interface") {
     CHECK(castleUrl("127.0.0.1", 8080) == "http://127.0.0.1:8080/");
     CHECK(castleUrl("::1", 80) == "http://[::1]:80/");
     CHECK(castleUrl("castle.example", 8080) == "http://castle.example:8080/");

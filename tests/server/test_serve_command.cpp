@@ -14,6 +14,9 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "daemon/server/host_link.hpp"
+#include "daemon/server/qr_svg.hpp"
+#include "daemon/server/table_addresses.hpp"
 #include "daemon/store/game_store.hpp"
 #include "fake_systemd.hpp"
 #include "test_client.hpp"
@@ -225,6 +228,85 @@ TEST_CASE("serve with no host token: a host secret made at first start guards th
     auto none = vivaref::testsupport::runCommand(
         VIVAREF_BINARY, {"host-link", "--db", (dir / "nowhere" / "games.sqlite").string()}, 30000ms);
     CHECK(none.status == 1);
+}
+
+// Issue 34: the first run reaches the table. What serve prints is the
+// address a phone opens (this machine's on the table's network, as
+// table_addresses.hpp chooses it), or on 127.0.0.1 why no phone can; the
+// host's link as a QR code with --qr; and the host's routes still need the
+// secret from every address.
+TEST_CASE("serve prints the address phones open, or why they cannot; --qr draws the host's link") {
+    TempDirectory dir;
+    const auto state = dir.path() / "state";
+    std::ofstream(dir / "castle.ini") << "[castle]\nedition = classic\n\n[daemon]\nhardware = sim\n"
+                                         "host_token =\nstate_dir = "
+                                      << state.string() << "\n";
+    const auto linesOf = [](ServeProcess& serve, std::string_view last) {
+        for (int i = 0; i < 50 && serve.output().find(last) == std::string::npos; ++i)
+            serve.readOutput(std::chrono::steady_clock::now() + 200ms);
+        return serve.output();
+    };
+    {
+        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "127.0.0.1:0", "--qr"},
+                           dir / "stderr-1");
+        const auto port = serve.waitForPort(30000ms);
+        REQUIRE(port != 0);
+        const std::string out = linesOf(serve, "host-link' prints the link again");
+        const std::string here = "http://127.0.0.1:" + std::to_string(port) + "/";
+        CAPTURE(out);
+        CHECK(out.find("vivaref serve: only this computer opens " + here +
+                       ": phones cannot reach it. To open "
+                       "the castle to the table, listen on every interface: --listen 0.0.0.0:" +
+                       std::to_string(port)) != std::string::npos);
+        CHECK(out.find("phones on the table's network open") == std::string::npos);
+        // The QR code is the host's link, as qrTerminal draws it, right after the link.
+        const std::string link = vivaref::server::hostLink(here, hostSecret(state));
+        CHECK(
+            out.find(
+                "the host's link (open it on the host's phone or laptop only; it unlocks the host's page on "
+                "that device): " +
+                link + "\n") != std::string::npos);
+        CHECK(out.find("the host's link as a QR code, for the host's phone:\n" +
+                       vivaref::server::qrTerminal(vivaref::server::encodeQr(link))) != std::string::npos);
+        // Answered: the loop runs, with its SIGTERM handler (set after the lines above are printed).
+        CHECK(get(port, "/api/info")->json()["table"]["loopback_only"] == true);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+    }
+    {
+        // On every interface: this machine's address phones open (no QR
+        // code: stdout is no terminal here), and the secret still needed.
+        ServeProcess serve({"--config", (dir / "castle.ini").string(), "--listen", "0.0.0.0:0"},
+                           dir / "stderr-2");
+        const auto port = serve.waitForPort(30000ms);
+        REQUIRE(port != 0);
+        const std::string out = linesOf(serve, "host-link' prints the link again");
+        CAPTURE(out);
+        const auto table = vivaref::server::tableAddressesNow(boost::asio::ip::make_address("0.0.0.0"));
+        const std::string first = vivaref::server::tableUrl(table.hosts.front(), port);
+        if (table.noNetwork) {
+            CHECK(out.find("this computer has no network address a phone could reach yet") !=
+                  std::string::npos);
+        } else {
+            CHECK(table.hosts.front() != "127.0.0.1");
+            CHECK(out.find("vivaref serve: phones on the table's network open " + first) !=
+                  std::string::npos);
+            // The test's client says "Host: 127.0.0.1", no port: the links are on the port it names (none).
+            const auto info = get(port, "/api/info");
+            REQUIRE(info);
+            CHECK(info->json()["table"]["links"][0] == "http://" + table.hosts.front() + "/");
+        }
+        CHECK(out.find(vivaref::server::hostLink(first, hostSecret(state))) != std::string::npos);
+        CHECK(out.find("as a QR code") == std::string::npos);
+        CHECK(out.find("only this computer opens") == std::string::npos);
+        // Private by default, from every address.
+        CHECK(get(port, "/api/host/players")->status == 401);
+        CHECK(post(port, "/api/host/new-game", R"({"setup": {"edition": "classic", "seats": 3}})")->status ==
+              401);
+        CHECK(post(port, "/api/host/new-game", R"({"setup": {"edition": "classic", "seats": 3}})",
+                   "Content-Type: application/json\r\nAuthorization: Bearer " + hostSecret(state) + "\r\n")
+                  ->status == 200);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+    }
 }
 
 TEST_CASE("serve --hardware=sim with a configuration that names readers simulates those readers") {

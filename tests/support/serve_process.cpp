@@ -28,13 +28,16 @@ ServeProcess::ServeProcess(const std::string& binary, const std::vector<std::str
 
 std::uint16_t ServeProcess::waitForPort(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    constexpr std::string_view kListening = "listening on http://127.0.0.1:";
+    // On 127.0.0.1, or on every interface (0.0.0.0): reached on 127.0.0.1 either way.
     for (;;) {
         const std::string& out = output();
-        if (auto at = out.find(kListening); at != std::string::npos) {
-            const auto digits = at + kListening.size();
-            if (const auto end = out.find('/', digits); end != std::string::npos)
-                return static_cast<std::uint16_t>(std::stoi(out.substr(digits, end - digits)));
+        for (const std::string_view listening :
+             {"listening on http://127.0.0.1:", "listening on http://0.0.0.0:"}) {
+            if (auto at = out.find(listening); at != std::string::npos) {
+                const auto digits = at + listening.size();
+                if (const auto end = out.find('/', digits); end != std::string::npos)
+                    return static_cast<std::uint16_t>(std::stoi(out.substr(digits, end - digits)));
+            }
         }
         if (!readOutput(deadline)) return 0;
     }

@@ -21,7 +21,7 @@ public:
     ServeProcess(const std::string& binary, const std::vector<std::string>& args,
                  const std::filesystem::path& stderrFile, std::vector<std::string> environment = {});
 
-    // The port of "listening on http://127.0.0.1:PORT/", or 0 when serve
+    // The port of "listening on http://127.0.0.1:PORT/" (or 0.0.0.0:PORT), or 0 when serve
     // does not say so within the timeout.
     std::uint16_t waitForPort(std::chrono::milliseconds timeout);
     // `signal` (SIGTERM, SIGINT), then the wait: the exit status, or nothing

@@ -14,11 +14,13 @@
 // printed). Then the review of game 1 at 390x844, 1280x800 and 1920x1080:
 // the "Analysis" panel's chart has one line per player, each its own
 // colour, the legend names the four players, the three swings are told in
-// words ("Decision N: ... X's chance to win went from a % to b %"), each
-// choice the search player would have made otherwise is told with its gain,
-// a swing's link moves the timeline to that decision, and nothing spills
-// over the screen's width. Last, `vivaref analyse 1` prints the analysis
-// serve kept, as it is.
+// words ("Step N: ... X's chance to win went from a% to b%", percentages as
+// the browser's Intl writes them), each choice the search player would have
+// made otherwise is told with its chance to win and its gain in percentage
+// points, a swing's link ("Step N") shows step N on the timeline with the
+// castle in view, and nothing spills over the screen's width. Last,
+// `vivaref analyse 1` prints the analysis serve kept, as it is, and its
+// text numbers the swings by the same steps.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -128,6 +130,7 @@ try {
         legend: [...card.querySelectorAll('.chance-legend li')].map((li) => li.textContent.trim()),
         swings: [...card.querySelectorAll('ol.swings li')].map((li) => li.textContent.trim()),
         preferences: [...card.querySelectorAll('.preferences li')].map((li) => li.textContent.trim()),
+        intro: card.querySelector('.preferences') ? card.querySelector('.preferences').previousElementSibling.textContent.trim() : '',
         widest: Math.max(...[...card.querySelectorAll('*')].map((el) => el.getBoundingClientRect().right)),
       };
     });
@@ -136,20 +139,37 @@ try {
     check(seenPage.lines.length === 4 && new Set(seenPage.lines.map((l) => l.stroke)).size === 4 && seenPage.lines.every((l) => l.points === 165 && l.width > 0.5 * seenPage.chart.width),
       `${tag}: one line per player across the chart, each its own colour (${seenPage.lines.map((l) => `${l.stroke}:${l.points}`).join(' ')})`);
     check(JSON.stringify(seenPage.legend) === JSON.stringify(analysis.players), `${tag}: the legend names the players (${seenPage.legend.join(', ')})`);
-    check(seenPage.swings.length === 3 && seenPage.swings.every((t) => /^Decision \d+: .+\. .+['’]s chance to win went from \d+ % to \d+ %\.$/.test(t)),
-      `${tag}: the three swings in words: ${seenPage.swings[0]}`);
-    check(seenPage.preferences.length === toldCount && seenPage.preferences.every((t) => /The search player would have chosen: .+ \(\d+ %: \+\d+ points\)/.test(t)),
-      `${tag}: ${toldCount} choices where the search player preferred another, with the gain: ${seenPage.preferences[0] || '(none)'}`);
+    // Numbered as the timeline numbers its steps: decision k is step k + 1.
+    check(seenPage.swings.length === 3 && seenPage.swings.every((t, k) => t.startsWith(`Step ${analysis.swings[k] + 1}: `)
+      && /^Step \d+: .+\. .+['’]s chance to win went from \d+% to \d+%\.$/.test(t)),
+      `${tag}: the three swings in words, by step: ${seenPage.swings[0]}`);
+    check(seenPage.preferences.length === toldCount && seenPage.preferences.every((t) => /^Step \d+: .+ \(chance to win \d+%\)\. The search player would have chosen: .+ \(chance to win \d+%, \+\d+ percentage points?\)\.$/.test(t)),
+      `${tag}: ${toldCount} choices where the search player preferred another, with its chance and the gain in percentage points: ${seenPage.preferences[0] || '(none)'}`);
+    check(seenPage.intro.endsWith(`raised their chance to win by at least ${Math.round(100 * worth)} percentage points:`), `${tag}: the threshold in percentage points: ${seenPage.intro}`);
     check(seenPage.scrollWidth <= seenPage.innerWidth && seenPage.card.right <= seenPage.innerWidth + 0.5 && seenPage.chart.right <= seenPage.card.right && seenPage.widest <= seenPage.innerWidth + 0.5,
       `${tag}: nothing spills sideways (page ${seenPage.scrollWidth}, card right ${seenPage.card.right.toFixed(0)}, chart ${seenPage.chart.width.toFixed(0)}x${seenPage.chart.height.toFixed(0)})`);
     check(seenPage.chart.height >= 100, `${tag}: the chart is tall enough to read (${seenPage.chart.height.toFixed(0)} px)`);
     await page.evaluate(() => document.getElementById('analysis').scrollIntoView({ block: 'start' }));
     await shot(page, `${size.name}`, { fullPage: false });
-    // A swing's link shows that decision on the timeline (decision k: step k + 1).
+    // A swing's link names the step it shows, and brings the castle into view.
     const first = analysis.swings[0];
-    await page.click(`#analysis ol.swings a[data-goto="${first}"]`);
+    const link = page.locator(`#analysis ol.swings a[data-goto="${first}"]`);
+    const named = (await link.textContent()).trim();
+    await link.click();
+    await page.waitForFunction(() => document.body.dataset.step !== '0');
     const stepText = await page.textContent('#step-text');
-    check(stepText.startsWith(`Step ${first + 1} of 165`), `${tag}: the first swing's link shows its step: ${stepText.slice(0, 80)}`);
+    const shown = stepText.match(/^Step (\d+) of 165/);
+    check(shown && named === `Step ${shown[1]}`, `${tag}: the swing's link "${named}" shows that step: ${stepText.slice(0, 80)}`);
+    await page.waitForTimeout(200);
+    const view = await page.evaluate(() => {
+      const castle = document.querySelector('#castle svg').getBoundingClientRect();
+      const controls = document.getElementById('controls').getBoundingClientRect();
+      return { top: castle.top, bottom: castle.bottom, height: castle.height, controlsTop: controls.top, innerHeight };
+    });
+    // In view: the whole drawing between the top of the screen and the controls pinned at its bottom.
+    check(view.top >= -1 && view.bottom <= view.controlsTop + 1 && view.height >= 0.5 * view.innerHeight,
+      `${tag}: after the click the castle is in view, whole (${view.top.toFixed(0)} to ${view.bottom.toFixed(0)} px, the controls from ${view.controlsTop.toFixed(0)})`);
+    await shot(page, `${size.name}-step`, { fullPage: false });
     await page.context().close();
   }
 
@@ -167,6 +187,10 @@ try {
   const printed = cli.status === 0 ? JSON.parse(cli.stdout) : null;
   check(printed && JSON.stringify(printed.decisions) === JSON.stringify(analysis.decisions) && JSON.stringify(printed.swings) === JSON.stringify(analysis.swings),
     `'vivaref analyse 1' prints the analysis serve kept (exit ${cli.status}${cli.stderr ? `: ${cli.stderr.trim()}` : ''})`);
+  const text = spawnSync(vivaref, ['analyse', '1', '--db', dbFile, '--lang', 'en'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const told = [...text.stdout.matchAll(/^ {2}Step (\d+): .+; a chance to win moved by/gm)].map((m) => Number(m[1]));
+  check(text.status === 0 && JSON.stringify(told) === JSON.stringify(analysis.swings.map((s) => s + 1)),
+    `'vivaref analyse 1' numbers the swings by the page's steps (${told.join(', ')})`);
   const refused = spawnSync(vivaref, ['analyse', '2', '--db', dbFile], { encoding: 'utf8' });
   check(refused.status === 1 && /still being played/.test(refused.stderr), `'vivaref analyse 2' refuses the game in progress (${refused.status}: ${refused.stderr.trim()})`);
 } catch (e) {

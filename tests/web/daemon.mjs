@@ -34,14 +34,16 @@ export function serveMissing(vivaref) {
 // `prepare(dbFile)`: called before serve starts, to fill its game log (e.g.
 // with `vivaref simulate --db`); `extraArgs`: more options for serve;
 // `castleConfig`: lines added to its [castle] section (e.g. `fields = ...`).
+// `listen`: serve's --listen (default 127.0.0.1:0; '0.0.0.0:0' listens on
+// every interface, still reached at 127.0.0.1).
 // `extraConfig`: text added to the end of its castle configuration (e.g. a
 // `[club]` section). `castleSections`: the castle's own sections instead of
 // the [castle] above (e.g. the example castle's readers, keys and LEDs),
 // without a [daemon] section: the simulated castle then has that layout.
-export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '', castleSections = '' } = {}) {
+export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '', castleSections = '', listen = '127.0.0.1:0' } = {}) {
   const dir = mkdtempSync(join(parent, 'vivaref-web-'));
   if (prepare) prepare(join(dir, 'games.sqlite'));
-  const args = ['serve', '--hardware=sim', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite'), ...extraArgs];
+  const args = ['serve', '--hardware=sim', '--listen', listen, '--db', join(dir, 'games.sqlite'), ...extraArgs];
   const config = join(dir, 'castle.ini');
   const castle = castleSections || `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n${castleConfig ? `${castleConfig}\n` : ''}`;
   writeFileSync(config, `${castle}\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n${extraConfig ? `\n${extraConfig}` : ''}`);
@@ -59,7 +61,7 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
       const look = (chunk) => {
         output += chunk.toString();
         const fresh = output.slice(started);
-        const m = fresh.match(/https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d+)/) || fresh.match(/(127\.0\.0\.1):(\d+)/);
+        const m = fresh.match(/https?:\/\/(127\.0\.0\.1|0\.0\.0\.0|localhost|\[::1\]):(\d+)/) || fresh.match(/(127\.0\.0\.1):(\d+)/);
         if (m && Number(m[2]) > 0) {
           clearTimeout(timer);
           resolve(`http://127.0.0.1:${m[2]}`);
@@ -100,7 +102,7 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
   const restart = async ({ signal = 'SIGTERM' } = {}) => {
     await halt(signal);
     const port = new URL(url).port;
-    const again = args.map((a) => (a === '127.0.0.1:0' ? `127.0.0.1:${port}` : a));
+    const again = args.map((a) => (a === listen && a.endsWith(':0') ? `${a.slice(0, -2)}:${port}` : a));
     await launch(again);
   };
   // No host_token configured: the secret serve made in the state directory.

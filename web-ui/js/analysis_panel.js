@@ -4,9 +4,11 @@
 // decisions that swung the game most, and the choices the search player
 // would have made otherwise. The chart is our own small SVG: one line per
 // player, each with its colour, its dash pattern and its name at the line's
-// end, so it reads without colour too.
+// end, so it reads without colour too. Decision N of the analysis (the
+// record's line N) is shown as the step the timeline shows for it, N + 1
+// (the game's setup is step 1): one number for the same moment everywhere.
 import { ApiError, esc, getJson } from './api.js';
-import { say, sayOr } from './words.js';
+import { pageLanguage, say, sayOr } from './words.js';
 import { playerArg, sayHtml, textArg } from './words_args.js';
 
 // Okabe and Ito's palette (told apart by colour-blind eyes), then more.
@@ -16,10 +18,15 @@ const kPollMs = 2000;
 
 export function playerColour(p) { return kColours[p % kColours.length]; }
 
-// "31 %" in the page's language (the number by its Intl, the sign by its catalog).
-function percent(x) { return say('page.analysis.percent', { n: Math.round(100 * x) }); }
+// A chance as a percentage in the page's language ("31%", "31 %"): Intl's.
+function percent(x) {
+  return new Intl.NumberFormat(pageLanguage(), { style: 'percent', maximumFractionDigits: 0 }).format(x);
+}
 
-// The chance-to-win lines: x the decisions (0: the start), y 0..100 %;
+// The step of the review's timeline that shows decision `decision` (0: the start).
+const stepOf = (decision) => decision + 1;
+
+// The chance-to-win lines: x the steps (the first: the start), y 0..100 %;
 // the three swings as numbered dashed lines. Drawn `width` CSS pixels wide
 // (its card's width), so that its text keeps its size from a phone to a TV.
 export function chartSvg(analysis, width = 640) {
@@ -44,7 +51,7 @@ export function chartSvg(analysis, width = 640) {
     return `<polyline class="chance-line" data-player="${p}" fill="none" stroke="${playerColour(p)}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points}"><title>${esc(plainPlayer(analysis, p))}</title></polyline>`;
   }).join('');
   const axis = `<text class="axis" x="${left}" y="${h - 4}">${esc(say('page.analysis.axis-start'))}</text>`
-    + `<text class="axis" x="${w - right}" y="${h - 4}" text-anchor="end">${esc(say('page.analysis.axis-decision', { n: series.length - 1 }))}</text>`;
+    + `<text class="axis" x="${w - right}" y="${h - 4}" text-anchor="end">${esc(say('page.analysis.axis-step', { n: stepOf(series.length - 1) }))}</text>`;
   return `<svg class="chance-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(say('page.analysis.chart-label'))}">${grid}${marks}${lines}${axis}</svg>`;
 }
 
@@ -55,9 +62,10 @@ function legendHtml(analysis) {
   }).join('')}</ul>`;
 }
 
-const decisionLink = (n) => `<a href="#" data-goto="${n}">${esc(say('page.analysis.decision', { n }))}</a>`;
+// A link to the step that shows decision `n`, named as the timeline names it.
+const decisionLink = (n) => `<a href="#" data-goto="${n}">${esc(say('page.review.step-link', { n: stepOf(n) }))}</a>`;
 
-// "Decision 57: Anna votes No. Bruno's chance to win went from 31 % to 78 %."
+// "Step 58: Anna votes No. Bruno's chance to win went from 31% to 78%."
 // A decision's words (`says`; the daemon's English `text` from an analysis
 // kept before it had them), and the search player's choice likewise.
 const decisionWords = (d) => sayOr(d.says, d.text);
@@ -86,16 +94,19 @@ function swingsHtml(analysis) {
 function preferencesHtml(analysis) {
   const worth = (analysis.settings && analysis.settings.worth_telling) || 0.03;
   const told = analysis.decisions.filter((d) => d.review && !d.review.bot && d.review.gain >= worth);
-  if (!told.length) return `<p class="muted">${esc(say('page.analysis.agreed', { worth: textArg(percent(worth)) }))}</p>`;
+  // A difference of two chances: percentage points.
+  const worthPoints = textArg(say('page.analysis.points', { n: Math.round(100 * worth) }));
+  if (!told.length) return `<p class="muted">${esc(say('page.analysis.agreed', { worth: worthPoints }))}</p>`;
   const items = told.map((d) => {
+    // The gain is a difference of two chances: percentage points, never the game's points.
     const gain = Math.round(100 * d.review.gain);
     const args = { what: textArg(decisionWords(d)), played: textArg(percent(d.review.played_chance)),
-      chance: textArg(percent(d.review.preferred_chance)), gain };
+      chance: textArg(percent(d.review.preferred_chance)) };
     const html = { decision: decisionLink(d.decision), preferred: `<b>${esc(preferredWords(d))}</b>`,
-      points: `<b>${esc(say('page.analysis.gain', { n: gain }))}</b>` };
+      gain: `<b>${esc(say('page.analysis.gain-points', { n: gain }))}</b>` };
     return `<li data-decision="${d.decision}">${sayHtml('page.analysis.preferred', args, html)}</li>`;
   });
-  return `<p class="small muted">${esc(say('page.analysis.preferred-intro', { n: told.length, worth: textArg(percent(worth)) }))}</p>`
+  return `<p class="small muted">${esc(say('page.analysis.preferred-intro', { n: told.length, worth: worthPoints }))}</p>`
     + `<ul class="plain preferences">${items.join('')}</ul>`;
 }
 

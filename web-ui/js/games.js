@@ -226,12 +226,15 @@ async function showGame(id) {
   showStep(0);
   showBreakdown(game);
   if (leagueUid) return;  // the league keeps no analysis
-  // Decision k of the analysis is the record's line k: step k of the timeline.
+  // Decision k of the analysis is the record's line k: the timeline's
+  // index k, shown as step k + 1 (analysis_panel.js names its links so).
+  // The castle comes into view at the top; the step's words stay in the
+  // controls pinned to the bottom of the screen.
   showAnalysis($('analysis'), id, {
     stillShowing: () => shownId === id && !$('review').classList.contains('hidden'),
     goto: (decision) => {
       showStep(decision);
-      $('step-text').scrollIntoView({ block: 'nearest' });
+      $('castle').scrollIntoView({ block: 'start' });
     },
   });
 }
@@ -267,6 +270,7 @@ $('elections').addEventListener('click', (event) => {
   if (!link) return;
   event.preventDefault();
   showStep(Number(link.dataset.goto));
+  $('castle').scrollIntoView({ block: 'start' });
 });
 document.addEventListener('keydown', (event) => {
   if ($('review').classList.contains('hidden') || event.target.closest('input, textarea, select')) return;

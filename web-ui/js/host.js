@@ -15,6 +15,7 @@ import { createRevealForm } from './reveal.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
 import { phaseWord, stateWord } from './game_words.js';
 import { createVoiceSettings } from './voice_settings.js';
+import { showLanLink } from './lan_link.js';
 
 const $ = (id) => document.getElementById(id);
 const kSeats = { classic: [3, 6], online: [3, 6], 2024: [2, 8] };
@@ -309,6 +310,7 @@ function askUndo(question) {
 
 async function start() {
   await startWords();
+  showLanLink(); // opened at 127.0.0.1: the link phones open instead (lan_link.js)
   fillParagraphs();
   codes = createPlayerCodes($('links'), { say: tell, onHostError: (e) => { if (e.status === 401) lockRefused(e); } });
   refreshForm();
