@@ -152,6 +152,10 @@ function renderMoment(moment, mine) {
   const ambition = moment && moment.ambition;
   const choosing = Boolean(ambition && (!ambition.kept || ambition.changeable) && (ambition.choices || []).length);
   $('moment-ambition').classList.toggle('hidden', !choosing);
+  if (!choosing && $('moment-ambition').dataset.signature) {
+    $('moment-ambition').innerHTML = '';
+    delete $('moment-ambition').dataset.signature;
+  }
   if (choosing) {
     renderAmbitionChoice($('moment-ambition'), {
       token: token(), choices: ambition.choices, kept: ambition.kept, changeable: ambition.changeable, onKept: refresh });
