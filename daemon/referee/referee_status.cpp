@@ -135,6 +135,11 @@ json playerMomentJson(const Context& ctx, json refusal, bool physicalCards, engi
         out["action"] = phase == Phase::Placement ? "place" : "move";
         out["to_act"] =
             json{{"seat", toAct.index}, {"bot", game.botAt(toAct)}, {"who", wireValue(ctx.seatWords(toAct))}};
+        // A bot's move shown for the table to make: anyone may make it.
+        out["to_act"]["plan_says"] =
+            game.botPlan ? words::messageJson(engine::Message(
+                               "wait.bot-plan", {{"plan", engine::say::message(ctx.botPlanMessage())}}))
+                         : json(nullptr);
         // A board refused while a seat is to place or move stands for that
         // seat's move: it is theirs to put back.
         if (toAct == seat && !refusal.is_null()) {

@@ -35,8 +35,8 @@ TEST_CASE("player moment: the seat to move has its turn and what to do; the othe
         CHECK(other["kind"] == "wait");
         CHECK(other["to_act"]["seat"] == 0);
         CHECK(other["to_act"]["bot"] == false);
-        // A player without a name: "Seat 1", as the public status words it.
-        CHECK(other["to_act"]["who"]["message"]["code"] == "seat.numbered");
+        // The seat's players as a message parameter, as the public status names them.
+        CHECK(other["to_act"]["who"] == json{{"player", t.referee.publicStatus()["players"][0]["name"]}});
     }
 }
 

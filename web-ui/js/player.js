@@ -127,8 +127,10 @@ function momentHtml(moment) {
     default: {
       const toAct = moment.to_act;
       if (toAct && toAct.who) {
-        return title(toAct.bot ? 'page.player.banner.bot-plays' : 'page.player.banner.plays', { who: toAct.who })
-          + line('page.player.banner.nothing-to-do');
+        // A bot's move is made by anyone at the table: the move, not "nothing to do".
+        const next = toAct.bot && toAct.plan_says
+          ? `<p class="moment-do">${esc(sayOr(toAct.plan_says, ''))}</p>` : line('page.player.banner.nothing-to-do');
+        return title(toAct.bot ? 'page.player.banner.bot-plays' : 'page.player.banner.plays', { who: toAct.who }) + next;
       }
       return title('page.player.banner.nothing-now');
     }
