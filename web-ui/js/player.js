@@ -150,7 +150,7 @@ function renderMoment(moment, mine) {
     $('moment-text').dataset.html = html;
     $('moment-text').innerHTML = html;
   }
-  $('moment-public').textContent = lastPublicLine;
+  $('public').textContent = lastPublicLine;
   const ambition = moment && moment.ambition;
   const choosing = Boolean(ambition && (!ambition.kept || ambition.changeable) && (ambition.choices || []).length);
   $('moment-ambition').classList.toggle('hidden', !choosing);
@@ -197,7 +197,7 @@ function onStatus(status) {
     waiting: { text: sayOr(status.waiting_says, status.waiting_for) } };
   const line = say(view.round ? 'page.player.public-round' : 'page.player.public', args);
   lastPublicLine = status.state === 'no-game' ? say('page.player.no-game') : call ? `${say(call)} ${line}` : line;
-  $('moment-public').textContent = lastPublicLine;
+  $('public').textContent = lastPublicLine;
   refresh();
 }
 
