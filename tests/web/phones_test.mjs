@@ -280,7 +280,7 @@ try {
   const mover = phones[names.indexOf(toAct)];
   await waitBanner(mover, 'Your move was refused');
   const moverText = visible(await mover.locator('#moment').innerText());
-  check(moverText.includes(refused.refusal.message) && /To go on, put back:/.test(moverText) && /Bridget/.test(moverText) && /floor 2/.test(moverText),
+  check(moverText.includes(refused.refusal.message) && /To go on:/.test(moverText) && /Bridget/.test(moverText) && /floor 2/.test(moverText),
     `${toAct}'s banner gives the reason and what to put back: ${moverText.replace(/\s+/g, ' ')}`);
   check((await mover.locator('#moment a.moment-rule').count()) === (refused.refusal.rule ? 1 : 0), 'the rule is linked when the refusal names it');
   if (refused.refusal.rule) check((await mover.locator('#moment a.moment-rule').getAttribute('href')) === `rules.html#${refused.refusal.rule}`, 'the rule link');
