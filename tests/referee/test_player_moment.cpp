@@ -38,6 +38,13 @@ TEST_CASE("player moment: the seat to move has its turn and what to do; the othe
         // The seat's players as a message parameter, as the public status names them.
         CHECK(other["to_act"]["who"] == json{{"player", t.referee.publicStatus()["players"][0]["name"]}});
     }
+    // Paused: nobody's turn; over: nothing to do.
+    REQUIRE(t.host({{"pause", json::object()}}).ok);
+    CHECK(momentOf(t, 0)["kind"] == "paused");
+    REQUIRE(t.host({{"resume", json::object()}}).ok);
+    CHECK(momentOf(t, 0)["kind"] == "turn");
+    REQUIRE(t.host({{"abandon", json::object()}}).ok);
+    for (int p = 0; p < 4; ++p) CHECK(momentOf(t, p)["kind"] == "over");
 }
 
 TEST_CASE("player moment: a refused move is the moving seat's, with the reason and what to put back") {
