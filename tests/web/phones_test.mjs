@@ -321,6 +321,12 @@ try {
   check(/Eloise is crowned|The game is over/.test(end), `the status page says how it ended: ${(end.match(/Last: .*/) || [''])[0]}`);
   check(/seat 5\b/i.test(end), 'the scores name seats from 1 (seat 5 is there)');
   await shot(statusPage, 'status-over', { fullPage: false });
+  // The end on a phone: the banner says so, and the scores come below it.
+  await waitBanner(phones[0], 'The game is over.');
+  await phones[0].locator('.my-ending:not(.hidden)').waitFor({ timeout: kWait });
+  const bannerBottom = await phones[0].locator('#moment').evaluate((m) => m.getBoundingClientRect().bottom);
+  const scoresTop = await phones[0].locator('.my-ending').evaluate((m) => m.getBoundingClientRect().top);
+  check(scoresTop >= bannerBottom, `the scores come below the banner (${Math.round(scoresTop)} px, banner to ${Math.round(bannerBottom)} px)`);
   for (const phone of phones) check((await pageWidth(phone)) <= 392, 'each phone page fits a phone');
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
 } catch (e) {
