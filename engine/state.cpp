@@ -302,14 +302,32 @@ void State::startPlay() {
 
 // ---- Ambition (RULES §5) -----------------------------------------------------
 
+// Decision (RULES-NOTES): a kept card may be changed for the other one
+// dealt until the round's first placement; the round has begun then.
+bool State::ambitionChangeable(PlayerId p) const {
+    if (p.index >= rules_->players() || ambitionKept_[p.index] == AmbitionCard::Unknown) return false;
+    return phase_ == Phase::KeepAmbition || (phase_ == Phase::Placement && placed_ == 0);
+}
+
 std::optional<Refusal> State::checkKeep(const Action& a) const {
-    if (phase_ != Phase::KeepAmbition)
-        return refuse(RefusalCode::WrongPhase, Message("refusal.keep-after-deal"));
+    const bool changeWindow = rules_->options().ambition && phase_ == Phase::Placement && placed_ == 0;
+    if (phase_ != Phase::KeepAmbition && !changeWindow) {
+        const bool begun =
+            rules_->options().ambition &&
+            (phase_ == Phase::Placement || phase_ == Phase::Ascent || phase_ == Phase::Election);
+        return refuse(RefusalCode::WrongPhase,
+                      Message(begun ? "refusal.keep-round-begun" : "refusal.keep-after-deal"));
+    }
     PlayerId p = a.player();
     if (p.index >= rules_->players())
         return refuse(RefusalCode::UnknownPlayer, Message("refusal.no-such-player"));
-    if (ambitionKept_[p.index] != AmbitionCard::Unknown)
-        return refuse(RefusalCode::AlreadyKept, Message("refusal.already-kept"));
+    if (const auto kept = ambitionKept_[p.index]; kept != AmbitionCard::Unknown) {
+        // A change of mind: the other card dealt, nothing else.
+        const auto& dealt = ambitionDealt_[p.index];
+        const auto other = dealt[0] == kept ? dealt[1] : dealt[0];
+        if (a.ambition() != other) return refuse(RefusalCode::AlreadyKept, Message("refusal.already-kept"));
+        return std::nullopt;
+    }
     if (a.ambition() >= AmbitionCard::Unknown)
         return refuse(RefusalCode::UnknownCard, Message("refusal.no-such-ambition"));
     const auto& pair = ambitionDealt_[p.index];
@@ -326,6 +344,7 @@ std::optional<Refusal> State::applyAction(const Action& a, EventList* ev) {
             if (auto r = checkKeep(a)) return r;
             ambitionKept_[a.player().index] = a.ambition();
             if (ev) ev->push(Event{.kind = EventKind::AmbitionKept, .player = a.player(), .round = round_});
+            if (phase_ != Phase::KeepAmbition) return std::nullopt;  // a change before the first placement
             for (int p = 0; p < rules_->players(); ++p)
                 if (ambitionKept_[p] == AmbitionCard::Unknown) return std::nullopt;
             startPlay();

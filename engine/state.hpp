@@ -178,6 +178,9 @@ public:
     std::optional<VoteCard> voteOf(Seat s) const;  // before the reveal: secret
     const std::array<AmbitionCard, 2>& ambitionChoices(PlayerId p) const { return ambitionDealt_[p.index]; }
     AmbitionCard keptAmbition(PlayerId p) const { return ambitionKept_[p.index]; }
+    // The player's kept card may still be changed for the other one dealt
+    // (a keep of that card): until the round's first placement.
+    bool ambitionChangeable(PlayerId p) const;
     const FavouritesCard& emissaryFavourites() const { return emissaryFavourites_; }  // public
     std::vector<VoteCard> emissaryPile() const;  // secret: top card first
     // Royal couple: after the first coronation the cards stay face up.

@@ -112,6 +112,86 @@ engine::Message phaseWaitsFor(const engine::State& state, const Context& ctx) {
     return Message("wait.game-over");
 }
 
+// A message parameter as the API sends it ({"player": NAME}, a list...).
+json wireValue(const engine::MessageValue& value) {
+    return words::messageJson(engine::Message("value", {{"value", value}}))["args"]["value"];
+}
+
+// What concerns one player now, for the banner at the top of their page
+// (API.md, "A player's page"): their seat's turn, the refusal of their
+// seat's move (`refusal`: the public status's), their vote, their Ambition
+// choice (their own two cards: this player's page only); else who plays
+// now. Nothing in it that the public status or their own view does not
+// already show them.
+json playerMomentJson(const Context& ctx, json refusal, bool physicalCards, engine::PlayerId p) {
+    const auto& game = ctx.game;
+    const auto& state = *game.state;
+    const auto& rules = state.rules();
+    const auto seat = rules.seatOf(p);
+    const auto phase = state.phase();
+    json out{{"kind", "wait"},     {"action", nullptr},   {"to_act", nullptr},
+             {"refusal", nullptr}, {"election", nullptr}, {"ambition", nullptr}};
+    const bool moving = phase == Phase::Placement || phase == Phase::Ascent;
+    if (moving) {
+        const auto toAct = state.seatToAct();
+        out["action"] = phase == Phase::Placement ? "place" : "move";
+        out["to_act"] =
+            json{{"seat", toAct.index}, {"bot", game.botAt(toAct)}, {"who", wireValue(ctx.seatWords(toAct))}};
+        // A bot's move shown for the table to make: anyone may make it.
+        out["to_act"]["plan_says"] =
+            game.botPlan ? words::messageJson(engine::Message(
+                               "wait.bot-plan", {{"plan", engine::say::message(ctx.botPlanMessage())}}))
+                         : json(nullptr);
+        // A board refused while a seat is to place or move stands for that
+        // seat's move: it is theirs to put back.
+        if (toAct == seat && !refusal.is_null()) {
+            refusal["seat"] = toAct.index;
+            out["refusal"] = std::move(refusal);
+        }
+    }
+    if (phase == Phase::Election) {
+        const auto& hand = state.hand(seat);
+        json keys = json::array();
+        for (auto card : {engine::VoteCard::Yes, engine::VoteCard::No, engine::VoteCard::Stomachache})
+            if (hand.holds(card)) keys.push_back(engine::voteCardName(card));
+        const auto candidate = state.candidate();
+        out["election"] =
+            json{{"candidate", candidate.index < rules.roster().size()
+                                   ? wireValue(engine::say::character(rules.roster()[candidate]))
+                                   : json(nullptr)},
+                 {"voted", state.hasVoted(seat)},
+                 {"keys", std::move(keys)}};
+    }
+    const bool choosing = phase == Phase::KeepAmbition || state.ambitionChangeable(p);
+    if (rules.options().ambition && !physicalCards && choosing) {
+        const auto kept = state.keptAmbition(p);
+        json choices = json::array();
+        for (auto c : state.ambitionChoices(p)) choices.push_back(engine::ambitionCardName(c));
+        out["ambition"] =
+            json{{"kept", kept == engine::AmbitionCard::Unknown ? json(nullptr)
+                                                                : json(engine::ambitionCardName(kept))},
+                 {"choices", std::move(choices)},
+                 {"changeable", state.ambitionChangeable(p)}};
+    }
+    const char* kind = "wait";
+    if (game.status == GameStatus::Paused)
+        kind = "paused";
+    else if (game.status == GameStatus::Finished || game.status == GameStatus::Abandoned)
+        kind = "over";
+    else if (!game.playing())
+        kind = "wait";
+    else if (!out["refusal"].is_null())
+        kind = "refused";
+    else if (!out["ambition"].is_null() && out["ambition"]["kept"].is_null())
+        kind = "ambition";
+    else if (!out["election"].is_null())
+        kind = out["election"]["voted"].get<bool>() ? "voted" : "vote";
+    else if (moving && state.seatToAct() == seat && !game.botAt(seat))
+        kind = "turn";
+    out["kind"] = kind;
+    return out;
+}
+
 }  // namespace
 
 json Referee::Impl::publicStatus() const {
@@ -211,7 +291,10 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
         if (n->says) stationNotice["says"] = words::messageJson(*n->says);
         if (n->detail.contains("code")) stationNotice["code"] = n->detail["code"];
     }
+    json boardJson = json::object();
+    board.addStatus(boardJson);
     return json{{"game", game.id ? json(game.id->value) : json(nullptr)},
+                {"moment", playerMomentJson(ctx, boardJson["refusal"], cards.physical(), p)},
                 {"station_notice", std::move(stationNotice)},
                 {"state", gameStatusName(game.status)},
                 {"player", p.index},

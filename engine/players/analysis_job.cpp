@@ -64,7 +64,11 @@ bool AnalysisJob::step() {
                                                std::abs(analysed_.after.winChance[p] - before.winChance[p]));
                 const auto* action = std::get_if<Action>(&decisions_[next_]);
                 phase_ = Phase::Search;
-                if (!action || action->kind() == ActionKind::Pass) {
+                // A pass, or an Ambition card changed before the first
+                // placement (no choice the search player weighs): no review.
+                const bool change = action && action->kind() == ActionKind::Keep &&
+                                    state_.phase() != engine::Phase::KeepAmbition;
+                if (!action || action->kind() == ActionKind::Pass || change) {
                     finishDecision();
                 } else {
                     ActionList legal;

@@ -191,7 +191,7 @@ TEST_CASE("RULES 5 Ambition: after the deal each player keeps one of two cards, 
     CHECK(t.happened(EventKind::AmbitionKept));
     CHECK(t.state.keptAmbition(player(3)) == pair[1]);
     CHECK(t.state.toAct().size() == 3);
-    CHECK_REFUSED(t.state, Action::keep(player(3), pair[0]), RefusalCode::AlreadyKept);
+    CHECK_REFUSED(t.state, Action::keep(player(3), pair[1]), RefusalCode::AlreadyKept);
     CHECK_REFUSED(t.state, Action::keep(player(4), pair[0]), RefusalCode::UnknownPlayer);
     CHECK_REFUSED(t.state, Action::keep(player(0), AmbitionCard::Unknown), RefusalCode::UnknownCard);
     // A card not dealt to the player.
@@ -201,10 +201,53 @@ TEST_CASE("RULES 5 Ambition: after the deal each player keeps one of two cards, 
     t.keepFirst();
     CHECK(t.state.phase() == Phase::Placement);
     CHECK(t.toAct() == seat(2));
-    CHECK_REFUSED(t.state, Action::keep(player(1), AmbitionCard::Wc0), RefusalCode::WrongPhase);
+    // Another player's card, or the card already kept: no change of mind.
+    CHECK_REFUSED(t.state, Action::keep(player(1), pair[0]), RefusalCode::AlreadyKept);
+    CHECK_REFUSED(t.state, Action::keep(player(1), t.state.keptAmbition(player(1))),
+                  RefusalCode::AlreadyKept);
     // The kept card is nobody else's business.
     CHECK(playerView(t.state, player(0)).ambition ==
           std::optional<AmbitionCard>(t.state.keptAmbition(player(0))));
+}
+
+TEST_CASE("RULES 5 Ambition (decision): a kept card may be changed for the other until the first placement") {
+    Table t(spec2024(4, Variant::None, kAmbition, 2));
+    t.deal();
+    const auto pair = t.state.ambitionChoices(player(0));
+    REQUIRE_ACCEPTED(t.apply(Action::keep(player(0), pair[0])));
+    CHECK(t.state.ambitionChangeable(player(0)));
+    CHECK_FALSE(t.state.ambitionChangeable(player(1)));  // nothing kept yet: a keep, not a change
+    // While the others choose: changed, and changed back.
+    REQUIRE_ACCEPTED(t.apply(Action::keep(player(0), pair[1])));
+    CHECK(t.happened(EventKind::AmbitionKept));
+    CHECK(t.state.keptAmbition(player(0)) == pair[1]);
+    CHECK(t.state.phase() == Phase::KeepAmbition);
+    CHECK(t.state.toAct().size() == 3);  // a change keeps nobody else's turn
+    REQUIRE_ACCEPTED(t.apply(Action::keep(player(0), pair[0])));
+    t.keepFirst();
+    CHECK(t.state.phase() == Phase::Placement);
+    const Seat first = t.toAct();
+    // Everyone has kept, nothing is placed: the round has not begun.
+    CHECK(t.state.ambitionChangeable(player(0)));
+    REQUIRE_ACCEPTED(t.apply(Action::keep(player(0), pair[1])));
+    CHECK(t.state.keptAmbition(player(0)) == pair[1]);
+    CHECK(t.state.phase() == Phase::Placement);
+    CHECK(t.toAct() == first);  // the turn stays where it was
+    CHECK(playerView(t.state, player(0)).ambition == std::optional<AmbitionCard>(pair[1]));
+    // The first placement: the card stands.
+    const auto place = Action::place(first, t.id("eloise"), Place::Floor1);
+    REQUIRE_ACCEPTED(t.apply(place));
+    CHECK_FALSE(t.state.ambitionChangeable(player(0)));
+    CHECK_REFUSED(t.state, Action::keep(player(0), pair[0]), RefusalCode::WrongPhase);
+    CHECK(t.state.keptAmbition(player(0)) == pair[1]);
+}
+
+TEST_CASE("RULES 5 Ambition (decision): without Ambition no keep, and no change after the deal") {
+    Table t(spec2024(4, Variant::None, Options{}, 2));
+    t.deal();
+    CHECK(t.state.phase() == Phase::Placement);
+    CHECK_REFUSED(t.state, Action::keep(player(0), AmbitionCard::Wc0), RefusalCode::WrongPhase);
+    CHECK_FALSE(t.state.ambitionChangeable(player(0)));
 }
 
 TEST_CASE("RULES 5 Ambition: a deal must give two cards to each player, no card twice") {

@@ -101,3 +101,28 @@ TEST_CASE("an analysis in pieces stops at a decision the rules refuse, like anal
     CHECK(job.result().decisions.size() < decisions.size());
     CHECK(job.result().swings == expected.swings);
 }
+
+TEST_CASE("an Ambition card changed before the first placement is analysed without a review") {
+    const auto rules =
+        std::make_shared<const Rules>(vivaref::test::spec2024(4, Variant::None, Options{true, false}));
+    auto decisions = randomGame(rules, 5);
+    // The moment every card is kept and nothing is placed yet: player 0 changes their mind.
+    State s(rules);
+    std::size_t at = 0;
+    for (; at < decisions.size(); ++at) {
+        REQUIRE_FALSE(s.apply(decisions[at]));
+        if (s.phase() == Phase::Placement) break;
+    }
+    REQUIRE(s.ambitionChangeable(PlayerId{0}));
+    const auto dealt = s.ambitionChoices(PlayerId{0});
+    const auto other = dealt[0] == s.keptAmbition(PlayerId{0}) ? dealt[1] : dealt[0];
+    decisions.insert(decisions.begin() + static_cast<std::ptrdiff_t>(at + 1),
+                     Action::keep(PlayerId{0}, other));
+    AnalysisSettings settings;
+    settings.rollouts = 5;
+    settings.iterations = 20;
+    Rng rng(2);
+    const auto analysis = analyseGame(State(rules), decisions, settings, rng);
+    REQUIRE(analysis.decisions.size() == decisions.size());  // the change replays, and all after it
+    CHECK_FALSE(analysis.decisions[at + 1].review.has_value());
+}

@@ -81,6 +81,15 @@ BotGame playWithBots(const engine::RulesSpec& spec, const json& bots, std::uint6
                 CHECK(leds[drivers::placeLed(drivers::PlaceName{plan["from"].get<std::string>()})] ==
                       drivers::LedMode::Blink);
             CHECK(status["waiting_for"].get<std::string>().find("(bot)") != std::string::npos);
+            // A person's page: the bot plays, and its move is anyone's to make.
+            std::uint8_t personSeat = 0;
+            while (botSeats.contains(personSeat)) ++personSeat;
+            const auto person = state.rules().playerAt(engine::Seat{personSeat}, 0);
+            const auto moment = t.referee.playerStatus(person)["moment"];
+            CHECK(moment["kind"] == "wait");
+            CHECK(moment["to_act"]["seat"] == seat);
+            CHECK(moment["to_act"]["bot"] == true);
+            CHECK(moment["to_act"]["plan_says"]["code"] == "wait.bot-plan");
             if (!triedOffPlan && phase == Phase::Ascent) {
                 // Another legal move of the bot's seat: refused, then put back.
                 engine::ActionList legal;

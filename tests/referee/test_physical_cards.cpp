@@ -95,6 +95,7 @@ void checkNothingShown(SimTable& t) {
         CHECK_FALSE(own["private"].contains("ambition_choices"));
         CHECK_FALSE(own["private"].contains("ambition"));
         CHECK(own["private"].contains("hand"));
+        CHECK(own["moment"]["ambition"].is_null());  // the player holds the card, not the page
     }
 }
 

@@ -172,6 +172,12 @@ TEST_CASE("players' links: one per player, each opening only that player's page;
         t.call(http::verb::post, "/api/player/" + token1 + "/keep", {{"ambition", choices[0]}});
     CAPTURE(keptAnswer.dump());
     CHECK(kept == 200);
+    // A change of mind before the first placement: the other card, once; the same card again is refused.
+    auto [changed, changedAnswer] =
+        t.call(http::verb::post, "/api/player/" + token1 + "/keep", {{"ambition", choices[1]}});
+    CAPTURE(changedAnswer.dump());
+    CHECK(changed == 200);
+    CHECK(t.get("/api/player/" + token1)["moment"]["ambition"]["kept"] == choices[1]);
     auto [again, refusal] =
         t.call(http::verb::post, "/api/player/" + token1 + "/keep", {{"ambition", choices[1]}});
     CHECK(again == 409);

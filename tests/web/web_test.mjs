@@ -667,11 +667,12 @@ try {
   const link0 = await host2.locator('#links figure[data-player="0"] a.player-link').getAttribute('href');
   const p2024 = await newPage(kPhone);
   await p2024.goto(link0);
-  await p2024.locator('#ambition-card:not(.hidden)').waitFor({ timeout: kWait });
+  await p2024.locator('#moment-ambition button.ambition-keep').nth(1).waitFor({ timeout: kWait });
   const choices = (await api(url, `/api/player/${new URL(link0).hash.slice(1)}`)).json.private.ambition_choices;
   check(choices.length === 2, `player 0 is offered two Ambition cards: ${choices}`);
   await p2024.locator(`button.ambition-keep[data-ambition="${choices[0]}"]`).tap();
-  await p2024.locator('#ambition .big').waitFor({ timeout: kWait });
+  await p2024.locator('#moment-ambition button.ambition-confirm').tap();
+  await p2024.locator(`#moment-ambition .ambition-kept[data-ambition="${choices[0]}"]`).waitFor({ timeout: kWait });
   check(true, 'the kept Ambition card shows on the player\'s page');
   const ambitionSlugs = choices;
   const publicNow = (await api(url, '/api/status')).text;

@@ -1,14 +1,17 @@
 // A player's private page, reached by the secret link of the host's QR
 // code (/player.html#TOKEN; ?token=TOKEN works too). It reads only
-// GET /api/player/TOKEN: that player's favourites, hand and Ambition card;
-// the Ambition card is kept here with a tap (js/ambition_choice.js).
+// GET /api/player/TOKEN: that player's favourites, hand and Ambition card,
+// and the moment that concerns them (`moment`, web-ui/API.md), shown in the
+// banner at the top: their turn and what to do, the refusal of their move
+// with what to put back, their vote, their Ambition choice
+// (js/ambition_choice.js), else who plays now. The rest of the page is below.
 // The public event stream only tells it when to read again. A table with
 // its own physical Favourites cards (favourites_mode "physical") gets no
 // card here: the page says to keep the card in hand, and shows the votes.
 // Every word is the catalog's (js/words.js), in this phone's language.
 import { announceStatus } from './announce.js';
 import { esc, getJson, liveEvents } from './api.js';
-import { renderAmbitionChoice } from './ambition_choice.js';
+import { renderAmbitionChoice, renderKeptAmbition } from './ambition_choice.js';
 import { renderPlayerEnding } from './ending.js';
 import { phaseWord, stateWord, voteCardWord } from './game_words.js';
 import { characterName, nameHtml, setRoster } from './names.js';
@@ -26,6 +29,7 @@ function fail(text) {
   $('error').textContent = text;
   $('error').classList.remove('hidden');
   $('private').classList.add('hidden');
+  $('moment').classList.add('hidden');
 }
 
 // The station's last private notice (a second key press, not counted) is
@@ -49,6 +53,7 @@ function render(page) {
   renderPlayerEnding(undefined, page.player ?? null);
   $('error').classList.add('hidden');
   $('private').classList.remove('hidden');
+  $('moment').classList.remove('hidden');
   const mine = page.private || {};
   if (page.name) $('who').innerHTML = sayHtml('page.player.whose-cards', {}, { who: nameHtml(page.name) });
   else $('who').textContent = say('page.player.my-cards');
@@ -78,10 +83,89 @@ function render(page) {
     .join('');
   $('own-vote').textContent = mine.own_vote ? say('page.player.own-vote', { vote: { text: voteCardWord(mine.own_vote) } }) : '';
   showStationNotice(page.station_notice);
-  const choices = mine.ambition_choices || [];
-  const showAmbition = !physical && (mine.ambition || choices.length);
-  $('ambition-card').classList.toggle('hidden', !showAmbition);
-  if (showAmbition) renderAmbitionChoice($('ambition'), { token: token(), choices, kept: mine.ambition, onKept: refresh });
+  renderMoment(page.moment || null, mine);
+}
+
+// ---- the banner: the moment that concerns this player -------------------------------
+
+let lastPublicLine = '';
+
+// A refusal's "what to put back", one step a line (the daemon's words).
+function restoreHtml(refusal) {
+  const steps = (refusal.restore || []).map((r) => `<li>${esc(sayOr(r.do_says, r.do))}</li>`).join('');
+  return steps ? `<p class="moment-put-back">${esc(say('page.player.banner.put-back'))}</p><ul class="moment-steps">${steps}</ul>` : '';
+}
+
+function momentHtml(moment) {
+  const title = (code, args) => `<p class="moment-title">${esc(say(code, args))}</p>`;
+  const line = (code, args) => `<p class="moment-do">${esc(say(code, args))}</p>`;
+  switch (moment.kind) {
+    case 'turn':
+      return title('page.player.banner.your-turn')
+        + line(moment.action === 'place' ? 'page.player.banner.do-place' : 'page.player.banner.do-move');
+    case 'refused': {
+      const refusal = moment.refusal || {};
+      // The rule's explanation, when the refusal names it (rules.html's anchors).
+      const rule = refusal.rule
+        ? `<p><a class="moment-rule" href="rules.html#${encodeURIComponent(refusal.rule)}">${esc(say('page.player.banner.the-rule'))}</a></p>` : '';
+      return title('page.player.banner.refused')
+        + `<p class="moment-why">${esc(sayOr(refusal.says, refusal.message))}</p>${restoreHtml(refusal)}${rule}`;
+    }
+    case 'vote': {
+      const election = moment.election || {};
+      const keys = election.keys || [];
+      return title('page.player.banner.vote-now', { candidate: election.candidate || { text: '?' } })
+        + line('page.player.banner.vote-keys', { stomachache: { text: keys.includes('stomachache') ? 'yes' : 'no' } });
+    }
+    case 'voted':
+      return title('page.player.banner.voted') + line('page.player.banner.voted-wait');
+    case 'ambition':
+      return title('page.player.banner.choose-ambition');
+    case 'paused':
+      return title('page.player.banner.paused');
+    case 'over':
+      return title('page.player.banner.over');
+    default: {
+      const toAct = moment.to_act;
+      if (toAct && toAct.who) {
+        // A bot's move is made by anyone at the table: the move, not "nothing to do".
+        const next = toAct.bot && toAct.plan_says
+          ? `<p class="moment-do">${esc(sayOr(toAct.plan_says, ''))}</p>` : line('page.player.banner.nothing-to-do');
+        return title(toAct.bot ? 'page.player.banner.bot-plays' : 'page.player.banner.plays', { who: toAct.who }) + next;
+      }
+      return title('page.player.banner.nothing-now');
+    }
+  }
+}
+
+// The banner for this player's moment; the Ambition choice inside it while
+// the cards may be chosen or changed, else the kept card below.
+function renderMoment(moment, mine) {
+  const banner = $('moment');
+  const kind = moment ? moment.kind : 'none';
+  banner.dataset.moment = kind;
+  banner.classList.toggle('moment-mine', ['turn', 'refused', 'vote', 'ambition'].includes(kind));
+  banner.classList.toggle('moment-refused', kind === 'refused');
+  const html = moment ? momentHtml(moment) : '';
+  if ($('moment-text').dataset.html !== html) {
+    $('moment-text').dataset.html = html;
+    $('moment-text').innerHTML = html;
+  }
+  $('public').textContent = lastPublicLine;
+  const ambition = moment && moment.ambition;
+  const choosing = Boolean(ambition && (!ambition.kept || ambition.changeable) && (ambition.choices || []).length);
+  $('moment-ambition').classList.toggle('hidden', !choosing);
+  if (!choosing && $('moment-ambition').dataset.signature) {
+    $('moment-ambition').innerHTML = '';
+    delete $('moment-ambition').dataset.signature;
+  }
+  if (choosing) {
+    renderAmbitionChoice($('moment-ambition'), {
+      token: token(), choices: ambition.choices, kept: ambition.kept, changeable: ambition.changeable, onKept: refresh });
+  }
+  const kept = mine && mine.ambition;
+  $('ambition-card').classList.toggle('hidden', choosing || !kept);
+  renderKeptAmbition($('ambition'), choosing ? null : kept);
 }
 
 async function refresh() {
@@ -114,7 +198,8 @@ function onStatus(status) {
   const args = { phase: { text: view.phase ? phaseWord(view.phase) : '' }, round: view.round || 0,
     waiting: { text: sayOr(status.waiting_says, status.waiting_for) } };
   const line = say(view.round ? 'page.player.public-round' : 'page.player.public', args);
-  $('public').textContent = status.state === 'no-game' ? say('page.player.no-game') : call ? `${say(call)} ${line}` : line;
+  lastPublicLine = status.state === 'no-game' ? say('page.player.no-game') : call ? `${say(call)} ${line}` : line;
+  $('public').textContent = lastPublicLine;
   refresh();
 }
 
