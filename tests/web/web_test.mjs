@@ -197,6 +197,8 @@ try {
   await hostPage.click('.tools-link a');
   await hostPage.locator('#enrol-card').waitFor({ state: 'visible', timeout: kWait });
   check(await hostPage.locator('#chance-card').isVisible(), 'the host\'s tools page shows chance by hand and the tags');
+  const chanceKinds = await hostPage.locator('#chance-kind option').evaluateAll((os) => os.map((o) => o.value));
+  check(chanceKinds.join(',') === 'deal,reshuffle', `the chance box sends a deal or a reshuffle, never a player's Ambition keep: ${chanceKinds}`);
   const enrolEvent = (kind) => hostPage.locator(`#enrol-events li[data-kind="${kind}"]`).first();
   const asking = async (slug) => hostPage.locator(`#enrol-asking[data-character="${slug}"]`).waitFor({ timeout: kWait });
   await hostPage.click('#enrol-start');
