@@ -82,6 +82,9 @@ struct RefereeOptions {
     // A bot whose turn begins thinks this long after (bots_part.hpp): the
     // decision that gave it the turn is answered first.
     Timestamp botThinkAfter{150};
+    // A new game teaches (REFEREE-NOTES.md, "A table that teaches") unless
+    // its request says otherwise: the configuration's `[daemon] teaching`.
+    bool teaching = false;
     // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
     // `simulate` passes a fixed one, `serve` its start time).
     store::WallTime wallAtZero{};

@@ -150,7 +150,7 @@ export function tokensPerRow(container, edition) {
   return available / wide >= 0.75 ? 4 : 2;
 }
 
-const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
+const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎', hint: '◍' };
 
 // Draws the castle into `container` (its content is replaced). Options:
 //   edition   "classic" | "online" | "2024" (2024 adds WCs and dungeons)

@@ -211,6 +211,7 @@ function unlocked() {
 let revealForm = null;
 
 function onStatus(status) {
+  if (!onStatus.teachingSet && 'teaching_default' in status) $('teaching').checked = onStatus.teachingSet = status.teaching_default;
   if (onStatus.voice) onStatus.voice.render(status);
   setRoster(status.roster);
   onStatus.edition = status.edition;
@@ -270,6 +271,7 @@ async function start() {
   $('new-game').addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = setupFromForm();
+    body.teaching = $('teaching').checked; // a table that teaches (teach.js, REFEREE-NOTES.md)
     try {
       const answer = await host('new-game', body);
       showLinks(answer);
