@@ -64,7 +64,7 @@ try {
 
   // --- the ascent, on sim.html: lift a piece, its place lights; put it, dark -------
   const sim = await newPage(browser, kLaptop, errors);
-  await sim.goto(`${url}/sim.html#token=${server.hostToken}`);
+  await sim.goto(server.simLink); // the host's link: its pieces are the host's to move
   const piece = roster[8]; // on floor 3; floor 4 holds two
   const token = sim.locator(`#castle g.token[data-slug="${piece}"]`);
   await token.waitFor({ timeout: kWait });
