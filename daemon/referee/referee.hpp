@@ -121,7 +121,9 @@ struct Notice {
     // "crowned", "not-crowned", "reshuffled", "scored", "round-ended",
     // "game-over", "refused", "recovered", "guided", "paused", "resumed",
     // "undone", "abandoned", "resumed-from-log", "reader-fault",
-    // "log-problem", "log-ok". Station only: "private-refusal", "ignored-key".
+    // "log-problem", "log-ok", "teach" (a teaching table: a rule the first
+    // time it comes into play, detail {"rule"}). Station only:
+    // "private-refusal", "ignored-key".
     std::string kind;
     Audience audience = Audience::Public;
     std::optional<int> station;           // Audience::Station only
@@ -186,7 +188,8 @@ public:
     // --- outputs ----------------------------------------------------------
     // The LEDs as they should be now: "place-3", "place-6", "place-wc3",
     // "place-dungeon1" (blink: put something back or where guided; on: an
-    // accepted action's destination, briefly; pulse: its reader is faulty),
+    // accepted action's destination, briefly; pulse: its reader is faulty;
+    // hint: a teaching table's place the piece in hand may go),
     // "turn-S" (on: seat S is to act), "station-S" (on: seat S must still
     // vote; blink: a private refusal there). A pure function of the referee's
     // state and `now`.
