@@ -211,7 +211,7 @@ function unlocked() {
 let revealForm = null;
 
 function onStatus(status) {
-  if (!onStatus.teachingSet && 'teaching_default' in status) $('teaching').checked = onStatus.teachingSet = status.teaching_default;
+  if (!onStatus.teachingSet && 'teaching_default' in status) { $('teaching').checked = Boolean(status.teaching_default); onStatus.teachingSet = true; }
   if (onStatus.voice) onStatus.voice.render(status);
   setRoster(status.roster);
   onStatus.edition = status.edition;
