@@ -66,24 +66,44 @@ try {
   const sim = await newPage(browser, kLaptop, errors);
   await sim.goto(server.simLink); // the host's link: its pieces are the host's to move
   const piece = roster[8]; // on floor 3; floor 4 holds two
-  const token = sim.locator(`#castle g.token[data-slug="${piece}"]`);
-  await token.waitFor({ timeout: kWait });
+  await sim.locator(`#castle g.token[data-slug="${piece}"][data-place="3"]`).waitFor({ timeout: kWait });
+  // A drag as a hand makes it; false when the piece was redrawn under the
+  // pointer (a status arriving): the caller tries again.
   const drag = async (from, to) => {
     const a = await from.boundingBox();
     const b = await to.boundingBox();
+    if (!a || !b) return false;
     await sim.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
     await sim.mouse.down();
     await sim.mouse.move(a.x + a.width / 2 + 20, a.y + a.height / 2 + 20, { steps: 4 });
     await sim.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
     await sim.mouse.up();
+    return true;
   };
-  await drag(token, sim.locator('#castle rect.band[data-place="tray"]'));
+  const onBoard = async () => (await api(url, '/api/sim/state')).json.board;
+  const dragUntil = async (from, to, done, what) => {
+    for (let attempt = 0; attempt < 4; ++attempt) {
+      if (await drag(sim.locator(from), sim.locator(to))) {
+        const end = Date.now() + 1500;
+        while (Date.now() < end) {
+          if (done(await onBoard())) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      await sim.waitForTimeout(200);
+    }
+    throw new Error(`sim.html: ${what} did not happen`);
+  };
+  await sim.waitForTimeout(700); // the last placement's flash is over: the page settles
+  await dragUntil(`#castle g.token[data-slug="${piece}"][data-place="3"]`, '#castle rect.band[data-place="tray"]',
+    (board) => !(board['3'] || []).includes(piece), `${piece} lifted`);
   l = await waitLeds((x) => hinted(x).length > 0, 'the lifted piece\'s place lit');
   check(hinted(l).join() === 'place-4', `the lifted piece lights floor 4 only: ${hinted(l)}`);
   await sim.locator('#castle g.led[data-led="4"][data-mode="hint"]').waitFor({ timeout: kWait });
   check(true, 'sim.html draws floor 4\'s lamp as "may go here"');
   await shot(sim, 'lifted-laptop');
-  await drag(sim.locator(`#castle g.token[data-slug="${piece}"]`), sim.locator('#castle rect.band[data-place="4"]'));
+  await dragUntil(`#castle g.token[data-slug="${piece}"]`, '#castle rect.band[data-place="4"]',
+    (board) => (board['4'] || []).includes(piece), `${piece} put on floor 4`);
   s = await d.waitStatus((x) => x.board && x.board.expected[piece] === '4' && !x.refusal, 'the move accepted');
   l = await waitLeds((x) => hinted(x).length === 0 && x['place-4'] !== 'hint', 'the lights dark once put down');
   check(hinted(l).length === 0, `nothing glows once the piece is down: ${JSON.stringify(l)}`);
