@@ -5,10 +5,11 @@
 // ascent a piece lifted on sim.html lights the one place it may go (the
 // page's lamp and /api/sim/leds), dark again once it is put down there;
 // the first election is explained on the status page (TV) in two lines
-// with a link to its rule, which opens rules.html at that rule.
+// with a link to its rule, which opens rules.html at that rule; on a phone
+// the same, within its width.
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { gameDriver } from './game_driver.mjs';
-import { browserOrSkip, checker, kWait, newPage, shooter, skip } from './harness.mjs';
+import { browserOrSkip, checker, kPhone, kWait, newPage, shooter, skip } from './harness.mjs';
 
 const [vivaref, artifacts = 'artifacts'] = process.argv.slice(2);
 if (serveMissing(vivaref)) skip(serveMissing(vivaref));
@@ -122,6 +123,16 @@ try {
   const text = await card.innerText();
   check(text.includes('The election') && text.includes('everyone votes in secret'), `the TV explains the election in two lines: ${text}`);
   await shot(tv, 'election-tv');
+  // A phone's status page: the same two lines, within its width.
+  const phone = await newPage(browser, kPhone, errors);
+  await phone.goto(`${url}/`);
+  const small = phone.locator('#teach:not(.hidden)');
+  await small.waitFor({ timeout: kWait });
+  const phoneBox = await small.boundingBox();
+  check(phoneBox && phoneBox.x >= 0 && phoneBox.x + phoneBox.width <= 390, `the phone's explanation fits its width: ${JSON.stringify(phoneBox)}`);
+  check((await small.innerText()).includes('everyone votes in secret'), 'the phone explains the election too');
+  await shot(phone, 'election-phone');
+  await phone.context().close();
   await card.locator('a').click();
   await tv.waitForFunction(() => document.body.dataset.rule === 'election', null, { timeout: kWait });
   const box = await tv.locator('section#election').boundingBox();
