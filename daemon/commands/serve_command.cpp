@@ -58,6 +58,7 @@ void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings
     settings.hostToken = castle.daemon.hostToken;
     settings.httpNames = castle.daemon.httpNames;
     settings.language = castle.daemon.language;
+    settings.table.referee.teaching = castle.daemon.teaching;
     settings.voice = castle.voice;
     settings.database = castle.databasePath();
     settings.table.sensing = castle.sensing;

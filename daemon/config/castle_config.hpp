@@ -126,6 +126,9 @@ struct DaemonSettings {
     // The table's language: what the shared screens show and the voice says
     // unless the host chooses another (a shipped catalog, daemon/words).
     std::string language = "en";
+    // A new game teaches (lights where a lifted piece may go, explains each
+    // rule the first time) unless the host's new game says otherwise.
+    bool teaching = false;
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute

@@ -389,6 +389,7 @@ private:
                 s.problem(*e, "'" + e->value + "' is not a language vivaref speaks: " + shipped);
             }
         }
+        s.boolean("teaching", d.teaching);
         if (const IniEntry* e = s.take("state_dir")) {
             if (e->value.starts_with('/'))
                 d.stateDirectory = e->value;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "daemon/referee/board_part.hpp"
+#include "daemon/referee/refusal_rule.hpp"
 #include "daemon/words/words.hpp"
 
 namespace vivaref::referee {
@@ -55,7 +56,8 @@ bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
                              : refused->message;
         privateNotice(key.seat, "private-refusal",
                       engine::Message("referee.key-not-counted", {{"why", engine::say::message(why)}}),
-                      json{{"code", engine::refusalCodeName(refused->code)}});
+                      json{{"code", engine::refusalCodeName(refused->code)},
+                           {"rule", refusalRule(engine::refusalCodeName(refused->code), refused->message)}});
         return false;
     }
     return true;

@@ -27,6 +27,7 @@
 #include <algorithm>
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/referee/refusal_rule.hpp"
 #include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
 
@@ -292,6 +293,8 @@ void BoardPart::refuse(std::string code, engine::Message message, std::vector<Di
         ++ctx_.counters.refusals[code];
         ctx_.refereeEvent("refusal", detail);
     }
+    // The rule it applies (rules.html's anchor), for the pages; the log keeps what it kept.
+    detail["rule"] = refusalRule(code, refusal_->message);
     // The English text as it was; the message as the status's text_says.
     std::vector<engine::MessageValue> stepMessages;
     for (const auto& d : refusal_->restore) stepMessages.push_back(engine::say::message(restoreMessage(d)));

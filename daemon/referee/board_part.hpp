@@ -102,6 +102,12 @@ public:
     // The places' and stations' LEDs: the blind places always; the rest while
     // a game is being played (`inGame`, paused or not).
     void addLedFacts(LedFacts& facts, bool inGame) const;
+    // A table that teaches (REFEREE-NOTES.md, "A table that teaches"): the
+    // places a person's piece may legally go, while nothing is guided or
+    // refused and no bot's move is shown. In the ascent, those of each
+    // piece in a hand, lifted from where the game has it; in placement (a
+    // piece beside the board is seen by no reader) the floors open to it.
+    void addHintFacts(LedFacts& facts) const;
     const Notice* stationNotice(engine::Seat seat) const;
 
 private:

@@ -5,8 +5,10 @@
 
 #include "daemon/referee/board_part.hpp"
 #include "daemon/referee/board_places.hpp"
+#include "daemon/referee/refusal_rule.hpp"
 #include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
+#include "engine/destinations.hpp"
 
 namespace vivaref::referee {
 
@@ -125,6 +127,7 @@ void BoardPart::addStatus(json& out) const {
             "referee.refusal-steps",
             {{"why", engine::say::message(refusal_->message)}, {"steps", engine::say::list(stepMessages)}});
         refused = json{{"code", refusal_->code},
+                       {"rule", refusalRule(refusal_->code, refusal_->message)},
                        {"message", sentence},
                        {"says", words::messageJson(refusal_->message)},
                        {"text", sentence + " To go on: " + steps + "."},
@@ -179,6 +182,36 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
         facts.flashUntil = flashUntil_;
     }
     facts.stationBlinkUntil = stationBlinkUntil_;
+}
+
+void BoardPart::addHintFacts(LedFacts& facts) const {
+    const auto& game = ctx_.game;
+    if (!game.playing() || !state() || guiding_ || refusal_ || game.botPlan || game.botThinking()) return;
+    const auto& s = *state();
+    const bool placement = s.phase() == engine::Phase::Placement;
+    if (!placement && s.phase() != engine::Phase::Ascent) return;
+    if (game.botAt(s.seatToAct())) return;
+    auto hint = [&](engine::CharacterId c) {
+        for (const auto to : engine::legalDestinations(s, c))
+            if (const auto place = boardPlace(to)) facts.hintPlaces.insert(*place);
+    };
+    if (placement) {
+        // Any piece not yet placed may go where any other may: the first one.
+        for (int c = 0; c < s.characterCount(); ++c) {
+            const engine::CharacterId id{static_cast<std::uint8_t>(c)};
+            if (s.placeOf(id) != engine::Place::Reserve) continue;
+            hint(id);
+            break;
+        }
+        return;
+    }
+    for (const auto& [slug, hand] : seen_.inHand) {
+        const auto c = ctx_.names.character(slug);
+        if (c.index == engine::kInvalidIndex || !hand.liftedFrom) continue;
+        // Only a piece lifted from where the game has it: its move is the one to make.
+        if (boardPlace(s.placeOf(c)) != ctx_.names.place(*hand.liftedFrom)) continue;
+        hint(c);
+    }
 }
 
 const Notice* BoardPart::stationNotice(engine::Seat seat) const {

@@ -61,9 +61,12 @@ HostRequestParse readNewGame(const json& v) {
                 else
                     return failed("a new-game member is not a member id (a positive whole number) or null");
             }
+        } else if (key == "teaching") {
+            if (!value.is_boolean()) return failed("the new-game teaching is true or false");
+            r.teaching = value.get<bool>();
         } else {
             return failed("the new-game request has an unknown key '" + key +
-                          "' (setup, players, favourites, bots, members)");
+                          "' (setup, players, favourites, bots, members, teaching)");
         }
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
@@ -162,6 +165,7 @@ json hostRequestJson(const HostRequest& request) {
                     for (const auto& m : r.members) members.push_back(m ? json(*m) : json(nullptr));
                     payload["members"] = std::move(members);
                 }
+                if (r.teaching) payload["teaching"] = *r.teaching;
             } else if constexpr (std::is_same_v<T, RevealRequest>) {
                 payload = r.reveal;
             } else if constexpr (std::is_same_v<T, DealRequest>) {

@@ -40,6 +40,9 @@ struct NewGameRequest {
     // By player, the club member seated there (none: a guest); empty: no
     // member. Ids from the table's cache of its club's members.
     std::vector<std::optional<std::int64_t>> members;
+    // A table that teaches (lights where a lifted piece may go, explains a
+    // rule the first time); none: the table's default (RefereeOptions).
+    std::optional<bool> teaching;
 };
 struct DealRequest {
     nlohmann::json deal;  // a GAME-RECORD deal object

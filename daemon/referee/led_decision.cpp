@@ -21,6 +21,7 @@ drivers::StationId stationOfSeat(engine::Seat s) { return drivers::StationId{s.i
 
 drivers::LedStates decideLeds(const LedFacts& f, drivers::Timestamp now) {
     drivers::LedStates out;
+    for (const auto place : f.hintPlaces) out[ledOfPlace(place)] = LedMode::Hint;
     for (const auto place : f.blindPlaces) out[ledOfPlace(place)] = LedMode::Pulse;
     if (f.flashPlace && now < f.flashUntil) out[ledOfPlace(*f.flashPlace)] = LedMode::On;
     for (const auto place : f.litPlaces) out[ledOfPlace(place)] = LedMode::On;

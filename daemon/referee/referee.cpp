@@ -168,6 +168,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     cards.startGame(r.favourites);
     if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
     bots.startGame(r.bots);
+    teaching.startGame(r.teaching.value_or(ctx.options.teaching));
     ++ctx.counters.gamesStarted;
     const auto gameNumber = say::number(static_cast<std::int64_t>(id.value));
     ctx.notice("game-started",
@@ -232,6 +233,7 @@ HostAnswer Referee::Impl::undo() {
         return HostAnswer::refused("nothing-to-undo", engine::Message("host.nothing-to-undo"), game.id);
     ++ctx.counters.undos;
     board.afterUndo();
+    teaching.rebuild(timeline.decisions());
     armChance();
     game.lastAction = engine::Message("event.undone");
     ctx.notice("undone", engine::Message("event.undone-put-back"), json{{"decisions", *taken}});
@@ -295,6 +297,7 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
                            game.id))
         return *no;
     cards.entered(entered.round, entered.favourites, entered.ambitions);
+    teaching.rebuild(timeline.decisions());
 
     game.lastAction = engine::Message("event.cards-entered", {{"round", say::number(entered.round)}});
     ctx.notice("cards-entered", game.lastAction,

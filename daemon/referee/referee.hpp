@@ -85,6 +85,9 @@ struct RefereeOptions {
     // A bot whose turn begins thinks this long after (bots_part.hpp): the
     // decision that gave it the turn is answered first.
     Timestamp botThinkAfter{150};
+    // A new game teaches (REFEREE-NOTES.md, "A table that teaches") unless
+    // its request says otherwise: the configuration's `[daemon] teaching`.
+    bool teaching = false;
     // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
     // `simulate` passes a fixed one, `serve` its start time).
     store::WallTime wallAtZero{};
@@ -137,7 +140,9 @@ struct Notice {
     // "crowned", "not-crowned", "reshuffled", "scored", "round-ended",
     // "game-over", "refused", "recovered", "guided", "paused", "resumed",
     // "undone", "abandoned", "resumed-from-log", "reader-fault",
-    // "log-problem", "log-ok". Station only: "private-refusal", "ignored-key".
+    // "log-problem", "log-ok", "teach" (a teaching table: a rule the first
+    // time it comes into play, detail {"rule"}). Station only:
+    // "private-refusal", "ignored-key".
     std::string kind;
     Audience audience = Audience::Public;
     std::optional<int> station;           // Audience::Station only
@@ -202,7 +207,8 @@ public:
     // --- outputs ----------------------------------------------------------
     // The LEDs as they should be now: "place-3", "place-6", "place-wc3",
     // "place-dungeon1" (blink: put something back or where guided; on: an
-    // accepted action's destination, briefly; pulse: its reader is faulty),
+    // accepted action's destination, briefly; pulse: its reader is faulty;
+    // hint: a teaching table's place the piece in hand may go),
     // "turn-S" (on: seat S is to act), "station-S" (on: seat S must still
     // vote; blink: a private refusal there). A pure function of the referee's
     // state and `now`.

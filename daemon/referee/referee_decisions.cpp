@@ -183,6 +183,7 @@ Verdict Referee::Impl::decide(const engine::Decision& d, bool automatic) {
     // Physical cards: a new deal of a round is placeholders again.
     if (const auto* deal = std::get_if<engine::Deal>(&d)) cards.forgetRound(deal->round);
     afterDecision(events, automatic);
+    teaching.afterDecision(events, timeline.decisions().size());
     return verdict;
 }
 
@@ -283,6 +284,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
             game.players[static_cast<std::size_t>(p.player)] = p.name;
     chance.resumeGame(summary->seed.value_or(ctx.options.seed), events.size());
     bots.resumeGame(logged.bots);
+    teaching.resumeGame(logged.teaching, timeline.decisions());
     board.startGame();  // the board goes back to the logged position first
     game.status = logged.paused ? GameStatus::Paused : GameStatus::Playing;
     armChance();

@@ -7,7 +7,8 @@
 //   - PhysicalCardsPart (physical_cards_part.*): the table's own cards;
 //   - BoardPart (board_part.hpp, board_*.cpp): judging the board and the
 //     vote keys, guidance, refusals, the board on the screens and the LEDs;
-//   - BotsPart (bots_part.*): the seats the referee plays itself.
+//   - BotsPart (bots_part.*): the seats the referee plays itself;
+//   - TeachingPart (teaching_part.*): a table that teaches (first-time rules).
 // Referee::Impl wires them: it owns them, answers the host's requests
 // (referee.cpp), and is the one place where a part's outcome reaches the
 // others (referee_decisions.cpp: a decision's events start guidance, arm
@@ -27,6 +28,7 @@
 #include "daemon/referee/physical_cards_part.hpp"
 #include "daemon/referee/referee.hpp"
 #include "daemon/referee/referee_context.hpp"
+#include "daemon/referee/teaching_part.hpp"
 #include "daemon/referee/timeline_part.hpp"
 
 struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
@@ -38,6 +40,7 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     PhysicalCardsPart cards{ctx};
     BoardPart board{ctx};
     BotsPart bots{ctx};
+    TeachingPart teaching{ctx};
     std::uint64_t gamesMade = 0;
     std::int64_t localGameIds = 0;  // without a store
 

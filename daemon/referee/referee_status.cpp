@@ -209,6 +209,8 @@ json Referee::Impl::publicStatus() const {
         // While the log cannot save: why, in words for the table (nothing new is accepted).
         {"log_problem", ctx.logBlocked() ? json(ctx.logRefusal()) : json(nullptr)},
         {"log_problem_says", ctx.logBlocked() ? words::messageJson(ctx.logRefusalMessage()) : json(nullptr)}};
+    // A new game teaches unless its request says otherwise (the host page's box starts so).
+    out["teaching_default"] = ctx.options.teaching;
     if (!game.state) return out;
     const auto& state = game.state;
     const auto& rules = state->rules();
@@ -248,6 +250,9 @@ json Referee::Impl::publicStatus() const {
     out["last_action"] = game.lastAction.code.empty() ? "" : words::english().say(game.lastAction);
     out["last_action_says"] =
         game.lastAction.code.empty() ? json(nullptr) : words::messageJson(game.lastAction);
+    // A table that teaches: whether it does, and a rule explained the first time.
+    out["teaching"] = teaching.on();
+    out["teach"] = teaching.statusJson(timeline.decisions().size());
     // A bot's placement or move to carry out (its votes and keeps stay secret).
     out["bot_plan"] = bots.planJson();
 
@@ -290,6 +295,7 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
         stationNotice = json{{"kind", n->kind}, {"text", n->text}, {"at", n->at.count()}};
         if (n->says) stationNotice["says"] = words::messageJson(*n->says);
         if (n->detail.contains("code")) stationNotice["code"] = n->detail["code"];
+        if (n->detail.contains("rule")) stationNotice["rule"] = n->detail["rule"];
     }
     json boardJson = json::object();
     board.addStatus(boardJson);
@@ -310,6 +316,8 @@ drivers::LedStates Referee::Impl::leds(Timestamp at) const {
     const bool inGame =
         game.state && (game.status == GameStatus::Playing || game.status == GameStatus::Paused);
     board.addLedFacts(facts, inGame);
+    // A table that teaches: where the piece in hand may go (never while paused).
+    if (teaching.on() && game.status == GameStatus::Playing && !ctx.logBlocked()) board.addHintFacts(facts);
     if (inGame) {
         const auto phase = game.state->phase();
         for (auto s : game.state->toAct()) {

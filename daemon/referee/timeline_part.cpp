@@ -175,6 +175,9 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
                 out.bots.push_back(
                     BotSeatRequest{seat["seat"].get<int>(), seat["strength"].get<std::string>()});
             }
+        } else if (e.kind == "teaching") {
+            auto payload = json::parse(e.payload, nullptr, false);
+            out.teaching = payload.is_object() && payload.value("on", false);
         } else if (e.kind == "favourites-mode") {
             auto payload = json::parse(e.payload, nullptr, false);
             if (payload.is_object() && payload.value("mode", "") == "physical")

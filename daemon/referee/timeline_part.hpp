@@ -27,6 +27,7 @@ struct LoggedGame {
     std::set<int> favouritesEntered;
     std::set<int> ambitionsEntered;
     std::vector<BotSeatRequest> bots;  // the seats the referee plays
+    bool teaching = false;             // a table that teaches (a `teaching` event)
 };
 
 // The log's events after its setup (events[0]), replayed with `rules`. What

@@ -375,6 +375,7 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
             line.members = json::array();
             for (const auto& m : newGame.members) line.members.push_back(m ? json(*m) : json(nullptr));
         }
+        if (newGame.teaching) line.teaching = *newGame.teaching;
     } else if (kind == trace::HostKind::Undo || kind == trace::HostKind::Pause ||
                kind == trace::HostKind::Resume || kind == trace::HostKind::Abandon) {
         line.payload = json::object();

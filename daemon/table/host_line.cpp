@@ -10,7 +10,9 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
                                             host.favourites == "physical" ? referee::FavouritesMode::Physical
                                                                           : referee::FavouritesMode::Dealt,
                                             {},
-                                            {}};
+                                            {},
+                                            std::nullopt};
+            if (host.teaching.is_boolean()) request.teaching = host.teaching.get<bool>();
             // The trace reader checked the form already.
             if (host.bots.is_array())
                 if (auto bots = referee::readBotSeats(host.bots);

@@ -48,6 +48,9 @@ struct HostLine {
     // new-game only: by player, the club member's id or null (our addition,
     // issue 16); null when not given.
     nlohmann::json members = nullptr;
+    // new-game only: a table that teaches, true or false (our addition,
+    // issue 34); null when not given (the table's default).
+    nlohmann::json teaching = nullptr;
     friend bool operator==(const HostLine&, const HostLine&) = default;
 };
 

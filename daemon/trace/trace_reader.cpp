@@ -130,7 +130,8 @@ HostLine readHost(const json& value) {
     const std::string what = "The host's " + key;
     switch (host.kind) {
         case HostKind::NewGame: {
-            const json& fields = object(payload, what, {"setup", "players", "favourites", "bots", "members"});
+            const json& fields =
+                object(payload, what, {"setup", "players", "favourites", "bots", "members", "teaching"});
             const json& setup = required(fields, "setup", what);
             if (!setup.is_object())
                 fail("The new-game's \"setup\" must be an object, not " + typeName(setup));
@@ -176,6 +177,11 @@ HostLine readHost(const json& value) {
                     if (!m.is_null() && !(m.is_number_integer() && m.get<std::int64_t>() > 0))
                         fail("A new-game's member is a club member's id (a positive whole number) or null");
                 host.members = *it;
+            }
+            if (auto it = fields.find("teaching"); it != fields.end()) {
+                if (!it->is_boolean())
+                    fail("The new-game's \"teaching\" must be true or false, not " + typeName(*it));
+                host.teaching = *it;
             }
             break;
         }

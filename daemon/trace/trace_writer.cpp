@@ -39,6 +39,7 @@ struct InputJson {
             if (!host.favourites.empty()) request["favourites"] = host.favourites;
             if (host.bots.is_array()) request["bots"] = host.bots;
             if (host.members.is_array()) request["members"] = host.members;
+            if (host.teaching.is_boolean()) request["teaching"] = host.teaching;
         } else {
             request = recordOrdered(host.payload);
         }

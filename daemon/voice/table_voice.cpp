@@ -68,6 +68,7 @@ void TableVoice::notice(const referee::Notice& notice) {
     if (kind == "round-ended") return keep(VoiceMoment::Round, notice);
     if (kind == "game-over") return keep(VoiceMoment::Winner, notice);
     if (kind == "bot-plan") return keep(VoiceMoment::Bot, notice);
+    if (kind == "teach") return keep(VoiceMoment::Teach, notice);
     if (kind == "reader-fault") {
         const bool silent = notice.says && notice.says->code == "notice.reader-silent";
         return silent ? keep(VoiceMoment::Reader, notice) : withdraw(VoiceMoment::Reader);
@@ -150,6 +151,7 @@ std::optional<engine::Message> TableVoice::lineFor(const Pending& p) const {
         case VoiceMoment::Election:
         case VoiceMoment::Winner:
         case VoiceMoment::Reader:
+        case VoiceMoment::Teach:
             return p.says;
     }
     return std::nullopt;

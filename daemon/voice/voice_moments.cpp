@@ -16,6 +16,8 @@ std::string_view voiceMomentName(VoiceMoment moment) {
             return "bot";
         case VoiceMoment::Reader:
             return "reader";
+        case VoiceMoment::Teach:
+            return "teach";
     }
     return "?";
 }

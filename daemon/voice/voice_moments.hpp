@@ -19,13 +19,14 @@ enum class VoiceMoment : std::uint8_t {
     Winner,    // the game's end and its winners
     Bot,       // a bot's move, for someone to make for it
     Reader,    // a reader that stopped answering
+    Teach,     // a teaching table: a rule explained the first time it comes into play
 };
 
-inline constexpr VoiceMoment kAllMoments[] = {VoiceMoment::Refusal, VoiceMoment::Election,
-                                              VoiceMoment::Round,   VoiceMoment::Winner,
-                                              VoiceMoment::Bot,     VoiceMoment::Reader};
+inline constexpr VoiceMoment kAllMoments[] = {
+    VoiceMoment::Refusal, VoiceMoment::Election, VoiceMoment::Round, VoiceMoment::Winner,
+    VoiceMoment::Bot,     VoiceMoment::Reader,   VoiceMoment::Teach};
 
-// "refusal", "election", "round", "winner", "bot", "reader".
+// "refusal", "election", "round", "winner", "bot", "reader", "teach".
 std::string_view voiceMomentName(VoiceMoment moment);
 std::optional<VoiceMoment> voiceMomentNamed(std::string_view name);
 
@@ -41,7 +42,7 @@ public:
     // "refusal, election" (commas or spaces between), "all" or "none"; an
     // unknown name sets `why` to a sentence naming it and the known ones.
     static std::optional<VoiceMoments> parse(std::string_view text, std::string& why);
-    // The known names, for messages: "refusal, election, round, winner, bot, reader".
+    // The known names, for messages: "refusal, election, round, winner, bot, reader, teach".
     static std::string known();
 
     friend bool operator==(const VoiceMoments&, const VoiceMoments&) = default;

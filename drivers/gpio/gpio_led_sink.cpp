@@ -44,7 +44,9 @@ std::vector<GpioFault> GpioLedSink::advance(Timestamp now) {
     now_ = now;
     for (auto& [id, led] : leds_) {
         // Steady LEDs are rewritten only when a write failed.
-        if (led.mode == LedMode::Blink || led.mode == LedMode::Pulse || !led.written) drive(id, led);
+        if (led.mode == LedMode::Blink || led.mode == LedMode::Pulse || led.mode == LedMode::Hint ||
+            !led.written)
+            drive(id, led);
     }
     return takeFaults();
 }

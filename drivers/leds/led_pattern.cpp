@@ -24,6 +24,8 @@ LedPhase ledPhaseAt(LedMode mode, Timestamp now) {
             return patternPhase(kBlinkPattern, now);
         case LedMode::Pulse:
             return patternPhase(kPulsePattern, now);
+        case LedMode::Hint:
+            return patternPhase(kHintPattern, now);
     }
     return {false, std::nullopt};
 }

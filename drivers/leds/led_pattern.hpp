@@ -5,6 +5,10 @@
 // - Blink is 2 Hz at half duty: lit 250 ms, dark 250 ms ("look here").
 // - Pulse is a short flash once a second: lit 100 ms, dark 900 ms ("waiting
 //   for you", quieter than a blink).
+// - Hint is a slow beat, mostly lit: lit 700 ms, dark 300 ms ("it may go
+//   here", on a table that teaches). Unlike a steady light it cannot be
+//   taken for an accepted move's flash or a bot's destination, and unlike
+//   a blink it does not say "put something back".
 // - Phases count from time 0 of the caller's clock, not from when an LED was
 //   switched to its mode. So every blinking LED blinks in step with the others,
 //   a show() that keeps an LED blinking cannot restart its rhythm, and what an
@@ -28,6 +32,7 @@ struct LedPattern {
 
 inline constexpr LedPattern kBlinkPattern{std::chrono::milliseconds(500), std::chrono::milliseconds(250)};
 inline constexpr LedPattern kPulsePattern{std::chrono::milliseconds(1000), std::chrono::milliseconds(100)};
+inline constexpr LedPattern kHintPattern{std::chrono::milliseconds(1000), std::chrono::milliseconds(700)};
 
 struct LedPhase {
     bool lit = false;

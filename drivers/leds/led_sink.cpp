@@ -12,6 +12,8 @@ const char* ledModeName(LedMode mode) {
             return "blink";
         case LedMode::Pulse:
             return "pulse";
+        case LedMode::Hint:
+            return "hint";
     }
     return "?";
 }

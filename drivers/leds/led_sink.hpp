@@ -19,7 +19,9 @@ struct LedId {
     friend auto operator<=>(const LedId&, const LedId&) = default;
 };
 
-enum class LedMode { Off, On, Blink, Pulse };
+// Hint: a slow beat, mostly lit (a place a piece in a hand may go, on a
+// table that teaches: daemon/referee/led_decision.hpp).
+enum class LedMode { Off, On, Blink, Pulse, Hint };
 
 const char* ledModeName(LedMode mode);
 

@@ -82,3 +82,12 @@ TEST_CASE("language: the table's language is one vivaref speaks, English by defa
         problemTexts("[daemon]\nlanguage = klingon\n") ==
         Strings{"castle.ini:2: daemon.language: 'klingon' is not a language vivaref speaks: de, en, fr, it"});
 }
+
+TEST_CASE("teaching: new games teach when the table says so, off by default") {
+    CHECK_FALSE(check("[daemon]\n").config.daemon.teaching);
+    const auto c = check("[daemon]\nteaching = true\n");
+    CHECK(c.problems.empty());
+    CHECK(c.config.daemon.teaching);
+    CHECK(problemTexts("[daemon]\nteaching = often\n") ==
+          Strings{"castle.ini:2: daemon.teaching: 'often' is not true or false"});
+}

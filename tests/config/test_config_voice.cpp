@@ -47,7 +47,7 @@ TEST_CASE("voice: malformed values name the file, line and key") {
             "castle.ini:2: voice.enabled: 'loud' is not true or false",
             "castle.ini:3: voice.volume: 101 is out of range: from 0 to 100",
             "castle.ini:4: voice.moments: 'votes' is not a moment the referee speaks at: refusal, "
-            "election, round, winner, bot, reader (or all, or none)",
+            "election, round, winner, bot, reader, teach (or all, or none)",
             "castle.ini:5: voice.pcm: 'my card' is not an ALSA PCM name, e.g. default, plughw:1,0 or dmix",
             "castle.ini:6: voice.output: 'speaker' is not a voice output: auto (espeak-ng on a real castle, "
             "silent on a simulated one), espeak or none",
@@ -57,7 +57,7 @@ TEST_CASE("voice: malformed values name the file, line and key") {
     CHECK(problemTexts("[voice]\nmoments = ,\n") ==
           Strings{
               "castle.ini:2: voice.moments: no moment named: name some of refusal, election, round, winner, "
-              "bot, reader, or all, or none"});
+              "bot, reader, teach, or all, or none"});
 }
 
 }  // namespace

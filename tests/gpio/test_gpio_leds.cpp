@@ -38,6 +38,12 @@ TEST_CASE("Blink is 2 Hz half on; pulse is a 100 ms flash each second; both from
     CHECK_FALSE(ledPhaseAt(LedMode::Pulse, 3100ms).lit);
     CHECK(ledPhaseAt(LedMode::Pulse, 3100ms).nextChange == 4000ms);
 
+    // A hint (a place a lifted piece may go): mostly lit, a short dark beat.
+    CHECK(ledPhaseAt(LedMode::Hint, 2000ms).lit);
+    CHECK(ledPhaseAt(LedMode::Hint, 2699ms).nextChange == 2700ms);
+    CHECK_FALSE(ledPhaseAt(LedMode::Hint, 2700ms).lit);
+    CHECK(ledPhaseAt(LedMode::Hint, 2700ms).nextChange == 3000ms);
+
     // Before time 0 the rhythm goes on the same way.
     CHECK_FALSE(ledPhaseAt(LedMode::Blink, -1ms).lit);
     CHECK(ledPhaseAt(LedMode::Blink, -1ms).nextChange == 0ms);

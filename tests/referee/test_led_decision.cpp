@@ -1,4 +1,6 @@
 // The LED decision alone: a pure function of a few facts and the time.
+#include <string>
+
 #include <doctest/doctest.h>
 
 #include "daemon/referee/led_decision.hpp"
@@ -34,6 +36,22 @@ TEST_CASE("LEDs: blink beats a flash beats a blind reader's pulse; everything el
     f.paused = true;
     CHECK(at(600ms).at(LedId{"turn-2"}) == LedMode::Pulse);
     CHECK(decideLeds(LedFacts{}, 0ms).empty());
+}
+
+TEST_CASE("LEDs: a teaching table's hints give way to every other light of their place") {
+    LedFacts f;
+    f.hintPlaces = {Place::Floor2, Place::Floor3, Place::Floor4, Place::Wc3};
+    f.blindPlaces = {Place::Floor3};
+    f.flashPlace = Place::Floor4;
+    f.flashUntil = 600ms;
+    f.blinkPlaces = {Place::Wc3};
+    auto leds = decideLeds(f, 100ms);
+    CHECK(leds.at(LedId{"place-2"}) == LedMode::Hint);
+    CHECK(leds.at(LedId{"place-3"}) == LedMode::Pulse);
+    CHECK(leds.at(LedId{"place-4"}) == LedMode::On);
+    CHECK(leds.at(LedId{"place-wc3"}) == LedMode::Blink);
+    CHECK(decideLeds(f, 600ms).at(LedId{"place-4"}) == LedMode::Hint);
+    CHECK(std::string(drivers::ledModeName(LedMode::Hint)) == "hint");
 }
 
 TEST_CASE("LEDs: a place is named as the castle names it, a seat by its station") {

@@ -3,7 +3,13 @@
 // actions physically (tags put and lifted, keys pressed, Ambition choices
 // entered by the host), follows the referee's guidance, and sometimes lets
 // the referee deal. At every step the public status shows no secret; at the
-// end the game exported from the log replays to the same result.
+// end the game exported from the log replays to the same result. Some games
+// teach (issue 34): refereed and logged as any other, each rule taught once.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
@@ -17,15 +23,16 @@ namespace vivaref::referee::testing {
 
 namespace {
 
-void playThrough(const engine::RulesSpec& spec, std::uint64_t seed) {
+void playThrough(const engine::RulesSpec& spec, std::uint64_t seed, bool teaching = false) {
     CAPTURE(seed);
+    CAPTURE(teaching);
     INFO("setup " << record::writeSetup(spec));
     store::testing::ScratchDir dir;
     store::GameStore log(dir.file("games.sqlite"), store::GameStore::Access::CreateIfMissing,
                          store::Durability::Normal);
     SimTable t(&log, seeded(seed));
     const json setup = json::parse(record::writeSetup(spec)).at("setup");
-    auto answer = t.host({{"new-game", {{"setup", setup}}}});
+    auto answer = t.host({{"new-game", {{"setup", setup}, {"teaching", teaching}}}});
     REQUIRE_MESSAGE(answer.ok, answer.message);
     engine::Rng rng(seed * 31 + 7);
     int steps = 0;
@@ -75,6 +82,24 @@ void playThrough(const engine::RulesSpec& spec, std::uint64_t seed) {
             CHECK(detail.find(secret) == std::string::npos);
         if (n.kind != "revealed" && n.kind != "game-over") CHECK(detail.find("\"yes\"") == std::string::npos);
     }
+    // A table that teaches: each rule once, among those it explains; every
+    // game has an election, a classic one of three rounds the 33 rule.
+    std::vector<std::string> taught;
+    for (const auto& n : noticesOf(t.notices, "teach")) taught.push_back(n.detail["rule"].get<std::string>());
+    if (teaching) {
+        INFO("taught " << json(taught).dump());
+        CHECK(std::set<std::string>(taught.begin(), taught.end()).size() == taught.size());
+        CHECK(std::find(taught.begin(), taught.end(), "election") != taught.end());
+        const std::set<std::string> known =
+            spec.edition == engine::Edition::Vive2024
+                ? std::set<std::string>{"election", "wc", "dungeon", "jester", "stomachache"}
+                : std::set<std::string>{"election", "rule-33"};
+        for (const auto& rule : taught) CHECK(known.contains(rule));
+        if (spec.edition == engine::Edition::Classic)
+            CHECK(std::find(taught.begin(), taught.end(), "rule-33") != taught.end());
+    } else {
+        CHECK(taught.empty());
+    }
     const auto& counters = t.referee.counters();
     CHECK(counters.refusals.empty());
     CHECK(counters.privateRefusals == 0);
@@ -99,15 +124,15 @@ void playThrough(const engine::RulesSpec& spec, std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("random complete games on the simulated castle: classic and online") {
-    playThrough(specOf(engine::Edition::Classic, 3), 1);
+    playThrough(specOf(engine::Edition::Classic, 3), 1, true);
     playThrough(specOf(engine::Edition::Classic, 6), 2);
     playThrough(specOf(engine::Edition::Online, 4), 3);
 }
 
 TEST_CASE("random complete games on the simulated castle: 2024 with options, Emissary, royal couple") {
-    playThrough(spec2024(4, engine::Variant::None, engine::Options{true, true}), 4);
+    playThrough(spec2024(4, engine::Variant::None, engine::Options{true, true}), 4, true);
     playThrough(spec2024(3, engine::Variant::Emissary), 5);
-    playThrough(spec2024(8, engine::Variant::RoyalCouple), 6);
+    playThrough(spec2024(8, engine::Variant::RoyalCouple), 6, true);
 }
 
 TEST_CASE("random complete games on the simulated castle: teams and single-pawn teams") {

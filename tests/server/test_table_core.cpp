@@ -345,6 +345,24 @@ TEST_CASE("the public status shows what the castle's place LEDs show, and no sta
     for (const auto& [name, mode] : status["leds"].items()) CHECK(name.starts_with("place-"));
 }
 
+TEST_CASE("a teaching table through the API: the new game's teaching reaches the referee, and its trace") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    CHECK(t.get("/api/status")["teaching_default"] == false);
+    const json setup{{"edition", "classic"}, {"seats", 4}};
+    auto [status, answer] =
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"teaching", true}});
+    CAPTURE(answer.dump());
+    REQUIRE(status == 200);
+    CHECK(t.get("/api/status")["teaching"] == true);
+    CHECK(t.call(http::verb::post, "/api/host/abandon", json::object()).first == 200);
+    CHECK(t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}}).first == 200);
+    CHECK(t.get("/api/status")["teaching"] == false);
+    CHECK(t.call(http::verb::post, "/api/host/abandon", json::object()).first == 200);
+    CHECK(t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"teaching", "yes"}}).first ==
+          400);
+}
+
 TEST_CASE("the table reports a change when the board or the referee changes, not on every scan") {
     TempDirectory dir;
     Table t(dir / "games.sqlite");

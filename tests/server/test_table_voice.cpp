@@ -141,7 +141,7 @@ TEST_CASE("the host's voice controls: checked, and shown in the status") {
     json voice = t.get("/api/status")["voice"];
     CHECK(voice["enabled"] == false);
     CHECK(voice["volume"] == 80);
-    CHECK(voice["moments"] == json{"refusal", "election", "round", "winner", "bot", "reader"});
+    CHECK(voice["moments"] == json{"refusal", "election", "round", "winner", "bot", "reader", "teach"});
     CHECK(voice["speaker"] == "simulated");
     CHECK(voice["problem"].is_null());
     for (const json& bad : {json{{"volume", 101}}, json{{"volume", -1}}, json{{"volume", "loud"}},

@@ -91,6 +91,9 @@ TEST_CASE("trace writer: what is written reads back the same") {
         {kMaxTraceTime, ButtonLine{{kMaxStations - 1}, drivers::VoteKey::Stomachache}},
     };
     for (const auto& line : lines) CHECK(reparse(line) == line);
+    HostLine teaching{HostKind::NewGame, nlohmann::json::parse(R"({"edition": "classic", "seats": 4})"), {}};
+    teaching.teaching = false;  // a teaching table's choice (issue 34), either way, kept
+    CHECK(reparse({0, teaching}) == TraceLine{0, teaching});
     TraceRead all = readTrace(writeTrace(lines));
     REQUIRE_FALSE(all.error);
     REQUIRE(all.lines.size() == lines.size());
@@ -103,6 +106,7 @@ TEST_CASE("trace writer: what is written reads back the same") {
 TEST_CASE("trace writer: a written line is a fixed point (write, read, write gives the same text)") {
     const char* texts[] = {
         R"({"host": {"new-game": {"players": ["A"], "setup": {"seats": 3, "edition": "classic"}}}, "t": 7})",
+        R"({"host": {"new-game": {"teaching": true, "setup": {"seats": 3, "edition": "classic"}}}, "t": 7})",
         R"({"button": {"key": "yes", "station": 1}, "t": 8})",
         R"({"scan": {"tags": ["0459AC12"], "reader": "floor0"}, "t": 9})",
     };

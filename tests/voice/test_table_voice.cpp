@@ -190,6 +190,35 @@ TEST_CASE("a bot's move is said for someone to make, and withdrawn once a move i
     CHECK(v.speaker.queue().empty());
 }
 
+TEST_CASE("a teaching table: the first election's rule is said once, in the table's language") {
+    VoiceTable v;
+    v.voice.setLanguage("de");
+    auto answer = v.t.host({{"new-game", {{"setup", kClassic4}, {"teaching", true}}}});
+    REQUIRE(answer.ok);
+    REQUIRE(v.t.host({{"deal", referee::testing::dealFor(v.t.state(), 7)}}).ok);
+    v.t.follow();
+    const char* floors[] = {"1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"};
+    const auto& roster = v.t.state().rules().roster();
+    for (int i = 0; i < 12; ++i)
+        v.t.put(roster[engine::CharacterId{static_cast<std::uint8_t>(i)}].id, floors[i]);
+    v.t.follow();
+    v.hear();
+    v.voice.flush();
+    v.speaker.speakAll();
+    const auto before = v.speaker.spoken().size();
+    v.t.put("natale", "5");
+    v.t.put("natale", "6");
+    v.hear();
+    v.voice.flush();
+    v.speaker.speakAll();
+    std::vector<std::string> taught;
+    for (std::size_t i = before; i < v.speaker.spoken().size(); ++i)
+        if (v.speaker.spoken()[i].line.key.name == "teach") taught.push_back(v.speaker.spoken()[i].line.text);
+    REQUIRE(taught.size() == 1);
+    CHECK(taught[0].find("Thron") != std::string::npos);
+    CHECK(v.voice.lines().back().language == "de");
+}
+
 TEST_CASE("a notice to one station is never said") {
     VoiceTable v;
     referee::Notice n;

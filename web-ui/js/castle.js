@@ -153,7 +153,7 @@ export function tokensPerRow(container, edition) {
   return available / wide >= 0.75 ? 4 : 2;
 }
 
-const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎' };
+const kLampGlyph = { off: '○', on: '●', blink: '◐', pulse: '◎', hint: '◍' };
 
 // The width of a band's label, in the drawing's units (its CSS font),
 // measured once a text: the castle is planned several ways a draw.

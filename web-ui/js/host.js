@@ -247,6 +247,7 @@ function unlocked() {
 let revealForm = null;
 
 function onStatus(status) {
+  if (!onStatus.teachingSet && 'teaching_default' in status) { $('teaching').checked = Boolean(status.teaching_default); onStatus.teachingSet = true; }
   if (onStatus.voice) onStatus.voice.render(status);
   setRoster(status.roster);
   onStatus.edition = status.edition;
@@ -333,6 +334,7 @@ async function start() {
   $('new-game').addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = setupFromForm();
+    body.teaching = $('teaching').checked; // a table that teaches (teach.js, REFEREE-NOTES.md)
     try {
       const answer = await host('new-game', body);
       showLinks(answer);

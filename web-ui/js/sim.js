@@ -88,6 +88,7 @@ function modeWords(mode) {
     case 'on': return sayWords('page.sim.led-on');
     case 'blink': return sayWords('page.sim.led-blink');
     case 'pulse': return sayWords('page.sim.led-pulse');
+    case 'hint': return sayWords('teach.led-hint');
     case 'off': return sayWords('page.sim.led-off');
     default: return mode;
   }

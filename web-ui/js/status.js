@@ -11,6 +11,7 @@ import {
   characterArg, characterName, nameHtml, outcomeWord, phaseWord, placeName, sayDaemon, seatHtml, setRoster, variantWord, voteWord, withKinds,
 } from './names.js';
 import { pageVoice } from './voice_page.js';
+import './teach.js'; // a table that teaches: the first-time rule, drawn after each render
 
 const $ = (id) => document.getElementById(id);
 let renders = 0;

@@ -16,6 +16,7 @@ const kMoments = [
   ['winner', 'voice.moment.winner'],
   ['bot', 'voice.moment.bot'],
   ['reader', 'voice.moment.reader'],
+  ['teach', 'voice.moment.teach'],
 ];
 
 // A language by its own name ("Français"), whatever this page's language.
