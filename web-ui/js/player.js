@@ -9,7 +9,7 @@
 // its own physical Favourites cards (favourites_mode "physical") gets no
 // card here: the page says to keep the card in hand, and shows the votes.
 // Every word is the catalog's (js/words.js), in this phone's language.
-import { announceStatus } from './announce.js';
+import { announce, announceStatus } from './announce.js';
 import { esc, getJson, liveEvents } from './api.js';
 import { renderAmbitionChoice, renderKeptAmbition } from './ambition_choice.js';
 import { renderPlayerEnding } from './ending.js';
@@ -41,9 +41,12 @@ let noticeTimer = null;
 
 function showStationNotice(notice) {
   const box = $('station-notice');
-  if (notice && notice.at !== noticeSeen.at) noticeSeen = { at: notice.at, since: Date.now() };
+  const fresh = notice && notice.at !== noticeSeen.at;
+  if (fresh) noticeSeen = { at: notice.at, since: Date.now() };
   const left = notice ? kNoticeShownMs - (Date.now() - noticeSeen.since) : 0;
   box.textContent = left > 0 ? `⚠ ${sayOr(notice.says, notice.text)}` : '';
+  // A key press refused on this seat's station interrupts, through the page's one announcement area.
+  if (fresh && left > 0) announce(sayOr(notice.says, notice.text), { urgent: true });
   box.classList.toggle('hidden', left <= 0);
   clearTimeout(noticeTimer);
   if (left > 0) noticeTimer = setTimeout(() => showStationNotice(notice), left);

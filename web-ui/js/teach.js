@@ -5,6 +5,7 @@
 // listens for status.js's `vivaref:rendered`), in a card of its own above
 // the castle; hidden when the status has no `teach` (teaching off, or the
 // moment is over).
+import { announce } from './announce.js';
 import { esc } from './api.js';
 import { sayDaemon } from './names.js';
 import { say } from './words.js';
@@ -45,7 +46,6 @@ function card() {
   node = document.createElement('div');
   node.id = 'teach';
   node.className = 'card notice teach hidden';
-  node.setAttribute('role', 'status');
   const now = document.querySelector('.status-now');
   if (now) now.append(node);
   else document.body.append(node);
@@ -65,6 +65,8 @@ export function renderTeach(status) {
   const html = `<div class="teach-title"><b>${esc(title)}</b> · <span class="small">${esc(say('teach.card-label'))}</span></div>`
     + `<div class="teach-says">${esc(sayDaemon(teach.says, ''))} <a href="${esc(ruleHref(teach.rule))}">${esc(say('teach.more'))}</a></div>`;
   if (node.innerHTML !== html) node.innerHTML = html;
+  // Heard once, calmly, when a new rule is explained (the page's one announcement area).
+  if (node.dataset.rule !== teach.rule) announce(`${title}. ${sayDaemon(teach.says, '')}`);
   node.dataset.rule = teach.rule;
   node.classList.remove('hidden');
 }
