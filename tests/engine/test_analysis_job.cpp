@@ -116,8 +116,13 @@ TEST_CASE("an Ambition card changed before the first placement is analysed witho
     REQUIRE(s.ambitionChangeable(PlayerId{0}));
     const auto dealt = s.ambitionChoices(PlayerId{0});
     const auto other = dealt[0] == s.keptAmbition(PlayerId{0}) ? dealt[1] : dealt[0];
-    decisions.insert(decisions.begin() + static_cast<std::ptrdiff_t>(at + 1),
-                     Action::keep(PlayerId{0}, other));
+    // The game with the change after decision `at` (built anew rather than
+    // inserted: GCC 12 sees a moved Reshuffle as maybe uninitialized).
+    auto changed =
+        decltype(decisions)(decisions.begin(), decisions.begin() + static_cast<std::ptrdiff_t>(at + 1));
+    changed.emplace_back(Action::keep(PlayerId{0}, other));
+    for (std::size_t i = at + 1; i < decisions.size(); ++i) changed.push_back(decisions[i]);
+    decisions = std::move(changed);
     AnalysisSettings settings;
     settings.rollouts = 5;
     settings.iterations = 20;

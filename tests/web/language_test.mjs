@@ -266,7 +266,7 @@ try {
     await visit(page, '/games.html', 'main', 'games', pass);
     await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'ul.chance-legend', 'review', pass);
     await visit(page, '/league.html', 'main', 'league', pass);
-    await visit(page, `/sim.html#token=${token}`, 'main', 'sim', pass);
+    await visit(page, `/sim.html#${token}`, '#stations button', 'sim', pass);  // the host's link, as serve prints it
     await visit(page, '/rules.html#election', 'body[data-ready]', 'rules', pass);
     await page.context().close();
   }
