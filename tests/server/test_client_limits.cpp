@@ -223,9 +223,10 @@ TEST_CASE(
     CHECK(counters.evicted >= 28);  // 32 from one address, 4 kept
     CHECK(server.connections() <= 4);
     // The 4 kept stall (nothing taken for 0.3 s) and are dropped well before the 10 s write
-    // deadline; the last may first wait up to 2 s for its address's pace.
+    // deadline; the last may first wait up to 2 s for its address's pace (8 s
+    // each: under qemu on a loaded machine 5 s once left one open).
     int closed = 0;
-    for (int fd : flood) closed += closedWithin(fd, 5000ms) ? 1 : 0;
+    for (int fd : flood) closed += closedWithin(fd, 8000ms) ? 1 : 0;
     CHECK(closed == 32);
     CHECK(server.counters().stalled >= 1);
     CHECK(server.connections() == 0);
