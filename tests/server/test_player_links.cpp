@@ -372,28 +372,32 @@ TEST_CASE("table: a corrupt or another game's links file gives new links, said n
 }
 
 TEST_CASE("table: a links file that cannot be written is said once, and a replaced link does not come back") {
-    if (::geteuid() == 0) return;  // root writes anywhere
     TempDirectory dir;
     const auto db = dir.path() / "games.sqlite";
     const auto state = dir.path() / "state";
-    std::filesystem::create_directories(state);
+    const auto linksFile = state / "player-links.json";
     std::vector<std::string> first;
     {
         LinkedTable table(db, state);
         auto [started, players] = table.t.call(http::verb::post, "/api/host/new-game", kThreePlayers);
         REQUIRE(started == 200);
         first = tokensOf(players);
-        // The folder becomes read-only: the renewal cannot be kept, nor the old file removed.
-        REQUIRE(::chmod(state.c_str(), 0500) == 0);
+        // A folder (not empty) where the file goes: it can neither be
+        // replaced nor removed, even by root.
+        std::filesystem::remove(linksFile);
+        std::filesystem::create_directories(linksFile / "in-the-way");
         CHECK(table.t.call(http::verb::post, "/api/host/new-link", {{"player", 0}}).first == 200);
         CHECK(table.t.call(http::verb::post, "/api/host/new-link", {{"player", 0}}).first == 200);
         REQUIRE(table.notes.size() == 1);  // once per reason
-        CHECK(table.notes[0].find("cannot be kept in " + (state / "player-links.json").string()) !=
-              std::string::npos);
+        CHECK(table.notes[0].find("the players' links of game 1 cannot be kept in " + linksFile.string() +
+                                  " (it cannot be put in place: Is a directory); nor can the file be "
+                                  "removed") != std::string::npos);
         CHECK(table.notes[0].find("remove it before a restart") != std::string::npos);
-        // Writable again: the next renewal is kept, and the first link is gone for good.
-        REQUIRE(::chmod(state.c_str(), 0700) == 0);
+        // Out of the way: the next renewal is kept, and the first link is gone for good.
+        std::filesystem::remove_all(linksFile);
         CHECK(table.t.call(http::verb::post, "/api/host/new-link", {{"player", 0}}).first == 200);
+        CHECK(linksFileMode(linksFile) == 0600);
+        CHECK(otherFiles(state, {"player-links.json"}).empty());  // no temporary file left by the failures
     }
     LinkedTable table(db, state);
     REQUIRE(table.resumed);

@@ -271,7 +271,7 @@ TEST_CASE("serve: players' links answer again after a restart; a replaced one st
         revoked.push_back(links[1]);
         links = tokensOfAnswer(renewed->json());
         CHECK(get(port, "/api/player/" + revoked[0])->status == 404);
-        CHECK(get(port, "/api/player/" + links[1])->status == 200);
+        // (Bob's new link is not opened before the restart: the renewal alone must be kept.)
         struct stat info {};
         REQUIRE(::stat(linksFile.c_str(), &info) == 0);
         CHECK((info.st_mode & 0777) == 0600);
