@@ -19,10 +19,33 @@ bool PlayerTokens::renew(int player) {
     return true;
 }
 
-void PlayerTokens::markOpened(int player, std::int64_t atMs) {
-    if (player < 0 || player >= static_cast<int>(opened_.size())) return;
+bool PlayerTokens::adopt(const std::vector<std::string>& tokens,
+                         const std::vector<std::optional<std::int64_t>>& opened,
+                         const std::vector<bool>& person) {
+    if (tokens.size() != person.size() || opened.size() != person.size()) return false;
+    tokens_.clear();
+    opened_.clear();
+    for (std::size_t p = 0; p < person.size(); ++p) {
+        if (!person[p]) {
+            tokens_.emplace_back();
+            opened_.emplace_back();
+        } else if (tokens[p].empty()) {
+            tokens_.push_back(randomToken());
+            opened_.emplace_back();
+        } else {
+            tokens_.push_back(tokens[p]);
+            opened_.push_back(opened[p]);
+        }
+    }
+    return true;
+}
+
+bool PlayerTokens::markOpened(int player, std::int64_t atMs) {
+    if (player < 0 || player >= static_cast<int>(opened_.size())) return false;
     auto& opened = opened_[static_cast<std::size_t>(player)];
-    if (!opened) opened = atMs;
+    if (opened) return false;
+    opened = atMs;
+    return true;
 }
 
 std::optional<std::int64_t> PlayerTokens::openedAt(int player) const {

@@ -561,6 +561,13 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                     [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; });
     // Lines are rendered and queued after the step that decided, on the loop.
     core.setVoicePost([&io](std::function<void()> speak) { net::post(io, std::move(speak)); });
+    // The players' links of the game in progress are kept in the state
+    // directory beside the host secret, so the resumed game's links work
+    // again (issue 35).
+    if (!settings.hostSecretDirectory.empty())
+        core.keepPlayerLinks(settings.hostSecretDirectory, [&err](const std::string& line) {
+            err << "vivaref serve: " << line << std::endl;
+        });
     resumeUnfinished(core, err);
 
     // Tag enrolment from the host's page, fed with the table's raw scans.

@@ -37,6 +37,9 @@ struct ServeSettings {
     // first start once the castle has opened; the host's link is then
     // printed at start (stdout: the journal under systemd).
     std::string hostToken;
+    // The state directory: the host secret and the players' links of the
+    // game in progress (`player-links.json`, player_links_file.hpp) are kept
+    // there. Empty: links in memory only.
     std::filesystem::path hostSecretDirectory;
     std::filesystem::path hostSecretFile;  // set by serveCastle when the secret is used
     std::string version;

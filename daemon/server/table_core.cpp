@@ -78,7 +78,24 @@ void TableCore::rawScan(drivers::ReaderIndex reader, const drivers::ScanResult& 
     if (hasRawScanListeners()) rawScanned(table_.layout().reader(reader), result, at);
 }
 
+void TableCore::keepPlayerLinks(const std::filesystem::path& directory,
+                                std::function<void(const std::string&)> onNote) {
+    linksFile_.emplace(directory);
+    onLinksNote_ = std::move(onNote);
+    std::string why, warning;
+    savedLinks_ = linksFile_->read(why, warning);
+    savedLinksProblem_ = why;
+    savedLinksSettled_ = false;
+    if (!warning.empty()) linksNote(warning);
+}
+
 std::optional<referee::HostAnswer> TableCore::resumeUnfinished() {
+    auto answer = resumeNewest();
+    settleSavedLinks();
+    return answer;
+}
+
+std::optional<referee::HostAnswer> TableCore::resumeNewest() {
     if (!store_) return std::nullopt;
     const auto unfinished = store_->unfinishedGames();
     if (unfinished.empty()) return std::nullopt;
@@ -124,8 +141,9 @@ void TableCore::advance() {
     if (now - lastVoicePoll_ >= kRepublishEvery) pollVoice();
 }
 
-// A new game gets new secret links, for its people only; a finished one
-// keeps its links, so the players can still read their cards.
+// A new game gets new secret links, for its people only (a resumed one those
+// kept before the restart); a finished one keeps its links, so the players
+// can still read their cards.
 void TableCore::afterInput() {
     const auto game = table_.referee().game();
     if (game && game != tokensFor_) {
@@ -135,10 +153,13 @@ void TableCore::afterInput() {
             for (int p = 0; p < state->rules().players(); ++p)
                 people.push_back(!table_.referee().botAt(
                     state->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(p)})));
-            tokens_.issue(people);
             tokensFor_ = game;
+            linksForGame(*game, people);
         }
     }
+    // A game over keeps its links in memory (its players may read their
+    // last cards) but no longer on disk: no restart brings them back.
+    if (linksOver_ && linksOnDisk_) dropSavedLinks();
     lastChange_ = clock_.now();
     dirty_ = false;
     changed();
@@ -249,7 +270,7 @@ std::optional<json> TableCore::playerStatus(std::string_view token) {
     if (!player) return std::nullopt;
     // The host's page hides this player's code once their page has opened.
     const auto wall = wallAtZero_ + std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now());
-    tokens_.markOpened(*player, wall.time_since_epoch().count());
+    if (tokens_.markOpened(*player, wall.time_since_epoch().count())) saveLinks();
     return table_.referee().playerStatus(engine::PlayerId{static_cast<std::uint8_t>(*player)});
 }
 
@@ -318,6 +339,8 @@ ServiceAnswer TableCore::newLink(const json& body) {
     if (table_.referee().botAt(seat) || !tokens_.renew(static_cast<int>(number)))
         return playedByReferee(seat.index, "its player has no link, so that its cards stay secret",
                                "api.bot-seat-link");
+    // Kept before the answer: the old link stays revoked after a restart.
+    saveLinks();
     return players();
 }
 
@@ -435,6 +458,106 @@ std::optional<ServiceAnswer> TableCore::undoNeedsConfirmation(json& form) {
     asked.body["undoing"] = words::messageJson(preview->undone);
     asked.body["round"] = preview->unscoresRound;
     return asked;
+}
+
+// --- the players' links across a restart (issue 35) -------------------------
+
+void TableCore::notice(const referee::Notice& notice) {
+    if (notice.kind == "game-over" || notice.kind == "abandoned") linksOver_ = true;
+}
+
+void TableCore::linksNote(const std::string& line) {
+    if (onLinksNote_) onLinksNote_(line);
+}
+
+void TableCore::linksForGame(store::GameId game, const std::vector<bool>& people) {
+    linksOver_ = false;
+    tokensUid_.clear();
+    if (store_) {
+        try {
+            if (const auto summary = store_->game(game)) tokensUid_ = summary->uid;
+        } catch (const std::exception&) {
+            // An unreadable log: the links are named by the game's number only.
+        }
+    }
+    bool adopted = false;
+    if (!savedLinksSettled_) {
+        const std::string file = linksFile_ ? linksFile_->file().string() : std::string();
+        const std::string number = std::to_string(game.value);
+        if (savedLinks_ && savedLinks_->game == game.value && savedLinks_->uid == tokensUid_)
+            adopted = tokens_.adopt(savedLinks_->tokens, savedLinks_->opened, people);
+        if (adopted)
+            linksNote("game " + number + ": the players' links kept in " + file + " work again");
+        else if (!savedLinksProblem_.empty())
+            linksNote("the players' links " + file + " cannot be used (" + savedLinksProblem_ + "): game " +
+                      number + "'s players get new links, which the host page shows");
+        else if (savedLinks_)
+            linksNote("the players' links kept in " + file + " are not game " + number +
+                      "'s: its players get new links, which the host page shows");
+        savedLinks_.reset();
+        savedLinksProblem_.clear();
+        savedLinksSettled_ = true;
+    }
+    if (!adopted) tokens_.issue(people);
+    saveLinks();
+}
+
+void TableCore::saveLinks() {
+    if (!linksFile_ || !tokensFor_ || linksOver_) return;
+    const SavedPlayerLinks links{tokensFor_->value, tokensUid_, tokens_.tokens(), tokens_.opened()};
+    std::string why;
+    if (linksFile_->write(links, why)) {
+        linksOnDisk_ = true;
+        lastLinksProblem_.clear();
+        return;
+    }
+    // What the file held must not outlive this: a link the host replaced
+    // would work again after a restart. Without a file, a restart makes
+    // new links.
+    std::string removeWhy;
+    const bool removed = linksFile_->remove(removeWhy);
+    linksOnDisk_ = !removed;
+    std::string line = "the players' links of game " + std::to_string(tokensFor_->value) +
+                       " cannot be kept in " + linksFile_->file().string() + " (" + why + ")";
+    line += removed ? ": after a restart, its players get new links"
+                    : "; nor can the file be removed (" + removeWhy +
+                          "): remove it before a restart, or links replaced since work again after it";
+    if (line != lastLinksProblem_) {
+        lastLinksProblem_ = line;
+        linksNote(line);
+    }
+}
+
+void TableCore::dropSavedLinks() {
+    if (!linksFile_) return;
+    std::string why;
+    if (linksFile_->remove(why)) {
+        linksOnDisk_ = false;
+        return;
+    }
+    const std::string line = "the players' links " + linksFile_->file().string() + ": " + why +
+                             ": remove it, or a finished game's links work again after a restart";
+    if (line != lastLinksProblem_) {
+        lastLinksProblem_ = line;
+        linksNote(line);
+    }
+}
+
+void TableCore::settleSavedLinks() {
+    if (savedLinksSettled_) return;
+    savedLinksSettled_ = true;
+    if (!linksFile_) return;
+    const std::string file = linksFile_->file().string();
+    if (savedLinks_)
+        linksNote("the players' links of game " + std::to_string(savedLinks_->game) + " kept in " + file +
+                  " are dropped: that game is not being resumed");
+    else if (!savedLinksProblem_.empty())
+        linksNote("the players' links " + file + " cannot be used (" + savedLinksProblem_ +
+                  "); no game is resumed, so it is removed");
+    const bool existed = savedLinks_.has_value() || !savedLinksProblem_.empty();
+    savedLinks_.reset();
+    savedLinksProblem_.clear();
+    if (existed) dropSavedLinks();
 }
 
 // --- the table's language and its voice ----------------------------------------

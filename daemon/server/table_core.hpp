@@ -20,6 +20,8 @@
 // table core knows the offer only, nothing of the simulated castle.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,7 @@
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
 #include "daemon/server/archive_cache.hpp"
+#include "daemon/server/player_links_file.hpp"
 #include "daemon/server/player_tokens.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/store/game_store.hpp"
@@ -51,9 +54,19 @@ public:
     TableCore(const drivers::LoopClock& clock, store::GameStore* store, drivers::BoardLayout layout,
               table::TableOptions options, castle::HandOffer* hands = nullptr);
 
+    // Keeps the players' links of the game in progress in `directory`
+    // (player_links_file.hpp: `player-links.json`, 0600), and reads what the
+    // last run kept there: resumeUnfinished() gives the resumed game its
+    // links back; links of any other game are dropped. `onNote`: a line for
+    // the daemon's log (a file that could not be read or written, and why;
+    // never a token). Unset (the default): links live in memory only.
+    void keepPlayerLinks(const std::filesystem::path& directory,
+                         std::function<void(const std::string&)> onNote);
+
     // After a restart: the newest unfinished game in the log is resumed (the
-    // board is then guided back to its logged position). Its answer, or
-    // nullopt when there was nothing to resume.
+    // board is then guided back to its logged position), with its players'
+    // links as they were when they were kept (keepPlayerLinks). Its answer,
+    // or nullopt when there was nothing to resume.
     std::optional<referee::HostAnswer> resumeUnfinished();
 
     // Runs the deadlines up to the clock's now and reports a change.
@@ -126,8 +139,20 @@ private:
 
     // --- table::TableObserver: what the table shows may have changed
     void tableChanged() override { dirty_ = true; }
+    void notice(const referee::Notice& notice) override;
     void rawScan(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at) override;
     void afterInput();
+    // The players' links of a game new to this core: those kept before a
+    // restart for that same game, else new ones; then kept (keepPlayerLinks).
+    void linksForGame(store::GameId game, const std::vector<bool>& people);
+    // The links as they are now into the file, or the file removed (the game
+    // over); a failure said once per reason.
+    void saveLinks();
+    void dropSavedLinks();
+    void linksNote(const std::string& line);
+    std::optional<referee::HostAnswer> resumeNewest();
+    // The links kept by the last run that no resumed game took: dropped.
+    void settleSavedLinks();
     ServiceAnswer players();
     ServiceAnswer newLink(const nlohmann::json& body);
     std::optional<ServiceAnswer> undoNeedsConfirmation(nlohmann::json& form);
@@ -155,6 +180,19 @@ private:
     std::unique_ptr<table::TraceRecorder> recorder_;  // with a log: the table's trace written beside
     PlayerTokens tokens_;
     std::optional<store::GameId> tokensFor_;
+    // Where the links are kept (keepPlayerLinks), what the last run kept
+    // there (until the first game's links are settled), and why it could
+    // not be read. linksOver_: the game of tokensFor_ ended; its links stay
+    // in memory (its players may read their last cards) but not on disk.
+    std::optional<PlayerLinksFile> linksFile_;
+    std::optional<SavedPlayerLinks> savedLinks_;
+    std::string savedLinksProblem_;
+    bool savedLinksSettled_ = true;
+    bool linksOver_ = false;
+    bool linksOnDisk_ = false;  // the file holds this game's links
+    std::string tokensUid_;     // the log's uid of tokensFor_'s game
+    std::string lastLinksProblem_;
+    std::function<void(const std::string&)> onLinksNote_;
     bool dirty_ = false;  // the table changed since the status was last republished
     Timestamp lastChange_{0};
     std::string language_ = "en";

@@ -10,6 +10,8 @@
 //     (for a placement or a move, the castle's scans that saw it);
 //   - the game resumes where it was: the board is guided back, the votes
 //     already cast stay cast, and the rest of the record plays on;
+//   - the players' links answer as before the kill, and the one the host
+//     replaced at the start stays refused (issue 35);
 // and at the end `vivaref verify` passes, and `vivaref export` gives the
 // record back, whose `vivaref replay` gives the recorded game's result.
 //
@@ -161,6 +163,30 @@ public:
         auto answer = post(port_, "/api/host/new-game", body.dump(), kHeaders);
         require(answer && answer->status == 200,
                 "new-game was refused: " + (answer ? answer->body : "no answer"));
+        // One phone lost at the start: its first link replaced (issue 35).
+        auto renewed = post(port_, "/api/host/new-link", R"({"player": 0})", kHeaders);
+        require(renewed && renewed->status == 200,
+                "new-link was refused: " + (renewed ? renewed->body : "no answer"));
+        revoked_ = answer->json()["players"][0].value("token", "");
+        const json players = renewed->json();  // kept: the loop below reads into it
+        for (const auto& p : players["players"]) links_.push_back(p.value("token", ""));
+        require(!revoked_.empty() && links_.size() >= 2 && links_[0] != revoked_,
+                "no links to replace: " + answer->body + " then " + renewed->body);
+    }
+
+    // The players' links of the game in progress answer after a restart,
+    // the replaced one does not (issue 35: kept in the state directory,
+    // written before the answer, so a SIGKILL right after loses none).
+    void checkLinks() {
+        for (std::size_t p = 0; p < links_.size(); ++p) {
+            if (links_[p].empty()) continue;
+            const auto page = get(port_, "/api/player/" + links_[p]);
+            require(page && page->status == 200,
+                    "after the restart player " + std::to_string(p) + "'s link answers " +
+                        (page ? std::to_string(page->status) : std::string("nothing")));
+        }
+        const auto old = get(port_, "/api/player/" + revoked_);
+        require(old && old->status == 404, "after the restart the replaced link is not refused");
     }
 
     // Plays the record to its end, killing serve before the decisions whose
@@ -348,6 +374,7 @@ private:
         const json s = status();
         require(s["game"] == 1 && (s["state"] == "playing" || s["state"] == "finished"),
                 "after the restart the game is not resumed: " + s.dump());
+        if (s["state"] == "playing") checkLinks();
         // Mid-election: the votes already cast are still cast.
         const bool midElection = disk.size() < record_.size() - 1 &&
                                  kindOf(record_[disk.size() + 1]) == "vote" && !disk.empty() &&
@@ -372,6 +399,8 @@ private:
     std::mt19937_64 rng_;
     std::unique_ptr<testsupport::ServeProcess> serve_;
     std::uint16_t port_ = 0;
+    std::vector<std::string> links_;  // the players' links (one replaced)
+    std::string revoked_;             // the replaced one
     int kills_ = 0;
     int electionKills_ = 0;
 };

@@ -230,6 +230,120 @@ TEST_CASE("serve with no host token: a host secret made at first start guards th
     CHECK(none.status == 1);
 }
 
+// Issue 35: the links of a game in progress survive a restart of serve
+// (kept in the state directory, player_links_file.hpp). A player's link
+// answers before and after; a link the host replaced stays refused after
+// it; a corrupt file gives new links, said in the journal naming the file;
+// a game abandoned takes its links with it. No token in anything serve
+// writes but its links file (0600).
+TEST_CASE("serve: players' links answer again after a restart; a replaced one stays refused") {
+    TempDirectory dir;
+    const std::vector<std::string> args = {
+        "--hardware=sim", "--listen", "127.0.0.1:0", "--db", (dir / "games.sqlite").string(), "--seed", "7"};
+    const auto linksFile = dir.path() / "player-links.json";
+    std::vector<std::string> links;
+    std::vector<std::string> revoked;
+    std::string bearer;
+    const auto tokensOfAnswer = [](const json& answer) {
+        std::vector<std::string> tokens;
+        for (const auto& p : answer["players"]) tokens.push_back(p["token"].get<std::string>());
+        return tokens;
+    };
+    std::string printed;  // everything serve printed, for the no-token check
+    {
+        ServeProcess serve(args, dir / "stderr-1");
+        const auto port = serve.waitForPort(30000ms);
+        CAPTURE(readFile(dir / "stderr-1"));
+        REQUIRE(port != 0);
+        bearer = "Content-Type: application/json\r\nAuthorization: Bearer " + hostSecret(dir.path()) + "\r\n";
+        auto started =
+            post(port, "/api/host/new-game",
+                 R"({"setup": {"edition": "classic", "seats": 3}, "players": ["Ann", "Bob", "Cy"]})", bearer);
+        REQUIRE(started);
+        REQUIRE(started->status == 200);
+        links = tokensOfAnswer(started->json());
+        REQUIRE(links.size() == 3);
+        for (const auto& token : links) CHECK(get(port, "/api/player/" + token)->status == 200);
+        // Bob lost his phone: a new link, the old one refused from now on.
+        auto renewed = post(port, "/api/host/new-link", R"({"player": 1})", bearer);
+        REQUIRE(renewed);
+        REQUIRE(renewed->status == 200);
+        revoked.push_back(links[1]);
+        links = tokensOfAnswer(renewed->json());
+        CHECK(get(port, "/api/player/" + revoked[0])->status == 404);
+        // (Bob's new link is not opened before the restart: the renewal alone must be kept.)
+        struct stat info {};
+        REQUIRE(::stat(linksFile.c_str(), &info) == 0);
+        CHECK((info.st_mode & 0777) == 0600);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+        printed += serve.output();
+    }
+    {
+        ServeProcess serve(args, dir / "stderr-2");
+        const auto port = serve.waitForPort(30000ms);
+        CAPTURE(readFile(dir / "stderr-2"));
+        REQUIRE(port != 0);
+        CHECK(readFile(dir / "stderr-2").find("resumed game 1") != std::string::npos);
+        CHECK(readFile(dir / "stderr-2")
+                  .find("game 1: the players' links kept in " + linksFile.string() + " work again") !=
+              std::string::npos);
+        for (const auto& token : links) CHECK(get(port, "/api/player/" + token)->status == 200);
+        CHECK(get(port, "/api/player/" + revoked[0])->status == 404);
+        auto players =
+            get(port, "/api/host/players", "Authorization: Bearer " + hostSecret(dir.path()) + "\r\n");
+        REQUIRE(players);
+        CHECK(tokensOfAnswer(players->json()) == links);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+        printed += serve.output();
+    }
+    // A corrupt file (a disk that lost its last write): new links, said.
+    const std::string whole = readFile(linksFile);
+    std::ofstream(linksFile, std::ios::trunc) << whole.substr(0, whole.size() / 2);
+    {
+        ServeProcess serve(args, dir / "stderr-3");
+        const auto port = serve.waitForPort(30000ms);
+        CAPTURE(readFile(dir / "stderr-3"));
+        REQUIRE(port != 0);
+        CHECK(readFile(dir / "stderr-3")
+                  .find("the players' links " + linksFile.string() +
+                        " cannot be used (it is not a JSON object)") != std::string::npos);
+        for (const auto& token : links) CHECK(get(port, "/api/player/" + token)->status == 404);
+        revoked.insert(revoked.end(), links.begin(), links.end());
+        // The host page's players: the new links, which answer.
+        auto players =
+            get(port, "/api/host/players", "Authorization: Bearer " + hostSecret(dir.path()) + "\r\n");
+        REQUIRE(players);
+        links = tokensOfAnswer(players->json());
+        for (const auto& token : links) CHECK(get(port, "/api/player/" + token)->status == 200);
+        // Abandoned: its links leave the disk (the pages may still read the end).
+        CHECK(post(port, "/api/host/abandon", "{}", bearer)->status == 200);
+        CHECK_FALSE(std::filesystem::exists(linksFile));
+        CHECK(get(port, "/api/player/" + links[0])->status == 200);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+        printed += serve.output();
+    }
+    {
+        ServeProcess serve(args, dir / "stderr-4");
+        const auto port = serve.waitForPort(30000ms);
+        REQUIRE(port != 0);
+        for (const auto& token : links) CHECK(get(port, "/api/player/" + token)->status == 404);
+        CHECK(serve.stop(SIGTERM, 20000ms) == 0);
+        printed += serve.output();
+    }
+    // No token in what serve printed (stdout, the journal's stderr) nor in the game log.
+    for (int i = 1; i <= 4; ++i) printed += readFile(dir.path() / ("stderr-" + std::to_string(i)));
+    const std::string log = readFile(dir / "games.sqlite") + readFile(dir / "games.sqlite-wal");
+    REQUIRE_FALSE(log.empty());
+    for (const auto& token : revoked) {
+        CHECK(printed.find(token) == std::string::npos);
+        CHECK(log.find(token) == std::string::npos);
+    }
+    for (const auto& token : links) {
+        CHECK(printed.find(token) == std::string::npos);
+        CHECK(log.find(token) == std::string::npos);
+    }
+}
+
 // Issue 34: the first run reaches the table. What serve prints is the
 // address a phone opens (this machine's on the table's network, as
 // table_addresses.hpp chooses it), or on 127.0.0.1 why no phone can; the

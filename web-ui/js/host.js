@@ -386,7 +386,10 @@ async function start() {
   if (info.simulated) $('sim-link').classList.remove('hidden');
   if (info.hostTokenRequired && !hostToken()) lock('');
   else if (await loadLinks()) unlocked();
-  liveEvents({ status: onStatus }, $('banner'));
+  // At each (re)connection the links are asked again with the next status:
+  // after a restart they are the same, save when the daemon could not read
+  // the ones it kept and made new ones (issue 35).
+  liveEvents({ status: onStatus, open: () => { onStatus.linksFor = null; } }, $('banner'));
 }
 
 start();
