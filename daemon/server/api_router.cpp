@@ -53,6 +53,62 @@ std::string linkOn(std::string_view host, std::string_view port) {
     return "http://" + std::string(host) + (port.empty() ? "" : ":" + std::string(port)) + "/";
 }
 
+// RFC 7230 section 3.2.6: a token's characters.
+bool isTokenChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+// The token at `at` (empty when none), `at` moved past it.
+std::string_view takeToken(std::string_view text, std::size_t& at) {
+    const std::size_t start = at;
+    while (at < text.size() && isTokenChar(text[at])) ++at;
+    return text.substr(start, at - start);
+}
+
+void skipWhitespace(std::string_view text, std::size_t& at) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+}
+
+// Whether a Content-Type is JSON: the media type of RFC 7231 section
+// 3.1.1.1, type "/" subtype *( OWS ";" OWS name "=" ( token / quoted-string ) ),
+// with type/subtype application/json in any case and any parameters
+// (charset=utf-8 and the like). application/jsonx, application/json-seq,
+// text/json and anything not of that grammar are not.
+bool isJsonMediaType(std::string_view text) {
+    std::size_t at = 0;
+    const std::string_view type = takeToken(text, at);
+    if (at >= text.size() || text[at] != '/') return false;
+    ++at;
+    const std::string_view subtype = takeToken(text, at);
+    if (!boost::beast::iequals(type, "application") || !boost::beast::iequals(subtype, "json")) return false;
+    for (;;) {
+        skipWhitespace(text, at);
+        if (at == text.size()) return true;
+        if (text[at] != ';') return false;
+        ++at;
+        skipWhitespace(text, at);
+        if (takeToken(text, at).empty() || at >= text.size() || text[at] != '=') return false;
+        ++at;
+        if (at < text.size() && text[at] == '"') {
+            // quoted-string: qdtext or a quoted-pair, up to the closing quote.
+            for (++at;; ++at) {
+                if (at >= text.size()) return false;
+                const auto c = static_cast<unsigned char>(text[at]);
+                if (c == '"') break;
+                if (c == '\\') {
+                    if (++at >= text.size()) return false;
+                    continue;
+                }
+                if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
+            }
+            ++at;
+        } else if (takeToken(text, at).empty()) {
+            return false;
+        }
+    }
+}
+
 // "a/b/c" -> "a" and "b/c".
 std::pair<std::string_view, std::string_view> firstSegment(std::string_view path) {
     const auto slash = path.find('/');
@@ -90,6 +146,7 @@ Response misdirected(const Request& request) {
     response.set(http::field::content_type, "text/plain; charset=utf-8");
     response.set(http::field::cache_control, "no-store");
     response.set("X-Content-Type-Options", "nosniff");
+    setFramingHeaders(response);
     response.keep_alive(false);
     if (request.method() != http::verb::head)
         response.body() =
@@ -116,6 +173,14 @@ ApiRouter::ApiRouter(RefereeService& service, const StaticFiles& files, RouterOp
     : service_(service), files_(files), options_(std::move(options)) {}
 
 ApiRouter::Reply ApiRouter::handle(const Request& request, const boost::asio::ip::address& peer) {
+    // RFC 7230 section 5.4: one Host, else 400. Before the name check, which
+    // would look at one of them only (and a proxy in front at the other).
+    if (request.count(http::field::host) > 1) {
+        auto reply = error(request, http::status::bad_request, "bad-request",
+                           "the request has more than one Host header");
+        reply.response.keep_alive(false);
+        return reply;
+    }
     if (options_.hostNames) {
         const auto host = request.find(http::field::host);
         if (!options_.hostNames->allows(
@@ -234,10 +299,15 @@ bool ApiRouter::hostAllowed(const Request& request) const {
     if (options_.hostToken.empty()) return true;
     const auto header = request.find(http::field::authorization);
     if (header == request.end()) return false;
-    std::string_view value = header->value();
-    constexpr std::string_view kBearer = "Bearer ";
-    if (!value.starts_with(kBearer)) return false;
-    return tokensEqual(value.substr(kBearer.size()), options_.hostToken);
+    // RFC 7235: the scheme in any case ("bearer" too), one or more spaces, the secret.
+    const std::string_view value = header->value();
+    constexpr std::string_view kBearer = "bearer";
+    if (value.size() <= kBearer.size() || !boost::beast::iequals(value.substr(0, kBearer.size()), kBearer) ||
+        value[kBearer.size()] != ' ')
+        return false;
+    const auto secret = value.find_first_not_of(' ', kBearer.size());
+    if (secret == std::string_view::npos) return false;
+    return tokensEqual(value.substr(secret), options_.hostToken);
 }
 
 ApiRouter::Reply ApiRouter::hostRefused(const Request& request) {
@@ -398,6 +468,7 @@ ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view 
     // The code is a player's secret link: kept in no cache.
     response.set(http::field::cache_control, "no-store");
     response.set("X-Content-Type-Options", "nosniff");
+    setFramingHeaders(response);
     response.keep_alive(request.keep_alive());
     response.body() = std::move(svg);
     response.prepare_payload();
@@ -418,6 +489,7 @@ ApiRouter::Reply ApiRouter::file(const Request& request, std::string_view path) 
     // The page is small and changes with the installed version: always revalidate.
     response.set(http::field::cache_control, "no-cache");
     response.set("X-Content-Type-Options", "nosniff");
+    setFramingHeaders(response, kPagePolicy);
     response.keep_alive(request.keep_alive());
     const auto size = found.file.body.size();
     if (!head) response.body() = std::move(found.file.body);
@@ -434,7 +506,7 @@ ApiRouter::Reply ApiRouter::answer(const Request& request, const ServiceAnswer& 
 std::variant<json, ApiRouter::Reply> ApiRouter::jsonBody(const Request& request) {
     const auto type = request.find(http::field::content_type);
     const std::string_view contentType = type == request.end() ? std::string_view{} : type->value();
-    if (!contentType.starts_with("application/json"))
+    if (!isJsonMediaType(contentType))
         return error(request, http::status::unsupported_media_type, "not-json",
                      "send the request's body as Content-Type: application/json");
     const std::string& text = request.body();

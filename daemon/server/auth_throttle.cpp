@@ -63,7 +63,9 @@ void AuthThrottle::failed(const ip::address& peer, Clock::time_point now) {
     if (record.failures == 0) record.firstFailure = now;
     ++record.failures;
     record.lastFailure = now;
-    const int over = record.failures - options_.freeFailures;
+    // The last free one already closes the address: the next guess within
+    // the delay is the first refused (5 free: the 6th gets 429).
+    const int over = record.failures - options_.freeFailures + 1;
     if (over <= 0) return;
     // 1 s, 2 s, 4 s... up to the cap (the shift stops before it can overflow).
     milliseconds delay = options_.maxDelay;

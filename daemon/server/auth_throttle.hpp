@@ -1,9 +1,10 @@
 // Wrong host secrets, counted per source address, so the secret cannot be
 // guessed at the network's speed. The first few wrong secrets from an
-// address cost nothing (a mistyped link); after that, each further wrong
-// one closes the address's requests that carry the host secret (the host's
-// routes and the simulated castle's POSTs) for a while: 1 s, doubling, at
-// most a minute. While closed, such a request is answered 429 with
+// address (`freeFailures`) are answered as usual (a mistyped link); the
+// last of them and each further wrong one close the address's requests
+// that carry the host secret (the host's routes and the simulated castle's
+// POSTs) for a while: 1 s, doubling, at most a minute. So with 5 free, the
+// 6th wrong secret within the second is refused. While closed, such a request is answered 429 with
 // Retry-After without its secret being looked at, even a right one (a
 // guesser could otherwise tell a right secret from the speed of the
 // answer); requests without a secret and other addresses are answered as

@@ -6,14 +6,20 @@ namespace vivaref::server {
 
 namespace {
 
-// Headers of every answer: no caching of live state, no content sniffing.
+// Headers of every answer: no caching of live state, no content sniffing, no framing.
 void commonHeaders(Response& response) {
     response.set(http::field::server, "vivaref");
     response.set(http::field::cache_control, "no-store");
     response.set("X-Content-Type-Options", "nosniff");
+    setFramingHeaders(response);
 }
 
 }  // namespace
+
+void setFramingHeaders(Response& response, std::string_view policy) {
+    response.set("Content-Security-Policy", policy);
+    response.set("X-Frame-Options", "DENY");
+}
 
 Response jsonResponse(const Request& request, http::status status, const nlohmann::json& body) {
     Response response{status, request.version()};

@@ -19,6 +19,21 @@ namespace http = boost::beast::http;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
+// The content security policy of the web pages' files (README "Private by
+// default", NOTES.md "Framing and the content security policy"): scripts,
+// styles, fetches and event streams from this origin only, no inline script
+// or style, images from here and the blob: URLs of the players' QR codes, no
+// plugins, no <base>, and no other site may frame a page (clickjacking).
+inline constexpr std::string_view kPagePolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+// Of every other answer (JSON, the QR codes, errors): it loads nothing and is framed nowhere.
+inline constexpr std::string_view kAnswerPolicy = "default-src 'none'; frame-ancestors 'none'";
+
+// Sets Content-Security-Policy (`policy`) and X-Frame-Options: DENY (for
+// browsers older than frame-ancestors) on `response`.
+void setFramingHeaders(Response& response, std::string_view policy = kAnswerPolicy);
+
 // A response to `request` (its HTTP version and keep-alive) with a JSON body.
 Response jsonResponse(const Request& request, http::status status, const nlohmann::json& body);
 // The same with a body that already is JSON text.

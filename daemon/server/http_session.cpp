@@ -1,6 +1,11 @@
 #include "daemon/server/http_session.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <boost/asio/write.hpp>
 
@@ -19,6 +24,8 @@ constexpr std::string_view kEventStreamHead =
     "Content-Type: text/event-stream; charset=utf-8\r\n"
     "Cache-Control: no-store\r\n"
     "X-Content-Type-Options: nosniff\r\n"
+    "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
+    "X-Frame-Options: DENY\r\n"
     "X-Accel-Buffering: no\r\n"
     "Connection: close\r\n"
     "\r\n"
@@ -26,6 +33,45 @@ constexpr std::string_view kEventStreamHead =
 
 bool isParseError(const error_code& error) {
     return error.category() == beast::http::make_error_code(http::error::bad_method).category();
+}
+
+// RFC 7230 section 3.3.3: what a request's Transfer-Encoding allows. Beast
+// reads a body as chunked when the last coding is chunked, and a request
+// whose last coding is another as having no body at all, which would take
+// the body's bytes for the next request (request smuggling behind a proxy
+// that reads it otherwise). Only one coding is read here: chunked, once.
+std::optional<Response> transferCodingRefusal(const Request& request) {
+    std::vector<std::string> codings;
+    const auto [from, to] = request.equal_range(http::field::transfer_encoding);
+    for (auto field = from; field != to; ++field) {
+        const std::string_view value = field->value();
+        std::size_t at = 0;
+        while (at <= value.size()) {
+            const auto comma = std::min(value.find(',', at), value.size());
+            std::string_view coding = value.substr(at, comma - at);
+            coding = coding.substr(0, coding.find(';'));  // its parameters
+            const auto first = coding.find_first_not_of(" \t");
+            if (first != std::string_view::npos) {
+                coding = coding.substr(first, coding.find_last_not_of(" \t") - first + 1);
+                std::string lower(coding);
+                for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                codings.push_back(std::move(lower));
+            }
+            at = comma + 1;
+        }
+    }
+    if (request.find(http::field::transfer_encoding) == request.end()) return std::nullopt;
+    if (codings.empty() || codings.back() != "chunked")
+        return errorResponse(
+            nullptr, http::status::bad_request, "bad-request",
+            "the request's Transfer-Encoding does not end in chunked, so its length is unknown");
+    if (std::count(codings.begin(), codings.end(), "chunked") > 1)
+        return errorResponse(nullptr, http::status::bad_request, "bad-request",
+                             "the request's Transfer-Encoding names chunked more than once");
+    if (codings.size() > 1)
+        return errorResponse(nullptr, http::status::not_implemented, "not-implemented",
+                             "this server reads no transfer coding but chunked");
+    return std::nullopt;
 }
 
 }  // namespace
@@ -85,6 +131,12 @@ void HttpSession::readRequest() {
 // waits for a go-ahead before sending its body; the header passed the limits.
 void HttpSession::onHeader(error_code error) {
     if (state_ == State::Closed) return;
+    if (!error) {
+        if (auto refusal = transferCodingRefusal(parser_->get())) {
+            ++context_->counters.badRequests;
+            return write(std::move(*refusal), true);
+        }
+    }
     if (error || parser_->is_done()) return onRead(error);
     auto readBody = [self = shared_from_this()] {
         http::async_read(self->stream_, self->buffer_, *self->parser_,
@@ -107,7 +159,16 @@ void HttpSession::onRead(error_code error) {
         ++context_->counters.timedOut;
         return close();
     }
-    if (error == http::error::end_of_stream || error == http::error::partial_message) return close();
+    // Closed before a request began: nothing to answer. Closed (for sending)
+    // in the middle of one: it was cut short, and the client may still read
+    // why (a half-closed socket reads on).
+    if (error == http::error::end_of_stream) return close();
+    if (error == http::error::partial_message) {
+        ++context_->counters.badRequests;
+        return write(errorResponse(nullptr, http::status::bad_request, "bad-request",
+                                   "the request ended before it was whole"),
+                     true);
+    }
     if (error && isParseError(error)) return refuseUnreadable(error);
     if (error) return close();  // reset by the peer, aborted: nothing to answer
 

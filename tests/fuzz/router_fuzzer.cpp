@@ -204,6 +204,12 @@ void checkAnswer(const Request& request, const ApiRouter::Reply& reply, std::str
               parsed.contains("message") && parsed["message"].is_string()))
             fuzz::broken("an error without its code and message for " + target + ": " + body);
     }
+    // Framed nowhere (issue 35), and one Host only.
+    if (response["Content-Security-Policy"].find("frame-ancestors 'none'") == std::string_view::npos ||
+        response["X-Frame-Options"] != "DENY")
+        fuzz::broken("an answer another site may frame, for " + target);
+    if (request.count(http::field::host) > 1 && status != 400)
+        fuzz::broken("a request with two Host headers answered " + std::to_string(status));
     if (request.method() != http::verb::head && response.has_content_length() &&
         response[http::field::content_length] != std::to_string(body.size()))
         fuzz::broken("a Content-Length that is not the body's for " + target);
@@ -214,9 +220,15 @@ void checkAnswer(const Request& request, const ApiRouter::Reply& reply, std::str
     if (contains(body, testing::kSecretText))
         fuzz::broken("a file outside the web root served for " + target);
     // The host's and the player's.
+    // The scheme in any case, then spaces (RFC 7235), as the router reads it.
     const auto authorization = request.find(http::field::authorization);
-    const bool host =
-        authorization != request.end() && authorization->value() == "Bearer " + std::string(kHostToken);
+    bool host = false;
+    if (authorization != request.end()) {
+        const std::string_view value = authorization->value();
+        const auto secret = value.find_first_not_of(' ', 6);
+        host = value.size() > 7 && boost::beast::iequals(value.substr(0, 6), "bearer") && value[6] == ' ' &&
+               secret != std::string_view::npos && value.substr(secret) == kHostToken;
+    }
     const bool ownLink = contains(target, kPlayerToken);
     if (!host && !ownLink) {
         if (contains(body, kPlayerToken) && !contains(input, kPlayerToken))

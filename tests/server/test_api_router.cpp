@@ -148,6 +148,28 @@ TEST_CASE("host routes need the host token when one is set") {
     CHECK(routes.status(players) == 200);
 }
 
+TEST_CASE("the Bearer scheme is read in any case (RFC 7235); the secret is compared exactly") {
+    const std::string token = "s3cret-host-token";
+    Routes routes(token);
+    auto with = [&](const std::string& authorization) {
+        auto r = make(http::verb::post, "/api/host/pause", "{}");
+        r.set(http::field::authorization, authorization);
+        return routes.status(r);
+    };
+    for (const std::string scheme : {"Bearer", "bearer", "BEARER", "bEaReR"}) {
+        CAPTURE(scheme);
+        CHECK(with(scheme + " " + token) == 200);
+        CHECK(with(scheme + "   " + token) == 200);  // 1*SP between scheme and credentials
+    }
+    CHECK(with("Bearer " + std::string("S3CRET-HOST-TOKEN")) == 401);
+    CHECK(with("Bearer" + token) == 401);
+    CHECK(with("Bearers " + token) == 401);
+    CHECK(with("Bear " + token) == 401);
+    CHECK(with("Basic " + token) == 401);
+    CHECK(with("Bearer") == 401);
+    CHECK(routes.fake.hostRequests.size() == 8);
+}
+
 TEST_CASE("without a host token the host routes are open; the service's answer maps to a status") {
     Routes routes;
     CHECK(routes.status(make(http::verb::post, "/api/host/pause")) == 200);  // no body: {}
@@ -178,6 +200,29 @@ TEST_CASE("bodies must be JSON objects, sent as application/json, not too deep")
     const auto before = routes.fake.hostRequests.size();
     CHECK(status("{\"x\": 1}") == 200);
     CHECK(routes.fake.hostRequests.size() == before + 1);
+}
+
+TEST_CASE("the JSON media type is parsed: application/json exactly, any case, with parameters") {
+    Routes routes;
+    auto status = [&](const std::string& type) {
+        auto r = make(http::verb::post, "/api/host/pause", "{}", false);
+        r.set(http::field::content_type, type);
+        return routes.status(r);
+    };
+    for (const std::string type : {"application/json", "Application/JSON", "application/json; charset=utf-8",
+                                   "application/json;charset=UTF-8", "application/json ; charset=\"utf-8\"",
+                                   "application/json;\tcharset=utf-8"}) {
+        CAPTURE(type);
+        CHECK(status(type) == 200);
+    }
+    for (const std::string type :
+         {"application/jsonx", "application/json-seq", "application/json+x",
+          "application/jsonp; charset=utf-8", "application/json/x", "application/json x", "application/json;",
+          "application/json; charset", "application/json; =utf-8", "text/json", "application/*", "json", "",
+          "application/ json", "application /json", "application/json\x01"}) {
+        CAPTURE(type);
+        CHECK(status(type) == 415);
+    }
 }
 
 TEST_CASE("the simulated castle's routes exist only when simulated") {
@@ -214,6 +259,34 @@ TEST_CASE("files of the web page: GET and HEAD, traversal refused") {
         CHECK(reply.response.body().find(kSecretText) == std::string::npos);
     }
     CHECK(router.handle(make(http::verb::get, "/nope.html")).response.result() == http::status::not_found);
+}
+
+TEST_CASE("every answer says it may not be framed; the pages carry a content security policy") {
+    TempWebRoot web;
+    FakeService fake;
+    StaticFiles files(web.root());
+    ApiRouter router(fake, files, {});
+    for (const char* page : {"/", "/index.html", "/app.js"}) {
+        CAPTURE(page);
+        for (const auto method : {http::verb::get, http::verb::head}) {
+            const auto reply = router.handle(make(method, page));
+            REQUIRE(reply.response.result() == http::status::ok);
+            const std::string policy(reply.response["Content-Security-Policy"]);
+            CHECK(policy.find("default-src 'self'") != std::string::npos);
+            CHECK(policy.find("frame-ancestors 'none'") != std::string::npos);
+            CHECK(policy.find("object-src 'none'") != std::string::npos);
+            CHECK(policy.find("unsafe-inline") == std::string::npos);
+            CHECK(policy.find("unsafe-eval") == std::string::npos);
+            CHECK(reply.response["X-Frame-Options"] == "DENY");
+        }
+    }
+    // JSON answers, errors included, load nothing and are framed nowhere either.
+    for (const char* target : {"/api/status", "/api/nowhere", "/nope.html"}) {
+        CAPTURE(target);
+        const auto reply = router.handle(make(http::verb::get, target));
+        CHECK(reply.response["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'");
+        CHECK(reply.response["X-Frame-Options"] == "DENY");
+    }
 }
 
 TEST_CASE("the league's routes: 404 no-league without a reader, the hook's answer with one") {

@@ -94,6 +94,8 @@ std::optional<HttpAnswer> TestConnection::readAnswer(std::chrono::milliseconds t
         const long n = receive(chunk, sizeof chunk, deadline);
         if (n < 0) return std::nullopt;
         if (n == 0) {
+            // Closed before any byte of an answer: none (Beast asserts on an eof with nothing read).
+            if (!parser.got_some()) return std::nullopt;
             boost::beast::error_code error;
             parser.put_eof(error);
             if (error || !parser.is_done()) return std::nullopt;

@@ -154,6 +154,56 @@ TEST_CASE("malformed requests get 400 with a JSON message") {
     checkStillServing(server.port);
 }
 
+TEST_CASE(
+    "a request cut short, or framed by a coding we do not read, gets 400 before the connection closes") {
+    ServerFixture server;
+    const std::string post = "POST /api/host/pause HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
+    // Each ends where the client stops sending (it half-closes): the server
+    // must still answer, not drop the connection without a word.
+    for (const std::string& cut : {
+             std::string("GET /api/sta"),
+             std::string("GET /api/status HTTP/1.1\r\nHost: x\r\nX-A: b"),
+             post + "Content-Length: 10\r\n\r\n{}",
+             post + "Transfer-Encoding: chunked\r\n\r\n5\r\n{}",
+             post + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n",
+         }) {
+        CAPTURE(cut);
+        TestConnection c(server.port);
+        REQUIRE(c.connected());
+        REQUIRE(c.send(cut));
+        c.shutdownSend();
+        auto answer = c.readAnswer();
+        REQUIRE(answer);
+        CHECK(answer->status == 400);
+        CHECK(answer->json()["error"] == "bad-request");
+        CHECK(answer->json()["message"] == "the request ended before it was whole");
+        CHECK(answer->header("Connection") == "close");
+    }
+    // RFC 7230 section 3.3.3: a request whose last transfer coding is not
+    // chunked has no length we can trust (400); chunked twice is not allowed
+    // (400); a coding we do not know is 501. Never read as a body of length 0,
+    // leaving the rest to be taken for the next request.
+    for (const auto& [coding, status] : std::vector<std::pair<std::string, int>>{
+             {"gzip", 400}, {"chunked, gzip", 400}, {"chunked, chunked", 400}, {"gzip, chunked", 501}}) {
+        CAPTURE(coding);
+        auto answer = sendRaw(server.port, post + "Transfer-Encoding: " + coding + "\r\n\r\n0\r\n\r\n");
+        REQUIRE(answer);
+        CHECK(answer->status == status);
+        CHECK(answer->header("Connection") == "close");
+        CHECK(answer->json()["error"] == (status == 400 ? "bad-request" : "not-implemented"));
+    }
+    auto chunked = sendRaw(server.port, post + "Transfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
+    REQUIRE(chunked);
+    CHECK(chunked->status == 200);
+    // Two Host headers: 400 over the wire too.
+    auto twoHosts = sendRaw(server.port, "GET /api/status HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n");
+    REQUIRE(twoHosts);
+    CHECK(twoHosts->status == 400);
+    CHECK(twoHosts->header("Connection") == "close");
+    CHECK(server.onLoop([&] { return server.fake.hostRequests.size(); }) == 1);
+    checkStillServing(server.port);
+}
+
 TEST_CASE("a bad host token is refused over the wire") {
     RouterOptions router;
     router.hostToken = "the-host-token";

@@ -134,13 +134,13 @@ TEST_CASE("the throttle: free failures, then a closed address for 1 s doubling t
     const auto guesser = make_address("192.168.1.7");
     const auto host = make_address("192.168.1.8");
     auto t = Clock::now();
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 4; ++i) {
         CHECK_FALSE(throttle.closedFor(guesser, t));
         throttle.failed(guesser, t);
     }
     CHECK_FALSE(throttle.closedFor(guesser, t));
     CHECK(log.str().empty());
-    throttle.failed(guesser, t);  // the 6th: closed for 1 s
+    throttle.failed(guesser, t);  // the 5th: closed for 1 s, so the 6th is refused
     CHECK(throttle.closedFor(guesser, t) == milliseconds(1000));
     CHECK(throttle.closedFor(guesser, t + milliseconds(400)) == milliseconds(600));
     CHECK_FALSE(throttle.closedFor(host, t));
@@ -157,19 +157,19 @@ TEST_CASE("the throttle: free failures, then a closed address for 1 s doubling t
     // One line for the burst: when the address was first slowed.
     CHECK(
         log.str() ==
-        "vivaref serve: 6 wrong host secrets from 192.168.1.7 in 1 s; its host requests are refused for 1 s "
+        "vivaref serve: 5 wrong host secrets from 192.168.1.7 in 1 s; its host requests are refused for 1 s "
         "after each further wrong one, growing to 60 s\n");
     // Ten minutes on, still guessing: one more line, with the totals.
     t += milliseconds(61'000);
     throttle.failed(guesser, t);
     CHECK(count(log.str(), "wrong host secrets from 192.168.1.7") == 2);
-    CHECK(log.str().find("16 wrong host secrets from 192.168.1.7 in 610 s (and 11 requests refused") !=
+    CHECK(log.str().find("15 wrong host secrets from 192.168.1.7 in 610 s (and 11 requests refused") !=
           std::string::npos);
     // The right secret clears the address.
     throttle.succeeded(guesser);
     CHECK_FALSE(throttle.closedFor(guesser, t));
     // Ten quiet minutes forget a count too.
-    for (int i = 0; i < 5; ++i) throttle.failed(host, t);
+    for (int i = 0; i < 4; ++i) throttle.failed(host, t);
     throttle.failed(host, t + std::chrono::minutes(10));
     CHECK_FALSE(throttle.closedFor(host, t + std::chrono::minutes(10)));
 }
@@ -186,13 +186,13 @@ TEST_CASE("the throttle's table is bounded; IPv6 addresses count by their /64") 
     }
     // Many addresses of one /64 are one guesser.
     AuthThrottle v6;
-    for (int i = 0; i < 6; ++i) v6.failed(make_address("2001:db8:1:2::" + std::to_string(i + 1)), t);
+    for (int i = 0; i < 5; ++i) v6.failed(make_address("2001:db8:1:2::" + std::to_string(i + 1)), t);
     CHECK(v6.closedFor(make_address("2001:db8:1:2::ffff"), t));
     CHECK_FALSE(v6.closedFor(make_address("2001:db8:1:3::1"), t));
     CHECK(v6.addresses() == 1);
     // An IPv4 peer seen as ::ffff:a.b.c.d is the same peer.
     v6.failed(make_address("192.168.1.7"), t);
-    for (int i = 0; i < 5; ++i) v6.failed(make_address("::ffff:192.168.1.7"), t);
+    for (int i = 0; i < 4; ++i) v6.failed(make_address("::ffff:192.168.1.7"), t);
     CHECK(v6.closedFor(make_address("192.168.1.7"), t));
 }
 
@@ -213,7 +213,7 @@ TEST_CASE("the router: many wrong secrets from one address get 429, a right one 
                 .handle(guardRequest(http::verb::post, "/api/host/pause", "guess" + std::to_string(i)),
                         guesser)
                 .response.result_int());
-    CHECK(statuses == std::vector<int>{401, 401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429});
+    CHECK(statuses == std::vector<int>{401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429});
     const auto refused = router.handle(guardRequest(http::verb::post, "/api/host/pause", kSecret), guesser);
     CHECK(refused.response.result_int() == 429);
     CHECK(refused.response[http::field::retry_after] == "1");
@@ -235,5 +235,56 @@ TEST_CASE("the router: many wrong secrets from one address get 429, a right one 
     CHECK(router.handle(guardRequest(http::verb::get, "/api/host/players"), guesser).response.result_int() ==
           401);
     CHECK(count(log.str(), "wrong host secrets from 192.168.1.7") == 1);
-    CHECK(log.str().starts_with("vivaref serve: 6 wrong host secrets from 192.168.1.7 in 1 s;"));
+    CHECK(log.str().starts_with("vivaref serve: 5 wrong host secrets from 192.168.1.7 in 1 s;"));
+}
+
+TEST_CASE("as documented: 5 wrong secrets are answered 401, the 6th within the second 429") {
+    FakeService fake;
+    StaticFiles files("/nonexistent/vivaref-web-ui");
+    RouterOptions options;
+    options.hostToken = kSecret;
+    options.throttle = std::make_shared<AuthThrottle>();
+    ApiRouter router(fake, files, options);
+    const auto guesser = make_address("192.168.1.7");
+    auto guess = [&](int i) {
+        return router.handle(guardRequest(http::verb::get, "/api/host/players", "guess" + std::to_string(i)),
+                             guesser);
+    };
+    for (int i = 1; i <= 5; ++i) {
+        CAPTURE(i);
+        CHECK(guess(i).response.result_int() == 401);
+    }
+    const auto sixth = guess(6);
+    CHECK(sixth.response.result_int() == 429);
+    CHECK(sixth.response[http::field::retry_after] == "1");
+    // The right secret is refused too while the address is closed (no timing oracle).
+    CHECK(router.handle(guardRequest(http::verb::get, "/api/host/players", kSecret), guesser)
+              .response.result_int() == 429);
+}
+
+TEST_CASE("two Host headers are refused with 400 (RFC 7230 section 5.4), with or without the name check") {
+    FakeService fake;
+    StaticFiles files("/nonexistent/vivaref-web-ui");
+    RouterOptions checked;
+    checked.hostNames = std::make_shared<HostCheck>(make_address("127.0.0.1"), std::vector<std::string>{});
+    for (const RouterOptions& options : {RouterOptions{}, checked}) {
+        ApiRouter router(fake, files, options);
+        for (const auto& [first, second] : std::vector<std::pair<std::string, std::string>>{
+                 {"localhost", "localhost"}, {"localhost", "evil.example"}, {"evil.example", "localhost"}}) {
+            CAPTURE(first);
+            CAPTURE(second);
+            Request r{http::verb::get, "/api/status", 11};
+            r.insert(http::field::host, first);
+            r.insert(http::field::host, second);
+            const auto reply = router.handle(r, make_address("192.168.1.7"));
+            CHECK(reply.response.result_int() == 400);
+            CHECK_FALSE(reply.response.keep_alive());
+            const auto body = nlohmann::json::parse(reply.response.body(), nullptr, false);
+            CHECK(body.value("error", "") == "bad-request");
+            CHECK(body.value("message", "") == "the request has more than one Host header");
+        }
+        Request one{http::verb::get, "/api/status", 11};
+        one.set(http::field::host, "localhost");
+        CHECK(router.handle(one, make_address("192.168.1.7")).response.result_int() == 200);
+    }
 }

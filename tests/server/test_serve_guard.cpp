@@ -87,8 +87,8 @@ TEST_CASE(
         REQUIRE(answer);
         statuses.push_back(answer->status);
     }
-    CHECK(std::vector<int>(statuses.begin(), statuses.begin() + 6) == std::vector<int>(6, 401));
-    CHECK(std::vector<int>(statuses.begin() + 6, statuses.end()) == std::vector<int>(14, 429));
+    CHECK(std::vector<int>(statuses.begin(), statuses.begin() + 5) == std::vector<int>(5, 401));
+    CHECK(std::vector<int>(statuses.begin() + 5, statuses.end()) == std::vector<int>(15, 429));
     auto right =
         post(port, "/api/host/pause", "{}",
              std::string("Content-Type: application/json\r\nAuthorization: Bearer ") + kToken + "\r\n");
@@ -104,7 +104,7 @@ TEST_CASE(
     CHECK(serve.stop(SIGTERM, 20000ms) == 0);
     const std::string journal = readFile(dir / "stderr");
     CHECK(occurrences(journal, "wrong host secrets from 127.0.0.1") == 1);
-    CHECK(journal.find("vivaref serve: 6 wrong host secrets from 127.0.0.1 in ") != std::string::npos);
+    CHECK(journal.find("vivaref serve: 5 wrong host secrets from 127.0.0.1 in ") != std::string::npos);
 }
 
 TEST_CASE("a weak host_token: check-config and serve refuse it, naming the file and line") {

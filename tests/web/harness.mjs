@@ -63,11 +63,22 @@ export function shooter(dir, prefix) {
   };
 }
 
-// A page in a browser context of its own; script errors go to `errors`.
+// Whether a console message is Chromium reporting a content security
+// policy violation ("Refused to ... because it violates the following
+// Content Security Policy directive").
+export function isCspViolation(message) {
+  return /Content Security Policy/i.test(message.text());
+}
+
+// A page in a browser context of its own; script errors and content
+// security policy violations (the daemon's pages carry one) go to `errors`.
 export async function newPage(browser, options, errors) {
   const ctx = await browser.newContext(options);
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  page.on('console', (m) => {
+    if (isCspViolation(m)) errors.push(`${page.url()}: ${m.text()}`);
+  });
   return page;
 }
 

@@ -477,7 +477,48 @@ try {
     await shot(page, `status-2024-${size.name}`, { fullPage: false });
     await page.context().close();
   }
-  check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
+  // --- the content security policy: every page loads under it, none may be framed ---
+  for (const path of ['/', '/host.html', '/player.html', '/sim.html', '/games.html', '/rules.html', '/host-tools.html', '/league.html']) {
+    const page = await newPage(browser, kSizes[0].options, errors);
+    const response = await page.goto(`${url}${path}`);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.waitForTimeout(300);
+    const headers = response.headers();
+    const policy = headers['content-security-policy'] || '';
+    check(/default-src 'self'/.test(policy) && /frame-ancestors 'none'/.test(policy) && !/unsafe-/.test(policy) && headers['x-frame-options'] === 'DENY',
+      `${path} carries the pages' content security policy and X-Frame-Options: DENY (${policy})`);
+    await page.context().close();
+  }
+  {
+    // The watch that `errors` relies on sees a violation: an inline script added by hand is refused and reported.
+    const seen = [];
+    const page = await newPage(browser, kSizes[0].options, seen);
+    await page.goto(`${url}/`);
+    const ran = await page.evaluate(() => {
+      window.inlineRan = false;
+      const s = document.createElement('script');
+      s.textContent = 'window.inlineRan = true;';
+      document.head.append(s);
+      return window.inlineRan;
+    });
+    await page.waitForTimeout(300);
+    check(!ran && seen.some((e) => /inline script/i.test(e)), `an inline script is refused and the refusal reported (${seen.join('; ') || 'nothing reported'})`);
+    await page.context().close();
+  }
+  {
+    // Another site framing the castle's page: Chromium refuses (frame-ancestors 'none').
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const said = [];
+    page.on('console', (m) => said.push(m.text()));
+    await page.setContent(`<iframe id="f" src="${url}/host.html"></iframe>`);
+    await page.waitForTimeout(1500);
+    const framed = page.frames().find((f) => f.url().startsWith(url));
+    const shown = framed ? await framed.evaluate(() => document.title).catch(() => '') : '';
+    check(said.some((t) => /frame-ancestors/.test(t)) && !shown, `the host's page refuses to be framed by another page (${said.join('; ') || 'nothing said'}; title in the frame: "${shown}")`);
+    await ctx.close();
+  }
+  check(errors.length === 0, `no script error or content security policy violation in the pages: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);
 } finally {
