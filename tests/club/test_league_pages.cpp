@@ -15,6 +15,7 @@
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/league_routes.hpp"
@@ -103,6 +104,7 @@ TEST_CASE("the league's routes through the read-only role") {
         games.push_back(randomGame(seed, seats, atNorth ? "north" : "south", seated));
         REQUIRE((atNorth ? northLink : southLink).push(games.back()) == club::PushOutcome::Inserted);
     }
+    REQUIRE(club::judgeWaitingGames(conn).size() == games.size());
 
     Pages pages(clubtest::server().conninfo(db, created.leagueRole, *created.leaguePassword), db);
 

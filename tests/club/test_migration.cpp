@@ -9,6 +9,7 @@
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/club/league_reader.hpp"
 #include "tests/club/league_fixture.hpp"
@@ -45,6 +46,9 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
     CHECK(second.versionBefore == 1);
     CHECK(second.versionAfter == club::clubSchemaVersion());
     CHECK(countOf(conn, "SELECT count(*) FROM club.games") == 6);
+    // Counted once the engine has checked them (migration 5).
+    CHECK(club::leagueStandings(conn, {}).empty());
+    CHECK(club::judgeWaitingGames(conn).size() == 6);
     const auto standings = club::leagueStandings(conn, {});
     const auto expected = recompute(games);
     REQUIRE(standings.size() == expected.rows().size());
@@ -52,6 +56,7 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
     // Pushes after the migration keep the standings.
     games.push_back(randomGame(16, 4, "hall", {members[0].id}));
     CHECK(link.push(games.back()) == club::PushOutcome::Inserted);
+    CHECK(club::judgeWaitingGames(conn).size() == 1);
     const auto after = recompute(games);
     for (const auto& row : club::leagueStandings(conn, {}))
         CHECK(row.counts == after.rows().at({row.edition, row.member}));
@@ -175,7 +180,7 @@ TEST_CASE("a club on schema 3 with games, migrated to 4, counts the games of eac
         return nlohmann::json::parse(*answer.text).at("editions");
     };
 
-    const auto second = club::createClub(conn);
+    const auto second = club::createClub(conn, 4);
     CHECK(second.versionBefore == 3);
     CHECK(second.versionAfter == 4);
     const auto before = expected();
