@@ -172,12 +172,13 @@ private:
     void pushOne(const store::OutboxEntry& entry, Pass& pass) {
         current_ = entry.game;
         const auto upload = uploadOf(*log_, entry.game, options_.table);
+        // A game whose record does not replay to its own scores never
+        // leaves the table: it waits as refused, with what differs.
+        std::optional<std::string> notSent;
+        if (auto differs = gameMismatch(upload))
+            notSent = "its record does not replay to the scores and winners logged: " + *differs;
         try {
-            // A game whose record does not replay to its own scores never
-            // leaves the table: it waits as refused, with what differs.
-            if (auto differs = gameMismatch(upload))
-                throw ClubError("its record does not replay to the scores and winners logged: " + *differs,
-                                false);
+            if (notSent) throw ClubError(*notSent, false);
             (void)link_->push(upload);
         } catch (const ClubError& e) {
             if (e.transient()) throw;
@@ -185,8 +186,11 @@ private:
             pass.refusedWaiting = true;
             note([&](OutboxPusherState& s) {
                 s.lastAttempt = wallNow();
-                s.lastError = std::string("the club refused game ") + std::to_string(entry.game.value) +
-                              ": " + e.what();
+                s.lastError =
+                    (notSent
+                         ? std::string("game ") + std::to_string(entry.game.value) + " is not sent: "
+                         : std::string("the club refused game ") + std::to_string(entry.game.value) + ": ") +
+                    e.what();
                 s.refused = true;
             });
             current_.reset();

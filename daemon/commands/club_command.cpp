@@ -279,7 +279,8 @@ int runGamesList(const std::vector<std::string>& args) {
     int limit = 100;
     CommandLine line("club games", "vivaref club games [--server CONNINFO] [--limit N]",
                      "The games the tables pushed, last pushed first: uid, table, the table's own id, end,\n"
-                     "edition and status.");
+                     "edition, status, and whether the engine found the scores pushed (verified) or not\n"
+                     "(left out of the standings).");
     line.visible.add_options()("limit", po::value(&limit), "at most N games (100)");
     return withServer("games", line, server, args, [&](pqxx::connection& conn) {
         (void)judgeNewGames("games", conn);
@@ -289,6 +290,10 @@ int runGamesList(const std::vector<std::string>& args) {
                       << (g.abandoned  ? "abandoned"
                           : g.complete ? "complete"
                                        : "incomplete")
+                      << "  "
+                      << (g.verdict == "verified"   ? "verified"
+                          : g.verdict == "mismatch" ? "left out (vivaref club verify says why)"
+                                                    : "not checked")
                       << "\n";
         return kExitOk;
     });

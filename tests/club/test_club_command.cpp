@@ -102,6 +102,9 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
     CHECK(nlohmann::json::parse(r.out).size() == 2);
     r = runClub({"games", "--server", admin});
     CHECK(r.out.find("hall  #7") != std::string::npos);
+    CHECK(r.out.find("complete  verified\n") != std::string::npos);
+    CHECK(r.out.find(forged.uid + "  hall  #8") != std::string::npos);
+    CHECK(r.out.find("complete  left out (vivaref club verify says why)\n") != std::string::npos);
 }
 
 TEST_CASE("vivaref club: a bad conninfo, no server, a wrong password: one sentence and exit 1, quickly") {

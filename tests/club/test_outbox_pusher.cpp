@@ -298,6 +298,9 @@ TEST_CASE("a game whose record does not replay to its logged scores never leaves
     OutboxPusher pusher(fastOptions(file), factoryFor(club));
     pusher.start();
     REQUIRE(waitFor([&] { return club->count() == 1 && pusher.state().waiting == 2; }));
+    const auto said = pusher.state().lastError;
+    CHECK(said.find(" is not sent: its record does not replay") != std::string::npos);
+    CHECK(pusher.state().refused);
     pusher.stop();
     CHECK(club->pushCalls == 1);  // the two changed games never reached the club
     GameStore log(file, GameStore::Access::MustExist);
