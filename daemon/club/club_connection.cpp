@@ -116,14 +116,35 @@ std::unique_ptr<pqxx::connection> openClubConnection(const std::string& conninfo
     }
 }
 
-void rethrowAsClubError(const std::string& doing) {
+std::string clubServerName(const std::string& conninfo) {
+    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), nullptr);
+    if (!options) return "";
+    std::string host;
+    std::string port;
+    for (auto* o = options; o->keyword; ++o) {
+        if (!o->val || !*o->val) continue;
+        const std::string key = o->keyword;
+        if (key == "host" || (key == "hostaddr" && host.empty())) host = o->val;
+        if (key == "port") port = o->val;
+    }
+    PQconninfoFree(options);
+    if (host.empty()) host = "localhost";
+    return port.empty() ? host : host + ":" + port;
+}
+
+void rethrowAsClubError(const std::string& doing, const std::string& server) {
     try {
         throw;
     } catch (const ClubError&) {
         throw;
     } catch (const pqxx::broken_connection& e) {
-        throw ClubError(
-            doing + ": the connection to the club's server was lost (" + firstLine(e.what()) + ")", true);
+        // libpqxx 6.4 says "Could not obtain client encoding" when the
+        // server went away under an idle connection: the first refusal of
+        // an outage, which names the server instead.
+        const std::string why = firstLine(e.what());
+        const std::string lost = contains(why, "client encoding") ? "" : ": " + why;
+        const std::string who = server.empty() ? "the club's server" : "the club's server " + server;
+        throw ClubError(doing + ": " + who + " does not answer (the connection was lost" + lost + ")", true);
     } catch (const pqxx::in_doubt_error& e) {
         throw ClubError(doing + ": the connection was lost during the commit (" + firstLine(e.what()) + ")",
                         true);
@@ -143,7 +164,10 @@ void rethrowAsClubError(const std::string& doing) {
 }
 
 PgClubLink::PgClubLink(std::string conninfo, std::string table, ClubTimeouts timeouts)
-    : conninfo_(std::move(conninfo)), table_(std::move(table)), timeouts_(timeouts) {}
+    : conninfo_(std::move(conninfo)),
+      server_(clubServerName(conninfo_)),
+      table_(std::move(table)),
+      timeouts_(timeouts) {}
 
 PgClubLink::~PgClubLink() = default;
 
@@ -177,7 +201,7 @@ PushOutcome PgClubLink::push(const GameUpload& game) {
         return inserted ? PushOutcome::Inserted : PushOutcome::AlreadyThere;
     } catch (...) {
         connection_.reset();  // the next push starts on a fresh connection
-        rethrowAsClubError("pushing game " + game.uid + " of table " + table);
+        rethrowAsClubError("pushing game " + game.uid + " of table " + table, server_);
     }
 }
 
@@ -191,7 +215,7 @@ std::vector<ClubMember> PgClubLink::members() {
         return out;
     } catch (...) {
         connection_.reset();
-        rethrowAsClubError("reading the club's members");
+        rethrowAsClubError("reading the club's members", server_);
     }
 }
 

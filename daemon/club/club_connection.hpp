@@ -29,8 +29,13 @@ std::string withTimeouts(const std::string& conninfo, ClubTimeouts timeouts);
 
 // Runs `body`, turning libpqxx's exceptions into ClubError: a lost or
 // refused connection, a timeout, a server shutting down are transient;
-// permissions, unknown tables, bad games are not. `doing` starts the sentence.
-[[noreturn]] void rethrowAsClubError(const std::string& doing);
+// permissions, unknown tables, bad games are not. `doing` starts the sentence;
+// `server` (clubServerName), when given, is named when the connection was lost.
+[[noreturn]] void rethrowAsClubError(const std::string& doing, const std::string& server = {});
+
+// Where a conninfo points, for a sentence: host:port (or the socket's
+// directory and port); never the user, the password or the database.
+std::string clubServerName(const std::string& conninfo);
 
 // The game's own `table` is what push_game is told (the link's `table`
 // when it is empty); the server refuses it unless it is the role's table.
@@ -45,6 +50,7 @@ private:
     pqxx::connection& connection();
 
     std::string conninfo_;
+    std::string server_;  // clubServerName(conninfo_)
     std::string table_;
     ClubTimeouts timeouts_;
     std::unique_ptr<pqxx::connection> connection_;

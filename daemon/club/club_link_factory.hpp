@@ -12,4 +12,8 @@ namespace vivaref::club {
 // `table`. Throws ClubError when it cannot be made.
 std::unique_ptr<ClubLink> makeClubLink(const std::string& conninfo, const std::string& table);
 
+// Whether the club's server at `conninfo` accepts connections now: libpq's
+// PQping (no login, no password sent), the pusher's probe during a back-off.
+bool clubServerAnswers(const std::string& conninfo);
+
 }  // namespace vivaref::club

@@ -15,7 +15,7 @@ namespace vivaref::club {
 
 namespace {
 
-constexpr std::array<const char*, 4> kMigrations = {
+constexpr std::array<const char*, 5> kMigrations = {
     // 1: tables, members, games and their players; push_game lands a game.
     R"sql(
 CREATE TABLE club.club_tables (
@@ -305,6 +305,102 @@ REVOKE ALL ON FUNCTION club.count_edition() FROM PUBLIC;
 CREATE TRIGGER games_count_edition AFTER INSERT ON club.games FOR EACH ROW EXECUTE FUNCTION club.count_edition();
 INSERT INTO club.edition_counts (edition, games, counted)
 SELECT edition, count(*), count(*) FILTER (WHERE complete AND NOT abandoned) FROM club.games GROUP BY edition;
+)sql",
+    // 5: a game counts only once its record, replayed with the engine by
+    // the admin's vivaref (`vivaref club`, game_check.hpp), gives the scores
+    // and winners its table pushed: push_game keeps the game, unjudged, and
+    // counts nothing; club.judge_game(uid, ok, note) records the verdict
+    // once and counts a verified game. The games already there are judged
+    // again like new ones: the standings, member_results and the counted
+    // games start from nothing and refill as `vivaref club migrate` judges.
+    R"sql(
+ALTER TABLE club.games ADD COLUMN verdict text CHECK (verdict IN ('verified', 'mismatch')),
+                       ADD COLUMN verdict_note text,
+                       ADD COLUMN judged_at timestamptz;
+CREATE INDEX games_unjudged ON club.games (pushed_seq) WHERE verdict IS NULL;
+TRUNCATE club.member_results, club.standings;
+UPDATE club.edition_counts SET counted = 0;
+CREATE OR REPLACE FUNCTION club.count_edition() RETURNS trigger LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    INSERT INTO club.edition_counts AS c (edition, games, counted) VALUES (NEW.edition, 1, 0)
+    ON CONFLICT (edition) DO UPDATE SET games = c.games + 1;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE FUNCTION club.push_game(p_uid text, p_table text, p_local_id bigint, p_started_ms bigint,
+                               p_ended_ms bigint, p_edition text, p_complete boolean, p_abandoned boolean,
+                               p_record text, p_result jsonb, p_players jsonb)
+RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    t_id bigint;
+    t_role name;
+    other bigint;
+    n integer;
+BEGIN
+    SELECT id, role INTO t_id, t_role FROM club.club_tables WHERE name = p_table;
+    IF t_id IS NULL THEN
+        RAISE EXCEPTION 'the club has no table named "%"', p_table USING ERRCODE = 'P0002';
+    END IF;
+    IF t_role <> session_user THEN
+        RAISE EXCEPTION 'the role "%" may not push the games of table "%"', session_user, p_table
+            USING ERRCODE = '42501';
+    END IF;
+    IF p_uid IS NULL OR p_uid !~ '^[0-9a-f]{32}$' THEN
+        RAISE EXCEPTION 'bad game: its uid "%" is not 32 lowercase hex digits', p_uid USING ERRCODE = '22023';
+    END IF;
+    IF jsonb_typeof(p_players) IS DISTINCT FROM 'array' THEN
+        RAISE EXCEPTION 'bad game %: its players are not a list', p_uid USING ERRCODE = '22023';
+    END IF;
+    IF (SELECT count(*) <> count(DISTINCT e->>'member') FROM jsonb_array_elements(p_players) e
+        WHERE jsonb_typeof(e->'member') = 'number') THEN
+        RAISE EXCEPTION 'bad game %: a member sits in it twice', p_uid USING ERRCODE = '22023';
+    END IF;
+    INSERT INTO club.games (uid, table_id, local_id, started_at, ended_at, edition, seats, complete,
+                            abandoned, record, result)
+    VALUES (p_uid, t_id, p_local_id, to_timestamp(p_started_ms / 1000.0),
+            to_timestamp(NULLIF(p_ended_ms, 0) / 1000.0), p_edition,
+            (SELECT count(DISTINCT e->>'seat') FROM jsonb_array_elements(p_players) e),
+            p_complete, p_abandoned, p_record, p_result)
+    ON CONFLICT (uid) DO NOTHING;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    IF n = 0 THEN
+        SELECT table_id INTO other FROM club.games WHERE uid = p_uid;
+        IF other <> t_id THEN
+            RAISE EXCEPTION 'bad game: uid % is already in the league from another table', p_uid
+                USING ERRCODE = '23505';
+        END IF;
+        RETURN false;
+    END IF;
+    INSERT INTO club.game_players (game_uid, player, seat, name, member_id, bot, score, winner)
+    SELECT p_uid, (e->>'player')::integer, (e->>'seat')::integer, e->>'name', (e->>'member')::bigint,
+           COALESCE((e->>'bot')::boolean, false), (e->>'score')::integer, COALESCE((e->>'winner')::boolean, false)
+    FROM jsonb_array_elements(p_players) e;
+    RETURN true;
+END
+$$;
+CREATE FUNCTION club.judge_game(p_uid text, p_ok boolean, p_note text) RETURNS boolean LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    g record;
+BEGIN
+    UPDATE club.games SET verdict = CASE WHEN p_ok THEN 'verified' ELSE 'mismatch' END,
+                          verdict_note = p_note, judged_at = now()
+    WHERE uid = p_uid AND verdict IS NULL
+    RETURNING edition, complete, abandoned INTO g;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    IF p_ok THEN
+        PERFORM club.count_game(p_uid);
+        IF g.complete AND NOT g.abandoned THEN
+            UPDATE club.edition_counts SET counted = counted + 1 WHERE edition = g.edition;
+        END IF;
+    END IF;
+    RETURN true;
+END
+$$;
+REVOKE ALL ON FUNCTION club.judge_game(text, boolean, text) FROM PUBLIC;
 )sql",
 };
 

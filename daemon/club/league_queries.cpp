@@ -14,12 +14,12 @@ constexpr const char* kGameColumns =
     "g.uid, t.name, g.local_id, to_char(g.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
     "COALESCE(to_char(g.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ''), g.edition, "
     "g.complete, "
-    "g.abandoned";
+    "g.abandoned, COALESCE(g.verdict, '')";
 
 GameSummary gameFrom(const pqxx::row& row) {
     return GameSummary{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::int64_t>(),
                        row[3].as<std::string>(), row[4].as<std::string>(), row[5].as<std::string>(),
-                       row[6].as<bool>(),        row[7].as<bool>()};
+                       row[6].as<bool>(),        row[7].as<bool>(),        row[8].as<std::string>()};
 }
 
 void sortStandings(std::vector<StandingRow>& rows) {
@@ -127,8 +127,8 @@ std::vector<HistoryEntry> memberHistory(pqxx::connection_base& conn, const std::
                                 "JOIN club.club_tables t ON t.id = g.table_id WHERE p.member_id = $1 "
                                 "ORDER BY g.ended_at DESC NULLS LAST, g.pushed_seq DESC",
                             found[0][0].as<std::int64_t>())) {
-            HistoryEntry e{gameFrom(row), row[8].as<int>(), std::nullopt, row[10].as<bool>()};
-            if (!row[9].is_null()) e.score = row[9].as<int>();
+            HistoryEntry e{gameFrom(row), row[9].as<int>(), std::nullopt, row[11].as<bool>()};
+            if (!row[10].is_null()) e.score = row[10].as<int>();
             out.push_back(std::move(e));
         }
         return out;

@@ -44,6 +44,7 @@ struct GameSummary {
     std::string edition;
     bool complete = false;
     bool abandoned = false;
+    std::string verdict;  // "verified", "mismatch" (left out of the standings), "" not checked yet
 };
 
 // The games, last pushed first.

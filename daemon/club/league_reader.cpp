@@ -101,7 +101,13 @@ LeagueAnswer LeagueReader::answer(const Query& query) {
     } catch (const ClubError& e) {
         // Any failure of the club: the next query starts on a new connection.
         connection_.reset();
-        lastFailure_ = engine::Message("league.unreachable", {{"why", engine::say::text(e.what())}});
+        // The queries do not know the server: a lost connection names it here.
+        std::string why = e.what();
+        const std::string anonymous = "the club's server does not answer";
+        if (const auto at = why.find(anonymous); at != std::string::npos)
+            why.replace(at, anonymous.size(),
+                        "the club's server " + clubServerName(options_.conninfo) + " does not answer");
+        lastFailure_ = engine::Message("league.unreachable", {{"why", engine::say::text(why)}});
         failedAt_ = std::chrono::steady_clock::now();
         return LeagueAnswer::failed(LeagueAnswer::Outcome::Unreachable, "club-unreachable", *lastFailure_);
     } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "daemon/club/game_check.hpp"
 #include "daemon/club/game_upload.hpp"
 #include "daemon/store/game_store.hpp"
 
@@ -47,10 +48,7 @@ public:
             }
             const Pass pass = tryPass();
             const auto wait = nextWait(pass);
-            std::unique_lock lock(shared_->mutex);
-            shared_->wake.wait_for(lock, wait,
-                                   [&] { return shared_->stopping || (shared_->woken && !pass.failed); });
-            if (shared_->stopping) break;
+            if (waitOrProbe(pass, wait)) break;
         }
         std::lock_guard lock(shared_->mutex);
         shared_->done = true;
@@ -61,7 +59,43 @@ private:
     struct Pass {
         bool failed = false;          // the network or the log: retry with backoff
         bool refusedWaiting = false;  // a game the club refused still waits
+        bool unreachable = false;     // failed for the network (transient), not a refusal
     };
+
+    // Waits `wait` (or a notify, or stop()); after the network failed (not
+    // a refusal: a server that refuses the login answers pings), with a
+    // probe, in steps of probeEvery, asking the server each step: the first answer
+    // ends the wait and the back-off. True when stopping.
+    bool waitOrProbe(const Pass& pass, std::chrono::milliseconds wait) {
+        const bool probing = pass.unreachable && options_.probe && options_.probeEvery < wait;
+        const auto until = std::chrono::steady_clock::now() + wait;
+        for (;;) {
+            const auto now = std::chrono::steady_clock::now();
+            const auto step =
+                probing ? std::min<std::chrono::steady_clock::duration>(options_.probeEvery, until - now)
+                        : until - now;
+            {
+                std::unique_lock lock(shared_->mutex);
+                shared_->wake.wait_for(lock, step,
+                                       [&] { return shared_->stopping || (shared_->woken && !pass.failed); });
+                if (shared_->stopping) return true;
+                if (shared_->woken && !pass.failed) return false;
+            }
+            if (std::chrono::steady_clock::now() >= until) return false;
+            if (probing && answers()) {
+                backoff_ = options_.firstRetry;  // the outage is over
+                return false;
+            }
+        }
+    }
+
+    bool answers() {
+        try {
+            return options_.probe();
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
 
     bool stopping() const {
         std::lock_guard lock(shared_->mutex);
@@ -81,6 +115,7 @@ private:
             pushWaiting(pass);
         } catch (const ClubError& e) {
             pass.failed = true;
+            pass.unreachable = e.transient();
             link_.reset();  // a new connection next time
             // Refused credentials or database: retrying soon will not help.
             if (!e.transient()) backoff_ = options_.maxRetry;
@@ -137,7 +172,13 @@ private:
     void pushOne(const store::OutboxEntry& entry, Pass& pass) {
         current_ = entry.game;
         const auto upload = uploadOf(*log_, entry.game, options_.table);
+        // A game whose record does not replay to its own scores never
+        // leaves the table: it waits as refused, with what differs.
+        std::optional<std::string> notSent;
+        if (auto differs = gameMismatch(upload))
+            notSent = "its record does not replay to the scores and winners logged: " + *differs;
         try {
+            if (notSent) throw ClubError(*notSent, false);
             (void)link_->push(upload);
         } catch (const ClubError& e) {
             if (e.transient()) throw;
@@ -145,8 +186,11 @@ private:
             pass.refusedWaiting = true;
             note([&](OutboxPusherState& s) {
                 s.lastAttempt = wallNow();
-                s.lastError = std::string("the club refused game ") + std::to_string(entry.game.value) +
-                              ": " + e.what();
+                s.lastError =
+                    (notSent
+                         ? std::string("game ") + std::to_string(entry.game.value) + " is not sent: "
+                         : std::string("the club refused game ") + std::to_string(entry.game.value) + ": ") +
+                    e.what();
                 s.refused = true;
             });
             current_.reset();

@@ -36,6 +36,13 @@ struct OutboxPusherOptions {
     std::chrono::milliseconds membersEvery{std::chrono::minutes(10)};
     // How long stop() waits for a push in flight before abandoning it.
     std::chrono::milliseconds stopWait{std::chrono::milliseconds(800)};
+    // While games wait after a failure, whether the server answers again is
+    // asked this often (`probe`: cheap, no login, e.g. libpq's PQping); the
+    // first yes ends the back-off at once, so a club back after an outage
+    // gets its games within `probeEvery`, not at the next back-off step
+    // (up to `maxRetry`). No probe: the back-off alone.
+    std::function<bool()> probe;
+    std::chrono::milliseconds probeEvery{std::chrono::seconds(5)};
 };
 
 // What the status page and `vivaref games` say of the pusher.

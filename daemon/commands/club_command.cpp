@@ -2,6 +2,7 @@
 // make or migrate the schema and roles, add tables and members, and read
 // the league (standings, a member's history, the games). Every failure is
 // one sentence on stderr and a non-zero exit.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/club/league_reader.hpp"
 #include "daemon/commands/command.hpp"
@@ -63,6 +65,17 @@ int withServer(std::string_view sub, CommandLine& line, std::string& server,
     }
 }
 
+// Judges the games pushed since the last judging (the engine replays each
+// record: game_judge.hpp) when this role may (the admin; not the league's
+// read-only role), and names on stderr each one left out. Returns them.
+std::vector<club::Judgement> judgeNewGames(std::string_view sub, pqxx::connection& conn) {
+    if (!club::mayJudge(conn)) return {};
+    std::vector<club::Judgement> judged = club::judgeWaitingGames(conn);
+    for (const auto& j : judged)
+        if (j.mismatch) std::cerr << "vivaref club " << sub << ": " << club::mismatchSentence(j) << "\n";
+    return judged;
+}
+
 std::string fixed(double v, int digits) {
     std::ostringstream out;
     out << std::fixed << std::setprecision(digits) << v;
@@ -87,6 +100,7 @@ int runCreate(const std::vector<std::string>& args) {
         if (r.leaguePassword)
             std::cout << "League role (read only): " << r.leagueRole
                       << ", password (shown once): " << *r.leaguePassword << "\n";
+        (void)judgeNewGames("create", conn);
         return kExitOk;
     });
 }
@@ -171,6 +185,7 @@ int runStandings(const std::vector<std::string>& args) {
         "until", po::value(&until), "only games ended before DATE")("json", po::bool_switch(&json),
                                                                     "print JSON");
     return withServer("standings", line, server, args, [&](pqxx::connection& conn) {
+        (void)judgeNewGames("standings", conn);
         club::StandingsFilter f;
         if (!edition.empty()) f.edition = edition;
         if (!table.empty()) f.table = table;
@@ -229,6 +244,7 @@ int runHistory(const std::vector<std::string>& args) {
     line.hidden.add_options()("member", po::value(&member)->required(), "");
     line.positional.add("member", 1);
     return withServer("history", line, server, args, [&](pqxx::connection& conn) {
+        (void)judgeNewGames("history", conn);
         const auto games = club::memberHistory(conn, member);
         auto out = nlohmann::json::array();
         for (const auto& e : games) {
@@ -263,17 +279,46 @@ int runGamesList(const std::vector<std::string>& args) {
     int limit = 100;
     CommandLine line("club games", "vivaref club games [--server CONNINFO] [--limit N]",
                      "The games the tables pushed, last pushed first: uid, table, the table's own id, end,\n"
-                     "edition and status.");
+                     "edition, status, and whether the engine found the scores pushed (verified) or not\n"
+                     "(left out of the standings).");
     line.visible.add_options()("limit", po::value(&limit), "at most N games (100)");
     return withServer("games", line, server, args, [&](pqxx::connection& conn) {
+        (void)judgeNewGames("games", conn);
         for (const auto& g : club::leagueGames(conn, std::max(limit, 0)))
             std::cout << g.uid << "  " << g.table << "  #" << g.localId << "  "
                       << (g.endedAt.empty() ? g.startedAt : g.endedAt) << "  " << g.edition << "  "
                       << (g.abandoned  ? "abandoned"
                           : g.complete ? "complete"
                                        : "incomplete")
+                      << "  "
+                      << (g.verdict == "verified"   ? "verified"
+                          : g.verdict == "mismatch" ? "left out (vivaref club verify says why)"
+                                                    : "not checked")
                       << "\n";
         return kExitOk;
+    });
+}
+
+int runVerify(const std::vector<std::string>& args) {
+    std::string server;
+    CommandLine line("club verify", "vivaref club verify [--server CONNINFO]",
+                     "Replays with the engine each game pushed since the last check and compares it with\n"
+                     "the scores and winners its table pushed: a game that agrees counts in the standings,\n"
+                     "one that does not is left out. Prints how many were checked, then every game left\n"
+                     "out (which game, which table, what differs); exit 1 when there is one. Run it as the\n"
+                     "club's admin; standings, history, games and migrate check the new games too.");
+    return withServer("verify", line, server, args, [&](pqxx::connection& conn) {
+        if (!club::mayJudge(conn))
+            throw club::ClubError("this role may not judge the pushed games: run it as the club's admin",
+                                  false);
+        const auto judged = club::judgeWaitingGames(conn);
+        const auto bad =
+            std::count_if(judged.begin(), judged.end(), [](const auto& j) { return j.mismatch.has_value(); });
+        std::cout << judged.size() << " new games checked: " << judged.size() - static_cast<std::size_t>(bad)
+                  << " verified, " << bad << " left out.\n";
+        const auto left = club::mismatchedGames(conn);
+        for (const auto& j : left) std::cout << club::mismatchSentence(j) << "\n";
+        return left.empty() ? kExitOk : kExitClub;
     });
 }
 
@@ -360,6 +405,7 @@ constexpr Subcommand kSubcommands[] = {
     {"standings", "the standings per edition, filtered by table or period", runStandings},
     {"history", "a member's games", runHistory},
     {"games", "the pushed games", runGamesList},
+    {"verify", "check the pushed games against their records; name those left out", runVerify},
     {"serve", "serve the league's web page and read-only API", runServe},
 };
 

@@ -386,6 +386,7 @@ namespace {
 std::unique_ptr<club::OutboxPusher> clubPusher(const ServeSettings& settings, store::GameStore& store) {
     if (!settings.club) return nullptr;
     club::OutboxPusher::LinkFactory link = settings.clubLink;
+    std::function<bool()> probe;
     if (!link) {
         std::string conninfo;
         try {
@@ -394,8 +395,10 @@ std::unique_ptr<club::OutboxPusher> clubPusher(const ServeSettings& settings, st
             throw NotStarted(std::string("not started: ") + e.what());
         }
         link = [conninfo, table = settings.club->table] { return club::makeClubLink(conninfo, table); };
+        probe = [conninfo] { return club::clubServerAnswers(conninfo); };
     }
     club::OutboxPusherOptions pushing;
+    pushing.probe = std::move(probe);
     pushing.log = settings.database;
     pushing.table = settings.club->table;
     pushing.server = settings.club->serverText();

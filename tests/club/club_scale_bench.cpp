@@ -26,6 +26,7 @@
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/club/league_reader.hpp"
 #include "engine/rules.hpp"
@@ -325,6 +326,19 @@ int main(int argc, char** argv) try {
         std::cout << "== " << target << " games\n";
         std::cout << "push: " << rate << " games/s (" << std::min(o.threads, o.tables)
                   << " tables pushing at once)\n";
+        {
+            // The admin's check of the new games (each record replayed with
+            // the engine, then judged and counted): the standings count only
+            // checked games.
+            const auto judgeStart = Clock::now();
+            const auto judged = club::judgeWaitingGames(admin);
+            const double judgeSeconds = std::chrono::duration<double>(Clock::now() - judgeStart).count();
+            std::cout << "check: " << static_cast<double>(judged.size()) / judgeSeconds << " games/s ("
+                      << judged.size() << " games, "
+                      << std::count_if(judged.begin(), judged.end(),
+                                       [](const auto& j) { return j.mismatch.has_value(); })
+                      << " left out)\n";
+        }
         {
             pqxx::nontransaction tx(admin);
             // What autovacuum would have done by now (an insert-only table is

@@ -13,6 +13,7 @@
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "tests/club/league_fixture.hpp"
 
 using namespace vivaref;
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
             (atNorth ? northLink : southLink).push(game);
             uids.insert(uids.begin(), game.uid);
         }
+        // Counted once the engine has checked them, as `vivaref club` does.
+        (void)club::judgeWaitingGames(conn);
         nlohmann::json names = nlohmann::json::array();
         for (const auto& m : members) names.push_back(m.name);
         std::cout << nlohmann::json{{"admin", admin},

@@ -71,10 +71,23 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
     const auto password = valueOf(r.out, "password");
     vivaref::club::PgClubLink link(server().conninfo("club_cli", "club_cli_table_hall", password), "hall");
     CHECK(link.push(randomGame(7, 3, "hall", {1, 2})) == vivaref::club::PushOutcome::Inserted);
+    // A game whose record gives Ann another score: named and left out.
+    auto forged = randomGame(8, 3, "hall", {1, 2});
+    forged.localId = 8;
+    forged.seats[0].score = 999;
+    CHECK(link.push(forged) == vivaref::club::PushOutcome::Inserted);
 
     r = runClub({"standings", "--server", admin, "--json"});
     REQUIRE(r.status == 0);
-    const auto rows = nlohmann::json::parse(r.out);
+    CHECK(r.err == "vivaref club standings: game " + forged.uid +
+                       " (table hall, its game 8) is left out of the standings: player 1 (" +
+                       forged.seats[0].name + ", seat 1)'s score is 999, the record gives " +
+                       std::to_string(*randomGame(8, 3, "hall", {1, 2}).seats[0].score) + "\n");
+    r = runClub({"verify", "--server", admin});
+    CHECK(r.status == 1);
+    CHECK(r.out.find("0 new games checked: 0 verified, 0 left out.\ngame " + forged.uid +
+                     " (table hall, its game 8)") == 0);
+    const auto rows = nlohmann::json::parse(runClub({"standings", "--server", admin, "--json"}).out);
     REQUIRE(rows.size() == 2);
     CHECK(rows[0]["games"] == 1);
     r = runClub({"standings", "--server", admin, "--table", "hall"});
@@ -85,9 +98,13 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
     CHECK(r.err.find("no table named 'cellar'") != std::string::npos);
     r = runClub({"history", "--server", admin, "--json", "ann"});
     REQUIRE(r.status == 0);
-    CHECK(nlohmann::json::parse(r.out).size() == 1);
+    // A member's history lists every game pushed, the one left out too.
+    CHECK(nlohmann::json::parse(r.out).size() == 2);
     r = runClub({"games", "--server", admin});
     CHECK(r.out.find("hall  #7") != std::string::npos);
+    CHECK(r.out.find("complete  verified\n") != std::string::npos);
+    CHECK(r.out.find(forged.uid + "  hall  #8") != std::string::npos);
+    CHECK(r.out.find("complete  left out (vivaref club verify says why)\n") != std::string::npos);
 }
 
 TEST_CASE("vivaref club: a bad conninfo, no server, a wrong password: one sentence and exit 1, quickly") {

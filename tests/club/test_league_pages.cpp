@@ -15,6 +15,7 @@
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/server/api_router.hpp"
 #include "daemon/server/league_routes.hpp"
@@ -103,6 +104,7 @@ TEST_CASE("the league's routes through the read-only role") {
         games.push_back(randomGame(seed, seats, atNorth ? "north" : "south", seated));
         REQUIRE((atNorth ? northLink : southLink).push(games.back()) == club::PushOutcome::Inserted);
     }
+    REQUIRE(club::judgeWaitingGames(conn).size() == games.size());
 
     Pages pages(clubtest::server().conninfo(db, created.leagueRole, *created.leaguePassword), db);
 
@@ -239,6 +241,9 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(down.body["error"] == "club-unreachable");
         CHECK(down.body["message"].get<std::string>().find("The club’s league cannot be read now: ") == 0);
         CHECK(down.body["says"]["code"] == "league.unreachable");
+        // The outage named, not libpqxx's "Could not obtain client encoding".
+        INFO(down.body["message"].get<std::string>());
+        CHECK(down.body["message"].get<std::string>().find("client encoding") == std::string::npos);
         CHECK(down.took < std::chrono::seconds(8));
         const auto overview = pages.get("/api/league");
         CHECK(overview.status == 200);

@@ -9,6 +9,7 @@
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
 #include "daemon/club/club_schema.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "daemon/club/league_reader.hpp"
 #include "tests/club/league_fixture.hpp"
@@ -45,6 +46,9 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
     CHECK(second.versionBefore == 1);
     CHECK(second.versionAfter == club::clubSchemaVersion());
     CHECK(countOf(conn, "SELECT count(*) FROM club.games") == 6);
+    // Counted once the engine has checked them (migration 5).
+    CHECK(club::leagueStandings(conn, {}).empty());
+    CHECK(club::judgeWaitingGames(conn).size() == 6);
     const auto standings = club::leagueStandings(conn, {});
     const auto expected = recompute(games);
     REQUIRE(standings.size() == expected.rows().size());
@@ -52,6 +56,7 @@ TEST_CASE("a club on schema 1 with games, migrated, keeps them and fills the sta
     // Pushes after the migration keep the standings.
     games.push_back(randomGame(16, 4, "hall", {members[0].id}));
     CHECK(link.push(games.back()) == club::PushOutcome::Inserted);
+    CHECK(club::judgeWaitingGames(conn).size() == 1);
     const auto after = recompute(games);
     for (const auto& row : club::leagueStandings(conn, {}))
         CHECK(row.counts == after.rows().at({row.edition, row.member}));
@@ -175,7 +180,7 @@ TEST_CASE("a club on schema 3 with games, migrated to 4, counts the games of eac
         return nlohmann::json::parse(*answer.text).at("editions");
     };
 
-    const auto second = club::createClub(conn);
+    const auto second = club::createClub(conn, 4);
     CHECK(second.versionBefore == 3);
     CHECK(second.versionAfter == 4);
     const auto before = expected();
@@ -208,4 +213,51 @@ TEST_CASE("a club schema from a newer vivaref is refused with a sentence and lef
         CHECK(std::string(e.what()).find("newer vivaref (schema 99") != std::string::npos);
     }
     CHECK(club::installedClubSchemaVersion(conn) == 99);
+}
+
+TEST_CASE("a club on schema 4 with a forged game, migrated to 5, counts again only the games that replay") {
+    const auto admin = freshDatabase("club_migrate5");
+    pqxx::connection conn(admin);
+    const auto first = club::createClub(conn, 4);
+    REQUIRE(first.versionAfter == 4);
+    const auto members = club::addMembers(conn, {"Ann", "Bob"});
+    {
+        pqxx::work tx(conn);
+        tx.exec0("CREATE ROLE club_migrate5_table_hall LOGIN PASSWORD 'pw' IN ROLE club_migrate5_tables");
+        tx.exec0("INSERT INTO club.club_tables (name, role) VALUES ('hall', 'club_migrate5_table_hall')");
+        tx.commit();
+    }
+    club::PgClubLink hall(server().conninfo("club_migrate5", "club_migrate5_table_hall", "pw"), "hall");
+    std::vector<club::GameUpload> good;
+    for (std::uint64_t seed = 50; seed < 54; ++seed) {
+        good.push_back(randomGame(seed, 3, "hall", {members[0].id, members[1].id}));
+        CHECK(hall.push(good.back()) == club::PushOutcome::Inserted);
+    }
+    auto forged = randomGame(54, 3, "hall", {members[0].id, members[1].id});
+    forged.seats[0].score = 999;
+    CHECK(hall.push(forged) == club::PushOutcome::Inserted);
+    // Schema 4 counted the forgery on push: Ann's 999 points are in her total.
+    CHECK(countOf(conn, "SELECT points FROM club.standings WHERE member_id = " +
+                            std::to_string(members[0].id)) >= 999);
+
+    const auto second = club::createClub(conn);
+    CHECK(second.versionBefore == 4);
+    CHECK(second.versionAfter == 5);
+    // Until judged, nothing counts (rather than the forgery).
+    CHECK(club::leagueStandings(conn, {}).empty());
+    CHECK(countOf(conn, "SELECT count(*) FROM club.member_results") == 0);
+    CHECK(countOf(conn, "SELECT counted FROM club.edition_counts WHERE edition = 'classic'") == 0);
+    const auto judged = club::judgeWaitingGames(conn);
+    CHECK(judged.size() == 5);
+    const auto left = club::mismatchedGames(conn);
+    REQUIRE(left.size() == 1);
+    CHECK(left[0].uid == forged.uid);
+    checkCounts(club::leagueStandings(conn, {}), recompute(good));
+    CHECK(countOf(conn, "SELECT counted FROM club.edition_counts WHERE edition = 'classic'") == 4);
+    CHECK(countOf(conn, "SELECT games FROM club.edition_counts WHERE edition = 'classic'") == 5);
+    // The tables' push still works after the migration, and counts once judged.
+    good.push_back(randomGame(55, 3, "hall", {members[0].id}));
+    CHECK(hall.push(good.back()) == club::PushOutcome::Inserted);
+    CHECK(club::judgeWaitingGames(conn).size() == 1);
+    checkCounts(club::leagueStandings(conn, {}), recompute(good));
 }

@@ -11,6 +11,7 @@
 
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/store/game_store.hpp"
+#include "daemon/store/sqlite.hpp"
 #include "tests/store/random_game_writer.hpp"
 
 using namespace vivaref;
@@ -184,6 +185,57 @@ TEST_CASE("a table offline for a while catches up when the club comes back, each
     checkExactlyOnce(*club, file);
 }
 
+TEST_CASE(
+    "after an outage the queued games land as soon as the server answers, not at the next back-off step") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    fillLog(file, 3);
+    auto club = std::make_shared<FakeClub>();
+    club->down = true;
+    auto options = fastOptions(file);
+    // The back-off's long steps (5 minutes in serve) stand for themselves:
+    // every step here is 10 minutes, so only the probe can bring the games.
+    options.firstRetry = 10min;
+    options.maxRetry = 10min;
+    options.probeEvery = 20ms;
+    std::atomic<int> probes{0};
+    SUBCASE("a probe every 20 ms: the games land within a few probes of the server's return") {
+        options.probe = [club, &probes] {
+            ++probes;
+            std::lock_guard lock(club->mutex);
+            return !club->down;
+        };
+        OutboxPusher pusher(options, factoryFor(club));
+        pusher.start();
+        REQUIRE(waitFor([&] { return club->connects >= 1 && probes >= 5; }));
+        // While the server is down the probe asks, and nothing else is tried.
+        CHECK(club->connects == 1);
+        CHECK(club->count() == 0);
+        CHECK(pusher.state().lastError == "server unreachable");
+        {
+            std::lock_guard lock(club->mutex);
+            club->down = false;
+        }
+        const auto back = std::chrono::steady_clock::now();
+        REQUIRE(waitFor([&] { return club->count() == 3 && pusher.state().waiting == 0; }, 3s));
+        CHECK(std::chrono::steady_clock::now() - back < 2s);
+        CHECK(pusher.state().lastError.empty());
+        pusher.stop();
+        checkExactlyOnce(*club, file);
+    }
+    SUBCASE("no probe: the games wait for the back-off's step") {
+        OutboxPusher pusher(options, factoryFor(club));
+        pusher.start();
+        REQUIRE(waitFor([&] { return club->connects >= 1; }));
+        {
+            std::lock_guard lock(club->mutex);
+            club->down = false;
+        }
+        CHECK_FALSE(waitFor([&] { return club->count() > 0; }, 300ms));
+        pusher.stop();
+    }
+}
+
 TEST_CASE("a push that lands but loses its answer is retried, answered AlreadyThere, and marked once") {
     ScratchDir dir;
     const auto file = dir.file("games.sqlite");
@@ -226,6 +278,45 @@ TEST_CASE("a game the club refuses keeps its reason, is not retried in a loop, a
     CHECK(queue[0].game == ids[0]);
     CHECK(queue[0].permanent);
     CHECK(queue[0].lastError == "table 'hall' may not push games");
+}
+
+TEST_CASE("a game whose record does not replay to its logged scores never leaves the table, and says why") {
+    ScratchDir dir;
+    const auto file = dir.file("games.sqlite");
+    const auto ids = fillLog(file, 3);
+    {
+        // Game 1's first total made 999, game 2's winners made the lowest score's player.
+        Database db(file, Database::Mode::ReadWrite);
+        db.exec("UPDATE games SET result = json_set(result, '$.totals[0]', 999) WHERE id = " +
+                std::to_string(ids[0].value));
+        db.exec(
+            "UPDATE games SET result = json_set(result, '$.winners', json_array((SELECT key FROM "
+            "json_each(json_extract(result, '$.totals')) ORDER BY value LIMIT 1))) WHERE id = " +
+            std::to_string(ids[1].value));
+    }
+    auto club = std::make_shared<FakeClub>();
+    OutboxPusher pusher(fastOptions(file), factoryFor(club));
+    pusher.start();
+    REQUIRE(waitFor([&] { return club->count() == 1 && pusher.state().waiting == 2; }));
+    const auto said = pusher.state().lastError;
+    CHECK(said.find(" is not sent: its record does not replay") != std::string::npos);
+    CHECK(pusher.state().refused);
+    pusher.stop();
+    CHECK(club->pushCalls == 1);  // the two changed games never reached the club
+    GameStore log(file, GameStore::Access::MustExist);
+    {
+        std::lock_guard lock(club->mutex);
+        CHECK(club->games.count(log.game(ids[2])->uid) == 1);
+    }
+    const auto queue = log.club().waiting();
+    REQUIRE(queue.size() == 2);
+    for (const auto& entry : queue) {
+        CAPTURE(entry.lastError);
+        CHECK(entry.permanent);
+        CHECK(entry.lastError.find("does not replay to the scores and winners logged") != std::string::npos);
+    }
+    CHECK(queue[0].lastError.find("score is 999, the record gives") != std::string::npos);
+    CHECK(queue[1].lastError.find("winner") != std::string::npos);
 }
 
 TEST_CASE("a pusher stopped mid-push returns promptly; restarted on the same log, nothing lost or doubled") {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -11,6 +12,7 @@
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "tests/club/league_fixture.hpp"
 
@@ -53,11 +55,15 @@ TEST_CASE("a push lands once: a second push of the same uid is AlreadyThere and 
     club::PgClubLink link(c.tableConninfo(table), "hall");
     const auto game = randomGame(1, 4, "hall", {c.members[0].id, c.members[1].id});
     CHECK(link.push(game) == club::PushOutcome::Inserted);
+    // Pushed, not counted until the engine has checked it.
+    CHECK(club::leagueStandings(*c.conn, {}).empty());
+    CHECK(club::judgeWaitingGames(*c.conn).size() == 1);
     const auto before = club::leagueStandings(*c.conn, {});
     CHECK(before.size() == 2);
     CHECK(link.push(game) == club::PushOutcome::AlreadyThere);
     CHECK(countOf(*c.conn, "SELECT count(*) FROM club.games") == 1);
     CHECK(countOf(*c.conn, "SELECT count(*) FROM club.game_players") == 4);
+    CHECK(club::judgeWaitingGames(*c.conn).empty());
     const auto after = club::leagueStandings(*c.conn, {});
     REQUIRE(after.size() == before.size());
     for (std::size_t i = 0; i < after.size(); ++i) CHECK(after[i].counts == before[i].counts);
@@ -96,6 +102,7 @@ TEST_CASE("the standings kept on push equal a recomputation from the records, wh
     for (const auto& g : shuffled)
         CHECK((g.table == "hall" ? hallLink : atticLink).push(g) == club::PushOutcome::Inserted);
 
+    CHECK(club::judgeWaitingGames(*c.conn).size() == games.size());
     checkStandingsMatch(club::leagueStandings(*c.conn, {}), recompute(games));
     // A table's standings are counted again from its games.
     std::vector<club::GameUpload> hallGames;
@@ -146,7 +153,13 @@ TEST_CASE("a server that goes away: a transient ClubError, and the retry lands e
             FAIL("the push succeeded with the server stopped");
         } catch (const club::ClubError& e) {
             CHECK(e.transient());
-            INFO(e.what());
+            // The outage in words, naming the server; not libpqxx's "Could
+            // not obtain client encoding".
+            const std::string said = e.what();
+            INFO(said);
+            CHECK(said.find("client encoding") == std::string::npos);
+            CHECK(said.find("the club's server " + club::clubServerName(c.tableConninfo(table)) +
+                            " does not answer") != std::string::npos);
         }
         CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
         REQUIRE(server().startAgain());
@@ -197,6 +210,65 @@ TEST_CASE("a server that goes away: a transient ClubError, and the retry lands e
     CHECK(link.push(second) == club::PushOutcome::Inserted);
     CHECK(link.push(second) == club::PushOutcome::AlreadyThere);
     CHECK(countOf(*c.conn, "SELECT count(*) FROM club.games") == 2);
+    CHECK(club::judgeWaitingGames(*c.conn).size() == 2);
     CHECK(countOf(*c.conn, "SELECT games FROM club.standings WHERE member_id = " +
                                std::to_string(c.members[0].id)) == 2);
+}
+
+TEST_CASE("games whose records do not replay to the pushed scores are named and left out of the standings") {
+    // What a table's role can send through push_game: the league counts
+    // only what the engine replays.
+    Club c("club_judge");
+    const auto table = club::addTable(*c.conn, "hall");
+    club::PgClubLink link(c.tableConninfo(table), "hall");
+    const std::vector<std::optional<std::int64_t>> seated = {c.members[0].id, c.members[1].id,
+                                                             c.members[2].id};
+    std::vector<club::GameUpload> good;
+    good.push_back(randomGame(61, 3, "hall", seated));
+    good.push_back(randomGame(62, 4, "hall", seated));
+    // A "game" whose record is not a game record.
+    auto notARecord = randomGame(63, 3, "hall", seated);
+    notARecord.record = "this is not a record\n";
+    // A winner with the lowest score.
+    auto lowWinner = randomGame(64, 3, "hall", seated);
+    auto lowest = std::min_element(lowWinner.seats.begin(), lowWinner.seats.end(),
+                                   [](const auto& a, const auto& b) { return *a.score < *b.score; });
+    for (auto& s : lowWinner.seats) s.winner = &s == &*lowest;
+    // 999 points.
+    auto bigScore = randomGame(65, 3, "hall", seated);
+    bigScore.seats[1].score = 999;
+    for (const auto* g : {&good[0], &notARecord, &lowWinner, &bigScore, &good[1]})
+        CHECK(link.push(*g) == club::PushOutcome::Inserted);
+    CHECK(club::leagueStandings(*c.conn, {}).empty());
+
+    const auto judged = club::judgeWaitingGames(*c.conn);
+    REQUIRE(judged.size() == 5);
+    std::map<std::string, std::string> said;
+    for (const auto& j : judged) {
+        CHECK(j.table == "hall");
+        if (j.mismatch) said[j.uid] = club::mismatchSentence(j);
+    }
+    REQUIRE(said.size() == 3);
+    INFO(said[notARecord.uid]);
+    INFO(said[lowWinner.uid]);
+    INFO(said[bigScore.uid]);
+    CHECK(said[notARecord.uid].find("game " + notARecord.uid + " (table hall, its game ") == 0);
+    CHECK(said[notARecord.uid].find("is left out of the standings: its record does not replay") !=
+          std::string::npos);
+    CHECK(said[lowWinner.uid].find("is pushed as a winner") != std::string::npos);
+    CHECK(said[bigScore.uid].find("score is 999, the record gives ") != std::string::npos);
+    // The standings are the good games' alone, and a second judging changes nothing.
+    checkStandingsMatch(club::leagueStandings(*c.conn, {}), recompute(good));
+    CHECK(club::judgeWaitingGames(*c.conn).empty());
+    checkStandingsMatch(club::leagueStandings(*c.conn, {}), recompute(good));
+    const auto left = club::mismatchedGames(*c.conn);
+    REQUIRE(left.size() == 3);
+    CHECK(left[0].uid == notARecord.uid);
+    CHECK(left[1].uid == lowWinner.uid);
+    CHECK(left[2].uid == bigScore.uid);
+    CHECK(countOf(*c.conn, "SELECT counted FROM club.edition_counts WHERE edition = 'classic'") == 2);
+    CHECK(countOf(*c.conn, "SELECT games FROM club.edition_counts WHERE edition = 'classic'") == 5);
+    // A table cannot judge its own games.
+    pqxx::connection asTable(c.tableConninfo(table));
+    CHECK_FALSE(club::mayJudge(asTable));
 }

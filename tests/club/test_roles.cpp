@@ -4,6 +4,7 @@
 
 #include "daemon/club/club_admin.hpp"
 #include "daemon/club/club_connection.hpp"
+#include "daemon/club/game_judge.hpp"
 #include "daemon/club/league_queries.hpp"
 #include "tests/club/league_fixture.hpp"
 
@@ -154,5 +155,8 @@ TEST_CASE("an admin who is not a superuser (CREATEROLE, owner of the database) s
     const auto hall = club::addTable(admin, "hall");
     club::PgClubLink link(server().conninfo("club_owned", hall.role, hall.password), "hall");
     CHECK(link.push(randomGame(21, 3, "hall", {members[0].id})) == club::PushOutcome::Inserted);
+    // The schema's owner judges the games (a superuser is not needed).
+    CHECK(club::mayJudge(admin));
+    CHECK(club::judgeWaitingGames(admin).size() == 1);
     CHECK(club::leagueStandings(admin, {}).size() == 1);
 }

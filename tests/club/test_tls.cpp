@@ -134,7 +134,11 @@ TEST_CASE("over TLS: the pusher takes a wrong CA as a refusal, waits maxRetry, k
     {
         club::OutboxPusher pusher(options, [&] { return club::makeClubLink(conninfo, "hall"); });
         pusher.start();
-        REQUIRE(waitFor([&] { return !pusher.state().lastError.empty(); }));
+        // The error is told before the next try is set: wait for both.
+        REQUIRE(waitFor([&] {
+            const auto s = pusher.state();
+            return !s.lastError.empty() && s.nextTry.has_value();
+        }));
         const auto state = pusher.state();
         pusher.stop();
         INFO(state.lastError);
