@@ -261,13 +261,15 @@ Verdict BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) 
 }
 
 bool BoardPart::offBotPlan(const engine::Action& a) const {
-    const auto& plan = ctx_.game.botPlan;
+    const auto& plan = ctx_.game.plan;
     return plan && a.kind() != engine::ActionKind::Pass && !(a == *plan);
 }
 
 void BoardPart::refuseOffPlan(const std::vector<Difference>& diffs) {
-    refuse("bot-move",
-           engine::Message("referee.bot-move", {{"plan", engine::say::message(ctx_.botPlanMessage())}}),
+    const bool afar = ctx_.game.planFromAfar;
+    refuse(afar ? "remote-move" : "bot-move",
+           engine::Message(afar ? "referee.remote-move" : "referee.bot-move",
+                           {{"plan", engine::say::message(ctx_.planMessage())}}),
            diffs);
 }
 
