@@ -59,6 +59,7 @@ void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings
     settings.httpNames = castle.daemon.httpNames;
     settings.language = castle.daemon.language;
     settings.table.referee.teaching = castle.daemon.teaching;
+    settings.phoneAwayAfter = std::chrono::seconds(castle.daemon.phoneAwayAfter);
     settings.voice = castle.voice;
     settings.database = castle.databasePath();
     settings.table.sensing = castle.sensing;

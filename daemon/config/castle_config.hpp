@@ -129,6 +129,9 @@ struct DaemonSettings {
     // A new game teaches (lights where a lifted piece may go, explains each
     // rule the first time) unless the host's new game says otherwise.
     bool teaching = false;
+    // A seat played from afar whose phone has asked nothing for this many
+    // seconds is shown away ("waiting for Ann’s phone", issue 35).
+    int phoneAwayAfter = 15;
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute

@@ -390,6 +390,7 @@ private:
             }
         }
         s.boolean("teaching", d.teaching);
+        s.integer("phone_away_after", 3, 600, d.phoneAwayAfter);
         if (const IniEntry* e = s.take("state_dir")) {
             if (e->value.starts_with('/'))
                 d.stateDirectory = e->value;

@@ -117,9 +117,10 @@ bool BotsPart::act(Decider& decider) {
     game.plan = action;
     game.planFromAfar = false;
     plannedFor_ = state;
-    ctx_.notice("bot-plan",
-                engine::Message("referee.bot-plan-anyone", {{"plan", engine::say::message(ctx_.planMessage())}}),
-                ctx_.planJson());
+    ctx_.notice(
+        "bot-plan",
+        engine::Message("referee.bot-plan-anyone", {{"plan", engine::say::message(ctx_.planMessage())}}),
+        ctx_.planJson());
     return false;
 }
 

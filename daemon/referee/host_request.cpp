@@ -105,7 +105,8 @@ HostRequestParse readSeatChange(const json& v) {
         } else if (key == "bot") {
             if (value.is_null())
                 r.bot = std::optional<std::string>();
-            else if (value.is_string() && !value.get<std::string>().empty() && value.get<std::string>().size() <= 16)
+            else if (value.is_string() && !value.get<std::string>().empty() &&
+                     value.get<std::string>().size() <= 16)
                 r.bot = std::optional<std::string>(value.get<std::string>());
             else
                 return failed("the seat request's bot is a strength's name, or null to hand the seat back");
@@ -115,12 +116,14 @@ HostRequestParse readSeatChange(const json& v) {
             r.forRound = value == "round";
             until = true;
         } else {
-            return failed("the seat request has an unknown key '" + key + "' (seat, votes, remote, bot, until)");
+            return failed("the seat request has an unknown key '" + key +
+                          "' (seat, votes, remote, bot, until)");
         }
     }
     if (!v.contains("seat")) return failed("the seat request names no seat");
     if (until && !(r.bot && *r.bot)) return failed("the seat request's until goes with a bot standing in");
-    if (!r.votes && !r.remote && !r.bot) return failed("the seat request changes nothing (votes, remote or bot)");
+    if (!r.votes && !r.remote && !r.bot)
+        return failed("the seat request changes nothing (votes, remote or bot)");
     return {HostRequest{r}};
 }
 
@@ -253,8 +256,9 @@ HostRequestParse parseHostRequest(const json& host) {
     if (name == "pause") return readEmpty(value, name, PauseRequest{});
     if (name == "resume") return readEmpty(value, name, ResumeRequest{});
     if (name == "abandon") return readEmpty(value, name, AbandonRequest{});
-    return failed("unknown host request '" + name +
-                  "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon, seat, vote, plan)");
+    return failed(
+        "unknown host request '" + name +
+        "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon, seat, vote, plan)");
 }
 
 json hostRequestJson(const HostRequest& request) {

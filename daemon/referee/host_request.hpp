@@ -96,9 +96,11 @@ struct SeatRequest {
 struct VoteRequest {
     nlohmann::json vote;
 };
-// A seat played from afar chose its placement, move or pass on its page: a
-// GAME-RECORD place or move object ({"place": {...}}, {"move": {...}}) or
-// {"pass": {"seat": S}}. A placement or move is shown to the table to make.
+// A seat played from afar chose its placement or move on its page: a
+// GAME-RECORD place or move line ({"place": {...}} or {"move": {...}}), and
+// "step", the number of decisions the game had when the page offered it (a
+// choice made for an older position, or sent again, is refused as stale).
+// It is shown to the table to make.
 struct PlanRequest {
     nlohmann::json plan;
 };
@@ -107,9 +109,9 @@ struct PauseRequest {};
 struct ResumeRequest {};
 struct AbandonRequest {};
 
-using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest,
-                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest, SeatRequest,
-                                 VoteRequest, PlanRequest>;
+using HostRequest =
+    std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest, PauseRequest,
+                 ResumeRequest, AbandonRequest, RevealRequest, SeatRequest, VoteRequest, PlanRequest>;
 
 // The trace's spelling: "new-game", "deal", "keep", "reshuffle", "undo",
 // "pause", "resume", "abandon", "reveal", "seat", "vote", "plan".

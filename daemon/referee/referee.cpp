@@ -137,8 +137,8 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     for (const auto& s : r.seats)
         for (const auto& b : r.bots)
             if (s.seat == b.seat)
-                return HostAnswer::refused("bad-seats",
-                                           engine::Message("host.seat-bot-from-start", {{"seat", say::number(s.seat + 1)}}));
+                return HostAnswer::refused("bad-seats", engine::Message("host.seat-bot-from-start",
+                                                                        {{"seat", say::number(s.seat + 1)}}));
     std::uint64_t gameSeed = ctx.options.seed + gamesMade;
     if (ctx.options.gameSeeds) {
         try {
@@ -326,7 +326,7 @@ HostAnswer Referee::Impl::plan(const PlanRequest& r) {
     if (auto bad = needPlaying()) return *bad;
     if (ctx.game.state->awaitsChance())
         return HostAnswer::refused("not-your-turn", engine::Message("plan.not-your-turn"), ctx.game.id);
-    auto answer = seats.plan(r);
+    auto answer = seats.plan(r, timeline.decisions().size());
     if (answer.ok) settle();
     return answer;
 }

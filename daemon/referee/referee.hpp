@@ -112,8 +112,8 @@ struct RefereeOptions {
 struct SeatPlay {
     VoteSource votes = VoteSource::Station;
     bool remote = false;
-    std::string bot;      // a bot seat's strength: the referee plays it, it has no people
-    std::string standIn;  // a bot's strength standing in for the seat's people; empty: none
+    std::string bot;       // a bot seat's strength: the referee plays it, it has no people
+    std::string standIn;   // a bot's strength standing in for the seat's people; empty: none
     int standInRound = 0;  // a stand-in for that round only (handed back when it ends); 0: the game
     bool botPlays() const { return !bot.empty() || !standIn.empty(); }
     const std::string& strength() const { return bot.empty() ? standIn : bot; }

@@ -153,8 +153,9 @@ engine::Message Context::planMessage() const {
                                                          : say::character("?", "?");
     // A bot's plan names the bot; one chosen from afar says so.
     if (a.kind() == engine::ActionKind::Place)
-        return engine::Message(game.planFromAfar ? "referee.remote-places" : "referee.bot-places",
-                               {{"seat", seatWords(a.seat())}, {"character", who}, {"to", say::place(a.to())}});
+        return engine::Message(
+            game.planFromAfar ? "referee.remote-places" : "referee.bot-places",
+            {{"seat", seatWords(a.seat())}, {"character", who}, {"to", say::place(a.to())}});
     return engine::Message(game.planFromAfar ? "referee.remote-moves" : "referee.bot-moves",
                            {{"seat", seatWords(a.seat())},
                             {"character", who},

@@ -58,7 +58,8 @@ struct Game {
     bool remoteAt(engine::Seat s) const { return seat(s) && seat(s)->remote && !seat(s)->botPlays(); }
     VoteSource votesAt(engine::Seat s) const { return seat(s) ? seat(s)->votesBy() : VoteSource::Station; }
     bool moving() const {
-        return state && (state->phase() == engine::Phase::Placement || state->phase() == engine::Phase::Ascent);
+        return state &&
+               (state->phase() == engine::Phase::Placement || state->phase() == engine::Phase::Ascent);
     }
     // A bot must place or move and has not planned yet: the board waits.
     bool botThinking() const { return playing() && !plan && moving() && botAt(state->seatToAct()); }

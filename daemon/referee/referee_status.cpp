@@ -129,7 +129,7 @@ json playerMomentJson(const Context& ctx, json refusal, bool physicalCards, engi
     const auto& rules = state.rules();
     const auto seat = rules.seatOf(p);
     const auto phase = state.phase();
-    json out{{"kind", "wait"},     {"action", nullptr},   {"to_act", nullptr}, {"refusal", nullptr},
+    json out{{"kind", "wait"},      {"action", nullptr},   {"to_act", nullptr}, {"refusal", nullptr},
              {"election", nullptr}, {"ambition", nullptr}, {"choices", nullptr}};
     const bool moving = phase == Phase::Placement || phase == Phase::Ascent;
     if (moving) {
@@ -329,6 +329,9 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
                 {"seat", rules.seatOf(p).index},
                 // How this player's seat plays (issue 35): its votes, from afar, a bot standing in.
                 {"seat_play", seats.seatJson(rules.seatOf(p))},
+                // The game's decisions so far: a move chosen from afar says
+                // which position it was chosen for (issue 35).
+                {"step", timeline.decisions().size()},
                 {"favourites_mode", favouritesModeName(cards.mode())},
                 {"private", std::move(own)}};
 }

@@ -17,21 +17,22 @@ SeatPlay SeatsPart::defaultPlay(int seat) const {
     return play;
 }
 
-std::optional<HostAnswer> SeatsPart::check(const std::vector<SeatSetup>& setups, const engine::Rules& rules) const {
+std::optional<HostAnswer> SeatsPart::check(const std::vector<SeatSetup>& setups,
+                                           const engine::Rules& rules) const {
     std::vector<bool> named(static_cast<std::size_t>(rules.seats()), false);
     for (const auto& s : setups) {
         if (s.seat < 0 || s.seat >= rules.seats())
             return HostAnswer::refused(
-                "bad-seats", engine::Message("host.seat-no-such",
-                                             {{"seat", say::number(s.seat + 1)}, {"seats", say::number(rules.seats())}}));
+                "bad-seats", engine::Message("host.seat-no-such", {{"seat", say::number(s.seat + 1)},
+                                                                   {"seats", say::number(rules.seats())}}));
         if (named[static_cast<std::size_t>(s.seat)])
-            return HostAnswer::refused("bad-seats",
-                                       engine::Message("host.seat-twice", {{"seat", say::number(s.seat + 1)}}));
+            return HostAnswer::refused(
+                "bad-seats", engine::Message("host.seat-twice", {{"seat", say::number(s.seat + 1)}}));
         named[static_cast<std::size_t>(s.seat)] = true;
         // Played from afar, the seat has no keys at the table to vote with.
         if (s.remote && s.votes == VoteSource::Station)
-            return HostAnswer::refused(
-                "bad-seats", engine::Message("host.seat-remote-station", {{"seat", say::number(s.seat + 1)}}));
+            return HostAnswer::refused("bad-seats", engine::Message("host.seat-remote-station",
+                                                                    {{"seat", say::number(s.seat + 1)}}));
     }
     return std::nullopt;
 }
@@ -84,8 +85,8 @@ void SeatsPart::restorePlan(const json& plan) {
     if (!read.line || !std::holds_alternative<engine::Action>(*read.line)) return;
     const auto& action = std::get<engine::Action>(*read.line);
     engine::State copy = *ctx_.game.state;
-    if (!ctx_.game.moving() || ctx_.game.state->seatToAct() != action.seat() || !ctx_.game.remoteAt(action.seat()) ||
-        copy.apply(action))
+    if (!ctx_.game.moving() || ctx_.game.state->seatToAct() != action.seat() ||
+        !ctx_.game.remoteAt(action.seat()) || copy.apply(action))
         return;
     ctx_.game.plan = action;
     ctx_.game.planFromAfar = true;
@@ -116,13 +117,13 @@ json SeatsPart::seatJson(engine::Seat seat) const {
     const auto* play = ctx_.game.seat(seat);
     if (!play) return nullptr;
     return json{{"seat", seat.index},
-                {"votes", voteSourceName(play->votesBy())},
+                {"votes_by", voteSourceName(play->votesBy())},
                 {"remote", play->remote},
                 {"bot", play->bot.empty() ? json(nullptr) : json(play->bot)},
                 {"stand_in", play->standIn.empty() ? json(nullptr) : json(play->standIn)},
                 {"stand_in_until", play->standIn.empty() ? json(nullptr)
-                                   : play->standInRound ? json("round")
-                                                        : json("game")}};
+                                   : play->standInRound  ? json("round")
+                                                         : json("game")}};
 }
 
 json SeatsPart::statusJson() const {
@@ -141,13 +142,14 @@ HostAnswer SeatsPart::change(const SeatRequest& r, bool physicalCards) {
     if (r.seat < 0 || r.seat >= seats)
         return HostAnswer::refused(
             "no-such-seat",
-            engine::Message("host.seat-no-such", {{"seat", seatWords()}, {"seats", say::number(seats)}}), game.id);
+            engine::Message("host.seat-no-such", {{"seat", seatWords()}, {"seats", say::number(seats)}}),
+            game.id);
     const engine::Seat seat{static_cast<std::uint8_t>(r.seat)};
     auto table = game.seats;
     auto& play = table[seat.index];
     if (!play.bot.empty())
-        return HostAnswer::refused("bot-seat", engine::Message("host.seat-bot-from-start", {{"seat", seatWords()}}),
-                                   game.id);
+        return HostAnswer::refused(
+            "bot-seat", engine::Message("host.seat-bot-from-start", {{"seat", seatWords()}}), game.id);
     if (!r.votes && !r.remote && !r.bot)
         return HostAnswer::refused("bad-seat", engine::Message("host.seat-nothing"), game.id);
     engine::Message says("answer.seat-changed", {{"seat", ctx_.seatWords(seat)}});
@@ -159,8 +161,8 @@ HostAnswer SeatsPart::change(const SeatRequest& r, bool physicalCards) {
     }
     if (r.votes) {
         if (play.remote && *r.votes == VoteSource::Station)
-            return HostAnswer::refused("bad-seat",
-                                       engine::Message("host.seat-remote-station", {{"seat", seatWords()}}), game.id);
+            return HostAnswer::refused(
+                "bad-seat", engine::Message("host.seat-remote-station", {{"seat", seatWords()}}), game.id);
         play.votes = *r.votes;
     } else if (r.remote && *r.remote) {
         play.votes = VoteSource::Phone;
@@ -168,13 +170,15 @@ HostAnswer SeatsPart::change(const SeatRequest& r, bool physicalCards) {
     if (r.bot) {
         if (*r.bot) {
             if (!botStrength(**r.bot))
-                return HostAnswer::refused("bad-bots",
-                                           engine::Message("host.bot-strength", {{"strengths", say::text(botStrengthNames())},
-                                                                                  {"given", say::text(**r.bot)}}),
-                                           game.id);
+                return HostAnswer::refused(
+                    "bad-bots",
+                    engine::Message("host.bot-strength", {{"strengths", say::text(botStrengthNames())},
+                                                          {"given", say::text(**r.bot)}}),
+                    game.id);
             // A bot cannot see the table's own cards.
             if (physicalCards)
-                return HostAnswer::refused("bad-bots", engine::Message("host.bots-with-physical-cards"), game.id);
+                return HostAnswer::refused("bad-bots", engine::Message("host.bots-with-physical-cards"),
+                                           game.id);
             play.standIn = **r.bot;
             play.standInRound = r.forRound ? game.state->round() : 0;
             says = told = engine::Message(r.forRound ? "notice.seat-stand-in-round" : "notice.seat-stand-in",
@@ -182,7 +186,8 @@ HostAnswer SeatsPart::change(const SeatRequest& r, bool physicalCards) {
         } else {
             if (play.standIn.empty())
                 return HostAnswer::refused("no-stand-in",
-                                           engine::Message("host.seat-no-stand-in", {{"seat", seatWords()}}), game.id);
+                                           engine::Message("host.seat-no-stand-in", {{"seat", seatWords()}}),
+                                           game.id);
             play.standIn.clear();
             play.standInRound = 0;
             says = told = engine::Message("notice.seat-back", {{"seat", ctx_.seatWords(seat)}});
@@ -200,9 +205,14 @@ HostAnswer SeatsPart::change(const SeatRequest& r, bool physicalCards) {
     return HostAnswer::accepted(game.id, says);
 }
 
-HostAnswer SeatsPart::plan(const PlanRequest& r) {
+HostAnswer SeatsPart::plan(const PlanRequest& r, std::size_t step) {
     auto& game = ctx_.game;
-    const auto read = record::readLine(r.plan.dump(), &game.state->rules());
+    json line = r.plan;
+    const json offered = line.is_object() && line.contains("step") ? line["step"] : json(nullptr);
+    if (line.is_object()) line.erase("step");
+    if (!offered.is_number_unsigned() || offered.get<std::uint64_t>() != step)
+        return HostAnswer::refused("stale", engine::Message("plan.stale"), game.id);
+    const auto read = record::readLine(line.dump(), &game.state->rules());
     if (!read.line || !std::holds_alternative<engine::Action>(*read.line) ||
         (std::get<engine::Action>(*read.line).kind() != engine::ActionKind::Place &&
          std::get<engine::Action>(*read.line).kind() != engine::ActionKind::Move))
@@ -215,7 +225,8 @@ HostAnswer SeatsPart::plan(const PlanRequest& r) {
         return HostAnswer::refused("not-your-turn", engine::Message("plan.not-your-turn"), game.id);
     engine::State copy = *game.state;
     if (auto refusal = copy.apply(action))
-        return HostAnswer::refused(std::string(engine::refusalCodeName(refusal->code)), refusal->message, game.id);
+        return HostAnswer::refused(std::string(engine::refusalCodeName(refusal->code)), refusal->message,
+                                   game.id);
     // Logged, so that a daemon restarted before the table made it shows it again.
     if (!ctx_.refereeEvent("plan", json::parse(record::writeAction(action, game.state->rules()))))
         return HostAnswer::refused("log-unwritable", engine::Message("host.log-cannot-save"), game.id);
@@ -223,7 +234,8 @@ HostAnswer SeatsPart::plan(const PlanRequest& r) {
     game.planFromAfar = true;
     plannedFor_ = *game.state;
     ctx_.notice("remote-plan", ctx_.planCall(), ctx_.planJson());
-    return HostAnswer::accepted(game.id, engine::Message("answer.plan-shown", {{"plan", say::message(ctx_.planMessage())}}));
+    return HostAnswer::accepted(
+        game.id, engine::Message("answer.plan-shown", {{"plan", say::message(ctx_.planMessage())}}));
 }
 
 void SeatsPart::review() {

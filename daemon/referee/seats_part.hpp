@@ -34,14 +34,15 @@ public:
 
     // The host changes a seat during a game (the game playing or paused).
     HostAnswer change(const SeatRequest& request, bool physicalCards);
-    // A seat played from afar chose its placement or move: checked by the
-    // engine, logged, and shown to the table to make.
-    HostAnswer plan(const PlanRequest& request);
+    // A seat played from afar chose its placement or move, when the game had
+    // made `step` decisions: checked by the engine, logged, and shown to the
+    // table to make.
+    HostAnswer plan(const PlanRequest& request, std::size_t step);
     // The game changed: a move chosen from afar for another position is
     // dropped; a bot standing in for a round that is over hands the seat back.
     void review();
 
-    // The public status's "seats": by seat {"seat", "votes", "remote",
+    // The public status's "seats": by seat {"seat", "votes_by", "remote",
     // "bot", "stand_in", "stand_in_until"}; seatJson(s) one of them.
     nlohmann::json statusJson() const;
     nlohmann::json seatJson(engine::Seat seat) const;

@@ -52,6 +52,9 @@ struct ServeSettings {
     // The table's language (the configuration's `[daemon] language`); the
     // host may choose another on the host page.
     std::string language = "en";
+    // A seat played from afar whose phone asked nothing for this long is
+    // shown away (the configuration's `[daemon] phone_away_after`).
+    drivers::Timestamp phoneAwayAfter{15000};
     // The referee's voice (the configuration's [voice]): on/off, volume,
     // moments, and which speaker. `output` auto: espeak-ng on the real
     // castle, the simulated castle's silent recorder on the simulated one.

@@ -20,8 +20,9 @@ using record::messageQuote;
 
 namespace {
 
-constexpr std::array<std::string_view, 12> kHostNames = {
-    "new-game", "deal", "keep", "reshuffle", "undo", "pause", "resume", "abandon", "reveal", "seat", "vote", "plan"};
+constexpr std::array<std::string_view, 12> kHostNames = {"new-game", "deal",  "keep",   "reshuffle",
+                                                         "undo",     "pause", "resume", "abandon",
+                                                         "reveal",   "seat",  "vote",   "plan"};
 
 // A line's first problem; thrown inside this file only, and caught by
 // parseTraceLine, so that the checks below read straight through.
@@ -131,8 +132,8 @@ HostLine readHost(const json& value) {
     const std::string what = "The host's " + key;
     switch (host.kind) {
         case HostKind::NewGame: {
-            const json& fields =
-                object(payload, what, {"setup", "players", "favourites", "bots", "members", "teaching", "seats"});
+            const json& fields = object(
+                payload, what, {"setup", "players", "favourites", "bots", "members", "teaching", "seats"});
             const json& setup = required(fields, "setup", what);
             if (!setup.is_object())
                 fail("The new-game's \"setup\" must be an object, not " + typeName(setup));
