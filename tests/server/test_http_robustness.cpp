@@ -268,9 +268,16 @@ TEST_CASE("100 slow clients do not stop a normal one, and are dropped after the 
 
     for (auto& c : slow) {
         c.send("a");  // dribbling does not extend the deadline
+        // Told 408 (their request had begun), then closed.
+        auto answer = c.readAnswer(10000ms);
+        REQUIRE(answer);
+        CHECK(answer->status == 408);
         CHECK(c.closedWithin(10000ms));
     }
     CHECK(server.counters().timedOut >= 100);
+    // After the answer each lingers (reading what the client still sends) for at most the linger time.
+    const auto lingerEnd = Clock::now() + 3000ms;
+    while (server.connections() > 0 && Clock::now() < lingerEnd) std::this_thread::sleep_for(50ms);
     CHECK(server.connections() == 0);
     checkStillServing(server.port);
 }
