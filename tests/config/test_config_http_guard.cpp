@@ -79,15 +79,16 @@ TEST_CASE("trusted_proxies: addresses and networks, separated by commas, none by
     CHECK(c.config.daemon.trustedProxies == Strings{"127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8"});
     CHECK(check("[daemon]\ntrusted_proxies =\n").config.daemon.trustedProxies.empty());
     CHECK(check("[daemon]\n").config.daemon.trustedProxies.empty());
-    CHECK(problemTexts("[daemon]\ntrusted_proxies = proxy.lan\n") ==
-          Strings{"castle.ini:2: daemon.trusted_proxies: 'proxy.lan' is neither an IP address nor a network "
-                  "(address/prefix length, e.g. 10.0.0.0/8): name the reverse proxies by address, not by host "
-                  "name"});
+    CHECK(
+        problemTexts("[daemon]\ntrusted_proxies = proxy.lan\n") ==
+        Strings{"castle.ini:2: daemon.trusted_proxies: 'proxy.lan' is neither an IP address nor a network "
+                "(address/prefix length, e.g. 10.0.0.0/8): name the reverse proxies by address, not by host "
+                "name"});
     CHECK(problemTexts("[daemon]\ntrusted_proxies = 127.0.0.1,,::1\n") ==
           Strings{"castle.ini:2: daemon.trusted_proxies: an empty entry in the list: write the proxies' "
                   "addresses separated by commas, e.g. 127.0.0.1, ::1"});
-    for (const char* bad : {"10.0.0.0/33", "::/129", "10.0.0.0/", "127.0.0.1:8080", "[::1]", "::ffff:10.0.0.1/8",
-                            "*", "10.0.0.0/8x"}) {
+    for (const char* bad : {"10.0.0.0/33", "::/129", "10.0.0.0/", "127.0.0.1:8080", "[::1]",
+                            "::ffff:10.0.0.1/8", "*", "10.0.0.0/8x"}) {
         CAPTURE(bad);
         CHECK(check(std::string("[daemon]\ntrusted_proxies = ") + bad + "\n").problems.size() == 1);
     }
