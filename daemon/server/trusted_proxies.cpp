@@ -12,35 +12,36 @@ namespace ip = boost::asio::ip;
 namespace {
 
 // IPv4 mapped into IPv6 as IPv4, so one rule covers both ways of writing it.
-ip::address unmapped(const ip::address& address) {
+ip::address unmappedAddress(const ip::address& address) {
     if (address.is_v6() && address.to_v6().is_v4_mapped())
         return ip::make_address_v4(ip::v4_mapped, address.to_v6());
     return address;
 }
 
-std::optional<ip::address> plainAddress(std::string_view text) {
+std::optional<ip::address> bareProxyAddress(std::string_view text) {
     if (text.empty()) return std::nullopt;
     boost::system::error_code error;
     const auto address = ip::make_address(text, error);
     // A zone ("fe80::1%eth0") names an interface of the proxy's, not a client.
     if (error || text.find('%') != std::string_view::npos) return std::nullopt;
-    return unmapped(address);
+    return unmappedAddress(address);
 }
 
-bool isPort(std::string_view text) {
+bool isPortText(std::string_view text) {
     unsigned value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     return !text.empty() && ec == std::errc() && end == text.data() + text.size() && value <= 65535;
 }
 
-std::string_view trimmed(std::string_view text) {
+std::string_view trimmedEntry(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");
     if (first == std::string_view::npos) return {};
     return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
 template <std::size_t N>
-bool samePrefix(const std::array<unsigned char, N>& a, const std::array<unsigned char, N>& b, unsigned bits) {
+bool samePrefixBits(const std::array<unsigned char, N>& a, const std::array<unsigned char, N>& b,
+                    unsigned bits) {
     for (std::size_t i = 0; i < N && bits > 0; ++i) {
         const unsigned take = bits >= 8 ? 8 : bits;
         const auto mask = static_cast<unsigned char>(0xff << (8 - take));
@@ -53,29 +54,29 @@ bool samePrefix(const std::array<unsigned char, N>& a, const std::array<unsigned
 }  // namespace
 
 std::optional<ip::address> forwardedAddress(std::string_view entry) {
-    entry = trimmed(entry);
+    entry = trimmedEntry(entry);
     if (entry.starts_with('[')) {
         const auto close = entry.find(']');
         if (close == std::string_view::npos) return std::nullopt;
         const std::string_view rest = entry.substr(close + 1);
-        if (!rest.empty() && !(rest.front() == ':' && isPort(rest.substr(1)))) return std::nullopt;
+        if (!rest.empty() && !(rest.front() == ':' && isPortText(rest.substr(1)))) return std::nullopt;
         const std::string_view inside = entry.substr(1, close - 1);
         if (inside.find(':') == std::string_view::npos) return std::nullopt;  // "[192.0.2.7]" is not IPv4
-        return plainAddress(inside);
+        return bareProxyAddress(inside);
     }
     // One colon: IPv4 with its port; more: bare IPv6.
     const auto colon = entry.find(':');
     if (colon != std::string_view::npos && entry.find(':', colon + 1) == std::string_view::npos) {
-        if (!isPort(entry.substr(colon + 1))) return std::nullopt;
-        return plainAddress(entry.substr(0, colon));
+        if (!isPortText(entry.substr(colon + 1))) return std::nullopt;
+        return bareProxyAddress(entry.substr(0, colon));
     }
-    return plainAddress(entry);
+    return bareProxyAddress(entry);
 }
 
 std::optional<std::pair<ip::address, unsigned>> parseProxyNetwork(std::string_view text) {
-    text = trimmed(text);
+    text = trimmedEntry(text);
     const auto slash = text.find('/');
-    auto address = plainAddress(text.substr(0, slash));
+    auto address = bareProxyAddress(text.substr(0, slash));
     if (!address) return std::nullopt;
     const bool wasMapped = text.substr(0, slash).find(':') != std::string_view::npos && address->is_v4();
     const unsigned width = address->is_v4() ? 32 : 128;
@@ -101,13 +102,13 @@ TrustedProxies::TrustedProxies(const std::vector<std::string>& entries) {
 }
 
 bool TrustedProxies::contains(const ip::address& peer) const {
-    const auto address = unmapped(peer);
+    const auto address = unmappedAddress(peer);
     for (const auto& network : networks_) {
         if (network.address.is_v4() != address.is_v4()) continue;
-        const bool inside =
-            address.is_v4()
-                ? samePrefix(network.address.to_v4().to_bytes(), address.to_v4().to_bytes(), network.prefix)
-                : samePrefix(network.address.to_v6().to_bytes(), address.to_v6().to_bytes(), network.prefix);
+        const bool inside = address.is_v4() ? samePrefixBits(network.address.to_v4().to_bytes(),
+                                                             address.to_v4().to_bytes(), network.prefix)
+                                            : samePrefixBits(network.address.to_v6().to_bytes(),
+                                                             address.to_v6().to_bytes(), network.prefix);
         if (inside) return true;
     }
     return false;
