@@ -226,10 +226,11 @@ void HttpSession::onRead(error_code error) {
         // A request begun and not finished is told why it ends; a kept-alive
         // connection that sent nothing just closes.
         if (buffer_.size() == 0 && !parser_->got_some()) return close();
-        return write(errorResponse(nullptr, http::status::request_timeout, "request-timeout",
-                                   "the request did not arrive whole within " +
-                                       std::to_string(context_->limits.requestTimeout.count() / 1000) + " s"),
-                     true);
+        return write(
+            errorResponse(nullptr, http::status::request_timeout, "request-timeout",
+                          "the request did not arrive whole within " +
+                              std::to_string((context_->limits.requestTimeout.count() + 999) / 1000) + " s"),
+            true);
     }
     // Closed before a request began: nothing to answer. Closed (for sending)
     // in the middle of one: it was cut short, and the client may still read
