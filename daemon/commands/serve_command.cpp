@@ -57,6 +57,7 @@ void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings
                  : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
     settings.hostToken = castle.daemon.hostToken;
     settings.httpNames = castle.daemon.httpNames;
+    settings.trustedProxies = castle.daemon.trustedProxies;
     settings.language = castle.daemon.language;
     settings.table.referee.teaching = castle.daemon.teaching;
     settings.phoneAwayAfter = std::chrono::seconds(castle.daemon.phoneAwayAfter);

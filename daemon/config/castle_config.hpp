@@ -123,6 +123,10 @@ struct DaemonSettings {
     // More names and addresses the pages are reached by, besides the
     // machine's own (the Host headers answered: server/host_check.hpp).
     std::vector<std::string> httpNames;
+    // Reverse proxies (addresses, or networks as address/prefix) whose
+    // X-Forwarded-For names the client: server/trusted_proxies.hpp. None
+    // by default: the header is then ignored.
+    std::vector<std::string> trustedProxies;
     // The table's language: what the shared screens show and the voice says
     // unless the host chooses another (a shipped catalog, daemon/words).
     std::string language = "en";

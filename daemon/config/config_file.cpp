@@ -380,6 +380,13 @@ private:
             else
                 s.problem(*e, why);
         }
+        if (const IniEntry* e = s.take("trusted_proxies")) {
+            std::string why;
+            if (auto proxies = parseTrustedProxies(e->value, why))
+                d.trustedProxies = std::move(*proxies);
+            else
+                s.problem(*e, why);
+        }
         if (const IniEntry* e = s.take("language")) {
             if (words::findCatalog(e->value)) {
                 d.language = e->value;

@@ -508,6 +508,15 @@ WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolm
         return tableAddressesNow(listen);
     };
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
+    // Behind a reverse proxy the limits and the throttle count the client the
+    // proxy names, never the proxy (checked by the configuration already).
+    options.proxies = TrustedProxies(settings.trustedProxies);
+    if (!options.proxies.empty()) {
+        std::string list;
+        for (const auto& p : settings.trustedProxies) list += (list.empty() ? "" : ", ") + p;
+        err << "vivaref serve: requests from " << list
+            << " (trusted_proxies) are counted as the client their X-Forwarded-For names\n";
+    }
     options.webRoot = settings.webRoot;
     if (league) options.router.league = leagueRoutes(*league);
     return options;

@@ -49,6 +49,9 @@ struct ServeSettings {
     std::function<void(const std::string& code)> showQr;
     // The configuration's http_names: more Host names answered (host_check.hpp).
     std::vector<std::string> httpNames;
+    // The configuration's trusted_proxies: reverse proxies whose
+    // X-Forwarded-For names the client (trusted_proxies.hpp).
+    std::vector<std::string> trustedProxies;
     // The table's language (the configuration's `[daemon] language`); the
     // host may choose another on the host page.
     std::string language = "en";
