@@ -196,7 +196,12 @@ void HttpSession::parseHeader() {
 void HttpSession::onHeader(error_code error) {
     if (state_ == State::Closed) return;
     if (!error) {
-        if (viaProxy_) adoptForwardedClient(parser_->get());
+        if (viaProxy_)
+            adoptForwardedClient(parser_->get());
+        else
+            // Only a trusted proxy says how its client reached it: the
+            // router may then believe what is left (https links in QR codes).
+            parser_->get().erase("X-Forwarded-Proto");
         if (auto refusal = transferCodingRefusal(parser_->get())) {
             ++context_->counters.badRequests;
             return write(std::move(*refusal), true);

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/server/auth_throttle.hpp"
+#include "daemon/server/qr_svg.hpp"
 #include "daemon/server/trusted_proxies.hpp"
 #include "server_fixture.hpp"
 #include "test_client.hpp"
@@ -139,6 +140,26 @@ TEST_CASE("over a socket: behind a trusted proxy the throttle counts each forwar
     // Another client behind the same proxy, and the proxy's own requests, are answered as usual.
     CHECK(wrongSecret(server.port, "203.0.113.10") == 401);
     CHECK(wrongSecret(server.port, "") == 401);
+}
+
+TEST_CASE("over a socket: X-Forwarded-Proto is believed from a trusted proxy only (the players' codes)") {
+    const std::string path = "/player.html#" + std::string(64, 'a');
+    for (const bool trusted : {true, false}) {
+        CAPTURE(trusted);
+        RouterOptions router;
+        router.hostToken = kProxySecret;
+        ServerFixture server({}, router, {}, trusted ? TrustedProxies({"127.0.0.1"}) : TrustedProxies());
+        server.onLoop([&] {
+            server.fake.players = nlohmann::json::array({{{"player", 0}, {"seat", 0}, {"path", path}}});
+        });
+        auto answer =
+            get(server.port, "/api/host/players/0/qr.svg",
+                std::string("Authorization: Bearer ") + kProxySecret + "\r\nX-Forwarded-Proto: https\r\n");
+        REQUIRE(answer);
+        CHECK(answer->status == 200);
+        // Straight from a client, the header is the client's own say: ignored.
+        CHECK(answer->body == qrSvg(encodeQr((trusted ? "https://127.0.0.1" : "http://127.0.0.1") + path)));
+    }
 }
 
 TEST_CASE("over a socket: without trusted proxies X-Forwarded-For is ignored, the peer is counted") {
