@@ -219,17 +219,27 @@ bool isDnsName(std::string_view name) {
     return true;
 }
 
-}  // namespace
-
-std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why) {
-    std::vector<std::string> names;
-    if (text.find_first_not_of(" \t") == std::string_view::npos) return names;
-    std::size_t start = 0;
-    while (start <= text.size()) {
+// A list written "a, b ,c": each item with its spaces and tabs trimmed
+// (an empty one kept, for the caller to name); nothing at all: no item.
+std::vector<std::string_view> commaList(std::string_view text) {
+    std::vector<std::string_view> items;
+    if (text.find_first_not_of(" \t") == std::string_view::npos) return items;
+    for (std::size_t start = 0; start <= text.size();) {
         const auto comma = std::min(text.find(',', start), text.size());
         std::string_view item = text.substr(start, comma - start);
         while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
         while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+        items.push_back(item);
+        start = comma + 1;
+    }
+    return items;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why) {
+    std::vector<std::string> names;
+    for (const auto item : commaList(text)) {
         std::string name(item);
         if (name.size() > 2 && name.front() == '[' && name.back() == ']')
             name = name.substr(1, name.size() - 2);
@@ -248,20 +258,13 @@ std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, st
             return std::nullopt;
         }
         names.push_back(name);
-        start = comma + 1;
     }
     return names;
 }
 
 std::optional<std::vector<std::string>> parseTrustedProxies(std::string_view text, std::string& why) {
     std::vector<std::string> proxies;
-    if (text.find_first_not_of(" \t") == std::string_view::npos) return proxies;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const auto comma = std::min(text.find(',', start), text.size());
-        std::string_view item = text.substr(start, comma - start);
-        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-        while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    for (const auto item : commaList(text)) {
         if (item.empty()) {
             why =
                 "an empty entry in the list: write the proxies' addresses separated by commas, e.g. "
@@ -293,7 +296,6 @@ std::optional<std::vector<std::string>> parseTrustedProxies(std::string_view tex
             return std::nullopt;
         }
         proxies.emplace_back(item);
-        start = comma + 1;
     }
     return proxies;
 }
