@@ -73,9 +73,25 @@ struct LinkedTable {
         for (const auto& n : notes) all += n + "\n";
         return all;
     }
+    // A new game of three players: their links.
+    std::vector<std::string> startGame() {
+        auto [started, players] = t.call(http::verb::post, "/api/host/new-game", kThreePlayers);
+        REQUIRE(started == 200);
+        auto tokens = tokensOf(players);
+        REQUIRE(tokens.size() == 3);
+        return tokens;
+    }
     Table t;
     std::vector<std::string> notes;
     bool resumed = false;
+};
+
+// A state directory with its game log, for tables started on it in turn.
+struct StateDirectory {
+    TempDirectory dir;
+    const std::filesystem::path db = dir.path() / "games.sqlite";
+    const std::filesystem::path state = dir.path() / "state";
+    const std::filesystem::path linksFile = state / "player-links.json";
 };
 
 }  // namespace
@@ -194,20 +210,15 @@ TEST_CASE("player tokens: adopt keeps each person's link and opening, a bot's pl
 }
 
 TEST_CASE("table: the game in progress's links work again after a restart; a replaced one stays revoked") {
-    TempDirectory dir;
-    const auto db = dir.path() / "games.sqlite";
-    const auto state = dir.path() / "state";
-    const auto linksFile = state / "player-links.json";
+    const StateDirectory here;
+    const auto& [dir, db, state, linksFile] = here;
     std::vector<std::string> before;
     std::string revoked;
     {
         LinkedTable table(db, state);
         CHECK_FALSE(table.resumed);
         CHECK_FALSE(std::filesystem::exists(linksFile));  // no game, no file
-        auto [started, players] = table.t.call(http::verb::post, "/api/host/new-game", kThreePlayers);
-        REQUIRE(started == 200);
-        before = tokensOf(players);
-        REQUIRE(before.size() == 3);
+        before = table.startGame();
         CHECK(linksFileMode(linksFile) == 0600);
         // Ann's page opened; Bob lost his phone: a new link.
         CHECK(table.t.call(http::verb::get, "/api/player/" + before[0]).first == 200);
@@ -257,16 +268,12 @@ TEST_CASE("table: the game in progress's links work again after a restart; a rep
 }
 
 TEST_CASE("table: a finished or abandoned game's links are dropped; a new game's replace the old") {
-    TempDirectory dir;
-    const auto db = dir.path() / "games.sqlite";
-    const auto state = dir.path() / "state";
-    const auto linksFile = state / "player-links.json";
+    const StateDirectory here;
+    const auto& [dir, db, state, linksFile] = here;
     std::vector<std::string> first;
     {
         LinkedTable table(db, state);
-        auto [started, players] = table.t.call(http::verb::post, "/api/host/new-game", kThreePlayers);
-        REQUIRE(started == 200);
-        first = tokensOf(players);
+        first = table.startGame();
         const std::string kept = readFile(linksFile);
         CHECK(kept.find(first[0]) != std::string::npos);
         REQUIRE(table.t.call(http::verb::post, "/api/host/abandon", json::object()).first == 200);
@@ -308,16 +315,12 @@ TEST_CASE("table: a finished or abandoned game's links are dropped; a new game's
 }
 
 TEST_CASE("table: a corrupt or another game's links file gives new links, said naming the file and why") {
-    TempDirectory dir;
-    const auto db = dir.path() / "games.sqlite";
-    const auto state = dir.path() / "state";
-    const auto linksFile = state / "player-links.json";
+    const StateDirectory here;
+    const auto& [dir, db, state, linksFile] = here;
     std::vector<std::string> first;
     {
         LinkedTable table(db, state);
-        auto [started, players] = table.t.call(http::verb::post, "/api/host/new-game", kThreePlayers);
-        REQUIRE(started == 200);
-        first = tokensOf(players);
+        first = table.startGame();
     }
     // Cut short (a disk that lost its last write): the tokens are in what is left.
     const std::string whole = readFile(linksFile);
@@ -372,16 +375,12 @@ TEST_CASE("table: a corrupt or another game's links file gives new links, said n
 }
 
 TEST_CASE("table: a links file that cannot be written is said once, and a replaced link does not come back") {
-    TempDirectory dir;
-    const auto db = dir.path() / "games.sqlite";
-    const auto state = dir.path() / "state";
-    const auto linksFile = state / "player-links.json";
+    const StateDirectory here;
+    const auto& [dir, db, state, linksFile] = here;
     std::vector<std::string> first;
     {
         LinkedTable table(db, state);
-        auto [started, players] = table.t.call(http::verb::post, "/api/host/new-game", kThreePlayers);
-        REQUIRE(started == 200);
-        first = tokensOf(players);
+        first = table.startGame();
         // A folder (not empty) where the file goes: it can neither be
         // replaced nor removed, even by root.
         std::filesystem::remove(linksFile);
