@@ -295,7 +295,10 @@ function onStatus(status) {
   // A game over (or abandoned): no code stays on screen, and no question about undo.
   const over = ['finished', 'abandoned', 'no-game'].includes(status.state);
   if (codes) codes.setGameOver(over);
-  if (seatControls) seatControls.setState(status.state);
+  if (seatControls) {
+    seatControls.setSeats(status.seats);
+    seatControls.setState(status.state);
+  }
   if (over) askUndo(null);
   const players = status.players || [];
   document.body.dataset.players = players.map((p) => seatName(p.seat, players)).join('|');

@@ -11,6 +11,8 @@ import { voteCardWord } from './game_words.js';
 import { say, sayOr } from './words.js';
 
 const kOrder = ['yes', 'no', 'stomachache'];
+// A card's name without its mark, for the confirmation's sentence.
+const kPlain = { yes: 'vote.yes', no: 'vote.no', stomachache: 'vote.stomachache' };
 
 // Kept across re-renders (the page redraws on every status event): the
 // card tapped and waiting for its confirmation, the last answer
@@ -46,7 +48,7 @@ export function renderPhoneVote(box, { token, election, onVoted }) {
   const cards = keys.map((card) => `<button type="button" class="vote-choice vote-${esc(card)}" data-card="${esc(card)}" aria-pressed="${card === picked}"${disabled}>${esc(voteCardWord(card))}</button>`).join('');
   let html = `<div class="vote-choices">${cards}</div>`;
   if (picked) {
-    html += `<div class="vote-actions"><button type="button" class="primary vote-confirm" data-card="${esc(picked)}"${disabled}>${esc(say('page.player.vote.confirm', { vote: { text: voteCardWord(picked) } }))}</button>
+    html += `<div class="vote-actions"><button type="button" class="primary vote-confirm" data-card="${esc(picked)}"${disabled}>${esc(say('page.player.vote.confirm', { vote: { text: kPlain[picked] ? say(kPlain[picked]) : picked } }))}</button>
       <button type="button" class="vote-cancel"${disabled}>${esc(say('page.player.vote.cancel'))}</button></div>`;
   } else html += `<p class="small">${esc(say('page.player.vote.tap-one'))}</p>`;
   if (answer) html += `<p class="message ${answer.kind === 'ok' ? 'ok' : 'error'} vote-answer">${esc(answer.text)}</p>`;

@@ -117,7 +117,9 @@ export function renderRemoteChoice(box, { token, moment, step, onSent, onPick })
   const pieces = [...new Set(choices.map((c) => c.character))];
   let html = `<p class="small remote-step">${esc(say('page.player.remote.pick-piece'))}</p><div class="remote-pieces">${pieces.map((slug) => {
     const from = choices.find((c) => c.character === slug).from;
-    return `<button type="button" class="remote-piece" data-character="${esc(slug)}" aria-pressed="${slug === picked}"${disabled}><b>${esc(characterName(slug))}</b> <span class="small">${esc(placeText(from))}</span></button>`;
+    // Beside the board (a placement): the name alone; on the castle, where it stands.
+    const where = from === null || from === undefined ? '' : ` <span class="small">${esc(placeText(from))}</span>`;
+    return `<button type="button" class="remote-piece" data-character="${esc(slug)}" aria-pressed="${slug === picked}"${disabled}><b>${esc(characterName(slug))}</b>${where}</button>`;
   }).join('')}</div>`;
   if (picked) {
     const places = choices.filter((c) => c.character === picked).map((c) => String(c.to));

@@ -2,8 +2,9 @@
 // seat with its players' names; whether it plays from afar; what it votes
 // with (its station, its players' phones, either); a bot standing in for
 // the rest of the round or of the game, and the seat taken back; and for a
-// seat played from afar whether its phone is there (`seen_ms_ago`: away
-// after 15 s without a word from it). Every change is POST /api/host/seat;
+// seat played from afar whether its phone is there (the public status's
+// `seats[].phone_away`, the daemon's `[daemon] phone_away_after`; with
+// `seen_ms_ago` for how long ago it was last heard). Every change is POST /api/host/seat;
 // a refusal is shown in the daemon's words. The rows come from GET
 // /api/host/players, asked every 3 s while a game is on (the phones' news).
 import { esc, getJson, postJson } from './api.js';
@@ -21,15 +22,19 @@ export function createSeatControls(box, card, { tell, onHostError }) {
   let live = false;
   let polling = null;
   let sending = false;
+  let publicSeats = []; // the public status's `seats`: phone_away by seat
 
   const nameOf = (p) => p.name || say('page.host.player-placeholder', { n: p.player + 1 });
 
   // "Phone here", "Phone away (last seen 40 s ago)", "Phone not seen yet".
-  function phoneLine(seatPlayers) {
+  function phoneLine(seat, seatPlayers) {
     const seen = seatPlayers.map((p) => p.seen_ms_ago).filter((ms) => ms !== null && ms !== undefined);
     if (!seen.length) return { away: true, text: say('page.host.seat.phone-unseen') };
     const ms = Math.min(...seen);
-    if (ms < kAwayMs) return { away: false, text: say('page.host.seat.phone-here') };
+    // The daemon's word when the status gave it; else the daemon's default, 15 s.
+    const known = publicSeats.find((s) => s.seat === seat);
+    const away = known && typeof known.phone_away === 'boolean' ? known.phone_away : ms >= kAwayMs;
+    if (!away) return { away: false, text: say('page.host.seat.phone-here') };
     return { away: true, text: say('page.host.seat.phone-away', { n: Math.round(ms / 1000) }) };
   }
 
@@ -68,7 +73,7 @@ export function createSeatControls(box, card, { tell, onHostError }) {
     for (const [seat, seatPlayers] of bySeat()) {
       const node = box.querySelector(`.seat-row[data-seat="${seat}"] .seat-phone`);
       if (!node) continue;
-      const { away, text } = phoneLine(seatPlayers);
+      const { away, text } = phoneLine(seat, seatPlayers);
       node.textContent = text;
       node.classList.toggle('phone-away', away);
     }
@@ -137,6 +142,14 @@ export function createSeatControls(box, card, { tell, onHostError }) {
 
   return {
     render,
+    // The public status's seats: whether each remote seat's phone is away.
+    setSeats(seats) {
+      const next = Array.isArray(seats) ? seats : [];
+      const changed = JSON.stringify(next.map((x) => [x.seat, x.phone_away])) !== JSON.stringify(publicSeats.map((x) => [x.seat, x.phone_away]));
+      publicSeats = next;
+      // A phone away (or back): asked again now, for how long ago it was heard.
+      if (changed && live) load();
+    },
     // The game's state: the rows show (and the phones are asked) while it is on.
     setState(state) {
       const on = state === 'playing' || state === 'paused';
