@@ -65,7 +65,7 @@ function refreshForm() {
   $('options-2024').classList.toggle('muted', ed !== '2024');
   $('teams-row').classList.toggle('hidden', !teamsOn());
   const seats = Number($('seats').value) || 0;
-  const kept = [...$('names').querySelectorAll('input')].map((i) => i.value);
+  const kept = [...$('names').querySelectorAll('input.player-name')].map((i) => i.value);
   const keptBots = [...$('names').querySelectorAll('select.seat-bot')].map((i) => i.value);
   const keptVotes = [...$('names').querySelectorAll('select.seat-votes')].map((i) => i.value);
   const keptRemote = [...$('names').querySelectorAll('input.seat-remote')].map((i) => i.checked);
