@@ -13,7 +13,8 @@
 // through the same route. The seat is handed to a bot for the round from
 // the host page and taken back. The election: Ann and Bo press keys, Cleo
 // votes on her phone; Dan's page is closed, and the status page (at a TV's
-// size) says the game waits for Dan’s phone (`phone_away_after = 3`);
+// size) says the game waits for Dan’s phone (`phone_away_after = 5`; a
+// page whose live events are held back keeps it seen by its heartbeat);
 // opened again with the same link (in French), it resumes on the vote;
 // the daemon is killed (the page then says it reconnects, keeping what it
 // showed) and started again on the same state directory with Dan's page
@@ -50,7 +51,7 @@ const kPrivateKeys = new Set(['hand', 'own_vote', 'private', 'token', 'ambition_
 // Text as a person sees it: without the invisible isolates around names.
 const visible = (text) => text.replace(/[\u2066-\u2069]/g, '');
 
-const server = await startServe(vivaref, { edition: '2024', extraConfig: 'phone_away_after = 3\n' });
+const server = await startServe(vivaref, { edition: '2024', extraConfig: 'phone_away_after = 5\n' });
 const { url } = server;
 const { status, waitStatus, sim, followGuidance } = gameDriver(server);
 const hostApi = (what, body = {}) => api(url, `/api/host/${what}`, { method: 'POST', body, token: server.hostToken });
@@ -228,11 +229,6 @@ try {
   check(await dan.locator('#remote-castle').isVisible() && await dan.locator('#remote-castle svg').count() === 1,
     'Dan\'s page shows the castle as the board sees it');
   check(await phones[0].locator('#remote-castle').isHidden(), 'a seat at the table gets no castle on its page');
-  // Nothing happens for longer than `phone_away_after` (3 s): Dan's open page
-  // still asks (its heartbeat), so his phone is not taken for away.
-  await dan.waitForTimeout(4500);
-  const idle = await status();
-  check(idle.seats[kRemote].phone_away === false && !idle.waiting_phone, `Dan's open page keeps his phone seen while nothing happens (phone_away ${idle.seats[kRemote].phone_away})`);
   await noSecrets('the Ambition cards kept', statusPage, [[phones[0], 0], [dan, kRemote]]);
 
   // --- the placement ------------------------------------------------------------------------
@@ -397,6 +393,26 @@ try {
   await shot(statusPage, 'status-phone-away', { fullPage: false });
   await hostPage.locator(`.seat-row[data-seat="${kRemote}"] .seat-phone.phone-away`).waitFor({ timeout: kWait });
   check((await remoteRow.locator('.seat-phone').innerText()).includes('Phone away'), 'the host page says Dan\'s phone is away');
+  await noSecrets('Dan\'s phone closed', statusPage, [[phones[0], 0], [cleo, kPhoneSeat]]);
+  // His page opened where the live events do not pass (a proxy that holds
+  // them back): it still asks by itself (its heartbeat), so his phone is
+  // seen for longer than `phone_away_after` (5 s), with nothing happening.
+  const quiet = await newPage(browser, kPhone, errors);
+  await quiet.context().route('**/api/events', (route) => route.abort());
+  await quiet.goto(`${url}/player.html#${tokens[kRemote]}`);
+  await moment(quiet, 'vote');
+  await statusPage.locator('#waiting:not(.phone-away)').waitFor({ timeout: kWait });
+  const quietReads = Number(await quiet.evaluate(() => document.body.dataset.reads || 0));
+  let awayAt = null;
+  for (const t0 = Date.now(); Date.now() - t0 < 8000 && awayAt === null;) {
+    const heard = await status();
+    if (heard.seats[kRemote].phone_away || heard.waiting_phone) awayAt = Date.now() - t0;
+    await quiet.waitForTimeout(400);
+  }
+  const reads = Number(await quiet.evaluate(() => document.body.dataset.reads || 0)) - quietReads;
+  check(awayAt === null && reads >= 2, `without live events Dan's page keeps asking (${reads} reads in 8 s): his phone is never away (${awayAt} ms)`);
+  await quiet.context().close();
+  await statusPage.locator('#waiting.phone-away').waitFor({ timeout: kWait });
   // Opened again with the same link, in French: the same vote.
   const danFr = await newPage(browser, { ...kPhone, locale: 'fr-FR' }, errors);
   await danFr.goto(`${url}/player.html#${tokens[kRemote]}`);
@@ -409,6 +425,7 @@ try {
   check(frenchText.includes('Votez sur ce téléphone') && frenchText.includes('Le château') && cardsFr.includes('✔ Oui')
     && !/Vote on this phone|The castle|Tap your vote|Last:/.test(frenchText), `Dan's page in French: ${frenchText.slice(0, 300).replace(/\s+/g, ' ')}`);
   await danFr.evaluate(() => { window.sameDocument = true; });
+  await noSecrets('Dan\'s page opened again', statusPage, [[phones[0], 0], [danFr, kRemote], [cleo, kPhoneSeat]]);
   await shot(danFr, 'dan-french-vote', { fullPage: false });
 
   // --- the daemon killed and started again, Dan's page open ---------------------------------

@@ -13,7 +13,7 @@
 // Phones at the table (issue 35): a seat that votes on the phone votes here
 // (js/phone_vote.js); a seat played from afar sees the castle as the board
 // sees it and chooses its placement or move here (js/remote_move.js). The
-// page reads its answer at least every 4 s besides the events (the daemon
+// page reads its answer at least every 2.5 s besides the events (the daemon
 // tells a phone that is away by its silence), and a read that fails for the
 // network is tried again, the page saying it reconnects, not an error.
 import { announce, announceStatus } from './announce.js';
@@ -234,7 +234,7 @@ function renderMoment(moment, mine, page) {
 // The page reads its answer at least this often (a heartbeat: the daemon
 // tells a remote seat's phone that is away by its silence, `[daemon]
 // phone_away_after`), and again this soon after a read that failed.
-const kHeartbeatMs = 4000;
+const kHeartbeatMs = 2500;
 const kRetryMs = 1500;
 let heartbeat = null;
 let reading = false;

@@ -57,7 +57,8 @@ export function shownLine(plan) {
   return say('page.player.remote.shown-place', { c, to });
 }
 
-// The castle card: the drawing, whose turn, the last action, the move done.
+// The castle card: the drawing, the last action, the move done (whose turn
+// it is, and what the table waits for, is the banner's, just above).
 export function renderRemoteCastle(card, { status, selected, seat }) {
   if (!status || !status.board) {
     card.querySelector('.remote-drawing').innerHTML = '';
@@ -66,7 +67,6 @@ export function renderRemoteCastle(card, { status, selected, seat }) {
   drawCastle(card.querySelector('.remote-drawing'), {
     edition: status.edition, tokens: tokensFromStatus(status), leds: lamps(status.leds), selected,
   });
-  card.querySelector('.remote-waiting').textContent = sayDaemon(status.waiting_says, status.waiting_for) || '';
   const last = status.last_action_says && status.last_action_says.code ? sayDaemon(status.last_action_says, status.last_action) : status.last_action || '';
   card.querySelector('.remote-last').textContent = last ? say('page.player.remote.last', { action: { text: last } }) : '';
   const plan = status.plan || status.bot_plan;

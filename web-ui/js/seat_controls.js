@@ -6,7 +6,8 @@
 // `seats[].phone_away`, the daemon's `[daemon] phone_away_after`; with
 // `seen_ms_ago` for how long ago it was last heard). Every change is POST /api/host/seat;
 // a refusal is shown in the daemon's words. The rows come from GET
-// /api/host/players, asked every 3 s while a game is on (the phones' news).
+// /api/host/players, asked again when the public status's `seats` change,
+// and every 3 s while a seat plays from afar (how long ago its phone was heard).
 import { esc, getJson, postJson } from './api.js';
 import { say, sayOr } from './words.js';
 
@@ -98,10 +99,16 @@ export function createSeatControls(box, card, { tell, onHostError }) {
     }
   }
 
+  // Asked again every few seconds only while a seat plays from afar: how
+  // long ago its phone was heard; any other change comes with the status.
   function poll() {
     clearTimeout(polling);
     polling = null;
     if (!live) return;
+    if (!players.some((p) => p.remote)) {
+      polling = setTimeout(poll, kPollMs);
+      return;
+    }
     polling = setTimeout(async () => {
       await load();
       poll();
@@ -145,9 +152,11 @@ export function createSeatControls(box, card, { tell, onHostError }) {
     // The public status's seats: whether each remote seat's phone is away.
     setSeats(seats) {
       const next = Array.isArray(seats) ? seats : [];
-      const changed = JSON.stringify(next.map((x) => [x.seat, x.phone_away])) !== JSON.stringify(publicSeats.map((x) => [x.seat, x.phone_away]));
+      const gist = (list) => JSON.stringify(list.map((x) => [x.seat, x.votes_by, x.remote, x.stand_in, x.phone_away]));
+      const changed = gist(next) !== gist(publicSeats);
       publicSeats = next;
-      // A phone away (or back): asked again now, for how long ago it was heard.
+      // A seat changed (another host's device, a round's end handing a seat
+      // back) or a phone away or back: the rows asked again now.
       if (changed && live) load();
     },
     // The game's state: the rows show (and the phones are asked) while it is on.
