@@ -26,8 +26,10 @@
 // plan from a seat played at the table, a plan out of turn, a plan sent
 // again after it was made, a revoked link. The new words in English and in
 // French (Dan's page, the host page, the status page).
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { gameDriver } from './game_driver.mjs';
 import { browserOrSkip, checker, kPhone, kWait, newPage, pageWidth, shooter, skip } from './harness.mjs';
@@ -38,6 +40,16 @@ if (serveMissing(vivaref)) skip(serveMissing(vivaref));
 const launchBrowser = await browserOrSkip();
 
 const { check, fail, finish } = checker('web-afar');
+// axe-core (npm, as web-a11y injects it) on the new controls, when installed.
+const kAxe = join(fileURLToPath(new URL('.', import.meta.url)), 'node_modules', 'axe-core', 'axe.min.js');
+const axeSource = existsSync(kAxe) ? readFileSync(kAxe, 'utf8') : null;
+async function axeClean(page, label) {
+  if (!axeSource) return;
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const found = result.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  check(!found.length, `axe finds nothing on ${label}: ${found.join('; ')}`);
+}
 const shot = shooter(artifacts, 'afar-');
 const errors = [];
 const kLaptop = { viewport: { width: 1280, height: 800 } };
@@ -207,6 +219,7 @@ try {
   check(await remoteRow.locator('input.seat-remote').isChecked() && (await remoteRow.locator('.seat-phone').innerText()).includes('Phone not seen yet'),
     `the host's row for Dan: from afar, phone not seen yet: ${visible(await remoteRow.innerText()).replace(/\s+/g, ' ')}`);
   await shot(hostPage, 'host-seats', { fullPage: false });
+  await axeClean(hostPage, 'the host page with its seat rows');
 
   // --- Ambition: every card kept from a phone ------------------------------------------------
   await waitStatus((s) => s.view && s.view.phase === 'ambition', 'the Ambition phase', 20000);
@@ -234,6 +247,7 @@ try {
   // --- the placement ------------------------------------------------------------------------
   let handedOver = false;
   let tapped = false;
+  let frenchChoice = false;
   while (placed.size < 12) {
     const s = await status();
     const seat = s.view.to_act[0];
@@ -267,6 +281,27 @@ try {
       placed.add(slug);
       continue;
     }
+    if (tapped && !frenchChoice) {
+      // Dan's second turn in French on a laptop: the same choices, in his words.
+      frenchChoice = true;
+      const laptop = await newPage(browser, { ...kLaptop, locale: 'fr-FR' }, errors);
+      await laptop.goto(`${url}/player.html#${tokens[kRemote]}`);
+      await moment(laptop, 'choose');
+      await laptop.locator(`button.remote-piece[data-character="${slug}"]`).click();
+      await laptop.locator(`button.remote-to[data-to="${place}"]`).click();
+      const text = visible(await laptop.locator('#moment').innerText());
+      check(text.includes('À vous : choisissez sur cette page') && text.includes('Quel personnage ?') && text.includes('Montrer à la table :')
+        && !/Your turn|Which character|Show at the table|Cancel/.test(text), `Dan's choice in French: ${text.replace(/\s+/g, ' ').slice(0, 240)}`);
+      check((await pageWidth(laptop)) <= 1280 && await laptop.locator('#remote-castle svg').isVisible(), 'Dan\'s page fits a laptop, the castle shown');
+      await shot(laptop, 'dan-laptop-fr', { fullPage: false });
+      await laptop.locator('button.remote-confirm').click();
+      await laptop.locator('#moment-remote .remote-answer.ok').waitFor({ timeout: kWait });
+      await laptop.context().close();
+      await sim('put', { character: slug, place });
+      await waitStatus((x) => x.board.expected[slug] === place && !x.refusal && !x.plan, `Dan's ${slug} made`);
+      placed.add(slug);
+      continue;
+    }
     if (tapped) {
       await planAndMake(slug, place, `Dan places ${slug} on ${place}`);
       placed.add(slug);
@@ -288,6 +323,7 @@ try {
     const confirm = dan.locator('#moment-remote button.remote-confirm');
     check(visible(await confirm.innerText()).startsWith('Show at the table: '), `a confirmation first: ${await confirm.innerText()}`);
     await shot(dan, 'dan-confirm', { fullPage: false });
+    await axeClean(dan, 'Dan\'s page with a choice to confirm');
     const before = await playerAnswer(kRemote);
     await confirm.tap();
     await dan.locator('#moment-remote .remote-answer.ok').waitFor({ timeout: kWait });
@@ -352,6 +388,7 @@ try {
   const confirmVote = cleo.locator('#moment-vote button.vote-confirm');
   check(visible(await confirmVote.innerText()) === 'Vote “Yes”', `Cleo is asked to confirm: ${await confirmVote.innerText()}`);
   await shot(cleo, 'cleo-confirm', { fullPage: false });
+  await axeClean(cleo, 'Cleo\'s page with a vote to confirm');
   await confirmVote.tap();
   await moment(cleo, 'voted');
   check(visible(await cleo.locator('#moment').innerText()).includes('Your vote is in.'), 'Cleo\'s page says her vote is in');
