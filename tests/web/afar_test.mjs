@@ -270,9 +270,12 @@ try {
         check((await hostPage.locator('#message').innerText()).includes('until the end of the round'), `the host page says it: ${await hostPage.locator('#message').innerText()}`);
         const standing = await status();
         check(standing.seats[kRemote].stand_in_until === 'round', 'the bot stands in until the end of the round');
+        await dan.locator('#moment-stand-in:not(.hidden)').waitFor({ timeout: kWait });
+        check(visible(await dan.locator('#moment-stand-in').innerText()).includes('A bot plays your seat until the end of the round.'), 'Dan\'s page says a bot plays his seat for the round');
         await remoteRow.locator('button.seat-back').click();
         await waitStatus((x) => !x.seats[kRemote].stand_in, 'Dan\'s seat back');
         await remoteRow.locator('button.seat-bot-round').waitFor({ timeout: kWait });
+        await dan.locator('#moment-stand-in').waitFor({ state: 'hidden', timeout: kWait });
         check((await hostPage.locator('#message').innerText()).includes('plays again'), `the host page says the seat is taken back: ${await hostPage.locator('#message').innerText()}`);
         handedOver = true;
         await noSecrets('the seat handed over and back', statusPage, [[phones[0], 0], [dan, kRemote]]);

@@ -109,6 +109,11 @@ function render(page) {
   }
   renderMoment(page.moment || null, mine, page);
   renderRemote(page);
+  // A bot standing in for this seat (the host's choice): the page says so.
+  const standIn = page.seat_play && page.seat_play.stand_in;
+  $('moment-stand-in').classList.toggle('hidden', !standIn);
+  $('moment-stand-in').textContent = standIn
+    ? say('page.player.stand-in', { until: { text: page.seat_play.stand_in_until === 'round' ? 'round' : 'game' } }) : '';
 }
 
 // A seat played from afar: the castle card (drawn again at each status).
