@@ -367,6 +367,12 @@ try {
   const renewed = await hostApi('new-link', { player: 1 });
   tokens[1] = renewed.json.players[1].token;
   await refused('a vote from a revoked link', () => api(url, `/api/player/${oldBo}/vote`, { method: 'POST', body: { card: 'yes' } }), ['no-such-player']);
+  // Bo's open page, on the old link: it says so and stops asking (wrong secrets are throttled by address).
+  await phones[1].locator('#error:not(.hidden)').waitFor({ timeout: kWait });
+  check((await phones[1].locator('#error').innerText()).includes('belongs to no player'), 'Bo\'s page on the revoked link says it belongs to no player');
+  const boReads = Number(await phones[1].evaluate(() => document.body.dataset.reads || 0));
+  await phones[1].waitForTimeout(3000);
+  check(Number(await phones[1].evaluate(() => document.body.dataset.reads || 0)) === boReads, 'a page on a revoked link stops asking');
 
   // --- the ascent: Eloise to the throne ------------------------------------------------------
   for (const to of ['5', '6']) {

@@ -245,6 +245,13 @@ let heartbeat = null;
 let reading = false;
 let readAgain = false;
 let reconnecting = false;
+// A link the daemon said belongs to no player (revoked, or a new game's):
+// not asked again, so a forgotten page does not knock on the door every few
+// seconds (the daemon throttles wrong secrets by address). A new link in
+// the address (hashchange) is asked at once.
+let deadLink = null;
+// Asked too often (429): the page waits longer before asking again.
+const kThrottledMs = 15000;
 
 // A read that failed for the network (the daemon restarting, the Wi-Fi
 // gone): the page keeps what it showed and says it reconnects (the banner
@@ -270,6 +277,7 @@ async function refresh() {
     fail(say('page.player.needs-link'));
     return;
   }
+  if (t === deadLink) return;
   if (reading) {
     readAgain = true;
     return;
@@ -290,10 +298,12 @@ async function refresh() {
     } else {
       showReconnecting(false);
       fail(e.status === 404 ? say('page.player.no-such-link') : sayOr(e.says, e.message));
+      if (e.status === 404) deadLink = t;
+      if (e.status === 429) next = kThrottledMs;
     }
   }
   reading = false;
-  heartbeat = setTimeout(refresh, next);
+  if (deadLink !== t) heartbeat = setTimeout(refresh, next);
   document.body.dataset.reads = String(Number(document.body.dataset.reads || 0) + 1);
   if (readAgain) {
     readAgain = false;
