@@ -64,9 +64,16 @@ export function renderRemoteCastle(card, { status, selected, seat }) {
     card.querySelector('.remote-drawing').innerHTML = '';
     return;
   }
-  drawCastle(card.querySelector('.remote-drawing'), {
-    edition: status.edition, tokens: tokensFromStatus(status), leds: lamps(status.leds), selected,
-  });
+  // Drawn again only when something drawn changed (the page reads every
+  // few seconds): the picture stays still, and a screen reader's place in it.
+  const drawing = card.querySelector('.remote-drawing');
+  const tokens = tokensFromStatus(status);
+  const leds = lamps(status.leds);
+  const signature = JSON.stringify([status.edition, tokens, leds, selected, drawing.clientWidth]);
+  if (drawing.dataset.signature !== signature || !drawing.firstChild) {
+    drawing.dataset.signature = signature;
+    drawCastle(drawing, { edition: status.edition, tokens, leds, selected });
+  }
   const last = status.last_action_says && status.last_action_says.code ? sayDaemon(status.last_action_says, status.last_action) : status.last_action || '';
   card.querySelector('.remote-last').textContent = last ? say('page.player.remote.last', { action: { text: last } }) : '';
   const plan = status.plan || status.bot_plan;
