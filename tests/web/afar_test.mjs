@@ -242,6 +242,8 @@ try {
   check(await dan.locator('#remote-castle').isVisible() && await dan.locator('#remote-castle svg').count() === 1,
     'Dan\'s page shows the castle as the board sees it');
   check(await phones[0].locator('#remote-castle').isHidden(), 'a seat at the table gets no castle on its page');
+  const touch = await dan.locator('#remote-castle svg').evaluate((svg) => getComputedStyle(svg).touchAction);
+  check(touch === 'auto', `a finger on Dan's castle scrolls his page (touch-action ${touch})`);
   await noSecrets('the Ambition cards kept', statusPage, [[phones[0], 0], [dan, kRemote]]);
 
   // --- the placement ------------------------------------------------------------------------
