@@ -55,7 +55,7 @@ export function createSeatControls(box, card, { tell, onHostError }) {
     return `<div class="seat-row${remote ? ' remote' : ''}" data-seat="${seat}">${head}
       <label class="inline"><input type="checkbox" class="seat-remote"${remote ? ' checked' : ''}> <span>${esc(say('page.host.seat.remote'))}</span></label>
       <label>${esc(say('page.host.seat.votes-with'))} <select class="seat-votes"${remote ? ' disabled' : ''}>${option('station', 'page.host.seat.votes-station')}${option('phone', 'page.host.seat.votes-phone')}${option('either', 'page.host.seat.votes-either')}</select></label>
-      ${remote ? '<p class="seat-phone small" role="status"></p>' : ''}
+      ${remote ? '<p class="seat-phone small"></p>' : ''}
       ${standIn}</div>`;
   }
 
