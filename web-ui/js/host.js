@@ -11,6 +11,7 @@
 import { esc, getJson, hostToken, liveEvents, postJson, setHostToken } from './api.js';
 import { characterArg, characterName, isJester, kEditionSlugs, seatName, setRoster } from './names.js';
 import { createPlayerCodes } from './player_codes.js';
+import { createSeatControls } from './seat_controls.js';
 import { createRevealForm } from './reveal.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
 import { phaseWord, stateWord } from './game_words.js';
@@ -64,8 +65,10 @@ function refreshForm() {
   $('options-2024').classList.toggle('muted', ed !== '2024');
   $('teams-row').classList.toggle('hidden', !teamsOn());
   const seats = Number($('seats').value) || 0;
-  const kept = [...$('names').querySelectorAll('input')].map((i) => i.value);
+  const kept = [...$('names').querySelectorAll('input.player-name')].map((i) => i.value);
   const keptBots = [...$('names').querySelectorAll('select.seat-bot')].map((i) => i.value);
+  const keptVotes = [...$('names').querySelectorAll('select.seat-votes')].map((i) => i.value);
+  const keptRemote = [...$('names').querySelectorAll('input.seat-remote')].map((i) => i.checked);
   const per = playersPerSeat();
   let player = 0;
   const rows = [];
@@ -84,6 +87,13 @@ function refreshForm() {
     const option = (v, text) => `<option value="${v}"${bot === v ? ' selected' : ''}>${esc(text)}</option>`;
     rows.push(`<label class="small">${esc(say('page.host.played-by', { seat: { seat } }))} <select class="seat-bot" data-seat="${seat}">
       ${option('', say('page.host.by-people'))}${Object.entries(kBotCodes).map(([v, code]) => option(v, say(code))).join('')}</select></label>`);
+    // Issue 35: what the seat votes with (unset: the table's default, its
+    // station where the castle has one, else the phone), and from afar.
+    const votes = keptVotes[seat] ?? '';
+    const voteOption = (v, code) => `<option value="${v}"${votes === v ? ' selected' : ''}>${esc(say(code))}</option>`;
+    rows.push(`<span class="seat-play"><label class="small">${esc(say('page.host.seat.votes-with'))} <select class="seat-votes" data-seat="${seat}">
+      ${voteOption('', 'page.host.seat.votes-default')}${voteOption('station', 'page.host.seat.votes-station')}${voteOption('phone', 'page.host.seat.votes-phone')}${voteOption('either', 'page.host.seat.votes-either')}</select></label>
+      <label class="inline small"><input type="checkbox" class="seat-remote" data-seat="${seat}"${keptRemote[seat] ? ' checked' : ''}> <span>${esc(say('page.host.seat.remote'))}</span></label></span>`);
   });
   $('names').innerHTML = rows.join('');
   const first = $('first').value;
@@ -160,6 +170,19 @@ function setupFromForm() {
     .filter((b) => b.value)
     .map((b) => ({ seat: Number(b.dataset.seat), strength: b.value }));
   if (bots.length) body.bots = bots;
+  // How each seat votes and whether it plays from afar: only what the host set (issue 35).
+  const botSeats = new Set(bots.map((b) => b.seat));
+  const seats = [];
+  for (const select of $('names').querySelectorAll('select.seat-votes')) {
+    const seat = Number(select.dataset.seat);
+    const remote = $('names').querySelector(`input.seat-remote[data-seat="${seat}"]`)?.checked;
+    if (botSeats.has(seat) || (!select.value && !remote)) continue;
+    const entry = { seat };
+    if (select.value) entry.votes = select.value;
+    if (remote) entry.remote = true;
+    seats.push(entry);
+  }
+  if (seats.length) body.seats = seats;
   // Sent only for physical cards: "dealt" is the daemon's default.
   if (document.querySelector('input[name=favourites]:checked').value === 'physical') body.favourites = 'physical';
   return body;
@@ -176,6 +199,7 @@ async function host(request, body = {}) {
 }
 
 let codes = null;
+let seatControls = null;
 // The club's members as the table cached them ([club]): the host's only.
 let clubMembers = [];
 
@@ -196,6 +220,7 @@ async function loadMembers() {
 
 function showLinks(answer) {
   codes.render(answer);
+  if (seatControls) seatControls.render(answer);
 }
 
 async function loadLinks() {
@@ -270,6 +295,10 @@ function onStatus(status) {
   // A game over (or abandoned): no code stays on screen, and no question about undo.
   const over = ['finished', 'abandoned', 'no-game'].includes(status.state);
   if (codes) codes.setGameOver(over);
+  if (seatControls) {
+    seatControls.setSeats(status.seats);
+    seatControls.setState(status.state);
+  }
   if (over) askUndo(null);
   const players = status.players || [];
   document.body.dataset.players = players.map((p) => seatName(p.seat, players)).join('|');
@@ -314,6 +343,7 @@ async function start() {
   showLanLink(); // opened at 127.0.0.1: the link phones open instead (lan_link.js)
   fillParagraphs();
   codes = createPlayerCodes($('links'), { say: tell, onHostError: (e) => { if (e.status === 401) lockRefused(e); } });
+  seatControls = createSeatControls($('seat-rows'), $('seats-card'), { tell, onHostError: (e) => { if (e.status === 401) lockRefused(e); } });
   refreshForm();
   revealForm = createRevealForm({
     form: $('reveal-form'), title: $('reveal-title'), intro: $('reveal-intro'), players: $('reveal-players'),

@@ -9,10 +9,21 @@
 // its own physical Favourites cards (favourites_mode "physical") gets no
 // card here: the page says to keep the card in hand, and shows the votes.
 // Every word is the catalog's (js/words.js), in this phone's language.
+//
+// Phones at the table (issue 35): a seat that votes on the phone votes here
+// (js/phone_vote.js); a seat played from afar sees the castle as the board
+// sees it and chooses its placement or move here (js/remote_move.js). The
+// page reads its answer at least every 2.5 s besides the events (the daemon
+// tells a phone that is away by its silence), and a read that fails for the
+// network is tried again, the page saying it reconnects, not an error.
 import { announce, announceStatus } from './announce.js';
 import { esc, getJson, liveEvents } from './api.js';
 import { renderAmbitionChoice, renderKeptAmbition } from './ambition_choice.js';
 import { renderPlayerEnding } from './ending.js';
+import { phoneVoteAnswer, renderPhoneVote } from './phone_vote.js';
+import {
+  followRemoteMoment, forgetRemoteAnswer, remoteSelected, renderRemoteCastle, renderRemoteChoice, shownLine,
+} from './remote_move.js';
 import { phaseWord, stateWord, voteCardWord } from './game_words.js';
 import { characterName, nameHtml, setRoster } from './names.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
@@ -52,7 +63,13 @@ function showStationNotice(notice) {
   if (left > 0) noticeTimer = setTimeout(() => showStationNotice(notice), left);
 }
 
+// The page's last answer and the last public status (the castle drawn for a
+// seat played from afar).
+let lastPage = null;
+let lastStatus = null;
+
 function render(page) {
+  lastPage = page;
   renderPlayerEnding(undefined, page.player ?? null);
   $('error').classList.add('hidden');
   $('private').classList.remove('hidden');
@@ -86,7 +103,24 @@ function render(page) {
     .join('');
   $('own-vote').textContent = mine.own_vote ? say('page.player.own-vote', { vote: { text: voteCardWord(mine.own_vote) } }) : '';
   showStationNotice(page.station_notice);
-  renderMoment(page.moment || null, mine);
+  if (followRemoteMoment(page.moment || null, page.step)) {
+    forgetRemoteAnswer();
+    announce(say('page.player.remote.done'));
+  }
+  renderMoment(page.moment || null, mine, page);
+  renderRemote(page);
+  // A bot standing in for this seat (the host's choice): the page says so.
+  const standIn = page.seat_play && page.seat_play.stand_in;
+  $('moment-stand-in').classList.toggle('hidden', !standIn);
+  $('moment-stand-in').textContent = standIn
+    ? say('page.player.stand-in', { until: { text: page.seat_play.stand_in_until === 'round' ? 'round' : 'game' } }) : '';
+}
+
+// A seat played from afar: the castle card (drawn again at each status).
+function renderRemote(page = lastPage) {
+  const remote = Boolean(page && page.seat_play && page.seat_play.remote);
+  $('remote-castle').classList.toggle('hidden', !remote);
+  if (remote) renderRemoteCastle($('remote-castle'), { status: lastStatus, selected: remoteSelected(), seat: page.seat });
 }
 
 // ---- the banner: the moment that concerns this player -------------------------------
@@ -117,11 +151,24 @@ function momentHtml(moment) {
     case 'vote': {
       const election = moment.election || {};
       const keys = election.keys || [];
+      // A seat that votes on the phone votes with the buttons below (phone_vote.js).
       return title('page.player.banner.vote-now', { candidate: election.candidate || { text: '?' } })
-        + line('page.player.banner.vote-keys', { stomachache: { text: keys.includes('stomachache') ? 'yes' : 'no' } });
+        + (election.by_phone ? line('page.player.vote.on-phone')
+          : line('page.player.banner.vote-keys', { stomachache: { text: keys.includes('stomachache') ? 'yes' : 'no' } }));
     }
-    case 'voted':
-      return title('page.player.banner.voted') + line('page.player.banner.voted-wait');
+    case 'voted': {
+      // The phone's own answer ("Your vote is in."), never which card.
+      const said = phoneVoteAnswer(moment.election);
+      return title('page.player.banner.voted') + (said ? `<p class="moment-do vote-said">${esc(said)}</p>` : '') + line('page.player.banner.voted-wait');
+    }
+    case 'choose':
+      return title('page.player.remote.your-turn')
+        + line(moment.action === 'place' ? 'page.player.remote.do-place' : 'page.player.remote.do-move');
+    case 'planned': {
+      const plan = lastStatus && (lastStatus.plan || lastStatus.bot_plan);
+      const mine = plan && moment.to_act && plan.seat === moment.to_act.seat ? plan : null;
+      return `<p class="moment-title remote-shown">${esc(shownLine(mine))}</p>${line('page.player.remote.may-change')}`;
+    }
     case 'ambition':
       return title('page.player.banner.choose-ambition');
     case 'paused':
@@ -143,11 +190,11 @@ function momentHtml(moment) {
 
 // The banner for this player's moment; the Ambition choice inside it while
 // the cards may be chosen or changed, else the kept card below.
-function renderMoment(moment, mine) {
+function renderMoment(moment, mine, page) {
   const banner = $('moment');
   const kind = moment ? moment.kind : 'none';
   banner.dataset.moment = kind;
-  banner.classList.toggle('moment-mine', ['turn', 'refused', 'vote', 'ambition'].includes(kind));
+  banner.classList.toggle('moment-mine', ['turn', 'refused', 'vote', 'ambition', 'choose', 'planned'].includes(kind));
   banner.classList.toggle('moment-refused', kind === 'refused');
   const html = moment ? momentHtml(moment) : '';
   if ($('moment-text').dataset.html !== html) {
@@ -169,6 +216,59 @@ function renderMoment(moment, mine) {
   const kept = mine && mine.ambition;
   $('ambition-card').classList.toggle('hidden', choosing || !kept);
   renderKeptAmbition($('ambition'), choosing ? null : kept);
+  // A vote on this phone: its seat votes by phone (or either) and it is still to give.
+  const election = moment && moment.election;
+  const voting = Boolean(kind === 'vote' && election && election.by_phone && (election.keys || []).length);
+  $('moment-vote').classList.toggle('hidden', !voting);
+  if (voting) {
+    renderPhoneVote($('moment-vote'), {
+      token: token(), election, onVoted: (said) => { announce(said.text, { urgent: said.kind !== 'ok' }); refresh(); } });
+  }
+  // A seat played from afar, to place or move: its legal choices.
+  const remoteChoosing = Boolean(moment && (kind === 'choose' || kind === 'planned') && (moment.choices || []).length);
+  $('moment-remote').classList.toggle('hidden', !remoteChoosing);
+  if (remoteChoosing) {
+    renderRemoteChoice($('moment-remote'), {
+      token: token(), moment, step: page ? page.step : null,
+      onSent: (said) => { announce(said.text, { urgent: said.kind !== 'ok' }); refresh(); },
+      onPick: () => renderRemote(),
+    });
+  }
+}
+
+// The page reads its answer at least this often (a heartbeat: the daemon
+// tells a remote seat's phone that is away by its silence, `[daemon]
+// phone_away_after`), and again this soon after a read that failed.
+const kHeartbeatMs = 2500;
+const kRetryMs = 1500;
+let heartbeat = null;
+let reading = false;
+let readAgain = false;
+let reconnecting = false;
+// A link the daemon said belongs to no player (revoked, or a new game's):
+// not asked again, so a forgotten page does not knock on the door every few
+// seconds (the daemon throttles wrong secrets by address). A new link in
+// the address (hashchange) is asked at once.
+let deadLink = null;
+// Asked too often (429): the page waits longer before asking again.
+const kThrottledMs = 15000;
+
+// A read that failed for the network (the daemon restarting, the Wi-Fi
+// gone): the page keeps what it showed and says it reconnects (the banner
+// the event stream uses, in the same words), not an error.
+function showReconnecting(on) {
+  const banner = $('banner');
+  if (on && !reconnecting) {
+    const text = say('page.api.reconnecting');
+    if (banner.textContent !== text) announce(text);
+    banner.textContent = text;
+    banner.classList.remove('hidden');
+  } else if (!on && reconnecting && banner.textContent === say('page.api.reconnecting')) {
+    banner.textContent = '';
+    banner.classList.add('hidden');
+  }
+  reconnecting = on;
+  document.body.dataset.reconnecting = on ? 'yes' : '';
 }
 
 async function refresh() {
@@ -177,10 +277,37 @@ async function refresh() {
     fail(say('page.player.needs-link'));
     return;
   }
+  if (t === deadLink) return;
+  if (reading) {
+    readAgain = true;
+    return;
+  }
+  reading = true;
+  clearTimeout(heartbeat);
+  let next = kHeartbeatMs;
   try {
-    render(await getJson(`/api/player/${encodeURIComponent(t)}`));
+    const page = await getJson(`/api/player/${encodeURIComponent(t)}`);
+    showReconnecting(false);
+    render(page);
   } catch (e) {
-    fail(e.status === 404 ? say('page.player.no-such-link') : sayOr(e.says, e.message));
+    // No answer, or a daemon starting or stopping (502/503 from a proxy or
+    // the log): tried again soon, the page as it was.
+    if (e.status === 0 || e.status === 502 || e.status === 504 || (e.status === 503 && e.code !== 'log-unwritable')) {
+      showReconnecting(true);
+      next = kRetryMs;
+    } else {
+      showReconnecting(false);
+      fail(e.status === 404 ? say('page.player.no-such-link') : sayOr(e.says, e.message));
+      if (e.status === 404) deadLink = t;
+      if (e.status === 429) next = kThrottledMs;
+    }
+  }
+  reading = false;
+  if (deadLink !== t) heartbeat = setTimeout(refresh, next);
+  document.body.dataset.reads = String(Number(document.body.dataset.reads || 0) + 1);
+  if (readAgain) {
+    readAgain = false;
+    refresh();
   }
 }
 
@@ -191,6 +318,7 @@ function callCode(reveal) {
 }
 
 function onStatus(status) {
+  lastStatus = status;
   setRoster(status.roster);
   announceStatus(status);
   const view = status.view || {};

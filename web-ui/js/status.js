@@ -21,6 +21,17 @@ function seatsOf(status) {
   return [...seats].sort((a, b) => a - b);
 }
 
+// Whether a seat plays from afar (the status's `seats`, issue 35).
+function remoteSeat(seat, status) {
+  return (status.seats || []).some((s) => s.seat === seat && s.remote);
+}
+
+// A seat as a chip names it: "Ann", or "Ann (from afar)" for a seat played from afar.
+function seatChip(seat, status) {
+  const who = seatHtml(seat, status.players || []);
+  return remoteSeat(seat, status) ? sayHtml('page.status.from-afar', {}, { seat: who }) : who;
+}
+
 function show(id, html) {
   const node = $(id);
   node.innerHTML = html || '';
@@ -80,15 +91,19 @@ function renderTop(status) {
 
   const waiting = status.state === 'no-game' ? say('page.status.no-game-start') : sayDaemon(status.waiting_says, status.waiting_for);
   $('waiting').textContent = waiting;
+  // The game waits for a phone that stopped answering (issue 35): the
+  // headline says it ("Waiting for Ann’s phone.") and stands out.
+  $('waiting').classList.toggle('phone-away', Boolean(status.waiting_phone));
   let turn = '';
   // While the castle is being set (or cleared) the headline says who acts: everyone.
   if (!status.guidance && view.to_act && view.to_act.length && (view.phase === 'placement' || view.phase === 'ascent')) {
-    const chips = view.to_act.map((s) => `<span class="turn-chip">▶ ${seatHtml(s, players)}</span>`).join(' ');
+    const chips = view.to_act.map((s) => `<span class="turn-chip">▶ ${seatChip(s, status)}</span>`).join(' ');
     turn = sayHtml('page.status.to-play', { seats: { html: chips } });
   }
-  // A bot's move, for anyone at the table to make (the LEDs show it too).
-  // The sentence itself is the waiting line above.
-  if (status.bot_plan) turn = `<span id="bot-plan" class="turn-chip">▶ ${sayHtml('page.status.bot-lit', { seat: { html: seatHtml(status.bot_plan.seat, players) } })}</span>`;
+  // A bot's move, or one chosen from afar, for anyone at the table to make
+  // (the LEDs show it too). The sentence itself is the waiting line above.
+  const plan = status.plan || status.bot_plan; // `bot_plan`: its name before issue 35
+  if (plan) turn = `<span id="bot-plan" class="turn-chip">▶ ${sayHtml('page.status.bot-lit', { seat: { html: seatChip(plan.seat, status) } })}</span>`;
   $('turn').innerHTML = turn;
   const last = status.last_action_says && status.last_action_says.code ? { message: withKinds(status.last_action_says) } : { text: status.last_action || '' };
   $('last-action').textContent = status.last_action || last.message ? say('page.status.last', { action: last }) : '';
@@ -160,8 +175,8 @@ function renderElection(status) {
   const voted = new Set(e.voted || []);
   const seats = seatsOf(status);
   const chips = seats.map((s) => voted.has(s)
-    ? `<li class="voted" data-seat="${s}" data-voted="yes">✔ ${sayHtml('page.status.voted', { seat: { html: seatHtml(s, players) } })}</li>`
-    : `<li class="to-vote" data-seat="${s}" data-voted="no">… ${sayHtml('page.status.to-vote', { seat: { html: seatHtml(s, players) } })}</li>`);
+    ? `<li class="voted" data-seat="${s}" data-voted="yes">✔ ${sayHtml('page.status.voted', { seat: { html: seatChip(s, status) } })}</li>`
+    : `<li class="to-vote" data-seat="${s}" data-voted="no">… ${sayHtml('page.status.to-vote', { seat: { html: seatChip(s, status) } })}</li>`);
   show('election', `<h2>${esc(say('page.status.election'))}</h2>
     <div class="big">${esc(say('page.status.on-throne', { c: characterArg(e.candidate) }))}</div>
     <div class="muted">${sayHtml('page.status.moved-by', { seat: { html: seatHtml(e.crown_holder, players) } })}</div>
