@@ -60,16 +60,22 @@ struct ReshuffleRequest {
 struct RevealRequest {
     nlohmann::json reveal;
 };
+// The host's answer to the open question of an order the readers missed
+// (REFEREE-NOTES.md, "When the readers are late"): the characters' slugs in
+// the order they were put down.
+struct OrderRequest {
+    std::vector<std::string> characters;
+};
 struct UndoRequest {};
 struct PauseRequest {};
 struct ResumeRequest {};
 struct AbandonRequest {};
 
 using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest,
-                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest>;
+                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest, OrderRequest>;
 
 // The trace's spelling: "new-game", "deal", "keep", "reshuffle", "undo",
-// "pause", "resume", "abandon", "reveal".
+// "pause", "resume", "abandon", "reveal", "order".
 std::string hostRequestName(const HostRequest& request);
 
 struct HostRequestParse {

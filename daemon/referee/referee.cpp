@@ -285,6 +285,14 @@ HostAnswer Referee::Impl::abandon() {
     return HostAnswer::accepted(game.id, engine::Message("answer.abandoned"));
 }
 
+HostAnswer Referee::Impl::order(const OrderRequest& r) {
+    if (auto bad = needPlaying()) return *bad;
+    board.review();
+    auto answer = board.answerOrder(r.characters, *this);
+    settle();
+    return *answer;
+}
+
 HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
     if (auto bad = needPlaying()) return *bad;
     auto& game = ctx.game;
@@ -412,6 +420,7 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
             if constexpr (std::is_same_v<T, ResumeRequest>) return m.resumePlay();
             if constexpr (std::is_same_v<T, AbandonRequest>) return m.abandon();
             if constexpr (std::is_same_v<T, RevealRequest>) return m.reveal(r);
+            if constexpr (std::is_same_v<T, OrderRequest>) return m.order(r);
         },
         request);
     // A request is on disk before it is applied: one that met a log unable

@@ -54,6 +54,8 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     HostAnswer resumePlay();
     HostAnswer abandon();
     HostAnswer reveal(const RevealRequest& r);
+    // The host's answer to the order the readers missed (board_unseen.cpp).
+    HostAnswer order(const OrderRequest& r);
     std::optional<HostAnswer> needPlaying() const;
     // undo_preview.cpp: what undo would take back, in words
     std::optional<UndoPreview> undoPreview() const;

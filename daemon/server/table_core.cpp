@@ -372,7 +372,7 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     if (!trace::parseHostKind(request, kind))
         return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
                                      "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
-                                     "pause, resume, abandon, players, members, language and voice");
+                                     "pause, resume, abandon, order, players, members, language and voice");
     // Undo past a scoring the table has seen is asked about first (issue 34):
     // the host's answer, not the game's, so it stays out of the trace.
     json form = body;
@@ -430,8 +430,9 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     }
     json out = {{"ok", true}};
     if (auto game = table_.referee().game()) out["game"] = game->value;
-    // An undo says what it took back (issue 34); the other answers stay as they were.
-    if (kind == trace::HostKind::Undo && answer.says) {
+    // An undo says what it took back (issue 34), an order what it played
+    // (issue 35); the other answers stay as they were.
+    if ((kind == trace::HostKind::Undo || kind == trace::HostKind::Order) && answer.says) {
         out["message"] = answer.message;
         out["says"] = words::messageJson(*answer.says);
     }

@@ -39,6 +39,13 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
             return referee::ResumeRequest{};
         case trace::HostKind::Reveal:
             return referee::RevealRequest{host.payload};
+        case trace::HostKind::Order: {
+            referee::OrderRequest request;
+            // The trace reader checked the form already.
+            for (const auto& c : host.payload.value("characters", nlohmann::json::array()))
+                if (c.is_string()) request.characters.push_back(c.get<std::string>());
+            return request;
+        }
         case trace::HostKind::Abandon:
             break;
     }
