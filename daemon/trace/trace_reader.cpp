@@ -203,7 +203,7 @@ HostLine readHost(const json& value) {
             // they were put down (the referee judges which).
             const json& characters = required(object(payload, what, {"characters"}), "characters", what);
             if (!characters.is_array() || characters.size() < 2 || characters.size() > 4)
-                fail("The order's " characters " must be a list of 2 to 4 characters' ids");
+                fail("The order's \"characters\" must be a list of 2 to 4 characters' ids");
             for (const json& c : characters)
                 if (!c.is_string() || c.get_ref<const std::string&>().empty())
                     fail("An order's character is a character's id (text), not " + c.dump());
