@@ -203,3 +203,37 @@ TEST_CASE("a game resumed from its log with the question open asks it again; the
 }
 
 }  // namespace vivaref::referee::testing
+
+namespace vivaref::referee::testing {
+
+TEST_CASE("undo after an answer takes back its decisions one by one; an undo drops an open question") {
+    HandTable t;
+    t.start(kClassic4);
+    t.put("merlino", "3");  // seat 0's, seen
+    twoLandUnseen(t);
+    REQUIRE(t.referee.publicStatus()["order_question"].is_object());
+    SUBCASE("answered, then undone") {
+        REQUIRE(t.host(orderRequest({"piero", "odessa"})).ok);
+        REQUIRE(t.state().seatToAct() == engine::Seat{3});
+        const auto undone = t.host(json{{"undo", json::object()}});
+        REQUIRE(undone.ok);
+        CHECK(undone.says->code == "undo.placed");
+        CHECK(undone.message.find("Odessa la Contessa") != std::string::npos);
+        CHECK(t.state().placeOf(id(t, "odessa")) == Place::Reserve);
+        CHECK(t.state().placeOf(id(t, "piero")) == Place::Floor1);
+        // Odessa is guided off the board; nothing is asked again.
+        CHECK(t.referee.publicStatus()["guidance"].is_object());
+        t.on.erase("odessa");
+        t.show();
+        CHECK(t.referee.counters().orderQuestions == 1);
+        CHECK(t.referee.publicStatus()["order_question"].is_null());
+    }
+    SUBCASE("undone while asked: merlino's placement taken back, the question dropped") {
+        REQUIRE(t.host(json{{"undo", json::object()}}).ok);
+        CHECK(t.referee.publicStatus()["order_question"].is_null());
+        CHECK(t.state().placeOf(id(t, "merlino")) == Place::Reserve);
+        CHECK(t.host(orderRequest({"piero", "odessa"})).code == "no-question");
+    }
+}
+
+}  // namespace vivaref::referee::testing
