@@ -24,8 +24,10 @@
 // its record. The questions asked are counted and printed; each game that
 // asked is also replayed from its recorded trace (the answers in it) to the
 // same decisions (VIVAREF_BRISK_HOST=guess answers with the likeliest order
-// instead, the referee's guess before it asked). Before the question, 2 of a campaign of 120 games
-// (VIVAREF_BRISK_ROUNDS=5) ended with a wrong record: the referee guessed.
+// instead, the referee's guess before it asked). Over a campaign of 120
+// games (VIVAREF_BRISK_ROUNDS=5): every game ends with its record, 44 of
+// them asked, 59 questions in all; answered with the guess, 2 end with a
+// wrong record, as before the question.
 //
 // Seeds are fixed and printed on failure: VIVAREF_BRISK_SEED=S moves them,
 // VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace (a campaign),
