@@ -251,6 +251,9 @@ try {
 
   // --- the referee asks the order the readers missed (issue 35) -------------------
   server.setStatus(askingStatus);
+  await statusPage.locator('#order-question').waitFor({ timeout: kWait });
+  const told = await statusPage.locator('main').innerText();
+  check(/The table waits for the host/.test(told) && /Merlin and Jeanne\. Who was first\?/.test(told), 'the status page says the table waits, and the question');
   for (const [size, name] of [[kPhone, 'phone'], [kDesktop, 'laptop']]) {
     const asking = await newPage(browser, size, errors);
     await asking.goto(`${server.url}/host.html`);
