@@ -129,7 +129,11 @@ json gameSummaryJson(const GameSummary& g) {
             {"edition", g.edition},
             {"status", g.abandoned  ? "abandoned"
                        : g.complete ? "complete"
-                                    : "incomplete"}};
+                                    : "incomplete"},
+            // Whether the league counts it: its record replayed to what its
+            // table pushed ("verified"), or not ("mismatch": left out); null
+            // until the league's judge has checked it.
+            {"verdict", g.verdict.empty() ? json(nullptr) : json(g.verdict)}};
 }
 
 LeagueAnswer okText(const json& body) {
@@ -238,7 +242,8 @@ std::optional<LeagueGame> leagueGame(pqxx::connection& conn, const std::string& 
             "SELECT g.uid, t.name, g.local_id, (extract(epoch FROM g.started_at) * 1000)::bigint, "
             "(extract(epoch FROM g.ended_at) * 1000)::bigint, g.edition, g.complete, g.abandoned, "
             "g.result::text, "
-            "g.record FROM club.games g JOIN club.club_tables t ON t.id = g.table_id WHERE g.uid = $1",
+            "g.record, g.verdict FROM club.games g JOIN club.club_tables t ON t.id = g.table_id WHERE g.uid "
+            "= $1",
             uid);
         if (found.empty()) return std::nullopt;
         const auto& row = found[0];
@@ -253,6 +258,7 @@ std::optional<LeagueGame> leagueGame(pqxx::connection& conn, const std::string& 
         g.abandoned = row[7].as<bool>();
         if (!row[8].is_null()) g.result = row[8].as<std::string>();
         g.record = row[9].as<std::string>();
+        if (!row[10].is_null()) g.verdict = row[10].as<std::string>();
         for (const auto& p : tx.exec_params("SELECT player, seat, name, member_id, bot FROM "
                                             "club.game_players WHERE game_uid = $1 ORDER BY "
                                             "player",

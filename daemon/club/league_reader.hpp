@@ -132,8 +132,9 @@ struct LeagueGame {
     std::string edition;
     bool complete = false;
     bool abandoned = false;
-    std::optional<std::string> result;  // the record's result, JSON text
-    std::string record;                 // the GAME-RECORD text
+    std::optional<std::string> result;   // the record's result, JSON text
+    std::string record;                  // the GAME-RECORD text
+    std::optional<std::string> verdict;  // "verified", "mismatch"; none: not checked yet
     struct Player {
         int player = 0;
         int seat = 0;

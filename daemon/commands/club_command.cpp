@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -299,27 +300,91 @@ int runGamesList(const std::vector<std::string>& args) {
     });
 }
 
+// One round of `club verify`: the new games judged, and what it says of them.
+// `all`: every game left out so far is named too (a single check).
+int verifyOnce(pqxx::connection& conn, bool all) {
+    if (!club::mayJudge(conn))
+        throw club::ClubError("this role may not judge the pushed games: run it as the club's admin", false);
+    const auto judged = club::judgeWaitingGames(conn);
+    const auto bad =
+        std::count_if(judged.begin(), judged.end(), [](const auto& j) { return j.mismatch.has_value(); });
+    if (!all) {
+        if (judged.empty()) return kExitOk;
+        std::cout << judged.size() << " new games checked: " << judged.size() - static_cast<std::size_t>(bad)
+                  << " verified, " << bad << " left out." << std::endl;
+        for (const auto& j : judged)
+            if (j.mismatch) std::cout << club::mismatchSentence(j) << std::endl;
+        return bad ? kExitClub : kExitOk;
+    }
+    std::cout << judged.size() << " new games checked: " << judged.size() - static_cast<std::size_t>(bad)
+              << " verified, " << bad << " left out.\n";
+    const auto left = club::mismatchedGames(conn);
+    for (const auto& j : left) std::cout << club::mismatchSentence(j) << "\n";
+    return left.empty() ? kExitOk : kExitClub;
+}
+
+// Set by SIGTERM or SIGINT while `club verify --every` waits.
+volatile std::sig_atomic_t verifyStop = 0;
+extern "C" void stopVerifying(int) { verifyStop = 1; }
+
+// `club verify --every SECONDS`: the league's own judge, as a service
+// (README, "A club's league"): the games the tables push count in
+// the standings within SECONDS, with no admin at a terminal. A server that
+// does not answer is tried again the next round (said once until it answers).
+int verifyEvery(const std::string& server, int seconds) {
+    std::signal(SIGTERM, stopVerifying);
+    std::signal(SIGINT, stopVerifying);
+    std::cout << "vivaref club verify: checking the pushed games every " << seconds << " s" << std::endl;
+    std::string lastProblem;
+    while (!verifyStop) {
+        try {
+            auto conn = club::openClubConnection(server);
+            // The role itself may not judge: no later round could.
+            if (!club::mayJudge(*conn))
+                return clubError(
+                    "verify",
+                    club::ClubError("this role may not judge the pushed games: run it as the club's admin",
+                                    false));
+            verifyOnce(*conn, false);
+            if (!lastProblem.empty())
+                std::cout << "vivaref club verify: the club's server answers again" << std::endl;
+            lastProblem.clear();
+        } catch (const std::exception& e) {
+            if (e.what() != lastProblem) std::cerr << "vivaref club verify: " << e.what() << std::endl;
+            lastProblem = e.what();
+        }
+        for (int tenth = 0; tenth < seconds * 10 && !verifyStop; ++tenth)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return kExitOk;
+}
+
 int runVerify(const std::vector<std::string>& args) {
     std::string server;
-    CommandLine line("club verify", "vivaref club verify [--server CONNINFO]",
+    int every = 0;
+    CommandLine line("club verify", "vivaref club verify [--server CONNINFO] [--every SECONDS]",
                      "Replays with the engine each game pushed since the last check and compares it with\n"
                      "the scores and winners its table pushed: a game that agrees counts in the standings,\n"
                      "one that does not is left out. Prints how many were checked, then every game left\n"
                      "out (which game, which table, what differs); exit 1 when there is one. Run it as the\n"
-                     "club's admin; standings, history, games and migrate check the new games too.");
-    return withServer("verify", line, server, args, [&](pqxx::connection& conn) {
-        if (!club::mayJudge(conn))
-            throw club::ClubError("this role may not judge the pushed games: run it as the club's admin",
-                                  false);
-        const auto judged = club::judgeWaitingGames(conn);
-        const auto bad =
-            std::count_if(judged.begin(), judged.end(), [](const auto& j) { return j.mismatch.has_value(); });
-        std::cout << judged.size() << " new games checked: " << judged.size() - static_cast<std::size_t>(bad)
-                  << " verified, " << bad << " left out.\n";
-        const auto left = club::mismatchedGames(conn);
-        for (const auto& j : left) std::cout << club::mismatchSentence(j) << "\n";
-        return left.empty() ? kExitOk : kExitClub;
-    });
+                     "club's admin; standings, history, games and migrate check the new games too.\n"
+                     "With --every it keeps checking, every SECONDS, until SIGTERM or SIGINT (exit 0):\n"
+                     "the league's judge as a service (README, \"A club's league\"); it prints\n"
+                     "only what each round judged.");
+    line.visible.add_options()("every", po::value(&every),
+                               "keep checking every SECONDS (1 to 86400), as a service");
+    if (std::find(args.begin(), args.end(), "--every") != args.end() ||
+        std::any_of(args.begin(), args.end(),
+                    [](const std::string& a) { return a.starts_with("--every="); })) {
+        line.visible.add_options()("server", po::value(&server), kServerHelp);
+        po::variables_map vm;
+        if (auto stop = parseCommandLine(line, args, vm)) return *stop;
+        if (every < 1 || every > 86400)
+            return usageError("club verify", "--every is from 1 to 86400 seconds");
+        return verifyEvery(server, every);
+    }
+    return withServer("verify", line, server, args,
+                      [&](pqxx::connection& conn) { return verifyOnce(conn, true); });
 }
 
 int runServe(const std::vector<std::string>& args) {

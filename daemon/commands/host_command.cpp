@@ -40,6 +40,8 @@ int runHost(const std::vector<std::string>& args) {
             "  deal, reshuffle, keep          BODY: a GAME-RECORD deal, reshuffle or keep object\n"
             "  reveal                         BODY: the physical cards shown at a coronation\n"
             "                                 ({\"round\", \"favourites\", \"banished\", \"ambitions\"})\n"
+            "  seat                           BODY: how a seat plays from now on ({\"seat\", \"votes\",\n"
+            "                                 \"remote\", \"bot\", \"until\"}: web-ui/API.md)\n"
             "  players                        prints the current game's players' links again\n"
             "BODY is JSON text, or - to read it from standard input. The daemon judges it: what it\n"
             "refuses is printed with its code and sentence.\n\n") +
@@ -50,6 +52,7 @@ int runHost(const std::vector<std::string>& args) {
         "Examples:\n"
         "  vivaref host undo\n"
         "  vivaref host keep '{\"player\": 0, \"ambition\": \"jester-king\"}' --config castle.ini\n"
+        "  vivaref host seat '{\"seat\": 1, \"bot\": \"good\", \"until\": \"round\"}'\n"
         "  vivaref host players --url http://castle.local:8080";
     CommandLine line("host", "vivaref host REQUEST [BODY] [options]", about);
     line.visible.add_options()("json", po::bool_switch(&printJson), "print the daemon's answer as JSON");

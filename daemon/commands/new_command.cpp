@@ -5,6 +5,7 @@
 // and its refusal is printed as it gives it.
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <variant>
 
@@ -14,6 +15,7 @@
 #include "daemon/commands/command_line.hpp"
 #include "daemon/commands/host_connection.hpp"
 #include "daemon/referee/bot_strength.hpp"
+#include "daemon/referee/host_request.hpp"
 #include "daemon/referee/player_names.hpp"
 #include "daemon/words/words.hpp"
 
@@ -117,7 +119,8 @@ std::optional<json> setupFromFlags(const SetupFlags& flags, const po::variables_
 struct NewOptions {
     SetupFlags flags;
     std::string setupText, playersText, favourites;
-    std::vector<std::string> playerNames, botFlags, memberNames;
+    std::vector<std::string> playerNames, botFlags, memberNames, votesFlags;
+    std::vector<int> remoteSeats;
     bool printJson = false;
     HostConnectionOptions connection;
 };
@@ -143,6 +146,8 @@ std::string newAbout() {
            "      --player Ann --player Bob --player Cy --player Dan --favourites physical\n"
            "  vivaref new --edition classic --players Ann,Bob,Clara,Dan --bot 2:strong\n"
            "      (Clara's seat is played by the referee: its moves are shown for anyone to make)\n"
+           "  vivaref new --edition 2024 --players Ann,Bob,Cy,Dan --votes 2:phone --remote 3\n"
+           "      (Cy votes on the phone; Dan plays from afar: his page chooses, the table moves)\n"
            "  vivaref new --edition classic --players Ann,Bob,Cy,Dan --member Ann --member Cy\n"
            "      (Ann and Cy are the club's members of those names, Bob and Dan guests)";
 }
@@ -166,6 +171,11 @@ void addNewOptions(CommandLine& line, NewOptions& o) {
         "bot", po::value(&o.botFlags),
         "SEAT[:STRENGTH]: the referee plays this seat (from 0); STRENGTH casual, good (default) or strong; "
         "repeat for more bots")(
+        "votes", po::value(&o.votesFlags),
+        "SEAT:station|phone|either: how this seat (from 0) votes (default: with its station where the "
+        "castle has one, else on its player's phone); repeat for more seats")(
+        "remote", po::value(&o.remoteSeats),
+        "SEAT: this seat (from 0) is played from afar, on its player's phone; repeat for more")(
         "member", po::value(&o.memberNames),
         "NAME: the player NAME is the club's member of that name (the table's cached list of its "
         "club's members, [club]); repeat for more; the other players are guests")(
@@ -210,6 +220,41 @@ std::optional<json> readBots(const std::vector<std::string>& botFlags, std::stri
         bots.push_back(json{{"seat", std::stoi(seat)}, {"strength", strength}});
     }
     return bots;
+}
+
+// --votes SEAT:HOW and --remote SEAT flags as the request's "seats" (the
+// daemon judges the seats against the game).
+std::optional<json> readSeats(const std::vector<std::string>& votesFlags, const std::vector<int>& remoteSeats,
+                              std::string& why) {
+    std::map<int, json> seats;
+    for (const auto& flag : votesFlags) {
+        const auto colon = flag.find(':');
+        const std::string seat = flag.substr(0, colon);
+        const std::string how = colon == std::string::npos ? "" : flag.substr(colon + 1);
+        if (seat.empty() || seat.size() > 2 || seat.find_first_not_of("0123456789") != std::string::npos ||
+            !referee::readVoteSource(how)) {
+            why =
+                "--votes is SEAT:station, SEAT:phone or SEAT:either with the seat from 0, e.g. --votes "
+                "2:phone; "
+                "not '" +
+                flag + "'";
+            return std::nullopt;
+        }
+        seats[std::stoi(seat)]["votes"] = how;
+    }
+    for (int seat : remoteSeats) {
+        if (seat < 0 || seat > 63) {
+            why = "--remote names a seat from 0, not " + std::to_string(seat);
+            return std::nullopt;
+        }
+        seats[seat]["remote"] = true;
+    }
+    json out = json::array();
+    for (auto& [seat, entry] : seats) {
+        entry["seat"] = seat;
+        out.push_back(std::move(entry));
+    }
+    return out;
 }
 
 // The setup: --setup as given, or built from the setup flags (never both).
@@ -286,6 +331,8 @@ int runNew(const std::vector<std::string>& args) {
     if (!players) return usageError(kNewCommand, why);
     auto bots = readBots(o.botFlags, why);
     if (!bots) return usageError(kNewCommand, why);
+    auto seats = readSeats(o.votesFlags, o.remoteSeats, why);
+    if (!seats) return usageError(kNewCommand, why);
     auto setup = readSetup(o, vm, players->size(), why);
     if (!setup) return usageError(kNewCommand, why);
 
@@ -297,6 +344,7 @@ int runNew(const std::vector<std::string>& args) {
     // Only when given: a daemon from before the key still takes the rest.
     if (vm.count("favourites")) body["favourites"] = o.favourites;
     if (!bots->empty()) body["bots"] = std::move(*bots);
+    if (!seats->empty()) body["seats"] = std::move(*seats);
     if (!o.memberNames.empty()) {
         auto members = resolveMembers(daemon, *players, o.memberNames);
         if (const int* status = std::get_if<int>(&members)) return *status;

@@ -57,8 +57,10 @@ void takeConfiguration(const config::CastleConfig& castle, server::ServeSettings
                  : castle.daemon.httpAddress + ":" + std::to_string(castle.daemon.httpPort);
     settings.hostToken = castle.daemon.hostToken;
     settings.httpNames = castle.daemon.httpNames;
+    settings.trustedProxies = castle.daemon.trustedProxies;
     settings.language = castle.daemon.language;
     settings.table.referee.teaching = castle.daemon.teaching;
+    settings.phoneAwayAfter = std::chrono::seconds(castle.daemon.phoneAwayAfter);
     settings.voice = castle.voice;
     settings.database = castle.databasePath();
     settings.table.sensing = castle.sensing;

@@ -123,12 +123,19 @@ struct DaemonSettings {
     // More names and addresses the pages are reached by, besides the
     // machine's own (the Host headers answered: server/host_check.hpp).
     std::vector<std::string> httpNames;
+    // Reverse proxies (addresses, or networks as address/prefix) whose
+    // X-Forwarded-For names the client: server/trusted_proxies.hpp. None
+    // by default: the header is then ignored.
+    std::vector<std::string> trustedProxies;
     // The table's language: what the shared screens show and the voice says
     // unless the host chooses another (a shipped catalog, daemon/words).
     std::string language = "en";
     // A new game teaches (lights where a lifted piece may go, explains each
     // rule the first time) unless the host's new game says otherwise.
     bool teaching = false;
+    // A seat played from afar whose phone has asked nothing for this many
+    // seconds is shown away ("waiting for Ann’s phone", issue 35).
+    int phoneAwayAfter = 15;
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute

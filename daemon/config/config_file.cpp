@@ -380,6 +380,13 @@ private:
             else
                 s.problem(*e, why);
         }
+        if (const IniEntry* e = s.take("trusted_proxies")) {
+            std::string why;
+            if (auto proxies = parseTrustedProxies(e->value, why))
+                d.trustedProxies = std::move(*proxies);
+            else
+                s.problem(*e, why);
+        }
         if (const IniEntry* e = s.take("language")) {
             if (words::findCatalog(e->value)) {
                 d.language = e->value;
@@ -390,6 +397,7 @@ private:
             }
         }
         s.boolean("teaching", d.teaching);
+        s.integer("phone_away_after", 3, 600, d.phoneAwayAfter);
         if (const IniEntry* e = s.take("state_dir")) {
             if (e->value.starts_with('/'))
                 d.stateDirectory = e->value;

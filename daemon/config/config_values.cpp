@@ -219,17 +219,27 @@ bool isDnsName(std::string_view name) {
     return true;
 }
 
-}  // namespace
-
-std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why) {
-    std::vector<std::string> names;
-    if (text.find_first_not_of(" \t") == std::string_view::npos) return names;
-    std::size_t start = 0;
-    while (start <= text.size()) {
+// A list written "a, b ,c": each item with its spaces and tabs trimmed
+// (an empty one kept, for the caller to name); nothing at all: no item.
+std::vector<std::string_view> commaList(std::string_view text) {
+    std::vector<std::string_view> items;
+    if (text.find_first_not_of(" \t") == std::string_view::npos) return items;
+    for (std::size_t start = 0; start <= text.size();) {
         const auto comma = std::min(text.find(',', start), text.size());
         std::string_view item = text.substr(start, comma - start);
         while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
         while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+        items.push_back(item);
+        start = comma + 1;
+    }
+    return items;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why) {
+    std::vector<std::string> names;
+    for (const auto item : commaList(text)) {
         std::string name(item);
         if (name.size() > 2 && name.front() == '[' && name.back() == ']')
             name = name.substr(1, name.size() - 2);
@@ -248,9 +258,46 @@ std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, st
             return std::nullopt;
         }
         names.push_back(name);
-        start = comma + 1;
     }
     return names;
+}
+
+std::optional<std::vector<std::string>> parseTrustedProxies(std::string_view text, std::string& why) {
+    std::vector<std::string> proxies;
+    for (const auto item : commaList(text)) {
+        if (item.empty()) {
+            why =
+                "an empty entry in the list: write the proxies' addresses separated by commas, e.g. "
+                "127.0.0.1, ::1";
+            return std::nullopt;
+        }
+        const auto slash = item.find('/');
+        const std::string address(item.substr(0, slash));
+        unsigned char buffer[16];
+        const bool v4 = inet_pton(AF_INET, address.c_str(), buffer) == 1;
+        const bool v6 = !v4 && inet_pton(AF_INET6, address.c_str(), buffer) == 1;
+        bool good = v4 || v6;
+        if (good && slash != std::string_view::npos) {
+            const std::string_view digits = item.substr(slash + 1);
+            unsigned prefix = 0;
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
+            good = !digits.empty() && ec == std::errc() && end == digits.data() + digits.size() &&
+                   prefix <= (v4 ? 32U : 128U);
+            // An IPv4 address written as IPv6 (::ffff:10.0.0.1) has no network: write 10.0.0.0/8.
+            const bool mapped = v6 &&
+                                std::all_of(buffer, buffer + 10, [](unsigned char b) { return b == 0; }) &&
+                                buffer[10] == 0xff && buffer[11] == 0xff;
+            if (mapped) good = false;
+        }
+        if (!good) {
+            why = "'" + std::string(item) +
+                  "' is neither an IP address nor a network (address/prefix length, e.g. 10.0.0.0/8): "
+                  "name the reverse proxies by address, not by host name";
+            return std::nullopt;
+        }
+        proxies.emplace_back(item);
+    }
+    return proxies;
 }
 
 }  // namespace vivaref::config

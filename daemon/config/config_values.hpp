@@ -56,4 +56,9 @@ bool isStrongHostToken(std::string_view text, std::string& why);
 // port. Empty text: none.
 std::optional<std::vector<std::string>> parseHttpNames(std::string_view text, std::string& why);
 
+// `trusted_proxies`: the reverse proxies in front of the daemon, separated
+// by commas ("127.0.0.1, ::1"): IP addresses, or networks written
+// address/prefix length ("10.0.0.0/8", "fd00::/8"). Empty text: none.
+std::optional<std::vector<std::string>> parseTrustedProxies(std::string_view text, std::string& why);
+
 }  // namespace vivaref::config

@@ -14,23 +14,28 @@ namespace vivaref::referee {
 using engine::Phase;
 using nlohmann::json;
 
-bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
+KeyOutcome BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
     auto ignored = [&](const char* code) {
-        privateNotice(key.seat, "ignored-key", engine::Message(code), json::object());
-        return false;
+        privateNotice(key.seat, "ignored-key", engine::Message(code), json{{"code", code}});
+        return KeyOutcome::NotCounted;
     };
     auto notSaved = [&] {
         privateNotice(
             key.seat, "ignored-key",
             engine::Message("station.log-blocked", {{"why", engine::say::message(ctx_.logRefusalMessage())}}),
-            json::object());
-        return false;
+            json{{"code", "log-unwritable"}});
+        return KeyOutcome::NotCounted;
     };
     if (!state() || (ctx_.game.status != GameStatus::Playing && ctx_.game.status != GameStatus::Paused))
         return ignored("station.no-game");
     // A bot's station is no person's: its keys count for nothing, and say the
-    // same before and after the bot voted (REFEREE-NOTES.md, "Bots").
-    if (ctx_.game.botAt(key.seat)) return ignored("station.bot-seat");
+    // same before and after the bot voted (REFEREE-NOTES.md, "Bots"); nor
+    // does a phone whose seat a bot plays for now.
+    if (ctx_.game.botAt(key.seat)) return ignored(key.phone ? "phone.bot-seat" : "station.bot-seat");
+    // Each seat votes as the host chose (REFEREE-NOTES.md, "Phones at the table").
+    const auto source = ctx_.game.votesAt(key.seat);
+    if (!key.phone && source == VoteSource::Phone) return ignored("station.votes-by-phone");
+    if (key.phone && source == VoteSource::Station) return ignored("phone.votes-by-station");
     if (ctx_.game.status == GameStatus::Paused) return ignored("station.paused");
     if (ctx_.logBlocked()) return notSaved();
     if (cardsAwaited) return ignored("station.cards-awaited");
@@ -40,27 +45,28 @@ bool BoardPart::press(KeyPress key, bool cardsAwaited, Decider& decider) {
         if ((!comparison_.matches() || !failingPlaces_.empty()) &&
             ctx_.options.earlyVoteHold > Timestamp(0)) {
             heldKeys_.push_back({key, ctx_.now + ctx_.options.earlyVoteHold});
-            return false;
+            return KeyOutcome::Held;
         }
         return ignored("station.no-vote");
     }
     const auto verdict = decider.decide(engine::Action::vote(key.seat, key.card), false);
     if (verdict.isNotSaved()) return notSaved();
     if (const auto* refused = verdict.refusal()) {
-        // Only this station learns of it: a card not held tells about a hand.
+        // Only this seat learns of it: a card not held tells about a hand.
         ++ctx_.counters.privateRefusals;
-        stationBlinkUntil_[key.seat] = ctx_.now + ctx_.options.privateBlinkFor;
+        if (!key.phone) stationBlinkUntil_[key.seat] = ctx_.now + ctx_.options.privateBlinkFor;
         // The engine names seats by number; the station's player reads "you".
         const auto why = refused->code == engine::RefusalCode::AlreadyVoted
                              ? engine::Message("referee.you-already-voted")
                              : refused->message;
         privateNotice(key.seat, "private-refusal",
-                      engine::Message("referee.key-not-counted", {{"why", engine::say::message(why)}}),
+                      engine::Message(key.phone ? "referee.vote-not-counted" : "referee.key-not-counted",
+                                      {{"why", engine::say::message(why)}}),
                       json{{"code", engine::refusalCodeName(refused->code)},
                            {"rule", refusalRule(engine::refusalCodeName(refused->code), refused->message)}});
-        return false;
+        return KeyOutcome::NotCounted;
     }
-    return true;
+    return KeyOutcome::Counted;
 }
 
 void BoardPart::pressWithoutSeat(drivers::StationId station) {

@@ -31,7 +31,11 @@ namespace vivaref::referee {
 struct KeyPress {
     engine::Seat seat;
     engine::VoteCard card = engine::VoteCard::Unknown;
+    bool phone = false;  // a vote from the seat's player's phone, not its station (issue 35)
 };
+// What became of a key or a phone's vote: counted, held until the move that
+// opens the vote shows, or not counted (its seat's page says why).
+enum class KeyOutcome { Counted, Held, NotCounted };
 
 // What the readers could not tell (REFEREE-NOTES.md, "When the readers are
 // late"): characters that landed unseen, which several orders of the seats'
@@ -98,10 +102,11 @@ public:
     void askAgainAfterResume(const std::vector<std::string>& characters);
 
     // --- vote keys (board_keys.cpp) -------------------------------------
-    // A key pressed at a seat's station; `cardsAwaited`: physical cards
-    // face up, not yet entered. True when a vote was decided (the board is
-    // to be settled).
-    bool press(KeyPress key, bool cardsAwaited, Decider& decider);
+    // A key pressed at a seat's station, or its phone's vote (key.phone);
+    // `cardsAwaited`: physical cards face up, not yet entered. Counted: a
+    // vote was decided (the board is to be settled). Not counted: the
+    // seat's page has the private notice saying why (stationNotice).
+    KeyOutcome press(KeyPress key, bool cardsAwaited, Decider& decider);
     // A key pressed at a station that is no seat of a game being played:
     // told privately, counted for nothing.
     void pressWithoutSeat(drivers::StationId station);
@@ -183,7 +188,7 @@ private:
     void refuse(std::string code, engine::Message message, std::vector<Difference> restore,
                 bool strict = true);
     // A bot's seat did something else than the bot's shown move
-    // (game.botPlan): refused, with the bot's move in the message.
+    // (game.plan, a bot's or chosen from afar): refused, with that move in the message.
     bool offBotPlan(const engine::Action& a) const;
     void refuseOffPlan(const std::vector<Difference>& diffs);
     void clearRefusal(const char* why);

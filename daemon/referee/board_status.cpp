@@ -157,8 +157,9 @@ std::optional<engine::Message> BoardPart::waitingFor() const {
     if (comparison_.unsettled) return Message("wait.in-hand");
     if (ctx_.game.botThinking())
         return Message("wait.bot-thinking", {{"seat", ctx_.seatWords(state()->seatToAct())}});
-    if (ctx_.game.botPlan)
-        return Message("wait.bot-plan", {{"plan", engine::say::message(ctx_.botPlanMessage())}});
+    if (ctx_.game.awaitingAfar())
+        return Message("wait.remote-turn", {{"seat", ctx_.seatWords(state()->seatToAct())}});
+    if (ctx_.game.plan) return ctx_.planCall();
     return std::nullopt;
 }
 
@@ -173,8 +174,8 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
             facts.blinkPlaces.insert(d.seen.candidates.begin(), d.seen.candidates.end());
         }
     }
-    if (const auto& plan = ctx_.game.botPlan; plan && !guiding_ && !refusal_) {
-        // The bot's move to make: the place its piece leaves blinks (none
+    if (const auto& plan = ctx_.game.plan; plan && !guiding_ && !refusal_) {
+        // The bot's (or the seat's from afar) move to make: the place its piece leaves blinks (none
         // for a placement: the piece is beside the board), its destination is lit.
         if (const auto from = boardPlace(state()->placeOf(plan->character())))
             facts.blinkPlaces.insert(*from);
@@ -189,7 +190,9 @@ void BoardPart::addLedFacts(LedFacts& facts, bool inGame) const {
 
 void BoardPart::addHintFacts(LedFacts& facts) const {
     const auto& game = ctx_.game;
-    if (!game.playing() || !state() || guiding_ || refusal_ || game.botPlan || game.botThinking()) return;
+    if (!game.playing() || !state() || guiding_ || refusal_ || game.plan || game.botThinking() ||
+        game.awaitingAfar())
+        return;
     const auto& s = *state();
     const bool placement = s.phase() == engine::Phase::Placement;
     if (!placement && s.phase() != engine::Phase::Ascent) return;

@@ -29,12 +29,16 @@ void BotsPart::startGame(const std::vector<BotSeatRequest>& bots) {
 void BotsPart::resumeGame(const std::vector<BotSeatRequest>& bots) {
     due_.reset();
     plannedFor_.reset();
-    ctx_.game.botPlan.reset();
-    ctx_.game.bots.assign(ctx_.game.state ? static_cast<std::size_t>(ctx_.game.state->rules().seats()) : 0,
-                          "");
+    if (!ctx_.game.planFromAfar) ctx_.game.plan.reset();
+    // The seats are made first (seats_part.hpp); a bot seat has no people.
+    auto& seats = ctx_.game.seats;
+    for (auto& play : seats) play.bot.clear();
     for (const auto& b : bots)
-        if (b.seat >= 0 && static_cast<std::size_t>(b.seat) < ctx_.game.bots.size())
-            ctx_.game.bots[static_cast<std::size_t>(b.seat)] = b.strength;
+        if (b.seat >= 0 && static_cast<std::size_t>(b.seat) < seats.size()) {
+            auto& play = seats[static_cast<std::size_t>(b.seat)];
+            play = SeatPlay{};
+            play.bot = b.strength;
+        }
 }
 
 void BotsPart::review() {
@@ -43,15 +47,17 @@ void BotsPart::review() {
     if (game.state && game.playing() && !game.state->isOver() && !game.state->awaitsChance())
         for (auto s : game.state->toAct()) botToAct = botToAct || game.botAt(s);
     if (!botToAct) {
-        // No bot to act (or paused: planned again when play resumes).
+        // No bot to act (or paused: planned again when play resumes); a move
+        // chosen from afar is the seats part's.
         due_.reset();
         plannedFor_.reset();
-        game.botPlan.reset();
+        if (!game.planFromAfar) game.plan.reset();
         return;
     }
     // Thinking or planned for this very position: nothing changed.
-    if (plannedFor_ && *plannedFor_ == *game.state && (due_ || game.botPlan)) return;
-    game.botPlan.reset();
+    if (plannedFor_ && *plannedFor_ == *game.state && (due_ || game.plan)) return;
+    game.plan.reset();
+    game.planFromAfar = false;
     plannedFor_ = *game.state;
     due_ = ctx_.now + ctx_.options.botThinkAfter;
 }
@@ -64,7 +70,7 @@ engine::Action BotsPart::choose(const engine::State& state, engine::Seat seat) c
     std::uint64_t hash = 0xCBF29CE484222325ull;
     for (const unsigned char c : state.serialize()) hash = (hash ^ c) * 0x100000001B3ull;
     engine::Rng rng(hash ^ (0x9E3779B97F4A7C15ull * (seat.index + 1)));
-    const auto strength = botStrength(ctx_.game.bots[seat.index]);
+    const auto strength = botStrength(ctx_.game.seats[seat.index].strength());
     if (strength && strength->player == "search") {
         engine::players::SearchPlayer search(
             engine::players::SearchSettings{engine::players::SearchBudget{strength->iterations, {}}});
@@ -108,26 +114,14 @@ bool BotsPart::act(Decider& decider) {
         if (!ctx_.refereeEvent("bot-decision", json{{"seat", seat.index}})) return false;
         return decider.decide(action, true).isTaken();
     }
-    game.botPlan = action;
+    game.plan = action;
+    game.planFromAfar = false;
     plannedFor_ = state;
     ctx_.notice(
         "bot-plan",
-        engine::Message("referee.bot-plan-anyone", {{"plan", engine::say::message(ctx_.botPlanMessage())}}),
-        planJson());
+        engine::Message("referee.bot-plan-anyone", {{"plan", engine::say::message(ctx_.planMessage())}}),
+        ctx_.planJson());
     return false;
-}
-
-json BotsPart::planJson() const {
-    const auto& game = ctx_.game;
-    if (!game.botPlan || !game.state) return nullptr;
-    const auto& a = *game.botPlan;
-    return json{{"seat", a.seat().index},
-                {"action", a.kind() == engine::ActionKind::Place ? "place" : "move"},
-                {"character", ctx_.slug(a.character())},
-                {"from", placeJson(boardPlace(game.state->placeOf(a.character())))},
-                {"to", placeJson(boardPlace(a.to()).value_or(a.to()))},
-                {"text", ctx_.botPlanSentence()},
-                {"says", words::messageJson(ctx_.botPlanMessage())}};
 }
 
 }  // namespace vivaref::referee

@@ -26,8 +26,9 @@ class BotsPart {
 public:
     explicit BotsPart(Context& ctx) : ctx_(ctx) {}
 
-    // A new game's bots (ctx.game.bots is set from them); the caller checked
-    // the seats and strengths. The log keeps them as a "bots" event.
+    // A new game's bots (ctx.game.seats' `bot`, after the seats part made
+    // them); the caller checked the seats and strengths. The log keeps them
+    // as a "bots" event.
     void startGame(const std::vector<BotSeatRequest>& bots);
     // A game read back from its log: the bots it logged.
     void resumeGame(const std::vector<BotSeatRequest>& bots);
@@ -39,9 +40,6 @@ public:
     // At the deadline: a bot's votes, keeps and forced passes decided, or
     // its placement or move planned for the table. True when a decision was made.
     bool act(Decider& decider);
-    // The plan, for the screens: {"seat", "action", "character", "from",
-    // "to", "text"}; null without one.
-    nlohmann::json planJson() const;
 
 private:
     engine::Action choose(const engine::State& state, engine::Seat seat) const;

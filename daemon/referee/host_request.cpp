@@ -22,6 +22,9 @@ constexpr const char* nameOf() {
     if constexpr (std::is_same_v<T, ResumeRequest>) return "resume";
     if constexpr (std::is_same_v<T, AbandonRequest>) return "abandon";
     if constexpr (std::is_same_v<T, RevealRequest>) return "reveal";
+    if constexpr (std::is_same_v<T, SeatRequest>) return "seat";
+    if constexpr (std::is_same_v<T, VoteRequest>) return "vote";
+    if constexpr (std::is_same_v<T, PlanRequest>) return "plan";
     if constexpr (std::is_same_v<T, OrderRequest>) return "order";
 }
 
@@ -82,9 +85,13 @@ HostRequestParse readNewGame(const json& v) {
         } else if (key == "teaching") {
             if (!value.is_boolean()) return failed("the new-game teaching is true or false");
             r.teaching = value.get<bool>();
+        } else if (key == "seats") {
+            auto seats = readSeatSetups(value);
+            if (auto* why = std::get_if<std::string>(&seats)) return failed(*why);
+            r.seats = std::move(std::get<std::vector<SeatSetup>>(seats));
         } else {
             return failed("the new-game request has an unknown key '" + key +
-                          "' (setup, players, favourites, bots, members, teaching)");
+                          "' (setup, players, favourites, bots, members, teaching, seats)");
         }
     }
     if (r.setup.is_null()) return failed("the new-game request has no setup");
@@ -93,6 +100,49 @@ HostRequestParse readNewGame(const json& v) {
         return HostRequestParse(std::move(text), std::move(why));
     }
     return {HostRequest{std::move(r)}};
+}
+
+bool seatNumber(const json& value) {
+    return value.is_number_integer() && value.get<std::int64_t>() >= 0 && value.get<std::int64_t>() <= 63;
+}
+
+HostRequestParse readSeatChange(const json& v) {
+    if (!v.is_object()) return failed("the seat request is not a JSON object");
+    SeatRequest r;
+    bool until = false;
+    for (const auto& [key, value] : v.items()) {
+        if (key == "seat") {
+            if (!seatNumber(value)) return failed("the seat request's seat is not a seat number (from 0)");
+            r.seat = value.get<int>();
+        } else if (key == "votes") {
+            r.votes = value.is_string() ? readVoteSource(value.get<std::string>()) : std::nullopt;
+            if (!r.votes) return failed("the seat request's votes are \"station\", \"phone\" or \"either\"");
+        } else if (key == "remote") {
+            if (!value.is_boolean()) return failed("the seat request's remote is true or false");
+            r.remote = value.get<bool>();
+        } else if (key == "bot") {
+            if (value.is_null())
+                r.bot = std::optional<std::string>();
+            else if (value.is_string() && !value.get<std::string>().empty() &&
+                     value.get<std::string>().size() <= 16)
+                r.bot = std::optional<std::string>(value.get<std::string>());
+            else
+                return failed("the seat request's bot is a strength's name, or null to hand the seat back");
+        } else if (key == "until") {
+            if (value != "round" && value != "game")
+                return failed("the seat request's until is \"round\" or \"game\"");
+            r.forRound = value == "round";
+            until = true;
+        } else {
+            return failed("the seat request has an unknown key '" + key +
+                          "' (seat, votes, remote, bot, until)");
+        }
+    }
+    if (!v.contains("seat")) return failed("the seat request names no seat");
+    if (until && !(r.bot && *r.bot)) return failed("the seat request's until goes with a bot standing in");
+    if (!r.votes && !r.remote && !r.bot)
+        return failed("the seat request changes nothing (votes, remote or bot)");
+    return {HostRequest{r}};
 }
 
 HostRequestParse readEmpty(const json& v, const std::string& name, HostRequest request) {
@@ -130,6 +180,63 @@ std::variant<std::vector<BotSeatRequest>, std::string> readBotSeats(const json& 
     return out;
 }
 
+std::variant<std::vector<SeatSetup>, std::string> readSeatSetups(const json& seats) {
+    if (!seats.is_array()) return std::string("the new-game seats are not a list");
+    std::vector<SeatSetup> out;
+    for (const auto& s : seats) {
+        const std::string which = "the new-game's seat entry " + std::to_string(out.size() + 1);
+        if (!s.is_object())
+            return which + " is not a JSON object ({\"seat\": 1, \"votes\": \"phone\", \"remote\": true})";
+        SeatSetup seat;
+        for (const auto& [key, value] : s.items()) {
+            if (key == "seat") {
+                if (!seatNumber(value)) return which + "'s seat is not a seat number (from 0)";
+                seat.seat = value.get<int>();
+            } else if (key == "votes") {
+                seat.votes = value.is_string() ? readVoteSource(value.get<std::string>()) : std::nullopt;
+                if (!seat.votes) return which + "'s votes are \"station\", \"phone\" or \"either\"";
+            } else if (key == "remote") {
+                if (!value.is_boolean()) return which + "'s remote is true or false";
+                seat.remote = value.get<bool>();
+            } else {
+                return which + " has an unknown key '" + key + "' (seat, votes, remote)";
+            }
+        }
+        if (!s.contains("seat")) return which + " names no seat";
+        out.push_back(seat);
+    }
+    return out;
+}
+
+json seatSetupsJson(const std::vector<SeatSetup>& seats) {
+    json out = json::array();
+    for (const auto& s : seats) {
+        json seat{{"seat", s.seat}};
+        if (s.votes) seat["votes"] = voteSourceName(*s.votes);
+        if (s.remote) seat["remote"] = true;
+        out.push_back(std::move(seat));
+    }
+    return out;
+}
+
+const char* voteSourceName(VoteSource source) {
+    switch (source) {
+        case VoteSource::Station:
+            return "station";
+        case VoteSource::Phone:
+            return "phone";
+        case VoteSource::Either:
+            break;
+    }
+    return "either";
+}
+
+std::optional<VoteSource> readVoteSource(std::string_view name) {
+    for (auto source : {VoteSource::Station, VoteSource::Phone, VoteSource::Either})
+        if (name == voteSourceName(source)) return source;
+    return std::nullopt;
+}
+
 json botSeatsJson(const std::vector<BotSeatRequest>& bots) {
     json out = json::array();
     for (const auto& b : bots) out.push_back(json{{"seat", b.seat}, {"strength", b.strength}});
@@ -152,8 +259,12 @@ HostRequestParse parseHostRequest(const json& host) {
     const std::string name = host.begin().key();
     const json& value = host.begin().value();
     if (name == "new-game") return readNewGame(value);
-    if (name == "deal" || name == "keep" || name == "reshuffle" || name == "reveal") {
+    if (name == "seat") return readSeatChange(value);
+    if (name == "deal" || name == "keep" || name == "reshuffle" || name == "reveal" || name == "vote" ||
+        name == "plan") {
         if (!value.is_object()) return failed("the " + name + " request is not a JSON object");
+        if (name == "vote") return {HostRequest{VoteRequest{value}}};
+        if (name == "plan") return {HostRequest{PlanRequest{value}}};
         if (name == "deal") return {HostRequest{DealRequest{value}}};
         if (name == "keep") return {HostRequest{KeepRequest{value}}};
         if (name == "reveal") return {HostRequest{RevealRequest{value}}};
@@ -164,8 +275,9 @@ HostRequestParse parseHostRequest(const json& host) {
     if (name == "resume") return readEmpty(value, name, ResumeRequest{});
     if (name == "abandon") return readEmpty(value, name, AbandonRequest{});
     if (name == "order") return readOrder(value);
-    return failed("unknown host request '" + name +
-                  "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon, order)");
+    return failed(
+        "unknown host request '" + name +
+        "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon, seat, vote, plan, order)");
 }
 
 json hostRequestJson(const HostRequest& request) {
@@ -185,6 +297,17 @@ json hostRequestJson(const HostRequest& request) {
                     payload["members"] = std::move(members);
                 }
                 if (r.teaching) payload["teaching"] = *r.teaching;
+                if (!r.seats.empty()) payload["seats"] = seatSetupsJson(r.seats);
+            } else if constexpr (std::is_same_v<T, SeatRequest>) {
+                payload["seat"] = r.seat;
+                if (r.votes) payload["votes"] = voteSourceName(*r.votes);
+                if (r.remote) payload["remote"] = *r.remote;
+                if (r.bot) payload["bot"] = *r.bot ? json(**r.bot) : json(nullptr);
+                if (r.bot && *r.bot) payload["until"] = r.forRound ? "round" : "game";
+            } else if constexpr (std::is_same_v<T, VoteRequest>) {
+                payload = r.vote;
+            } else if constexpr (std::is_same_v<T, PlanRequest>) {
+                payload = r.plan;
             } else if constexpr (std::is_same_v<T, RevealRequest>) {
                 payload = r.reveal;
             } else if constexpr (std::is_same_v<T, DealRequest>) {

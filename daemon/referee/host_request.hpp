@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -32,6 +33,22 @@ struct BotSeatRequest {
     friend bool operator==(const BotSeatRequest&, const BotSeatRequest&) = default;
 };
 
+// How a seat votes (issue 35): with the keys of its vote station, with its
+// player's phone (their page), or either. A seat played from afar votes by
+// phone (REFEREE-NOTES.md, "Phones at the table").
+enum class VoteSource { Station, Phone, Either };
+const char* voteSourceName(VoteSource source);
+std::optional<VoteSource> readVoteSource(std::string_view name);
+
+// A new game's choice for one seat; a seat not named gets the table's
+// default (its station where the castle has one, else the phone).
+struct SeatSetup {
+    int seat = 0;  // from 0
+    std::optional<VoteSource> votes;
+    bool remote = false;  // played from afar: the player's page places, moves and votes
+    friend bool operator==(const SeatSetup&, const SeatSetup&) = default;
+};
+
 struct NewGameRequest {
     nlohmann::json setup;              // a GAME-RECORD setup object
     std::vector<std::string> players;  // one name per player; empty: "Player 1", ...
@@ -43,6 +60,8 @@ struct NewGameRequest {
     // A table that teaches (lights where a lifted piece may go, explains a
     // rule the first time); none: the table's default (RefereeOptions).
     std::optional<bool> teaching;
+    // By seat, how it votes and whether it is played from afar (issue 35).
+    std::vector<SeatSetup> seats;
 };
 struct DealRequest {
     nlohmann::json deal;  // a GAME-RECORD deal object
@@ -60,6 +79,31 @@ struct ReshuffleRequest {
 struct RevealRequest {
     nlohmann::json reveal;
 };
+// The host changes how a seat plays during a game (issue 35): how it votes,
+// whether it is played from afar, or a bot (the search player) standing in
+// for its people for the rest of the round or of the game ("bot" a
+// strength), or the seat handed back to them ("bot" null). Only what is
+// given changes.
+struct SeatRequest {
+    int seat = 0;
+    std::optional<VoteSource> votes;
+    std::optional<bool> remote;
+    std::optional<std::optional<std::string>> bot;
+    bool forRound = false;  // with a bot: "until": "round" (else "game")
+    friend bool operator==(const SeatRequest&, const SeatRequest&) = default;
+};
+// A vote from a player's phone: a GAME-RECORD vote object {"seat", "card"}.
+struct VoteRequest {
+    nlohmann::json vote;
+};
+// A seat played from afar chose its placement or move on its page: a
+// GAME-RECORD place or move line ({"place": {...}} or {"move": {...}}), and
+// "step", the number of decisions the game had when the page offered it (a
+// choice made for an older position, or sent again, is refused as stale).
+// It is shown to the table to make.
+struct PlanRequest {
+    nlohmann::json plan;
+};
 // The host's answer to the open question of an order the readers missed
 // (REFEREE-NOTES.md, "When the readers are late"): the characters' slugs in
 // the order they were put down.
@@ -72,10 +116,11 @@ struct ResumeRequest {};
 struct AbandonRequest {};
 
 using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest,
-                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest, OrderRequest>;
+                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest, SeatRequest,
+                                 VoteRequest, PlanRequest, OrderRequest>;
 
 // The trace's spelling: "new-game", "deal", "keep", "reshuffle", "undo",
-// "pause", "resume", "abandon", "reveal", "order".
+// "pause", "resume", "abandon", "reveal", "seat", "vote", "plan", "order".
 std::string hostRequestName(const HostRequest& request);
 
 struct HostRequestParse {
@@ -101,6 +146,9 @@ HostRequestParse parseHostRequest(const nlohmann::json& host);
 // form is checked here (the seats and strengths are the game's to judge).
 std::variant<std::vector<BotSeatRequest>, std::string> readBotSeats(const nlohmann::json& bots);
 nlohmann::json botSeatsJson(const std::vector<BotSeatRequest>& bots);
+// A new-game's "seats": [{"seat": 2, "votes": "phone", "remote": true}, ...].
+std::variant<std::vector<SeatSetup>, std::string> readSeatSetups(const nlohmann::json& seats);
+nlohmann::json seatSetupsJson(const std::vector<SeatSetup>& seats);
 
 // The inverse: what a trace's "host" key holds for this request.
 nlohmann::json hostRequestJson(const HostRequest& request);

@@ -133,6 +133,12 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     std::vector<std::string> names;
     if (auto refused = playersProblem(r, *rules, names)) return *refused;
     if (auto refused = botsProblem(r, *rules)) return *refused;
+    if (auto refused = seats.check(r.seats, *rules)) return *refused;
+    for (const auto& s : r.seats)
+        for (const auto& b : r.bots)
+            if (s.seat == b.seat)
+                return HostAnswer::refused("bad-seats", engine::Message("host.seat-bot-from-start",
+                                                                        {{"seat", say::number(s.seat + 1)}}));
     std::uint64_t gameSeed = ctx.options.seed + gamesMade;
     if (ctx.options.gameSeeds) {
         try {
@@ -167,6 +173,7 @@ HostAnswer Referee::Impl::newGame(const NewGameRequest& r) {
     game.status = GameStatus::Playing;
     cards.startGame(r.favourites);
     if (cards.physical()) ctx.refereeEvent("favourites-mode", json{{"mode", "physical"}});
+    seats.startGame(r.seats);
     bots.startGame(r.bots);
     teaching.startGame(r.teaching.value_or(ctx.options.teaching));
     ++ctx.counters.gamesStarted;
@@ -317,11 +324,53 @@ HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
     return HostAnswer::accepted(game.id, game.lastAction);
 }
 
+HostAnswer Referee::Impl::seat(const SeatRequest& r) {
+    auto answer = seats.change(r, cards.physical());
+    if (answer.ok) settle();
+    return answer;
+}
+
+HostAnswer Referee::Impl::plan(const PlanRequest& r) {
+    if (auto bad = needPlaying()) return *bad;
+    if (ctx.game.state->awaitsChance())
+        return HostAnswer::refused("not-your-turn", engine::Message("plan.not-your-turn"), ctx.game.id);
+    auto answer = seats.plan(r, timeline.decisions().size());
+    if (answer.ok) settle();
+    return answer;
+}
+
+HostAnswer Referee::Impl::phoneVote(const VoteRequest& r) {
+    const auto& game = ctx.game;
+    if (!game.state) return HostAnswer::refused("no-game", engine::Message("station.no-game"));
+    auto read = readPayload("vote", r.vote, game.state->rules());
+    if (!read.line) return refusedBy(*read.refusal, game.id);
+    const auto* vote = std::get_if<engine::Action>(&*read.line);
+    if (!vote || vote->kind() != engine::ActionKind::Vote)
+        return HostAnswer::refused("bad-vote", engine::Message("phone.not-a-vote"), game.id);
+    const engine::Seat seat = vote->seat();
+    // Judged as that seat's key would be: the same checks, refusals and
+    // words, told to this seat alone (its page; never what was voted).
+    switch (pressSeatKey(KeyPress{seat, vote->card(), true})) {
+        case KeyOutcome::Counted:
+            return HostAnswer::accepted(game.id, engine::Message("answer.vote-counted"));
+        case KeyOutcome::Held:
+            return HostAnswer::accepted(game.id, engine::Message("answer.vote-held"));
+        case KeyOutcome::NotCounted:
+            break;
+    }
+    const Notice* told = board.stationNotice(seat);
+    const std::string code =
+        told && told->detail.contains("code") ? told->detail["code"].get<std::string>() : "not-counted";
+    return HostAnswer::refused(code, told && told->says ? *told->says : engine::Message("station.no-vote"),
+                               game.id);
+}
+
 void Referee::Impl::settle() {
     // Each round of the loop accepts at most one decision; a game has far
     // fewer automatic decisions in a row than this.
     for (int guard = 0; guard < 64; ++guard) {
         board.review();
+        seats.review();
         bots.review();
         if (!ctx.game.state || !ctx.game.playing()) return;
         // Nothing is decided that the log cannot save: judged once it can.
@@ -387,8 +436,10 @@ void Referee::Impl::pressKey(const drivers::ButtonEvent& e) {
     pressSeatKey({engine::Seat{static_cast<std::uint8_t>(e.station.number)}, card});
 }
 
-void Referee::Impl::pressSeatKey(KeyPress key) {
-    if (board.press(key, cards.revealNeeded().has_value(), *this)) settle();
+KeyOutcome Referee::Impl::pressSeatKey(KeyPress key) {
+    const auto outcome = board.press(key, cards.revealNeeded().has_value(), *this);
+    if (outcome == KeyOutcome::Counted) settle();
+    return outcome;
 }
 
 // --- Referee ---------------------------------------------------------------
@@ -420,6 +471,9 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
             if constexpr (std::is_same_v<T, ResumeRequest>) return m.resumePlay();
             if constexpr (std::is_same_v<T, AbandonRequest>) return m.abandon();
             if constexpr (std::is_same_v<T, RevealRequest>) return m.reveal(r);
+            if constexpr (std::is_same_v<T, SeatRequest>) return m.seat(r);
+            if constexpr (std::is_same_v<T, VoteRequest>) return m.phoneVote(r);
+            if constexpr (std::is_same_v<T, PlanRequest>) return m.plan(r);
             if constexpr (std::is_same_v<T, OrderRequest>) return m.order(r);
         },
         request);
@@ -478,7 +532,12 @@ bool Referee::paused() const { return impl_->ctx.game.status == GameStatus::Paus
 std::optional<std::string> Referee::botAt(engine::Seat seat) const {
     const auto& game = impl_->ctx.game;
     if (!game.botAt(seat)) return std::nullopt;
-    return game.bots[seat.index];
+    return game.seats[seat.index].strength();
+}
+std::optional<SeatPlay> Referee::seatPlay(engine::Seat seat) const {
+    const auto* play = impl_->ctx.game.seat(seat);
+    if (!play || !impl_->ctx.game.state) return std::nullopt;
+    return *play;
 }
 const RefereeCounters& Referee::counters() const { return impl_->ctx.counters; }
 const store::WriteStatus& Referee::logHealth() const { return impl_->ctx.log; }

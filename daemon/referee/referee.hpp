@@ -25,6 +25,9 @@
 //   - issue 34: undoPreview(); an accepted undo's `says` names what it took
 //     back; a new game's answer may carry a `warning` (a player named as a
 //     character).
+//   - issue 35: RefereeOptions::stationSeats; seatPlay(seat); the host
+//     requests seat, vote (a phone's) and plan (a seat played from afar);
+//     publicStatus() has "seats" and "plan" ("bot_plan" stays, the same).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,12 +92,34 @@ struct RefereeOptions {
     // A new game teaches (REFEREE-NOTES.md, "A table that teaches") unless
     // its request says otherwise: the configuration's `[daemon] teaching`.
     bool teaching = false;
+    // The seats whose vote station the castle has (issue 35): a new game's
+    // seat votes with its station where it has one, else on its player's
+    // phone, unless the host chooses otherwise. nullopt: every seat has one
+    // (the simulated castle, whose page has every seat's keys; a trace).
+    std::optional<std::set<int>> stationSeats;
     // Wall-clock time of Timestamp 0, for the log's rows (time is an input:
     // `simulate` passes a fixed one, `serve` its start time).
     store::WallTime wallAtZero{};
     // Which reader lies under which place, to know which places a faulty
     // reader blinds. nullopt: drivers::standardBoardLayout().
     std::optional<drivers::BoardLayout> layout;
+};
+
+// How one seat of the game plays (issue 35; REFEREE-NOTES.md, "Phones at
+// the table"): how it votes, whether its people play from afar, and the
+// bot that plays it (from the start: `bot`; standing in for its people
+// for now: `standIn`).
+struct SeatPlay {
+    VoteSource votes = VoteSource::Station;
+    bool remote = false;
+    std::string bot;       // a bot seat's strength: the referee plays it, it has no people
+    std::string standIn;   // a bot's strength standing in for the seat's people; empty: none
+    int standInRound = 0;  // a stand-in for that round only (handed back when it ends); 0: the game
+    bool botPlays() const { return !bot.empty() || !standIn.empty(); }
+    const std::string& strength() const { return bot.empty() ? standIn : bot; }
+    // A seat played from afar votes on its phone, whatever was chosen before.
+    VoteSource votesBy() const { return remote ? VoteSource::Phone : votes; }
+    friend bool operator==(const SeatPlay&, const SeatPlay&) = default;
 };
 
 // The referee's answer to a host request.
@@ -235,8 +261,11 @@ public:
     const engine::State* state() const;  // null before the first game
     bool paused() const;
     // The strength of the bot the referee plays at `seat` in the current game
-    // ("casual", "good", "strong"); nullopt for a seat of people.
+    // ("casual", "good", "strong"), from the start or standing in for its
+    // people (seatPlay() tells which); nullopt for a seat its people play.
     std::optional<std::string> botAt(engine::Seat seat) const;
+    // How a seat of the current game plays; nullopt without a game or seat.
+    std::optional<SeatPlay> seatPlay(engine::Seat seat) const;
     const RefereeCounters& counters() const;
     // The log's health: durable=false while rows wait in memory.
     const store::WriteStatus& logHealth() const;

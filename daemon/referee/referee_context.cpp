@@ -2,6 +2,7 @@
 #include "daemon/referee/referee_context.hpp"
 
 #include "daemon/referee/board_places.hpp"
+#include "daemon/words/message_json.hpp"
 #include "daemon/words/words.hpp"
 #include "drivers/sensing/board_layout.hpp"
 
@@ -143,26 +144,41 @@ engine::MessageValue Context::seatWords(engine::Seat s) const {
     return players.size() == 1 ? players.front() : say::list(std::move(players));
 }
 
-engine::Message Context::botPlanMessage() const {
+engine::Message Context::planMessage() const {
     namespace say = engine::say;
-    if (!game.botPlan || !game.state) return {};
-    const auto& a = *game.botPlan;
+    if (!game.plan || !game.state) return {};
+    const auto& a = *game.plan;
     const auto& roster = game.state->rules().roster();
     const auto who = a.character().index < roster.size() ? say::character(roster[a.character()])
                                                          : say::character("?", "?");
+    // A bot's plan names the bot; one chosen from afar says so.
     if (a.kind() == engine::ActionKind::Place)
         return engine::Message(
-            "referee.bot-places",
+            game.planFromAfar ? "referee.remote-places" : "referee.bot-places",
             {{"seat", seatWords(a.seat())}, {"character", who}, {"to", say::place(a.to())}});
-    return engine::Message("referee.bot-moves", {{"seat", seatWords(a.seat())},
-                                                 {"character", who},
-                                                 {"from", say::place(game.state->placeOf(a.character()))},
-                                                 {"to", say::place(a.to())}});
+    return engine::Message(game.planFromAfar ? "referee.remote-moves" : "referee.bot-moves",
+                           {{"seat", seatWords(a.seat())},
+                            {"character", who},
+                            {"from", say::place(game.state->placeOf(a.character()))},
+                            {"to", say::place(a.to())}});
 }
 
-std::string Context::botPlanSentence() const {
-    if (!game.botPlan || !game.state) return {};
-    return words::english().say(botPlanMessage());
+engine::Message Context::planCall() const {
+    return engine::Message(game.planFromAfar ? "wait.remote-plan" : "wait.bot-plan",
+                           {{"plan", engine::say::message(planMessage())}});
+}
+
+nlohmann::json Context::planJson() const {
+    if (!game.plan || !game.state) return nullptr;
+    const auto& a = *game.plan;
+    return nlohmann::json{{"seat", a.seat().index},
+                          {"action", a.kind() == engine::ActionKind::Place ? "place" : "move"},
+                          {"character", slug(a.character())},
+                          {"from", placeJson(boardPlace(game.state->placeOf(a.character())))},
+                          {"to", placeJson(boardPlace(a.to()).value_or(a.to()))},
+                          {"from_afar", game.planFromAfar},
+                          {"text", words::english().say(planMessage())},
+                          {"says", words::messageJson(planMessage())}};
 }
 
 }  // namespace vivaref::referee

@@ -42,21 +42,29 @@ struct Game {
     std::optional<engine::State> state;
     std::vector<std::string> players;
     engine::Message lastAction;  // public; no code: none yet
-    // By seat: the bot's strength ("casual", "good", "strong"), empty for
-    // people (bots_part.hpp).
-    std::vector<std::string> bots;
-    // A bot's placement or move, shown for the table to carry out; the
-    // board's judge refuses any other action of that seat.
-    std::optional<engine::Action> botPlan;
+    // By seat: how it votes, whether it is played from afar, the bot that
+    // plays it (seats_part.hpp, bots_part.hpp).
+    std::vector<SeatPlay> seats;
+    // A placement or move chosen by a bot, or by a seat played from afar
+    // (planFromAfar), shown for the table to carry out; the board's judge
+    // refuses any other action of that seat.
+    std::optional<engine::Action> plan;
+    bool planFromAfar = false;
 
     bool playing() const { return status == GameStatus::Playing; }
-    bool botAt(engine::Seat s) const { return s.index < bots.size() && !bots[s.index].empty(); }
-    // A bot must place or move and has not planned yet: the board waits.
-    bool botThinking() const {
-        return playing() && state && !botPlan &&
-               (state->phase() == engine::Phase::Placement || state->phase() == engine::Phase::Ascent) &&
-               botAt(state->seatToAct());
+    const SeatPlay* seat(engine::Seat s) const { return s.index < seats.size() ? &seats[s.index] : nullptr; }
+    bool botAt(engine::Seat s) const { return seat(s) && seat(s)->botPlays(); }
+    // Played from afar, by its people (no bot standing in).
+    bool remoteAt(engine::Seat s) const { return seat(s) && seat(s)->remote && !seat(s)->botPlays(); }
+    VoteSource votesAt(engine::Seat s) const { return seat(s) ? seat(s)->votesBy() : VoteSource::Station; }
+    bool moving() const {
+        return state &&
+               (state->phase() == engine::Phase::Placement || state->phase() == engine::Phase::Ascent);
     }
+    // A bot must place or move and has not planned yet: the board waits.
+    bool botThinking() const { return playing() && !plan && moving() && botAt(state->seatToAct()); }
+    // A seat played from afar must place or move and has not chosen yet.
+    bool awaitingAfar() const { return playing() && !plan && moving() && remoteAt(state->seatToAct()); }
 };
 
 struct Context {
@@ -111,11 +119,14 @@ struct Context {
     std::string slug(engine::CharacterId c) const;
     // A seat as words: its players' names ("Ann and Bruno"), else "Seat 3".
     engine::MessageValue seatWords(engine::Seat s) const;
-    // The bot's placement or move for the table to make, as a message.
-    engine::Message botPlanMessage() const;
-    // "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3." (empty
-    // without a plan).
-    std::string botPlanSentence() const;
+    // The plan (a bot's or a seat's from afar) for the table to make, as a
+    // message: "Clara (bot) moves Odessa la Contessa from floor 2 to floor 3."
+    engine::Message planMessage() const;
+    // What the table is asked: the plan, and that anyone may make it.
+    engine::Message planCall() const;
+    // The plan for the screens: {"seat", "action", "character", "from",
+    // "to", "from_afar", "text", "says"}; null without one.
+    nlohmann::json planJson() const;
 };
 
 // The log's writes while it lives are committed together when it ends (or

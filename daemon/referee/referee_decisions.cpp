@@ -283,6 +283,7 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
         if (p.player >= 0 && p.player < rules->players())
             game.players[static_cast<std::size_t>(p.player)] = p.name;
     chance.resumeGame(summary->seed.value_or(ctx.options.seed), events.size());
+    seats.resumeGame(logged.seats);
     bots.resumeGame(logged.bots);
     teaching.resumeGame(logged.teaching, timeline.decisions());
     board.startGame();  // the board goes back to the logged position first
@@ -300,6 +301,8 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
         break;
     }
     game.status = logged.paused ? GameStatus::Paused : GameStatus::Playing;
+    // A move chosen from afar that the table had not made yet is shown again.
+    seats.restorePlan(logged.plan);
     armChance();
     game.lastAction = Message("event.resumed-from-log");
     ctx.refereeEvent("restart", json{{"decisions", timeline.decisions().size()}});

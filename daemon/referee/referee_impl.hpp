@@ -8,7 +8,9 @@
 //   - BoardPart (board_part.hpp, board_*.cpp): judging the board and the
 //     vote keys, guidance, refusals, the board on the screens and the LEDs;
 //   - BotsPart (bots_part.*): the seats the referee plays itself;
-//   - TeachingPart (teaching_part.*): a table that teaches (first-time rules).
+//   - TeachingPart (teaching_part.*): a table that teaches (first-time rules);
+//   - SeatsPart (seats_part.*): how each seat plays (its votes, from afar, a
+//     bot standing in).
 // Referee::Impl wires them: it owns them, answers the host's requests
 // (referee.cpp), and is the one place where a part's outcome reaches the
 // others (referee_decisions.cpp: a decision's events start guidance, arm
@@ -28,6 +30,7 @@
 #include "daemon/referee/physical_cards_part.hpp"
 #include "daemon/referee/referee.hpp"
 #include "daemon/referee/referee_context.hpp"
+#include "daemon/referee/seats_part.hpp"
 #include "daemon/referee/teaching_part.hpp"
 #include "daemon/referee/timeline_part.hpp"
 
@@ -41,6 +44,7 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     BoardPart board{ctx};
     BotsPart bots{ctx};
     TeachingPart teaching{ctx};
+    SeatsPart seats{ctx};
     std::uint64_t gamesMade = 0;
     std::int64_t localGameIds = 0;  // without a store
 
@@ -54,6 +58,10 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     HostAnswer resumePlay();
     HostAnswer abandon();
     HostAnswer reveal(const RevealRequest& r);
+    HostAnswer seat(const SeatRequest& r);
+    HostAnswer plan(const PlanRequest& r);
+    // A vote from a player's phone: judged as a key of that seat's is.
+    HostAnswer phoneVote(const VoteRequest& r);
     // The host's answer to the order the readers missed (board_unseen.cpp).
     HostAnswer order(const OrderRequest& r);
     std::optional<HostAnswer> needPlaying() const;
@@ -63,7 +71,8 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     void observe(const drivers::BoardObservation& observation, Timestamp now);
     // A vote key: its station made a seat and its key a card, here only.
     void pressKey(const drivers::ButtonEvent& e);
-    void pressSeatKey(KeyPress key);
+    // A key's or a phone's vote; the board part says what became of it.
+    KeyOutcome pressSeatKey(KeyPress key);
     // The board judged until nothing more is decided: the parts' steps in
     // turn (placeholder keeps, guidance, cards awaited, the board).
     void settle();

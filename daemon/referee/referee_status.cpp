@@ -35,7 +35,7 @@ json seatedJson(const Game& game, const engine::Rules& rules) {
                  {"seat", seat.index},
                  {"name", static_cast<std::size_t>(p) < game.players.size() ? game.players[p] : ""},
                  // The bot's strength for a seat the referee plays; null for people.
-                 {"bot", game.botAt(seat) ? json(game.bots[seat.index]) : json(nullptr)}});
+                 {"bot", game.botAt(seat) ? json(game.seats[seat.index].strength()) : json(nullptr)}});
     }
     return seated;
 }
@@ -129,19 +129,34 @@ json playerMomentJson(const Context& ctx, json refusal, bool physicalCards, engi
     const auto& rules = state.rules();
     const auto seat = rules.seatOf(p);
     const auto phase = state.phase();
-    json out{{"kind", "wait"},     {"action", nullptr},   {"to_act", nullptr},
-             {"refusal", nullptr}, {"election", nullptr}, {"ambition", nullptr}};
+    json out{{"kind", "wait"},      {"action", nullptr},   {"to_act", nullptr}, {"refusal", nullptr},
+             {"election", nullptr}, {"ambition", nullptr}, {"choices", nullptr}};
     const bool moving = phase == Phase::Placement || phase == Phase::Ascent;
     if (moving) {
         const auto toAct = state.seatToAct();
         out["action"] = phase == Phase::Placement ? "place" : "move";
-        out["to_act"] =
-            json{{"seat", toAct.index}, {"bot", game.botAt(toAct)}, {"who", wireValue(ctx.seatWords(toAct))}};
-        // A bot's move shown for the table to make: anyone may make it.
-        out["to_act"]["plan_says"] =
-            game.botPlan ? words::messageJson(engine::Message(
-                               "wait.bot-plan", {{"plan", engine::say::message(ctx.botPlanMessage())}}))
-                         : json(nullptr);
+        out["to_act"] = json{{"seat", toAct.index},
+                             {"bot", game.botAt(toAct)},
+                             {"remote", game.remoteAt(toAct)},
+                             {"who", wireValue(ctx.seatWords(toAct))}};
+        // A bot's move, or one chosen from afar, shown for the table to make:
+        // anyone may make it.
+        out["to_act"]["plan_says"] = game.plan ? words::messageJson(ctx.planCall()) : json(nullptr);
+        // A seat played from afar chooses on its page: every legal placement
+        // or move (engine), until the table has made the one chosen.
+        if (toAct == seat && game.remoteAt(seat) && game.playing()) {
+            engine::ActionList legal;
+            state.legalActions(legal);
+            json choices = json::array();
+            for (const auto& a : legal) {
+                if (a.kind() != engine::ActionKind::Place && a.kind() != engine::ActionKind::Move) continue;
+                choices.push_back(json{{"action", a.kind() == engine::ActionKind::Place ? "place" : "move"},
+                                       {"character", ctx.slug(a.character())},
+                                       {"from", placeJson(boardPlace(state.placeOf(a.character())))},
+                                       {"to", placeJson(boardPlace(a.to()).value_or(a.to()))}});
+            }
+            out["choices"] = std::move(choices);
+        }
         // A board refused while a seat is to place or move stands for that
         // seat's move: it is theirs to put back.
         if (toAct == seat && !refusal.is_null()) {
@@ -160,7 +175,9 @@ json playerMomentJson(const Context& ctx, json refusal, bool physicalCards, engi
                                    ? wireValue(engine::say::character(rules.roster()[candidate]))
                                    : json(nullptr)},
                  {"voted", state.hasVoted(seat)},
-                 {"keys", std::move(keys)}};
+                 {"keys", std::move(keys)},
+                 // Whether this page votes (issue 35): its seat votes on the phone.
+                 {"by_phone", game.votesAt(seat) != VoteSource::Station && !game.botAt(seat)}};
     }
     const bool choosing = phase == Phase::KeepAmbition || state.ambitionChangeable(p);
     if (rules.options().ambition && !physicalCards && choosing) {
@@ -187,7 +204,7 @@ json playerMomentJson(const Context& ctx, json refusal, bool physicalCards, engi
     else if (!out["election"].is_null())
         kind = out["election"]["voted"].get<bool>() ? "voted" : "vote";
     else if (moving && state.seatToAct() == seat && !game.botAt(seat))
-        kind = "turn";
+        kind = !game.remoteAt(seat) ? "turn" : game.plan ? "planned" : "choose";
     out["kind"] = kind;
     return out;
 }
@@ -253,8 +270,12 @@ json Referee::Impl::publicStatus() const {
     // A table that teaches: whether it does, and a rule explained the first time.
     out["teaching"] = teaching.on();
     out["teach"] = teaching.statusJson(timeline.decisions().size());
-    // A bot's placement or move to carry out (its votes and keeps stay secret).
-    out["bot_plan"] = bots.planJson();
+    // A bot's placement or move to carry out (its votes and keeps stay
+    // secret), or one chosen from afar; "bot_plan" is its old name.
+    out["plan"] = ctx.planJson();
+    out["bot_plan"] = out["plan"];
+    // How each seat plays: its votes, from afar, a bot (issue 35).
+    out["seats"] = seats.statusJson();
 
     // What the referee waits for, in one sentence.
     engine::Message waiting;
@@ -306,6 +327,11 @@ json Referee::Impl::playerStatus(engine::PlayerId p) const {
                 {"player", p.index},
                 {"name", p.index < game.players.size() ? game.players[p.index] : ""},
                 {"seat", rules.seatOf(p).index},
+                // How this player's seat plays (issue 35): its votes, from afar, a bot standing in.
+                {"seat_play", seats.seatJson(rules.seatOf(p))},
+                // The game's decisions so far: a move chosen from afar says
+                // which position it was chosen for (issue 35).
+                {"step", timeline.decisions().size()},
                 {"favourites_mode", favouritesModeName(cards.mode())},
                 {"private", std::move(own)}};
 }

@@ -154,7 +154,13 @@ std::variant<LoggedGame, std::string> readLoggedGame(const std::vector<store::St
                 return "event " + std::to_string(e.seq) + ": " +
                        words::inEnglish(replayer.failure()->refusal.message);
             nextIsOwnChance = false;
+            out.plan = nullptr;  // made, or the game moved on
+        } else if (e.kind == "seats" || e.kind == "plan") {
+            auto payload = json::parse(e.payload, nullptr, false);
+            if (!payload.is_object()) return "event " + std::to_string(e.seq) + " is not a JSON object.";
+            (e.kind == "seats" ? out.seats : out.plan) = std::move(payload);
         } else if (e.kind == "undo") {
+            out.plan = nullptr;
             if (!decisions.empty()) {
                 replayer.restore(std::move(decisions.back().before));
                 decisions.pop_back();

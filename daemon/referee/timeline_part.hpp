@@ -28,6 +28,11 @@ struct LoggedGame {
     std::set<int> ambitionsEntered;
     std::vector<BotSeatRequest> bots;  // the seats the referee plays
     bool teaching = false;             // a table that teaches (a `teaching` event)
+    // How the seats play (the last `seats` event; null in an older log),
+    // and a move chosen from afar after the last decision (a `plan` event's
+    // line; null: none).
+    nlohmann::json seats = nullptr;
+    nlohmann::json plan = nullptr;
 };
 
 // The log's events after its setup (events[0]), replayed with `rules`. What

@@ -448,7 +448,10 @@ ApiRouter::Reply ApiRouter::playerCode(const Request& request, std::string_view 
     // A page opened at 127.0.0.1 (or localhost) on the castle's computer
     // would give phones a link to themselves: the code names the machine's
     // address on the table's network instead, on the same port.
-    std::string origin = "http://" + std::string(authority);
+    // Behind a trusted proxy serving HTTPS (the session keeps the header only
+    // from one), the phone opens the link over HTTPS too.
+    const bool https = request["X-Forwarded-Proto"] == "https";
+    std::string origin = (https ? "https://" : "http://") + std::string(authority);
     if (const auto name = hostOfHeader(authority); name && isLoopbackHost(*name) && options_.tableAddresses) {
         const TableAddresses table = options_.tableAddresses();
         if (!table.loopbackOnly && !table.noNetwork && !table.hosts.empty()) {

@@ -20,12 +20,13 @@ namespace {
 constexpr auto kAcceptQuiet = std::chrono::seconds(2);
 }  // namespace
 
-HttpServer::HttpServer(net::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits)
+HttpServer::HttpServer(net::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits,
+                       TrustedProxies proxies)
     : io_(io),
       acceptor_(io),
       retryTimer_(io),
       keepAliveTimer_(io),
-      context_(std::make_shared<SessionContext>(router, hub, limits)) {}
+      context_(std::make_shared<SessionContext>(router, hub, limits, std::move(proxies))) {}
 
 HttpServer::~HttpServer() { stop(); }
 
@@ -89,8 +90,12 @@ void HttpServer::evict(HttpSession* session) {
 bool HttpServer::makeRoom(const net::ip::address& client, bool trusted) {
     std::vector<HttpSession*> sessions;
     const auto open = views(sessions);
-    const auto admission = admit(open, client, trusted, context_->limits.maxConnections,
-                                 context_->limits.maxConnectionsPerClient);
+    // A proxy's connections are counted under their clients once their
+    // request arrives; until then they have only the server's cap.
+    const bool proxy = context_->proxies.contains(client);
+    const auto admission =
+        admit(open, client, trusted, context_->limits.maxConnections,
+              proxy ? context_->limits.maxConnections : context_->limits.maxConnectionsPerClient);
     if (admission.kind == Admission::Kind::Refuse) return false;
     if (admission.kind == Admission::Kind::Evict) evict(sessions[admission.victim]);
     return true;
@@ -142,8 +147,10 @@ void HttpServer::accept() {
         }
         const auto client = clientOf(peer.address());
         // The machine itself (a kiosk on the castle's computer) reaches the
-        // address it connects from; the host's device showed the secret.
-        const bool trusted = client == clientOf(self.address()) || context_->trusted.contains(client);
+        // address it connects from; the host's device showed the secret. A
+        // reverse proxy on the machine is neither: it brings everyone.
+        const bool trusted = !context_->proxies.contains(client) &&
+                             (client == clientOf(self.address()) || context_->trusted.contains(client));
         if (!makeRoom(client, trusted)) {
             ++context_->counters.refused;
             error_code ignored;

@@ -3,7 +3,9 @@
 // (in all and per client: when full, the most idle connection is closed to
 // make room, client_limits.hpp; event streams have their own cap), backs
 // off when accepting fails (out of file descriptors) and sends the event
-// streams' keep-alive comments. Nothing here blocks.
+// streams' keep-alive comments. A trusted reverse proxy's connections are
+// counted as their requests' forwarded clients' (http_session.hpp). Nothing
+// here blocks.
 #pragma once
 
 #include <memory>
@@ -18,6 +20,7 @@
 #include "daemon/server/client_limits.hpp"
 #include "daemon/server/event_hub.hpp"
 #include "daemon/server/server_limits.hpp"
+#include "daemon/server/trusted_proxies.hpp"
 
 namespace vivaref::server {
 
@@ -26,7 +29,10 @@ class HttpSession;
 
 class HttpServer {
 public:
-    HttpServer(boost::asio::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits = {});
+    // `proxies`: the reverse proxies whose X-Forwarded-For names each
+    // request's client (trusted_proxies.hpp); none by default.
+    HttpServer(boost::asio::io_context& io, ApiRouter& router, EventHub& hub, ServerLimits limits = {},
+               TrustedProxies proxies = {});
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;

@@ -82,8 +82,13 @@ HttpSession::HttpSession(net::ip::tcp::socket socket, std::shared_ptr<SessionCon
       context_(std::move(context)),
       client_(client),
       trusted_(trusted),
+      viaProxy_(context_->proxies.contains(client)),
+      peer_(client),
+      requestTimer_(stream_.get_executor()),
       since_(std::chrono::steady_clock::now()),
-      lingerTimer_(stream_.get_executor()) {}
+      lingerTimer_(stream_.get_executor()) {
+    if (viaProxy_) trusted_ = false;  // a proxy carries everyone's requests: trust is per request
+}
 
 HttpSession::~HttpSession() {
     // Only the shared context here: the router and the hub may be gone when
@@ -110,6 +115,7 @@ void HttpSession::close() {
     state_ = State::Closed;
     error_code ignored;
     lingerTimer_.cancel();
+    requestTimer_.cancel();
     stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
     stream_.close();
 }
@@ -120,8 +126,66 @@ void HttpSession::readRequest() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(context_->limits.maxHeaderBytes));
     parser_->body_limit(context_->limits.maxBodyBytes);
-    // One deadline for the whole request, header and body.
-    stream_.expires_after(context_->limits.requestTimeout);
+    // One deadline for the whole request, header and body. When it passes,
+    // the read is cancelled, not the socket closed, so that a request begun
+    // can still be answered 408.
+    stream_.expires_never();
+    readTimedOut_ = false;
+    headerScanned_ = 0;
+    requestTimer_.expires_after(context_->limits.requestTimeout);
+    requestTimer_.async_wait([self = shared_from_this()](error_code error) {
+        if (error || self->state_ != State::Reading) return;
+        self->readTimedOut_ = true;
+        error_code ignored;
+        self->stream_.socket().cancel(ignored);
+    });
+    readHeaderBytes();
+}
+
+// The header's bytes are read whole before Beast parses them: its parser
+// unfolds an obsolete folded line (RFC 7230 section 3.2.4) into one value,
+// which must be refused instead, and only the raw bytes still show it. A
+// header larger than the limit is left to the parser, which refuses it.
+void HttpSession::readHeaderBytes() {
+    const auto data = buffer_.cdata();
+    const std::string_view bytes(static_cast<const char*>(data.data()), data.size());
+    // The end of the header: an empty line (CRLF, or a bare LF, which the parser refuses).
+    std::size_t end = std::string_view::npos;
+    for (std::size_t at = headerScanned_; at < bytes.size() && end == std::string_view::npos; ++at) {
+        if (bytes[at] != '\n') continue;
+        if (at + 1 < bytes.size() && bytes[at + 1] == '\n') end = at + 1;
+        if (at + 2 < bytes.size() && bytes[at + 1] == '\r' && bytes[at + 2] == '\n') end = at + 2;
+    }
+    if (end != std::string_view::npos || bytes.size() > context_->limits.maxHeaderBytes) {
+        const std::string_view header = bytes.substr(0, end == std::string_view::npos ? bytes.size() : end);
+        for (std::size_t line = header.find('\n'); line != std::string_view::npos && line + 1 < header.size();
+             line = header.find('\n', line + 1)) {
+            if (header[line + 1] != ' ' && header[line + 1] != '\t') continue;
+            ++context_->counters.badRequests;
+            return write(errorResponse(nullptr, http::status::bad_request, "bad-request",
+                                       "the request folds a header line onto the next (obsolete line "
+                                       "folding, RFC 7230 section 3.2.4): write each field on one line"),
+                         true);
+        }
+        return parseHeader();
+    }
+    // A line ending may be split across reads: look again from before it.
+    headerScanned_ = bytes.size() >= 2 ? bytes.size() - 2 : 0;
+    stream_.async_read_some(
+        buffer_.prepare(4096), [self = shared_from_this()](error_code error, std::size_t n) {
+            if (self->state_ == State::Closed) return;
+            self->buffer_.commit(n);
+            if (error == net::error::eof) {
+                // Closed before a request began, or in the middle of one.
+                return self->onRead(self->buffer_.size() == 0 ? error_code(http::error::end_of_stream)
+                                                              : error_code(http::error::partial_message));
+            }
+            if (error) return self->onRead(error);
+            self->readHeaderBytes();
+        });
+}
+
+void HttpSession::parseHeader() {
     http::async_read_header(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](error_code error, std::size_t) { self->onHeader(error); });
@@ -132,6 +196,12 @@ void HttpSession::readRequest() {
 void HttpSession::onHeader(error_code error) {
     if (state_ == State::Closed) return;
     if (!error) {
+        if (viaProxy_)
+            adoptForwardedClient(parser_->get());
+        else
+            // Only a trusted proxy says how its client reached it: the
+            // router may then believe what is left (https links in QR codes).
+            parser_->get().erase("X-Forwarded-Proto");
         if (auto refusal = transferCodingRefusal(parser_->get())) {
             ++context_->counters.badRequests;
             return write(std::move(*refusal), true);
@@ -155,9 +225,17 @@ void HttpSession::onHeader(error_code error) {
 
 void HttpSession::onRead(error_code error) {
     if (state_ == State::Closed) return;
-    if (error == beast::error::timeout) {
+    requestTimer_.cancel();
+    if (readTimedOut_ && error == net::error::operation_aborted) {
         ++context_->counters.timedOut;
-        return close();
+        // A request begun and not finished is told why it ends; a kept-alive
+        // connection that sent nothing just closes.
+        if (buffer_.size() == 0 && !parser_->got_some()) return close();
+        return write(
+            errorResponse(nullptr, http::status::request_timeout, "request-timeout",
+                          "the request did not arrive whole within " +
+                              std::to_string((context_->limits.requestTimeout.count() + 999) / 1000) + " s"),
+            true);
     }
     // Closed before a request began: nothing to answer. Closed (for sending)
     // in the middle of one: it was cut short, and the client may still read
@@ -193,9 +271,9 @@ void HttpSession::answer() {
     const Request& request = parser_->get();
     ApiRouter::Reply reply;
     try {
-        // The peer's address, for the router's count of wrong host secrets.
-        error_code noPeer;
-        reply = context_->router.handle(request, stream_.socket().remote_endpoint(noPeer).address());
+        // The client's address (the forwarded one behind a trusted proxy),
+        // for the router's count of wrong host secrets.
+        reply = context_->router.handle(request, client_);
     } catch (const std::exception& e) {
         // Our bug, not the client's: answer, say so, keep serving.
         std::cerr << "vivaref serve: " << request.method_string() << " " << request.target()
@@ -220,6 +298,34 @@ void HttpSession::answer() {
     noteHost(request, reply.response);
     if (!trusted_) context_->rates.charge(client_, reply.response.body().size());
     write(std::move(reply.response), false);
+}
+
+// Behind a trusted proxy, each request is its forwarded client's: the
+// pace, the throttle and the connection cap count that address, and the
+// host's device is trusted by it as it would be directly. The machine-itself
+// trust never applies (the proxy's address is the machine's own).
+void HttpSession::adoptForwardedClient(const Request& request) {
+    std::vector<std::string_view> forwarded;
+    const auto [from, to] = request.equal_range("X-Forwarded-For");
+    for (auto field = from; field != to; ++field) forwarded.push_back(field->value());
+    client_ = clientOf(context_->proxies.clientOf(peer_, forwarded));
+    trusted_ = context_->trusted.contains(client_);
+    if (trusted_) return;
+    // A client over its cap gives up its own most idle connection, as a
+    // newcomer would at accept (client_limits.hpp).
+    std::vector<HttpSession*> others;
+    std::vector<ConnectionView> views;
+    for (auto* s : context_->sessions)
+        if (s != this && s->open()) {
+            others.push_back(s);
+            views.push_back(s->view());
+        }
+    const auto admission = admit(views, client_, false, context_->limits.maxConnections,
+                                 context_->limits.maxConnectionsPerClient);
+    if (admission.kind == Admission::Kind::Evict) {
+        others[admission.victim]->close();
+        ++context_->counters.evicted;
+    }
 }
 
 void HttpSession::refuseUnreadable(error_code error) {

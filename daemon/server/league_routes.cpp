@@ -122,6 +122,7 @@ json gameArchive(const club::LeagueGame& g) {
         names[static_cast<std::size_t>(p.player)] = p.name;
     }
     summary["status"] = g.abandoned ? "abandoned" : g.complete ? "complete" : "incomplete";
+    summary["verdict"] = g.verdict ? json(*g.verdict) : json(nullptr);
     if (g.result) {
         json result = json::parse(*g.result, nullptr, false);
         if (!result.is_discarded()) summary["result"] = std::move(result);

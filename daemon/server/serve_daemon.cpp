@@ -260,6 +260,17 @@ table::TableOptions realCastleTable(const config::CastleConfig& castle, table::T
 std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
                                            const drivers::SteadyLoopClock& clock,
                                            table::TableOptions& options, std::ostream& err) {
+    // A seat votes with its station where the castle has one, else on its
+    // player's phone (issue 35): a real castle's configured stations; a
+    // simulated castle's page has every seat's keys, unless its
+    // configuration names the stations it simulates.
+    const auto* stations = settings.realCastle        ? &settings.realCastle->stations
+                           : settings.simulatedCastle ? &settings.simulatedCastle->stations
+                                                      : nullptr;
+    if (stations && (settings.realCastle || !stations->empty())) {
+        options.referee.stationSeats.emplace();
+        for (const auto& station : *stations) options.referee.stationSeats->insert(station.seat);
+    }
     try {
         if (const auto& real = settings.realCastle) {
             options = realCastleTable(*real, std::move(options), err);
@@ -497,6 +508,15 @@ WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolm
         return tableAddressesNow(listen);
     };
     options.router.throttle = std::make_shared<AuthThrottle>(AuthThrottleOptions{}, &err);
+    // Behind a reverse proxy the limits and the throttle count the client the
+    // proxy names, never the proxy (checked by the configuration already).
+    options.proxies = TrustedProxies(settings.trustedProxies);
+    if (!options.proxies.empty()) {
+        std::string list;
+        for (const auto& p : settings.trustedProxies) list += (list.empty() ? "" : ", ") + p;
+        err << "vivaref serve: requests from " << list
+            << " (trusted_proxies) are counted as the client their X-Forwarded-For names\n";
+    }
     options.webRoot = settings.webRoot;
     if (league) options.router.league = leagueRoutes(*league);
     return options;
@@ -558,6 +578,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // The table's language and voice: the configuration's, until the host
     // chooses (a resumed game takes back its own language).
     core.setLanguage(settings.language);
+    core.setPhoneAwayAfter(settings.phoneAwayAfter);
     core.setVoice(settings.voice.settings);
     const Speaker speaker = openSpeaker(settings, *castle, clock, err);
     core.setSpeaker(speaker.out, speaker.kind, speaker.problem,

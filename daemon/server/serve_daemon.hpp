@@ -49,9 +49,15 @@ struct ServeSettings {
     std::function<void(const std::string& code)> showQr;
     // The configuration's http_names: more Host names answered (host_check.hpp).
     std::vector<std::string> httpNames;
+    // The configuration's trusted_proxies: reverse proxies whose
+    // X-Forwarded-For names the client (trusted_proxies.hpp).
+    std::vector<std::string> trustedProxies;
     // The table's language (the configuration's `[daemon] language`); the
     // host may choose another on the host page.
     std::string language = "en";
+    // A seat played from afar whose phone asked nothing for this long is
+    // shown away (the configuration's `[daemon] phone_away_after`).
+    drivers::Timestamp phoneAwayAfter{15000};
     // The referee's voice (the configuration's [voice]): on/off, volume,
     // moments, and which speaker. `output` auto: espeak-ng on the real
     // castle, the simulated castle's silent recorder on the simulated one.

@@ -33,6 +33,16 @@ ServiceAnswer badRequest(std::string_view message) {
 
 // A seat the referee plays has no link, no code and no keys for people
 // (README, "Private by default"): its cards and votes are the referee's.
+// The referee's refusal: a log that cannot save is "not now" (503), not the
+// game saying no.
+ServiceAnswer refusedBy(const referee::HostAnswer& answer) {
+    auto failed =
+        ServiceAnswer::failed(answer.code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
+                              answer.code.empty() ? "refused" : answer.code, answer.message);
+    if (answer.says) failed.body["says"] = words::messageJson(*answer.says);
+    return failed;
+}
+
 ServiceAnswer playedByReferee(std::int64_t seat, std::string_view why, const char* code) {
     return saying(ServiceAnswer::failed(
                       Outcome::Refused, "bot-seat",
@@ -149,11 +159,16 @@ void TableCore::afterInput() {
     if (game && game != tokensFor_) {
         const auto* state = table_.referee().state();
         if (state) {
+            // A bot seat has no people, so no link; a seat a bot stands in
+            // for keeps its people's (they take it back).
             std::vector<bool> people;
-            for (int p = 0; p < state->rules().players(); ++p)
-                people.push_back(!table_.referee().botAt(
-                    state->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(p)})));
+            for (int p = 0; p < state->rules().players(); ++p) {
+                const auto play = table_.referee().seatPlay(
+                    state->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(p)}));
+                people.push_back(!play || play->bot.empty());
+            }
             tokensFor_ = game;
+            lastSeen_.assign(people.size(), std::nullopt);
             linksForGame(*game, people);
         }
     }
@@ -191,6 +206,7 @@ json TableCore::publicStatus() {
         status["language"] = language_;
         status["voice"] = voiceJson();
     }
+    addPhones(status);
     // What waits for the club, for the health card: where it goes and why
     // not yet; never the credentials nor the members.
     if (club_ && status.is_object()) {
@@ -265,9 +281,60 @@ ServiceAnswer TableCore::gameAnalysis(std::int64_t id) {
          {"message", "no analysis runs here: 'vivaref analyse " + std::to_string(id) + "' makes one"}});
 }
 
+// A seat played from afar whose players' phones have asked nothing for
+// phoneAwayAfter_ is away: "phone_away" in its "seats" entry, and when the
+// game waits for that seat, "waiting_phone" and the headline say so
+// ("Waiting for Ann’s phone."). Its page reads its status at least every
+// few seconds (web-ui/js/player.js), so a phone closed or out of reach
+// shows within that.
+void TableCore::addPhones(json& status) const {
+    const auto* state = table_.referee().state();
+    if (!state || !status.is_object() || !status.contains("seats") || !status["seats"].is_array()) return;
+    const auto now = clock_.now();
+    const auto& rules = state->rules();
+    const auto toAct = state->toAct();
+    const bool playing = status.value("state", "") == "playing";
+    const bool planned = status.contains("plan") && !status["plan"].is_null();
+    for (auto& entry : status["seats"]) {
+        if (!entry.is_object() || !entry.value("remote", false) || !entry["stand_in"].is_null()) continue;
+        const int seat = entry.value("seat", -1);
+        bool away = true;
+        std::vector<engine::MessageValue> names;
+        for (int p = 0; p < rules.players(); ++p) {
+            const engine::PlayerId player{static_cast<std::uint8_t>(p)};
+            if (rules.seatOf(player).index != seat) continue;
+            const auto& last = static_cast<std::size_t>(p) < lastSeen_.size() ? lastSeen_[p] : std::nullopt;
+            if (last && now - *last < phoneAwayAfter_) away = false;
+            const auto& players = status.value("players", json::array());
+            for (const auto& named : players)
+                if (named.value("player", -1) == p)
+                    names.push_back(engine::say::player(named.value("name", "")));
+        }
+        entry["phone_away"] = away;
+        const bool awaited =
+            std::any_of(toAct.begin(), toAct.end(), [&](engine::Seat s) { return s.index == seat; });
+        if (!away || !playing || !awaited || planned || status.contains("waiting_phone")) continue;
+        const engine::Message says(
+            "wait.phone-away",
+            {{"seat", names.size() == 1 ? names.front() : engine::say::list(std::move(names))}});
+        status["waiting_phone"] = {{"seat", seat}, {"says", words::messageJson(says)}};
+        status["waiting_for"] = words::english().say(says);
+        status["waiting_says"] = words::messageJson(says);
+    }
+}
+
+void TableCore::seen(int player) {
+    if (player >= 0 && static_cast<std::size_t>(player) < lastSeen_.size()) {
+        const bool wasAway = !lastSeen_[player] || clock_.now() - *lastSeen_[player] >= phoneAwayAfter_;
+        lastSeen_[player] = clock_.now();
+        if (wasAway) dirty_ = true;  // "waiting for ...’s phone" is over
+    }
+}
+
 std::optional<json> TableCore::playerStatus(std::string_view token) {
     const auto player = tokens_.find(token);
     if (!player) return std::nullopt;
+    seen(*player);
     // The host's page hides this player's code once their page has opened.
     const auto wall = wallAtZero_ + std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now());
     if (tokens_.markOpened(*player, wall.time_since_epoch().count())) saveLinks();
@@ -280,14 +347,46 @@ ServiceAnswer TableCore::player(std::string_view token, std::string_view request
         return saying(ServiceAnswer::failed(Outcome::NotFound, "no-such-player",
                                             "this link belongs to no player of the current game"),
                       engine::Message("api.no-such-player-link"));
-    if (request != "keep")
-        return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
-                                     "a player's page can only keep an Ambition card");
-    auto ambition = body.find("ambition");
-    if (ambition == body.end() || !ambition->is_string() || body.size() != 1)
-        return badRequest("a keep names the \"ambition\" card kept (its slug)");
-    // The same keep line the host could enter, with the player the token names.
-    return host("keep", json{{"player", *player}, {"ambition", *ambition}});
+    seen(*player);
+    if (request == "keep") {
+        auto ambition = body.find("ambition");
+        if (ambition == body.end() || !ambition->is_string() || body.size() != 1)
+            return badRequest("a keep names the \"ambition\" card kept (its slug)");
+        // The same keep line the host could enter, with the player the token names.
+        return host("keep", json{{"player", *player}, {"ambition", *ambition}});
+    }
+    const auto* state = table_.referee().state();
+    if (!state) return noGameYet();
+    const auto seat = state->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(*player)});
+    if (request == "vote") {
+        // The same vote a key of this seat's station makes (issue 35).
+        auto card = body.find("card");
+        if (card == body.end() || !card->is_string() || body.size() != 1)
+            return badRequest("a vote names its \"card\" (yes, no, stomachache)");
+        return tableInput(trace::HostKind::Vote, json{{"seat", seat.index}, {"card", *card}});
+    }
+    if (request == "plan") {
+        // A seat played from afar: its placement or move, for the position
+        // its page was offered ("step"), shown to the table to make.
+        auto character = body.find("character");
+        auto to = body.find("to");
+        auto step = body.find("step");
+        if (character == body.end() || !character->is_string() || to == body.end() || !to->is_string() ||
+            step == body.end() || !step->is_number_unsigned() || body.size() != 3)
+            return badRequest(
+                "a plan names the \"character\" (its slug), where it goes (\"to\", a place) and the "
+                "\"step\" its page was offered");
+        const auto& roster = state->rules().roster();
+        const auto id = roster.find(character->get<std::string>());
+        const bool placing = id.index < roster.size() && state->placeOf(id) == engine::Place::Reserve;
+        return tableInput(
+            trace::HostKind::Plan,
+            json{{placing ? "place" : "move", {{"seat", seat.index}, {"character", *character}, {"to", *to}}},
+                 {"step", *step}});
+    }
+    return ServiceAnswer::failed(
+        Outcome::NotFound, "no-such-request",
+        "a player's page can keep an Ambition card, vote and choose a move from afar");
 }
 
 ServiceAnswer TableCore::players() {
@@ -307,9 +406,17 @@ ServiceAnswer TableCore::players() {
                        {"seat", seat.index},
                        {"name", p < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(p)]
                                                                    : "Player " + std::to_string(p + 1)}};
-        // A bot's player: its strength, and no link.
-        const auto bot = table_.referee().botAt(seat);
-        player["bot"] = bot ? json(*bot) : json(nullptr);
+        // A bot seat's player: its strength, and no link. A seat a bot stands
+        // in for keeps its people's links (issue 35).
+        const auto play = table_.referee().seatPlay(seat);
+        const bool bot = play && !play->bot.empty();
+        player["bot"] = bot ? json(play->bot) : json(nullptr);
+        player["stand_in"] = play && !play->standIn.empty() ? json(play->standIn) : json(nullptr);
+        player["remote"] = play && play->remote;
+        player["votes_by"] = play ? json(referee::voteSourceName(play->votesBy())) : json(nullptr);
+        // When their page last asked the table anything (ms ago; null: not this run).
+        const auto last = static_cast<std::size_t>(p) < lastSeen_.size() ? lastSeen_[p] : std::nullopt;
+        player["seen_ms_ago"] = last ? json((clock_.now() - *last).count()) : json(nullptr);
         if (!bot && !token.empty()) {
             player["token"] = token;
             player["path"] = "/player.html#" + token;
@@ -336,7 +443,8 @@ ServiceAnswer TableCore::newLink(const json& body) {
                                      "the current game has no player " + std::to_string(number));
     const auto seat =
         table_.referee().state()->rules().seatOf(engine::PlayerId{static_cast<std::uint8_t>(number)});
-    if (table_.referee().botAt(seat) || !tokens_.renew(static_cast<int>(number)))
+    const auto play = table_.referee().seatPlay(seat);
+    if ((play && !play->bot.empty()) || !tokens_.renew(static_cast<int>(number)))
         return playedByReferee(seat.index, "its player has no link, so that its cards stay secret",
                                "api.bot-seat-link");
     // Kept before the answer: the old link stays revoked after a restart.
@@ -369,10 +477,13 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     if (request == "language") return hostLanguage(body);
     if (request == "voice") return hostVoice(body);
     trace::HostKind kind{};
-    if (!trace::parseHostKind(request, kind))
-        return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
-                                     "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
-                                     "pause, resume, abandon, order, players, members, language and voice");
+    // A vote or a move from afar is a player's, from their own page.
+    if (!trace::parseHostKind(request, kind) || kind == trace::HostKind::Vote ||
+        kind == trace::HostKind::Plan)
+        return ServiceAnswer::failed(
+            Outcome::NotFound, "no-such-request",
+            "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
+            "pause, resume, abandon, seat, order, players, members, language and voice");
     // Undo past a scoring the table has seen is asked about first (issue 34):
     // the host's answer, not the game's, so it stays out of the trace.
     json form = body;
@@ -399,43 +510,50 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
             for (const auto& m : newGame.members) line.members.push_back(m ? json(*m) : json(nullptr));
         }
         if (newGame.teaching) line.teaching = *newGame.teaching;
+        if (!newGame.seats.empty()) line.seats = referee::seatSetupsJson(newGame.seats);
     } else if (kind == trace::HostKind::Undo || kind == trace::HostKind::Pause ||
                kind == trace::HostKind::Resume || kind == trace::HostKind::Abandon) {
         line.payload = json::object();
     }
 
+    if (kind != trace::HostKind::NewGame) {
+        auto done = tableInput(kind, line.payload);
+        // An undo says what it took back (issue 34), a seat's change what
+        // changed; the other answers stay as they were.
+        if (done.outcome == Outcome::Ok && kind != trace::HostKind::Undo && kind != trace::HostKind::Seat) {
+            done.body.erase("message");
+            done.body.erase("says");
+        }
+        return done;
+    }
     const auto answer = table_.host(line, table_.stamp());
     lastActivity_ = clock_.now();
     // A new game keeps the table's language from its start.
-    if (answer.ok && kind == trace::HostKind::NewGame)
+    if (answer.ok)
         if (const auto game = table_.referee().game()) logLanguage(*game);
     afterInput();
     if (voiceDue_) speak();
-    if (!answer.ok) {
-        // A log that cannot save is "not now" (503), not the game saying no.
-        auto failed =
-            ServiceAnswer::failed(answer.code == "log-unwritable" ? Outcome::Unavailable : Outcome::Refused,
-                                  answer.code.empty() ? "refused" : answer.code, answer.message);
-        if (answer.says) failed.body["says"] = words::messageJson(*answer.says);
-        return failed;
+    if (!answer.ok) return refusedBy(answer);
+    auto links = players();
+    // A player named as a character: started all the same, said to the host.
+    if (answer.warning && links.outcome == Outcome::Ok) {
+        links.body["warning"] = words::english().say(*answer.warning);
+        links.body["warning_says"] = words::messageJson(*answer.warning);
     }
-    if (kind == trace::HostKind::NewGame) {
-        auto links = players();
-        // A player named as a character: started all the same, said to the host.
-        if (answer.warning && links.outcome == Outcome::Ok) {
-            links.body["warning"] = words::english().say(*answer.warning);
-            links.body["warning_says"] = words::messageJson(*answer.warning);
-        }
-        return links;
-    }
-    json out = {{"ok", true}};
+    return links;
+}
+
+// A request the table takes as a trace's host line of `kind` (the host's,
+// or a player's from their page), answered {"ok", "game", "message", "says"}.
+ServiceAnswer TableCore::tableInput(trace::HostKind kind, const json& payload) {
+    const auto answer = table_.host(trace::HostLine{kind, payload, {}}, table_.stamp());
+    lastActivity_ = clock_.now();
+    afterInput();
+    if (voiceDue_) speak();
+    if (!answer.ok) return refusedBy(answer);
+    json out = {{"ok", true}, {"message", answer.message}};
     if (auto game = table_.referee().game()) out["game"] = game->value;
-    // An undo says what it took back (issue 34), an order what it played
-    // (issue 35); the other answers stay as they were.
-    if ((kind == trace::HostKind::Undo || kind == trace::HostKind::Order) && answer.says) {
-        out["message"] = answer.message;
-        out["says"] = words::messageJson(*answer.says);
-    }
+    if (answer.says) out["says"] = words::messageJson(*answer.says);
     return ServiceAnswer::ok(std::move(out));
 }
 

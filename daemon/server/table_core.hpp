@@ -110,6 +110,10 @@ public:
     void setVoicePost(std::function<void(std::function<void()>)> post) { voicePost_ = std::move(post); }
     voice::TableVoice& voice() { return voice_; }
 
+    // A seat played from afar whose phone has asked nothing for this long is
+    // shown away ("waiting for Ann’s phone"): 15 s unless set.
+    void setPhoneAwayAfter(Timestamp after) { phoneAwayAfter_ = after; }
+
     // The last time the table had something to do for the people at it: a
     // host request, a key press, the board changing, a deadline of the
     // referee's, the referee speaking. The periodic republishing is not.
@@ -154,6 +158,10 @@ private:
     // The links kept by the last run that no resumed game took: dropped.
     void settleSavedLinks();
     ServiceAnswer players();
+    ServiceAnswer tableInput(trace::HostKind kind, const nlohmann::json& payload);
+    // A player's page asked something of the table (their phone is there).
+    void seen(int player);
+    void addPhones(nlohmann::json& status) const;
     ServiceAnswer newLink(const nlohmann::json& body);
     std::optional<ServiceAnswer> undoNeedsConfirmation(nlohmann::json& form);
     ServiceAnswer members();
@@ -193,6 +201,9 @@ private:
     std::string tokensUid_;     // the log's uid of tokensFor_'s game
     std::string lastLinksProblem_;
     std::function<void(const std::string&)> onLinksNote_;
+    // By player: when their page last asked the table anything (this run).
+    std::vector<std::optional<Timestamp>> lastSeen_;
+    Timestamp phoneAwayAfter_{15000};
     bool dirty_ = false;  // the table changed since the status was last republished
     Timestamp lastChange_{0};
     std::string language_ = "en";

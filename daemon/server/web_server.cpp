@@ -9,7 +9,7 @@ WebServer::WebServer(boost::asio::io_context& io, RefereeService& service, WebSe
       files_(options.webRoot),
       router_(service, files_, options.router),
       hub_(options.limits.maxEventStreams),
-      http_(io, router_, hub_, options.limits) {
+      http_(io, router_, hub_, options.limits, std::move(options.proxies)) {
     listener_ = service_.onChange([this] { publish(); });
     publish();
 }

@@ -15,12 +15,15 @@
 #include "daemon/server/referee_service.hpp"
 #include "daemon/server/server_limits.hpp"
 #include "daemon/server/static_files.hpp"
+#include "daemon/server/trusted_proxies.hpp"
 
 namespace vivaref::server {
 
 struct WebServerOptions {
     ServerLimits limits;
     RouterOptions router;
+    // `[daemon] trusted_proxies`: whose X-Forwarded-For names the client.
+    TrustedProxies proxies;
     std::filesystem::path webRoot = defaultWebRoot();
 };
 

@@ -11,13 +11,18 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
                                                                           : referee::FavouritesMode::Dealt,
                                             {},
                                             {},
-                                            std::nullopt};
+                                            std::nullopt,
+                                            {}};
             if (host.teaching.is_boolean()) request.teaching = host.teaching.get<bool>();
             // The trace reader checked the form already.
             if (host.bots.is_array())
                 if (auto bots = referee::readBotSeats(host.bots);
                     auto* seats = std::get_if<std::vector<referee::BotSeatRequest>>(&bots))
                     request.bots = std::move(*seats);
+            if (host.seats.is_array())
+                if (auto seats = referee::readSeatSetups(host.seats);
+                    auto* setups = std::get_if<std::vector<referee::SeatSetup>>(&seats))
+                    request.seats = std::move(*setups);
             if (host.members.is_array())
                 for (const auto& m : host.members)
                     request.members.push_back(m.is_number_integer()
@@ -39,6 +44,17 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
             return referee::ResumeRequest{};
         case trace::HostKind::Reveal:
             return referee::RevealRequest{host.payload};
+        case trace::HostKind::Seat: {
+            // The trace reader checked the form already; a change of nothing
+            // is refused by the referee.
+            auto parsed = referee::parseHostRequest(nlohmann::json{{"seat", host.payload}});
+            if (parsed.ok()) return std::get<referee::HostRequest>(parsed.value);
+            return referee::SeatRequest{};
+        }
+        case trace::HostKind::Vote:
+            return referee::VoteRequest{host.payload};
+        case trace::HostKind::Plan:
+            return referee::PlanRequest{host.payload};
         case trace::HostKind::Order: {
             referee::OrderRequest request;
             // The trace reader checked the form already.

@@ -156,7 +156,12 @@ referee::HostAnswer Table::host(const trace::HostLine& request, Timestamp at) {
     if (!newGame) tell(line);
     if (newGame) enrolSetup(request.payload);
     auto answer = referee_.host(hostRequest(request), t);
-    if (!answer.ok) ++counters_.hostRefusals[answer.code.empty() ? "refused" : answer.code];
+    // A phone's vote not counted is private, as a key's is: its code (a card
+    // not held) could tell about a hand.
+    if (!answer.ok)
+        ++counters_.hostRefusals[request.kind == trace::HostKind::Vote ? "vote-not-counted"
+                                 : answer.code.empty()                 ? "refused"
+                                                                       : answer.code];
     drain();
     if (newGame) tell(line);
     ++counters_.linesConsumed;

@@ -20,8 +20,6 @@
 
 namespace vivaref::trace {
 
-// Order (our addition, issue 35): the host's answer to which of several
-// characters the readers saw land unseen came first, {"characters": [slugs]}.
 enum class HostKind : std::uint8_t {
     NewGame,
     Deal,
@@ -32,6 +30,13 @@ enum class HostKind : std::uint8_t {
     Resume,
     Abandon,
     Reveal,
+    // Issue 35 (our additions): the host changes how a seat plays; a vote
+    // from a player's phone; the move a seat played from afar chose.
+    Seat,
+    Vote,
+    Plan,
+    // The host's answer to which of several characters the readers saw land
+    // unseen came first, {"characters": [slugs]} (our addition too).
     Order
 };
 
@@ -39,10 +44,12 @@ enum class HostKind : std::uint8_t {
 std::string_view hostKindName(HostKind kind);
 bool parseHostKind(std::string_view name, HostKind& kind);
 
-// A request from the host's page or the command line. The payloads of
-// new-game (its setup), deal, keep, reshuffle and reveal stay JSON: reading them
-// needs the game's rules, which only the referee knows (engine/record
-// readers). Undo, pause, resume and abandon carry nothing.
+// A request from the host's page or the command line, or from a player's
+// page (an Ambition keep, a vote, a move chosen from afar: what the player
+// asked, recorded as the host's line of the same form). The payloads of
+// new-game (its setup), deal, keep, reshuffle, reveal, seat, vote and plan
+// stay JSON: reading them needs the game's rules, which only the referee
+// knows (engine/record readers). Undo, pause, resume and abandon carry nothing.
 struct HostLine {
     HostKind kind = HostKind::Undo;
     // new-game: the GAME-RECORD setup object; deal, keep, reshuffle: the
@@ -65,6 +72,10 @@ struct HostLine {
     // new-game only: a table that teaches, true or false (our addition,
     // issue 34); null when not given (the table's default).
     nlohmann::json teaching = nullptr;
+    // new-game only: by seat, how it votes and whether it is played from
+    // afar, [{"seat": 2, "votes": "phone", "remote": true}] (our addition,
+    // issue 35); null when not given (the table's defaults).
+    nlohmann::json seats = nullptr;
     friend bool operator==(const HostLine&, const HostLine&) = default;
 };
 

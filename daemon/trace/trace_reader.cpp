@@ -6,6 +6,7 @@
 #include <set>
 #include <span>
 
+#include "daemon/referee/host_request.hpp"
 #include "drivers/sensing/tag_registry.hpp"
 #include "engine/record/field_reader.hpp"
 #include "engine/record/line_reader.hpp"
@@ -19,8 +20,9 @@ using record::messageQuote;
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kHostNames = {
-    "new-game", "deal", "keep", "reshuffle", "undo", "pause", "resume", "abandon", "reveal", "order"};
+constexpr std::array<std::string_view, 13> kHostNames = {"new-game", "deal",   "keep",    "reshuffle", "undo",
+                                                         "pause",    "resume", "abandon", "reveal",    "seat",
+                                                         "vote",     "plan",   "order"};
 
 // A line's first problem; thrown inside this file only, and caught by
 // parseTraceLine, so that the checks below read straight through.
@@ -130,8 +132,8 @@ HostLine readHost(const json& value) {
     const std::string what = "The host's " + key;
     switch (host.kind) {
         case HostKind::NewGame: {
-            const json& fields =
-                object(payload, what, {"setup", "players", "favourites", "bots", "members", "teaching"});
+            const json& fields = object(
+                payload, what, {"setup", "players", "favourites", "bots", "members", "teaching", "seats"});
             const json& setup = required(fields, "setup", what);
             if (!setup.is_object())
                 fail("The new-game's \"setup\" must be an object, not " + typeName(setup));
@@ -183,12 +185,28 @@ HostLine readHost(const json& value) {
                     fail("The new-game's \"teaching\" must be true or false, not " + typeName(*it));
                 host.teaching = *it;
             }
+            if (auto it = fields.find("seats"); it != fields.end()) {
+                if (!it->is_array()) fail("The new-game's \"seats\" must be a list, not " + typeName(*it));
+                if (it->size() > 64) fail("The new-game's \"seats\" names more than 64 seats");
+                // The same reading as the host's new game (daemon/referee/host_request.hpp).
+                if (auto read = referee::readSeatSetups(*it); auto* why = std::get_if<std::string>(&read))
+                    fail("The new-game's \"seats\": " + *why);
+                host.seats = *it;
+            }
             break;
         }
+        case HostKind::Seat:
+            // The same reading as the host's page's (daemon/referee/host_request.hpp).
+            if (auto read = referee::parseHostRequest(json{{"seat", payload}}); !read.ok())
+                fail(what + ": " + std::get<std::string>(read.value));
+            host.payload = payload;
+            break;
         case HostKind::Deal:
         case HostKind::Keep:
         case HostKind::Reshuffle:
         case HostKind::Reveal:
+        case HostKind::Vote:
+        case HostKind::Plan:
             if (!payload.is_object()) fail(what + " must be an object, not " + typeName(payload));
             host.payload = payload;
             break;

@@ -40,6 +40,7 @@ struct InputJson {
             if (host.bots.is_array()) request["bots"] = host.bots;
             if (host.members.is_array()) request["members"] = host.members;
             if (host.teaching.is_boolean()) request["teaching"] = host.teaching;
+            if (host.seats.is_array()) request["seats"] = host.seats;
         } else {
             request = recordOrdered(host.payload);
         }

@@ -67,7 +67,8 @@ void TableVoice::notice(const referee::Notice& notice) {
         return keep(VoiceMoment::Election, notice);
     if (kind == "round-ended") return keep(VoiceMoment::Round, notice);
     if (kind == "game-over") return keep(VoiceMoment::Winner, notice);
-    if (kind == "bot-plan") return keep(VoiceMoment::Bot, notice);
+    // A move chosen from afar is shown to the table as a bot's is.
+    if (kind == "bot-plan" || kind == "remote-plan") return keep(VoiceMoment::Bot, notice);
     if (kind == "teach") return keep(VoiceMoment::Teach, notice);
     // The referee asks the host an order the readers missed (issue 35): the
     // table hears that it waits for the host; the question is on the host's page.

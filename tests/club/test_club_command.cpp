@@ -1,5 +1,7 @@
 // `vivaref club` end to end: the binary against the scratch server, and
 // the errors a user meets (a bad conninfo, no server, a wrong password).
+#include <csignal>
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -105,6 +107,45 @@ TEST_CASE("vivaref club: create, add-table, add-member, a push, standings, histo
     CHECK(r.out.find("complete  verified\n") != std::string::npos);
     CHECK(r.out.find(forged.uid + "  hall  #8") != std::string::npos);
     CHECK(r.out.find("complete  left out (vivaref club verify says why)\n") != std::string::npos);
+}
+
+TEST_CASE("vivaref club verify --every: the league's judge counts each pushed game within its period") {
+    const auto admin = freshDatabase("club_judge");
+    REQUIRE(runClub({"create", "--server", admin}).status == 0);
+    REQUIRE(runClub({"add-member", "--server", admin, "Ann", "Bob"}).status == 0);
+    auto r = runClub({"add-table", "--server", admin, "hall"});
+    REQUIRE(r.status == 0);
+    vivaref::club::PgClubLink link(
+        server().conninfo("club_judge", "club_judge_table_hall", valueOf(r.out, "password")), "hall");
+    r = runClub({"verify", "--server", admin, "--every", "0"});
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--every is from 1 to 86400 seconds") != std::string::npos);
+
+    vivaref::testsupport::ChildProcess judge(
+        {VIVAREF_BINARY, "club", "verify", "--server", admin, "--every", "1"},
+        {server().directory() / "judge-stderr", {}, {}});
+    // Reads the judge's output until `text` shows, for at most 20 s.
+    auto waitFor = [&](const std::string& text) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (judge.output().find(text) == std::string::npos && judge.readOutput(deadline)) {
+        }
+        INFO("the judge said: " << judge.output());
+        return judge.output().find(text) != std::string::npos;
+    };
+    REQUIRE(waitFor("checking the pushed games every 1 s\n"));
+    CHECK(link.push(randomGame(7, 3, "hall", {1, 2})) == vivaref::club::PushOutcome::Inserted);
+    CHECK(waitFor("1 new games checked: 1 verified, 0 left out.\n"));
+    auto forged = randomGame(8, 3, "hall", {1, 2});
+    forged.seats[1].score = 999;
+    CHECK(link.push(forged) == vivaref::club::PushOutcome::Inserted);
+    CHECK(waitFor("1 new games checked: 0 verified, 1 left out.\ngame " + forged.uid +
+                  " (table hall, its game 8)"));
+    // The standings count the verified game, without anyone running verify.
+    const auto rows = nlohmann::json::parse(runClub({"standings", "--server", admin, "--json"}).out);
+    REQUIRE(!rows.empty());
+    CHECK(rows[0]["games"] == 1);
+    judge.signal(SIGTERM);
+    CHECK(judge.waitExit(std::chrono::seconds(10)) == 0);
 }
 
 TEST_CASE("vivaref club: a bad conninfo, no server, a wrong password: one sentence and exit 1, quickly") {

@@ -161,6 +161,13 @@ TEST_CASE("the league's routes through the read-only role") {
         REQUIRE(recent.status == 200);
         REQUIRE(recent.body["games"].size() == 4);
         CHECK(recent.body["games"][0]["uid"] == games.back().uid);  // last pushed first
+        // Whether each counts, as the league's judge found (issue 35).
+        const auto listed = club::leagueGames(conn, 4);
+        REQUIRE(listed.size() == 4);
+        for (std::size_t i = 0; i < listed.size(); ++i) {
+            CHECK(!listed[i].verdict.empty());
+            CHECK(recent.body["games"][i]["verdict"] == listed[i].verdict);
+        }
     }
 
     {
@@ -174,6 +181,7 @@ TEST_CASE("the league's routes through the read-only role") {
         CHECK(!a.body.contains("timelineError"));
         CHECK(a.body["status"] == "complete");
         CHECK(a.body["table"] == "north");  // seed 3: an odd seed
+        CHECK(a.body["verdict"] == "verified");
         std::size_t lines = 0;
         for (char ch : game.record) lines += ch == '\n';
         CHECK(a.body["record"].size() == lines);

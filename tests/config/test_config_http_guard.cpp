@@ -1,5 +1,5 @@
-// [daemon] host_token's strength, http_names (issue 14, items 4 and 5) and
-// language (issue 33):
+// [daemon] host_token's strength, http_names (issue 14, items 4 and 5),
+// language (issue 33) and trusted_proxies (issue 35):
 // a guessable token is refused with its file and line, the names are checked.
 #include <doctest/doctest.h>
 
@@ -70,6 +70,27 @@ TEST_CASE("http_names: host names and addresses, separated by commas") {
     for (const char* bad : {"*.lan", "-castle.lan", "castle..lan", "http://castle.lan", "castle lan"}) {
         CAPTURE(bad);
         CHECK(check(std::string("[daemon]\nhttp_names = ") + bad + "\n").problems.size() == 1);
+    }
+}
+
+TEST_CASE("trusted_proxies: addresses and networks, separated by commas, none by default") {
+    const auto c = check("[daemon]\ntrusted_proxies = 127.0.0.1, ::1 ,10.0.0.0/8, fd00::/8\n");
+    CHECK(c.problems.empty());
+    CHECK(c.config.daemon.trustedProxies == Strings{"127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8"});
+    CHECK(check("[daemon]\ntrusted_proxies =\n").config.daemon.trustedProxies.empty());
+    CHECK(check("[daemon]\n").config.daemon.trustedProxies.empty());
+    CHECK(
+        problemTexts("[daemon]\ntrusted_proxies = proxy.lan\n") ==
+        Strings{"castle.ini:2: daemon.trusted_proxies: 'proxy.lan' is neither an IP address nor a network "
+                "(address/prefix length, e.g. 10.0.0.0/8): name the reverse proxies by address, not by host "
+                "name"});
+    CHECK(problemTexts("[daemon]\ntrusted_proxies = 127.0.0.1,,::1\n") ==
+          Strings{"castle.ini:2: daemon.trusted_proxies: an empty entry in the list: write the proxies' "
+                  "addresses separated by commas, e.g. 127.0.0.1, ::1"});
+    for (const char* bad : {"10.0.0.0/33", "::/129", "10.0.0.0/", "127.0.0.1:8080", "[::1]",
+                            "::ffff:10.0.0.1/8", "*", "10.0.0.0/8x"}) {
+        CAPTURE(bad);
+        CHECK(check(std::string("[daemon]\ntrusted_proxies = ") + bad + "\n").problems.size() == 1);
     }
 }
 

@@ -55,8 +55,8 @@ TEST_CASE("the log holds every decision and referee event in order; the export r
     REQUIRE(t.host({{"pause", json::object()}}).ok);
     REQUIRE(t.host({{"resume", json::object()}}).ok);
     t.put("clemente", "3");
-    CHECK(kinds(log, id) == std::vector<std::string>{"setup", "referee-chance", "deal", "place", "refusal",
-                                                     "place", "undo", "pause", "resume", "place"});
+    CHECK(kinds(log, id) == std::vector<std::string>{"setup", "seats", "referee-chance", "deal", "place",
+                                                     "refusal", "place", "undo", "pause", "resume", "place"});
     auto summary = log.game(id);
     REQUIRE(summary);
     CHECK(summary->seed == 9u);

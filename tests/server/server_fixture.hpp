@@ -20,11 +20,12 @@ namespace vivaref::server::testing {
 class ServerFixture {
 public:
     explicit ServerFixture(ServerLimits limits = {}, RouterOptions router = {},
-                           std::filesystem::path webRoot = {})
+                           std::filesystem::path webRoot = {}, TrustedProxies proxies = {})
         : work_(boost::asio::make_work_guard(io_)) {
         WebServerOptions options;
         options.limits = limits;
         options.router = std::move(router);
+        options.proxies = std::move(proxies);
         options.webRoot = webRoot.empty() ? std::filesystem::path("/nonexistent/vivaref-web-ui") : webRoot;
         web_ = std::make_unique<WebServer>(io_, fake, std::move(options));
         web_->listen({boost::asio::ip::make_address("127.0.0.1"), 0});

@@ -2,6 +2,7 @@
 // a JSON message or is dropped, and the next client is served. Slow clients
 // cannot hold the loop; a full house makes room.
 #include <random>
+#include <thread>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -267,9 +268,16 @@ TEST_CASE("100 slow clients do not stop a normal one, and are dropped after the 
 
     for (auto& c : slow) {
         c.send("a");  // dribbling does not extend the deadline
+        // Told 408 (their request had begun), then closed.
+        auto answer = c.readAnswer(10000ms);
+        REQUIRE(answer);
+        CHECK(answer->status == 408);
         CHECK(c.closedWithin(10000ms));
     }
     CHECK(server.counters().timedOut >= 100);
+    // After the answer each lingers (reading what the client still sends) for at most the linger time.
+    const auto lingerEnd = Clock::now() + 3000ms;
+    while (server.connections() > 0 && Clock::now() < lingerEnd) std::this_thread::sleep_for(50ms);
     CHECK(server.connections() == 0);
     checkStillServing(server.port);
 }
@@ -315,4 +323,80 @@ TEST_CASE("Expect: 100-continue gets the go-ahead before the body, and a body to
     auto refused = big.readAnswer();
     REQUIRE(refused);
     CHECK(refused->status == 413);
+}
+
+TEST_CASE(
+    "a request unfinished at the request deadline gets 408; a connection that sent nothing just closes") {
+    ServerLimits limits;
+    limits.requestTimeout = 1000ms;
+    ServerFixture server(limits);
+    const std::string body = R"({"reason": "a phone that stopped"})";
+    for (const std::string& begun : {
+             std::string("GET /api/status HTTP/1.1\r\nHost: x\r\n"),
+             std::string("GET /api/sta"),
+             "POST /api/host/pause HTTP/1.1\r\nHost: x\r\nContent-Type: "
+             "application/json\r\nContent-Length: " +
+                 std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, 10),
+         }) {
+        CAPTURE(begun);
+        TestConnection c(server.port);
+        REQUIRE(c.send(begun));
+        const auto start = Clock::now();
+        auto answer = c.readAnswer(5000ms);
+        REQUIRE(answer);
+        CHECK(answer->status == 408);
+        CHECK(answer->json()["error"] == "request-timeout");
+        CHECK(answer->json()["message"] == "the request did not arrive whole within 1 s");
+        CHECK(answer->header("Connection") == "close");
+        CHECK(Clock::now() - start >= 900ms);
+        CHECK(c.closedWithin(5000ms));
+    }
+    // Nothing sent at all, or nothing after a whole request kept alive: closed without a word.
+    TestConnection silent(server.port);
+    CHECK_FALSE(silent.readAnswer(5000ms));
+    TestConnection kept(server.port);
+    REQUIRE(kept.send(request("GET", "/api/status", {}, {}, true)));
+    REQUIRE(kept.readAnswer());
+    CHECK_FALSE(kept.readAnswer(5000ms));
+    CHECK(server.counters().timedOut == 5);
+    checkStillServing(server.port);
+}
+
+TEST_CASE("a header line folded onto the next (obs-fold, RFC 7230 section 3.2.4) gets 400") {
+    ServerFixture server;
+    const std::string folded =
+        "the request folds a header line onto the next (obsolete line folding, RFC 7230 section 3.2.4): "
+        "write "
+        "each field on one line";
+    for (const std::string& bad : {
+             std::string("GET /api/status HTTP/1.1\r\nHost: x\r\nX-Note: one\r\n two\r\n\r\n"),
+             std::string("GET /api/status HTTP/1.1\r\nHost: x\r\nX-Note: one\r\n\ttwo\r\n\r\n"),
+             std::string("GET /api/status HTTP/1.1\r\n Host: x\r\n\r\n"),
+             std::string("GET /api/status HTTP/1.1\r\nAuthorization: Bearer\r\n secret\r\nHost: x\r\n\r\n"),
+         }) {
+        CAPTURE(bad);
+        auto answer = sendRaw(server.port, bad);
+        REQUIRE(answer);
+        CHECK(answer->status == 400);
+        CHECK(answer->json()["error"] == "bad-request");
+        CHECK(answer->json()["message"] == folded);
+        CHECK(answer->header("Connection") == "close");
+    }
+    // The fold arriving in a later read than the line it continues.
+    TestConnection split(server.port);
+    REQUIRE(split.send("GET /api/status HTTP/1.1\r\nHost: x\r\nX-Note: one\r\n"));
+    std::this_thread::sleep_for(100ms);
+    REQUIRE(split.send(" two\r\n\r\n"));
+    auto answer = split.readAnswer();
+    REQUIRE(answer);
+    CHECK(answer->status == 400);
+    CHECK(answer->json()["message"] == folded);
+    // Spaces inside values and a body's own line breaks are no fold.
+    auto spaced = sendRaw(server.port, "GET /api/status HTTP/1.1\r\nHost: x\r\nX-Note: one  two \r\n\r\n");
+    REQUIRE(spaced);
+    CHECK(spaced->status == 200);
+    auto body = post(server.port, "/api/host/pause", "{\r\n \"reason\": \"x\"\r\n}");
+    REQUIRE(body);
+    CHECK(body->json()["message"] != folded);
+    checkStillServing(server.port);
 }

@@ -173,6 +173,14 @@ TEST_CASE("GET /api/info gives the links phones open; a code for a page opened a
     // Opened at an address phones reach: the code is for that address.
     CHECK(code("castle.local:8080") == qrSvg(encodeQr("http://castle.local:8080" + path)));
     CHECK(code("192.168.1.20") == qrSvg(encodeQr("http://192.168.1.20" + path)));
+    // Behind a trusted proxy serving HTTPS (the session keeps the header from
+    // such a proxy only: test_trusted_proxies), the code is an https link.
+    {
+        Request r{http::verb::get, "/api/host/players/0/qr.svg", 11};
+        r.set(http::field::host, "castle.example.org");
+        r.set("X-Forwarded-Proto", "https");
+        CHECK(router.handle(r).response.body() == qrSvg(encodeQr("https://castle.example.org" + path)));
+    }
 
     // Listening on 127.0.0.1 only: no link to give, and the code stays as it was.
     table = tableAddresses(ip::make_address("127.0.0.1"), kLaptop, {});
