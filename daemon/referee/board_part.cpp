@@ -91,6 +91,9 @@ bool BoardPart::observe(const drivers::BoardObservation& observation, Timestamp 
         auto gap = gaps_.find(ctx_.names.place(placed.place));
         const bool unseen = gap != gaps_.end() && now - gap->second.last <= ctx_.options.liftsApart;
         arrivedAt_[slug] = unseen ? gap->second.began + (now - gap->second.began) / 2 : now;
+        // When it may have landed: the readers show a landing late, by up to
+        // about liftsApart (the stability window), and one in a gap any time in it.
+        landedWithin_[slug] = {(unseen ? gap->second.began : now) - ctx_.options.liftsApart, now};
     }
     seen_ = observation;
     for (const auto& [slug, hand] : observation.inHand) liftedAt_[slug] = hand.since;
@@ -110,6 +113,8 @@ bool BoardPart::observe(const drivers::BoardObservation& observation, Timestamp 
 
 void BoardPart::startGame() {
     refusal_.reset();
+    question_.reset();
+    unseenAfterResume_.clear();
     flashPlace_.reset();
     stationBlinkUntil_.clear();
     stationNotices_.clear();
@@ -121,6 +126,7 @@ void BoardPart::startGame() {
 
 void BoardPart::guide() {
     refusal_.reset();
+    question_.reset();
     startGuiding();
 }
 
@@ -128,12 +134,16 @@ void BoardPart::afterUndo() {
     boardActionAt_ = ctx_.now;  // lifts before an undo are not ordered against the board after it
     heldKeys_.clear();
     refusal_.reset();
+    question_.reset();
+    unseenAfterResume_.clear();
     flashPlace_.reset();
     startGuiding();
 }
 
 void BoardPart::stop() {
     refusal_.reset();
+    question_.reset();
+    unseenAfterResume_.clear();
     stopGuiding();
 }
 
@@ -184,6 +194,13 @@ bool BoardPart::guidanceOver() {
 }
 
 bool BoardPart::judge(Decider& decider) {
+    if (question_) {
+        // The game waits for the host's answer, as long as the board still
+        // shows what was asked about.
+        if (questionStands()) return false;
+        question_.reset();
+        ctx_.notice("order-dropped", engine::Message("order.dropped"));
+    }
     if (comparison_.matches()) {
         if (refusal_) clearRefusal("notice.board-back");
         return autoPass(decider);
@@ -202,15 +219,26 @@ bool BoardPart::judge(Decider& decider) {
         return false;
     }
     if (waiting) return false;
-    if (!gaps_.empty()) {
-        // explainUnseen() tried the action on a copy: the engine takes it.
-        if (const auto action = explainUnseen(diffs)) {
-            if (offBotPlan(*action)) {
+    const bool unseenBeforeResume =
+        !unseenAfterResume_.empty() && std::all_of(diffs.begin(), diffs.end(), [&](const Difference& d) {
+            return unseenAfterResume_.count(d.slug.name) > 0;
+        });
+    if (!gaps_.empty() || unseenBeforeResume) {
+        auto ways = explainUnseen(diffs);
+        // Orders that record different decisions: the host is asked.
+        if (ways.size() > 1) {
+            ask(diffs, std::move(ways));
+            return false;
+        }
+        // explainUnseen() tried the actions on a copy: the engine takes them.
+        if (!ways.empty()) {
+            const engine::Action action = ways.front().actions.front();
+            if (offBotPlan(action)) {
                 refuseOffPlan(diffs);
                 return false;
             }
-            return action->kind() == engine::ActionKind::Pass ? decider.decide(*action, true).isTaken()
-                                                              : acceptBoardAction(*action, decider).isTaken();
+            return action.kind() == engine::ActionKind::Pass ? decider.decide(action, true).isTaken()
+                                                             : acceptBoardAction(action, decider).isTaken();
         }
     }
     std::optional<Difference> first;
@@ -254,6 +282,7 @@ Verdict BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) 
     auto verdict = decider.decide(a, false);
     if (!verdict.isTaken()) return verdict;
     boardActionAt_ = ctx_.now;
+    unseenAfterResume_.clear();
     flashPlace_ = boardPlace(a.to());
     flashUntil_ = ctx_.now + ctx_.options.flashFor;
     if (hadRefusal) clearRefusal("notice.legal-action-done");

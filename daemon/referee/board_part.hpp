@@ -37,6 +37,20 @@ struct KeyPress {
 // opens the vote shows, or not counted (its seat's page says why).
 enum class KeyOutcome { Counted, Held, NotCounted };
 
+// What the readers could not tell (REFEREE-NOTES.md, "When the readers are
+// late"): characters that landed unseen, which several orders of the seats'
+// actions explain, recording different decisions. Each way is one record:
+// its actions in turn (the passes between them included) and every order of
+// the characters that gives it (the likeliest first).
+struct UnseenWay {
+    std::vector<std::vector<drivers::CharacterSlug>> orders;
+    std::vector<engine::Action> actions;
+};
+struct OrderQuestion {
+    std::vector<Difference> diffs;  // what the board shows of them, as when asked
+    std::vector<UnseenWay> ways;    // two or more, the likeliest first
+};
+
 struct BoardRefusal {
     std::string code;
     engine::Message message;          // the engine's, or ours
@@ -75,6 +89,17 @@ public:
     // What the board shows, judged: at most one decision through `decider`.
     // True when it should be judged again at once (a decision was taken).
     bool judge(Decider& decider);
+
+    // --- the order the readers missed (board_unseen.cpp) ----------------
+    // The host's answer to the open question: the characters in the order
+    // they were put down. The way it names is played (each action through
+    // `decider`); otherwise why not, as a refusal.
+    std::optional<HostAnswer> answerOrder(const std::vector<std::string>& characters, Decider& decider);
+    const std::optional<OrderQuestion>& orderQuestion() const { return question_; }
+    // A game resumed from its log while a question was open (`characters`,
+    // its slugs): they are not guided back, and the question is asked again
+    // if the board still shows them so.
+    void askAgainAfterResume(const std::vector<std::string>& characters);
 
     // --- vote keys (board_keys.cpp) -------------------------------------
     // A key pressed at a seat's station, or its phone's vote (key.phone);
@@ -135,7 +160,16 @@ private:
     // turn that explain it: the differences in some order, and a move that
     // ends beyond one step as two through an unseen place. The first action
     // of the likeliest such sequence the engine allows whole, if any.
-    std::optional<engine::Action> explainUnseen(const std::vector<Difference>& diffs) const;
+    // Several ways that record different decisions: the question for the
+    // host (orderQuestion()); none: nothing explains it.
+    std::vector<UnseenWay> explainUnseen(const std::vector<Difference>& diffs) const;
+    // The ways put to the host: the game waits (nothing judged, nothing
+    // guided back) until answered, or until the characters asked about are
+    // no longer where they were seen (then it is dropped).
+    void ask(const std::vector<Difference>& diffs, std::vector<UnseenWay> ways);
+    bool questionStands() const;
+    engine::Message questionMessage() const;  // "Who put them down first, ...?"
+    nlohmann::json questionJson() const;
     // When the character was last lifted (Timestamp::max(): never seen so).
     Timestamp lastLift(const Difference& d) const;
     // Two of them lifted closer together than liftsApart since the board
@@ -144,6 +178,9 @@ private:
     // The differences' indices in the order they landed (a landing in a
     // gap dated to the gap's middle): the likeliest order of the actions.
     std::vector<std::size_t> landingOrder(const std::vector<Difference>& diffs) const;
+    // The order `plan` (indices into diffs) is one the landings' times allow:
+    // each may have landed no later than those after it.
+    bool landingsAllow(const std::vector<Difference>& diffs, const std::vector<std::size_t>& plan) const;
     // For each difference, where its move may have stopped on the way: no
     // stop, or a place unseen at some time since the character was lifted.
     std::vector<std::vector<std::optional<engine::Place>>> unseenStops(
@@ -188,6 +225,10 @@ private:
     std::set<drivers::CharacterSlug> guided_;
     std::size_t guidedAtStart_ = 0;  // how many the guidance began with (the status's "started_with")
     std::optional<BoardRefusal> refusal_;
+    std::optional<OrderQuestion> question_;
+    // Resumed from the log with a question open: these characters' landing
+    // went unseen (explained as after a gap, though the gaps are gone).
+    std::set<std::string> unseenAfterResume_;
     std::optional<engine::Place> flashPlace_;
     Timestamp flashUntil_{0};
     std::map<engine::Seat, Timestamp> stationBlinkUntil_;
@@ -201,6 +242,9 @@ private:
     // middle of its place's gap when it was first seen there in or just
     // after one.
     std::map<drivers::CharacterSlug, Timestamp> arrivedAt_;
+    // The earliest and the latest it may have landed there (an order of
+    // landings outside these is no explanation).
+    std::map<drivers::CharacterSlug, std::pair<Timestamp, Timestamp>> landedWithin_;
     Timestamp boardActionAt_{0};
     // Vote keys pressed before the vote they are for was open, held until it
     // opens or `until` (RefereeOptions::earlyVoteHold).

@@ -135,10 +135,13 @@ void BoardPart::addStatus(json& out) const {
                        {"restore", std::move(restore)}};
     }
     out["refusal"] = std::move(refused);
+    // The order the readers missed, for the host to answer (REFEREE-NOTES.md, "When the readers are late").
+    out["order_question"] = questionJson();
 }
 
 std::optional<engine::Message> BoardPart::waitingFor() const {
     using engine::Message;
+    if (question_) return Message("order.waiting");
     if (guiding_ && !comparison_.matches()) {
         // Every guided piece to come off: the castle cleared for a new round.
         const bool clearing = std::ranges::all_of(comparison_.differences, [&](const Difference& d) {

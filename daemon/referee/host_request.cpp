@@ -25,6 +25,24 @@ constexpr const char* nameOf() {
     if constexpr (std::is_same_v<T, SeatRequest>) return "seat";
     if constexpr (std::is_same_v<T, VoteRequest>) return "vote";
     if constexpr (std::is_same_v<T, PlanRequest>) return "plan";
+    if constexpr (std::is_same_v<T, OrderRequest>) return "order";
+}
+
+HostRequestParse readOrder(const json& v) {
+    if (!v.is_object()) return HostRequestParse("the order request is not a JSON object");
+    for (const auto& [key, value] : v.items())
+        if (key != "characters")
+            return HostRequestParse("the order request has an unknown key '" + key + "'");
+    auto it = v.find("characters");
+    if (it == v.end() || !it->is_array() || it->size() < 2 || it->size() > 4)
+        return HostRequestParse("the order request's characters are a list of 2 to 4 characters' ids");
+    OrderRequest r;
+    for (const auto& c : *it) {
+        if (!c.is_string() || c.get_ref<const std::string&>().empty())
+            return HostRequestParse("an order request's character is not a character's id");
+        r.characters.push_back(c.get<std::string>());
+    }
+    return {HostRequest{std::move(r)}};
 }
 
 HostRequestParse failed(std::string why) { return {std::move(why)}; }
@@ -256,9 +274,10 @@ HostRequestParse parseHostRequest(const json& host) {
     if (name == "pause") return readEmpty(value, name, PauseRequest{});
     if (name == "resume") return readEmpty(value, name, ResumeRequest{});
     if (name == "abandon") return readEmpty(value, name, AbandonRequest{});
+    if (name == "order") return readOrder(value);
     return failed(
         "unknown host request '" + name +
-        "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon, seat, vote, plan)");
+        "' (new-game, deal, keep, reshuffle, reveal, undo, pause, resume, abandon, seat, vote, plan, order)");
 }
 
 json hostRequestJson(const HostRequest& request) {
@@ -297,6 +316,8 @@ json hostRequestJson(const HostRequest& request) {
                 payload = r.keep;
             } else if constexpr (std::is_same_v<T, ReshuffleRequest>) {
                 payload = r.reshuffle;
+            } else if constexpr (std::is_same_v<T, OrderRequest>) {
+                payload["characters"] = r.characters;
             }
             return json{{nameOf<T>(), std::move(payload)}};
         },

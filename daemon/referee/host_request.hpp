@@ -104,17 +104,23 @@ struct VoteRequest {
 struct PlanRequest {
     nlohmann::json plan;
 };
+// The host's answer to the open question of an order the readers missed
+// (REFEREE-NOTES.md, "When the readers are late"): the characters' slugs in
+// the order they were put down.
+struct OrderRequest {
+    std::vector<std::string> characters;
+};
 struct UndoRequest {};
 struct PauseRequest {};
 struct ResumeRequest {};
 struct AbandonRequest {};
 
-using HostRequest =
-    std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest, PauseRequest,
-                 ResumeRequest, AbandonRequest, RevealRequest, SeatRequest, VoteRequest, PlanRequest>;
+using HostRequest = std::variant<NewGameRequest, DealRequest, KeepRequest, ReshuffleRequest, UndoRequest,
+                                 PauseRequest, ResumeRequest, AbandonRequest, RevealRequest, SeatRequest,
+                                 VoteRequest, PlanRequest, OrderRequest>;
 
 // The trace's spelling: "new-game", "deal", "keep", "reshuffle", "undo",
-// "pause", "resume", "abandon", "reveal", "seat", "vote", "plan".
+// "pause", "resume", "abandon", "reveal", "seat", "vote", "plan", "order".
 std::string hostRequestName(const HostRequest& request);
 
 struct HostRequestParse {

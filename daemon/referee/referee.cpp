@@ -292,6 +292,14 @@ HostAnswer Referee::Impl::abandon() {
     return HostAnswer::accepted(game.id, engine::Message("answer.abandoned"));
 }
 
+HostAnswer Referee::Impl::order(const OrderRequest& r) {
+    if (auto bad = needPlaying()) return *bad;
+    board.review();
+    auto answer = board.answerOrder(r.characters, *this);
+    settle();
+    return *answer;
+}
+
 HostAnswer Referee::Impl::reveal(const RevealRequest& r) {
     if (auto bad = needPlaying()) return *bad;
     auto& game = ctx.game;
@@ -466,6 +474,7 @@ HostAnswer Referee::host(const HostRequest& request, Timestamp now) {
             if constexpr (std::is_same_v<T, SeatRequest>) return m.seat(r);
             if constexpr (std::is_same_v<T, VoteRequest>) return m.phoneVote(r);
             if constexpr (std::is_same_v<T, PlanRequest>) return m.plan(r);
+            if constexpr (std::is_same_v<T, OrderRequest>) return m.order(r);
         },
         request);
     // A request is on disk before it is applied: one that met a log unable

@@ -167,7 +167,9 @@ struct Notice {
     // "game-over", "refused", "recovered", "guided", "paused", "resumed",
     // "undone", "abandoned", "resumed-from-log", "reader-fault",
     // "log-problem", "log-ok", "teach" (a teaching table: a rule the first
-    // time it comes into play, detail {"rule"}). Station only:
+    // time it comes into play, detail {"rule"}), "order-question" (the
+    // host is asked an order the readers missed; detail: the status's
+    // "order_question"), "order-dropped". Station only:
     // "private-refusal", "ignored-key".
     std::string kind;
     Audience audience = Audience::Public;
@@ -199,6 +201,8 @@ struct RefereeCounters {
     // Private notices to a station (its page shows the last): a count only,
     // so that players' pages know to look (not in countersJson).
     int stationNotices = 0;
+    // Orders the readers missed that the host was asked about (not in countersJson).
+    int orderQuestions = 0;
     std::vector<nlohmann::json> results;  // GAME-RECORD result of each finished game
 };
 nlohmann::json countersJson(const RefereeCounters& counters);

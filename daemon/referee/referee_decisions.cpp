@@ -287,6 +287,19 @@ HostAnswer Referee::Impl::resumeFromLog(store::GameId id) {
     bots.resumeGame(logged.bots);
     teaching.resumeGame(logged.teaching, timeline.decisions());
     board.startGame();  // the board goes back to the logged position first
+    // A question about an order the readers missed, still open when the game
+    // stopped (no decision logged after it): asked again.
+    for (auto e = events.rbegin(); e != events.rend(); ++e) {
+        if (store::isDecisionKind(e->kind) || e->kind == "undo") break;
+        if (e->kind != "order-question") continue;
+        std::vector<std::string> characters;
+        const auto asked = json::parse(e->payload, nullptr, false);
+        if (asked.is_object() && asked.contains("characters") && asked["characters"].is_array())
+            for (const auto& c : asked["characters"])
+                if (c.is_string()) characters.push_back(c.get<std::string>());
+        board.askAgainAfterResume(characters);
+        break;
+    }
     game.status = logged.paused ? GameStatus::Paused : GameStatus::Playing;
     // A move chosen from afar that the table had not made yet is shown again.
     seats.restorePlan(logged.plan);

@@ -62,6 +62,8 @@ struct vivaref::referee::Referee::Impl final : vivaref::referee::Decider {
     HostAnswer plan(const PlanRequest& r);
     // A vote from a player's phone: judged as a key of that seat's is.
     HostAnswer phoneVote(const VoteRequest& r);
+    // The host's answer to the order the readers missed (board_unseen.cpp).
+    HostAnswer order(const OrderRequest& r);
     std::optional<HostAnswer> needPlaying() const;
     // undo_preview.cpp: what undo would take back, in words
     std::optional<UndoPreview> undoPreview() const;

@@ -480,9 +480,10 @@ ServiceAnswer TableCore::host(std::string_view request, const json& body) {
     // A vote or a move from afar is a player's, from their own page.
     if (!trace::parseHostKind(request, kind) || kind == trace::HostKind::Vote ||
         kind == trace::HostKind::Plan)
-        return ServiceAnswer::failed(Outcome::NotFound, "no-such-request",
-                                     "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
-                                     "pause, resume, abandon, seat, players, members, language and voice");
+        return ServiceAnswer::failed(
+            Outcome::NotFound, "no-such-request",
+            "the host's requests are new-game, deal, keep, reshuffle, reveal, undo, "
+            "pause, resume, abandon, seat, order, players, members, language and voice");
     // Undo past a scoring the table has seen is asked about first (issue 34):
     // the host's answer, not the game's, so it stays out of the trace.
     json form = body;

@@ -55,6 +55,13 @@ referee::HostRequest hostRequest(const trace::HostLine& host) {
             return referee::VoteRequest{host.payload};
         case trace::HostKind::Plan:
             return referee::PlanRequest{host.payload};
+        case trace::HostKind::Order: {
+            referee::OrderRequest request;
+            // The trace reader checked the form already.
+            for (const auto& c : host.payload.value("characters", nlohmann::json::array()))
+                if (c.is_string()) request.characters.push_back(c.get<std::string>());
+            return request;
+        }
         case trace::HostKind::Abandon:
             break;
     }

@@ -35,6 +35,9 @@ enum class HostKind : std::uint8_t {
     Seat,
     Vote,
     Plan,
+    // The host's answer to which of several characters the readers saw land
+    // unseen came first, {"characters": [slugs]} (our addition too).
+    Order
 };
 
 // "new-game", "deal", ...: the key inside a `host` object.
@@ -51,7 +54,8 @@ struct HostLine {
     HostKind kind = HostKind::Undo;
     // new-game: the GAME-RECORD setup object; deal, keep, reshuffle: the
     // GAME-RECORD object of that line; reveal: the cards the host entered
-    // (daemon/referee/host_request.hpp); otherwise an empty object.
+    // (daemon/referee/host_request.hpp); order: {"characters": [slugs]};
+    // otherwise an empty object.
     nlohmann::json payload = nlohmann::json::object();
     std::vector<std::string> players;  // new-game only: one name per player (may be empty)
     // new-game only: "dealt" or "physical" (our addition to the trace's

@@ -20,9 +20,9 @@ using record::messageQuote;
 
 namespace {
 
-constexpr std::array<std::string_view, 12> kHostNames = {"new-game", "deal",  "keep",   "reshuffle",
-                                                         "undo",     "pause", "resume", "abandon",
-                                                         "reveal",   "seat",  "vote",   "plan"};
+constexpr std::array<std::string_view, 13> kHostNames = {"new-game", "deal",   "keep",    "reshuffle", "undo",
+                                                         "pause",    "resume", "abandon", "reveal",    "seat",
+                                                         "vote",     "plan",   "order"};
 
 // A line's first problem; thrown inside this file only, and caught by
 // parseTraceLine, so that the checks below read straight through.
@@ -216,6 +216,18 @@ HostLine readHost(const json& value) {
         case HostKind::Abandon:
             object(payload, what, {});
             break;
+        case HostKind::Order: {
+            // Two to four characters' slugs, in the order the host says
+            // they were put down (the referee judges which).
+            const json& characters = required(object(payload, what, {"characters"}), "characters", what);
+            if (!characters.is_array() || characters.size() < 2 || characters.size() > 4)
+                fail("The order's \"characters\" must be a list of 2 to 4 characters' ids");
+            for (const json& c : characters)
+                if (!c.is_string() || c.get_ref<const std::string&>().empty())
+                    fail("An order's character is a character's id (text), not " + c.dump());
+            host.payload = payload;
+            break;
+        }
     }
     return host;
 }

@@ -70,6 +70,13 @@ void TableVoice::notice(const referee::Notice& notice) {
     // A move chosen from afar is shown to the table as a bot's is.
     if (kind == "bot-plan" || kind == "remote-plan") return keep(VoiceMoment::Bot, notice);
     if (kind == "teach") return keep(VoiceMoment::Teach, notice);
+    // The referee asks the host an order the readers missed (issue 35): the
+    // table hears that it waits for the host; the question is on the host's page.
+    if (kind == "order-question") {
+        referee::Notice waits = notice;
+        waits.says = engine::Message("order.waiting");
+        return keep(VoiceMoment::Reader, waits);
+    }
     if (kind == "reader-fault") {
         const bool silent = notice.says && notice.says->code == "notice.reader-silent";
         return silent ? keep(VoiceMoment::Reader, notice) : withdraw(VoiceMoment::Reader);

@@ -843,3 +843,25 @@ TEST_CASE("the host's players: opened links, undo's words and its question, a na
     // The trace (the log's host lines) holds a plain undo: the question is the API's.
     CHECK(t.call(http::verb::post, "/api/host/undo", {{"confirm", true}, {"x", 1}}).first == 400);
 }
+
+TEST_CASE(
+    "the host's answer to an order the readers missed: its form checked, refused when nothing is asked") {
+    TempDirectory dir;
+    Table t(dir / "games.sqlite");
+    const json setup = {{"edition", "classic"}, {"seats", 3}, {"rounds", 2}};
+    REQUIRE(
+        t.call(http::verb::post, "/api/host/new-game", {{"setup", setup}, {"players", {"Ann", "Bo", "Cy"}}})
+            .first == 200);
+    // The form, as a trace line's: 400 and nothing done.
+    for (const json& body :
+         {json::object(), json{{"characters", "odessa"}}, json{{"characters", {"odessa"}}},
+          json{{"characters", {"odessa", 3}}}, json{{"characters", {"odessa", "piero"}}, {"x", 1}}})
+        CHECK(t.call(http::verb::post, "/api/host/order", body).first == 400);
+    // Well formed, but no question is open: the referee's reason, in words.
+    auto [code, answer] = t.call(http::verb::post, "/api/host/order", {{"characters", {"odessa", "piero"}}});
+    CAPTURE(answer.dump());
+    CHECK(code == 409);
+    CHECK(answer["error"] == "no-question");
+    CHECK(answer["says"]["code"] == "order.no-question");
+    CHECK(t.get("/api/status")["order_question"].is_null());
+}

@@ -7,6 +7,7 @@
 
 #include "daemon/trace/trace_check.hpp"
 #include "daemon/trace/trace_reader.hpp"
+#include "daemon/trace/trace_writer.hpp"
 #include "drivers/sensing/board_layout.hpp"
 
 namespace vivaref::trace {
@@ -83,6 +84,14 @@ TEST_CASE("trace reader: host requests, empty scans and tags named by UID") {
               .kind == HostKind::Keep);
     CHECK(std::get<HostLine>(only(R"({"t": 3, "host": {"reshuffle": {"pile": ["yes"]}}})").input)
               .payload["pile"][0] == "yes");
+    // The host's answer to an order the readers missed (our addition, issue 35).
+    auto order =
+        std::get<HostLine>(only(R"({"t": 9, "host": {"order": {"characters": ["piero", "odessa"]}}})").input);
+    CHECK(order.kind == HostKind::Order);
+    CHECK(order.payload["characters"] == nlohmann::json::array({"piero", "odessa"}));
+    const auto written = writeTrace(std::vector<TraceLine>{{9, order}});
+    CHECK(written.find(R"("order":{"characters":["piero","odessa"]})") != std::string::npos);
+    CHECK(std::get<HostLine>(only(written.substr(0, written.size() - 1)).input) == order);
     auto noPlayers = std::get<HostLine>(only(R"({"t": 0, "host": {"new-game": {"setup": {}}}})").input);
     CHECK(noPlayers.players.empty());
     CHECK(std::get<ScanLine>(only(R"({"t": 7, "scan": {"reader": "wc3", "tags": []}})").input).tags.empty());
@@ -123,6 +132,10 @@ TEST_CASE("trace reader: a malformed line says what is wrong") {
         {R"({"t": 1, "host": {"undo": {"now": true}}})", "unknown key \"now\""},
         {R"({"t": 1, "host": {"pause": []}})", "must be an object"},
         {R"({"t": 1, "host": {"deal": [1]}})", "must be an object"},
+        {R"({"t": 1, "host": {"order": {}}})", "misses its key \"characters\""},
+        {R"({"t": 1, "host": {"order": {"characters": ["odessa"]}}})", "2 to 4 characters"},
+        {R"({"t": 1, "host": {"order": {"characters": ["odessa", 4]}}})", "character's id (text)"},
+        {R"({"t": 1, "host": {"order": {"characters": ["a", "b"], "by": 1}}})", "unknown key \"by\""},
         {R"({"t": 1, "host": {"new-game": {"players": ["A"]}}})", "misses its key \"setup\""},
         {R"({"t": 1, "host": {"new-game": {"setup": 4}}})", "\"setup\" must be an object"},
         {R"({"t": 1, "host": {"new-game": {"setup": {}, "players": "Ann"}}})", "\"players\" must be a list"},

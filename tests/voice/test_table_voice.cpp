@@ -172,6 +172,21 @@ TEST_CASE("a reader that stops answering is said, and withdrawn once every reade
     CHECK(v.voice.pending() == 0);  // and "every reader answers" is not said
 }
 
+TEST_CASE("an order the readers missed: the table hears that it waits for the host") {
+    VoiceTable v;
+    v.t.start(kClassic4);
+    v.hear();
+    referee::Notice asked;
+    asked.kind = "order-question";
+    asked.says = engine::Message("order.question", {{"characters", engine::say::list({})}});
+    v.voice.notice(asked);
+    v.voice.flush();
+    REQUIRE(v.speaker.queue().size() == 1);
+    CHECK(v.speaker.queue().waiting().front().line.key.name == "reader");
+    CHECK(v.speaker.queue().waiting().front().line.text ==
+          "The table waits for the host: the readers missed which piece was put down first.");
+}
+
 TEST_CASE("a bot's move is said for someone to make, and withdrawn once a move is made") {
     VoiceTable v;
     v.t.start(kClassic4);

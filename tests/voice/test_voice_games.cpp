@@ -58,9 +58,9 @@ std::string lower(std::string text) {
 
 // The codes the voice may say, and what may be inside them.
 const std::set<std::string> kSpoken = {
-    "referee.refusal-steps", "event.election-opened", "event.crowned",       "event.not-crowned",
-    "voice.round-ended",     "event.round-ended",     "event.game-over",     "event.game-over-emissary",
-    "referee.bot-places",    "referee.bot-moves",     "notice.reader-silent"};
+    "referee.refusal-steps", "event.election-opened", "event.crowned",        "event.not-crowned",
+    "voice.round-ended",     "event.round-ended",     "event.game-over",      "event.game-over-emissary",
+    "referee.bot-places",    "referee.bot-moves",     "notice.reader-silent", "order.waiting"};
 
 struct Heard {
     std::set<std::string> codes;

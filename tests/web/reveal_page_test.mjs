@@ -12,7 +12,10 @@
 // then shows the scores and the revealed cards. A player's page says to
 // keep the card in hand and still shows the vote cards. The new-game form
 // sends "favourites": "physical" only when chosen, and shows the daemon's
-// warning when a player's name is also a character's.
+// warning when a player's name is also a character's. And (issue 35) the
+// host page shows the referee's question about an order the readers
+// missed, at a phone's and a laptop's size, one button per answer, and the
+// button answers it (a refusal's reason shown).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +54,30 @@ scored.view.finished_rounds.push({ round: 2, kings: ['eloise'], crown: 0, scores
 scored.view.revealed_favourites = expectedBody.favourites.map((favourites, p) => ({ favourites, banished: cards[p].banished }));
 scored.election = null;
 scored.waiting_for = 'The referee deals round 3.';
+// Issue 35: the readers missed which of Merlin and Jeanne was put down
+// first, and the two orders credit other seats: the host is asked.
+const step = (seat, slug, name, kind, place) => ({ code: 'order.step-placed', args: { seat: { player: seat }, character: { character: slug, name, kind }, to: { place } } });
+const answerSays = (first, a, b) => ({ code: 'order.answer', args: { character: first, steps: { message: { code: 'order.then', args: { before: { message: a }, after: { message: b } } } } } });
+const merlin = { character: 'merlin', name: 'Merlin', kind: 'man' };
+const jeanne = { character: 'jeanne', name: 'Jeanne', kind: 'woman' };
+const asked = {
+  characters: [{ character: 'merlin', on: '1', seen: 'on floor 1' }, { character: 'jeanne', on: '2', seen: 'on floor 2' }],
+  text: 'The readers missed which was put down first: Merlin and Jeanne. Who was first?',
+  says: { code: 'order.question', args: { characters: { list: [merlin, jeanne] } } },
+  answers: [
+    { characters: ['merlin', 'jeanne'], actions: [{ action: 'place', seat: 0, character: 'merlin', to: '1' }, { action: 'place', seat: 1, character: 'jeanne', to: '2' }],
+      text: '', says: answerSays(merlin, step('Anna', 'merlin', 'Merlin', 'man', '1'), step('Bruno', 'jeanne', 'Jeanne', 'woman', '2')) },
+    { characters: ['jeanne', 'merlin'], actions: [{ action: 'place', seat: 0, character: 'jeanne', to: '2' }, { action: 'place', seat: 1, character: 'merlin', to: '1' }],
+      text: '', says: answerSays(jeanne, step('Anna', 'jeanne', 'Jeanne', 'woman', '2'), step('Bruno', 'merlin', 'Merlin', 'man', '1')) },
+  ],
+};
+const askingStatus = structuredClone(pending);
+askingStatus.reveal = null;
+askingStatus.reveal_correction = null;
+askingStatus.view.phase = 'placement';
+askingStatus.order_question = asked;
+askingStatus.waiting_for = 'The table waits for the host: the readers missed which piece was put down first.';
+askingStatus.waiting_says = { code: 'order.waiting', args: {} };
 const refusal = { error: 'wrong-round', message: 'The referee waits for the cards of round 3, not round 2.' };
 
 const server = await startFixtureServer({
@@ -58,6 +85,8 @@ const server = await startFixtureServer({
   players: { 'tok-anna': player },
   answers: {
     '/api/host/reveal': [{ status: 409, body: refusal }, { status: 200, body: { ok: true, game: 7 } }],
+    '/api/host/order': [{ status: 409, body: { error: 'no-question', message: 'No question about an order is open.', says: { code: 'order.no-question', args: {} } } },
+      { status: 200, body: { ok: true, game: 7, message: 'Played as answered: ...', says: { code: 'order.answered', args: { answer: { message: asked.answers[1].says } } } } }],
     // The second game started with a warning: a player named as a character.
     '/api/host/new-game': [{ status: 200, body: { game: 8, players: [] } }, { status: 200, body: { game: 9, players: [], warning: 'Dario is also the name of the character Dario l’Antiquario.', warning_says: { code: 'name.is-character', args: { player: { player: 'Dario' }, character: { character: 'dario', name: 'Dario l’Antiquario', kind: 'man' } } } } }],
   },
@@ -219,6 +248,45 @@ try {
   const games = server.posts.filter((p) => p.path === '/api/host/new-game').map((p) => p.body);
   check(games.length === 2 && !('favourites' in games[0]) && games[1].favourites === 'physical',
     `"favourites": "physical" only when chosen: ${JSON.stringify(games.map((g) => g.favourites ?? null))}`);
+
+  // --- the referee asks the order the readers missed (issue 35) -------------------
+  server.setStatus(askingStatus);
+  await statusPage.locator('#order-question').waitFor({ timeout: kWait });
+  const told = await statusPage.locator('main').innerText();
+  check(/The table waits for the host/.test(told) && /Merlin and Jeanne\. Who was first\?/.test(told), 'the status page says the table waits, and the question');
+  for (const [size, name] of [[kPhone, 'phone'], [kDesktop, 'laptop']]) {
+    const asking = await newPage(browser, size, errors);
+    await asking.goto(`${server.url}/host.html`);
+    await asking.locator('#order-question:not(.hidden)').waitFor({ timeout: kWait });
+    const question = await asking.locator('#order-question').innerText();
+    check(/the table waits for you/.test(question) && /Merlin and Jeanne\. Who was first\?/.test(question), `the question is shown on the ${name}: ${question}`);
+    check(/The table waits for the host/.test(await asking.locator('#now').innerText()), `the page says the table waits for the host (${name})`);
+    const buttons = asking.locator('#order-answers button');
+    check((await buttons.count()) === 2, `one button per answer (${name})`);
+    const first = await buttons.nth(0).innerText();
+    check(/Merlin.* first: .*Anna.* placed .*Merlin.* on floor 1, then .*Bruno.* placed .*Jeanne.* on floor 2\./.test(first), `an answer says who placed what, in order: ${first}`);
+    const heights = await buttons.evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().height));
+    check(heights.every((h) => h >= 44), `the answers are finger-sized (${name}): ${heights}`);
+    check((await pageWidth(asking)) <= (name === 'phone' ? 392 : 1400), `the question fits the ${name} (${await pageWidth(asking)})`);
+    await shot(asking, `host-order-${name}`, { fullPage: false });
+    if (name === 'phone') {
+      // A stale answer (someone answered first): the referee's reason.
+      await buttons.nth(1).tap();
+      await asking.locator('#message.error').filter({ hasText: 'No question about an order is open' }).waitFor({ timeout: kWait });
+      check(true, 'a refused answer shows the referee\'s reason');
+      // The answer: the second order's characters, as the contract says.
+      await buttons.nth(1).tap();
+      await asking.locator('#message.ok').filter({ hasText: 'Played as answered' }).waitFor({ timeout: kWait });
+      const sent = server.posts.filter((p) => p.path === '/api/host/order').map((p) => p.body);
+      check(sent.length === 2 && JSON.stringify(sent[1]) === JSON.stringify({ characters: ['jeanne', 'merlin'] }), `the button sends its order: ${JSON.stringify(sent)}`);
+      check((await asking.locator('#message').innerText()).includes('Jeanne first'), 'the page says what was played');
+      // Answered: the next status has no question, and the box goes.
+      server.setStatus({ ...askingStatus, order_question: null, waiting_for: 'Bruno places a character.', waiting_says: null });
+      await asking.locator('#order-question.hidden').waitFor({ state: 'attached', timeout: kWait });
+      check(true, 'the question goes once answered');
+      server.setStatus(askingStatus);
+    }
+  }
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);

@@ -2,7 +2,8 @@
 // codes (each hidden once its player's page has opened), undo (saying what
 // it took back, and asking first before it takes back a scoring the table
 // has seen), pause, resume, abandon, enter physical Favourites cards at a
-// coronation (js/reveal.js). Chance by hand and tag enrolment are on the
+// coronation (js/reveal.js), answer the referee's question about an order
+// the readers missed (issue 35). Chance by hand and tag enrolment are on the
 // host's tools page (host-tools.html, js/host_tools.js). Every request carries
 // the host's secret as "Authorization: Bearer": taken from the host's link
 // (host.html#SECRET) and kept on this device (js/api.js). Any other device
@@ -300,6 +301,7 @@ function onStatus(status) {
     seatControls.setState(status.state);
   }
   if (over) askUndo(null);
+  showOrderQuestion(over ? null : status.order_question);
   const players = status.players || [];
   document.body.dataset.players = players.map((p) => seatName(p.seat, players)).join('|');
 }
@@ -324,6 +326,38 @@ async function undo(confirm) {
     if (e.code === 'needs-confirmation' && !confirm) askUndo(refusalOf(e));
     else tell(refusalOf(e), false);
   }
+}
+
+// The order the readers missed, or none (null): the referee's question and
+// one button per answer, each saying who did what (REFEREE-NOTES.md, "When
+// the readers are late"). Built again only when the question changes, so a
+// status update does not take the host's focus away.
+function showOrderQuestion(question) {
+  $('order-question').classList.toggle('hidden', !question);
+  const key = question ? JSON.stringify(question.answers.map((a) => a.characters)) : '';
+  if (key === showOrderQuestion.key) return;
+  showOrderQuestion.key = key;
+  const answers = $('order-answers');
+  answers.textContent = '';
+  $('order-question-text').textContent = question ? sayOr(question.says, question.text) : '';
+  if (!question) return;
+  for (const answer of question.answers) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'order-answer';
+    button.dataset.characters = answer.characters.join(' ');
+    button.textContent = sayOr(answer.says, answer.text);
+    button.addEventListener('click', async () => {
+      try {
+        const done = await host('order', { characters: answer.characters });
+        tell(sayOr(done.says, done.message), true);
+      } catch (e) {
+        tell(refusalOf(e), false);
+      }
+    });
+    answers.append(button);
+  }
+  $('order-question').scrollIntoView({ block: 'nearest' });
 }
 
 // The question about an undo, or none (null).

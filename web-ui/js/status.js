@@ -104,6 +104,9 @@ function renderTop(status) {
   // (the LEDs show it too). The sentence itself is the waiting line above.
   const plan = status.plan || status.bot_plan; // `bot_plan`: its name before issue 35
   if (plan) turn = `<span id="bot-plan" class="turn-chip">▶ ${sayHtml('page.status.bot-lit', { seat: { html: seatChip(plan.seat, status) } })}</span>`;
+  // The referee asks the host an order the readers missed (issue 35): the
+  // table sees the question; the answer is the host's, on the host page.
+  if (status.order_question) turn = `<span id="order-question">${esc(sayDaemon(status.order_question.says, status.order_question.text))}</span>`;
   $('turn').innerHTML = turn;
   const last = status.last_action_says && status.last_action_says.code ? { message: withKinds(status.last_action_says) } : { text: status.last_action || '' };
   $('last-action').textContent = status.last_action || last.message ? say('page.status.last', { action: last }) : '';
