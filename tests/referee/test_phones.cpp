@@ -9,7 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "daemon/store/game_store.hpp"
-#include "daemon/words/words.hpp"
+#include "daemon/words/message_json.hpp"
 #include "drivers/leds/led_names.hpp"
 #include "engine/record/line_writer.hpp"
 #include "engine/roster.hpp"
@@ -42,7 +42,8 @@ void phonesToElection(HandTable& t, const json& seats) {
     startSeats(t, seats);
     const char* floors[] = {"1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"};
     const auto& roster = t.state().rules().roster();
-    for (int i = 0; i < 12; ++i) t.put(roster[engine::CharacterId{static_cast<std::uint8_t>(i)}].id, floors[i]);
+    for (int i = 0; i < 12; ++i)
+        t.put(roster[engine::CharacterId{static_cast<std::uint8_t>(i)}].id, floors[i]);
     t.follow();
     REQUIRE(t.state().phase() == engine::Phase::Ascent);
     t.put("natale", "5");
@@ -172,10 +173,12 @@ TEST_CASE("what a phone voted changes nothing public before the reveal") {
     checkNoSecrets(yes.referee.publicStatus(), yes.state());
 }
 
-TEST_CASE("one way per seat: a station's key at a phone seat is ignored privately, a phone at a station "
-          "seat refused; either takes both") {
-    const json seats = json::array(
-        {{{"seat", 0}, {"votes", "phone"}}, {{"seat", 2}, {"votes", "either"}}, {{"seat", 3}, {"votes", "either"}}});
+TEST_CASE(
+    "one way per seat: a station's key at a phone seat is ignored privately, a phone at a station "
+    "seat refused; either takes both") {
+    const json seats = json::array({{{"seat", 0}, {"votes", "phone"}},
+                                    {{"seat", 2}, {"votes", "either"}},
+                                    {{"seat", 3}, {"votes", "either"}}});
     HandTable t;
     phonesToElection(t, seats);
     const auto status = t.referee.publicStatus();
@@ -245,8 +248,9 @@ TEST_CASE("a castle with no stations: every seat votes by phone, with nothing ch
     CHECK(seats[3]["votes_by"] == "phone");
 }
 
-TEST_CASE("a seat played from afar: only its legal choice on its turn, for the position offered; the table "
-          "makes it") {
+TEST_CASE(
+    "a seat played from afar: only its legal choice on its turn, for the position offered; the table "
+    "makes it") {
     const json seats = json::array({{{"seat", 0}, {"remote", true}}, {{"seat", 1}, {"remote", true}}});
     HandTable t;
     startSeats(t, seats);
@@ -257,9 +261,12 @@ TEST_CASE("a seat played from afar: only its legal choice on its turn, for the p
     CHECK(status["plan"].is_null());
     const std::size_t step = stepOf(t);
 
-    // Nothing of seat 0 is judged on the board before it chose: refused as its move.
+    // Nothing of seat 0 is judged on the board before it chose: the table
+    // waits for the phone (a piece put meanwhile is not its placement).
     t.put(classic(0), "1");
-    CHECK(refusalCode(t) == "remote-move");
+    CHECK(t.state().placeOf(id(t, classic(0))) == engine::Place::Reserve);
+    CHECK(t.referee.publicStatus()["waiting_says"]["code"] == "wait.remote-turn");
+    CHECK(stepOf(t) == step);
     t.remove(classic(0));
     t.follow();
     CHECK(refusalCode(t).empty());
@@ -278,7 +285,10 @@ TEST_CASE("a seat played from afar: only its legal choice on its turn, for the p
     answer = t.host(planOf(t, 0, classic(0), "5", step));  // the classic placements go to floors 1 to 4
     CHECK_FALSE(answer.ok);
     CHECK(answer.code != "stale");
-    answer = t.host({{"plan", {{"vote", {{"seat", 0}, {"card", "yes"}}}}, {"step", step}}});
+    json notAMove = json::object();
+    notAMove["vote"] = json{{"seat", 0}, {"card", "yes"}};
+    notAMove["step"] = step;
+    answer = t.host(json{{"plan", notAMove}});
     CHECK(answer.code == "bad-plan");
     CHECK(t.referee.publicStatus().dump() == quiet);
     CHECK(t.take().empty());
@@ -399,7 +409,8 @@ void playOn(HandTable& t, std::uint64_t seed, Done done) {
             continue;
         }
         const auto& a = choices[rng.below(static_cast<std::uint32_t>(choices.size()))];
-        if (a.kind() == engine::ActionKind::Vote && t.referee.seatPlay(a.seat())->votesBy() == VoteSource::Phone)
+        if (a.kind() == engine::ActionKind::Vote &&
+            t.referee.seatPlay(a.seat())->votesBy() == VoteSource::Phone)
             REQUIRE(phoneVote(t, a.seat().index, engine::voteCardName(a.card())).ok);
         else
             t.perform(a);

@@ -18,6 +18,8 @@
 // apart). Usage: phone_latency_bench [N [DIR]] (N requests of each kind,
 // default 500; the log in DIR, default $TMPDIR; /dev/shm leaves the disk
 // out). The machine's load average is printed beside the figures.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,8 +32,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/server/event_hub.hpp"
@@ -107,8 +107,9 @@ double percentile(std::vector<double> v, double p) {
 }
 
 void print(const char* what, const std::vector<double>& ms) {
-    std::printf("%-52s n=%zu  p50 %.2f ms  p99 %.2f ms  max %.2f ms  (target: p99 <= 50 ms)\n", what, ms.size(),
-                percentile(ms, 0.5), percentile(ms, 0.99), ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()));
+    std::printf("%-52s n=%zu  p50 %.2f ms  p99 %.2f ms  max %.2f ms  (target: p99 <= 50 ms)\n", what,
+                ms.size(), percentile(ms, 0.5), percentile(ms, 0.99),
+                ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()));
 }
 
 void require(bool ok, const std::string& why) {
@@ -176,13 +177,15 @@ int main(int argc, char** argv) {
                     using T = std::decay_t<decltype(input)>;
                     if constexpr (std::is_same_v<T, trace::HostLine>) {
                         if (input.kind == trace::HostKind::NewGame)
-                            call(t.core.host("new-game", {{"setup", input.payload},
-                                                          {"seats", json::array({{{"seat", 1}, {"votes", "either"}}})}}),
+                            call(t.core.host("new-game",
+                                             {{"setup", input.payload},
+                                              {"seats", json::array({{{"seat", 1}, {"votes", "either"}}})}}),
                                  "new-game");
                         else
                             call(t.core.host(trace::hostKindName(input.kind), input.payload), "host");
                     } else if constexpr (std::is_same_v<T, trace::PutLine>) {
-                        call(t.core.sim("put", {{"character", input.tag.text}, {"place", input.place.name}}), "put");
+                        call(t.core.sim("put", {{"character", input.tag.text}, {"place", input.place.name}}),
+                             "put");
                     } else if constexpr (std::is_same_v<T, trace::LiftLine>) {
                         call(t.core.sim("lift", {{"character", input.tag.text}}), "lift");
                     }
@@ -202,7 +205,8 @@ int main(int argc, char** argv) {
             if (!published) t.runUntil(t.real() + Micros(1'000'000), [&] { return published.has_value(); });
             require(published.has_value(), "no status event after a vote");
             voteMs.push_back(std::chrono::duration<double, std::milli>(*published - arrived).count());
-            require(t.core.publicStatus()["election"]["voted"] == json::array({1}), "the status misses the vote");
+            require(t.core.publicStatus()["election"]["voted"] == json::array({1}),
+                    "the status misses the vote");
             t.runUntil(t.real() + gap());
             call(t.core.host("undo", json::object()), "undo");
         }

@@ -145,7 +145,7 @@ ScriptGroups groupScript(const std::vector<trace::TraceLine>& lines, const Recor
         };
         if (!action) {
             const auto kind = std::holds_alternative<engine::Deal>(decision) ? trace::HostKind::Deal
-                                                                              : trace::HostKind::Reshuffle;
+                                                                             : trace::HostKind::Reshuffle;
             REQUIRE(hostAt(p, kind));
             out.group[p++] = g;
             continue;
@@ -173,7 +173,7 @@ ScriptGroups groupScript(const std::vector<trace::TraceLine>& lines, const Recor
                 auto lands = [&](std::size_t q) {
                     if (!place) return std::holds_alternative<trace::LiftLine>(lines[q].input);
                     const auto* put = std::get_if<trace::PutLine>(&lines[q].input);
-                    return put && put->tag.text == slug && put->place == *place;
+                    return put && put->tag.text == slug && put->place.name == *place;
                 };
                 for (std::size_t q = p; q < lines.size() && !end;) {
                     if (slugOf(lines[q]) != slug) {
@@ -212,8 +212,9 @@ struct PhoneTable {
 // One game through the rig, driven as a live table: see the file's comment.
 void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStations, std::uint64_t seed,
                     PhoneFigures& figures) {
-    INFO("family " << family.name << ", pace " << std::string(pace.name)
-                   << (noStations ? ", no stations" : ", phones and a remote seat") << ", seed " << seed
+    const std::string what =
+        std::string(pace.name) + (noStations ? ", no stations" : ", phones and a remote seat");
+    INFO("family " << family.name << ", pace " << what << ", seed " << seed
                    << " (VIVAREF_BRISK_SEED moves the seeds)");
     const std::string record = randomRecord(family.spec, seed);
     trace::TableScriptOptions options;
@@ -260,9 +261,10 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
         rig.attach(recorder);
 
         const std::size_t decisions = steps.decisions.size();
-        std::size_t step = 0;                          // the referee's decisions so far, as seen
+        std::size_t step = 0;    // the referee's decisions so far, as seen
+        std::int64_t clock = 0;  // the table's time: the rig has run everything before it
         std::vector<std::int64_t> reached(decisions + 1, -1);  // when the referee reached each
-        std::map<int, std::int64_t> handReady;         // by decision: not before (a plan shown)
+        std::map<int, std::int64_t> handReady;                 // by decision: not before (a plan shown)
         std::int64_t electionOpened = 0;
         std::int64_t shift = 0;  // how much later than the script the table runs now
         struct Phone {
@@ -290,7 +292,7 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
                 const std::int64_t at = std::max(drawn, now + 1);
                 figures.phoneDelayMs += at - electionOpened;
                 Json vote = Json::parse(record::writeAction(*action, rules))["vote"];
-                phones.push_back({at, trace::HostLine{trace::HostKind::Vote, std::move(vote)}});
+                phones.push_back({at, trace::HostLine{trace::HostKind::Vote, std::move(vote), {}}});
             } else if ((action->kind() == engine::ActionKind::Place ||
                         action->kind() == engine::ActionKind::Move) &&
                        table.remote == action->seat().index) {
@@ -298,7 +300,7 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
                 figures.planDelayMs += d;
                 Json plan = Json::parse(record::writeAction(*action, rules));
                 plan["step"] = k;
-                phones.push_back({now + d, trace::HostLine{trace::HostKind::Plan, std::move(plan)}});
+                phones.push_back({now + d, trace::HostLine{trace::HostKind::Plan, std::move(plan), {}}});
                 handReady[static_cast<int>(k)] = now + d + pace.timing.settle;
             }
             std::stable_sort(phones.begin(), phones.end(),
@@ -310,7 +312,7 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
             if (!now) return;
             for (std::size_t j = step + 1; j <= std::min(decisions, step + 12); ++j)
                 if (*now == steps.states[j]) {
-                    for (std::size_t k = step + 1; k <= j; ++k) reach(k, rig.now().count());
+                    for (std::size_t k = step + 1; k <= j; ++k) reach(k, clock);
                     step = j;
                     return;
                 }
@@ -321,15 +323,26 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
         const std::int64_t kStallMs = 60000;
         std::int64_t waitingSince = 0;
         bool started = false;
-        while (next < script.lines.size() || !phones.empty()) {
+        while (next < script.lines.size() || !phones.empty() || (started && step < decisions)) {
+            // A seat that votes by phone presses no key: its key lines are left out.
+            while (next < script.lines.size()) {
+                const auto* key = std::get_if<trace::ButtonLine>(&script.lines[next].input);
+                if (!key || !table.phones.contains(key->station.number)) break;
+                ++next;
+            }
             // The next script line, once the referee reached its decision.
             std::optional<std::int64_t> lineAt;
             if (next < script.lines.size()) {
                 const int g = groups.group[next];
                 if (g < 0 || (started && static_cast<std::size_t>(g) <= step)) {
-                    std::int64_t at =
-                        std::max({script.lines[next].t + shift, lastInput, rig.now().count()});
+                    std::int64_t at = std::max({script.lines[next].t + shift, lastInput, clock});
                     if (g >= 0) at = std::max(at, reached[static_cast<std::size_t>(g)]);
+                    // The host enters chance as soon as it is due (the referee
+                    // deals itself a second later), however late the table runs.
+                    if (g >= 0 && static_cast<std::size_t>(g) < decisions &&
+                        !actionOf(steps.decisions[static_cast<std::size_t>(g)]))
+                        at = std::max(
+                            {reached[static_cast<std::size_t>(g)] + pace.timing.hostGap, lastInput, clock});
                     if (const auto hand = groups.handBegins.find(g);
                         hand != groups.handBegins.end() && hand->second == next && handReady.contains(g))
                         at = std::max(at, handReady[g]);
@@ -342,10 +355,11 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
             if (phoneAt && (!target || *phoneAt < *target)) target = phoneAt;
             // Time runs in steps of 10 ms, the referee looked at after each.
             const std::size_t before = step;
-            std::int64_t until = target ? *target : rig.now().count() + 10;
+            std::int64_t until = target ? *target : clock + 10;
             bool changed = false;
-            for (std::int64_t t = rig.now().count() + 10; t <= until; t += 10) {
+            for (std::int64_t t = clock + 10; t <= until; t += 10) {
                 rig.runUntil(drivers::Timestamp(t));
+                clock = t;
                 look();
                 if (step != before) {
                     changed = true;
@@ -353,8 +367,20 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
                 }
             }
             if (!target) {
-                if (!changed && rig.now().count() - waitingSince > kStallMs) {
-                    FAIL("the table waits for decision " << step << " since " << waitingSince << " ms");
+                if (!changed && clock - waitingSince > kStallMs) {
+                    const auto status = rig.referee().publicStatus();
+                    FAIL("the table waits for decision "
+                         << step << " ("
+                         << (step < decisions
+                                 ? record::writeDecision(steps.decisions[step], steps.states[step].rules())
+                                 : std::string("none"))
+                         << ") since " << waitingSince << " ms; next script line "
+                         << (next < script.lines.size() ? trace::writeTraceLine(script.lines[next]) : "none")
+                         << " of decision " << (next < script.lines.size() ? groups.group[next] : -2) << "; "
+                         << phones.size() << " phone lines due; refusal " << status["refusal"].dump()
+                         << "; waiting for " << status["waiting_for"].dump() << "; guidance "
+                         << status["guidance"].dump().substr(0, 200) << "; problems "
+                         << Json(problems).dump());
                 }
                 continue;
             }
@@ -364,11 +390,13 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
                 trace::TraceLine line{*phoneAt, phones.front().line};
                 phones.erase(phones.begin());
                 (void)rig.consume(line);
+                clock = std::max(clock, line.t);
                 const auto& answer = rig.lastHostAnswer();
                 const auto kind = std::get<trace::HostLine>(line.input).kind;
                 if (!answer || !answer->ok)
-                    problems.push_back(std::string(trace::hostKindName(kind)) + " at " + std::to_string(line.t) +
-                                       " refused: " + (answer ? answer->code + " " + answer->message : "no answer"));
+                    problems.push_back(
+                        std::string(trace::hostKindName(kind)) + " at " + std::to_string(line.t) +
+                        " refused: " + (answer ? answer->code + " " + answer->message : "no answer"));
                 if (kind == trace::HostKind::Vote)
                     ++figures.phoneVotes;
                 else
@@ -381,29 +409,34 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
                 if (auto* host = std::get_if<trace::HostLine>(&line.input);
                     host && host->kind == trace::HostKind::NewGame)
                     host->seats = seatsJson;
-                if (const auto* key = std::get_if<trace::ButtonLine>(&line.input))
-                    if (table.phones.contains(key->station.number)) {  // that seat votes by phone
-                        ++next;
-                        continue;
-                    }
                 if (auto problem = rig.consume(line)) problems.push_back(*problem);
+                clock = std::max(clock, line.t);
                 if (std::holds_alternative<trace::HostLine>(line.input)) {
                     const auto& answer = rig.lastHostAnswer();
                     if (!answer || !answer->ok)
-                        problems.push_back("host line " + std::to_string(next) + " refused: " +
-                                           (answer ? answer->code + " " + answer->message : "no answer"));
+                        problems.push_back(
+                            "host line " + std::to_string(next) + " at " + std::to_string(line.t) +
+                            " (decision " + std::to_string(groups.group[next]) + " reached at " +
+                            std::to_string(groups.group[next] >= 0
+                                               ? reached[static_cast<std::size_t>(groups.group[next])]
+                                               : -1) +
+                            ") refused: " + (answer ? answer->code + " " + answer->message : "no answer"));
                 }
                 lastInput = line.t;
                 ++next;
             }
             if (!started && rig.referee().state()) {
                 started = true;
-                reached[0] = rig.now().count();
+                reached[0] = clock;
             }
             look();
         }
         rig.finish();
         look();
+        if (std::getenv("VIVAREF_BRISK_VERBOSE"))
+            std::fprintf(stderr, "%s seed %llu: %zu of %zu decisions, %lld ms\n", family.name.c_str(),
+                         static_cast<unsigned long long>(seed), step, decisions,
+                         static_cast<long long>(rig.now().count()));
         const auto summary = simulation::summaryJson(rig.table());
         INFO("summary " << summary.dump());
         INFO("problems " << Json(problems).dump());
@@ -422,11 +455,21 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
         recordedTrace = storedTrace(log, store::GameId{1});
     }
     if (const char* keep = std::getenv("VIVAREF_BRISK_KEEP"))
-        std::ofstream(std::filesystem::path(keep) / ("phones-" + std::to_string(seed) + ".trace")) << recordedTrace;
+        std::ofstream(std::filesystem::path(keep) / ("phones-" + std::to_string(seed) + ".trace"))
+            << recordedTrace;
     // The recorded trace, vote and plan lines and all, plays the same game again.
     CHECK(recordedTrace.find("\"vote\"") != std::string::npos);
     if (table.remote) CHECK(recordedTrace.find("\"plan\"") != std::string::npos);
-    auto replayed = simulateInto(recordedTrace, dir / "again.sqlite", 0, 1);
+    // With the same castle: its stations decide who votes by phone (`vivaref
+    // simulate --config` takes them from the castle's configuration).
+    nlohmann::ordered_json replayed;
+    {
+        store::GameStore againLog(dir / "again.sqlite", store::GameStore::Access::CreateIfMissing,
+                                  store::Durability::Normal);
+        auto outcome = simulation::simulateTrace(recordedTrace, rigOptions, &againLog);
+        REQUIRE_FALSE(outcome.error);
+        replayed = outcome.summary;
+    }
     CHECK(replayed["games_finished"] == 1);
     CHECK(replayed["host_refusals"].empty());
     store::GameStore again(dir / "again.sqlite", store::GameStore::Access::MustExist);
@@ -438,19 +481,21 @@ void playPhoneFamilies(bool noStations, std::uint64_t salt) {
     const std::uint64_t rounds = std::max<std::uint64_t>(1, phonesEnv("VIVAREF_BRISK_ROUNDS", 1));
     PhoneFigures figures;
     const auto families = gameFamilies();
+    const char* only = std::getenv("VIVAREF_BRISK_FAMILY");  // one family alone
     for (std::uint64_t round = 0; round < rounds; ++round)
         for (std::size_t f = 0; f < families.size(); ++f)
             for (std::size_t p = 0; p < std::size(kPhonePaces); ++p)
-                playWithPhones(families[f], kPhonePaces[p], noStations,
-                               first + salt + 1000 * round + 10 * f + p, figures);
+                if (!only || families[f].name == only)
+                    playWithPhones(families[f], kPhonePaces[p], noStations,
+                                   first + salt + 1000 * round + 10 * f + p, figures);
     std::printf(
         "brisk phones (%s): %d games, %d ended with their record; %d phone votes (mean %.0f ms after the "
         "election opened), %d station votes, %d plans from afar (mean %.0f ms after the turn began); "
         "%.0f s of play\n",
         noStations ? "no stations" : "phones and a remote seat", figures.games, figures.finished,
         figures.phoneVotes, figures.phoneVotes ? double(figures.phoneDelayMs) / figures.phoneVotes : 0.0,
-        figures.stationVotes, figures.plans, figures.plans ? double(figures.planDelayMs) / figures.plans : 0.0,
-        double(figures.virtualMs) / 1000);
+        figures.stationVotes, figures.plans,
+        figures.plans ? double(figures.planDelayMs) / figures.plans : 0.0, double(figures.virtualMs) / 1000);
     CHECK(figures.finished == figures.games);
     CHECK(figures.phoneVotes > 0);
     if (!noStations) CHECK(figures.plans > 0);
@@ -468,23 +513,21 @@ TEST_CASE("brisk phones: a castle with no vote stations plays every family with 
 }
 
 TEST_CASE("phones in a trace: seat, vote and plan lines are written and read back as they were") {
+    auto host = [](trace::HostKind kind, Json payload) {
+        return trace::HostLine{kind, std::move(payload), {}};
+    };
+    trace::HostLine newGame = host(trace::HostKind::NewGame, Json{{"edition", "classic"}, {"seats", 4}});
+    newGame.seats = Json::array({{{"seat", 1}, {"votes", "phone"}}, {{"seat", 2}, {"remote", true}}});
     const std::vector<trace::TraceLine> lines = {
-        {0, trace::HostLine{trace::HostKind::NewGame,
-                            Json{{"edition", "classic"}, {"seats", 4}},
-                            {},
-                            {},
-                            nullptr,
-                            nullptr,
-                            nullptr,
-                            Json::array({{{"seat", 1}, {"votes", "phone"}}, {{"seat", 2}, {"remote", true}}})}},
-        {100, trace::HostLine{trace::HostKind::Seat, Json{{"seat", 3}, {"votes", "either"}}}},
-        {200, trace::HostLine{trace::HostKind::Seat, Json{{"seat", 3}, {"bot", "good"}, {"until", "round"}}}},
-        {300, trace::HostLine{trace::HostKind::Seat, Json{{"seat", 3}, {"bot", nullptr}}}},
-        {400, trace::HostLine{trace::HostKind::Vote, Json{{"seat", 1}, {"card", "yes"}}}},
-        {500, trace::HostLine{trace::HostKind::Plan,
-                              Json{{"place", {{"seat", 2}, {"character", "dario"}, {"to", "1"}}}, {"step", 7}}}},
-        {600, trace::HostLine{trace::HostKind::Plan,
-                              Json{{"move", {{"seat", 2}, {"character", "dario"}, {"to", "2"}}}, {"step", 40}}}},
+        {0, newGame},
+        {100, host(trace::HostKind::Seat, Json{{"seat", 3}, {"votes", "either"}})},
+        {200, host(trace::HostKind::Seat, Json{{"seat", 3}, {"bot", "good"}, {"until", "round"}})},
+        {300, host(trace::HostKind::Seat, Json{{"seat", 3}, {"bot", nullptr}})},
+        {400, host(trace::HostKind::Vote, Json{{"seat", 1}, {"card", "yes"}})},
+        {500, host(trace::HostKind::Plan,
+                   Json{{"place", {{"seat", 2}, {"character", "dario"}, {"to", "1"}}}, {"step", 7}})},
+        {600, host(trace::HostKind::Plan,
+                   Json{{"move", {{"seat", 2}, {"character", "dario"}, {"to", "2"}}}, {"step", 40}})},
     };
     const std::string text = trace::writeTrace(lines);
     INFO(text);
