@@ -119,7 +119,8 @@ void require(bool ok, const std::string& why) {
 }
 
 json call(server::ServiceAnswer answer, const char* what) {
-    require(answer.outcome == server::Outcome::Ok, std::string(what) + ": " + answer.body.dump());
+    require(answer.outcome == server::ServiceAnswer::Outcome::Ok,
+            std::string(what) + ": " + answer.body.dump());
     return answer.body;
 }
 
@@ -166,12 +167,53 @@ int main(int argc, char** argv) {
             published = Wall::now();
         });
 
-        // (a) The first election of a classic game; seat 1 votes either way.
+        // (b) A game whose seat 0 plays from afar, to place first.
+        call(t.core.host("new-game", {{"setup", {{"edition", "classic"}, {"seats", 4}, {"first", 0}}},
+                                      {"seats", json::array({{{"seat", 0}, {"remote", true}}})}}),
+             "new-game");
+        t.runVirtual(Micros(3'000'000));  // the referee deals, the board is cleared
+        const auto* state = t.core.table().referee().state();
+        require(state && state->seatToAct() == engine::Seat{0}, "seat 0 is not to place");
+        engine::ActionList legal;
+        state->legalActions(legal);
+        std::vector<engine::Action> choices;
+        for (const auto& a : legal)
+            if (a.kind() == engine::ActionKind::Place &&
+                std::none_of(choices.begin(), choices.end(), [&](const auto& c) { return c.to() == a.to(); }))
+                choices.push_back(a);
+        require(choices.size() >= 2, "fewer than two destinations to choose from");
+        const std::string afar = tokenOf(t, 0);
+        const std::size_t step = (*t.core.playerStatus(afar))["step"];
+        t.goReal();
+        for (int i = 0; i < n; ++i) {
+            const auto& a = choices[static_cast<std::size_t>(i) % 2];
+            const std::string slug = state->rules().roster()[a.character()].id;
+            const std::string to = json::parse(record::writeAction(a, state->rules()))["place"]["to"];
+            const drivers::LedId led = drivers::placeLed(drivers::PlaceName{to});
+            t.runUntil(t.real() + gap());
+            t.clock.set(std::max(t.clock.nowMicros(), t.real()));
+            const auto arrived = Wall::now();
+            call(t.core.player(afar, "plan", {{"character", slug}, {"to", to}, {"step", step}}), "plan");
+            std::optional<Wall::time_point> shown;
+            t.runUntil(t.real() + Micros(1'000'000), [&] {
+                auto leds = t.core.table().referee().leds(t.clock.now());
+                if (leds[led] != drivers::LedMode::On) return false;
+                shown = Wall::now();
+                return true;
+            });
+            require(shown.has_value(), "the LEDs never showed the choice");
+            planMs.push_back(std::chrono::duration<double, std::milli>(*shown - arrived).count());
+        }
+        call(t.core.host("abandon", json::object()), "abandon");
+        t.runVirtual(Micros(1'000'000));
+
+        // (a) Then the first election of a classic game; seat 1 votes either way.
         const auto script = trace::tableScriptFromRecord(classicRecord());
         require(!script.error, "the record does not play");
+        const Micros base = t.clock.nowMicros();
         for (const auto& line : script.lines) {
             if (std::holds_alternative<trace::ButtonLine>(line.input)) break;
-            t.runVirtual(Micros(line.t * 1000) - t.clock.nowMicros());
+            t.runVirtual(base + Micros(line.t * 1000) - t.clock.nowMicros());
             std::visit(
                 [&](const auto& input) {
                     using T = std::decay_t<decltype(input)>;
@@ -211,44 +253,6 @@ int main(int argc, char** argv) {
             call(t.core.host("undo", json::object()), "undo");
         }
 
-        // (b) A new game, seat 0 played from afar, to place first.
-        call(t.core.host("abandon", json::object()), "abandon");
-        call(t.core.host("new-game", {{"setup", {{"edition", "classic"}, {"seats", 4}, {"first", 0}}},
-                                      {"seats", json::array({{{"seat", 0}, {"remote", true}}})}}),
-             "new-game");
-        t.runVirtual(Micros(3'000'000));  // the referee deals, the board is cleared
-        const auto* state = t.core.table().referee().state();
-        require(state && state->seatToAct() == engine::Seat{0}, "seat 0 is not to place");
-        engine::ActionList legal;
-        state->legalActions(legal);
-        std::vector<engine::Action> choices;
-        for (const auto& a : legal)
-            if (a.kind() == engine::ActionKind::Place &&
-                std::none_of(choices.begin(), choices.end(), [&](const auto& c) { return c.to() == a.to(); }))
-                choices.push_back(a);
-        require(choices.size() >= 2, "fewer than two destinations to choose from");
-        const std::string afar = tokenOf(t, 0);
-        const std::size_t step = (*t.core.playerStatus(afar))["step"];
-        t.goReal();
-        for (int i = 0; i < n; ++i) {
-            const auto& a = choices[static_cast<std::size_t>(i) % 2];
-            const std::string slug = state->rules().roster()[a.character()].id;
-            const std::string to = json::parse(record::writeAction(a, state->rules()))["place"]["to"];
-            const drivers::LedId led = drivers::placeLed(drivers::PlaceName{to});
-            t.runUntil(t.real() + gap());
-            t.clock.set(std::max(t.clock.nowMicros(), t.real()));
-            const auto arrived = Wall::now();
-            call(t.core.player(afar, "plan", {{"character", slug}, {"to", to}, {"step", step}}), "plan");
-            std::optional<Wall::time_point> shown;
-            t.runUntil(t.real() + Micros(1'000'000), [&] {
-                auto leds = t.core.table().referee().leds(t.clock.now());
-                if (leds[led] != drivers::LedMode::On) return false;
-                shown = Wall::now();
-                return true;
-            });
-            require(shown.has_value(), "the LEDs never showed the choice");
-            planMs.push_back(std::chrono::duration<double, std::milli>(*shown - arrived).count());
-        }
         t.core.removeListener(listener);
     }
     std::filesystem::remove(db);
