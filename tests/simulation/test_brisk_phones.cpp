@@ -77,6 +77,7 @@ struct PhoneFigures {
     int phoneVotes = 0;
     int plans = 0;
     int stationVotes = 0;
+    std::int64_t failedScans = 0;  // reads that failed (antenna noise, drop-outs)
     std::int64_t virtualMs = 0;
     std::int64_t phoneDelayMs = 0;  // the sum of the phones' delays after the election opened
     std::int64_t planDelayMs = 0;   // the sum of the plans' delays after the turn began
@@ -210,8 +211,8 @@ struct PhoneTable {
 };
 
 // One game through the rig, driven as a live table: see the file's comment.
-void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStations, std::uint64_t seed,
-                    PhoneFigures& figures) {
+void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStations, bool antennas,
+                    std::uint64_t seed, PhoneFigures& figures) {
     const std::string what =
         std::string(pace.name) + (noStations ? ", no stations" : ", phones and a remote seat");
     INFO("family " << family.name << ", pace " << what << ", seed " << seed
@@ -219,7 +220,7 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
     const std::string record = randomRecord(family.spec, seed);
     trace::TableScriptOptions options;
     options.timing = pace.timing;
-    options.noise.seed = seed;
+    if (!antennas) options.noise.seed = seed;
     const trace::TableScript script = trace::tableScriptFromRecord(record, options);
     REQUIRE_FALSE(script.error);
     const RecordSteps steps = recordSteps(record);
@@ -251,6 +252,10 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
     rigOptions.referee.seed = 1;
     rigOptions.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(0));
     if (noStations) rigOptions.referee.stationSeats = std::set<int>{};
+    std::int64_t failedScans = 0;  // the antennas' noise at work
+    rigOptions.onRawScan = [&](drivers::ReaderIndex, const drivers::ScanResult& result, drivers::Timestamp) {
+        if (!result.ok()) ++failedScans;
+    };
     std::optional<Json> replayedSummary;
     std::string recordedTrace;
     {
@@ -259,6 +264,37 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
         simulation::SimulationRig rig(rigOptions, &log);
         table::TraceRecorder recorder(log, rig.layout(), table::RecorderOptions{rigOptions.sensing});
         rig.attach(recorder);
+        // Antenna noise on the table's own board, as the brisk-table test's
+        // raw scans have it: stacked readers reading their neighbour's tags
+        // (5 %), garbage UIDs and failed reads (1 %), and a reader dropping
+        // out for 200-600 ms every 2-8 s.
+        const std::size_t readers = rig.layout().readerCount();
+        std::optional<drivers::ReaderIndex> dropped;
+        std::int64_t dropEnds = 0;
+        std::int64_t nextDrop = 2000;
+        std::mt19937_64 antenna(seed);
+        if (antennas) {
+            rig.board().setNeighbourCrosstalk(0.05);
+            for (drivers::ReaderIndex r = 0; r < readers; ++r) {
+                rig.board().setGarbageRate(r, 0.01);
+                rig.board().setFailureRate(r, 0.01);
+            }
+        }
+        auto antennaTick = [&](std::int64_t now) {
+            if (!antennas) return;
+            if (dropped && now >= dropEnds) {
+                rig.board().restore(*dropped);
+                rig.board().setGarbageRate(*dropped, 0.01);
+                rig.board().setFailureRate(*dropped, 0.01);
+                dropped.reset();
+            }
+            if (!dropped && now >= nextDrop) {
+                dropped = static_cast<drivers::ReaderIndex>(antenna() % readers);
+                rig.board().silence(*dropped);
+                dropEnds = now + 200 + static_cast<std::int64_t>(antenna() % 400);
+                nextDrop = now + 2000 + static_cast<std::int64_t>(antenna() % 6000);
+            }
+        };
 
         const std::size_t decisions = steps.decisions.size();
         std::size_t step = 0;    // the referee's decisions so far, as seen
@@ -360,6 +396,7 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
             for (std::int64_t t = clock + 10; t <= until; t += 10) {
                 rig.runUntil(drivers::Timestamp(t));
                 clock = t;
+                antennaTick(clock);
                 look();
                 if (step != before) {
                     changed = true;
@@ -457,7 +494,15 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
     if (const char* keep = std::getenv("VIVAREF_BRISK_KEEP"))
         std::ofstream(std::filesystem::path(keep) / ("phones-" + std::to_string(seed) + ".trace"))
             << recordedTrace;
-    // The recorded trace, vote and plan lines and all, plays the same game again.
+    // The recorded trace, vote and plan lines and all, plays the same game
+    // again (the antennas' noise is the table's board's own, not in the
+    // trace: those games are not replayed).
+    figures.failedScans += failedScans;
+    if (antennas) {
+        CHECK(failedScans > 0);
+        return;
+    }
+    CHECK(failedScans == 0);
     CHECK(recordedTrace.find("\"vote\"") != std::string::npos);
     if (table.remote) CHECK(recordedTrace.find("\"plan\"") != std::string::npos);
     // With the same castle: its stations decide who votes by phone (`vivaref
@@ -476,7 +521,7 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
     CHECK(again.exportRecord(store::GameId{1}) == record);
 }
 
-void playPhoneFamilies(bool noStations, std::uint64_t salt) {
+void playPhoneFamilies(bool noStations, bool antennas, std::uint64_t salt) {
     const std::uint64_t first = phonesEnv("VIVAREF_BRISK_SEED", 1);
     const std::uint64_t rounds = std::max<std::uint64_t>(1, phonesEnv("VIVAREF_BRISK_ROUNDS", 1));
     PhoneFigures figures;
@@ -486,16 +531,17 @@ void playPhoneFamilies(bool noStations, std::uint64_t salt) {
         for (std::size_t f = 0; f < families.size(); ++f)
             for (std::size_t p = 0; p < std::size(kPhonePaces); ++p)
                 if (!only || families[f].name == only)
-                    playWithPhones(families[f], kPhonePaces[p], noStations,
+                    playWithPhones(families[f], kPhonePaces[p], noStations, antennas,
                                    first + salt + 1000 * round + 10 * f + p, figures);
     std::printf(
-        "brisk phones (%s): %d games, %d ended with their record; %d phone votes (mean %.0f ms after the "
+        "brisk phones (%s%s): %d games, %d ended with their record; %d phone votes (mean %.0f ms after the "
         "election opened), %d station votes, %d plans from afar (mean %.0f ms after the turn began); "
-        "%.0f s of play\n",
-        noStations ? "no stations" : "phones and a remote seat", figures.games, figures.finished,
-        figures.phoneVotes, figures.phoneVotes ? double(figures.phoneDelayMs) / figures.phoneVotes : 0.0,
-        figures.stationVotes, figures.plans,
-        figures.plans ? double(figures.planDelayMs) / figures.plans : 0.0, double(figures.virtualMs) / 1000);
+        "%.0f s of play, %lld failed reads\n",
+        noStations ? "no stations" : "phones and a remote seat", antennas ? ", antenna noise" : "",
+        figures.games, figures.finished, figures.phoneVotes,
+        figures.phoneVotes ? double(figures.phoneDelayMs) / figures.phoneVotes : 0.0, figures.stationVotes,
+        figures.plans, figures.plans ? double(figures.planDelayMs) / figures.plans : 0.0,
+        double(figures.virtualMs) / 1000, static_cast<long long>(figures.failedScans));
     CHECK(figures.finished == figures.games);
     CHECK(figures.phoneVotes > 0);
     if (!noStations) CHECK(figures.plans > 0);
@@ -505,11 +551,16 @@ void playPhoneFamilies(bool noStations, std::uint64_t salt) {
 }  // namespace
 
 TEST_CASE("brisk phones: some seats vote by phone, one plays from afar, every game ends with its record") {
-    playPhoneFamilies(false, 300);
+    playPhoneFamilies(false, false, 300);
+}
+
+TEST_CASE(
+    "brisk phones: phones and a seat from afar with cross-reads, garbage UIDs, failing reads and drop-outs") {
+    playPhoneFamilies(false, true, 500);
 }
 
 TEST_CASE("brisk phones: a castle with no vote stations plays every family with phones only") {
-    playPhoneFamilies(true, 400);
+    playPhoneFamilies(true, false, 400);
 }
 
 TEST_CASE("phones in a trace: seat, vote and plan lines are written and read back as they were") {
