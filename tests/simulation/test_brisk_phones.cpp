@@ -1,8 +1,10 @@
 // Brisk games with phones at the table (issue 35). Random complete games of
 // every edition, option and variant family are played at a real table's
 // pace (1 s between actions, 0.3 s a hand; and the stress pace, 0.6 s and
-// 0.2 s) with the noise of hands, where some seats vote on their players'
-// phones and one seat is played from afar:
+// 0.2 s) with the noise of hands (and again with the noise of antennas on
+// the table's own board: cross-reads, garbage UIDs, failed reads, readers
+// dropping out), where some seats vote on their players' phones and one
+// seat is played from afar:
 //   - a phone's vote is a `vote` host line ({"seat", "card"}) arriving 50 to
 //     800 ms (drawn from the game's seed) after the election opens, in
 //     place of that seat's key press; a vote the record has after a station's
@@ -23,11 +25,15 @@
 // belongs to that action. Every game must end with its record: the log
 // exports the record the script was made from, the result is the engine's,
 // and no phone vote or plan is refused. The trace the table recorded (with
-// its vote and plan lines) replays with `vivaref simulate` to the same log.
+// its vote and plan lines) replays with `vivaref simulate` to the same log
+// (on the same castle; not the games with antenna noise, which is the
+// board's own and not in the trace).
 //
 // Seeds are fixed and printed on failure: VIVAREF_BRISK_SEED=S moves them,
 // VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace,
-// VIVAREF_BRISK_KEEP=DIR keeps every game's recorded trace.
+// VIVAREF_BRISK_FAMILY=NAME plays that family alone, VIVAREF_BRISK_KEEP=DIR
+// keeps every game's recorded trace, VIVAREF_BRISK_VERBOSE=1 prints a line
+// a game.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
