@@ -489,17 +489,17 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
         CHECK(summary["games_finished"] == 1);
         ++figures.games;
         figures.virtualMs += summary["virtual_ms"].get<std::int64_t>();
+        recordedTrace = storedTrace(log, store::GameId{1});
+        if (const char* keep = std::getenv("VIVAREF_BRISK_KEEP"))
+            std::ofstream(std::filesystem::path(keep) / ("phones-" + std::to_string(seed) + ".trace"))
+                << recordedTrace;
         if (summary["games_finished"] != 1) return;  // on to the next seed
         ++figures.finished;
         CHECK(summary["host_refusals"].empty());
         CHECK(summary["own_chance"] == 0);
         CHECK(summary["results"][0].dump() == record::resultText(record::replayRecord(record)));
         CHECK(log.exportRecord(store::GameId{1}) == record);
-        recordedTrace = storedTrace(log, store::GameId{1});
     }
-    if (const char* keep = std::getenv("VIVAREF_BRISK_KEEP"))
-        std::ofstream(std::filesystem::path(keep) / ("phones-" + std::to_string(seed) + ".trace"))
-            << recordedTrace;
     // The recorded trace, vote and plan lines and all, plays the same game
     // again (the antennas' noise is the table's board's own, not in the
     // trace: those games are not replayed).
