@@ -338,6 +338,42 @@ TEST_CASE(
     checkNoSecrets(t.referee.publicStatus(), t.state());
 }
 
+TEST_CASE("a move chosen from afar in the ascent: the place it leaves blinks, its destination is lit") {
+    HandTable t;
+    startSeats(t, json::array({{{"seat", 0}, {"remote", true}}}));
+    // The placements of toClassicAscent, seat 0's chosen on its phone first.
+    const char* floors[] = {"1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"};
+    for (int i = 0; i < 12; ++i) {
+        if (t.state().seatToAct() == engine::Seat{0})
+            REQUIRE(t.host(planOf(t, 0, classic(i), floors[i], stepOf(t))).ok);
+        t.put(classic(i), floors[i]);
+        REQUIRE(refusalCode(t).empty());
+    }
+    t.follow();
+    REQUIRE(t.state().phase() == engine::Phase::Ascent);
+    REQUIRE(t.state().seatToAct() == engine::Seat{0});
+    t.wait(1000ms);  // the last placement's flash is over
+    const auto answer = t.host(planOf(t, 0, "natale", "5", stepOf(t)));
+    REQUIRE_MESSAGE(answer.ok, answer.message);
+    const auto status = t.referee.publicStatus();
+    CHECK(status["plan"]["action"] == "move");
+    CHECK(status["plan"]["from"] == "4");
+    CHECK(status["plan"]["to"] == "5");
+    CHECK(t.led("place-4") == LedMode::Blink);
+    CHECK(t.led("place-5") == LedMode::On);
+    checkNoSecrets(status, t.state());
+    // The wrong piece moved for them is guided back; then the right one is taken.
+    t.put("odessa", "5");
+    CHECK(refusalCode(t) == "remote-move");
+    t.put("odessa", "4");
+    CHECK(refusalCode(t).empty());
+    t.put("natale", "5");
+    CHECK(refusalCode(t).empty());
+    CHECK(t.state().placeOf(id(t, "natale")) == engine::Place::Floor5);
+    CHECK(t.referee.publicStatus()["plan"].is_null());
+    CHECK(t.referee.publicStatus()["last_action_says"]["args"]["to"]["place"] == "5");
+}
+
 TEST_CASE("the same choice sent again changes nothing") {
     const json seats = json::array({{{"seat", 0}, {"remote", true}}});
     HandTable t;
