@@ -564,6 +564,48 @@ TEST_CASE("brisk phones: a castle with no vote stations plays every family with 
     playPhoneFamilies(true, false, 400);
 }
 
+TEST_CASE("the trace's new game says how the seats the host left to the table vote, where not by station") {
+    TempDir dir;
+    simulation::RigOptions options;
+    options.referee.stationSeats = std::set<int>{0, 3};  // stations for seats 0 and 3 only
+    std::string stored;
+    {
+        store::GameStore log(dir / "seats.sqlite", store::GameStore::Access::CreateIfMissing,
+                             store::Durability::Normal);
+        simulation::SimulationRig rig(options, &log);
+        table::TraceRecorder recorder(log, rig.layout(), table::RecorderOptions{options.sensing});
+        rig.attach(recorder);
+        trace::HostLine newGame{trace::HostKind::NewGame, Json{{"edition", "2024"}, {"seats", 5}}, {}};
+        // The host: seat 1 from afar, seat 2 without a word on its votes.
+        newGame.seats = Json::array({{{"seat", 1}, {"remote", true}}, {{"seat", 2}, {"remote", false}}});
+        REQUIRE_FALSE(rig.consume({0, newGame}));
+        REQUIRE(rig.lastHostAnswer()->ok);
+        rig.finish();
+        stored = storedTrace(log, store::GameId{1});
+    }
+    const auto read = trace::readTrace(stored);
+    REQUIRE_FALSE(read.error);
+    REQUIRE_FALSE(read.lines.empty());
+    const auto& line = std::get<trace::HostLine>(read.lines[0].line.input);
+    REQUIRE(line.kind == trace::HostKind::NewGame);
+    CHECK(line.seats == Json::array({{{"seat", 1}, {"remote", true}},
+                                     {{"seat", 2}, {"remote", false}, {"votes", "phone"}},
+                                     {{"seat", 4}, {"votes", "phone"}}}));
+    // On a castle with every station, the line is the host's as it was.
+    TempDir other;
+    store::GameStore log(other / "seats.sqlite", store::GameStore::Access::CreateIfMissing,
+                         store::Durability::Normal);
+    simulation::SimulationRig rig(simulation::RigOptions{}, &log);
+    table::TraceRecorder recorder(log, rig.layout(), table::RecorderOptions{});
+    rig.attach(recorder);
+    trace::HostLine plain{trace::HostKind::NewGame, Json{{"edition", "2024"}, {"seats", 5}}, {}};
+    REQUIRE_FALSE(rig.consume({0, plain}));
+    rig.finish();
+    const auto again = trace::readTrace(storedTrace(log, store::GameId{1}));
+    REQUIRE_FALSE(again.error);
+    CHECK(std::get<trace::HostLine>(again.lines.at(0).line.input).seats.is_null());
+}
+
 TEST_CASE("phones in a trace: seat, vote and plan lines are written and read back as they were") {
     auto host = [](trace::HostKind kind, Json payload) {
         return trace::HostLine{kind, std::move(payload), {}};
