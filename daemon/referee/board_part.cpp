@@ -206,11 +206,11 @@ bool BoardPart::judge(Decider& decider) {
         return autoPass(decider);
     }
     const auto& diffs = comparison_.differences;
-    // A piece in a hand or out of sight, a chance to come, a bot thinking:
-    // nothing is judged yet.
+    // A piece in a hand or out of sight, a chance to come, a bot thinking, a
+    // seat played from afar that has not chosen yet: nothing is judged yet.
     const bool waiting = failingHold() || !comparison_.blindPlaces.empty() || comparison_.unsettled ||
                          state()->phase() == Phase::AwaitDeal || state()->phase() == Phase::AwaitReshuffle ||
-                         ctx_.game.botThinking();
+                         ctx_.game.botThinking() || ctx_.game.awaitingAfar();
     if (refusal_ && refusal_->strict && (waiting || diffs.size() > 1)) {
         // Not yet one action from the position before the refusal: the
         // restore list follows the board. One character elsewhere is judged

@@ -163,10 +163,39 @@ referee::HostAnswer Table::host(const trace::HostLine& request, Timestamp at) {
                                  : answer.code.empty()                 ? "refused"
                                                                        : answer.code];
     drain();
-    if (newGame) tell(line);
+    if (newGame) tell(answer.ok ? withTableSeats(line) : line);
     ++counters_.linesConsumed;
     tellChanged();
     return answer;
+}
+
+// A new game's line as the trace keeps it: a seat the host said nothing of
+// votes as this table decided (by phone where the castle has no station for
+// it, issue 35), written out, so that the trace replays the same on any
+// castle. Seats that vote with their station, the default of a trace, stay
+// unwritten.
+trace::TraceLine Table::withTableSeats(const trace::TraceLine& line) const {
+    const auto& request = std::get<trace::HostLine>(line.input);
+    const auto* state = referee_.state();
+    if (!state) return line;
+    nlohmann::json seats = request.seats.is_array() ? request.seats : nlohmann::json::array();
+    bool added = false;
+    for (int s = 0; s < state->rules().seats(); ++s) {
+        const auto play = referee_.seatPlay(engine::Seat{static_cast<std::uint8_t>(s)});
+        if (!play || !play->bot.empty() || play->remote || play->votes == referee::VoteSource::Station)
+            continue;
+        auto named = std::find_if(seats.begin(), seats.end(), [s](const nlohmann::json& seat) {
+            return seat.is_object() && seat.value("seat", -1) == s;
+        });
+        if (named != seats.end() && named->contains("votes")) continue;
+        if (named == seats.end()) named = seats.insert(seats.end(), nlohmann::json{{"seat", s}});
+        (*named)["votes"] = referee::voteSourceName(play->votes);
+        added = true;
+    }
+    if (!added) return line;
+    trace::TraceLine told = line;
+    std::get<trace::HostLine>(told.input).seats = std::move(seats);
+    return told;
 }
 
 void Table::takeBoardLine(const trace::TraceLine& line) {

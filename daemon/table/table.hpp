@@ -165,6 +165,7 @@ private:
     void observe(Timestamp at);
     void drain();
     void tell(const trace::TraceLine& line);
+    trace::TraceLine withTableSeats(const trace::TraceLine& line) const;
     void tellChanged();
     std::optional<store::GameId> gameNow();
     void buildPipeline();

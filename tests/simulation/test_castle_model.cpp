@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "daemon/castle/real_castle.hpp"
 #include "daemon/castle/simulated_castle.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/simulation/simulate.hpp"
 #include "daemon/table/trace_recorder.hpp"
 #include "daemon/trace/table_script.hpp"
 #include "daemon/trace/trace_writer.hpp"
@@ -255,6 +257,19 @@ TEST_CASE("castle model: its scans are not recorded; the stored trace is the one
     REQUIRE_FALSE(outcome.error);
     CHECK(eventDifference(first, again, store::GameId{1}) == "");
     CHECK(storedTrace(again, store::GameId{1}) == stored);
+}
+
+TEST_CASE("simulate --config takes the castle's stations: a seat without one votes by phone, as in serve") {
+    auto check = config::checkCastleConfigFile(std::string(VIVAREF_SOURCE_DIR) +
+                                               "/daemon/config/examples/castle-2024.ini");
+    REQUIRE(check.status == config::ConfigCheck::Status::Valid);
+    auto options = simulation::realCastleRig(check.config, {});
+    CHECK(options.referee.stationSeats == std::set<int>{0, 1, 2, 3, 4, 5, 6, 7});
+    // Stations for seats 0 and 2 only.
+    std::erase_if(check.config.stations,
+                  [](const auto& station) { return station.seat != 0 && station.seat != 2; });
+    options = simulation::realCastleRig(check.config, {});
+    CHECK(options.referee.stationSeats == std::set<int>{0, 2});
 }
 
 }  // namespace vivaref::simtest
