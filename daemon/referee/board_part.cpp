@@ -290,21 +290,11 @@ Verdict BoardPart::acceptBoardAction(const engine::Action& a, Decider& decider) 
 }
 
 bool BoardPart::offBotPlan(const engine::Action& a) const {
-    if (a.kind() == engine::ActionKind::Pass) return false;
-    // A seat played from afar that has not chosen yet: nobody at the table
-    // chooses for it (REFEREE-NOTES.md, "Phones at the table").
-    if (ctx_.game.awaitingAfar()) return true;
     const auto& plan = ctx_.game.plan;
-    return plan && !(a == *plan);
+    return plan && a.kind() != engine::ActionKind::Pass && !(a == *plan);
 }
 
 void BoardPart::refuseOffPlan(const std::vector<Difference>& diffs) {
-    if (ctx_.game.awaitingAfar()) {
-        refuse("remote-not-chosen",
-               engine::Message("referee.remote-not-chosen", {{"seat", ctx_.seatWords(state()->seatToAct())}}),
-               diffs);
-        return;
-    }
     const bool afar = ctx_.game.planFromAfar;
     refuse(afar ? "remote-move" : "bot-move",
            engine::Message(afar ? "referee.remote-move" : "referee.bot-move",

@@ -32,13 +32,12 @@ std::string refusalRule(std::string_view code, const engine::Message& message) {
     }};
     for (const auto& [said, rule] : kByMessage)
         if (message.code == said) return std::string(rule);
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kByCode{{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kByCode{{
         {"several-moved", "one-move"},
         {"character-gone", "in-hand"},
         {"not-in-game", "pieces"},
         {"bot-move", "turns"},
         {"remote-move", "turns"},
-        {"remote-not-chosen", "turns"},
         {"not-your-turn", "turns"},
         {"floor-full", "floor-full"},
         {"floor-not-full", "wc"},
