@@ -257,7 +257,9 @@ void playWithPhones(const GameFamily& family, const PhonePace& pace, bool noStat
     simulation::RigOptions rigOptions;
     rigOptions.referee.seed = 1;
     rigOptions.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(0));
-    if (noStations) rigOptions.referee.stationSeats = std::set<int>{};
+    // emplace(), not `= std::set<int>{}`: GCC 12 under ASan warns of the
+    // moved-from empty set (a false maybe-uninitialized).
+    if (noStations) rigOptions.referee.stationSeats.emplace();
     std::int64_t failedScans = 0;  // the antennas' noise at work
     rigOptions.onRawScan = [&](drivers::ReaderIndex, const drivers::ScanResult& result, drivers::Timestamp) {
         if (!result.ok()) ++failedScans;
