@@ -238,7 +238,9 @@ TEST_CASE("a castle with no stations: every seat votes by phone, with nothing ch
     stationsAt(options, {});
     HandTable t(nullptr, options);
     phonesToElection(t, nullptr);
-    for (const auto& seat : t.referee.publicStatus()["seats"]) CHECK(seat["votes_by"] == "phone");
+    // The status kept: a range-for over a temporary's member would outlive it.
+    const auto status = t.referee.publicStatus();
+    for (const auto& seat : status["seats"]) CHECK(seat["votes_by"] == "phone");
     t.press(1, VoteKey::Yes);
     CHECK(t.take().at(0).detail["code"] == "station.votes-by-phone");
     for (int s = 0; s < 4; ++s) CHECK(phoneVote(t, s, "yes").ok);
