@@ -141,10 +141,13 @@ public:
             << "[castle]\nedition = " << record_[0]["setup"]["edition"].get<std::string>()
             << "\n\n[daemon]\nhardware = sim\nhost_token = " << kHostToken << "\nstate_dir = "
             << dir_.string()
-            // A piece is "gone" once no reader has read it for the grace: 120 ms
-            // was outlasted by one loop stall on a loaded machine (the ASan build
-            // beside the browser tests), and a move was refused as a piece gone.
-            << "\n\n[sensing]\nmajority_scans = 1\nstability_window_ms = 30\nin_hand_grace_ms = 400\n";
+            // A piece is "gone" once no reader has read it for the grace. A
+            // move lands when its new reader has read it twice, and a sweep of
+            // the 28 simulated readers takes 280 ms (10 ms each): 120 ms and
+            // then 400 ms were outlasted on a loaded machine (the ASan build
+            // beside the browser tests), and a move was refused as a piece
+            // gone. 1 s is over three sweeps; the default is 3 s.
+            << "\n\n[sensing]\nmajority_scans = 1\nstability_window_ms = 30\nin_hand_grace_ms = 1000\n";
     }
 
     void start() {
