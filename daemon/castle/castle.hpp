@@ -54,6 +54,15 @@ public:
     virtual ~CastleOffer() = default;
 };
 
+// What a reader's chip says it is, as its last reset read it (issue 36):
+// the castle page names a clone, the self-test a chip that is not there.
+struct ReaderChip {
+    std::string kind;     // "mfrc522", "pn532", "sim"
+    std::string version;  // as the chip gives it: "0x92" (MFRC522 VersionReg), "1.6" (PN532 firmware)
+    std::string model;    // in words: "MFRC522 v2.0", "FM17522 (a clone)"
+    bool clone = false;   // answers as a known clone, not as the genuine chip
+};
+
 // What a castle tells the table, each at the loop clock's now.
 class CastleSink {
 public:
@@ -95,6 +104,10 @@ public:
     // through the sink), the loop waits a while before watching it again.
     virtual std::vector<int> keyDescriptors() const { return {}; }
     virtual bool keyReadable(int /*fd*/) { return true; }
+
+    // What reader `reader`'s chip said it is at its last reset; none for a
+    // reader that has not answered (yet), or a castle that cannot tell.
+    virtual std::optional<ReaderChip> chipOf(drivers::ReaderIndex /*reader*/) const { return std::nullopt; }
 
     // What the castle offers under `name` (a HandOffer for "hands" on the
     // simulated castle); null for a name it offers nothing under. It lives
