@@ -133,6 +133,7 @@ TEST_CASE(
     CHECK_FALSE(rig.chip("floor1"));
     REQUIRE(rig.chip("floor0"));  // both chips say 0x92 at once
     CHECK(rig.seen("floor0").scans > 10);
+    CHECK(rig.seen("floor0").failures.empty());
     for (const auto& r : rig.castle->castle().readers) CHECK(rig.reads(r.name, kTag) == 0);
 }
 
