@@ -85,7 +85,10 @@ TEST_CASE(
         CHECK(r["state"] == "answers");
         CHECK(r["failed"]["count"] == 0);
         CHECK(r["reads_per_second"].get<double>() > 5.0);
-        CHECK(r["chip"].is_null());  // the simulated castle does not say (yet): the page says "unknown"
+        // The simulated castle's chips say what they are: a genuine chip, no clone.
+        REQUIRE(r["chip"].is_object());
+        CHECK(r["chip"]["clone"] == false);
+        CHECK_FALSE(r["chip"]["model"].get<std::string>().empty());
     }
     const json& floor3 = HealthRig::reader(report, "floor3");
     CHECK(floor3["place"] == "3");

@@ -1,21 +1,23 @@
 // The Castle health page (castle.html, issue 36) as the host reads it, at
 // phone (390x844) and laptop (1280x800) size, on the real `vivaref serve
-// --hardware=sim`:
+// --hardware=sim` playing a castle of MFRC522 readers on a bench file
+// ([daemon] sim_bench, daemon/config/sim_bench.hpp) with three faults: floor
+// 4's chip-select line has no chip (a dead reader), floor 2's and floor 3's
+// antennas couple, floor 5's chip answers as a clone (VersionReg 0x88):
 // - a device without the host's secret sees "This page needs the host's
 //   link" and nothing of the castle (no reader, no place);
-// - the host's link opens it: every reader of the simulated castle
-//   "answers", the summary says all of them do, floor 3's reader sees the
-//   character put there (by name), no cross-read, the keys pressed on the
-//   simulated board are listed by seat;
-// - a silent reader and a cross-read pair as the page shows them: the
-//   daemon's own answer with floor 4's reader made silent and a pair added
-//   (the page's drawing of those states; the daemon's side of them, a
-//   silenced reader and crosstalk on the simulated castle, is
-//   tests/server/test_castle_health.cpp);
+// - the host's link opens it: the healthy readers "answer" with their chip
+//   and wires, floor 4's "does not answer" with its failure and an unknown
+//   chip, floors 2 and 3 "read another's tag" and the pair is named with
+//   the tag put on floor 2 (by its character) and how often, floor 5 is a
+//   clone; the summary counts each; the station's keys are listed and the
+//   one pressed on the simulated board says so; WC 3 and dungeon 3 stand
+//   beside floor 3 on a laptop;
 // - axe finds nothing at either size; no sideways scrolling on the phone;
 // - in French, the page says it in French.
+// (The model's side, on serve's table core: tests/server/test_castle_health.cpp.)
 //   node tests/web/castle_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,14 +50,26 @@ async function axeViolations(page) {
 
 const readerText = (page, name) => page.locator(`article.reader[data-reader="${name}"]`).innerText();
 
-const server = await startServe(vivaref, { edition: 'classic' });
+// Floors 0-5 and the throne on one bus, reader rP on chip-select line
+// gpiochip0:(20+P); the WCs and the dungeons on lines 10-14; station 0's keys.
+const readers = ['0', '1', '2', '3', '4', '5', '6'].map((p) => `[reader.r${p}]\nplace = ${p}\nbus = /dev/spidev0.1\nchip_select = gpiochip0:${20 + Number(p)}\n`);
+['wc3', 'wc4', 'dungeon1', 'dungeon2', 'dungeon3'].forEach((p, i) => readers.push(`[reader.${p}]\nplace = ${p}\nbus = /dev/spidev0.1\nchip_select = gpiochip0:${10 + i}\n`));
+const castleSections = `[castle]\nedition = 2024\n${readers.join('')}[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\nstomachache = gpiochip2:2\n`;
+const benchDir = mkdtempSync(join(tmpdir(), 'vivaref-castle-bench-'));
+const bench = join(benchDir, 'bench.txt');
+writeFileSync(bench, ['no-chip gpiochip0:24             # floor 4: nothing answers on its line',
+  'couple gpiochip0:22 gpiochip0:23  # floors 2 and 3: their antennas couple',
+  'version gpiochip0:25 0x88         # floor 5: an FM17522 clone', ''].join('\n'));
+const server = await startServe(vivaref, { castleSections, extraConfig: `sim_bench = ${bench}` });
 const { browser, close } = await launchBrowser();
 try {
   const { url } = server;
   const token = server.hostToken;
+  const flat = (text) => text.replace(/\n/g, ' | ');
   check((await api(url, '/api/host/castle')).status === 401, 'GET /api/host/castle without the secret is 401');
-  check((await api(url, '/api/sim/put', { method: 'POST', token, body: { character: 'odessa', place: '3' } })).status === 200, 'Odessa put on floor 3');
-  check((await api(url, '/api/sim/press', { method: 'POST', token, body: { station: 1, key: 'no' } })).status === 200, 'seat 2 pressed No on the simulated board');
+  check((await api(url, '/api/sim/put', { method: 'POST', token, body: { character: 'eloise', place: '2' } })).status === 200, 'Eloise put on floor 2');
+  check((await api(url, '/api/sim/put', { method: 'POST', token, body: { character: 'romeo', place: '0' } })).status === 200, 'Romeo put on floor 0');
+  check((await api(url, '/api/sim/press', { method: 'POST', token, body: { station: 0, key: 'no' } })).status === 200, 'seat 1 pressed No on the simulated board');
 
   for (const [size, device] of kSizes) {
     // --- a device without the secret ---------------------------------------------
@@ -65,72 +79,72 @@ try {
     await stranger.waitForTimeout(1500);
     const strangerText = await stranger.locator('body').innerText();
     check(await stranger.locator('#health').isHidden(), `${size}: without the host's secret the castle is hidden`);
-    check((await stranger.locator('article.reader').count()) === 0 && !/floor3|Odessa/.test(strangerText),
+    check((await stranger.locator('article.reader').count()) === 0 && !/r3|Eloise|gpiochip/.test(strangerText),
       `${size}: without the host's secret nothing of the castle is on the page`);
     check(/host’s link/.test(strangerText), `${size}: it says the page needs the host's link`);
     await shot(stranger, `${size}-no-secret`);
     await stranger.context().close();
 
-    // --- the host's device, healthy castle ---------------------------------------
+    // --- the host's device ----------------------------------------------------------
     const host = await newPage(browser, device, errors);
     await host.goto(`${url}/castle.html#${token}`);
     await host.locator('article.reader').first().waitFor({ timeout: kWait });
     check(!host.url().includes(token), `${size}: the secret leaves the address bar`);
-    await host.waitForFunction(() => [...document.querySelectorAll('article.reader')].every((r) => r.classList.contains('state-answers')), null, { timeout: kWait });
-    const readers = await host.locator('article.reader').count();
-    check(readers === 12, `${size}: the standard castle's 12 readers are drawn (${readers})`);
+    // A dead reader is silent once 2 s pass without a read; a coupled pair once read twice.
+    await host.waitForFunction(() => {
+      const state = (name) => document.querySelector(`article.reader[data-reader="${name}"]`)?.className || '';
+      return state('r4').includes('state-silent') && state('r2').includes('state-cross-reads') && state('r0').includes('state-answers');
+    }, null, { timeout: kWait });
+    const count = await host.locator('article.reader').count();
+    check(count === 12, `${size}: the castle's 12 readers are drawn (${count})`);
+
+    // A healthy reader: answers, its chip, what it sees, its wires.
+    const r0 = await readerText(host, 'r0');
+    check(/✔ answers/.test(r0) && /Sees Romeo/.test(r0) && /reads a second/.test(r0) && /No failed scan/.test(r0),
+      `${size}: floor 0's reader answers and sees Romeo ("${flat(r0)}")`);
+    check(/Chip: MFRC522 v2\.0 \(version 0x92\)/.test(r0) && /mfrc522 · \/dev\/spidev0\.1 · gpiochip0:20/.test(r0),
+      `${size}: a healthy reader's chip and wires`);
+    check(/✔ answers/.test(await readerText(host, 'wc3')), `${size}: WC 3's reader answers`);
+
+    // A dead reader: it does not answer, how it fails, no chip to name.
+    const r4 = await readerText(host, 'r4');
+    check(/✘ does not answer/.test(r4) && /(No read yet|No read for)/.test(r4) && /failed scans?, the last \d+ s ago: no answer on the bus/.test(r4) &&
+      /Chip: unknown/.test(r4) && /gpiochip0:24/.test(r4), `${size}: a dead reader says it does not answer, how it fails, its line ("${flat(r4)}")`);
+
+    // A coupled pair: both readers say so, the pair is named with the tag and how often.
+    for (const name of ['r2', 'r3'])
+      check(/⇄ reads another’s tag/.test(await readerText(host, name)), `${size}: ${name} says it reads another's tag`);
+    check(/Sees Eloise/.test(await readerText(host, 'r3')), `${size}: floor 3's reader sees floor 2's Eloise too`);
+    const cross = await host.locator('#cross').innerText();
+    check(/r2 and r3 both read Eloise, now \(\d+ times\)/.test(cross), `${size}: the pair is named with its tag and how often ("${flat(cross)}")`);
+
+    // A clone chip.
+    const r5 = await readerText(host, 'r5');
+    check(/◇ clone chip/.test(r5) && /Chip: a clone \(version 0x88\)/.test(r5), `${size}: a clone chip is named as such ("${flat(r5)}")`);
+
     const summary = await host.locator('#summary').innerText();
-    check(/12 of 12 readers answer/.test(summary), `${size}: the summary says every reader answers ("${summary}")`);
-    const floor3 = await readerText(host, 'floor3');
-    check(/✔ answers/.test(floor3) && /Sees Odessa/.test(floor3) && /reads a second/.test(floor3),
-      `${size}: floor 3's reader answers and sees Odessa ("${floor3.replace(/\n/g, ' | ')}")`);
-    check(/Chip: unknown/.test(floor3), `${size}: a chip the castle does not name is "unknown"`);
-    check(/Sees no tag/.test(await readerText(host, 'floor2')), `${size}: floor 2's reader sees no tag`);
-    check(/No tag was read by two readers at once/.test(await host.locator('#cross').innerText()), `${size}: no cross-read`);
+    check(/11 of 12 readers answer/.test(summary) && /1 reader does not answer/.test(summary) &&
+      /1 pair of readers reads the same tag/.test(summary) && /1 reader has a clone chip/.test(summary),
+      `${size}: the summary counts each fault ("${flat(summary)}")`);
+
     const keys = await host.locator('#keys').innerText();
-    check(/Seat 2, ✘ No: pressed once/.test(keys), `${size}: the key pressed is listed by seat ("${keys.replace(/\n/g, ' | ')}")`);
+    check(/Seat 1, ✘ No: pressed once, the last \d+ s ago/.test(keys) && /Seat 1, ✔ Yes: not pressed yet/.test(keys) && /gpiochip2:1/.test(keys),
+      `${size}: the station's keys with their lines and the last press ("${flat(keys)}")`);
+
+    // The tower: the throne on top, WC 3 and dungeon 3 beside floor 3 on a laptop.
     const floorBox = await host.locator('section.health-place[data-place="3"]').boundingBox();
     const throneBox = await host.locator('section.health-place[data-place="6"]').boundingBox();
     check(throneBox.y < floorBox.y, `${size}: the throne is drawn above floor 3`);
-    if (size === 'laptop') {
-      const wc3 = await host.locator('section.health-place[data-place="wc3"]').boundingBox();
-      const dungeon3 = await host.locator('section.health-place[data-place="dungeon3"]').boundingBox();
-      check(wc3 && dungeon3 && Math.abs(wc3.y - floorBox.y) < 2 && Math.abs(dungeon3.y - floorBox.y) < 2 &&
-        dungeon3.x < floorBox.x && wc3.x > floorBox.x, `${size}: WC 3 and dungeon 3 stand beside floor 3`);
-    }
+    const wc3 = await host.locator('section.health-place[data-place="wc3"]').boundingBox();
+    const dungeon3 = await host.locator('section.health-place[data-place="dungeon3"]').boundingBox();
+    if (size === 'laptop')
+      check(Math.abs(wc3.y - floorBox.y) < 2 && Math.abs(dungeon3.y - floorBox.y) < 2 && dungeon3.x < floorBox.x && wc3.x > floorBox.x,
+        `${size}: WC 3 and dungeon 3 stand beside floor 3`);
+    else check(wc3.y > floorBox.y && dungeon3.y > wc3.y, `${size}: WC 3 and dungeon 3 follow floor 3`);
     check((await pageWidth(host)) <= device.viewport.width, `${size}: no sideways scrolling (${await pageWidth(host)} px)`);
     const found = await axeViolations(host);
-    check(!found.length, `${size}: axe finds nothing on the healthy castle${found.length ? `:\n    ${found.join('\n    ')}` : ''}`);
-    await shot(host, `${size}-healthy`);
-
-    // --- a silent reader and a cross-read pair, as the page draws them -------------
-    await host.route('**/api/host/castle', async (route) => {
-      const response = await route.fetch();
-      const report = await response.json();
-      for (const r of report.readers) {
-        if (r.name === 'floor4') {
-          Object.assign(r, { state: 'silent', answers: false, tags: [], reads_per_second: 0, last_read_ms_ago: 7000 });
-          r.failed = { count: 9, recent: 2, kind: 'no-answer', message: 'reader floor4: the chip does not answer', ms_ago: 400 };
-        }
-        if (r.name === 'floor2' || r.name === 'floor3') r.state = 'cross-reads';
-      }
-      report.cross_reads = [{ readers: ['floor2', 'floor3'], places: ['2', '3'], same_place: false,
-        tag: { uid: '04A1B2C3D4E5F6', character: 'odessa' }, count: 57, first_ms_ago: 9000, last_ms_ago: 10, now: true }];
-      await route.fulfill({ response, json: report });
-    });
-    await host.waitForFunction(() => document.querySelector('article.reader[data-reader="floor4"]')?.classList.contains('state-silent'), null, { timeout: kWait });
-    const floor4 = await readerText(host, 'floor4');
-    check(/✘ does not answer/.test(floor4) && /No read for 7 seconds/.test(floor4) && /9 failed scans, the last 0 s ago: no answer on the bus/.test(floor4),
-      `${size}: a silent reader says it does not answer, since when and how it failed ("${floor4.replace(/\n/g, ' | ')}")`);
-    const silentSummary = await host.locator('#summary').innerText();
-    check(/11 of 12 readers answer/.test(silentSummary) && /1 reader does not answer/.test(silentSummary) && /1 pair of readers reads the same tag/.test(silentSummary),
-      `${size}: the summary counts the silent reader and the pair ("${silentSummary.replace(/\n/g, ' | ')}")`);
-    check(/⇄ reads another’s tag/.test(await readerText(host, 'floor2')), `${size}: a reader of the pair says it reads another's tag`);
-    const cross = await host.locator('#cross').innerText();
-    check(/floor2 and floor3 both read Odessa, now \(57 times\)/.test(cross), `${size}: the pair is named with its tag and how often ("${cross}")`);
-    const faulty = await axeViolations(host);
-    check(!faulty.length, `${size}: axe finds nothing with a silent reader and a pair${faulty.length ? `:\n    ${faulty.join('\n    ')}` : ''}`);
-    await shot(host, `${size}-silent-and-pair`);
+    check(!found.length, `${size}: axe finds nothing${found.length ? `:\n    ${found.join('\n    ')}` : ''}`);
+    await shot(host, `${size}-castle`);
     await host.context().close();
   }
 
@@ -141,11 +155,14 @@ try {
   await french.locator('article.reader').first().waitFor({ timeout: kWait });
   await french.waitForFunction(() => document.documentElement.lang === 'fr', null, { timeout: kWait });
   const heading = await french.locator('h1').innerText();
-  const frFloor3 = await readerText(french, 'floor3');
+  const frR0 = await readerText(french, 'r0');
+  const frR4 = await readerText(french, 'r4');
   check(heading === 'Santé du château', `fr: the heading is French ("${heading}")`);
-  check(/✔ répond/.test(frFloor3) && /Voit Odessa/.test(frFloor3) && /lectures par seconde/.test(frFloor3),
-    `fr: a reader's state and figures are French ("${frFloor3.replace(/\n/g, ' | ')}")`);
-  check(/12 sur 12 lecteurs répondent/.test(await french.locator('#summary').innerText()), 'fr: the summary is French');
+  check(/✔ répond/.test(frR0) && /Voit Romeo/.test(frR0) && /lectures par seconde/.test(frR0), `fr: a reader's state and figures are French ("${flat(frR0)}")`);
+  check(/✘ ne répond pas/.test(frR4) && /aucune réponse sur le bus/.test(frR4), `fr: a dead reader in French ("${flat(frR4)}")`);
+  const frCross = await french.locator('#cross').innerText();
+  check(/r2 et r3 lisent tous deux Eloise/.test(frCross), `fr: the pair in French ("${flat(frCross)}")`);
+  check(/11 sur 12 lecteurs répondent/.test(await french.locator('#summary').innerText()), 'fr: the summary is French');
   await shot(french, 'fr-phone');
   await french.context().close();
   check(!errors.length, `no script error: ${errors.join(' | ')}`);
@@ -154,5 +171,6 @@ try {
 } finally {
   await close();
   await server.stop();
+  rmSync(benchDir, { recursive: true, force: true });
 }
 finish();

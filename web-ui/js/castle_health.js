@@ -62,8 +62,10 @@ const tagName = (tag) => (tag.character ? characterName(tag.character) : tag.uid
 
 function chipLine(chip) {
   if (!chip) return say('page.castle.health.chip-unknown');
-  const args = { model: { text: chip.model || chip.kind }, version: { text: chip.version || '?' } };
-  return say(chip.clone ? 'page.castle.health.chip-clone' : 'page.castle.health.chip', args);
+  // A genuine chip by its model's name (a product's: "MFRC522 v2.0"); a clone by the word alone.
+  const version = { text: chip.version || '?' };
+  if (chip.clone) return say('page.castle.health.chip-clone', { version });
+  return say('page.castle.health.chip', { model: { text: chip.model || chip.kind }, version });
 }
 
 function readerHtml(r) {
