@@ -8,6 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include "daemon/castle/real_castle.hpp"
+#include "daemon/config/config_check.hpp"
+#include "daemon/config/sim_bench.hpp"
 #include "daemon/server/castle_report.hpp"
 #include "table_fixture.hpp"
 #include "temp_directory.hpp"
@@ -69,6 +72,56 @@ struct HealthRig {
 };
 
 drivers::TagUid healthTag(const char* slug) { return drivers::simulatedTagUid(slug); }
+
+// A classic castle of MFRC522s, reader rP under place P on chip-select line
+// gpiochip0:(20+P), station 0's keys, played by the simulated castle on a
+// bench file (config/sim_bench.hpp) as `serve --hardware=sim` plays it.
+struct BenchHealthRig {
+    explicit BenchHealthRig(const std::string& benchText)
+        : config(castleConfig()), bench(benchOf(benchText)), castle(castleOn(config, bench, clock)),
+          core(clock, nullptr, castle.layout(), {}, castle::offerOf<castle::HandOffer>(castle)),
+          loop(castle, core, clock), health(core.table()), wiring(castleWiringOf(config)) {
+        core.table().attach(health);
+        loop.start();
+    }
+    static config::CastleConfig castleConfig() {
+        std::string text = "[daemon]\nhardware = sim\n";
+        for (int p = 0; p <= 6; ++p)
+            text += "[reader.r" + std::to_string(p) + "]\nplace = " + std::to_string(p) +
+                    "\nbus = /dev/spidev0.1\nchip_select = gpiochip0:" + std::to_string(20 + p) + "\n";
+        text += "[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\n";
+        auto check = config::checkCastleConfigText(text, "castle.ini");
+        for (const auto& p : check.problems) FAIL(p.text());
+        return check.config;
+    }
+    static config::SimBench benchOf(const std::string& text) {
+        config::ConfigProblems problems;
+        auto out = config::parseSimBench(text, "bench.txt", problems);
+        for (const auto& p : problems) FAIL(p.text());
+        return out;
+    }
+    static castle::SimulatedCastle castleOn(const config::CastleConfig& config, const config::SimBench& bench,
+                                            const drivers::LoopClock& clock) {
+        auto layout = castle::realBoardLayout(config);
+        auto options = castle::simulatedCastleOptions(config, layout);
+        options.bench = &bench;
+        return castle::SimulatedCastle(std::move(layout), clock, std::move(options));
+    }
+    void runFor(Timestamp span) {
+        const std::chrono::microseconds until = clock.now() + span;
+        while (clock.nowMicros() < until) clock.set(std::min(loop.step(), until));
+    }
+    json report() { return castleReport(health, core.table(), &castle, wiring, clock.now()); }
+
+    drivers::ManualClock clock;
+    config::CastleConfig config;
+    config::SimBench bench;
+    castle::SimulatedCastle castle;
+    TableCore core;
+    TableLoop loop;
+    CastleHealth health;
+    CastleWiring wiring;
+};
 
 }  // namespace
 
@@ -225,4 +278,45 @@ TEST_CASE("castle health: the route is the host's: no secret, a wrong one or a p
     CHECK(posted == 405);
     c.t.runFor(Timestamp(1000));
     CHECK(c.report()["readers"].size() == c.t.castle.layout().readerCount());
+}
+
+TEST_CASE("castle health on a bench: a dead chip-select line, a clone, a coupled pair, the wires named") {
+    BenchHealthRig rig("no-chip gpiochip0:24\nversion gpiochip0:25 0x88\ncouple gpiochip0:21 gpiochip0:22\n");
+    REQUIRE(rig.castle.put(healthTag("odessa"), {"1"}));
+    rig.runFor(Timestamp(3000));
+    const json report = rig.report();
+    REQUIRE(report["readers"].size() == 7);
+    const json& r0 = HealthRig::reader(report, "r0");
+    CHECK(r0["state"] == "answers");
+    CHECK(r0["chip"]["model"] == "MFRC522 v2.0");
+    CHECK(r0["chip"]["clone"] == false);
+    CHECK(r0["wiring"] == json{{"type", "mfrc522"}, {"bus", "/dev/spidev0.1"}, {"chip_select", "gpiochip0:20"}});
+    // Nothing on floor 4's line: silent, and no chip to name.
+    const json& r4 = HealthRig::reader(report, "r4");
+    CHECK(r4["state"] == "silent");
+    CHECK(r4["chip"].is_null());
+    CHECK(r4["failed"]["kind"] == "no-answer");
+    // Floor 5's chip reads as any chip does, and says it is a clone.
+    const json& r5 = HealthRig::reader(report, "r5");
+    CHECK(r5["answers"] == true);
+    CHECK(r5["state"] == "clone");
+    CHECK(r5["chip"]["clone"] == true);
+    CHECK(r5["chip"]["version"] == "0x88");
+    // Floors 1 and 2 couple: the tag on floor 1 is read by both.
+    REQUIRE(report["cross_reads"].size() == 1);
+    CHECK(report["cross_reads"][0]["readers"] == json{"r1", "r2"});
+    CHECK(report["cross_reads"][0]["tag"]["character"] == "odessa");
+    CHECK(report["cross_reads"][0]["now"] == true);
+    CHECK(HealthRig::reader(report, "r1")["state"] == "cross-reads");
+    CHECK(HealthRig::reader(report, "r3")["state"] == "answers");
+    // The configured station, its keys' lines, none pressed yet.
+    REQUIRE(report["stations"].size() == 1);
+    CHECK(report["stations"][0]["keys"]["yes"]["line"] == "gpiochip2:0");
+    CHECK(report["stations"][0]["keys"]["no"]["presses"] == 0);
+    CHECK(report["every_seat"] == false);
+    rig.castle.press(drivers::StationId{0}, drivers::VoteKey::Yes);
+    rig.runFor(Timestamp(100));
+    const json pressed = rig.report();
+    CHECK(pressed["stations"][0]["keys"]["yes"]["presses"] == 1);
+    CHECK(pressed["stations"][0]["keys"]["yes"]["pressed_ms_ago"].get<int>() <= 100);
 }
