@@ -1,5 +1,6 @@
 #include "daemon/server/castle_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace vivaref::server {
@@ -62,7 +63,13 @@ std::string stateOf(bool answers, bool failing, bool crossReads, bool clone) {
     return "answers";
 }
 
-json stationsJson(const CastleHealth& health, const CastleWiring& wiring, Timestamp now) {
+json stationsJson(const CastleHealth& health, const CastleWiring& wiring, const castle::Castle* castle,
+                  Timestamp now) {
+    const auto down =
+        castle ? castle->keysDown() : std::vector<std::pair<drivers::StationId, drivers::VoteKey>>{};
+    const auto isDown = [&](int seat, drivers::VoteKey key) {
+        return std::find(down.begin(), down.end(), std::pair{drivers::StationId{seat}, key}) != down.end();
+    };
     const auto pressJson = [&](int seat, drivers::VoteKey key) {
         const auto found = health.presses().find({seat, key});
         if (found == health.presses().end()) return json{{"presses", 0}, {"pressed_ms_ago", nullptr}};
@@ -74,6 +81,7 @@ json stationsJson(const CastleHealth& health, const CastleWiring& wiring, Timest
         for (const auto& [key, line] : station.keys) {
             json k = pressJson(station.seat, key);
             k["line"] = line;
+            k["down"] = isDown(station.seat, key);
             keys[drivers::voteKeyName(key)] = std::move(k);
         }
         stations.push_back({{"seat", station.seat},
@@ -158,12 +166,18 @@ json castleReport(const CastleHealth& health, const table::Table& table, const c
                            {"key", drivers::voteKeyName(key.second)},
                            {"presses", press.count},
                            {"pressed_ms_ago", msAgo(press.lastAt, now)}});
+    // The keys that read pressed now, configured or not (a key held, or stuck since start-up).
+    json keysDown = json::array();
+    if (castle)
+        for (const auto& [station, key] : castle->keysDown())
+            keysDown.push_back({{"seat", station.number}, {"key", drivers::voteKeyName(key)}});
     json leds{{"places", wiring.placeLeds}, {"turns", json::object()}};
     for (const auto& [seat, line] : wiring.turnLeds) leds["turns"][std::to_string(seat)] = line;
     return {{"now_ms", now.count()},
             {"readers", std::move(readers)},
             {"cross_reads", std::move(crossReads)},
-            {"stations", stationsJson(health, wiring, now)},
+            {"stations", stationsJson(health, wiring, castle, now)},
+            {"keys_down", std::move(keysDown)},
             {"every_seat", wiring.everySeat},
             {"presses", std::move(presses)},
             {"leds", std::move(leds)},

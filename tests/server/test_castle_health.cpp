@@ -78,9 +78,13 @@ drivers::TagUid healthTag(const char* slug) { return drivers::simulatedTagUid(sl
 // bench file (config/sim_bench.hpp) as `serve --hardware=sim` plays it.
 struct BenchHealthRig {
     explicit BenchHealthRig(const std::string& benchText)
-        : config(castleConfig()), bench(benchOf(benchText)), castle(castleOn(config, bench, clock)),
+        : config(castleConfig()),
+          bench(benchOf(benchText)),
+          castle(castleOn(config, bench, clock)),
           core(clock, nullptr, castle.layout(), {}, castle::offerOf<castle::HandOffer>(castle)),
-          loop(castle, core, clock), health(core.table()), wiring(castleWiringOf(config)) {
+          loop(castle, core, clock),
+          health(core.table()),
+          wiring(castleWiringOf(config)) {
         core.table().attach(health);
         loop.start();
     }
@@ -281,7 +285,9 @@ TEST_CASE("castle health: the route is the host's: no secret, a wrong one or a p
 }
 
 TEST_CASE("castle health on a bench: a dead chip-select line, a clone, a coupled pair, the wires named") {
-    BenchHealthRig rig("no-chip gpiochip0:24\nversion gpiochip0:25 0x88\ncouple gpiochip0:21 gpiochip0:22\n");
+    BenchHealthRig rig(
+        "no-chip gpiochip0:24\nversion gpiochip0:25 0x88\ncouple gpiochip0:21 gpiochip0:22\nstuck "
+        "station.0.no\n");
     REQUIRE(rig.castle.put(healthTag("odessa"), {"1"}));
     rig.runFor(Timestamp(3000));
     const json report = rig.report();
@@ -290,7 +296,8 @@ TEST_CASE("castle health on a bench: a dead chip-select line, a clone, a coupled
     CHECK(r0["state"] == "answers");
     CHECK(r0["chip"]["model"] == "MFRC522 v2.0");
     CHECK(r0["chip"]["clone"] == false);
-    CHECK(r0["wiring"] == json{{"type", "mfrc522"}, {"bus", "/dev/spidev0.1"}, {"chip_select", "gpiochip0:20"}});
+    CHECK(r0["wiring"] ==
+          json{{"type", "mfrc522"}, {"bus", "/dev/spidev0.1"}, {"chip_select", "gpiochip0:20"}});
     // Nothing on floor 4's line: silent, and no chip to name.
     const json& r4 = HealthRig::reader(report, "r4");
     CHECK(r4["state"] == "silent");
@@ -313,6 +320,10 @@ TEST_CASE("castle health on a bench: a dead chip-select line, a clone, a coupled
     REQUIRE(report["stations"].size() == 1);
     CHECK(report["stations"][0]["keys"]["yes"]["line"] == "gpiochip2:0");
     CHECK(report["stations"][0]["keys"]["no"]["presses"] == 0);
+    // Station 0's No is stuck: it reads pressed now, and never gives a press.
+    CHECK(report["stations"][0]["keys"]["no"]["down"] == true);
+    CHECK(report["stations"][0]["keys"]["yes"]["down"] == false);
+    CHECK(report["keys_down"] == json::array({json{{"seat", 0}, {"key", "no"}}}));
     CHECK(report["every_seat"] == false);
     rig.castle.press(drivers::StationId{0}, drivers::VoteKey::Yes);
     rig.runFor(Timestamp(100));

@@ -1,9 +1,10 @@
 // The Castle health page (castle.html, issue 36) as the host reads it, at
 // phone (390x844) and laptop (1280x800) size, on the real `vivaref serve
 // --hardware=sim` playing a castle of MFRC522 readers on a bench file
-// ([daemon] sim_bench, daemon/config/sim_bench.hpp) with three faults: floor
+// ([daemon] sim_bench, daemon/config/sim_bench.hpp) with four faults: floor
 // 4's chip-select line has no chip (a dead reader), floor 2's and floor 3's
-// antennas couple, floor 5's chip answers as a clone (VersionReg 0x88):
+// antennas couple, floor 5's chip answers as a clone (VersionReg 0x88),
+// seat 1's Stomachache key is stuck:
 // - a device without the host's secret sees "This page needs the host's
 //   link" and nothing of the castle (no reader, no place);
 // - the host's link opens it: the healthy readers "answer" with their chip
@@ -11,8 +12,8 @@
 //   chip, floors 2 and 3 "read another's tag" and the pair is named with
 //   the tag put on floor 2 (by its character) and how often, floor 5 is a
 //   clone; the summary counts each; the station's keys are listed and the
-//   one pressed on the simulated board says so; WC 3 and dungeon 3 stand
-//   beside floor 3 on a laptop;
+//   one pressed on the simulated board says so, the stuck one that it reads
+//   pressed; WC 3 and dungeon 3 stand beside floor 3 on a laptop;
 // - axe finds nothing at either size; no sideways scrolling on the phone;
 // - in French, the page says it in French.
 // (The model's side, on serve's table core: tests/server/test_castle_health.cpp.)
@@ -59,7 +60,8 @@ const benchDir = mkdtempSync(join(tmpdir(), 'vivaref-castle-bench-'));
 const bench = join(benchDir, 'bench.txt');
 writeFileSync(bench, ['no-chip gpiochip0:24             # floor 4: nothing answers on its line',
   'couple gpiochip0:22 gpiochip0:23  # floors 2 and 3: their antennas couple',
-  'version gpiochip0:25 0x88         # floor 5: an FM17522 clone', ''].join('\n'));
+  'version gpiochip0:25 0x88         # floor 5: an FM17522 clone',
+  'stuck station.0.stomachache       # seat 1\'s Stomachache reads pressed, always', ''].join('\n'));
 const server = await startServe(vivaref, { castleSections, extraConfig: `sim_bench = ${bench}` });
 const { browser, close } = await launchBrowser();
 try {
@@ -128,7 +130,8 @@ try {
       `${size}: the summary counts each fault ("${flat(summary)}")`);
 
     const keys = await host.locator('#keys').innerText();
-    check(/Seat 1, ✘ No: pressed once, the last \d+ s ago/.test(keys) && /Seat 1, ✔ Yes: not pressed yet/.test(keys) && /gpiochip2:1/.test(keys),
+    check(/Seat 1, ✘ No: pressed once, the last \d+ s ago/.test(keys) && /Seat 1, ✔ Yes: not pressed yet/.test(keys) && /gpiochip2:1/.test(keys) &&
+      /Seat 1, ☹ Stomachache: reads pressed now \(held down, or stuck\)/.test(keys),
       `${size}: the station's keys with their lines and the last press ("${flat(keys)}")`);
 
     // The tower: the throne on top, WC 3 and dungeon 3 beside floor 3 on a laptop.

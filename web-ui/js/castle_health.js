@@ -141,18 +141,21 @@ function drawCross(report) {
     : `<li>${esc(say('page.castle.health.cross-none'))}</li>`;
 }
 
-function keyLine(seat, key, press, line) {
+function keyLine(seat, key, press, line, down) {
   const args = { seat: { seat }, key: { text: voteWord(key) }, n: press ? press.presses : 0, s: seconds(press && press.pressed_ms_ago) };
-  const text = say(args.n ? 'page.castle.health.key-pressed' : 'page.castle.health.key-never', args);
-  return `<li data-key="${seatNumber(seat)}-${esc(key)}">${esc(text)}${line ? ` ${code(line)}` : ''}</li>`;
+  let text = say(args.n ? 'page.castle.health.key-pressed' : 'page.castle.health.key-never', args);
+  // A key that reads pressed now: held, or stuck (a stuck key never gives a press).
+  if (down) text = say('page.castle.health.key-down', { seat: { seat }, key: { text: voteWord(key) } });
+  return `<li data-key="${seatNumber(seat)}-${esc(key)}" class="${down ? 'key-down' : ''}">${esc(text)}${line ? ` ${code(line)}` : ''}</li>`;
 }
 
 function drawKeys(report) {
   const items = [];
   for (const station of report.stations || [])
-    for (const [key, k] of Object.entries(station.keys || {})) items.push(keyLine(station.seat, key, k, k.line));
+    for (const [key, k] of Object.entries(station.keys || {})) items.push(keyLine(station.seat, key, k, k.line, k.down));
   const configured = new Set((report.stations || []).map((s) => s.seat));
-  for (const p of report.presses || []) if (!configured.has(p.seat)) items.push(keyLine(p.seat, p.key, p, ''));
+  const downs = new Set((report.keys_down || []).map((k) => `${k.seat}-${k.key}`));
+  for (const p of report.presses || []) if (!configured.has(p.seat)) items.push(keyLine(p.seat, p.key, p, '', downs.has(`${p.seat}-${p.key}`)));
   if (report.every_seat) items.unshift(`<li class="small">${esc(say('page.castle.health.keys-every-seat'))}</li>`);
   if (!items.length) items.push(`<li>${esc(say('page.castle.health.keys-none'))}</li>`);
   $('keys').innerHTML = items.join('');
