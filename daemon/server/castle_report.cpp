@@ -35,18 +35,18 @@ CastleWiring simulatedWiring() {
 
 namespace {
 
-json msAgo(const std::optional<Timestamp>& at, Timestamp now) {
+json healthMsAgo(const std::optional<Timestamp>& at, Timestamp now) {
     if (!at) return nullptr;
     return std::max<std::int64_t>((now - *at).count(), 0);
 }
 
-json tagJson(const CastleHealth& health, const drivers::TagUid& tag) {
+json healthTagJson(const CastleHealth& health, const drivers::TagUid& tag) {
     json out{{"uid", tag.toHex()}};
     if (const auto character = health.characterOf(tag)) out["character"] = character->name;
     return out;
 }
 
-json chipJson(const std::optional<castle::ReaderChip>& chip) {
+json healthChipJson(const std::optional<castle::ReaderChip>& chip) {
     if (!chip) return nullptr;
     return {{"kind", chip->kind}, {"version", chip->version}, {"model", chip->model}, {"clone", chip->clone}};
 }
@@ -55,7 +55,7 @@ json chipJson(const std::optional<castle::ReaderChip>& chip) {
 // successful scan lately), "failing" (scans failed lately, or the pipeline
 // holds it failing or faulty), "cross-reads" (a tag it reads is read by
 // another reader too, now), "clone" (its chip answers as a clone), "answers".
-std::string stateOf(bool answers, bool failing, bool crossReads, bool clone) {
+std::string healthStateOf(bool answers, bool failing, bool crossReads, bool clone) {
     if (!answers) return "silent";
     if (failing) return "failing";
     if (crossReads) return "cross-reads";
@@ -63,8 +63,8 @@ std::string stateOf(bool answers, bool failing, bool crossReads, bool clone) {
     return "answers";
 }
 
-json stationsJson(const CastleHealth& health, const CastleWiring& wiring, const castle::Castle* castle,
-                  Timestamp now) {
+json healthStationsJson(const CastleHealth& health, const CastleWiring& wiring, const castle::Castle* castle,
+                        Timestamp now) {
     const auto down =
         castle ? castle->keysDown() : std::vector<std::pair<drivers::StationId, drivers::VoteKey>>{};
     const auto isDown = [&](int seat, drivers::VoteKey key) {
@@ -73,7 +73,8 @@ json stationsJson(const CastleHealth& health, const CastleWiring& wiring, const 
     const auto pressJson = [&](int seat, drivers::VoteKey key) {
         const auto found = health.presses().find({seat, key});
         if (found == health.presses().end()) return json{{"presses", 0}, {"pressed_ms_ago", nullptr}};
-        return json{{"presses", found->second.count}, {"pressed_ms_ago", msAgo(found->second.lastAt, now)}};
+        return json{{"presses", found->second.count},
+                    {"pressed_ms_ago", healthMsAgo(found->second.lastAt, now)}};
     };
     json stations = json::array();
     for (const auto& station : wiring.stations) {
@@ -108,10 +109,10 @@ json castleReport(const CastleHealth& health, const table::Table& table, const c
                                {layout.place(layout.placeOf(pair.first)).name,
                                 layout.place(layout.placeOf(pair.second)).name}},
                               {"same_place", layout.placeOf(pair.first) == layout.placeOf(pair.second)},
-                              {"tag", tagJson(health, pair.tag)},
+                              {"tag", healthTagJson(health, pair.tag)},
                               {"count", pair.count},
-                              {"first_ms_ago", msAgo(pair.firstAt, now)},
-                              {"last_ms_ago", msAgo(pair.lastAt, now)},
+                              {"first_ms_ago", healthMsAgo(pair.firstAt, now)},
+                              {"last_ms_ago", healthMsAgo(pair.lastAt, now)},
                               {"now", happening}});
     }
     json readers = json::array();
@@ -123,31 +124,31 @@ json castleReport(const CastleHealth& health, const table::Table& table, const c
         const std::int64_t recentFailures = health.recentFailures(r, now);
         json tags = json::array();
         if (answers)
-            for (const auto& tag : counts.tags) tags.push_back(tagJson(health, tag));
+            for (const auto& tag : counts.tags) tags.push_back(healthTagJson(health, tag));
         json unknown = json::array();
         for (const auto& tag : counts.unknown) unknown.push_back(tag.toHex());
         json reader{
             {"name", layout.reader(r).name},
             {"place", layout.place(layout.placeOf(r)).name},
-            {"state", stateOf(answers, recentFailures > 0 || quality.failing || quality.faulty, crossing[r],
-                              chip && chip->clone)},
+            {"state", healthStateOf(answers, recentFailures > 0 || quality.failing || quality.faulty,
+                                    crossing[r], chip && chip->clone)},
             {"answers", answers},
-            {"chip", chipJson(chip)},
+            {"chip", healthChipJson(chip)},
             {"tags", std::move(tags)},
             {"reads_per_second", std::round(health.readsPerSecond(r, now) * 10.0) / 10.0},
             {"scans", counts.scans},
             {"reads", counts.reads},
-            {"last_scan_ms_ago", msAgo(counts.lastScanAt, now)},
-            {"last_read_ms_ago", msAgo(counts.lastReadAt, now)},
+            {"last_scan_ms_ago", healthMsAgo(counts.lastScanAt, now)},
+            {"last_read_ms_ago", healthMsAgo(counts.lastReadAt, now)},
             {"failed",
              {{"count", counts.failed},
               {"recent", recentFailures},
               {"kind",
                counts.lastError ? json(drivers::errorKindName(counts.lastError->kind)) : json(nullptr)},
               {"message", counts.lastError ? json(counts.lastError->message) : json(nullptr)},
-              {"ms_ago", msAgo(counts.lastErrorAt, now)}}},
+              {"ms_ago", healthMsAgo(counts.lastErrorAt, now)}}},
             {"unknown", {{"count", counts.unknownReads}, {"last", std::move(unknown)}}},
-            {"garbled", {{"count", counts.garbled}, {"ms_ago", msAgo(counts.lastGarbledAt, now)}}},
+            {"garbled", {{"count", counts.garbled}, {"ms_ago", healthMsAgo(counts.lastGarbledAt, now)}}},
             {"pipeline", {{"failing", quality.failing}, {"faulty", quality.faulty}}},
             {"wiring", nullptr},
         };
@@ -165,7 +166,7 @@ json castleReport(const CastleHealth& health, const table::Table& table, const c
         presses.push_back({{"seat", key.first},
                            {"key", drivers::voteKeyName(key.second)},
                            {"presses", press.count},
-                           {"pressed_ms_ago", msAgo(press.lastAt, now)}});
+                           {"pressed_ms_ago", healthMsAgo(press.lastAt, now)}});
     // The keys that read pressed now, configured or not (a key held, or stuck since start-up).
     json keysDown = json::array();
     if (castle)
@@ -176,7 +177,7 @@ json castleReport(const CastleHealth& health, const table::Table& table, const c
     return {{"now_ms", now.count()},
             {"readers", std::move(readers)},
             {"cross_reads", std::move(crossReads)},
-            {"stations", stationsJson(health, wiring, castle, now)},
+            {"stations", healthStationsJson(health, wiring, castle, now)},
             {"keys_down", std::move(keysDown)},
             {"every_seat", wiring.everySeat},
             {"presses", std::move(presses)},
