@@ -138,6 +138,8 @@ try {
     const floorBox = await host.locator('section.health-place[data-place="3"]').boundingBox();
     const throneBox = await host.locator('section.health-place[data-place="6"]').boundingBox();
     check(throneBox.y < floorBox.y, `${size}: the throne is drawn above floor 3`);
+    const titles = await host.locator('section.health-place h3').allInnerTexts();
+    check(['Throne', 'Floor 3', 'WC 3', 'Dungeon 3'].every((t) => titles.includes(t)), `${size}: each place is titled ("${titles.join('", "')}")`);
     const wc3 = await host.locator('section.health-place[data-place="wc3"]').boundingBox();
     const dungeon3 = await host.locator('section.health-place[data-place="dungeon3"]').boundingBox();
     if (size === 'laptop')

@@ -97,6 +97,14 @@ function readerHtml(r) {
     <ul class="reader-figures">${lines.join('')}</ul></article>`;
 }
 
+// A place's heading, as the castle's picture labels it: "Floor 3", "Throne", "WC 4", "Dungeon 2".
+function placeTitle(p) {
+  if (kFloors.has(p)) return floorShort(Number(p));
+  if (/^wc\d$/.test(p)) return say('page.castle.wc', { floor: Number(p.slice(2)) });
+  if (/^dungeon\d$/.test(p)) return say('page.castle.dungeon', { number: Number(p.slice(7)) });
+  return placeName(p);
+}
+
 function drawTower(readers) {
   const byPlace = new Map();
   for (const r of readers) {
@@ -109,7 +117,7 @@ function drawTower(readers) {
     const here = byPlace.get(p) || [];
     const side = kFloors.has(p) ? 'floor' : 'side';
     return `<section class="health-place ${side}" data-place="${esc(p)}">
-      <h3>${esc(kFloors.has(p) ? floorShort(Number(p)) : placeName(p))}</h3>
+      <h3>${esc(placeTitle(p))}</h3>
       ${here.length ? here.map(readerHtml).join('') : `<p class="small">${esc(say('page.castle.health.no-reader'))}</p>`}
     </section>`;
   }).join('');
