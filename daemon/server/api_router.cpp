@@ -338,6 +338,7 @@ std::optional<ApiRouter::Reply> ApiRouter::hostGate(const Request& request) {
 ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) {
     if (auto refused = hostGate(request)) return std::move(*refused);
     if (name == "enrol") return enrol(request);
+    if (name == "castle") return castle(request);
     if (name == "players" || name == "members") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
         return answer(request, service_.host(name, json::object()));
@@ -373,6 +374,14 @@ ApiRouter::Reply ApiRouter::enrol(const Request& request) {
         gameInProgress = state == "playing" || state == "paused";
     }
     return answer(request, options_.enrol(name, fields, gameInProgress));
+}
+
+// GET: the castle's health, reader by reader (castle_report.hpp).
+ApiRouter::Reply ApiRouter::castle(const Request& request) {
+    if (!options_.castle)
+        return error(request, http::status::not_found, "no-castle", "this daemon shows no castle");
+    if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
+    return ok(request, options_.castle());
 }
 
 ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {

@@ -19,6 +19,7 @@
 #include "daemon/club/club_link_factory.hpp"
 #include "daemon/club/league_reader.hpp"
 #include "daemon/server/auth_throttle.hpp"
+#include "daemon/server/castle_report.hpp"
 #include "daemon/server/host_check.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
@@ -600,7 +601,18 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     const int scanListener =
         core.onRawScan([&enrolment](const drivers::ReaderId& reader, const drivers::ScanResult& result,
                                     Timestamp at) { enrolment.onScan(reader, result, at); });
-    WebServer web(io, core, webOptions(settings, enrolment, league.get(), err));
+    // The Castle page's health of every reader (castle_health.hpp): the
+    // table's raw scans and key presses, watched as they come.
+    CastleHealth health(core.table());
+    core.table().attach(health);
+    const CastleWiring wiring = settings.realCastle        ? castleWiringOf(*settings.realCastle)
+                                : settings.simulatedCastle ? castleWiringOf(*settings.simulatedCastle)
+                                                           : simulatedWiring();
+    WebServerOptions served = webOptions(settings, enrolment, league.get(), err);
+    served.router.castle = [&] {
+        return castleReport(health, core.table(), castle.get(), wiring, clock.now());
+    };
+    WebServer web(io, core, std::move(served));
     try {
         web.listen(settings.listen);
     } catch (const std::exception& e) {
