@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "daemon/config/castle_config.hpp"
+#include "drivers/rfid/mfrc522_chip.hpp"
 #include "engine/roster.hpp"
 
 namespace vivaref::castle {
@@ -45,6 +46,29 @@ SimulatedCastleOptions simulatedCastleOptions(const config::CastleConfig& castle
     options.maxFieldsOn = castle.maxFieldsOn;
     options.backoff = castle.backoff;
     options.stabilityWindow = castle.sensing.stabilityWindow;
+    // A reader's wire: its chip-select line, else its bus, else its name (a sim reader).
+    for (drivers::ReaderIndex r = 0; r < layout.readerCount(); ++r) {
+        SimulatedReaderWire wire{layout.reader(r).name, "sim"};
+        for (const auto& reader : castle.readers) {
+            if (reader.name != layout.reader(r).name) continue;
+            wire.kind = std::string(config::readerTypeName(reader.type));
+            if (reader.chipSelect)
+                wire.wire = reader.chipSelect->text();
+            else if (!reader.bus.empty())
+                wire.wire = reader.bus;
+        }
+        options.wires.push_back(std::move(wire));
+    }
+    for (const auto& s : castle.stations) {
+        const std::string station = "station." + std::to_string(s.seat);
+        if (s.yes) options.lineNames[s.yes->gpio.text()] = station + ".yes";
+        if (s.no) options.lineNames[s.no->gpio.text()] = station + ".no";
+        if (s.stomachache) options.lineNames[s.stomachache->gpio.text()] = station + ".stomachache";
+        if (s.led) options.lineNames[s.led->gpio.text()] = station;
+    }
+    for (const auto& [place, pin] : castle.placeLeds) options.lineNames[pin.gpio.text()] = "place." + place;
+    for (const auto& [seat, pin] : castle.turnLeds)
+        options.lineNames[pin.gpio.text()] = "turn." + std::to_string(seat);
     return options;
 }
 
@@ -53,14 +77,42 @@ SimulatedCastle::SimulatedCastle(drivers::BoardLayout layout, const drivers::Loo
     : clock_(clock),
       options_(std::move(options)),
       board_(std::move(layout), options_.board),
+      bench_(wireBench(options_.bench ? *options_.bench : config::SimBench{}, board_.layout(), options_.wires,
+                       options_.lineNames)),
       held_(board_.layout().readerCount()),
       fields_(fieldScheduler(board_.layout(), options_)),
       confirmer_(board_.layout().readerCount(), options_.stabilityWindow),
-      speech_(clock) {}
+      speech_(clock) {
+    // The bench's readers, as the real driver would find them at reset.
+    for (drivers::ReaderIndex r = 0; r < bench_.readers.size(); ++r) {
+        const BenchReader& reader = bench_.readers[r];
+        const std::string wire =
+            r < options_.wires.size() ? options_.wires[r].wire : board_.layout().reader(r).name;
+        const auto chip = drivers::mfrc522::describeVersion(reader.version);
+        if (reader.chips == 0)
+            board_.silence(r, drivers::ScanErrorKind::NoAnswer, "simulated: no chip answers on " + wire);
+        else if (reader.version == 0x00 || reader.version == 0xFF)
+            board_.silence(r, drivers::ScanErrorKind::NoAnswer,
+                           "simulated: VersionReg reads " + chip.version + ": no chip on the bus");
+        else if (!chip.known)
+            board_.silence(
+                r, drivers::ScanErrorKind::WrongVersion,
+                "simulated: VersionReg reads " + chip.version + ", not an MFRC522 or a known clone");
+        else
+            board_.wire(r, reader.spots, reader.chips);
+    }
+}
 
 void SimulatedCastle::start(CastleSink& sink) {
     sink_ = &sink;
+    for (const auto& note : bench_.notes) sink_->problem("simulated bench: " + note);
     for (const auto& p : std::exchange(presses_, {})) press(p.station, p.key);
+}
+
+std::optional<ReaderChip> SimulatedCastle::chipOf(drivers::ReaderIndex reader) const {
+    if (reader >= bench_.readers.size()) return std::nullopt;
+    return simulatedChip(bench_.readers[reader],
+                         reader < options_.wires.size() ? options_.wires[reader] : SimulatedReaderWire{});
 }
 
 bool SimulatedCastle::put(const drivers::TagUid& tag, const drivers::PlaceName& place) {
@@ -74,6 +126,7 @@ void SimulatedCastle::hold(drivers::ReaderIndex reader, std::optional<drivers::S
 }
 
 void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
+    if (bench_.stuckKeys.contains({station, key})) return;  // held down: a press never completes
     if (!sink_) {
         presses_.push_back({station, key});
         return;
@@ -82,7 +135,10 @@ void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
     sink_->pressed(station, key);
 }
 
-void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) { leds_ = leds; }
+void SimulatedCastle::show(const drivers::LedStates& leds, Timestamp /*now*/) {
+    leds_ = leds;
+    for (const auto& dead : bench_.deadLeds) leds_.erase(dead);  // its line drives nothing
+}
 
 CastleOffer* SimulatedCastle::offer(std::string_view name) {
     if (name == HandOffer::kName) return static_cast<HandOffer*>(this);

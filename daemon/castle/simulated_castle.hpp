@@ -35,13 +35,17 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "daemon/castle/bench_wiring.hpp"
 #include "daemon/castle/castle.hpp"
 #include "daemon/castle/change_confirmer.hpp"
 #include "daemon/castle/hand_offer.hpp"
 #include "daemon/castle/speaker_offer.hpp"
+#include "daemon/config/sim_bench.hpp"
 #include "drivers/sensing/field_scheduler.hpp"
 #include "drivers/sensing/sensing_config.hpp"
 #include "drivers/sim/simulated_board.hpp"
@@ -85,14 +89,25 @@ struct SimulatedCastleOptions {
     drivers::BackoffPolicy backoff;
     // The sensing pipeline's: a new tag is scanned again when it is over.
     drivers::Timestamp stabilityWindow = drivers::SensingConfig{}.stabilityWindow;
+    // The bench the castle plays (bench_wiring.hpp: its dead, swapped,
+    // coupled readers, chips' versions, stuck keys and dark LEDs); null: a
+    // perfect castle. Owned by the caller (serve keeps one for every castle
+    // it builds), it must outlive the castle.
+    const config::SimBench* bench = nullptr;
+    // Each layout reader's wire and kind, as the configuration says (empty:
+    // sim readers named as the layout names them); the keys' and LEDs'
+    // GPIO lines by their bench names. simulatedCastleOptions() fills both.
+    std::vector<SimulatedReaderWire> wires;
+    std::map<std::string, std::string> lineNames;
 };
 
 // What a castle configuration says of a castle's readers, for the simulated
 // castle on `layout` (`vivaref serve --hardware=sim --config`, which gives it
 // the configuration's own readers, castle::realBoardLayout): its field
 // coupling over that layout (the rule, and the `neighbours` the layout
-// names), max_fields_on, the backoff and the stability window. The timing
-// and the board's seed are the defaults.
+// names), max_fields_on, the backoff and the stability window, its readers'
+// wires and its keys' and LEDs' lines (for a bench). The timing, the
+// board's seed and the bench are the defaults.
 SimulatedCastleOptions simulatedCastleOptions(const config::CastleConfig& castle,
                                               const drivers::BoardLayout& layout);
 
@@ -114,6 +129,8 @@ public:
     Microseconds step() override;
     void show(const drivers::LedStates& leds, Timestamp now) override;
     std::optional<Timestamp> nextLedChange() const override { return std::nullopt; }
+    // What the reader's chip says it is, as the bench has it (simulatedChip()).
+    std::optional<ReaderChip> chipOf(drivers::ReaderIndex reader) const override;
     // "hands": this castle as a HandOffer; "speaker": as a SpeakerOffer;
     // nothing under any other name.
     CastleOffer* offer(std::string_view name) override;
@@ -122,7 +139,10 @@ public:
     const drivers::SimulatedSpeech& speech() const { return speech_; }
 
     // What a hand does on the web page (HandOffer). A press goes to the sink
-    // at once (after start(); before, at start()).
+    // at once (after start(); before, at start()). A stuck key (the bench's)
+    // never gives a press: it reads pressed from the start, and the real
+    // debouncer (drivers/gpio/debouncer.hpp) takes a key held at start-up
+    // as no press until it is released, which it never is.
     [[nodiscard]] bool put(const drivers::TagUid& tag, const drivers::PlaceName& place) override;
     void lift(const drivers::TagUid& tag) override;
     void press(drivers::StationId station, drivers::VoteKey key) override;
@@ -142,8 +162,10 @@ public:
     // The tags on the places, their faults and noise.
     drivers::SimulatedBoard& board() { return board_; }
     const drivers::SimulatedBoard& board() const { return board_; }
-    // The LEDs as last shown.
+    // The LEDs as last shown, but a dead LED line's (the bench's), dark whatever is shown.
     const drivers::LedStates& leds() const { return leds_; }
+    // The bench as this castle's readers, keys and LEDs play it (a perfect castle without one).
+    const BenchWiring& bench() const { return bench_; }
     const SimulatedCastleCounters& counters() const { return counters_; }
     const drivers::FieldScheduler& fields() const { return fields_; }
 
@@ -161,6 +183,7 @@ private:
     CastleSink* sink_ = nullptr;  // start()'s
     SimulatedCastleOptions options_;
     drivers::SimulatedBoard board_;
+    BenchWiring bench_;
     std::vector<std::optional<drivers::ScanResult>> held_;  // hold()'s, by reader
     drivers::FieldScheduler fields_;
     ChangeConfirmer confirmer_;

@@ -10,6 +10,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/sim_bench.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/http_server.hpp"
 #include "daemon/server/secret_token.hpp"
@@ -86,6 +87,12 @@ std::optional<std::string> takeCastle(const std::string& hardware, std::optional
         // the host's page puts the demo's tags on floor 0.
         settings.simulatedCastle = std::move(castle);
         settings.enrolment.demoPlace = "0";
+        // The bench the simulated castle plays, read once (checked with the configuration): every
+        // castle serve builds on it keeps it.
+        if (settings.simulatedCastle && !settings.simulatedCastle->daemon.simBench.empty()) {
+            config::ConfigProblems ignored;
+            settings.simBench = config::readSimBench(settings.simulatedCastle->daemon.simBench, ignored);
+        }
     }
     return std::nullopt;
 }

@@ -139,6 +139,10 @@ struct DaemonSettings {
     // The game log and the tag registry live here.
     std::filesystem::path stateDirectory;
     std::filesystem::path database{kDefaultDatabaseName};  // relative to stateDirectory unless absolute
+    // The simulated castle's bench (issue 36, config/sim_bench.hpp): the
+    // faults of the hardware it simulates. Absolute (`sim_bench` is relative
+    // to the file's directory); empty: none, a perfect castle.
+    std::filesystem::path simBench;
 };
 
 // [voice]: the referee's voice (daemon/voice/, issue 33). Which speaker:

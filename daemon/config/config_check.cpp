@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "daemon/config/config_file.hpp"
+#include "daemon/config/sim_bench.hpp"
 
 namespace vivaref::config {
 namespace {
@@ -35,6 +36,9 @@ private:
     }
 
     void checkHardware() {
+        if (c_.daemon.hardware == Hardware::Real && !c_.daemon.simBench.empty())
+            problem("daemon.sim_bench",
+                    "a bench is the simulated castle's faults: with daemon.hardware = real, leave it out");
         if (c_.daemon.hardware != Hardware::Real) return;
         if (c_.readers.empty())
             problem("daemon.hardware",
@@ -221,6 +225,15 @@ ConfigCheck checkCastleConfigText(std::string_view text, const std::string& file
     // A file that is not text at all has nothing more worth saying.
     if (check.problems.empty() || check.config.keyLines.size() > 0) checkCastle(check.config, check.problems);
     sortByLine(check.problems);
+    // The bench's statements after the file's own problems, in its line order.
+    if (const auto& bench = check.config.daemon.simBench; !bench.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(bench, ec))
+            check.problems.push_back({fileName, check.config.lineOf("daemon.sim_bench"), "daemon.sim_bench",
+                                      "the bench " + bench.string() + " is not a file"});
+        else
+            (void)readSimBench(bench, check.problems);
+    }
     check.status = check.problems.empty() ? ConfigCheck::Status::Valid : ConfigCheck::Status::Problems;
     return check;
 }

@@ -404,6 +404,16 @@ private:
             else
                 s.problem(*e, "'" + e->value + "' is not an absolute directory, e.g. /var/lib/vivaref");
         }
+        if (const IniEntry* e = s.take("sim_bench")) {
+            if (e->value.empty() || e->value.ends_with('/')) {
+                s.problem(*e, "'" + e->value + "' is not a file name, e.g. bench.txt (beside this file)");
+            } else {
+                std::error_code ec;
+                const std::filesystem::path given = std::filesystem::path(file_).parent_path() / e->value;
+                const std::filesystem::path absolute = std::filesystem::absolute(given, ec);
+                d.simBench = (ec ? given : absolute).lexically_normal();
+            }
+        }
         if (const IniEntry* e = s.take("database")) {
             if (!e->value.empty() && !e->value.ends_with('/'))
                 d.database = e->value;

@@ -291,6 +291,7 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
             settings.simulatedCastle ? castle::simulatedCastleOptions(*settings.simulatedCastle, layout)
                                      : castle::SimulatedCastleOptions{};
         castleOptions.board.seed = options.referee.seed;
+        castleOptions.bench = settings.simBench ? &*settings.simBench : nullptr;
         castleOptions.stabilityWindow = options.sensing.stabilityWindow;
         return std::make_unique<castle::SimulatedCastle>(std::move(layout), clock, std::move(castleOptions));
     } catch (const std::exception& e) {

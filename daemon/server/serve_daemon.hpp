@@ -22,6 +22,7 @@
 
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
+#include "daemon/config/sim_bench.hpp"
 #include "daemon/server/host_enrolment.hpp"
 #include "daemon/server/server_limits.hpp"
 #include "daemon/table/table.hpp"
@@ -82,6 +83,10 @@ struct ServeSettings {
     // readers as they would the real ones. None: the standard board and the
     // simulated castle's defaults.
     std::optional<config::CastleConfig> simulatedCastle;
+    // The simulated castle's bench (`[daemon] sim_bench`, config/sim_bench.hpp):
+    // the faults of the hardware it simulates, kept by serve for every castle
+    // it builds. None: a perfect castle.
+    std::optional<config::SimBench> simBench;
     // The background analysis of finished games (analysis/background_analysis.hpp):
     // at most this share of one core (0: none runs), in slices of at most
     // `analysisSlice` of work, only while the table has been quiet for

@@ -41,6 +41,36 @@ std::string hexByte(std::uint8_t v) {
 
 }  // namespace
 
+ChipModel describeVersion(std::uint8_t version) {
+    char text[8];
+    std::snprintf(text, sizeof text, "0x%02x", version);
+    ChipModel out{text, "", isKnownVersion(version), false};
+    switch (version) {
+        case 0x91:
+            out.model = "MFRC522 v1.0";
+            break;
+        case 0x92:
+            out.model = "MFRC522 v2.0";
+            break;
+        case 0x88:
+            out.model = "FM17522 (a clone)";
+            out.clone = true;
+            break;
+        case 0x12:
+            out.model = "a counterfeit MFRC522 (a clone)";
+            out.clone = true;
+            break;
+        case 0x00:
+        case 0xFF:
+            out.model = "no chip (VersionReg " + out.version + ")";
+            break;
+        default:
+            out.model = "not an MFRC522 (VersionReg " + out.version + ")";
+            break;
+    }
+    return out;
+}
+
 Mfrc522Chip::Mfrc522Chip(SpiTransport& spi, std::string name, ChipTiming timing)
     : bus_(spi), name_(std::move(name)), timing_(timing) {}
 

@@ -1,5 +1,6 @@
 #include "drivers/sim/simulated_board.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,7 @@ SimulatedBoard::SimulatedBoard(BoardLayout layout, SimulatedBoardConfig config)
     : layout_(std::move(layout)),
       config_(config),
       readerFaults_(layout_.readerCount()),
+      wiring_(layout_.readerCount()),
       random_(config.seed) {
     if (layout_.readerCount() == 0) throw std::invalid_argument("simulated board: the layout has no reader");
     if (config_.scanInterval.count() <= 0)
@@ -56,6 +58,14 @@ std::vector<TagUid> SimulatedBoard::tagsOn(const PlaceName& place) const {
 void SimulatedBoard::silence(ReaderIndex reader, ScanErrorKind kind) {
     readers_[reader].injectFault(
         {kind, "reader " + layout_.reader(reader).name + ": simulated " + errorKindName(kind)});
+}
+
+void SimulatedBoard::silence(ReaderIndex reader, ScanErrorKind kind, const std::string& why) {
+    readers_[reader].injectFault({kind, "reader " + layout_.reader(reader).name + ": " + why});
+}
+
+void SimulatedBoard::wire(ReaderIndex reader, std::vector<ReaderIndex> spots, std::size_t chips) {
+    wiring_[reader] = {std::move(spots), chips};
 }
 
 void SimulatedBoard::restore(ReaderIndex reader) {
@@ -105,9 +115,14 @@ TagUid SimulatedBoard::mangled(const TagSet& field) {
 }
 
 ScanResult SimulatedBoard::scan(ReaderIndex reader) {
+    const ReaderWiring& wiring = wiring_[reader];
+    auto covers = [&](ReaderIndex spot) {
+        if (!wiring.spots) return spot == reader;
+        return std::find(wiring.spots->begin(), wiring.spots->end(), spot) != wiring.spots->end();
+    };
     TagSet field;
     for (const auto& [tag, over] : tagOver_) {
-        if (over != reader) continue;
+        if (!covers(over)) continue;
         auto faults = tagFaults_.find(tag);
         if (faults != tagFaults_.end() && chance(faults->second.missRate)) continue;
         field.insert(tag);
@@ -122,6 +137,15 @@ ScanResult SimulatedBoard::scan(ReaderIndex reader) {
             const bool neighbour = over + 1 == reader || reader + 1 == over;
             if (neighbour && chance(neighbourCrosstalk_)) field.insert(tag);
         }
+    }
+    if (wiring.chips > 1 && !field.empty()) {
+        // Two chips drive the bus at once: their answers mix. One scan in four
+        // fails outright (more would back the reader off for good).
+        if (chance(0.25)) {
+            return ScanError{ScanErrorKind::Protocol, "reader " + layout_.reader(reader).name +
+                                                          ": simulated: two chips answer on its line"};
+        }
+        field.insert(mangled(field));
     }
     const ReaderFaults& faults = readerFaults_[reader];
     if (chance(faults.garbageRate)) field.insert(mangled(field));

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "drivers/rfid/simulated_tag_reader.hpp"
@@ -52,6 +53,15 @@ public:
 
     // Faults, by reader index (layout().findReader() for a name).
     void silence(ReaderIndex reader, ScanErrorKind kind = ScanErrorKind::NoAnswer);
+    // The same, saying why in the scan's message (a simulated bench's dead chip).
+    void silence(ReaderIndex reader, ScanErrorKind kind, const std::string& why);
+    // What reader `reader`'s field really covers (a simulated bench: a chip
+    // under another spot, two antennas coupled): the tags over `spots`, by
+    // default its own spot only. `chips` answer on its line at once: with
+    // two or more, a scan with tags in the field fails as a protocol error
+    // (one in four) or reads them with a garbled UID (an empty field reads
+    // empty: both chips time out alike).
+    void wire(ReaderIndex reader, std::vector<ReaderIndex> spots, std::size_t chips = 1);
     // Answers again, and forgets its failure and garbage rates.
     void restore(ReaderIndex reader);
     void setFailureRate(ReaderIndex reader, double probability);  // fails now and then
@@ -80,6 +90,10 @@ private:
         double failureRate = 0;
         double garbageRate = 0;
     };
+    struct ReaderWiring {
+        std::optional<std::vector<ReaderIndex>> spots;  // none: its own
+        std::size_t chips = 1;
+    };
 
     bool chance(double probability);
     TagUid mangled(const TagSet& field);
@@ -88,6 +102,7 @@ private:
     SimulatedBoardConfig config_;
     std::vector<SimulatedTagReader> readers_;
     std::vector<ReaderFaults> readerFaults_;
+    std::vector<ReaderWiring> wiring_;
     std::map<TagUid, ReaderIndex> tagOver_;
     std::map<TagUid, TagFaults> tagFaults_;
     double neighbourCrosstalk_ = 0;
