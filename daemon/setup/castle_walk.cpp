@@ -257,6 +257,7 @@ void CastleWalk::finishReaders() {
             fault = words::readerSilent(reader);  // no answer, or nothing at all
         }
         if (fault) find(fault->first, fault->second);
+        if (check.scans == 0) silentReaders_.insert(r);
         if (!fault && check.chip && check.chip->clone) {
             auto [finding, fix] = words::readerClone(reader, *check.chip);
             find(std::move(finding), std::move(fix), true);
@@ -338,8 +339,11 @@ void CastleWalk::finishTag(bool skipped, Timestamp now) {
     const WalkReader& reader = castle_.readers[over];
     if (!skipped) {
         if (check.seenBy.empty()) {
-            auto [finding, fix] = words::tagUnread(reader);
-            find(std::move(finding), std::move(fix));
+            // (A reader found silent already is not said twice.)
+            if (!silentReaders_.contains(over)) {
+                auto [finding, fix] = words::tagUnread(reader);
+                find(std::move(finding), std::move(fix));
+            }
         } else if (!check.seenBy.contains(over)) {
             const ReaderIndex other = *check.seenBy.begin();
             if (swappedPairs_.insert(unordered(over, other)).second) {

@@ -186,6 +186,7 @@ private:
     std::map<std::pair<drivers::ReaderIndex, drivers::ReaderIndex>, drivers::TagUid> crossReads_;
     std::set<std::pair<drivers::ReaderIndex, drivers::ReaderIndex>> reportedPairs_;  // coupled, said once
     std::set<std::pair<drivers::ReaderIndex, drivers::ReaderIndex>> swappedPairs_;
+    std::set<drivers::ReaderIndex> silentReaders_;  // no scan in the readers step
     WalkResults results_;
     std::vector<WalkFinding> findings_;
 };
