@@ -394,8 +394,8 @@ engine::Message CastleWalk::prompt() const {
         case WalkStep::Done:
             break;
     }
-    return engine::Message(faults() == 0 ? "castle.walk.done-clean" : "castle.walk.done",
-                           {{"n", engine::say::number(faults())}});
+    if (faults() == 0) return engine::Message("castle.walk.done-clean");
+    return engine::Message("castle.walk.done", {{"n", engine::say::number(faults())}});
 }
 
 std::vector<std::string> CastleWalk::answers() const {
