@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "drivers/leds/led_names.hpp"
+#include "drivers/rfid/mfrc522_chip.hpp"
 #include "drivers/sensing/board_layout.hpp"
 #include "drivers/sensing/tag_registry_file.hpp"
 
@@ -146,7 +147,8 @@ RealCastle::RealCastle(const config::CastleConfig& castle, const drivers::LoopCl
       leds_(openLeds(castle, devices.gpio)),
       fields_(fieldScheduler(castle, readers_, layout_)),
       confirmer_(readers_.size(), castle.sensing.stabilityWindow),
-      failing_(readers_.size(), 0) {
+      failing_(readers_.size(), 0),
+      chips_(readers_.size()) {
     if (readers_.size() == 0)
         throw std::runtime_error(castle.sourceFile.string() + ": no reader under the board's places");
     // The layout lists the same readers, in the same order.
@@ -158,12 +160,33 @@ RealCastle::RealCastle(const config::CastleConfig& castle, const drivers::LoopCl
 void RealCastle::start(CastleSink& sink) {
     sink_ = &sink;
     for (std::size_t r = 0; r < readers_.size(); ++r) {
-        if (auto failure = readers_.initialize(r)) {
+        if (auto failure = reset(r)) {
             // Backed off from now; its failure goes to the pipeline as any scan's would.
             fields_.scanned(r, false, clock_.nowMicros());
             concludeScan(r, *failure);
         }
     }
+}
+
+std::optional<drivers::ScanError> RealCastle::reset(drivers::ReaderIndex r) {
+    auto failure = readers_.initialize(r);
+    chips_[r].reset();
+    if (const auto* mfrc522 = readers_.mfrc522(r)) {
+        const auto chip = drivers::mfrc522::describeVersion(mfrc522->version());
+        if (mfrc522->version() != 0x00 && mfrc522->version() != 0xFF)
+            chips_[r] = ReaderChip{"mfrc522", chip.version, chip.model, chip.clone};
+    } else if (const auto* pn532 = readers_.pn532(r); pn532 && !pn532->firmware().empty()) {
+        // "PN532 v1.6": the version is what follows the last 'v'.
+        const std::string& firmware = pn532->firmware();
+        const auto v = firmware.rfind('v');
+        chips_[r] =
+            ReaderChip{"pn532", v == std::string::npos ? firmware : firmware.substr(v + 1), firmware, false};
+    }
+    return failure;
+}
+
+std::optional<ReaderChip> RealCastle::chipOf(drivers::ReaderIndex reader) const {
+    return reader < chips_.size() ? chips_[reader] : std::nullopt;
 }
 
 bool RealCastle::keyReadable(int fd) {
@@ -260,7 +283,7 @@ void RealCastle::concludeScan(drivers::ReaderIndex r, const drivers::ScanResult&
     ++counters_.rawScans;
     if (!result.ok()) {
         ++counters_.failedScans;
-        (void)readers_.initialize(r);  // a reset or replugged chip may answer on its next turn
+        (void)reset(r);  // a reset or replugged chip may answer on its next turn
         if (!failing_[r]) sink_->problem(result.error().message);
     }
     failing_[r] = !result.ok();

@@ -86,6 +86,10 @@ public:
     std::optional<Timestamp> nextLedChange() const override { return leds_.nextChangeAt(); }
     std::vector<int> keyDescriptors() const override { return keys_.eventDescriptors(); }
     bool keyReadable(int fd) override;
+    // What the reader's chip said at its last reset: an MFRC522's VersionReg
+    // (drivers::mfrc522::describeVersion), a PN532's firmware; none when it
+    // did not answer.
+    std::optional<ReaderChip> chipOf(drivers::ReaderIndex reader) const override;
 
     const RealCastleCounters& counters() const { return counters_; }
     const drivers::GpioLedSink& leds() const { return leds_; }
@@ -104,6 +108,8 @@ private:
     // confirmed soon, the sink told.
     void concludeScan(drivers::ReaderIndex reader, const drivers::ScanResult& result);
     void confirmPresses(Timestamp now);
+    // The reader reset and checked (readers_.initialize), what its chip said kept for chipOf().
+    std::optional<drivers::ScanError> reset(drivers::ReaderIndex reader);
 
     const drivers::LoopClock& clock_;
     CastleSink* sink_ = nullptr;  // start()'s
@@ -116,6 +122,7 @@ private:
     drivers::InterleavedScans scans_;  // the MFRC522 scans under way
     ChangeConfirmer confirmer_;
     std::vector<char> failing_;  // the reader's last scan failed (said once through the sink)
+    std::vector<std::optional<ReaderChip>> chips_;  // reset()'s, by reader
     RealCastleCounters counters_;
 };
 

@@ -225,15 +225,6 @@ ConfigCheck checkCastleConfigText(std::string_view text, const std::string& file
     // A file that is not text at all has nothing more worth saying.
     if (check.problems.empty() || check.config.keyLines.size() > 0) checkCastle(check.config, check.problems);
     sortByLine(check.problems);
-    // The bench's statements after the file's own problems, in its line order.
-    if (const auto& bench = check.config.daemon.simBench; !bench.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(bench, ec))
-            check.problems.push_back({fileName, check.config.lineOf("daemon.sim_bench"), "daemon.sim_bench",
-                                      "the bench " + bench.string() + " is not a file"});
-        else
-            (void)readSimBench(bench, check.problems);
-    }
     check.status = check.problems.empty() ? ConfigCheck::Status::Valid : ConfigCheck::Status::Problems;
     return check;
 }
@@ -261,7 +252,20 @@ ConfigCheck checkCastleConfigFile(const std::filesystem::path& file) {
         }
     }
     if (in.bad()) return unreadable(file, std::string("cannot read it: ") + std::strerror(errno));
-    return checkCastleConfigText(text, file.string());
+    ConfigCheck check = checkCastleConfigText(text, file.string());
+    // The bench beside the file (sim_bench.hpp): its own problems after the file's, in its line order.
+    if (const auto& bench = check.config.daemon.simBench; !bench.empty()) {
+        std::error_code benchError;
+        if (!std::filesystem::is_regular_file(bench, benchError)) {
+            check.problems.push_back({file.string(), check.config.lineOf("daemon.sim_bench"),
+                                      "daemon.sim_bench", "the bench " + bench.string() + " is not a file"});
+            sortByLine(check.problems);
+        } else {
+            (void)readSimBench(bench, check.problems);
+        }
+        if (!check.problems.empty()) check.status = ConfigCheck::Status::Problems;
+    }
+    return check;
 }
 
 ConfigError::ConfigError(const ConfigCheck& check)

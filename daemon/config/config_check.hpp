@@ -29,6 +29,9 @@ struct ConfigCheck {
 // example is about 20 kB).
 inline constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;
 
+// The file variant also reads the simulated castle's bench the file names
+// (`[daemon] sim_bench`), and reports its problems after the file's; the
+// text variant touches no file.
 ConfigCheck checkCastleConfigFile(const std::filesystem::path& file);
 ConfigCheck checkCastleConfigText(std::string_view text, const std::string& fileName);
 

@@ -50,6 +50,9 @@ public:
     drivers::TagReader& operator[](std::size_t i) { return *readers_[i].reader; }
     // The same reader when it is an MFRC522 (whose scans may be interleaved on the bus), else null.
     drivers::Mfrc522Reader* mfrc522(std::size_t i) { return readers_[i].mfrc522; }
+    const drivers::Mfrc522Reader* mfrc522(std::size_t i) const { return readers_[i].mfrc522; }
+    // The same reader when it is a PN532, else null.
+    const drivers::Pn532Reader* pn532(std::size_t i) const { return readers_[i].pn532; }
     // Reset and check the chip (at start, and after it stopped answering).
     // Bounded: every bus wait of the drivers is (their headers say how).
     std::optional<drivers::ScanError> initialize(std::size_t i);

@@ -68,6 +68,7 @@ Status Mfrc522Reader::initialize() {
     scan_.reset();       // a scan under way, if any, is abandoned with the chip's state
     antennaOn_ = false;  // a soft reset switches the field off
     knownTag_.reset();
+    version_ = 0;  // until VersionReg is read again: a chip that fails its reset says nothing
     if (auto f = chip_.softReset()) return f;
     if (auto f = chip_.checkVersion(version_)) return f;
     if (auto f = chip_.configureForIso14443A()) return f;

@@ -106,6 +106,7 @@ public:
     // Soft reset, version check, configuration and a CRC coprocessor check;
     // at start-up, and again after the chip stopped answering.
     mfrc522::Status initialize();
+    // VersionReg as the last initialize() read it (0 when it did not get that far).
     std::uint8_t version() const { return version_; }
     std::chrono::microseconds powerUpTime() const { return config_.powerUpTime; }
 

@@ -89,8 +89,26 @@ ScanError Pn532Reader::libnfcFailure(int code, const std::string& doing) const {
     return failure(kindOf(code), doing + ": " + libnfcCategory().message(-code));
 }
 
+namespace {
+
+// libnfc's description of an open PN53x starts "chip: PN532 v1.6" (its
+// answer to GetFirmwareVersion in the hand-shake).
+std::string firmwareOf(nfc_device* device) {
+    char* text = nullptr;
+    if (nfc_device_get_information_about(device, &text) < 0 || !text) return {};
+    const std::string about(text);
+    nfc_free(text);
+    const auto start = about.find("chip: ");
+    if (start == std::string::npos) return {};
+    const auto end = about.find('\n', start);
+    return about.substr(start + 6, end == std::string::npos ? std::string::npos : end - start - 6);
+}
+
+}  // namespace
+
 std::optional<ScanError> Pn532Reader::initialize() {
     device_.reset();
+    firmware_.clear();
     antennaOn_ = false;
     if (!context_) {
         nfc_context* context = nullptr;
@@ -137,6 +155,7 @@ std::optional<ScanError> Pn532Reader::initialize() {
             return error;
         }
     }
+    firmware_ = firmwareOf(device_.get());
     return std::nullopt;
 }
 

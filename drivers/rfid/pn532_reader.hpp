@@ -66,6 +66,9 @@ public:
     // whatever was open first.
     std::optional<ScanError> initialize();
     bool isOpen() const { return device_ != nullptr; }
+    // The chip and firmware the last initialize() read (GetFirmwareVersion),
+    // as libnfc words them: "PN532 v1.6"; empty while closed.
+    const std::string& firmware() const { return firmware_; }
 
     const std::string& name() const override { return config_.name; }
     std::error_code antennaOn() override;
@@ -93,6 +96,7 @@ private:
     std::unique_ptr<nfc_device, DeviceCloser> device_;
     bool antennaOn_ = false;
     std::optional<ScanError> antennaError_;
+    std::string firmware_;
 };
 
 }  // namespace vivaref::drivers

@@ -64,8 +64,10 @@ constexpr auto kBound = std::chrono::seconds(5);
 
 TEST_CASE("PN532: libnfc opens the chip, makes it an initiator and lists with the field on") {
     Bench b;
+    CHECK(b.reader->firmware().empty());
     REQUIRE_FALSE(b.reader->initialize());
     CHECK(b.reader->isOpen());
+    CHECK(b.reader->firmware() == "PN532 v1.6");  // the fake's GetFirmwareVersion: IC 0x32, 1.6
     CHECK_FALSE(b.fake->fieldOn());
     // libnfc's hand-shake: wake-up and SAMConfiguration, Diagnose, GetFirmwareVersion, SetParameters.
     const auto opened = b.fake->commands();

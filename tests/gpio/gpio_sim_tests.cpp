@@ -153,6 +153,21 @@ TEST_CASE("gpio-sim: active high with pull-down; a key held at start-up; bias le
     CHECK(held.takeEvents() == std::vector<ButtonEvent>{{{0}, VoteKey::Yes, pressedAgain}});
 }
 
+// Issue 36's stuck key: the line shorted active before the daemon starts and
+// never let go. The debouncer takes the level at start-up as settled, so no
+// press ever comes (the self-test sees a key that does not answer).
+TEST_CASE("gpio-sim: a stuck key (held before start, never let go) gives no press, however long") {
+    GpioSimChip chip(8);
+    chip.pull(6, false);  // shorted to ground
+    GpioButtonSource stuck({keySpec(chip, 6, Polarity::ActiveLow, Bias::AsIs)});
+    CHECK_FALSE(chip.value(6));
+    CHECK_FALSE(stuck.nextDeadline());
+    CHECK(stuck.advance(steadyNow() + 100 * kWindow).empty());
+    CHECK(stuck.takeEvents().empty());
+    CHECK_FALSE(anythingQueued(stuck));
+    CHECK_FALSE(stuck.nextDeadline());
+}
+
 TEST_CASE("gpio-sim: a line with bias disabled can be requested") {
     GpioSimChip chip(8);
     chip.pull(4, true);

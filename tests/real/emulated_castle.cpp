@@ -1,5 +1,6 @@
 #include "tests/real/emulated_castle.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -17,7 +18,9 @@ namespace {
 
 using drivers::emulation::EmulatedMfrc522;
 
-// The SPI link the table opens for a reader: straight to its emulated chip.
+// The SPI link the table opens for a reader: straight to the emulated chips
+// wired to its select (normally its own one; none: MISO reads 0x00; two:
+// their answers ORed, as two chips driving one line would garble them).
 // With bus time, the chips share the loop's clock as they share the bus: a
 // transfer starts at the loop's now and the loop's now moves on to its end.
 // Without, the bus costs the loop nothing, but the loop's own waits pass for
@@ -25,29 +28,40 @@ using drivers::emulation::EmulatedMfrc522;
 // timer).
 class ChipLink final : public drivers::SpiTransport {
 public:
-    ChipLink(EmulatedMfrc522& chip, drivers::ManualClock& clock, bool busTime)
-        : chip_(chip), clock_(clock), busTime_(busTime), lastLoopNow_(clock.nowMicros()) {}
+    ChipLink(std::vector<EmulatedMfrc522*> chips, drivers::ManualClock& clock, bool busTime)
+        : chips_(std::move(chips)), clock_(clock), busTime_(busTime), lastLoopNow_(clock.nowMicros()) {}
     using SpiTransport::transfer;
     std::error_code transfer(std::span<const std::uint8_t> tx, std::span<std::uint8_t> rx,
                              std::chrono::microseconds settle) override {
+        std::fill(rx.begin(), rx.end(), std::uint8_t{0});
         const auto loopNow = clock_.nowMicros();
-        if (!busTime_) {
-            chip_.idleUntil(chip_.nowNs() + (loopNow - lastLoopNow_).count() * 1000);
-            lastLoopNow_ = loopNow;
-            return chip_.transfer(tx, rx, settle);
+        std::vector<std::uint8_t> answer(rx.size());
+        auto end = loopNow;
+        for (EmulatedMfrc522* chip : chips_) {
+            if (!busTime_)
+                chip->idleUntil(chip->nowNs() + (loopNow - lastLoopNow_).count() * 1000);
+            else
+                chip->idleUntil(loopNow.count() * 1000);
+            if (const auto ec = chip->transfer(tx, answer, settle)) return ec;
+            for (std::size_t i = 0; i < rx.size(); ++i) rx[i] |= answer[i];
+            end = std::max(end, std::chrono::microseconds(chip->nowNs() / 1000));
         }
-        chip_.idleUntil(loopNow.count() * 1000);
-        const auto ec = chip_.transfer(tx, rx, settle);
-        clock_.set(std::max(loopNow, std::chrono::microseconds(chip_.nowNs() / 1000)));
-        return ec;
+        lastLoopNow_ = loopNow;
+        if (busTime_) clock_.set(end);
+        return {};
     }
 
 private:
-    EmulatedMfrc522& chip_;
+    std::vector<EmulatedMfrc522*> chips_;
     drivers::ManualClock& clock_;
     bool busTime_;
     std::chrono::microseconds lastLoopNow_;
 };
+
+// The select a reader is configured with, as EmulatedFaults::wiredTo names it.
+std::string configuredSelect(const config::ReaderConfig& r) {
+    return r.chipSelect ? r.chipSelect->text() : "ce:" + r.bus;
+}
 
 }  // namespace
 
@@ -118,8 +132,14 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
         castle_.edition == config::CastleEdition::Classic ? engine::classicRoster() : engine::roster2024();
     for (const auto& c : roster.characters()) tags_.enrol(drivers::simulatedTagUid(c.id), {c.id});
 
-    for (const auto& r : castle_.readers)
+    faults_ = emulation.faults;
+    for (const auto& r : castle_.readers) {
         chips_[r.name] = std::make_unique<EmulatedMfrc522>(emulation.timing);
+        if (auto v = faults_.versions.find(r.name); v != faults_.versions.end())
+            chips_[r.name]->setVersion(v->second);
+    }
+    // Held from before the castle opens its lines: the level it reads at start-up.
+    for (const auto& [station, key] : faults_.stuckKeys) gpio_.setLevel(keyLine(station, key), true);
     store_ = std::make_unique<store::GameStore>(
         dir_ / "games.sqlite", store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
     table::TableOptions options;
@@ -144,7 +164,13 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
     devices.readers.gpio = &gpio_;
     devices.readers.openSpi = [this, busTime = emulation.busTime](const config::ReaderConfig& r,
                                                                   drivers::ChipSelect*) {
-        return std::make_unique<ChipLink>(*chips_.at(r.name), clock_, busTime);
+        std::vector<EmulatedMfrc522*> wired;
+        for (const auto& other : castle_.readers) {
+            auto it = faults_.wiredTo.find(other.name);
+            const std::string select = it != faults_.wiredTo.end() ? it->second : configuredSelect(other);
+            if (select == configuredSelect(r)) wired.push_back(chips_.at(other.name).get());
+        }
+        return std::make_unique<ChipLink>(std::move(wired), clock_, busTime);
     };
     real_ = std::make_unique<castle::RealCastle>(castle_, clock_, devices);
     loop_ = std::make_unique<server::TableLoop>(*real_, *table_, clock_);
@@ -166,28 +192,37 @@ void EmulatedCastle::play(const std::vector<trace::TraceLine>& lines) {
     }
 }
 
+void EmulatedCastle::putOver(const std::string& reader, const drivers::TagUid& uid) {
+    liftTag(uid);
+    std::set<std::string> fields{reader};
+    for (const auto& [a, b] : faults_.coupled) {
+        if (a == reader) fields.insert(b);
+        if (b == reader) fields.insert(a);
+    }
+    for (const auto& name : fields) chip(name).field().add(drivers::emulation::EmulatedTag(tagBytes(uid)));
+    fieldOf_[uid] = reader;
+}
+
+void EmulatedCastle::liftTag(const drivers::TagUid& uid) {
+    auto it = fieldOf_.find(uid);
+    if (it == fieldOf_.end()) return;
+    for (auto& [name, chip] : chips_) chip->field().remove(tagBytes(uid));
+    fieldOf_.erase(it);
+}
+
 void EmulatedCastle::apply(const trace::TraceLine& line) {
     if (const auto* put = std::get_if<trace::PutLine>(&line.input)) {
         const auto uid = put->tag.uid();
-        if (auto it = fieldOf_.find(uid); it != fieldOf_.end()) {
-            chip(it->second).field().remove(tagBytes(uid));
-            fieldOf_.erase(it);
-        }
+        liftTag(uid);
         const auto layout = castle::realBoardLayout(castle_);
         const auto place = layout.findPlace(put->place);
         if (!place) throw std::runtime_error("no place " + put->place.name);
         // Where a player stands it, as the simulated board does.
         std::vector<std::size_t> tagsOver(layout.readerCount());
         for (const auto& [tag, reader] : fieldOf_) ++tagsOver[*layout.findReader({reader})];
-        const std::string reader = layout.reader(drivers::standingSpot(layout, *place, tagsOver)).name;
-        chip(reader).field().add(drivers::emulation::EmulatedTag(tagBytes(uid)));
-        fieldOf_[uid] = reader;
+        putOver(layout.reader(drivers::standingSpot(layout, *place, tagsOver)).name, uid);
     } else if (const auto* lift = std::get_if<trace::LiftLine>(&line.input)) {
-        const auto uid = lift->tag.uid();
-        if (auto it = fieldOf_.find(uid); it != fieldOf_.end()) {
-            chip(it->second).field().remove(tagBytes(uid));
-            fieldOf_.erase(it);
-        }
+        liftTag(lift->tag.uid());
     } else if (const auto* button = std::get_if<trace::ButtonLine>(&line.input)) {
         pressKey(button->station.number, button->key);
     } else if (const auto* host = std::get_if<trace::HostLine>(&line.input)) {
@@ -203,6 +238,10 @@ drivers::LineAddress EmulatedCastle::keyLine(int station, drivers::VoteKey key) 
 }
 
 void EmulatedCastle::pressKey(int station, drivers::VoteKey key, Timestamp heldFor) {
+    if (faults_.stuckKeys.contains({station, key})) {  // the line is held: a finger moves nothing
+        runUntil(clock_.now() + heldFor);
+        return;
+    }
     const auto line = keyLine(station, key);
     const Timestamp at = clock_.now();
     gpio_.queueEdge(line, true, at);
@@ -216,6 +255,10 @@ drivers::testing::MemoryGpioLines::Output& EmulatedCastle::led(const std::string
     for (const auto& spec : castle::ledSpecs(castle_))
         if (spec.led.name == name) return gpio_.output(spec.line);
     throw std::runtime_error("no LED " + name);
+}
+
+bool EmulatedCastle::ledLit(const std::string& name) {
+    return !faults_.deadLeds.contains(name) && led(name).level;
 }
 
 std::vector<bool> EmulatedCastle::watchLed(const std::string& name, Timestamp end) {

@@ -17,7 +17,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "daemon/castle/real_castle.hpp"
@@ -40,6 +42,28 @@ using drivers::Timestamp;
 // Its state directory is "@STATE@", which EmulatedCastle replaces.
 std::string classicCastleIni();
 
+// What the emulated hardware really is, where it differs from the
+// configuration (issue 36: the faults a self-test must find), each by the
+// reader whose spot it concerns. By default every chip is wired to the
+// select its reader is configured with.
+struct EmulatedFaults {
+    // The select each reader's chip is really wired to: a GPIO line
+    // ("gpiochip0:27", perhaps one no reader is configured on, or another
+    // reader's: two readers swapped), "ce:/dev/spidev0.0" (a device's own CE
+    // line), or "" (a chip that never answers: MISO reads 0x00). A reader's
+    // transfers reach every chip wired to its configured select: none, one,
+    // or several (their MISO bytes ORed).
+    std::map<std::string, std::string> wiredTo;
+    // VersionReg of a reader's chip (a clone: 0x88, 0x12).
+    std::map<std::string, std::uint8_t> versions;
+    // Two readers whose antennas couple: a tag put over either is in both fields.
+    std::vector<std::pair<std::string, std::string>> coupled;
+    // Keys whose line reads active from before the castle starts and never moves.
+    std::set<std::pair<int, drivers::VoteKey>> stuckKeys;
+    // LEDs (by name, "place-3") whose line drives nothing: ledLit() stays false.
+    std::set<std::string> deadLeds;
+};
+
 struct EmulatedCastleOptions {
     // The chips' SPI timing (clock, the host's cost per transfer).
     drivers::emulation::EmulatedBusTiming timing;
@@ -54,6 +78,7 @@ struct EmulatedCastleOptions {
     std::function<void(const referee::Notice&)> onNotice;
     // Each scan of each reader as the table gets it (benchmarks).
     std::function<void(drivers::ReaderIndex, const drivers::ScanResult&, Timestamp)> onRawScan;
+    EmulatedFaults faults;
 };
 
 class EmulatedCastle {
@@ -71,8 +96,14 @@ public:
 
     // The emulated chip of a reader, by name.
     drivers::emulation::EmulatedMfrc522& chip(const std::string& reader) { return *chips_.at(reader); }
+    // A tag laid in the field of the chip under `reader`'s spot (and of any
+    // chip coupled with it); out of every field.
+    void putOver(const std::string& reader, const drivers::TagUid& uid);
+    void liftTag(const drivers::TagUid& uid);
     // The in-memory line of a configured LED ("place-3", "turn-0", "station-1").
     drivers::testing::MemoryGpioLines::Output& led(const std::string& name);
+    // Whether the LED gives light: its line driven active, unless the line drives nothing.
+    bool ledLit(const std::string& name);
     // The levels an LED's line takes between now and `end` (runs the loop).
     std::vector<bool> watchLed(const std::string& name, Timestamp end);
     // A key's line.
@@ -106,7 +137,8 @@ private:
     std::unique_ptr<castle::RealCastle> real_;
     std::unique_ptr<server::TableLoop> loop_;
     std::vector<std::string> problems_;
-    std::map<drivers::TagUid, std::string> fieldOf_;  // which reader's field holds a tag
+    std::map<drivers::TagUid, std::string> fieldOf_;  // which reader's spot holds a tag
+    EmulatedFaults faults_;
 };
 
 // A random complete 2024 game for 3 to 5 seats (by `seed`) and its table
