@@ -1,0 +1,99 @@
+// Issue 36: "Check the castle" on the host's tools page (js/self_test.js),
+// on the simulated castle playing a bench with two faults: reader r0's chip
+// missing (its chip select GPIO 20, header pin 38) and floor 3's LED line
+// driving nothing. On a phone (390x844) the host starts the check, answers
+// the LEDs as the castle shows them (floor 3 dark, floor 4 lit), presses
+// seat 1's keys when asked, and reads both faults with their fixes; a
+// laptop (1280x800) opened afterwards shows the same findings; a device
+// without the host's secret sees nothing of the check.
+//   node tests/web/selftest_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { api, serveMissing, startServe } from './daemon.mjs';
+import { browserOrSkip, checker, kPhone, kWait, newPage, pageWidth, shooter, skip } from './harness.mjs';
+
+const vivaref = process.argv[2];
+const artifacts = process.argv[3] || join(tmpdir(), 'vivaref-selftest');
+if (serveMissing(vivaref)) skip(serveMissing(vivaref));
+const launchBrowser = await browserOrSkip();
+
+const { check, fail, finish } = checker('web-selftest');
+const shot = shooter(artifacts, 'selftest-');
+const errors = [];
+let readers = '';
+for (let p = 0; p <= 6; ++p) readers += `[reader.r${p}]\nplace = ${p}\nbus = /dev/spidev0.1\nchip_select = gpiochip0:${20 + p}\n`;
+const server = await startServe(vivaref, {
+  castleSections: `[castle]\nedition = classic\n${readers}[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\n[leds]\nplace.3 = gpiochip5:3\nplace.4 = gpiochip0:5\n`,
+  extraConfig: 'sim_bench = bench.txt\n',
+  prepare: (db) => writeFileSync(join(dirname(db), 'bench.txt'), 'no-chip gpiochip0:20\ndead-led place.3\n'),
+});
+const { browser, close } = await launchBrowser();
+
+const prompt = (page) => page.locator('#self-test-prompt');
+async function promptSays(page, text) {
+  await page.waitForFunction((t) => document.getElementById('self-test-prompt').textContent === t, text, { timeout: kWait });
+  return true;
+}
+
+try {
+  const { url } = server;
+  const token = server.hostToken;
+
+  // Without the secret: the lock, nothing of the check.
+  const stranger = await newPage(browser, kPhone, errors);
+  await stranger.goto(`${url}/host-tools.html`);
+  await stranger.locator('#unlock:not(.hidden)').waitFor({ timeout: kWait });
+  check(!(await stranger.locator('#self-test-start').isVisible()), 'without the host\'s secret the page shows no check');
+  check((await api(url, '/api/host/self-test')).status === 401, 'and its route answers 401');
+
+  // The host's phone.
+  const phone = await newPage(browser, kPhone, errors);
+  await phone.goto(`${url}/host.html#${token}`);
+  await phone.locator('a[href="/host-tools.html?check=castle"]').click();
+  await phone.locator('#self-test-start').waitFor({ timeout: kWait });
+  check(await phone.locator('#self-test-start').innerText() === 'Check the castle', 'the host page leads to "Check the castle"');
+  await phone.locator('#self-test-start').click();
+  await promptSays(phone, 'Asking every reader: leave the castle as it is.');
+  check(true, 'the check asks the readers first');
+  await promptSays(phone, 'Is the LED of floor 3 lit?');
+  const dark = await api(url, '/api/sim/leds');
+  check(JSON.stringify(dark.json) === '{}', `floor 3's LED asked about, and the castle shows it dark (${JSON.stringify(dark.json)})`);
+  await shot(phone, 'phone-led', { fullPage: false });
+  await phone.locator('#self-test-answers button[data-answer="not-lit"]').click();
+  await promptSays(phone, 'Is the LED of floor 4 lit?');
+  const lit = await api(url, '/api/sim/leds');
+  check(JSON.stringify(lit.json) === '{"place-4":"on"}', `floor 4's LED is lit alone (${JSON.stringify(lit.json)})`);
+  await phone.locator('#self-test-answers button[data-answer="lit"]').click();
+  await promptSays(phone, 'Press the Yes key of seat 1.');
+  check((await phone.locator('#self-test-step').innerText()) === 'The vote keys: 1 of 2', 'the step and how far');
+  await api(url, '/api/sim/press', { method: 'POST', token, body: { station: 0, key: 'yes' } });
+  await promptSays(phone, 'Press the No key of seat 1.');
+  await api(url, '/api/sim/press', { method: 'POST', token, body: { station: 0, key: 'no' } });
+  await phone.locator('#self-test-end:text("The check is over: 2 faults to fix.")').waitFor({ timeout: kWait });
+  const findings = await phone.locator('#self-test-findings li').allInnerTexts();
+  check(findings.length === 2, `two findings (${findings.length})`);
+  check(findings.some((f) => f.includes('r0 (floor 0) does not answer.') && f.includes('Check its chip select, GPIO 20, header pin 38, then its bus /dev/spidev0.1 and its power.')),
+    'the dead reader is named with its chip select\'s header pin');
+  check(findings.some((f) => f.includes('Not lit: the LED of floor 3.') && f.includes('Check the LED, its resistor and gpiochip5 line 3.')),
+    'the dead LED is named with its line');
+  check(await pageWidth(phone) <= 390, `no sideways scrolling on the phone (${await pageWidth(phone)} px)`);
+  check(await prompt(phone).isHidden(), 'nothing is asked any more');
+  await shot(phone, 'phone-findings', { fullPage: false });
+
+  // A laptop opened afterwards: the same findings.
+  const laptop = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
+  await laptop.goto(`${url}/host-tools.html#${token}`);
+  await laptop.locator('#self-test-findings li').nth(1).waitFor({ timeout: kWait });
+  check((await laptop.locator('#self-test-findings li').count()) === 2, 'the laptop shows the same two findings');
+  check(await pageWidth(laptop) <= 1280, 'no sideways scrolling on the laptop');
+  await shot(laptop, 'laptop-findings', { fullPage: true });
+  check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
+} catch (e) {
+  fail(e);
+  console.log(`--- serve's output ---\n${server.log().slice(-3000)}`);
+} finally {
+  await close();
+  await server.stop();
+}
+finish();
