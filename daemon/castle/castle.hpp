@@ -34,6 +34,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "drivers/buttons/button_source.hpp"
@@ -108,6 +109,11 @@ public:
     // What reader `reader`'s chip said it is at its last reset; none for a
     // reader that has not answered (yet), or a castle that cannot tell.
     virtual std::optional<ReaderChip> chipOf(drivers::ReaderIndex /*reader*/) const { return std::nullopt; }
+
+    // The vote keys that read pressed now (debounced): a key held down, or
+    // one stuck since start-up, which the debouncer never takes as a press
+    // (issue 36: the self-test names it). None on a castle without keys.
+    virtual std::vector<std::pair<drivers::StationId, drivers::VoteKey>> keysDown() const { return {}; }
 
     // What the castle offers under `name` (a HandOffer for "hands" on the
     // simulated castle); null for a name it offers nothing under. It lives

@@ -90,6 +90,9 @@ public:
     // (drivers::mfrc522::describeVersion), a PN532's firmware; none when it
     // did not answer.
     std::optional<ReaderChip> chipOf(drivers::ReaderIndex reader) const override;
+    std::vector<std::pair<drivers::StationId, drivers::VoteKey>> keysDown() const override {
+        return keys_.keysDown();
+    }
 
     const RealCastleCounters& counters() const { return counters_; }
     const drivers::GpioLedSink& leds() const { return leds_; }

@@ -131,6 +131,10 @@ public:
     std::optional<Timestamp> nextLedChange() const override { return std::nullopt; }
     // What the reader's chip says it is, as the bench has it (simulatedChip()).
     std::optional<ReaderChip> chipOf(drivers::ReaderIndex reader) const override;
+    // The bench's stuck keys (a hand's press is pressed and released at once).
+    std::vector<std::pair<drivers::StationId, drivers::VoteKey>> keysDown() const override {
+        return {bench_.stuckKeys.begin(), bench_.stuckKeys.end()};
+    }
     // "hands": this castle as a HandOffer; "speaker": as a SpeakerOffer;
     // nothing under any other name.
     CastleOffer* offer(std::string_view name) override;

@@ -72,6 +72,13 @@ std::optional<Timestamp> GpioButtonSource::nextDeadline() const {
     return next;
 }
 
+std::vector<std::pair<StationId, VoteKey>> GpioButtonSource::keysDown() const {
+    std::vector<std::pair<StationId, VoteKey>> down;
+    for (const Key& key : keys_)
+        if (key.debouncer.pressed()) down.emplace_back(key.spec.station, key.spec.key);
+    return down;
+}
+
 std::vector<ButtonEvent> GpioButtonSource::takeEvents() {
     // Keys may have different windows, so presses are confirmed out of order.
     std::stable_sort(pending_.begin(), pending_.end(),

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "drivers/buttons/button_source.hpp"
@@ -63,6 +64,10 @@ public:
 
     // Confirmed presses, in the order they happened.
     std::vector<ButtonEvent> takeEvents() override;
+
+    // The keys whose debounced level is pressed now, in the order given: a
+    // key held down, or one stuck (held since start-up, which is no press).
+    std::vector<std::pair<StationId, VoteKey>> keysDown() const;
 
 private:
     struct Key {

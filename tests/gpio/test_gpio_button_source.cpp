@@ -113,6 +113,25 @@ TEST_CASE("A key held while the source starts is no press") {
     CHECK(source.takeEvents() == std::vector<ButtonEvent>{{{0}, VoteKey::Yes, 11s}});
 }
 
+TEST_CASE("keysDown: a key held (stuck since start-up, or pressed) reads down until let go") {
+    MemoryGpioLines lines;
+    lines.setLevel(kYes0, true);  // stuck
+    GpioButtonSource source({spec(0, VoteKey::Yes, kYes0), spec(0, VoteKey::No, kNo0)}, lines);
+    using Down = std::vector<std::pair<StationId, VoteKey>>;
+    CHECK(source.keysDown() == Down{{{0}, VoteKey::Yes}});
+    source.advance(10s);
+    CHECK(source.keysDown() == Down{{{0}, VoteKey::Yes}});
+    lines.queueEdge(kNo0, true, 10s);
+    source.advance(10s + 10ms);
+    CHECK(source.keysDown() == Down{{{0}, VoteKey::Yes}});  // not yet debounced
+    source.advance(10s + 20ms);
+    CHECK(source.keysDown() == Down{{{0}, VoteKey::Yes}, {{0}, VoteKey::No}});
+    lines.queueEdge(kYes0, false, 11s);
+    lines.queueEdge(kNo0, false, 11s);
+    source.advance(12s);
+    CHECK(source.keysDown().empty());
+}
+
 TEST_CASE("A failed read is a fault naming the line; the edges read before it still count") {
     MemoryGpioLines lines;
     GpioButtonSource source({spec(3, VoteKey::Stomachache, kYes1)}, lines);
