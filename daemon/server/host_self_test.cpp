@@ -68,6 +68,7 @@ ServiceAnswer HostSelfTest::start(const json& body, bool gameInProgress) {
     setup::WalkOptions options = settings_.options;
     options.full = full;
     walk_.emplace(settings_.castle, options, settings_.chipOf, clock_.now());
+    walk_->setKeysDown(settings_.keysDown);
     full_ = full;
     stopped_ = false;
     return ServiceAnswer::ok(state());

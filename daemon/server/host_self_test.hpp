@@ -26,8 +26,9 @@ namespace vivaref::server {
 
 struct HostSelfTestSettings {
     setup::WalkCastle castle;
-    setup::CastleWalk::ChipOf chipOf;  // the castle's (Castle::chipOf)
-    setup::WalkOptions options;        // `full` is the start request's
+    setup::CastleWalk::ChipOf chipOf;      // the castle's (Castle::chipOf)
+    setup::CastleWalk::KeysDown keysDown;  // the castle's (Castle::keysDown)
+    setup::WalkOptions options;            // `full` is the start request's
 };
 
 class HostSelfTest final : public table::TableObserver {

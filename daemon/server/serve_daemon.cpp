@@ -612,6 +612,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                                                                     : config::CastleConfig{};
     HostSelfTest selfTest({setup::walkCastleOf(walked, castle->layout()),
                            [&castle](drivers::ReaderIndex r) { return castle->chipOf(r); },
+                           [&castle] { return castle->keysDown(); },
                            {}},
                           clock);
     core.table().attach(selfTest);

@@ -214,6 +214,16 @@ void CastleWalk::advance(Timestamp now) {
         case WalkStep::Keys:
             if (handsOff_ && now - stepSince_ >= options_.handsOffFor) {
                 handsOff_ = false;
+                // Nobody touches the keys: one that reads pressed is stuck.
+                if (keysDown_)
+                    for (const auto& [station, key] : keysDown_()) {
+                        if (!results_.stuckKeys.insert({station, key}).second) continue;
+                        const auto known = std::find(castle_.keys.begin(), castle_.keys.end(),
+                                                     WalkKey{station, key, std::nullopt});
+                        auto [finding, fix] = words::keyStuck(
+                            known != castle_.keys.end() ? *known : WalkKey{station, key, std::nullopt});
+                        find(std::move(finding), std::move(fix));
+                    }
                 item_ = 0;
                 nextKey(now);
             } else if (!handsOff_ && now - stepSince_ >= options_.keyWait) {

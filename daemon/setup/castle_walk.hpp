@@ -131,7 +131,13 @@ class CastleWalk {
 public:
     using ChipOf = std::function<std::optional<castle::ReaderChip>(drivers::ReaderIndex)>;
 
+    using KeysDown = std::function<std::vector<std::pair<drivers::StationId, drivers::VoteKey>>()>;
+
     CastleWalk(WalkCastle castle, WalkOptions options, ChipOf chipOf, Timestamp now);
+    // The keys that read pressed now (Castle::keysDown): at the end of the
+    // hands-off moment, a key down is stuck (a key stuck since start-up
+    // gives no press at all). Unset: only presses tell.
+    void setKeysDown(KeysDown keysDown) { keysDown_ = std::move(keysDown); }
 
     void scanned(drivers::ReaderIndex reader, const drivers::ScanResult& result, Timestamp at);
     void pressed(drivers::StationId station, drivers::VoteKey key, Timestamp at);
@@ -174,6 +180,7 @@ private:
     WalkCastle castle_;
     WalkOptions options_;
     ChipOf chipOf_;
+    KeysDown keysDown_;
     WalkStep step_ = WalkStep::Readers;
     std::size_t item_ = 0;
     Timestamp stepSince_{0};

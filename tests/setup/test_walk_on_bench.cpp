@@ -60,6 +60,7 @@ struct BenchWalkRig final : castle::CastleSink {
         walk.emplace(
             setup::walkCastleOf(config, layout), walkOptions,
             [this](ReaderIndex r) { return sim->chipOf(r); }, Timestamp{0});
+        walk->setKeysDown([this] { return sim->keysDown(); });
         sim->start(*this);
     }
     void scanned(ReaderIndex reader, const drivers::ScanResult& result) override {
@@ -180,9 +181,13 @@ TEST_CASE("castle walk on a bench: every fault of the issue found and named with
                "r3 is a clone chip: FM17522 (a clone) (version 0x88). A clone usually works; if this reader "
                "misses tags, replace it with a genuine MFRC522 board."));
     CHECK(listed(texts, "Not lit: the LED of floor 3. Check the LED, its resistor and gpiochip5 line 3."));
-    CHECK(listed(texts,
-                 "The Yes key of seat 1 does not answer. It is stuck down or not wired: check the key and "
-                 "gpiochip2 line 0."));
+    CHECK(
+        listed(texts,
+               "The Yes key of seat 1 answers untouched. It is stuck down or its line floats: check the key "
+               "and gpiochip2 line 0."));
+    // The stuck key is not asked for: only No is.
+    REQUIRE(rig.walk->results().keys.size() == 1);
+    CHECK(rig.walk->results().keys[0].asked.key == drivers::VoteKey::No);
     CHECK(listed(texts,
                  "r1 and r2 both see a tag put on floor 1. Move the antennas of r1 and r2 apart, or put them "
                  "in different field groups: [castle] fields, or neighbours in their sections."));
