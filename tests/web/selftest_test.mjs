@@ -5,7 +5,11 @@
 // the LEDs as the castle shows them (floor 3 dark, floor 4 lit), presses
 // seat 1's keys when asked, and reads both faults with their fixes; a
 // laptop (1280x800) opened afterwards shows the same findings; a device
-// without the host's secret sees nothing of the check.
+// without the host's secret sees nothing of the check. Then the full check
+// on a laptop, on a second castle whose bench couples r1 and r2, swaps r4
+// and r5, makes r3 a clone and sticks seat 1's Yes key: the host puts one
+// tag over each reader in turn (as on sim.html) and reads the coupled pair,
+// the swapped pair and the stuck key with their fixes, and the clone as a note.
 //   node tests/web/selftest_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,11 +27,14 @@ const shot = shooter(artifacts, 'selftest-');
 const errors = [];
 let readers = '';
 for (let p = 0; p <= 6; ++p) readers += `[reader.r${p}]\nplace = ${p}\nbus = /dev/spidev0.1\nchip_select = gpiochip0:${20 + p}\n`;
-const server = await startServe(vivaref, {
-  castleSections: `[castle]\nedition = classic\n${readers}[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\n[leds]\nplace.3 = gpiochip5:3\nplace.4 = gpiochip0:5\n`,
+const castleSections = `[castle]\nedition = classic\n${readers}[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\n[leds]\nplace.3 = gpiochip5:3\nplace.4 = gpiochip0:5\n`;
+const serveOnBench = (bench) => startServe(vivaref, {
+  castleSections,
   extraConfig: 'sim_bench = bench.txt\n',
-  prepare: (db) => writeFileSync(join(dirname(db), 'bench.txt'), 'no-chip gpiochip0:20\ndead-led place.3\n'),
+  prepare: (db) => writeFileSync(join(dirname(db), 'bench.txt'), bench),
 });
+const server = await serveOnBench('no-chip gpiochip0:20\ndead-led place.3\n');
+const second = await serveOnBench('couple gpiochip0:21 gpiochip0:22\nchip gpiochip0:24 under 5\nchip gpiochip0:25 under 4\nversion gpiochip0:23 0x88\nstuck station.0.yes\n');
 const { browser, close } = await launchBrowser();
 
 const prompt = (page) => page.locator('#self-test-prompt');
@@ -88,6 +95,58 @@ try {
   check((await laptop.locator('#self-test-findings li').count()) === 2, 'the laptop shows the same two findings');
   check(await pageWidth(laptop) <= 1280, 'no sideways scrolling on the laptop');
   await shot(laptop, 'laptop-findings', { fullPage: true });
+
+  // --- the full check on the second castle, on a laptop ----------------------
+  const full = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
+  const url2 = second.url;
+  const token2 = second.hostToken;
+  await full.goto(`${url2}/host-tools.html?check=castle#${token2}`);
+  await full.locator('#self-test-start').waitFor({ timeout: kWait });
+  await full.locator('#self-test-full').check();
+  await full.locator('#self-test-start').click();
+  const tag = '04AB12CD34EF56';
+  let put = false;
+  let lastPrompt = '';
+  const end = Date.now() + 60000;
+  while (Date.now() < end) {
+    const over = await full.evaluate(() => document.body.dataset.selfTest === 'over');
+    if (over) break;
+    const text = await full.locator('#self-test-prompt').innerText().catch(() => '');
+    if (text === lastPrompt) {
+      await full.waitForTimeout(100);
+      continue;
+    }
+    lastPrompt = text;
+    if (/^Is the LED/.test(text)) {
+      await full.locator('#self-test-answers button[data-answer="lit"]').click();
+    } else if (text === 'Press the No key of seat 1.') {
+      await api(url2, '/api/sim/press', { method: 'POST', token: token2, body: { station: 0, key: 'no' } });
+    } else if (/^Press the Yes key/.test(text)) {
+      check(false, 'the stuck Yes key is not asked for');
+      await full.locator('#self-test-answers button[data-answer="skip"]').click();
+    } else if (text === 'Take every tag off the castle.') {
+      if (put) await api(url2, '/api/sim/lift', { method: 'POST', token: token2, body: { tag } });
+      put = false;
+    } else {
+      const asked = /^Put one tag (?:on|in) .* \(reader r(\d)\)\.$/.exec(text);
+      if (asked) {
+        const placed = await api(url2, '/api/sim/put', { method: 'POST', token: token2, body: { tag, place: asked[1] } });
+        put = placed.status === 200;
+      }
+    }
+  }
+  await full.locator('#self-test-end:text("The check is over: 3 faults to fix.")').waitFor({ timeout: kWait });
+  const fullFindings = await full.locator('#self-test-findings li').allInnerTexts();
+  check(fullFindings.length === 4, `the full check: four findings (${fullFindings.length})`);
+  check(fullFindings.some((f) => f.includes('r1 and r2 both see a tag put on floor 1.') && f.includes('put them in different field groups')),
+    'the coupled pair is named, with the field groups to separate');
+  check(fullFindings.some((f) => f.includes('A tag put on floor 4 over r4 is seen by r5, which is configured for floor 5.') && f.includes('r4 and r5 look swapped')),
+    'the swapped pair is named');
+  check(fullFindings.some((f) => f.includes('The Yes key of seat 1 answers untouched.') && f.includes('gpiochip2 line 0')),
+    'the stuck key is named with its line');
+  check(fullFindings[3].startsWith('Note: r3 is a clone chip: FM17522 (a clone) (version 0x88).'),
+    'the clone is a note, after the faults');
+  await shot(full, 'laptop-full-check', { fullPage: true });
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);
@@ -95,5 +154,6 @@ try {
 } finally {
   await close();
   await server.stop();
+  await second.stop();
 }
 finish();

@@ -75,7 +75,8 @@ function render(s) {
       }).join('');
     }
   }
-  const findings = s.findings || [];
+  // Faults first, notes (a clone chip) after them.
+  const findings = [...(s.findings || [])].sort((a, b) => Number(a.note) - Number(b.note));
   $('self-test-result').classList.toggle('hidden', !s.started || (running && findings.length === 0));
   $('self-test-end').textContent = running ? '' : prompt;
   $('self-test-findings').innerHTML = findings.map((f) => `<li class="${f.note ? 'note' : 'fault'}" data-code="${esc(f.finding.says ? f.finding.says.code : '')}">
