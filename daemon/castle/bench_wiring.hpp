@@ -54,7 +54,7 @@ struct BenchWiring {
 
 // `wires` by layout reader index (empty: each reader's wire is its name, a
 // sim reader); `lineNames`: a key's or LED's GPIO line ("gpiochip0:5") to its
-// bench name ("station.2.yes", "place.3"), from the configuration.
+// bench name (`station.2.yes`, `place.3`), from the configuration.
 BenchWiring wireBench(const config::SimBench& bench, const drivers::BoardLayout& layout,
                       const std::vector<SimulatedReaderWire>& wires,
                       const std::map<std::string, std::string>& lineNames = {});

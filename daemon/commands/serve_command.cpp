@@ -208,6 +208,9 @@ int runServe(const std::vector<std::string>& argv) {
     if (!args.hardware.empty()) hardware = args.hardware;
     if (!args.listen.empty()) listenText = args.listen;
     if (auto wrong = takeCastle(hardware, std::move(castle), settings)) return usageError("serve", *wrong);
+    if (settings.simBench)
+        std::cerr << "vivaref serve: the simulated castle plays the faults of the bench "
+                  << settings.simBench->file.string() << "\n";
     if (auto wrong = takeArgs(args, settings)) return usageError("serve", *wrong);
     try {
         settings.listen = server::parseListenAddress(listenText);

@@ -80,7 +80,7 @@ SimBench parseSimBench(std::string_view text, const std::filesystem::path& fileN
 // The same from a file; one problem (line 0) when it cannot be read.
 SimBench readSimBench(const std::filesystem::path& file, ConfigProblems& problems);
 
-// A key's bench name: "station.2.yes"; a GPIO line's name: "gpiochip0:17".
+// A key's bench name (`station.2.yes`) or its GPIO line (`gpiochip0:17`); an LED's likewise.
 bool isBenchKeyName(std::string_view name);
 bool isBenchLedName(std::string_view name);
 

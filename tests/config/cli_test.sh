@@ -49,6 +49,19 @@ status=0; "$vivaref" check-config "$dir/binary.ini" > "$dir/out" || status=$?
 status=0; "$vivaref" check-config 2> /dev/null || status=$?
 [ $status -eq 2 ] || fail "check-config without FILE is a usage error"
 
+# The simulated castle's bench, beside the file: its bad statements named by its own file and line.
+printf '[daemon]\nhardware = sim\nsim_bench = bench.txt\n' > "$dir/bench.ini"
+printf 'no-chip floor2\nwiggle gpiochip0:5\n' > "$dir/bench.txt"
+status=0; "$vivaref" check-config "$dir/bench.ini" > "$dir/out" || status=$?
+[ $status -eq 1 ] && grep -qx "$dir/bench.txt:2: wiggle: 'wiggle' is not a bench statement: chip, no-chip, couple, version, stuck or dead-led" "$dir/out" ||
+    fail "a bench's bad statement is named by its file and line"
+printf 'no-chip floor2\n' > "$dir/bench.txt"
+"$vivaref" check-config "$dir/bench.ini" > /dev/null || fail "a good bench is valid"
+rm "$dir/bench.txt"
+status=0; "$vivaref" check-config "$dir/bench.ini" > "$dir/out" || status=$?
+[ $status -eq 1 ] && grep -q "^$dir/bench.ini:3: daemon.sim_bench: the bench $dir/bench.txt is not a file" "$dir/out" ||
+    fail "a missing bench is named on the key's line"
+
 # Enrolment on the simulated castle: the demo player puts each character's tag.
 "$vivaref" enrol --edition 2024 --tags "$dir/state/tags.json" > "$dir/out" || fail "enrol on the simulated castle"
 grep -q "^14 enrolled, 0 kept, 0 skipped; 14 tags of the 2024 edition" "$dir/out" || fail "enrol enrols 14 characters"
