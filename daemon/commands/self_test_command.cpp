@@ -110,7 +110,7 @@ int runSelfTest(const std::vector<std::string>& args) {
         "in progress, the check stopped).\n\n"
         "Examples:\n"
         "  vivaref self-test\n"
-        "  vivaref self-test --full --config /etc/vivaref/castle.ini --lang fr";
+        "  sudo vivaref self-test --full --config /etc/vivaref/vivaref.ini --lang fr";
     CommandLine line("self-test", "vivaref self-test [--full] [options]", about);
     line.visible.add_options()("full", po::bool_switch(&full),
                                "the tag walk too: a tag over each reader in turn");
