@@ -11,9 +11,10 @@
 // tag over each reader in turn (as on sim.html) and reads the coupled pair,
 // the swapped pair and the stuck key with their fixes, and the clone as a note.
 //   node tests/web/selftest_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { api, serveMissing, startServe } from './daemon.mjs';
 import { browserOrSkip, checker, kPhone, kWait, newPage, pageWidth, shooter, skip } from './harness.mjs';
 
@@ -38,6 +39,23 @@ const second = await serveOnBench('couple gpiochip0:21 gpiochip0:22\nchip gpioch
 const { browser, close } = await launchBrowser();
 
 const prompt = (page) => page.locator('#self-test-prompt');
+
+// axe-core's violations (as a11y_test.mjs runs it, through the DevTools
+// protocol, which the pages' content security policy does not govern);
+// null when tests/web/node_modules has no axe-core.
+const kAxe = join(fileURLToPath(new URL('.', import.meta.url)), 'node_modules', 'axe-core', 'axe.min.js');
+const axeSource = existsSync(kAxe) ? readFileSync(kAxe, 'utf8') : null;
+async function axeViolations(page) {
+  if (!axeSource) return null;
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(axeSource);
+  // The panel only: the tools page's other cards are audited elsewhere (or not yet).
+  const result = await page.evaluate(() => window.axe.run({ include: [['#self-test-card']] }, { resultTypes: ['violations'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+async function checkAxe(page, what) {
+  const found = await axeViolations(page);
+  if (found) check(!found.length, `axe: ${what}: no violation${found.length ? `:\n    ${found.join('\n    ')}` : ''}`);
+}
 async function promptSays(page, text) {
   await page.waitForFunction((t) => document.getElementById('self-test-prompt').textContent === t, text, { timeout: kWait });
   return true;
@@ -67,6 +85,7 @@ try {
   const dark = await api(url, '/api/sim/leds');
   check(JSON.stringify(dark.json) === '{}', `floor 3's LED asked about, and the castle shows it dark (${JSON.stringify(dark.json)})`);
   await shot(phone, 'phone-led', { fullPage: false });
+  await checkAxe(phone, 'the LED question on a phone');
   await phone.locator('#self-test-answers button[data-answer="not-lit"]').click();
   await promptSays(phone, 'Is the LED of floor 4 lit?');
   const lit = await api(url, '/api/sim/leds');
@@ -147,6 +166,7 @@ try {
   check(fullFindings[3].startsWith('Note: r3 is a clone chip: FM17522 (a clone) (version 0x88).'),
     'the clone is a note, after the faults');
   await shot(full, 'laptop-full-check', { fullPage: true });
+  await checkAxe(full, 'the findings on a laptop');
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);
