@@ -77,17 +77,18 @@ std::optional<std::string> answerOf(std::string typed, const json& answers) {
     return std::nullopt;
 }
 
-std::string answersHint(const json& answers) {
-    std::string hint;
-    for (const auto& a : answers) {
-        const std::string name = a.get<std::string>();
-        const std::string key = name == "lit"       ? "y"
-                                : name == "not-lit" ? "n"
-                                : name == "skip"    ? "s"
-                                                    : "Enter";
-        hint += (hint.empty() ? "" : ", ") + key + " = " + name;
-    }
-    return hint.empty() ? "" : "  [" + hint + "]";
+// What the typed keys answer, in the reader's words: by the step (and, in
+// the tag walk, whether the castle is to be cleared first).
+std::string answersHint(const words::Words& words, const json& state) {
+    const std::string step = state.value("step", "");
+    if (state.value("answers", json::array()).empty()) return "";
+    const bool lifting =
+        state["prompt"].value("says", json::object()).value("code", "") == "castle.walk.tag-lift";
+    const char* code = step == "leds"   ? "castle.walk.answer-led"
+                       : step == "keys" ? "castle.walk.answer-key"
+                       : lifting        ? "castle.walk.answer-lift"
+                                        : "castle.walk.answer-tag";
+    return "  " + words.say(code);
 }
 
 }  // namespace
@@ -147,7 +148,8 @@ int runSelfTest(const std::vector<std::string>& args) {
         const json answers = state.value("answers", json::array());
         if (key != shown) {
             shown = key;
-            std::cout << prompt << (state.value("running", false) ? answersHint(answers) : "") << std::endl;
+            std::cout << prompt << (state.value("running", false) ? answersHint(words, state) : "")
+                      << std::endl;
         }
         if (!state.value("running", false)) {
             if (state.value("stopped", false)) break;
@@ -177,7 +179,7 @@ int runSelfTest(const std::vector<std::string>& args) {
                     sendHostRequest(daemon, "/api/host/self-test/answer", json{{"answer", *answer}});
                 if (auto* body = std::get_if<json>(&answered)) next = *body;
             } else {
-                std::cout << answersHint(answers) << std::endl;
+                std::cout << answersHint(words, state) << std::endl;
             }
         }
         if (!next) {

@@ -65,12 +65,15 @@ function render(s) {
       : step;
     $('self-test-prompt').textContent = prompt;
     const answers = s.answers || [];
-    const key = `${s.step}/${s.item}/${answers.join(',')}`;
+    const key = `${s.step}/${s.item}/${answers.join(',')}/${prompt}`;
     const box = $('self-test-answers');
     if (box.dataset.key !== key) {
       box.dataset.key = key;
       box.innerHTML = answers.map((a) => {
-        const words = a === 'done' ? kDoneWords[s.step] || 'page.selftest.done-key' : kAnswerWords[a];
+        // While the castle is to be cleared before the next tag: go on, or end the tag walk.
+        const lifting = s.step === 'tags' && s.prompt && s.prompt.says && s.prompt.says.code === 'castle.walk.tag-lift';
+        const words = lifting ? (a === 'done' ? 'page.selftest.done-lift' : 'page.selftest.skip-lift')
+          : a === 'done' ? kDoneWords[s.step] || 'page.selftest.done-key' : kAnswerWords[a];
         return `<button type="button" class="${a === 'lit' ? 'primary' : ''}" data-answer="${esc(a)}">${esc(say(words))}</button>`;
       }).join('');
     }
