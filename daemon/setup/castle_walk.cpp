@@ -265,6 +265,8 @@ void CastleWalk::finishReaders() {
             fault = words::readerGarbled(reader, garbled, total);
         } else if (check.scans == 0) {
             fault = words::readerSilent(reader);  // no answer, or nothing at all
+        } else if (check.failures > 0 && check.failures >= options_.garbledShare * total) {
+            fault = words::readerFlaky(reader, check.failures, total);  // answers, but not always
         }
         if (fault) find(fault->first, fault->second);
         if (check.scans == 0) silentReaders_.insert(r);

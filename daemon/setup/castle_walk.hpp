@@ -123,7 +123,8 @@ struct WalkOptions {
     Timestamp handsOffFor{1500};
     Timestamp keyWait{20000};
     Timestamp tagSettle{600};  // after a tag is first seen, the readers that see it within this long
-    // A reader whose failed scans are at least this share of its scans garbles (Protocol errors).
+    // A reader whose Protocol errors are at least this share of its scans
+    // garbles; one whose failures of any kind are, but that answers too, fails now and then.
     double garbledShare = 0.2;
 };
 

@@ -105,6 +105,13 @@ std::pair<Message, Message> readerBus(const WalkReader& reader) {
             Message("castle.fix.reader-bus", {{"bus", say::text(bus)}})};
 }
 
+std::pair<Message, Message> readerFlaky(const WalkReader& reader, int failures, int scans) {
+    return {
+        Message("castle.finding.reader-flaky",
+                {readerArg("reader", reader), {"n", say::number(failures)}, {"scans", say::number(scans)}}),
+        Message("castle.fix.reader-flaky", {{"wiring", wiringValue(reader)}})};
+}
+
 std::pair<Message, Message> readerClone(const WalkReader& reader, const castle::ReaderChip& chip) {
     return {Message("castle.finding.reader-clone", {readerArg("reader", reader),
                                                     {"model", say::text(chip.model)},

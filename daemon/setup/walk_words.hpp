@@ -22,6 +22,7 @@ std::pair<Message, Message> readerSilent(const WalkReader& reader);
 std::pair<Message, Message> readerWrongVersion(const WalkReader& reader);
 std::pair<Message, Message> readerGarbled(const WalkReader& reader, int garbled, int scans);
 std::pair<Message, Message> readerBus(const WalkReader& reader);
+std::pair<Message, Message> readerFlaky(const WalkReader& reader, int failures, int scans);
 std::pair<Message, Message> readerClone(const WalkReader& reader, const castle::ReaderChip& chip);
 std::pair<Message, Message> crossRead(const WalkReader& a, const WalkReader& b, const drivers::TagUid& tag);
 // LEDs, keys.
