@@ -64,6 +64,17 @@ WalkCastle walkCastleOf(const config::CastleConfig& castle, const drivers::Board
     return walk;
 }
 
+std::map<std::string, std::string> placesSeen(const WalkCastle& castle, const WalkResults& results) {
+    std::map<std::string, std::string> places;
+    for (const auto& check : results.tags) {
+        if (check.skipped || check.seenBy.size() != 1 || check.over >= castle.readers.size()) continue;
+        const ReaderIndex seer = *check.seenBy.begin();
+        if (seer < castle.readers.size())
+            places[castle.readers[seer].name] = castle.readers[check.over].place;
+    }
+    return places;
+}
+
 const char* walkStepName(WalkStep step) {
     switch (step) {
         case WalkStep::Readers:

@@ -113,6 +113,13 @@ struct WalkResults {
     std::vector<TagCheck> tags;
 };
 
+// What the tag walk says of where each reader is: a reader that alone saw
+// the tag put over a spot is under that spot's place (its configured reader
+// swapped with it, or it is the spot's own reader). Readers that saw no tag,
+// or saw one together with another (coupled: a field group to separate
+// first), are not placed. By reader name; for a set-up to write `place =`.
+std::map<std::string, std::string> placesSeen(const WalkCastle& castle, const WalkResults& results);
+
 // The host's answer to the step's question.
 enum class WalkAnswer { Lit, NotLit, Skip, Done };
 std::optional<WalkAnswer> walkAnswerFromName(std::string_view name);  // "lit", "not-lit", "skip", "done"

@@ -199,4 +199,8 @@ TEST_CASE("castle walk on a bench: every fault of the issue found and named with
     // The results a set-up reads: r4's spot is read by r5, and the other way round.
     CHECK(rig.walk->results().tags[4].seenBy == std::set<ReaderIndex>{5});
     CHECK(rig.walk->results().tags[5].seenBy == std::set<ReaderIndex>{4});
+    // Where a set-up would put each reader: r4 and r5 swapped back; the
+    // coupled pair and the readers that saw nothing left as they are.
+    const auto places = setup::placesSeen(rig.walk->castle(), rig.walk->results());
+    CHECK(places == std::map<std::string, std::string>{{"r3", "3"}, {"r4", "5"}, {"r5", "4"}});
 }
