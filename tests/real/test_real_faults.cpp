@@ -119,6 +119,24 @@ TEST_CASE("real faults: two readers swapped: each reads the other's spot") {
     CHECK(rig.seen("floor1").failures.empty());
 }
 
+TEST_CASE(
+    "real faults: two chips on one chip-select line: one reader dead, the tag over the other chip unseen") {
+    // floor1's chip is wired to floor0's line (gpiochip0:20): both take floor0's transfers, their
+    // answers ORed on MISO. floor0's scans end without a tag and without an error (the mixed
+    // answers read as an empty field), so the tag over floor1 is read by no one.
+    EmulatedFaults faults;
+    faults.wiredTo = {{"floor1", "gpiochip0:20"}};
+    FaultRig rig(faults);
+    rig.castle->putOver("floor1", kTag);
+    rig.castle->runUntil(3s);
+    CHECK(rig.onlyNoAnswer("floor1"));
+    CHECK_FALSE(rig.chip("floor1"));
+    REQUIRE(rig.chip("floor0"));  // both chips say 0x92 at once
+    CHECK(rig.seen("floor0").scans > 10);
+    CHECK(rig.seen("floor0").failures.empty());
+    for (const auto& r : rig.castle->castle().readers) CHECK(rig.reads(r.name, kTag) == 0);
+}
+
 TEST_CASE("real faults: a clone's VersionReg is named; an unknown one fails as WrongVersion") {
     EmulatedFaults faults;
     faults.versions = {{"floor4", 0x12}, {"floor5", 0x88}, {"throne", 0x37}};
