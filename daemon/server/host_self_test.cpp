@@ -28,6 +28,12 @@ json said(const engine::Message& m) {
 HostSelfTest::HostSelfTest(HostSelfTestSettings settings, const drivers::LoopClock& clock)
     : settings_(std::move(settings)), clock_(clock) {}
 
+void HostSelfTest::reset(HostSelfTestSettings settings) {
+    settings_ = std::move(settings);
+    walk_.reset();
+    stopped_ = false;
+}
+
 void HostSelfTest::rawScan(drivers::ReaderIndex reader, const drivers::ScanResult& result,
                            drivers::Timestamp at) {
     if (running()) walk_->scanned(reader, result, at);

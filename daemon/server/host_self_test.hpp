@@ -41,6 +41,12 @@ public:
     // take); 400 for a malformed body.
     ServiceAnswer request(std::string_view action, const nlohmann::json& body, bool gameInProgress);
 
+    // A castle rebuilt on another configuration (applied between games): the
+    // walk forgets the last one and walks `settings`' castle from the next
+    // start. The caller attaches this to the new table and gives the new
+    // loop setLedOverride again.
+    void reset(HostSelfTestSettings settings);
+
     bool running() const { return walk_.has_value() && !walk_->done() && !stopped_; }
     nlohmann::json state();
     // The LEDs while a walk runs (the referee's otherwise: none).

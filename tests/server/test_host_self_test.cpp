@@ -92,4 +92,13 @@ TEST_CASE("self-test service: a key press reaches the walk; the host stops it") 
     CHECK(state["stopped"] == true);
     CHECK(state["prompt"]["says"]["code"] == "castle.walk.stopped");
     CHECK_FALSE(test.leds());
+
+    // A castle rebuilt on another configuration: the last walk is forgotten, the next walks the new castle.
+    auto rebuilt = twoReaderCastle();
+    rebuilt.castle.readers.push_back({"floor2", "2", std::nullopt});
+    test.reset(rebuilt);
+    CHECK(test.request("state", json::object(), false).body == json{{"running", false}, {"started", false}});
+    REQUIRE(test.request("start", json::object(), false).outcome == ServiceAnswer::Outcome::Ok);
+    REQUIRE(test.walk());
+    CHECK(test.walk()->castle().readers.size() == 3);
 }
