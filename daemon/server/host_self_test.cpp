@@ -25,6 +25,13 @@ json said(const engine::Message& m) {
 
 }  // namespace
 
+HostSelfTestSettings selfTestSettingsFor(const config::CastleConfig& config, const castle::Castle& castle) {
+    return {setup::walkCastleOf(config, castle.layout()),
+            [&castle](drivers::ReaderIndex r) { return castle.chipOf(r); },
+            [&castle] { return castle.keysDown(); },
+            {}};
+}
+
 HostSelfTest::HostSelfTest(HostSelfTestSettings settings, const drivers::LoopClock& clock)
     : settings_(std::move(settings)), clock_(clock) {}
 

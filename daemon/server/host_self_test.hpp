@@ -31,6 +31,12 @@ struct HostSelfTestSettings {
     setup::WalkOptions options;            // `full` is the start request's
 };
 
+// The self-test of `castle` as `config` describes it (serve's real or
+// simulated castle's configuration; an empty one for the simulated
+// standard castle): its readers, LEDs and keys with their wiring, its
+// chips and keys down asked of `castle`, which must outlive the self-test.
+HostSelfTestSettings selfTestSettingsFor(const config::CastleConfig& config, const castle::Castle& castle);
+
 class HostSelfTest final : public table::TableObserver {
 public:
     // `clock` (the table's) must outlive it.

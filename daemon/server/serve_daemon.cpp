@@ -607,13 +607,10 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                                     Timestamp at) { enrolment.onScan(reader, result, at); });
     // The self-test (the castle walk) on this castle: it watches the table's
     // scans and presses, and takes the LEDs over while it runs.
-    const config::CastleConfig& walked = settings.realCastle        ? *settings.realCastle
-                                         : settings.simulatedCastle ? *settings.simulatedCastle
-                                                                    : config::CastleConfig{};
-    HostSelfTest selfTest({setup::walkCastleOf(walked, castle->layout()),
-                           [&castle](drivers::ReaderIndex r) { return castle->chipOf(r); },
-                           [&castle] { return castle->keysDown(); },
-                           {}},
+    HostSelfTest selfTest(selfTestSettingsFor(settings.realCastle        ? *settings.realCastle
+                                              : settings.simulatedCastle ? *settings.simulatedCastle
+                                                                         : config::CastleConfig{},
+                                              *castle),
                           clock);
     core.table().attach(selfTest);
     loop.setLedOverride([&selfTest] { return selfTest.leds(); });
