@@ -43,6 +43,7 @@ int runCheckConfig(const std::vector<std::string>& args);
 int runEnrol(const std::vector<std::string>& args);
 int runNew(const std::vector<std::string>& args);
 int runHost(const std::vector<std::string>& args);
+int runSelfTest(const std::vector<std::string>& args);
 int runHostLink(const std::vector<std::string>& args);
 int runUnitAccess(const std::vector<std::string>& args);
 int runClub(const std::vector<std::string>& args);

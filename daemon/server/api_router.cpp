@@ -276,6 +276,10 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
     if (head == "host" && !rest.empty() && rest.find('/') == std::string_view::npos)
         return host(request, rest);
     if (head == "host" && rest.starts_with("players/")) return playerCode(request, rest.substr(8));
+    if (head == "host" && rest == "self-test/answer") {
+        if (auto refused = hostGate(request)) return std::move(*refused);
+        return selfTest(request, true);
+    }
     if (head == "sim" && !rest.empty() && rest.find('/') == std::string_view::npos) return sim(request, rest);
     return error(request, http::status::not_found, "no-such-route", "the API has no such address");
 }
@@ -339,6 +343,7 @@ ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) 
     if (auto refused = hostGate(request)) return std::move(*refused);
     if (name == "enrol") return enrol(request);
     if (name == "castle") return castle(request);
+    if (name == "self-test") return selfTest(request, false);
     if (name == "players" || name == "members") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
         return answer(request, service_.host(name, json::object()));
@@ -382,6 +387,39 @@ ApiRouter::Reply ApiRouter::castle(const Request& request) {
         return error(request, http::status::not_found, "no-castle", "this daemon shows no castle");
     if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
     return ok(request, options_.castle());
+}
+
+// GET: the self-test's state; POST {"full"?: bool} starts one, {"action": "stop"} stops it;
+// POST .../answer {"answer": ...} answers the step's question.
+ApiRouter::Reply ApiRouter::selfTest(const Request& request, bool answerRoute) {
+    if (!options_.selfTest)
+        return error(request, http::status::not_found, "no-self-test", "this daemon runs no self-test");
+    const bool get = request.method() == http::verb::get;
+    if (answerRoute && !get && request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+    if (answerRoute && get) return methodNotAllowed(request, "POST");
+    if (!get && request.method() != http::verb::post) return methodNotAllowed(request, "GET, POST");
+    if (get) return answer(request, options_.selfTest("state", json::object(), false));
+    auto body = jsonBody(request);
+    if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+    json fields = std::get<json>(body);
+    if (answerRoute) return answer(request, options_.selfTest("answer", fields, false));
+    std::string action = "start";
+    if (const auto given = fields.find("action"); given != fields.end()) {
+        if (!given->is_string() || (*given != "start" && *given != "stop"))
+            return error(request, http::status::bad_request, "bad-request",
+                         "a self-test's \"action\" is start or stop");
+        action = given->get<std::string>();
+        if (action == "stop" && fields.size() > 1)
+            return error(request, http::status::bad_request, "bad-request",
+                         "a stop takes nothing but its \"action\"");
+    }
+    bool gameInProgress = false;
+    if (action == "start") {
+        const json status = service_.publicStatus();
+        const std::string state = status.is_object() ? status.value("state", "") : "";
+        gameInProgress = state == "playing" || state == "paused";
+    }
+    return answer(request, options_.selfTest(action, fields, gameInProgress));
 }
 
 ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {

@@ -56,6 +56,12 @@ struct RouterOptions {
     // The castle's health (GET /api/host/castle, castle_report.hpp), at the
     // loop's now. Unset: the daemon shows no castle (404).
     std::function<nlohmann::json()> castle;
+    // The self-test (/api/host/self-test, /api/host/self-test/answer):
+    // "state" for a GET, "start" or "stop" for a POST by its "action"
+    // (start when none), "answer" for the answer route, and whether a game
+    // is being played or paused. Unset: the daemon has none (404).
+    std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
+        selfTest;
     // DNS rebinding: a request whose Host header names neither the castle
     // nor a configured name gets 421 (host_check.hpp). Null: every Host is
     // answered (the router's own tests).
@@ -92,6 +98,7 @@ private:
     Reply host(const Request& request, std::string_view name);
     Reply enrol(const Request& request);
     Reply castle(const Request& request);
+    Reply selfTest(const Request& request, bool answerRoute);
     Reply sim(const Request& request, std::string_view name);
     Reply words(const Request& request, std::string_view language);
     Reply playerCode(const Request& request, std::string_view rest);

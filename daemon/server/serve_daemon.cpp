@@ -23,6 +23,7 @@
 #include "daemon/server/host_check.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
+#include "daemon/server/host_self_test.hpp"
 #include "daemon/server/league_routes.hpp"
 #include "daemon/server/qr_svg.hpp"
 #include "daemon/server/systemd_notifier.hpp"
@@ -483,12 +484,16 @@ void resumeUnfinished(TableCore& core, std::ostream& err) {
 // The web server's knobs: the host's token, the pages, the limits (within
 // the descriptors the process may open), the host's tag enrolment and the
 // league's routes.
-WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolment,
+WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolment, HostSelfTest& selfTest,
                             club::LeagueReader* league, std::ostream& err) {
     WebServerOptions options;
     options.router.enrol = [&enrolment](std::string_view action, const nlohmann::json& body,
                                         bool gameInProgress) {
         return enrolment.request(action, body, gameInProgress);
+    };
+    options.router.selfTest = [&selfTest](std::string_view action, const nlohmann::json& body,
+                                          bool gameInProgress) {
+        return selfTest.request(action, body, gameInProgress);
     };
     // Clients may not take the descriptors the log and the castle need.
     options.limits = settings.limits;
@@ -608,7 +613,16 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     const CastleWiring wiring = settings.realCastle        ? castleWiringOf(*settings.realCastle)
                                 : settings.simulatedCastle ? castleWiringOf(*settings.simulatedCastle)
                                                            : simulatedWiring();
-    WebServerOptions served = webOptions(settings, enrolment, league.get(), err);
+    // The self-test (the castle walk) on this castle: it watches the table's
+    // scans and presses, and takes the LEDs over while it runs.
+    HostSelfTest selfTest(selfTestSettingsFor(settings.realCastle        ? *settings.realCastle
+                                              : settings.simulatedCastle ? *settings.simulatedCastle
+                                                                         : config::CastleConfig{},
+                                              *castle),
+                          clock);
+    core.table().attach(selfTest);
+    loop.setLedOverride([&selfTest] { return selfTest.leds(); });
+    WebServerOptions served = webOptions(settings, enrolment, selfTest, league.get(), err);
     served.router.castle = [&] {
         return castleReport(health, core.table(), castle.get(), wiring, clock.now());
     };

@@ -24,7 +24,8 @@ std::chrono::microseconds TableLoop::step() {
 
     const Timestamp now = clock_.now();
     auto& table = core_.table();
-    castle_.show(table.referee().leds(now), now);
+    const auto taken = ledOverride_ ? ledOverride_() : std::nullopt;
+    castle_.show(taken ? *taken : table.referee().leds(now), now);
 
     std::chrono::microseconds next = castleDue;
     auto sooner = [&](Timestamp at) { next = std::min<std::chrono::microseconds>(next, at); };

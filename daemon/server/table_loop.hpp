@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "daemon/castle/castle.hpp"
@@ -45,11 +47,19 @@ public:
 
     const TableLoopCounters& counters() const { return counters_; }
 
+    // Who takes the LEDs over from the referee for a while (the self-test,
+    // host_self_test.hpp): what it returns is shown instead of the
+    // referee's; none, the referee's. Unset: always the referee's.
+    void setLedOverride(std::function<std::optional<drivers::LedStates>()> override) {
+        ledOverride_ = std::move(override);
+    }
+
 private:
     castle::Castle& castle_;
     TableCore& core_;
     const drivers::LoopClock& clock_;
     TableLoopCounters counters_;
+    std::function<std::optional<drivers::LedStates>()> ledOverride_;
 };
 
 }  // namespace vivaref::server

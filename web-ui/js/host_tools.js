@@ -6,6 +6,7 @@
 // request carries the secret, which the daemon checks (API.md).
 import { esc, getJson, hostToken, postJson, setHostToken } from './api.js';
 import { initEnrolment } from './enrol.js';
+import { initSelfTest } from './self_test.js';
 import { slugsFromNames } from './chance_words.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
 
@@ -53,6 +54,10 @@ function unlocked() {
   $('controls').classList.remove('hidden');
   if (unlocked.once) return;
   unlocked.once = true;
+  initSelfTest((e) => {
+    if (e.status === 401) lock(refusalOf(e));
+    else tell(refusalOf(e), false);
+  });
   initEnrolment((e) => {
     if (e.status === 401) lock(refusalOf(e));
     else tell(say('page.host.tags-failed', { why: { text: refusalOf(e) } }), false);
