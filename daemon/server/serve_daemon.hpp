@@ -32,6 +32,10 @@ struct ServeSettings {
     boost::asio::ip::tcp::endpoint listen;
     std::filesystem::path database;
     std::filesystem::path webRoot;
+    // The configuration serve was given (--config F): the host's "apply"
+    // (POST /api/host/castle/apply) rebuilds the castle from the file in
+    // force then (config_in_force.hpp). Empty: nothing to apply.
+    std::filesystem::path configFile;
     // The host's token: the configuration's host_token. Empty: the host
     // secret of `hostSecretDirectory` (host_secret.hpp), made there at the
     // first start once the castle has opened; the host's link is then
