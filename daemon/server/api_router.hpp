@@ -53,6 +53,9 @@ struct RouterOptions {
     // played or paused. Unset: the daemon has no enrolment (404).
     std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
         enrol;
+    // The castle's configuration (POST /api/host/castle/ACTION, e.g. apply:
+    // serve_daemon.cpp). Unset: 404 no-castle-config.
+    std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body)> castleConfig;
     // DNS rebinding: a request whose Host header names neither the castle
     // nor a configured name gets 421 (host_check.hpp). Null: every Host is
     // answered (the router's own tests).
@@ -88,6 +91,7 @@ private:
     Reply api(const Request& request, std::string_view path);
     Reply host(const Request& request, std::string_view name);
     Reply enrol(const Request& request);
+    Reply castleConfig(const Request& request, std::string_view action);
     Reply sim(const Request& request, std::string_view name);
     Reply words(const Request& request, std::string_view language);
     Reply playerCode(const Request& request, std::string_view rest);
