@@ -25,7 +25,9 @@ namespace vivaref::config {
 // The saved configuration's name in the state directory, castle.ini
 // (written as two literals: the words test takes a quoted castle-dot-word
 // for a message code); the previous one is kept beside it as castle.ini.bak.
-inline constexpr std::string_view kSavedConfigName = "castle" ".ini";
+inline constexpr std::string_view kSavedConfigName =
+    "castle"
+    ".ini";
 
 struct ConfigInForce {
     std::filesystem::path given;  // F, the file the command was given
