@@ -124,8 +124,8 @@ ConfigInForce configInForce(const std::filesystem::path& given) {
 }
 
 SaveResult saveCastleConfig(const CastleConfig& castle, std::string_view baseText,
-                            const std::filesystem::path& target) {
-    const WrittenConfig written = writeCastleConfig(castle, baseText);
+                            const std::filesystem::path& target, const std::filesystem::path& baseDirectory) {
+    const WrittenConfig written = writeCastleConfig(castle, baseText, baseDirectory);
     if (!written.ok()) {
         SaveResult result;
         // The reason, in English, is in `why`; the host is told which key.
@@ -181,7 +181,9 @@ SaveResult saveCastleConfig(const CastleConfig& castle, const ConfigInForce& inF
     if (inForce.saved.empty())
         return notSaved(inForce.given, "the configuration " + inForce.given.string() +
                                            " cannot be read, so it names no state directory");
-    return saveCastleConfig(castle, readText(inForce.file()), inForce.saved);
+    std::error_code ec;
+    const auto base = std::filesystem::absolute(inForce.file(), ec).parent_path();
+    return saveCastleConfig(castle, readText(inForce.file()), inForce.saved, base);
 }
 
 }  // namespace vivaref::config

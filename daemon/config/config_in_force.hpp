@@ -66,8 +66,10 @@ struct SaveResult {
 // check-config's checks: a temporary file beside it, fsynced; the previous
 // `target` kept as `target`.bak; renamed into place; the directory fsynced.
 // On any failure the previous file is untouched, and in force.
+// `baseDirectory`: the base file's (config_writer.hpp: a relative file it names stays the same file).
 SaveResult saveCastleConfig(const CastleConfig& castle, std::string_view baseText,
-                            const std::filesystem::path& target);
+                            const std::filesystem::path& target,
+                            const std::filesystem::path& baseDirectory = {});
 
 // The set-up's save: over the file in force (its other sections kept), to
 // the state directory's castle.ini.

@@ -229,7 +229,11 @@ private:
 // The base file's sections that are not the castle's, each as its lines
 // (header to the line before the next header, blank lines at its end
 // dropped), in the file's order.
-std::string keptSections(std::string_view baseText) {
+// Keys of the kept sections whose value is a file relative to the
+// configuration's own directory.
+bool isRelativeFileKey(const IniEntry& e) { return e.section == "daemon" && e.key == "sim_bench"; }
+
+std::string keptSections(std::string_view baseText, const std::filesystem::path& baseDirectory) {
     if (baseText.starts_with("\xEF\xBB\xBF")) baseText.remove_prefix(3);
     ConfigProblems
         ignored;  // the file in force was checked when it was read; a new one is checked before it is saved
@@ -251,7 +255,17 @@ std::string keptSections(std::string_view baseText) {
                                                 : lines.size();
         while (last > first + 1 && lines[last - 1].find_first_not_of(" \t") == std::string_view::npos) --last;
         out += "\n";
-        for (std::size_t k = first; k < last && k < lines.size(); ++k) out.append(lines[k]) += '\n';
+        for (std::size_t k = first; k < last && k < lines.size(); ++k) {
+            const int number = static_cast<int>(k + 1);
+            const auto moved = std::find_if(ini.entries.begin(), ini.entries.end(), [&](const IniEntry& e) {
+                return e.line == number && isRelativeFileKey(e) && !e.value.empty() &&
+                       !e.value.starts_with('/');
+            });
+            if (moved != ini.entries.end() && !baseDirectory.empty())
+                out += moved->key + " = " + (baseDirectory / moved->value).lexically_normal().string() + "\n";
+            else
+                out.append(lines[k]) += '\n';
+        }
     }
     return out;
 }
@@ -263,7 +277,8 @@ bool isCastleSection(std::string_view section) {
            section.starts_with("reader.") || section.starts_with("station.");
 }
 
-WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view baseText) {
+WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view baseText,
+                                const std::filesystem::path& baseDirectory) {
     CastleWriter writer(castle);
     std::string text =
         "# The castle's configuration, written by vivaref (the host page's set-up). It is an\n"
@@ -271,7 +286,7 @@ WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view bas
         "# hand; daemon/config/examples/castle-2024.ini explains every key. The sections other\n"
         "# than the castle's are kept as the configuration it replaced had them.\n\n";
     text += writer.castleSection();
-    text += keptSections(baseText);
+    text += keptSections(baseText, baseDirectory);
     text += writer.hardwareSections();
     WrittenConfig written;
     if (writer.refused()) {

@@ -8,6 +8,7 @@
 // set-up writes the configuration in force with it (config_in_force.hpp).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -31,7 +32,11 @@ struct WrittenConfig {
 };
 
 // `castle`'s sections, and `baseText`'s others (empty: none). Lines end
-// with '\n'; the text is UTF-8 as the values are.
-WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view baseText);
+// with '\n'; the text is UTF-8 as the values are. `baseDirectory`: where the
+// base file is, when the result goes elsewhere: a kept key whose value is a
+// file relative to its configuration's directory ([daemon] sim_bench) is
+// then written absolute, so that it still names the same file.
+WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view baseText,
+                                const std::filesystem::path& baseDirectory = {});
 
 }  // namespace vivaref::config

@@ -767,19 +767,25 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         ServiceAnswer answer = applyCastleConfiguration(settings.configFile, relay.publicStatus(),
                                                         side->enrolment->running(), inForce);
         if (answer.outcome != ServiceAnswer::Outcome::Ok) return answer;
-        ServeSettings next = settings;
-        takeCastleSections(next, inForce.check.config);
+        // `settings` itself takes the new castle's sections (and back the old
+        // ones if it does not open): a castle may keep pointers into it
+        // (the simulated castle's bench, which stays the same).
+        const ServeSettings previous = settings;
+        takeCastleSections(settings, inForce.check.config);
         const HostChoices choices{side->core->language(), side->core->voiceSettings()};
         relay.detach();
         retireCastleSide(std::move(side), io);
         std::string why;
         try {
-            side = makeCastleSide(next, parts, choices);
-            settings = std::move(next);
+            side = makeCastleSide(settings, parts, choices);
         } catch (const NotStarted& e) {
             why = e.what();
             err << "vivaref serve: " << inForce.file().string() << " not applied: " << why
                 << "; back on the castle it replaced\n";
+            settings.realCastle = previous.realCastle;
+            settings.simulatedCastle = previous.simulatedCastle;
+            settings.table = previous.table;
+            settings.enrolment = previous.enrolment;
             try {
                 side = makeCastleSide(settings, parts, choices);
             } catch (const NotStarted& again) {
@@ -837,7 +843,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         if (error) return;
         signalled = number;
         systemd.stopping();
-        side->stop();
+        if (side) side->stop();
         web.stop();
         io.stop();
     });
@@ -855,8 +861,10 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     if (pusher) pusher->stop();
     relay.removeListener(statusListener);
     relay.detach();
-    side->core->removeRawScanListener(side->scanListener);
-    side->core->setSpeaker(nullptr, "none", {});
+    if (side) {
+        side->core->removeRawScanListener(side->scanListener);
+        side->core->setSpeaker(nullptr, "none", {});
+    }
     const int status = stopped(*store, signalled, err);
     return exitStatus != 0 ? exitStatus : status;
 }

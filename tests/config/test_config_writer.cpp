@@ -105,6 +105,21 @@ TEST_CASE("a base with a club, a CRLF end and a section the castle does not know
     CHECK(named);
 }
 
+TEST_CASE(
+    "a kept file name relative to the base's directory is written absolute when the base is elsewhere") {
+    const std::string base = "[daemon]\nhardware = sim\nsim_bench = benches/dead.txt  # the dead reader\n";
+    const auto moved = writeCastleConfig(CastleConfig{}, base, "/etc/vivaref");
+    REQUIRE(moved.ok());
+    CHECK(moved.text.find("[daemon]\nhardware = sim\nsim_bench = /etc/vivaref/benches/dead.txt\n") !=
+          std::string::npos);
+    // Without the base's directory (or already absolute): kept as written.
+    CHECK(writeCastleConfig(CastleConfig{}, base)
+              .text.find("sim_bench = benches/dead.txt  # the dead reader\n") != std::string::npos);
+    const std::string absolute = "[daemon]\nsim_bench = /srv/bench.txt\n";
+    CHECK(writeCastleConfig(CastleConfig{}, absolute, "/etc/vivaref")
+              .text.find("sim_bench = /srv/bench.txt\n") != std::string::npos);
+}
+
 // A castle varied at random over everything the file can say of it, every
 // value one the reader takes (whether the castle as a whole is valid is
 // check-config's, not the writer's).
