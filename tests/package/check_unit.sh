@@ -106,6 +106,23 @@ if [ -e "$scratch/generated-bad/vivaref.service.d/50-access.conf" ]; then
     echo "FAIL: the generator wrote a drop-in from a configuration with problems"
     status=1
 else echo "ok: a configuration with problems gets no drop-in"; fi
+# The configuration in force: the castle the set-up saved in the state
+# directory (castle.ini) is the generator's source while it is valid.
+mkdir -p "$scratch/state"
+printf '[castle]\nedition = 2024\n[daemon]\nhardware = sim\nstate_dir = %s\n' "$scratch/state" >"$scratch/given.ini"
+sed "s|^state_dir = .*|state_dir = $scratch/state|" "$source_dir/daemon/config/examples/castle-2024.ini" \
+    >"$scratch/state/castle.ini"
+sed -i "s|^config=.*|config=$scratch/given.ini|" "$scratch/generator"
+sh "$scratch/generator" "$scratch/generated-saved"
+saved="$scratch/generated-saved/vivaref.service.d/50-access.conf"
+if [ -f "$saved" ]; then
+    expect "$saved" '^DeviceAllow=/dev/spidev0\.0 rw$' "the generator follows the castle.ini the set-up saved"
+    expect "$saved" "^# Written by 'vivaref unit-access' from $scratch/state/castle.ini:" \
+        "the drop-in names castle.ini as its source"
+else
+    echo "FAIL: the generator wrote no drop-in for a saved castle.ini"
+    status=1
+fi
 # The installed configuration (the simulated castle): no device, its own users.
 "$binary" unit-access --config "$root/etc/vivaref/vivaref.ini" --output "$dropin_dir/50-access.conf"
 sim="$dropin_dir/50-access.conf"
