@@ -759,10 +759,10 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         settings, [&side]() -> HostEnrolment& { return *side->enrolment; }, league.get(), err);
     // A set-up saved (config_in_force.hpp) is applied between games: the castle side made again on it.
     int exitStatus = 0;
-    webSettings.router.castleConfig = [&](std::string_view action, const nlohmann::json&) {
-        if (action != "apply")
-            return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-route",
-                                         "the castle's configuration has no such action");
+    // applyInForce(): the one way to apply (the host's route below; a
+    // set-up saved by a route of serve's, config::saveCastleConfig over
+    // config::configInForce(settings.configFile), is applied with it too).
+    const std::function<ServiceAnswer()> applyInForce = [&]() -> ServiceAnswer {
         config::ConfigInForce inForce;
         ServiceAnswer answer = applyCastleConfiguration(settings.configFile, relay.publicStatus(),
                                                         side->enrolment->running(), inForce);
@@ -817,6 +817,11 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
             engine::Message("castle.config.applied", {{"file", engine::say::text(inForce.file().string())},
                                                       {"readers", engine::say::number(readers)}}));
         return ServiceAnswer::ok(std::move(body));
+    };
+    webSettings.router.castleConfig = [&applyInForce](std::string_view action, const nlohmann::json&) {
+        if (action == "apply") return applyInForce();
+        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-route",
+                                     "the castle's configuration has no such action");
     };
     WebServer web(io, relay, std::move(webSettings));
     try {
