@@ -162,6 +162,16 @@ TEST_CASE(
     CHECK_FALSE(std::filesystem::exists(dir.path / "state" / "castle.ini.new"));
     CHECK(configInForce(dir.given()).usesSaved);
 
+    // Two places claiming one reader (the same name twice): refused, the section named twice.
+    CastleConfig twice = setUpCastle(inForce.check.config);
+    twice.readers[5].name = twice.readers[4].name;
+    const auto claimed = saveCastleConfig(twice, configInForce(dir.given()));
+    CHECK_FALSE(claimed.saved);
+    REQUIRE_FALSE(claimed.problems.empty());
+    CHECK(claimed.problems[0].key == "[reader.spot-4]");
+    CHECK(claimed.problems[0].reason.find("the section appears twice") == 0);
+    CHECK(SaveDir::read(dir.saved()) == before);
+
     CastleConfig hash = setUpCastle(inForce.check.config);
     hash.readers[0].bus = "/dev/spidev0.1 # the fast one";
     const auto unwritable = saveCastleConfig(hash, configInForce(dir.given()));
