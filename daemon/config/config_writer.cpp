@@ -9,10 +9,28 @@
 namespace vivaref::config {
 namespace {
 
+// Whether `text` is UTF-8 (the reader refuses a line that is not).
+bool writerUtf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t length = c < 0x80           ? 1
+                                   : (c >> 5) == 0x6  ? 2
+                                   : (c >> 4) == 0xE  ? 3
+                                   : (c >> 3) == 0x1E ? 4
+                                                      : 0;
+        if (length == 0 || i + length > text.size()) return false;
+        for (std::size_t k = 1; k < length; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return false;
+        i += length;
+    }
+    return true;
+}
+
 // Why `value` cannot stand after `key = ` and read back the same, or empty.
 std::string unwritableWhy(std::string_view value) {
     if (value.find('#') != std::string_view::npos)
         return "holds a '#', which starts a comment in the file: no value can hold one";
+    if (!writerUtf8(value)) return "is not UTF-8 text";
     for (char c : value) {
         const auto byte = static_cast<unsigned char>(c);
         if (byte < 0x20 || byte == 0x7F) return "holds a line break or another control character";

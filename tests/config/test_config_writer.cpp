@@ -13,6 +13,7 @@
 
 #include "daemon/config/config_check.hpp"
 #include "daemon/config/config_writer.hpp"
+#include "daemon/config/ini_reader.hpp"
 #include "tests/config/castle_difference.hpp"
 
 namespace vivaref::config {
@@ -218,6 +219,62 @@ TEST_CASE("castles varied at random: read -> write -> read gives the same castle
         if (!difference.empty()) MESSAGE("seed " << seed << ", round " << round << ":\n" << written.text);
         REQUIRE(difference == "");
     }
+}
+
+TEST_CASE("any text in the castle's values: refused, or written so that every value reads back as it was") {
+    std::uint64_t seed = 20261130;
+    if (const char* s = std::getenv("VIVAREF_WRITER_SEED")) seed = std::strtoull(s, nullptr, 10);
+    CAPTURE(seed);
+    std::mt19937_64 random(seed);
+    // Pieces that break INI files, and ordinary ones.
+    const std::vector<std::string> pieces = {
+        "a",       "Z", "3",  "-",  "_", ".",  ":", "/",        " ",    "\t",   "#",         "=",
+        "[",       "]", "\n", "\r", ";", "\"", "'", "\xC3\xA9", "\xFF", "\x7F", "gpiochip0", "/dev/spidev0.1",
+        "floor3-a"};
+    // Mostly an ordinary value (names stay names), else a few pieces of anything.
+    auto text = [&](const std::string& ordinary) {
+        if (random() % 3 != 0) return ordinary;
+        std::string out;
+        for (auto n = random() % 4; n > 0; --n) out += pieces[random() % pieces.size()];
+        return out;
+    };
+    int refused = 0, written = 0;
+    for (int round = 0; round < 2000; ++round) {
+        CAPTURE(round);
+        CastleConfig c;
+        c.edition = CastleEdition::Vive2024;
+        ReaderConfig r;
+        r.name = text("floor3-a");
+        r.place = text("3");
+        r.bus = text("/dev/spidev0.1");
+        r.chipSelect = GpioLine{text("gpiochip0"), 3};
+        r.neighbours = {text("floor3-b")};
+        c.readers.push_back(r);
+        c.placeLeds["0"] =
+            GpioPin{.gpio = {text("gpiochip5"), 1}, .activeLow = false, .bias = Bias::AsIs, .sourceLine = 0};
+        const auto out = writeCastleConfig(c, "");
+        if (!out.ok()) {
+            ++refused;
+            CHECK(out.text.empty());
+            CHECK_FALSE(out.refusedReason.empty());
+            continue;
+        }
+        ++written;
+        ConfigProblems problems;
+        const IniFile ini = readIni(out.text, "written.ini", problems);
+        CHECK(problems.empty());
+        std::map<std::string, std::string> values;
+        for (const auto& e : ini.entries) values[e.fullKey()] = e.value;
+        const std::string key = "reader." + r.name;
+        CHECK(values[key + ".place"] == r.place);
+        CHECK(values[key + ".bus"] == r.bus);
+        CHECK(values[key + ".chip_select"] == r.chipSelect->text());
+        CHECK(values[key + ".neighbours"] == r.neighbours.front());
+        CHECK(values["leds.place.0"] == c.placeLeds["0"].gpio.text());
+    }
+    MESSAGE(written << " written, " << refused << " refused (seed " << seed << ")");
+    CHECK(written > 50);
+    CHECK(refused > 50);
 }
 
 TEST_CASE("values that cannot be written are refused with the key and the reason; nothing is written") {
