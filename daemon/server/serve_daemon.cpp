@@ -544,6 +544,9 @@ struct CastleSide {
     std::unique_ptr<LoopOnAsio> onAsio;
     std::unique_ptr<AnalysisOnAsio> analysisOnAsio;
     int scanListener = 0;
+    // What the core posts on the io_context (the voice's lines) runs only
+    // while this lives: a side taken apart may leave such a handler queued.
+    std::shared_ptr<bool> alive = std::make_shared<bool>(true);
 
     // Every reader reset and checked (bounded), then stepped on the io_context.
     void start() {
@@ -607,7 +610,12 @@ std::unique_ptr<CastleSide> makeCastleSide(const ServeSettings& settings, ServeP
     core.setSpeaker(side->speaker.out, side->speaker.kind, side->speaker.problem,
                     [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; });
     // Lines are rendered and queued after the step that decided, on the loop.
-    core.setVoicePost([&io = parts.io](std::function<void()> speak) { net::post(io, std::move(speak)); });
+    core.setVoicePost(
+        [&io = parts.io, alive = std::weak_ptr<bool>(side->alive)](std::function<void()> speak) {
+            net::post(io, [alive, speak = std::move(speak)] {
+                if (alive.lock()) speak();
+            });
+        });
     // The players' links of the game in progress are kept in the state
     // directory beside the host secret, so the resumed game's links work
     // again (issue 35).
@@ -639,6 +647,7 @@ void retireCastleSide(std::unique_ptr<CastleSide> side, net::io_context& io) {
     auto onAsio = std::shared_ptr<LoopOnAsio>(std::move(side->onAsio));
     auto analysisOnAsio = std::shared_ptr<AnalysisOnAsio>(std::move(side->analysisOnAsio));
     net::post(io, [onAsio, analysisOnAsio] {});
+    side->alive.reset();
     side->enrolment.reset();
     side->loop.reset();
     side->core.reset();
