@@ -6,6 +6,8 @@
 #   /usr/lib/systemd/system/vivaref.service   the unit, with this prefix's paths
 #   /usr/lib/systemd/system-generators/vivaref-generator
 #                                             its drop-in from the configuration
+#   /usr/lib/systemd/system/vivaref-reconfigure.{path,service}
+#                                             the drop-in follows the set-up's castle.ini
 #   /usr/lib/sysusers.d/vivaref.conf          its user and groups
 #   /usr/lib/udev/rules.d/60-vivaref.rules    GPIO, SPI and I2C devices to their groups
 #   /etc/vivaref/vivaref.ini                  the configuration (a conffile)
@@ -25,6 +27,9 @@ configure_file(${PROJECT_SOURCE_DIR}/systemd/vivaref.service.in ${PROJECT_BINARY
   @ONLY)
 configure_file(${PROJECT_SOURCE_DIR}/systemd/vivaref-generator.in ${PROJECT_BINARY_DIR}/systemd/vivaref-generator
   @ONLY)
+foreach(unit vivaref-reconfigure.path vivaref-reconfigure.service)
+  configure_file(${PROJECT_SOURCE_DIR}/systemd/${unit}.in ${PROJECT_BINARY_DIR}/systemd/${unit} @ONLY)
+endforeach()
 
 install(TARGETS vivaref RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
@@ -34,7 +39,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/web-ui/ DESTINATION ${CMAKE_INSTALL_DATA
 
 # Relative to the prefix (lib/, not the multiarch libdir): systemd, udev and
 # sysusers read /usr/lib and, before the /usr merge, /lib too.
-install(FILES ${PROJECT_BINARY_DIR}/systemd/vivaref.service DESTINATION lib/systemd/system)
+install(FILES ${PROJECT_BINARY_DIR}/systemd/vivaref.service ${PROJECT_BINARY_DIR}/systemd/vivaref-reconfigure.path
+  ${PROJECT_BINARY_DIR}/systemd/vivaref-reconfigure.service DESTINATION lib/systemd/system)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/systemd/vivaref-generator DESTINATION lib/systemd/system-generators)
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/vivaref.sysusers DESTINATION lib/sysusers.d RENAME vivaref.conf)
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/60-vivaref.rules DESTINATION lib/udev/rules.d)

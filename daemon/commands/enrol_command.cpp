@@ -8,6 +8,7 @@
 #include "daemon/commands/command_language.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/enrol/enrol_session.hpp"
 #include "daemon/hardware/real_readers.hpp"
 #include "daemon/words/words.hpp"
@@ -137,7 +138,13 @@ int runEnrol(const std::vector<std::string>& args) {
     config::CastleConfig castle;
     castle.daemon.stateDirectory = config::defaultStateDirectory();
     castle.daemon.database = "games.sqlite";
-    if (!configFile.empty()) castle = config::loadCastleConfig(configFile);
+    if (!configFile.empty()) {
+        // The readers in force: castle.ini when the set-up saved one (config_in_force.hpp).
+        auto inForce = config::configInForce(configFile);
+        if (inForce.check.status != config::ConfigCheck::Status::Valid)
+            throw config::ConfigError(inForce.check);
+        castle = std::move(inForce.check.config);
+    }
     if (!hardware.empty() && hardware != "sim" && hardware != "real")
         return usageError("enrol", "--hardware is sim or real, not '" + hardware + "'");
     const bool simulated =

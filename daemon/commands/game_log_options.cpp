@@ -5,6 +5,7 @@
 
 #include "daemon/commands/command.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/store/game_story.hpp"
 
 namespace vivaref::daemon {
@@ -27,7 +28,7 @@ void addGameLogOptions(po::options_description& options, GameLogOptions& given) 
 std::optional<std::filesystem::path> gameLogPath(const GameLogOptions& given, std::string_view command) {
     if (!given.db.empty()) return std::filesystem::path(given.db);
     if (given.config.empty()) return config::defaultDatabasePath();
-    const auto check = config::checkCastleConfigFile(given.config);
+    const auto check = config::configInForce(given.config).check;  // castle.ini when the set-up saved one
     if (check.status == config::ConfigCheck::Status::Valid) return check.config.databasePath();
     for (const auto& p : check.problems) std::cerr << p.text() << "\n";
     std::cerr << "vivaref " << command << ": the configuration " << given.config

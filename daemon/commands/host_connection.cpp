@@ -8,6 +8,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/terminal_text.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/server/host_secret.hpp"
 
 namespace vivaref::daemon {
@@ -56,7 +57,7 @@ std::variant<HostConnection, int> openHostConnection(std::string_view command,
     connection.timeout = std::chrono::seconds(options.timeoutSeconds);
     if (!options.configFile.empty()) {
         // The same reading and checks as `vivaref serve --config` (and check-config).
-        const auto check = config::checkCastleConfigFile(options.configFile);
+        const auto check = config::configInForce(options.configFile).check;
         if (check.status != config::ConfigCheck::Status::Valid) {
             for (const auto& p : check.problems) std::cerr << p.text() << "\n";
             std::cerr << "vivaref " << command << ": the configuration cannot be used ('vivaref check-config "

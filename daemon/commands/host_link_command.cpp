@@ -8,6 +8,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
 
@@ -54,7 +55,7 @@ int runHostLink(const std::vector<std::string>& args) {
     std::string token;
     std::filesystem::path directory;
     if (!configFile.empty()) {
-        const auto check = config::checkCastleConfigFile(configFile);
+        const auto check = config::configInForce(configFile).check;  // castle.ini when the set-up saved one
         if (check.status != config::ConfigCheck::Status::Valid) {
             for (const auto& p : check.problems) std::cerr << p.text() << "\n";
             std::cerr << "vivaref host-link: the configuration cannot be used ('vivaref check-config "

@@ -10,6 +10,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/config/sim_bench.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/http_server.hpp"
@@ -148,6 +149,8 @@ int runServe(const std::vector<std::string>& argv) {
         "Runs the referee: watches the castle, judges every move, runs the votes, logs the game,\n"
         "and serves the web pages and their JSON API (web-ui/API.md) on one event loop.\n"
         "The configuration is checked first, as 'vivaref check-config' does; any problem stops it.\n"
+        "With --config FILE, castle.ini in its state directory (saved by the host page's set-up) is in\n"
+        "force instead while it is valid; serve says which file it runs on.\n"
         "--hardware=real opens the readers, vote keys and LEDs the configuration names (a device\n"
         "that does not open stops it, naming the file line). Without --config: the simulated castle on " +
         std::string(kDefaultListen) +
@@ -198,10 +201,16 @@ int runServe(const std::vector<std::string>& argv) {
     std::optional<config::CastleConfig> castle;
     std::filesystem::path stateDirectory;  // the configuration's; none without one
     if (!configFile.empty()) {
-        // The same check as `vivaref check-config`, before anything starts.
-        const auto check = config::checkCastleConfigFile(configFile);
+        // The configuration in force: castle.ini of the state directory when
+        // the set-up saved a valid one, else FILE (config_in_force.hpp); said
+        // once. The same check as `vivaref check-config`, before anything starts.
+        const auto inForce = config::configInForce(configFile);
+        if (!inForce.why.empty()) std::cerr << "vivaref serve: " << inForce.why << "\n";
+        const auto& check = inForce.check;
         if (check.status != config::ConfigCheck::Status::Valid) return refuseConfig(check);
         castle = check.config;
+        // The host's "apply" rebuilds the castle from the file in force then.
+        settings.configFile = configFile;
         stateDirectory = castle->daemon.stateDirectory;
         takeConfiguration(*castle, settings, hardware, listenText);
     }

@@ -9,6 +9,7 @@
 #include "daemon/commands/command.hpp"
 #include "daemon/commands/command_line.hpp"
 #include "daemon/config/config_check.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/config/unit_access.hpp"
 
 namespace vivaref::daemon {
@@ -51,13 +52,15 @@ int runUnitAccess(const std::vector<std::string>& args) {
     CommandLine line(
         "unit-access", "vivaref unit-access [--config FILE] [--output FILE]",
         "Prints the systemd drop-in for vivaref.service that lets it reach exactly what the\n"
-        "configuration uses: DeviceAllow= for each SPI, serial and I2C bus of its readers and each\n"
-        "GPIO chip of its keys, LEDs and chip selects; SupplementaryGroups= for the groups that own\n"
-        "them; SocketBindAllow= for its http_port. The simulated castle gets no device and no group.\n"
-        "The packaged service runs it at boot and at every 'systemctl daemon-reload' (its generator),\n"
-        "so after changing the configuration: sudo systemctl daemon-reload && sudo systemctl restart\n"
-        "vivaref. Exit status: 0 written, 1 the configuration has problems (nothing is written), 2 bad\n"
-        "command line or a file that cannot be read or written.");
+        "configuration in force uses (castle.ini in its state directory when the host page's\n"
+        "set-up saved a valid one, else FILE): DeviceAllow= for each SPI, serial and I2C bus of its\n"
+        "readers and each GPIO chip of its keys, LEDs and chip selects; SupplementaryGroups= for the\n"
+        "groups that own them; SocketBindAllow= for its http_port. The simulated castle gets no device\n"
+        "and no group. The packaged service runs it at boot and at every 'systemctl daemon-reload'\n"
+        "(its generator), so after changing the configuration: sudo systemctl daemon-reload && sudo\n"
+        "systemctl restart vivaref (a castle saved by the set-up needs neither:\n"
+        "vivaref-reconfigure.path does it). Exit status: 0 written, 1 the configuration has problems\n"
+        "(nothing is written), 2 bad command line or a file that cannot be read or written.");
     line.visible.add_options()("config", po::value(&configFile),
                                "the castle configuration (default: /etc/vivaref/vivaref.ini)")(
         "output", po::value(&output),
@@ -65,14 +68,17 @@ int runUnitAccess(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (auto stop = parseCommandLine(line, args, vm)) return *stop;
 
-    const auto check = config::checkCastleConfigFile(configFile);
+    // The configuration in force: castle.ini of its state directory when the
+    // set-up saved a valid one, as serve decides (config_in_force.hpp).
+    const auto inForce = config::configInForce(configFile);
+    const auto& check = inForce.check;
     if (check.status != config::ConfigCheck::Status::Valid) {
         for (const auto& p : check.problems) std::cerr << p.text() << "\n";
         std::cerr << "vivaref unit-access: the configuration cannot be used ('vivaref check-config "
-                  << configFile << "' says why); nothing written\n";
+                  << inForce.file().string() << "' says why); nothing written\n";
         return check.status == config::ConfigCheck::Status::Unreadable ? kExitUsage : kExitRefused;
     }
-    const auto text = config::unitDropIn(config::unitAccess(check.config), configFile);
+    const auto text = config::unitDropIn(config::unitAccess(check.config), inForce.file().string());
     if (output.empty()) {
         std::cout << text;
         return kExitOk;

@@ -280,6 +280,9 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
         if (auto refused = hostGate(request)) return std::move(*refused);
         return selfTest(request, true);
     }
+    if (head == "host" && rest.starts_with("castle/") && rest.size() > 7 &&
+        rest.find('/', 7) == std::string_view::npos)
+        return castleConfig(request, rest.substr(7));
     if (head == "sim" && !rest.empty() && rest.find('/') == std::string_view::npos) return sim(request, rest);
     return error(request, http::status::not_found, "no-such-route", "the API has no such address");
 }
@@ -420,6 +423,18 @@ ApiRouter::Reply ApiRouter::selfTest(const Request& request, bool answerRoute) {
         gameInProgress = state == "playing" || state == "paused";
     }
     return answer(request, options_.selfTest(action, fields, gameInProgress));
+}
+
+// POST /api/host/castle/ACTION: the castle's configuration (apply: the one in force, between games).
+ApiRouter::Reply ApiRouter::castleConfig(const Request& request, std::string_view action) {
+    if (auto refused = hostGate(request)) return std::move(*refused);
+    if (!options_.castleConfig)
+        return error(request, http::status::not_found, "no-castle-config",
+                     "this daemon has no castle configuration to change");
+    if (request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+    auto body = jsonBody(request);
+    if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+    return answer(request, options_.castleConfig(action, std::get<json>(body)));
 }
 
 ApiRouter::Reply ApiRouter::sim(const Request& request, std::string_view name) {

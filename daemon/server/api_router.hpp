@@ -62,6 +62,9 @@ struct RouterOptions {
     // is being played or paused. Unset: the daemon has none (404).
     std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
         selfTest;
+    // The castle's configuration (POST /api/host/castle/ACTION, e.g. apply:
+    // serve_daemon.cpp). Unset: 404 no-castle-config.
+    std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body)> castleConfig;
     // DNS rebinding: a request whose Host header names neither the castle
     // nor a configured name gets 421 (host_check.hpp). Null: every Host is
     // answered (the router's own tests).
@@ -99,6 +102,7 @@ private:
     Reply enrol(const Request& request);
     Reply castle(const Request& request);
     Reply selfTest(const Request& request, bool answerRoute);
+    Reply castleConfig(const Request& request, std::string_view action);
     Reply sim(const Request& request, std::string_view name);
     Reply words(const Request& request, std::string_view language);
     Reply playerCode(const Request& request, std::string_view rest);

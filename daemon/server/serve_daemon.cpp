@@ -26,6 +26,7 @@
 #include "daemon/server/host_self_test.hpp"
 #include "daemon/server/league_routes.hpp"
 #include "daemon/server/qr_svg.hpp"
+#include "daemon/server/service_relay.hpp"
 #include "daemon/server/systemd_notifier.hpp"
 #include "daemon/server/table_addresses.hpp"
 #include "daemon/server/table_core.hpp"
@@ -33,6 +34,7 @@
 #include "daemon/server/web_server.hpp"
 #include "daemon/store/store_error.hpp"
 #include "daemon/words/catalog.hpp"
+#include "daemon/words/message_json.hpp"
 #include "drivers/audio/espeak_speech.hpp"
 #include "drivers/time/loop_clock.hpp"
 
@@ -84,10 +86,12 @@ public:
         for (std::size_t k = 0; k < keys_.size(); ++k) watch(k);
         wake();
     }
+    // The keys' descriptors are released here, not at destruction: a castle
+    // made after this one may get the same descriptor numbers.
     void stop() {
         stopped_ = true;
         timer_.cancel();
-        for (auto& key : keys_) key->cancel();
+        for (auto& key : keys_) (void)key->release();
         for (auto& retry : retries_) retry->cancel();
     }
 
@@ -484,16 +488,17 @@ void resumeUnfinished(TableCore& core, std::ostream& err) {
 // The web server's knobs: the host's token, the pages, the limits (within
 // the descriptors the process may open), the host's tag enrolment and the
 // league's routes.
-WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolment, HostSelfTest& selfTest,
+WebServerOptions webOptions(const ServeSettings& settings, std::function<HostEnrolment&()> enrolment,
+                            std::function<HostSelfTest&()> selfTest,
                             club::LeagueReader* league, std::ostream& err) {
     WebServerOptions options;
-    options.router.enrol = [&enrolment](std::string_view action, const nlohmann::json& body,
-                                        bool gameInProgress) {
-        return enrolment.request(action, body, gameInProgress);
+    options.router.enrol = [enrolment](std::string_view action, const nlohmann::json& body,
+                                       bool gameInProgress) {
+        return enrolment().request(action, body, gameInProgress);
     };
-    options.router.selfTest = [&selfTest](std::string_view action, const nlohmann::json& body,
-                                          bool gameInProgress) {
-        return selfTest.request(action, body, gameInProgress);
+    options.router.selfTest = [selfTest](std::string_view action, const nlohmann::json& body,
+                                         bool gameInProgress) {
+        return selfTest().request(action, body, gameInProgress);
     };
     // Clients may not take the descriptors the log and the castle need.
     options.limits = settings.limits;
@@ -529,6 +534,173 @@ WebServerOptions webOptions(const ServeSettings& settings, HostEnrolment& enrolm
     return options;
 }
 
+// The part of serve made from the castle's configuration: the castle, the
+// table core on its layout, the loop stepping both on the io_context, the
+// voice's speaker (the simulated castle's is the castle's own) and the host's
+// tag enrolment (of the castle's edition). Made at start, and made again
+// between games when the host applies the configuration in force (POST
+// /api/host/castle/apply); the rest of serve (the listening socket and the
+// pages' event streams, the host's secret, the game log, the club, the
+// background analysis) stays. A part that watches the table or the castle
+// is made here too, so that it follows a new castle.
+struct CastleSide {
+    std::unique_ptr<castle::Castle> castle;
+    // The Castle page's health and the self-test watch the core's table:
+    // declared before it, they outlive it.
+    std::unique_ptr<CastleHealth> health;
+    CastleWiring wiring;
+    std::unique_ptr<HostSelfTest> selfTest;
+    std::unique_ptr<TableCore> core;
+    std::unique_ptr<TableLoop> loop;
+    std::unique_ptr<HostEnrolment> enrolment;
+    Speaker speaker;
+    std::unique_ptr<LoopOnAsio> onAsio;
+    std::unique_ptr<AnalysisOnAsio> analysisOnAsio;
+    int scanListener = 0;
+    // What the core posts on the io_context (the voice's lines) runs only
+    // while this lives: a side taken apart may leave such a handler queued.
+    std::shared_ptr<bool> alive = std::make_shared<bool>(true);
+
+    // Every reader reset and checked (bounded), then stepped on the io_context.
+    void start() {
+        loop->start();
+        onAsio->start();
+        if (analysisOnAsio) analysisOnAsio->start();
+    }
+    // No handler of theirs runs any more (those already queued see they are stopped).
+    void stop() {
+        onAsio->stop();
+        if (analysisOnAsio) analysisOnAsio->stop();
+    }
+};
+
+// What the castle side is made with, besides the settings: the parts of
+// serve that stay.
+struct ServeParts {
+    net::io_context& io;
+    const drivers::SteadyLoopClock& clock;
+    store::GameStore& store;
+    club::OutboxPusher* pusher;
+    analysis::BackgroundAnalysis* background;
+    table::TableObserver& notices;
+    store::WallTime wallAtZero;
+    std::ostream& err;
+};
+
+// What the host chose that a new castle side keeps: the table's language and the voice.
+struct HostChoices {
+    std::string language;
+    voice::VoiceSettings voice;
+};
+
+// The castle side of `settings`, not started. Throws NotStarted (a castle that cannot be opened).
+std::unique_ptr<CastleSide> makeCastleSide(const ServeSettings& settings, ServeParts& parts,
+                                           const HostChoices& choices) {
+    auto side = std::make_unique<CastleSide>();
+    std::ostream& err = parts.err;
+    table::TableOptions options = settings.table;
+    // Faults' bench: a simulated castle rebuilt here keeps the physical
+    // castle it simulates; the bench is owned by serve, outside the side,
+    // and handed to openCastle (issue 36, the faults part).
+    side->castle = openCastle(settings, parts.clock, options, err);
+    options.referee.wallAtZero = parts.wallAtZero;
+    options.onProblem = [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; };
+    // The simulated castle's hands (sim.html's puts, lifts and presses); none on a real castle.
+    castle::HandOffer* const hands = castle::offerOf<castle::HandOffer>(*side->castle);
+    side->core = std::make_unique<TableCore>(parts.clock, &parts.store, side->castle->layout(),
+                                             std::move(options), hands);
+    TableCore& core = *side->core;
+    core.table().attach(parts.notices);
+    core.setClubPusher(parts.pusher);
+    core.setBackgroundAnalysis(parts.background);
+    side->loop = std::make_unique<TableLoop>(*side->castle, core, parts.clock);
+    // The table's language and voice: the configuration's, until the host
+    // chooses (a resumed game takes back its own language).
+    core.setLanguage(choices.language);
+    core.setPhoneAwayAfter(settings.phoneAwayAfter);
+    core.setVoice(choices.voice);
+    side->speaker = openSpeaker(settings, *side->castle, parts.clock, err);
+    core.setSpeaker(side->speaker.out, side->speaker.kind, side->speaker.problem,
+                    [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; });
+    // Lines are rendered and queued after the step that decided, on the loop.
+    core.setVoicePost(
+        [&io = parts.io, alive = std::weak_ptr<bool>(side->alive)](std::function<void()> speak) {
+            net::post(io, [alive, speak = std::move(speak)] {
+                if (alive.lock()) speak();
+            });
+        });
+    // The players' links of the game in progress are kept in the state
+    // directory beside the host secret, so the resumed game's links work
+    // again (issue 35).
+    if (!settings.hostSecretDirectory.empty())
+        core.keepPlayerLinks(settings.hostSecretDirectory, [&err](const std::string& line) {
+            err << "vivaref serve: " << line << std::endl;
+        });
+    // Tag enrolment from the host's page, fed with the table's raw scans.
+    side->enrolment = std::make_unique<HostEnrolment>(settings.enrolment);
+    side->scanListener =
+        core.onRawScan([enrolment = side->enrolment.get()](const drivers::ReaderId& reader,
+                                                           const drivers::ScanResult& result, Timestamp at) {
+            enrolment->onScan(reader, result, at);
+        });
+    // The Castle page's health of every reader (castle_health.hpp): the
+    // table's raw scans and key presses, watched as they come.
+    side->health = std::make_unique<CastleHealth>(core.table());
+    core.table().attach(*side->health);
+    side->wiring = settings.realCastle        ? castleWiringOf(*settings.realCastle)
+                   : settings.simulatedCastle ? castleWiringOf(*settings.simulatedCastle)
+                                              : simulatedWiring();
+    // The self-test (the castle walk) on this castle: it watches the table's
+    // scans and presses, and takes the LEDs over while it runs.
+    side->selfTest = std::make_unique<HostSelfTest>(
+        selfTestSettingsFor(settings.realCastle        ? *settings.realCastle
+                            : settings.simulatedCastle ? *settings.simulatedCastle
+                                                       : config::CastleConfig{},
+                            *side->castle),
+        parts.clock);
+    core.table().attach(*side->selfTest);
+    side->loop->setLedOverride([selfTest = side->selfTest.get()] { return selfTest->leds(); });
+    side->onAsio = std::make_unique<LoopOnAsio>(parts.io, *side->loop, parts.clock);
+    if (parts.background)
+        side->analysisOnAsio = std::make_unique<AnalysisOnAsio>(parts.io, *parts.background, core,
+                                                                parts.clock, settings.analysisQuietFor);
+    return side;
+}
+
+// A stopped side taken apart: the castle closed (its lines and devices
+// free for the next one) at once; the asio waiters, whose aborted handlers
+// may still be queued, once those have run.
+void retireCastleSide(std::unique_ptr<CastleSide> side, net::io_context& io) {
+    side->stop();
+    side->core->removeRawScanListener(side->scanListener);
+    side->core->setSpeaker(nullptr, "none", {});
+    auto onAsio = std::shared_ptr<LoopOnAsio>(std::move(side->onAsio));
+    auto analysisOnAsio = std::shared_ptr<AnalysisOnAsio>(std::move(side->analysisOnAsio));
+    net::post(io, [onAsio, analysisOnAsio] {});
+    side->alive.reset();
+    side->enrolment.reset();
+    side->loop.reset();
+    side->core.reset();
+    side->selfTest.reset();
+    side->health.reset();
+    side->speaker = {};
+    side->castle.reset();
+}
+
+// The castle sections of `config` into `settings`, on the hardware serve
+// runs (a simulated castle stays simulated, a real one real).
+void takeCastleSections(ServeSettings& settings, const config::CastleConfig& config) {
+    if (settings.realCastle)
+        settings.realCastle = config;
+    else
+        settings.simulatedCastle = config;
+    settings.table.sensing = config.sensing;
+    settings.enrolment.edition = std::string(config::castleEditionName(config.edition));
+    settings.enrolment.where = config.layout().findPlace({std::string(config::kEnrolmentPlace)})
+                                   ? engine::Message("enrol.where-enrolment-reader")
+                                   : HostEnrolmentSettings{}.where;
+}
+
 // After the loop: every decision was written before it was shown; what
 // waits in memory (a full disk: trace lines) gets one more try. The exit status.
 int stopped(store::GameStore& store, int signalled, std::ostream& err) {
@@ -545,6 +717,50 @@ int stopped(store::GameStore& store, int signalled, std::ostream& err) {
 
 }  // namespace
 
+ServiceAnswer applyCastleConfiguration(const std::filesystem::path& configFile, const nlohmann::json& status,
+                                       bool enrolling, bool checking, config::ConfigInForce& inForce) {
+    using Answer = ServiceAnswer::Outcome;
+    auto refused = [](Answer outcome, const char* code, const std::string& message, engine::Message says) {
+        ServiceAnswer answer = ServiceAnswer::failed(outcome, code, message);
+        answer.body["says"] = words::messageJson(says);
+        return answer;
+    };
+    if (configFile.empty())
+        return refused(Answer::Unavailable, "castle.config.no-file",
+                       "serve runs without --config: there is no configuration to apply",
+                       engine::Message("castle.config.no-file"));
+    const std::string state = status.is_object() ? status.value("state", "") : "";
+    if (state == "playing" || state == "paused")
+        return refused(Answer::Refused, "castle.config.game-in-progress",
+                       "a game is in progress: a configuration is applied between games (finish or abandon "
+                       "it first)",
+                       engine::Message("castle.config.game-in-progress"));
+    if (enrolling)
+        return refused(Answer::Refused, "castle.config.enrolling",
+                       "tags are being enrolled: stop the enrolment first",
+                       engine::Message("castle.config.enrolling"));
+    if (checking)
+        return refused(Answer::Refused, "castle.config.checking",
+                       "the castle is being checked: finish or stop the check first",
+                       engine::Message("castle.config.checking"));
+    inForce = config::configInForce(configFile);
+    if (inForce.check.status != config::ConfigCheck::Status::Valid) {
+        const auto& problems = inForce.check.problems;
+        const std::string first = problems.empty() ? std::string() : problems.front().text();
+        ServiceAnswer answer = refused(
+            Answer::Refused, "castle.config.problems", "the configuration in force has problems: " + first,
+            engine::Message("castle.config.problems",
+                            {{"count", engine::say::number(static_cast<std::int64_t>(problems.size()))},
+                             {"first", engine::say::text(first)}}));
+        answer.body["problems"] = nlohmann::json::array();
+        for (const auto& p : problems)
+            answer.body["problems"].push_back(
+                {{"file", p.file}, {"line", p.line}, {"key", p.key}, {"reason", p.reason}});
+        return answer;
+    }
+    return ServiceAnswer::ok();
+}
+
 int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err) {
     ServeSettings settings = given;
     // The log first: without it no game may start.
@@ -552,14 +768,26 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     if (!store) return 2;
     net::io_context io;
     drivers::SteadyLoopClock clock;
-    table::TableOptions options = settings.table;
     std::unique_ptr<club::OutboxPusher> pusher;
     std::unique_ptr<club::LeagueReader> league;  // made after the loop's io_context, so gone before it
-    std::unique_ptr<castle::Castle> castle;
     try {
         pusher = clubPusher(settings, *store);
         league = leagueReader(settings, io);
-        castle = openCastle(settings, clock, options, err);
+    } catch (const NotStarted& e) {
+        err << "vivaref serve: " << e.what() << "\n";
+        return 2;
+    }
+    // The referee's time 0, on the wall, for every table this run makes.
+    const auto wallAtZero =
+        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    NoticeLog notices(err, pusher.get());
+    const auto background = backgroundAnalysis(settings, *store, clock, wallAtZero, err);
+    ServeParts parts{io, clock, *store, pusher.get(), background.get(), notices, wallAtZero, err};
+
+    // The castle, its table and the loop that steps both: the castle side.
+    std::unique_ptr<CastleSide> side;
+    try {
+        side = makeCastleSide(settings, parts, {settings.language, settings.voice.settings});
     } catch (const NotStarted& e) {
         err << "vivaref serve: " << e.what() << "\n";
         return 2;
@@ -567,66 +795,86 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // No configuration leaves the host's controls open.
     settings.hostToken = hostTokenOf(settings, err);
     if (settings.hostToken.empty()) return 2;
+    resumeUnfinished(*side->core, err);
 
-    // The table on the castle, its service, and the one loop that steps both.
-    options.referee.wallAtZero =
-        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    options.onProblem = [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; };
-    // The simulated castle's hands (sim.html's puts, lifts and presses); none on a real castle.
-    castle::HandOffer* const hands = castle::offerOf<castle::HandOffer>(*castle);
-    const auto wallAtZero = options.referee.wallAtZero;
-    TableCore core(clock, store.get(), castle->layout(), std::move(options), hands);
-    NoticeLog notices(err, pusher.get());
-    core.table().attach(notices);
-    core.setClubPusher(pusher.get());
-    const auto background = backgroundAnalysis(settings, *store, clock, wallAtZero, err);
-    core.setBackgroundAnalysis(background.get());
-    TableLoop loop(*castle, core, clock);
-    // The table's language and voice: the configuration's, until the host
-    // chooses (a resumed game takes back its own language).
-    core.setLanguage(settings.language);
-    core.setPhoneAwayAfter(settings.phoneAwayAfter);
-    core.setVoice(settings.voice.settings);
-    const Speaker speaker = openSpeaker(settings, *castle, clock, err);
-    core.setSpeaker(speaker.out, speaker.kind, speaker.problem,
-                    [&err](const std::string& problem) { err << "vivaref serve: " << problem << "\n"; });
-    // Lines are rendered and queued after the step that decided, on the loop.
-    core.setVoicePost([&io](std::function<void()> speak) { net::post(io, std::move(speak)); });
-    // The players' links of the game in progress are kept in the state
-    // directory beside the host secret, so the resumed game's links work
-    // again (issue 35).
-    if (!settings.hostSecretDirectory.empty())
-        core.keepPlayerLinks(settings.hostSecretDirectory, [&err](const std::string& line) {
-            err << "vivaref serve: " << line << std::endl;
-        });
-    resumeUnfinished(core, err);
-
-    // Tag enrolment from the host's page, fed with the table's raw scans.
-    HostEnrolment enrolment(settings.enrolment);
-    const int scanListener =
-        core.onRawScan([&enrolment](const drivers::ReaderId& reader, const drivers::ScanResult& result,
-                                    Timestamp at) { enrolment.onScan(reader, result, at); });
-    // The Castle page's health of every reader (castle_health.hpp): the
-    // table's raw scans and key presses, watched as they come.
-    CastleHealth health(core.table());
-    core.table().attach(health);
-    const CastleWiring wiring = settings.realCastle        ? castleWiringOf(*settings.realCastle)
-                                : settings.simulatedCastle ? castleWiringOf(*settings.simulatedCastle)
-                                                           : simulatedWiring();
-    // The self-test (the castle walk) on this castle: it watches the table's
-    // scans and presses, and takes the LEDs over while it runs.
-    HostSelfTest selfTest(selfTestSettingsFor(settings.realCastle        ? *settings.realCastle
-                                              : settings.simulatedCastle ? *settings.simulatedCastle
-                                                                         : config::CastleConfig{},
-                                              *castle),
-                          clock);
-    core.table().attach(selfTest);
-    loop.setLedOverride([&selfTest] { return selfTest.leds(); });
-    WebServerOptions served = webOptions(settings, enrolment, selfTest, league.get(), err);
-    served.router.castle = [&] {
-        return castleReport(health, core.table(), castle.get(), wiring, clock.now());
+    // The pages talk to the table core of the castle side in use, through the relay.
+    ServiceRelay relay;
+    relay.attach(*side->core);
+    WebServerOptions webSettings = webOptions(
+        settings, [&side]() -> HostEnrolment& { return *side->enrolment; },
+        [&side]() -> HostSelfTest& { return *side->selfTest; }, league.get(), err);
+    // The Castle page's health (castle_report.hpp), of the castle side in use.
+    webSettings.router.castle = [&side, &clock = parts.clock] {
+        return castleReport(*side->health, side->core->table(), side->castle.get(), side->wiring, clock.now());
     };
-    WebServer web(io, core, std::move(served));
+    // A set-up saved (config_in_force.hpp) is applied between games: the castle side made again on it.
+    int exitStatus = 0;
+    // applyInForce(): the one way to apply (the host's route below; a
+    // set-up saved by a route of serve's, config::saveCastleConfig over
+    // config::configInForce(settings.configFile), is applied with it too).
+    const std::function<ServiceAnswer()> applyInForce = [&]() -> ServiceAnswer {
+        config::ConfigInForce inForce;
+        ServiceAnswer answer = applyCastleConfiguration(settings.configFile, relay.publicStatus(),
+                                                        side->enrolment->running(), side->selfTest->running(),
+                                                        inForce);
+        if (answer.outcome != ServiceAnswer::Outcome::Ok) return answer;
+        // `settings` itself takes the new castle's sections (and back the old
+        // ones if it does not open): a castle may keep pointers into it
+        // (the simulated castle's bench, which stays the same).
+        const ServeSettings previous = settings;
+        takeCastleSections(settings, inForce.check.config);
+        const HostChoices choices{side->core->language(), side->core->voiceSettings()};
+        relay.detach();
+        retireCastleSide(std::move(side), io);
+        std::string why;
+        try {
+            side = makeCastleSide(settings, parts, choices);
+        } catch (const NotStarted& e) {
+            why = e.what();
+            err << "vivaref serve: " << inForce.file().string() << " not applied: " << why
+                << "; back on the castle it replaced\n";
+            settings.realCastle = previous.realCastle;
+            settings.simulatedCastle = previous.simulatedCastle;
+            settings.table = previous.table;
+            settings.enrolment = previous.enrolment;
+            try {
+                side = makeCastleSide(settings, parts, choices);
+            } catch (const NotStarted& again) {
+                err << "vivaref serve: the castle it replaced does not open again either: " << again.what()
+                    << "; stopping\n";
+                exitStatus = 2;
+                io.stop();
+                return ServiceAnswer::failed(ServiceAnswer::Outcome::Unavailable,
+                                             "castle.config.apply-failed", why);
+            }
+        }
+        side->start();
+        relay.attach(*side->core);
+        if (!why.empty()) {
+            ServiceAnswer failed =
+                ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "castle.config.apply-failed",
+                                      "the castle did not open on it: " + why);
+            failed.body["says"] = words::messageJson(
+                engine::Message("castle.config.apply-failed", {{"why", engine::say::text(why)}}));
+            return failed;
+        }
+        const auto readers = static_cast<std::int64_t>(side->castle->layout().readerCount());
+        err << "vivaref serve: applied " << inForce.file().string() << " (" << readers << " readers)\n";
+        nlohmann::json body = {{"file", inForce.file().string()},
+                               {"saved", inForce.usesSaved},
+                               {"why", inForce.why},
+                               {"readers", readers}};
+        body["says"] = words::messageJson(
+            engine::Message("castle.config.applied", {{"file", engine::say::text(inForce.file().string())},
+                                                      {"readers", engine::say::number(readers)}}));
+        return ServiceAnswer::ok(std::move(body));
+    };
+    webSettings.router.castleConfig = [&applyInForce](std::string_view action, const nlohmann::json&) {
+        if (action == "apply") return applyInForce();
+        return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-route",
+                                     "the castle's configuration has no such action");
+    };
+    WebServer web(io, relay, std::move(webSettings));
     try {
         web.listen(settings.listen);
     } catch (const std::exception& e) {
@@ -634,35 +882,29 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         return 2;
     }
     const std::string url = urlOf(web.localEndpoint());
-    announce(settings, url, web, hands ? nullptr : castle.get(), out, err);
+    announce(settings, url, web, side->core->simulated() ? nullptr : side->castle.get(), out, err);
 
     SystemdNotifier systemd(io);
-    std::string lastStatus = core.summaryLine();
-    const int statusListener = core.onChange([&] {
-        if (auto line = core.summaryLine(); line != lastStatus) {
+    std::string lastStatus = relay.summaryLine();
+    const int statusListener = relay.onChange([&] {
+        if (auto line = relay.summaryLine(); line != lastStatus) {
             lastStatus = line;
             systemd.status(line);
         }
     });
 
-    LoopOnAsio onAsio(io, loop, clock);
-    std::optional<AnalysisOnAsio> analysisOnAsio;
-    if (background) analysisOnAsio.emplace(io, *background, core, clock, settings.analysisQuietFor);
     net::signal_set signals(io, SIGTERM, SIGINT);
     int signalled = 0;
     signals.async_wait([&](const error_code& error, int number) {
         if (error) return;
         signalled = number;
         systemd.stopping();
-        onAsio.stop();
-        if (analysisOnAsio) analysisOnAsio->stop();
+        if (side) side->stop();
         web.stop();
         io.stop();
     });
 
-    loop.start();  // every reader reset and checked: bounded, before the loop runs
-    onAsio.start();
-    if (analysisOnAsio) analysisOnAsio->start();
+    side->start();  // every reader reset and checked: bounded, before the loop runs
     if (pusher) {
         pusher->start();
         err << "vivaref serve: finished games go to the club at " << settings.club->serverText()
@@ -673,10 +915,14 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     io.run();
     // A push in flight is abandoned (its game stays queued for the next start).
     if (pusher) pusher->stop();
-    core.removeListener(statusListener);
-    core.removeRawScanListener(scanListener);
-    core.setSpeaker(nullptr, "none", {});
-    return stopped(*store, signalled, err);
+    relay.removeListener(statusListener);
+    relay.detach();
+    if (side) {
+        side->core->removeRawScanListener(side->scanListener);
+        side->core->setSpeaker(nullptr, "none", {});
+    }
+    const int status = stopped(*store, signalled, err);
+    return exitStatus != 0 ? exitStatus : status;
 }
 
 }  // namespace vivaref::server

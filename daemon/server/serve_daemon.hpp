@@ -22,8 +22,10 @@
 
 #include "daemon/club/outbox_pusher.hpp"
 #include "daemon/config/castle_config.hpp"
+#include "daemon/config/config_in_force.hpp"
 #include "daemon/config/sim_bench.hpp"
 #include "daemon/server/host_enrolment.hpp"
+#include "daemon/server/referee_service.hpp"
 #include "daemon/server/server_limits.hpp"
 #include "daemon/table/table.hpp"
 
@@ -33,6 +35,10 @@ struct ServeSettings {
     boost::asio::ip::tcp::endpoint listen;
     std::filesystem::path database;
     std::filesystem::path webRoot;
+    // The configuration serve was given (--config F): the host's "apply"
+    // (POST /api/host/castle/apply) rebuilds the castle from the file in
+    // force then (config_in_force.hpp). Empty: nothing to apply.
+    std::filesystem::path configFile;
     // The host's token: the configuration's host_token. Empty: the host
     // secret of `hostSecretDirectory` (host_secret.hpp), made there at the
     // first start once the castle has opened; the host's link is then
@@ -117,5 +123,14 @@ struct ServeSettings {
 // address taken, the log unusable, a device of the real castle that does
 // not open: the message names the configuration's file and line).
 int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err);
+
+// Whether the host may apply the configuration in force now (POST
+// /api/host/castle/apply): not without a configuration (503
+// castle.config.no-file), not during a game (`status`'s state playing or
+// paused: 409 castle.config.game-in-progress) or an enrolment (409
+// castle.config.enrolling), not when the file in force has problems (409
+// castle.config.problems, with them). Ok: `inForce` is what to apply.
+ServiceAnswer applyCastleConfiguration(const std::filesystem::path& configFile, const nlohmann::json& status,
+                                       bool enrolling, config::ConfigInForce& inForce);
 
 }  // namespace vivaref::server

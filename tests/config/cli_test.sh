@@ -80,4 +80,34 @@ echo '{"format": "vivaref-tags", "version": 1, "editions": {"classic": {"04A1": 
 status=0; "$vivaref" enrol --tags "$dir/broken.json" 2> "$dir/err" || status=$?
 [ $status -eq 2 ] && grep -q "broken.json:1: tag UID \"04A1\" has 4 hex digits" "$dir/err" ||
     fail "a broken registry stops enrol with its line"
+# The configuration in force (daemon/config/config_in_force.hpp): castle.ini in
+# the given file's state directory while it is valid, else the given file;
+# check-config --in-force and unit-access decide as serve does.
+mkdir -p "$dir/state"
+printf '[castle]\nedition = 2024\n[daemon]\nhardware = sim\nstate_dir = %s\n' "$dir/state" > "$dir/given.ini"
+"$vivaref" check-config --in-force --config "$dir/given.ini" > "$dir/out" ||
+    fail "check-config --in-force of a valid file"
+grep -qx "the configuration in force is $dir/given.ini (no castle saved by the set-up in $dir/state)" "$dir/out" ||
+    fail "--in-force says the given file is in force"
+"$vivaref" unit-access --config "$dir/given.ini" | grep -q "^DeviceAllow=$" || fail "the sim castle allows no device"
+# A saved castle of real readers: in force, and the drop-in follows it.
+sed 's/^hardware = real/hardware = sim/' "$examples/castle-2024.ini" |
+    sed "s|^state_dir = .*|state_dir = $dir/state|" > "$dir/state/castle.ini"
+"$vivaref" check-config --in-force --config "$dir/given.ini" --json > "$dir/out" ||
+    fail "check-config --in-force of a saved castle"
+grep -q "\"in_force\":\"$dir/state/castle.ini\"" "$dir/out" && grep -q '"readers":28' "$dir/out" ||
+    fail "--in-force --json names castle.ini"
+sed -i 's/^hardware = sim/hardware = real/' "$dir/state/castle.ini"
+"$vivaref" unit-access --config "$dir/given.ini" > "$dir/out" || fail "unit-access on the saved castle"
+grep -q "^DeviceAllow=/dev/spidev0.1 rw$" "$dir/out" && grep -q "from $dir/state/castle.ini" "$dir/out" ||
+    fail "unit-access follows castle.ini"
+# Broken by hand: the given file is in force again, and the first line says why.
+printf '[reader.stray]\n' >> "$dir/state/castle.ini"
+"$vivaref" check-config --in-force --config "$dir/given.ini" > "$dir/out" || fail "--in-force falls back"
+head -1 "$dir/out" | grep -q "^$dir/state/castle.ini, the castle saved by the set-up, cannot be used ($dir/state/castle.ini:[0-9]*: reader.stray.place: " ||
+    fail "--in-force says why castle.ini is not in force"
+grep -q "^$dir/given.ini: valid" "$dir/out" || fail "--in-force checks the given file then"
+"$vivaref" unit-access --config "$dir/given.ini" | grep -q "^DeviceAllow=$" || fail "unit-access falls back with serve"
+status=0; "$vivaref" check-config --in-force "$dir/given.ini" 2> /dev/null || status=$?
+[ $status -eq 2 ] || fail "--in-force without --config is a usage error"
 echo "config cli: ok"

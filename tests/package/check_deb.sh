@@ -77,6 +77,8 @@ expected_files=(
     ./usr/bin/vivaref
     ./usr/share/vivaref/web-ui/index.html
     ./usr/lib/systemd/system/vivaref.service
+    ./usr/lib/systemd/system/vivaref-reconfigure.path
+    ./usr/lib/systemd/system/vivaref-reconfigure.service
     ./usr/lib/sysusers.d/vivaref.conf
     ./usr/lib/udev/rules.d/60-vivaref.rules
     ./etc/vivaref/vivaref.ini
@@ -171,6 +173,7 @@ in_group() { grep -Eq "^$1:[^:]*:[0-9]+:(.*,)?vivaref(,|\$)" "$root/etc/group"; 
 id_of() { awk -F: -v name="$2" '$1 == name { print $3 }' "$root/etc/$1"; }
 owner_mode() { stat -c '%u:%g %a' "$root$1"; }
 wants="/etc/systemd/system/multi-user.target.wants/vivaref.service"
+path_wants="/etc/systemd/system/multi-user.target.wants/vivaref-reconfigure.path"
 
 # scenario privileged|unprivileged: install, upgrade, remove, purge in a new
 # root; a privileged run also checks owners and modes.
@@ -210,6 +213,9 @@ scenario() {
         ok "the generator is executable" || fail "the generator is not executable"
     has "$wants" && [[ "$(readlink "$root$wants")" == */systemd/system/vivaref.service ]] &&
         ok "postinst enabled the unit: $wants" || fail "the unit is not enabled ($wants)"
+    check_file /usr/lib/systemd/system/vivaref-reconfigure.service "the reconfigure service"
+    has "$path_wants" && [[ "$(readlink "$root$path_wants")" == */systemd/system/vivaref-reconfigure.path ]] &&
+        ok "postinst enabled the path unit: $path_wants" || fail "the path unit is not enabled ($path_wants)"
     [[ -d "$root/var/lib/vivaref" && "$(stat -c %a "$root/var/lib/vivaref")" == 750 ]] &&
         ok "the state directory /var/lib/vivaref (0750)" || fail "no state directory /var/lib/vivaref with mode 0750"
     local uid gid
@@ -261,6 +267,7 @@ scenario() {
     grep -q '^vivaref:' "$root/etc/group" && fail "purge kept the group vivaref" || ok "purge removed the group vivaref"
     grep -q '^gpio:' "$root/etc/group" && ok "purge kept the group gpio" || fail "purge removed the group gpio"
     check_gone "$wants" "purge: the unit's enablement"
+    check_gone "$path_wants" "purge: the path unit's enablement"
     if $privileged; then
         [[ "$(stat -c %u:%g "$root/var/lib/vivaref/games.sqlite")" == 0:0 ]] &&
             ok "purge gave the game log to root" || fail "after purge the game log is not root's"

@@ -12,7 +12,11 @@
 #     (/etc/vivaref, whatever the prefix), and the install put it there;
 #   - the generator's drop-in, for the simulated castle and for the example
 #     real castle: the devices, groups and port the configuration uses and
-#     none else; the unit with it still verifies and rates no worse.
+#     none else; the unit with it still verifies and rates no worse;
+#   - vivaref-reconfigure.path and .service (the drop-in follows the castle
+#     the set-up saves) verify, the path watches /var/lib/vivaref/castle.ini,
+#     and the service's script, run with a stand-in systemctl, restarts
+#     vivaref.service when the drop-in's lines changed and only then.
 # Exits 77 (skipped) without systemd-analyze (Debian's systemd package).
 #
 #   check_unit.sh BUILD_DIR VIVAREF_BINARY [MAX_EXPOSURE]
@@ -102,6 +106,23 @@ if [ -e "$scratch/generated-bad/vivaref.service.d/50-access.conf" ]; then
     echo "FAIL: the generator wrote a drop-in from a configuration with problems"
     status=1
 else echo "ok: a configuration with problems gets no drop-in"; fi
+# The configuration in force: the castle the set-up saved in the state
+# directory (castle.ini) is the generator's source while it is valid.
+mkdir -p "$scratch/state"
+printf '[castle]\nedition = 2024\n[daemon]\nhardware = sim\nstate_dir = %s\n' "$scratch/state" >"$scratch/given.ini"
+sed "s|^state_dir = .*|state_dir = $scratch/state|" "$source_dir/daemon/config/examples/castle-2024.ini" \
+    >"$scratch/state/castle.ini"
+sed -i "s|^config=.*|config=$scratch/given.ini|" "$scratch/generator"
+sh "$scratch/generator" "$scratch/generated-saved"
+saved="$scratch/generated-saved/vivaref.service.d/50-access.conf"
+if [ -f "$saved" ]; then
+    expect "$saved" '^DeviceAllow=/dev/spidev0\.0 rw$' "the generator follows the castle.ini the set-up saved"
+    expect "$saved" "^# Written by 'vivaref unit-access' from $scratch/state/castle.ini:" \
+        "the drop-in names castle.ini as its source"
+else
+    echo "FAIL: the generator wrote no drop-in for a saved castle.ini"
+    status=1
+fi
 # The installed configuration (the simulated castle): no device, its own users.
 "$binary" unit-access --config "$root/etc/vivaref/vivaref.ini" --output "$dropin_dir/50-access.conf"
 sim="$dropin_dir/50-access.conf"
@@ -153,6 +174,58 @@ rate() {  # rate WHAT (the drop-in in place)
 }
 rate "simulated castle"
 [ ! -f "$real" ] || { cp "$real" "$sim" && rate "real castle"; }
+
+# vivaref-reconfigure.path and .service: installed, verified, and the
+# service's script doing what it says.
+# (verify looks for ExecStart's /bin/sh inside the root.)
+mkdir -p "$root/bin"
+[ -e "$root/bin/sh" ] || cp "$(readlink -f /bin/sh)" "$root/bin/sh"
+for reconfigure in vivaref-reconfigure.path vivaref-reconfigure.service; do
+    path="$prefix/lib/systemd/system/$reconfigure"
+    if [ ! -f "$root$path" ]; then
+        echo "FAIL: no $reconfigure at $path in the installed tree"
+        status=1
+    elif ! systemd-analyze verify --man=no --root="$root" "$path" >"$scratch/verify.log" 2>&1 ||
+        [ -s "$scratch/verify.log" ]; then
+        cat "$scratch/verify.log"
+        echo "FAIL: systemd-analyze verify $reconfigure"
+        status=1
+    else
+        echo "ok: systemd-analyze verify $reconfigure: no warning"
+    fi
+done
+expect "$root$prefix/lib/systemd/system/vivaref-reconfigure.path" '^PathChanged=/var/lib/vivaref/castle\.ini$' \
+    "the path unit watches the set-up's castle.ini in the state directory"
+# The script of ExecStart= (continuation lines joined, $$ unescaped), on a
+# scratch drop-in, with a systemctl that logs and plays the generator.
+sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$root$prefix/lib/systemd/system/vivaref-reconfigure.service" |
+    sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" | sed -e 's/\$\$/$/g' \
+    -e "s|/run/systemd/generator/vivaref.service.d/50-access.conf|$scratch/reconf/50-access.conf|" \
+    >"$scratch/reconfigure.sh"
+mkdir -p "$scratch/reconf/bin"
+cat >"$scratch/reconf/bin/systemctl" <<SH
+#!/bin/sh
+echo "\$*" >>"$scratch/reconf/calls"
+[ "\$1" != daemon-reload ] || cp "$scratch/reconf/next.conf" "$scratch/reconf/50-access.conf"
+SH
+chmod +x "$scratch/reconf/bin/systemctl"
+reconfigure() {  # reconfigure NOW NEXT: the drop-in before and after the reload; prints the calls
+    printf '%b' "$1" >"$scratch/reconf/50-access.conf"
+    printf '%b' "$2" >"$scratch/reconf/next.conf"
+    rm -f "$scratch/reconf/calls"
+    PATH="$scratch/reconf/bin:$PATH" sh "$scratch/reconfigure.sh" >/dev/null
+    tr '\n' ';' <"$scratch/reconf/calls"
+}
+sim_dropin='# from /etc/vivaref/vivaref.ini\n[Service]\nDeviceAllow=\n'
+real_dropin='# from /var/lib/vivaref/castle.ini\n[Service]\nDeviceAllow=\nDeviceAllow=/dev/spidev0.1 rw\n'
+calls="$(reconfigure "$sim_dropin" "$real_dropin")"
+[ "$calls" = "daemon-reload;try-restart vivaref.service;" ] &&
+    echo "ok: reconfigure: a drop-in with new devices restarts vivaref.service" ||
+    { echo "FAIL: reconfigure with new devices called: '$calls'"; status=1; }
+calls="$(reconfigure "$real_dropin" "$(echo "$real_dropin" | sed 's|/var/lib/vivaref/castle.ini|/etc/vivaref/vivaref.ini|')")"
+[ "$calls" = "daemon-reload;" ] &&
+    echo "ok: reconfigure: the same devices from another file restart nothing" ||
+    { echo "FAIL: reconfigure with the same devices called: '$calls'"; status=1; }
 
 # The ExecStart line's options, as the binary understands them.
 if "$binary" serve --help >"$scratch/serve.txt" 2>&1; then

@@ -325,3 +325,45 @@ TEST_CASE("the league's routes: 404 no-league without a reader, the hook's answe
     CHECK(league.handle(make(http::verb::get, "/api/status")).response.result() == http::status::not_found);
     CHECK(league.handle(make(http::verb::get, "/api/games")).response.result() == http::status::not_found);
 }
+
+TEST_CASE(
+    "the castle's configuration: POST /api/host/castle/ACTION, host only, to the hook; 404 without one") {
+    const std::string token = "s3cret-host-token";
+    Routes routes(token);
+    auto apply = [&](http::verb method, const std::string& target, bool withToken) {
+        auto r = make(method, target, method == http::verb::post ? "{}" : "");
+        if (withToken) r.set(http::field::authorization, "Bearer " + token);
+        return r;
+    };
+    CHECK(routes.status(apply(http::verb::post, "/api/host/castle/apply", false)) == 401);
+    auto none = routes.call(apply(http::verb::post, "/api/host/castle/apply", true));
+    CHECK(none.response.result() == http::status::not_found);
+    CHECK(json::parse(none.response.body())["error"] == "no-castle-config");
+
+    RouterOptions options;
+    options.hostToken = token;
+    std::vector<std::string> asked;
+    options.castleConfig = [&asked](std::string_view action, const json& body) {
+        asked.emplace_back(action);
+        CHECK(body.is_object());
+        return action == "apply"
+                   ? ServiceAnswer::ok({{"readers", 13}})
+                   : ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "castle.config.game-in-progress",
+                                           "a game is in progress");
+    };
+    ApiRouter router(routes.fake, routes.files, options);
+    auto status = [&](const Request& r) { return static_cast<int>(router.handle(r).response.result_int()); };
+    CHECK(status(apply(http::verb::post, "/api/host/castle/apply", false)) == 401);
+    auto wrong = apply(http::verb::post, "/api/host/castle/apply", false);
+    wrong.set(http::field::authorization, "Bearer a-player-token-is-not-the-host");
+    CHECK(status(wrong) == 401);
+    CHECK(asked.empty());
+    CHECK(status(apply(http::verb::get, "/api/host/castle/apply", true)) == 405);
+    CHECK(status(apply(http::verb::post, "/api/host/castle/apply", true)) == 200);
+    CHECK(json::parse(router.handle(apply(http::verb::post, "/api/host/castle/apply", true))
+                          .response.body())["readers"] == 13);
+    CHECK(status(apply(http::verb::post, "/api/host/castle/other", true)) == 409);
+    CHECK(status(apply(http::verb::post, "/api/host/castle/apply/more", true)) == 404);
+    CHECK(status(apply(http::verb::post, "/api/host/castle/", true)) == 404);
+    CHECK(asked == std::vector<std::string>{"apply", "apply", "other"});
+}
