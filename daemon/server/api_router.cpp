@@ -280,6 +280,10 @@ ApiRouter::Reply ApiRouter::api(const Request& request, std::string_view path) {
         if (auto refused = hostGate(request)) return std::move(*refused);
         return selfTest(request, true);
     }
+    if (head == "host" && rest == "setup/answer") {
+        if (auto refused = hostGate(request)) return std::move(*refused);
+        return setup(request, true);
+    }
     if (head == "host" && rest.starts_with("castle/") && rest.size() > 7 &&
         rest.find('/', 7) == std::string_view::npos)
         return castleConfig(request, rest.substr(7));
@@ -347,6 +351,7 @@ ApiRouter::Reply ApiRouter::host(const Request& request, std::string_view name) 
     if (name == "enrol") return enrol(request);
     if (name == "castle") return castle(request);
     if (name == "self-test") return selfTest(request, false);
+    if (name == "setup") return setup(request, false);
     if (name == "players" || name == "members") {
         if (request.method() != http::verb::get) return methodNotAllowed(request, "GET");
         return answer(request, service_.host(name, json::object()));
@@ -423,6 +428,38 @@ ApiRouter::Reply ApiRouter::selfTest(const Request& request, bool answerRoute) {
         gameInProgress = state == "playing" || state == "paused";
     }
     return answer(request, options_.selfTest(action, fields, gameInProgress));
+}
+
+// GET: the set-up's state; POST {"from"?: "in-force" | "example"} starts one, {"action": "stop"}
+// abandons it; POST .../answer {"answer": ..., "reader"?: NAME} answers the step's question.
+ApiRouter::Reply ApiRouter::setup(const Request& request, bool answerRoute) {
+    if (!options_.setup)
+        return error(request, http::status::not_found, "no-setup", "this daemon runs no set-up");
+    const bool get = request.method() == http::verb::get;
+    if (answerRoute && request.method() != http::verb::post) return methodNotAllowed(request, "POST");
+    if (!get && request.method() != http::verb::post) return methodNotAllowed(request, "GET, POST");
+    if (get) return answer(request, options_.setup("state", json::object(), false));
+    auto body = jsonBody(request);
+    if (auto* reply = std::get_if<Reply>(&body)) return std::move(*reply);
+    json fields = std::get<json>(body);
+    if (answerRoute) return answer(request, options_.setup("answer", fields, false));
+    std::string action = "start";
+    if (const auto given = fields.find("action"); given != fields.end()) {
+        if (!given->is_string() || (*given != "start" && *given != "stop"))
+            return error(request, http::status::bad_request, "bad-request",
+                         "a set-up's \"action\" is start or stop");
+        action = given->get<std::string>();
+        if (action == "stop" && fields.size() > 1)
+            return error(request, http::status::bad_request, "bad-request",
+                         "a stop takes nothing but its \"action\"");
+    }
+    bool gameInProgress = false;
+    if (action == "start") {
+        const json status = service_.publicStatus();
+        const std::string state = status.is_object() ? status.value("state", "") : "";
+        gameInProgress = state == "playing" || state == "paused";
+    }
+    return answer(request, options_.setup(action, fields, gameInProgress));
 }
 
 // POST /api/host/castle/ACTION: the castle's configuration (apply: the one in force, between games).

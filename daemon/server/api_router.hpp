@@ -62,6 +62,10 @@ struct RouterOptions {
     // is being played or paused. Unset: the daemon has none (404).
     std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
         selfTest;
+    // The guided set-up (/api/host/setup, /api/host/setup/answer): as the
+    // self-test's ("state", "start", "stop", "answer"). Unset: 404.
+    std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body, bool gameInProgress)>
+        setup;
     // The castle's configuration (POST /api/host/castle/ACTION, e.g. apply:
     // serve_daemon.cpp). Unset: 404 no-castle-config.
     std::function<ServiceAnswer(std::string_view action, const nlohmann::json& body)> castleConfig;
@@ -102,6 +106,7 @@ private:
     Reply enrol(const Request& request);
     Reply castle(const Request& request);
     Reply selfTest(const Request& request, bool answerRoute);
+    Reply setup(const Request& request, bool answerRoute);
     Reply castleConfig(const Request& request, std::string_view action);
     Reply sim(const Request& request, std::string_view name);
     Reply words(const Request& request, std::string_view language);

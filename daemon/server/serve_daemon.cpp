@@ -1,6 +1,7 @@
 #include "daemon/server/serve_daemon.hpp"
 
 #include <csignal>
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -18,12 +19,14 @@
 #include "daemon/castle/speaker_offer.hpp"
 #include "daemon/club/club_link_factory.hpp"
 #include "daemon/club/league_reader.hpp"
+#include "daemon/config/config_writer.hpp"
 #include "daemon/server/auth_throttle.hpp"
 #include "daemon/server/castle_report.hpp"
 #include "daemon/server/host_check.hpp"
 #include "daemon/server/host_link.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/host_self_test.hpp"
+#include "daemon/server/host_setup.hpp"
 #include "daemon/server/league_routes.hpp"
 #include "daemon/server/qr_svg.hpp"
 #include "daemon/server/service_relay.hpp"
@@ -489,8 +492,8 @@ void resumeUnfinished(TableCore& core, std::ostream& err) {
 // the descriptors the process may open), the host's tag enrolment and the
 // league's routes.
 WebServerOptions webOptions(const ServeSettings& settings, std::function<HostEnrolment&()> enrolment,
-                            std::function<HostSelfTest&()> selfTest,
-                            club::LeagueReader* league, std::ostream& err) {
+                            std::function<HostSelfTest&()> selfTest, club::LeagueReader* league,
+                            std::ostream& err) {
     WebServerOptions options;
     options.router.enrol = [enrolment](std::string_view action, const nlohmann::json& body,
                                        bool gameInProgress) {
@@ -585,6 +588,8 @@ struct ServeParts {
     table::TableObserver& notices;
     store::WallTime wallAtZero;
     std::ostream& err;
+    // The guided set-up: it watches every castle side's table, and shows the LEDs while it checks them.
+    HostSetup* setup = nullptr;
 };
 
 // What the host chose that a new castle side keeps: the table's language and the voice.
@@ -659,7 +664,12 @@ std::unique_ptr<CastleSide> makeCastleSide(const ServeSettings& settings, ServeP
                             *side->castle),
         parts.clock);
     core.table().attach(*side->selfTest);
-    side->loop->setLedOverride([selfTest = side->selfTest.get()] { return selfTest->leds(); });
+    if (parts.setup) core.table().attach(*parts.setup);
+    side->loop->setLedOverride([selfTest = side->selfTest.get(), setup = parts.setup] {
+        if (setup)
+            if (auto leds = setup->leds()) return leds;
+        return selfTest->leds();
+    });
     side->onAsio = std::make_unique<LoopOnAsio>(parts.io, *side->loop, parts.clock);
     if (parts.background)
         side->analysisOnAsio = std::make_unique<AnalysisOnAsio>(parts.io, *parts.background, core,
@@ -782,7 +792,9 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
     NoticeLog notices(err, pusher.get());
     const auto background = backgroundAnalysis(settings, *store, clock, wallAtZero, err);
-    ServeParts parts{io, clock, *store, pusher.get(), background.get(), notices, wallAtZero, err};
+    // The guided set-up outlives every castle side (its hooks are given once the first side is made).
+    HostSetup hostSetup({}, clock);
+    ServeParts parts{io, clock, *store, pusher.get(), background.get(), notices, wallAtZero, err, &hostSetup};
 
     // The castle, its table and the loop that steps both: the castle side.
     std::unique_ptr<CastleSide> side;
@@ -805,24 +817,24 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         [&side]() -> HostSelfTest& { return *side->selfTest; }, league.get(), err);
     // The Castle page's health (castle_report.hpp), of the castle side in use.
     webSettings.router.castle = [&side, &clock = parts.clock] {
-        return castleReport(*side->health, side->core->table(), side->castle.get(), side->wiring, clock.now());
+        return castleReport(*side->health, side->core->table(), side->castle.get(), side->wiring,
+                            clock.now());
     };
     // A set-up saved (config_in_force.hpp) is applied between games: the castle side made again on it.
     int exitStatus = 0;
     // applyInForce(): the one way to apply (the host's route below; a
     // set-up saved by a route of serve's, config::saveCastleConfig over
     // config::configInForce(settings.configFile), is applied with it too).
-    const std::function<ServiceAnswer()> applyInForce = [&]() -> ServiceAnswer {
-        config::ConfigInForce inForce;
-        ServiceAnswer answer = applyCastleConfiguration(settings.configFile, relay.publicStatus(),
-                                                        side->enrolment->running(), side->selfTest->running(),
-                                                        inForce);
-        if (answer.outcome != ServiceAnswer::Outcome::Ok) return answer;
+    // rebuildOn(): the castle side made again on `config`'s castle sections,
+    // `label` naming it for the log; back on the castle it replaced when it
+    // does not open (an answer not Ok then).
+    const std::function<ServiceAnswer(const config::CastleConfig&, const std::string&)> rebuildOn =
+        [&](const config::CastleConfig& config, const std::string& label) -> ServiceAnswer {
         // `settings` itself takes the new castle's sections (and back the old
         // ones if it does not open): a castle may keep pointers into it
         // (the simulated castle's bench, which stays the same).
         const ServeSettings previous = settings;
-        takeCastleSections(settings, inForce.check.config);
+        takeCastleSections(settings, config);
         const HostChoices choices{side->core->language(), side->core->voiceSettings()};
         relay.detach();
         retireCastleSide(std::move(side), io);
@@ -831,7 +843,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
             side = makeCastleSide(settings, parts, choices);
         } catch (const NotStarted& e) {
             why = e.what();
-            err << "vivaref serve: " << inForce.file().string() << " not applied: " << why
+            err << "vivaref serve: " << label << " not applied: " << why
                 << "; back on the castle it replaced\n";
             settings.realCastle = previous.realCastle;
             settings.simulatedCastle = previous.simulatedCastle;
@@ -858,8 +870,19 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                 engine::Message("castle.config.apply-failed", {{"why", engine::say::text(why)}}));
             return failed;
         }
+        err << "vivaref serve: applied " << label << " (" << side->castle->layout().readerCount()
+            << " readers)\n";
+        return ServiceAnswer::ok();
+    };
+    const std::function<ServiceAnswer()> applyInForce = [&]() -> ServiceAnswer {
+        config::ConfigInForce inForce;
+        ServiceAnswer answer =
+            applyCastleConfiguration(settings.configFile, relay.publicStatus(), side->enrolment->running(),
+                                     side->selfTest->running(), inForce);
+        if (answer.outcome != ServiceAnswer::Outcome::Ok) return answer;
+        ServiceAnswer rebuilt = rebuildOn(inForce.check.config, inForce.file().string());
+        if (rebuilt.outcome != ServiceAnswer::Outcome::Ok) return rebuilt;
         const auto readers = static_cast<std::int64_t>(side->castle->layout().readerCount());
-        err << "vivaref serve: applied " << inForce.file().string() << " (" << readers << " readers)\n";
         nlohmann::json body = {{"file", inForce.file().string()},
                                {"saved", inForce.usesSaved},
                                {"why", inForce.why},
@@ -869,7 +892,101 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                                                       {"readers", engine::say::number(readers)}}));
         return ServiceAnswer::ok(std::move(body));
     };
-    webSettings.router.castleConfig = [&applyInForce](std::string_view action, const nlohmann::json&) {
+    // The guided set-up (host_setup.hpp): it tries a profile on the castle
+    // side, goes back to the castle it replaced when abandoned, and saves and applies what it found.
+    std::optional<config::CastleConfig> beforeSetup;  // the castle sections a set-up replaced
+    HostSetupHooks setupHooks;
+    setupHooks.inForce = [&]() -> std::optional<config::CastleConfig> {
+        if (settings.configFile.empty()) return std::nullopt;
+        const config::ConfigInForce inForce = config::configInForce(settings.configFile);
+        if (inForce.check.status != config::ConfigCheck::Status::Valid) return std::nullopt;
+        return inForce.check.config;
+    };
+    setupHooks.busy = [&]() -> std::optional<engine::Message> {
+        if (side->enrolment->running()) return engine::Message("castle.config.enrolling");
+        if (side->selfTest->running()) return engine::Message("castle.config.checking");
+        return std::nullopt;
+    };
+    setupHooks.tryOn = [&](const config::CastleConfig& profile) -> ServiceAnswer {
+        beforeSetup = settings.realCastle ? settings.realCastle : settings.simulatedCastle;
+        if (!beforeSetup) beforeSetup = config::CastleConfig{};
+        return rebuildOn(profile, "the set-up's profile (not saved)");
+    };
+    setupHooks.backToInForce = [&] {
+        if (!beforeSetup) return;
+        // Called from a host's request (the set-up's stop, a new game before the relay passes it on).
+        const config::CastleConfig back = *beforeSetup;
+        beforeSetup.reset();
+        rebuildOn(back, "the configuration in force (the set-up abandoned)");
+    };
+    setupHooks.walkSettings = [&](const config::CastleConfig& config) {
+        return selfTestSettingsFor(config, *side->castle);
+    };
+    setupHooks.preview = [&](const config::CastleConfig& config) {
+        const config::ConfigInForce inForce = config::configInForce(settings.configFile);
+        std::ifstream in(inForce.file());
+        std::stringstream base;
+        base << in.rdbuf();
+        std::error_code ec;
+        const auto written = config::writeCastleConfig(
+            config, base.str(), std::filesystem::absolute(inForce.file(), ec).parent_path());
+        if (!written.ok())
+            return std::pair<std::string, config::ConfigProblems>{
+                "",
+                {config::ConfigProblem{inForce.saved.string(), 0, written.refusedKey,
+                                       written.refusedReason}}};
+        const config::ConfigCheck check = config::checkCastleConfigText(written.text, inForce.saved.string());
+        return std::pair<std::string, config::ConfigProblems>{written.text, check.problems};
+    };
+    setupHooks.saveAndApply = [&](const config::CastleConfig& config) -> ServiceAnswer {
+        const config::ConfigInForce inForce = config::configInForce(settings.configFile);
+        const config::SaveResult saved = config::saveCastleConfig(config, inForce);
+        err << "vivaref serve: the set-up: " << saved.why << "\n";
+        if (!saved.saved) {
+            ServiceAnswer refused = ServiceAnswer::failed(
+                ServiceAnswer::Outcome::Refused, "castle.config.not-saved", words::inEnglish(saved.message));
+            refused.body["says"] = words::messageJson(saved.message);
+            refused.body["why"] = saved.why;
+            return refused;
+        }
+        // Saved: what was tried gives way to the configuration now in force.
+        beforeSetup.reset();
+        ServiceAnswer applied = applyInForce();
+        applied.body["saved"] = {{"file", inForce.saved.string()},
+                                 {"says", words::messageJson(saved.message)}};
+        return applied;
+    };
+    hostSetup.setHooks(std::move(setupHooks));
+    // The self-test waits while the castle is set up (the set-up runs the same walk).
+    webSettings.router.selfTest = [inner = webSettings.router.selfTest, &hostSetup](
+                                      std::string_view action, const nlohmann::json& body,
+                                      bool gameInProgress) {
+        if (action == "start" && hostSetup.running()) {
+            ServiceAnswer refused =
+                ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "castle.setup.running",
+                                      "the castle is being set up: finish or stop the set-up first");
+            refused.body["says"] = words::messageJson(engine::Message("castle.setup.running"));
+            return refused;
+        }
+        return inner(action, body, gameInProgress);
+    };
+    webSettings.router.setup = [&hostSetup](std::string_view action, const nlohmann::json& body,
+                                            bool gameInProgress) {
+        return hostSetup.request(action, body, gameInProgress);
+    };
+    // A new game abandons a set-up before it begins: the game is played on the configuration in force.
+    relay.beforeHost([&hostSetup](std::string_view request) {
+        if (request == "new-game" && hostSetup.running()) hostSetup.abandonForGame();
+    });
+    webSettings.router.castleConfig = [&applyInForce, &hostSetup](std::string_view action,
+                                                                  const nlohmann::json&) {
+        if (action == "apply" && hostSetup.running()) {
+            ServiceAnswer refused =
+                ServiceAnswer::failed(ServiceAnswer::Outcome::Refused, "castle.setup.running",
+                                      "the castle is being set up: finish or stop the set-up first");
+            refused.body["says"] = words::messageJson(engine::Message("castle.setup.running"));
+            return refused;
+        }
         if (action == "apply") return applyInForce();
         return ServiceAnswer::failed(ServiceAnswer::Outcome::NotFound, "no-such-route",
                                      "the castle's configuration has no such action");

@@ -6,6 +6,9 @@
 // relay's listeners hear the current service's changes and raw scans.
 #pragma once
 
+#include <functional>
+#include <string_view>
+
 #include "daemon/server/referee_service.hpp"
 
 namespace vivaref::server {
@@ -38,8 +41,12 @@ public:
         return service_->player(token, request, body);
     }
     ServiceAnswer host(std::string_view request, const nlohmann::json& body) override {
+        if (beforeHost_) beforeHost_(request);  // it may attach another service
         return service_->host(request, body);
     }
+    // Called with each host request before it is passed on (serve: a new
+    // game abandons a guided set-up, which puts the castle back first).
+    void beforeHost(std::function<void(std::string_view request)> hook) { beforeHost_ = std::move(hook); }
     bool simulated() const override { return service_->simulated(); }
     ServiceAnswer sim(std::string_view request, const nlohmann::json& body) override {
         return service_->sim(request, body);
@@ -52,6 +59,7 @@ public:
 
 private:
     RefereeService* service_ = nullptr;
+    std::function<void(std::string_view)> beforeHost_;
     int changeListener_ = 0;
     int scanListener_ = 0;
 };
