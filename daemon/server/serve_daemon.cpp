@@ -952,8 +952,8 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         // Saved: what was tried gives way to the configuration now in force.
         beforeSetup.reset();
         ServiceAnswer applied = applyInForce();
-        applied.body["saved"] = {{"file", inForce.saved.string()},
-                                 {"says", words::messageJson(saved.message)}};
+        applied.body["save"] = {{"file", inForce.saved.string()},
+                                {"says", words::messageJson(saved.message)}};
         return applied;
     };
     hostSetup.setHooks(std::move(setupHooks));

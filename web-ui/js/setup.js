@@ -1,0 +1,185 @@
+// The guided set-up page (issue 36): a castle configuration written from
+// what the castle sees, between games (GET/POST /api/host/setup, POST
+// /api/host/setup/answer, API.md). One step at a time: what to do in a
+// sentence, what the castle sees now (the Castle page's health route), the
+// findings with their fixes, then the INI to be written and its problems,
+// and save. The host's only: without the secret kept on this device
+// (setup.html#SECRET adopts it, as the host's page does) it shows nothing.
+import { esc, getJson, hostToken, postJson, setHostToken } from './api.js';
+import { setRoster } from './names.js';
+import { say, sayHtml, sayOr, startWords } from './words.js';
+
+const $ = (id) => document.getElementById(id);
+const kPollMs = 300;
+// Each answer's button, written out so that the words test finds every code.
+const kAnswerWords = {
+  nothing: 'page.setup.nothing',
+  retry: 'page.setup.retry',
+  skip: 'page.setup.skip',
+  lit: 'page.selftest.lit',
+  'not-lit': 'page.selftest.not-lit',
+  done: 'page.setup.done-key',
+  save: 'page.setup.save',
+};
+const kStepWords = {
+  places: 'page.setup.step-places',
+  checks: 'page.setup.step-checks',
+  review: 'page.setup.step-review',
+  done: 'page.setup.step-done',
+};
+let timer = null;
+let busy = false;
+
+const code = (text) => `<code data-words-skip>${esc(text)}</code>`;
+
+function lock(message) {
+  setHostToken('');
+  stopPolling();
+  $('setup').classList.add('hidden');
+  $('unlock').classList.remove('hidden');
+  const m = $('unlock-message');
+  m.textContent = message || '';
+  m.className = 'message error';
+  m.classList.toggle('hidden', !message);
+}
+
+function tell(text) {
+  const node = $('message');
+  node.textContent = text || '';
+  node.className = 'message error';
+  node.classList.toggle('hidden', !text);
+}
+
+function failed(e) {
+  if (e.status === 401) lock(sayOr(e.says, e.message));
+  else tell(sayOr(e.says, e.message));
+}
+
+function answerButtons(s) {
+  const answers = s.answers || [];
+  const seen = (s.spot && s.spot.seenBy) || [];
+  const buttons = [];
+  for (const a of answers) {
+    if (a === 'choose') {
+      // One button per reader that saw the tag: the host says which one is the spot's.
+      for (const reader of seen)
+        buttons.push(`<button type="button" class="primary" data-answer="choose" data-reader="${esc(reader)}">${esc(say('page.setup.choose', { reader: { text: reader } }))}</button>`);
+      continue;
+    }
+    const words = kAnswerWords[a];
+    if (!words) continue;
+    buttons.push(`<button type="button" class="${a === 'lit' || a === 'save' ? 'primary' : ''}" data-answer="${esc(a)}">${esc(say(words))}</button>`);
+  }
+  return buttons.join('');
+}
+
+function render(s) {
+  const running = !!s.running;
+  document.body.dataset.setup = running ? s.step : (s.started ? 'over' : 'none');
+  $('start-card').classList.toggle('hidden', running);
+  $('step-card').classList.toggle('hidden', !running);
+  $('end-card').classList.toggle('hidden', running || !s.started);
+  const prompt = s.prompt ? sayOr(s.prompt.says, s.prompt.text) : '';
+  if (!running) {
+    $('end').textContent = s.started ? prompt : '';
+    return;
+  }
+  const stepWords = kStepWords[s.step] || 'page.setup.step-places';
+  $('step').textContent = s.step === 'places' && s.spot
+    ? say('page.setup.progress', { step: { text: say(stepWords) }, n: s.spot.item + 1, of: s.readers })
+    : say(stepWords);
+  $('prompt').textContent = prompt;
+  const fix = s.fix ? sayOr(s.fix.says, s.fix.text) : '';
+  $('fix').textContent = fix;
+  $('fix').classList.toggle('hidden', !fix);
+  const key = `${s.step}/${s.spot ? `${s.spot.item}/${s.spot.outcome}` : ''}/${(s.answers || []).join(',')}/${prompt}`;
+  const box = $('answers');
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.innerHTML = answerButtons(s);
+  }
+  const assigned = Object.entries(s.assigned || {});
+  $('sees').textContent = s.step === 'places' && s.spot && s.spot.seenBy.length
+    ? say('page.setup.seen-by', { readers: { text: s.spot.seenBy.join(', ') } })
+    : assigned.length ? say('page.setup.assigned', { n: assigned.length, of: s.readers }) : '';
+  const findings = (s.checks && s.checks.findings) || [];
+  $('findings').innerHTML = findings.map((f) => `<li class="${f.note ? 'note' : 'fault'}" data-code="${esc(f.finding.says ? f.finding.says.code : '')}">
+      <b>${esc(sayOr(f.finding.says, f.finding.text))}</b>
+      <div>${esc(sayOr(f.fix.says, f.fix.text))}</div></li>`).join('');
+  const review = s.step === 'review';
+  $('ini').classList.toggle('hidden', !review);
+  if (review) $('ini').textContent = s.ini || '';
+  const problems = s.problems || [];
+  $('problems').classList.toggle('hidden', !review || !problems.length);
+  $('problems').innerHTML = problems.map((p) => `<li>${code(p.text)}</li>`).join('');
+}
+
+async function refresh() {
+  timer = null;
+  try {
+    const s = await getJson('/api/host/setup', { host: true });
+    $('unlock').classList.add('hidden');
+    $('setup').classList.remove('hidden');
+    render(s);
+    if (s.running) timer = setTimeout(refresh, kPollMs);
+  } catch (e) {
+    failed(e);
+  }
+}
+
+function stopPolling() {
+  if (timer) clearTimeout(timer);
+  timer = null;
+}
+
+async function act(path, body) {
+  if (busy) return;
+  busy = true;
+  try {
+    tell('');
+    render(await postJson(path, body, { host: true }));
+  } catch (e) {
+    failed(e);
+  } finally {
+    busy = false;
+  }
+  stopPolling();
+  refresh();
+}
+
+async function start() {
+  await startWords();
+  $('needs-link').innerHTML = sayHtml('page.host.needs-link', {}, { serve: code('vivaref serve'), hostLink: code('vivaref host-link') });
+  $('or-type').innerHTML = sayHtml('page.host.or-type', {}, { key: code('host_token') });
+  // setup.html#SECRET: the host's secret adopted on this device, and taken out of the address.
+  if (window.location.hash.length > 1) {
+    setHostToken(decodeURIComponent(window.location.hash.slice(1)));
+    history.replaceState(null, '', window.location.pathname);
+  }
+  $('unlock').addEventListener('submit', (event) => {
+    event.preventDefault();
+    setHostToken($('token').value.trim());
+    refresh();
+  });
+  $('start-in-force').addEventListener('click', () => act('/api/host/setup', { from: 'in-force' }));
+  $('start-example').addEventListener('click', () => act('/api/host/setup', { from: 'example' }));
+  $('stop').addEventListener('click', () => act('/api/host/setup', { action: 'stop' }));
+  $('answers').addEventListener('click', (ev) => {
+    const button = ev.target.closest('button[data-answer]');
+    if (!button) return;
+    const body = { answer: button.dataset.answer };
+    if (button.dataset.reader) body.reader = button.dataset.reader;
+    act('/api/host/setup/answer', body);
+  });
+  try {
+    const [info, status] = await Promise.all([getJson('/api/info'), getJson('/api/status')]);
+    if (info.simulated) $('sim-link').classList.remove('hidden');
+    setRoster(status.roster);
+  } catch {
+    /* the names fall back to the slugs' */
+  }
+  if (!hostToken()) lock('');
+  else refresh();
+}
+
+start();
