@@ -106,7 +106,7 @@ function hostHeaders() {
 function adoptHostLink() {
   if (typeof window === 'undefined' || !window.location) return;
   const { pathname, hash } = window.location;
-  if (!/\/(host|host-tools|sim|castle)\.html$/.test(pathname) || hash.length < 2) return;
+  if (!/\/(host|host-tools|sim|castle|setup)\.html$/.test(pathname) || hash.length < 2) return;
   let secret = hash.slice(1);
   try {
     secret = decodeURIComponent(secret);

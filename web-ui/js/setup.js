@@ -151,11 +151,6 @@ async function start() {
   await startWords();
   $('needs-link').innerHTML = sayHtml('page.host.needs-link', {}, { serve: code('vivaref serve'), hostLink: code('vivaref host-link') });
   $('or-type').innerHTML = sayHtml('page.host.or-type', {}, { key: code('host_token') });
-  // setup.html#SECRET: the host's secret adopted on this device, and taken out of the address.
-  if (window.location.hash.length > 1) {
-    setHostToken(decodeURIComponent(window.location.hash.slice(1)));
-    history.replaceState(null, '', window.location.pathname);
-  }
   $('unlock').addEventListener('submit', (event) => {
     event.preventDefault();
     setHostToken($('token').value.trim());

@@ -1,0 +1,131 @@
+// Issue 36: the guided set-up page (setup.html, js/setup.js) on the
+// simulated castle playing a bench: readers r1 and r2 swapped (each one's
+// chip under the other's place), r5 and r6 coupled, floor 3's LED line dead.
+// On a phone (390x844) the host opens the set-up from the host page, puts a
+// tag on each spot in turn (as on sim.html), chooses the spot's reader when
+// two see the tag, answers the LEDs as the castle shows them, presses the
+// keys when asked, reads the configuration to be written and saves it: the
+// saved castle.ini puts r1 under floor 2 and r2 under floor 1. A laptop
+// (1280x800) starts another set-up from the example castle and stops it: the
+// castle is back on the saved one. A device without the host's secret sees nothing.
+//   node tests/web/setup_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { api, serveMissing, startServe } from './daemon.mjs';
+import { browserOrSkip, checker, kPhone, kWait, newPage, pageWidth, shooter, skip } from './harness.mjs';
+
+const vivaref = process.argv[2];
+const artifacts = process.argv[3] || join(tmpdir(), 'vivaref-setup');
+if (serveMissing(vivaref)) skip(serveMissing(vivaref));
+const launchBrowser = await browserOrSkip();
+
+const { check, fail, finish } = checker('web-setup');
+const shot = shooter(artifacts, 'setup-');
+const errors = [];
+let readers = '';
+for (let p = 0; p <= 6; ++p) readers += `[reader.r${p}]\nplace = ${p}\nbus = /dev/spidev0.1\nchip_select = gpiochip0:${20 + p}\n`;
+const castleSections = `[castle]\nedition = classic\n${readers}[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\n[leds]\nplace.3 = gpiochip5:3\nplace.4 = gpiochip0:5\n`;
+let stateDir = '';
+const server = await startServe(vivaref, {
+  castleSections,
+  extraConfig: 'sim_bench = bench.txt\n',
+  prepare: (db) => {
+    stateDir = dirname(db);
+    writeFileSync(join(stateDir, 'bench.txt'), 'chip gpiochip0:21 under 2\nchip gpiochip0:22 under 1\ncouple gpiochip0:25 gpiochip0:26\ndead-led place.3\n');
+  },
+});
+const { browser, close } = await launchBrowser();
+
+async function promptSays(page, text) {
+  try {
+    await page.waitForFunction((t) => document.getElementById('prompt').textContent === t, text, { timeout: kWait });
+  } catch (e) {
+    throw new Error(`the prompt is not "${text}" but "${await page.locator("#prompt").textContent()}"; message "${await page.locator("#message").textContent()}" (${e.message})`);
+  }
+  return true;
+}
+const kTag = '04AABBCCDD1122';
+
+try {
+  const { url } = server;
+  const token = server.hostToken;
+
+  // Without the secret: the lock, nothing of the set-up.
+  const stranger = await newPage(browser, kPhone, errors);
+  await stranger.goto(`${url}/setup.html`);
+  await stranger.locator('#unlock:not(.hidden)').waitFor({ timeout: kWait });
+  check(!(await stranger.locator('#start-in-force').isVisible()), 'without the host\'s secret the page shows no set-up');
+  check((await api(url, '/api/host/setup')).status === 401, 'and its route answers 401');
+
+  // The host's phone, from the host page.
+  const phone = await newPage(browser, kPhone, errors);
+  await phone.goto(`${url}/host.html#${token}`);
+  await phone.locator('a[href="/setup.html"]').click();
+  await phone.locator('#start-in-force').waitFor({ timeout: kWait });
+  check(await phone.locator('#start-in-force').innerText() === 'Start from this castle’s readers', 'the host page leads to the set-up');
+  await shot(phone, 'phone-start', { fullPage: false });
+  await phone.locator('#start-in-force').click();
+  for (let p = 0; p <= 6; ++p) {
+    await api(url, '/api/sim/lift', { method: 'POST', token, body: { tag: kTag } });
+    await promptSays(phone, `Put one tag ${p === 6 ? "on the throne" : `on floor ${p}`} (reader r${p}).`);
+    const put = await api(url, '/api/sim/put', { method: 'POST', token, body: { tag: kTag, place: String(p) } });
+    if (put.status !== 200) throw new Error(`the tag put on floor ${p}: ${put.status} ${JSON.stringify(put.json)}`);
+    if (p === 5 || p === 6) {
+      // r5 and r6 both see it: the host says which one is the spot's.
+      await phone.locator(`#answers button[data-reader="r${p}"]`).waitFor({ timeout: kWait });
+      if (p === 5) {
+        check((await phone.locator('#prompt').innerText()).startsWith('r5 and r6 both see the tag on floor 5'), 'the coupled pair is said');
+        check((await phone.locator('#fix').innerText()).includes('different field groups'), 'with its fix');
+        await shot(phone, 'phone-coupled', { fullPage: false });
+      }
+      await phone.locator(`#answers button[data-reader="r${p}"]`).click();
+    }
+    // The spot settled (its reader assigned): the castle is to be cleared before the next.
+    if (p < 6) await promptSays(phone, 'Take every tag off the castle.');
+  }
+  await api(url, '/api/sim/lift', { method: 'POST', token, body: { tag: kTag } });
+  await promptSays(phone, 'Is the LED of floor 3 lit?');
+  check(JSON.stringify((await api(url, '/api/sim/leds')).json) === '{}', 'floor 3\'s LED asked about, and the castle shows it dark');
+  await phone.locator('#answers button[data-answer="not-lit"]').click();
+  await promptSays(phone, 'Is the LED of floor 4 lit?');
+  await phone.locator('#answers button[data-answer="lit"]').click();
+  await promptSays(phone, 'Press the Yes key of seat 1.');
+  await api(url, '/api/sim/press', { method: 'POST', token, body: { station: 0, key: 'yes' } });
+  await promptSays(phone, 'Press the No key of seat 1.');
+  await api(url, '/api/sim/press', { method: 'POST', token, body: { station: 0, key: 'no' } });
+  await promptSays(phone, 'Check the configuration below, then save it: the castle runs on it at once.');
+  const ini = await phone.locator('#ini').innerText();
+  check(ini.includes('[reader.r1]\nplace = 2') && ini.includes('[reader.r2]\nplace = 1'), 'the configuration to be written puts the swapped readers where their tags were seen');
+  const findings = await phone.locator('#findings li').allInnerTexts();
+  check(findings.length === 1 && findings[0].includes('Not lit: the LED of floor 3.') && findings[0].includes('gpiochip5 line 3'), `the dead LED with its fix (${findings.join(' | ')})`);
+  check(await pageWidth(phone) <= 390, `no sideways scrolling on the phone (${await pageWidth(phone)} px)`);
+  await shot(phone, 'phone-review', { fullPage: true });
+  await phone.locator('#answers button[data-answer="save"]').click();
+  await phone.locator('#end:text("Saved and applied: the castle runs on its new configuration.")').waitFor({ timeout: kWait });
+  const saved = readFileSync(join(stateDir, 'castle.ini'), 'utf8');
+  check(saved === ini + (ini.endsWith('\n') ? '' : '\n') || saved.trim() === ini.trim(), 'castle.ini is the configuration reviewed');
+
+  // A laptop: a set-up from the example castle, stopped; the castle back on the saved one.
+  const laptop = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
+  await laptop.goto(`${url}/setup.html#${token}`);
+  await laptop.locator('#start-example').click();
+  await promptSays(laptop, 'Put one tag on floor 0, on its spot 1 (reader floor0-a).');
+  const tried = await api(url, '/api/host/castle', { token });
+  check(tried.json.readers.length === 28, `the example castle's 28 readers are tried (${tried.json.readers.length})`);
+  check(await pageWidth(laptop) <= 1280, 'no sideways scrolling on the laptop');
+  await shot(laptop, 'laptop-places', { fullPage: false });
+  await laptop.locator('#stop').click();
+  await laptop.locator('#end:text("The set-up was stopped: nothing was saved, and the castle is back on its configuration.")').waitFor({ timeout: kWait });
+  const back = await api(url, '/api/host/castle', { token });
+  check(back.json.readers.length === 7, `the castle is back on its 7 readers (${back.json.readers.length})`);
+  check(readFileSync(join(stateDir, 'castle.ini'), 'utf8') === saved, 'and the saved configuration is untouched');
+  check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
+} catch (e) {
+  fail(e);
+  console.log(`--- serve's output ---\n${server.log().slice(-3000)}`);
+} finally {
+  await close();
+  await server.stop();
+}
+finish();
