@@ -144,11 +144,11 @@ TEST_CASE("real faults: a clone's VersionReg is named; an unknown one fails as W
     const auto counterfeit = rig.chip("floor4");
     REQUIRE(counterfeit);
     CHECK(counterfeit->version == "0x12");
-    CHECK(counterfeit->model == "a counterfeit MFRC522 (a clone)");
+    CHECK(counterfeit->model == "MFRC522");
     CHECK(counterfeit->clone);
     const auto fm = rig.chip("floor5");
     REQUIRE(fm);
-    CHECK(fm->model == "FM17522 (a clone)");
+    CHECK(fm->model == "FM17522");
     CHECK(fm->clone);
     const auto stranger = rig.chip("throne");
     REQUIRE(stranger);
