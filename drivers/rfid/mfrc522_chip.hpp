@@ -65,7 +65,7 @@ enum class RadioWaits {
 // on cheap RC522 boards): 0x91 "MFRC522 v1.0", 0x92 "MFRC522 v2.0", 0x88
 // "FM17522" and 0x12 "MFRC522", both clones (the name a product's, for any
 // language's page; `clone` says what it is);
-// 0x00/0xFF "no chip", anything else "not an MFRC522".
+// 0x00/0xFF (no chip) and anything else (not an MFRC522): no model.
 struct ChipModel {
     std::string version;  // "0x92"
     std::string model;    // "MFRC522 v2.0"
