@@ -60,7 +60,7 @@ public:
 struct ReaderChip {
     std::string kind;     // "mfrc522", "pn532", "sim"
     std::string version;  // as the chip gives it: "0x92" (MFRC522 VersionReg), "1.6" (PN532 firmware)
-    std::string model;    // in words: "MFRC522 v2.0", "FM17522 (a clone)"
+    std::string model;    // the product's name: "MFRC522 v2.0", "FM17522"
     bool clone = false;   // answers as a known clone, not as the genuine chip
 };
 

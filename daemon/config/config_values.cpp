@@ -18,18 +18,6 @@ bool allDigits(std::string_view s) {
     return true;
 }
 
-std::vector<std::string_view> words(std::string_view text) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-        const std::size_t start = i;
-        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
-        if (i > start) out.push_back(text.substr(start, i - start));
-    }
-    return out;
-}
-
 // "/dev/NAME" where NAME starts with `prefix` and the rest passes `rest`.
 bool isDevicePath(std::string_view text, std::string_view prefix) {
     return text.starts_with("/dev/") && text.substr(5).starts_with(prefix) && text.size() > 5 + prefix.size();
@@ -51,6 +39,18 @@ std::optional<std::int64_t> parseInteger(std::string_view text, std::int64_t min
         return std::nullopt;
     }
     return value;
+}
+
+std::vector<std::string_view> spaceSeparated(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        if (i > start) out.push_back(text.substr(start, i - start));
+    }
+    return out;
 }
 
 std::optional<bool> parseBoolean(std::string_view text, std::string& why) {
@@ -85,7 +85,7 @@ std::optional<GpioLine> parseGpioLine(std::string_view text, std::string& why) {
 
 std::optional<GpioPin> parseGpioPin(std::string_view text, bool isInput, const GpioPin& defaults,
                                     std::string& why) {
-    const auto parts = words(text);
+    const auto parts = spaceSeparated(text);
     if (parts.empty()) {
         why = "no GPIO line given: write CHIP:LINE, e.g. gpiochip0:17";
         return std::nullopt;

@@ -17,6 +17,9 @@ namespace vivaref::config {
 std::optional<std::int64_t> parseInteger(std::string_view text, std::int64_t min, std::int64_t max,
                                          std::string& why);
 
+// The words of `text` between spaces and tabs.
+std::vector<std::string_view> spaceSeparated(std::string_view text);
+
 // true/false, yes/no, on/off, 1/0.
 std::optional<bool> parseBoolean(std::string_view text, std::string& why);
 

@@ -22,18 +22,6 @@ bool isBenchPlainName(std::string_view text) {
     return !text.empty() && text.size() <= 64 && std::all_of(text.begin(), text.end(), isBenchNameChar);
 }
 
-std::vector<std::string_view> benchWords(std::string_view text) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-        const std::size_t start = i;
-        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
-        if (i > start) out.push_back(text.substr(start, i - start));
-    }
-    return out;
-}
-
 // A chip's wire in its one spelling ("gpiochip0:17"), or none and why.
 std::optional<std::string> benchWire(std::string_view text, std::string& why) {
     if (text.starts_with("gpiochip")) {
@@ -103,7 +91,7 @@ private:
             return;
         }
         if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-        const auto words = benchWords(line);
+        const auto words = spaceSeparated(line);
         if (words.empty()) return;
         const std::string_view verb = words.front();
         const std::vector<std::string_view> args(words.begin() + 1, words.end());

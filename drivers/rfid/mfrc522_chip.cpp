@@ -53,20 +53,15 @@ ChipModel describeVersion(std::uint8_t version) {
             out.model = "MFRC522 v2.0";
             break;
         case 0x88:
-            out.model = "FM17522 (a clone)";
+            out.model = "FM17522";
             out.clone = true;
             break;
         case 0x12:
-            out.model = "a counterfeit MFRC522 (a clone)";
+            out.model = "MFRC522";  // a copy: only its version tells it
             out.clone = true;
             break;
-        case 0x00:
-        case 0xFF:
-            out.model = "no chip (VersionReg " + out.version + ")";
-            break;
         default:
-            out.model = "not an MFRC522 (VersionReg " + out.version + ")";
-            break;
+            break;  // no chip (0x00 / 0xFF), or not an MFRC522: no product to name
     }
     return out;
 }

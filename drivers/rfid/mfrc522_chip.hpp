@@ -61,10 +61,11 @@ enum class RadioWaits {
     GiveBusBack,  // the command stops (pause()) and the caller resumes it once the wait is over
 };
 
-// What a VersionReg byte says the chip is, in words (§9.3.4.8, and the
-// clones sold on cheap RC522 boards): 0x91 "MFRC522 v1.0", 0x92 "MFRC522
-// v2.0", 0x88 "FM17522 (a clone)", 0x12 "a counterfeit MFRC522 (a clone)";
-// 0x00/0xFF "no chip", anything else "not an MFRC522".
+// What a VersionReg byte says the chip is (§9.3.4.8, and the clones sold
+// on cheap RC522 boards): 0x91 "MFRC522 v1.0", 0x92 "MFRC522 v2.0", 0x88
+// "FM17522" and 0x12 "MFRC522", both clones (the name a product's, for any
+// language's page; `clone` says what it is);
+// 0x00/0xFF (no chip) and anything else (not an MFRC522): no model.
 struct ChipModel {
     std::string version;  // "0x92"
     std::string model;    // "MFRC522 v2.0"

@@ -144,15 +144,15 @@ TEST_CASE("real faults: a clone's VersionReg is named; an unknown one fails as W
     const auto counterfeit = rig.chip("floor4");
     REQUIRE(counterfeit);
     CHECK(counterfeit->version == "0x12");
-    CHECK(counterfeit->model == "a counterfeit MFRC522 (a clone)");
+    CHECK(counterfeit->model == "MFRC522");
     CHECK(counterfeit->clone);
     const auto fm = rig.chip("floor5");
     REQUIRE(fm);
-    CHECK(fm->model == "FM17522 (a clone)");
+    CHECK(fm->model == "FM17522");
     CHECK(fm->clone);
     const auto stranger = rig.chip("throne");
     REQUIRE(stranger);
-    CHECK(stranger->model == "not an MFRC522 (VersionReg 0x37)");
+    CHECK(stranger->model.empty());
     CHECK_FALSE(stranger->clone);
 
     rig.castle->putOver("floor4", kTag);

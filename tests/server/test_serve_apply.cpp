@@ -6,6 +6,7 @@
 // problems at start-up: serve says so and runs on the given file.
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -141,6 +142,19 @@ TEST_CASE(
           std::string::npos);
     // The new castle: a reader under wc3 sees the tag put there.
     CHECK(readsWc3(port));
+    // The Castle page and the self-test follow the new castle: its 13 readers, wc3's among them.
+    auto health = get(port, "/api/host/castle", "Authorization: Bearer serve-apply-Token-2026\r\n");
+    REQUIRE(health);
+    CHECK(health->status == 200);
+    const json readers = health->json()["readers"];
+    CHECK(readers.size() == 13);
+    CHECK(std::any_of(readers.begin(), readers.end(), [](const json& r) { return r["place"] == "wc3"; }));
+    auto check = post(port, "/api/host/self-test", "{}", kHost);
+    REQUIRE(check);
+    CHECK(check->status == 200);
+    auto stop = post(port, "/api/host/self-test", R"({"action": "stop"})", kHost);
+    REQUIRE(stop);
+    CHECK(stop->status == 200);
     // The stream opened before is still served (the readers' new sight changed the status).
     (void)events.readUntil("event: status", 5000ms, found);
     CHECK(found);

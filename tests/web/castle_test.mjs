@@ -1,17 +1,17 @@
 // The Castle health page (castle.html, issue 36) as the host reads it, at
 // phone (390x844) and laptop (1280x800) size, on the real `vivaref serve
 // --hardware=sim` playing a castle of MFRC522 readers on a bench file
-// ([daemon] sim_bench, daemon/config/sim_bench.hpp) with four faults: floor
+// ([daemon] sim_bench, daemon/config/sim_bench.hpp) with five faults: floor
 // 4's chip-select line has no chip (a dead reader), floor 2's and floor 3's
 // antennas couple, floor 5's chip answers as a clone (VersionReg 0x88),
-// seat 1's Stomachache key is stuck:
+// the throne's as no MFRC522 (0x37), seat 1's Stomachache key is stuck:
 // - a device without the host's secret sees "This page needs the host's
 //   link" and nothing of the castle (no reader, no place);
 // - the host's link opens it: the healthy readers "answer" with their chip
 //   and wires, floor 4's "does not answer" with its failure and an unknown
 //   chip, floors 2 and 3 "read another's tag" and the pair is named with
 //   the tag put on floor 2 (by its character) and how often, floor 5 is a
-//   clone; the summary counts each; the station's keys are listed and the
+//   clone, the throne's chip "not an MFRC522" with its version; the summary counts each; the station's keys are listed and the
 //   one pressed on the simulated board says so, the stuck one that it reads
 //   pressed; WC 3 and dungeon 3 stand beside floor 3 on a laptop;
 // - axe finds nothing at either size; no sideways scrolling on the phone;
@@ -61,6 +61,7 @@ const bench = join(benchDir, 'bench.txt');
 writeFileSync(bench, ['no-chip gpiochip0:24             # floor 4: nothing answers on its line',
   'couple gpiochip0:22 gpiochip0:23  # floors 2 and 3: their antennas couple',
   'version gpiochip0:25 0x88         # floor 5: an FM17522 clone',
+  'version gpiochip0:26 0x37         # the throne: a chip that is not an MFRC522',
   'stuck station.0.stomachache       # seat 1\'s Stomachache reads pressed, always', ''].join('\n'));
 const server = await startServe(vivaref, { castleSections, extraConfig: `sim_bench = ${bench}` });
 const { browser, close } = await launchBrowser();
@@ -123,9 +124,12 @@ try {
     // A clone chip.
     const r5 = await readerText(host, 'r5');
     check(/◇ clone chip/.test(r5) && /Chip: a clone \(version 0x88\)/.test(r5), `${size}: a clone chip is named as such ("${flat(r5)}")`);
+    // A chip that is not an MFRC522: it answers, but not as one; its version is said.
+    const r6 = await readerText(host, 'r6');
+    check(/✘ does not answer/.test(r6) && /Chip: not an MFRC522 \(version 0x37\)/.test(r6), `${size}: a chip that is not an MFRC522 is named with its version ("${flat(r6)}")`);
 
     const summary = await host.locator('#summary').innerText();
-    check(/11 of 12 readers answer/.test(summary) && /1 reader does not answer/.test(summary) &&
+    check(/10 of 12 readers answer/.test(summary) && /2 readers do not answer/.test(summary) &&
       /1 pair of readers reads the same tag/.test(summary) && /1 reader has a clone chip/.test(summary),
       `${size}: the summary counts each fault ("${flat(summary)}")`);
 
@@ -167,7 +171,8 @@ try {
   check(/✘ ne répond pas/.test(frR4) && /aucune réponse sur le bus/.test(frR4), `fr: a dead reader in French ("${flat(frR4)}")`);
   const frCross = await french.locator('#cross').innerText();
   check(/r2 et r3 lisent tous deux Eloise/.test(frCross), `fr: the pair in French ("${flat(frCross)}")`);
-  check(/11 sur 12 lecteurs répondent/.test(await french.locator('#summary').innerText()), 'fr: the summary is French');
+  check(/10 sur 12 lecteurs répondent/.test(await french.locator('#summary').innerText()), 'fr: the summary is French');
+  check(/Circuit : pas un MFRC522 \(version 0x37\)/.test(await readerText(french, 'r6')), 'fr: a chip that is not an MFRC522, in French');
   await shot(french, 'fr-phone');
   await french.context().close();
   check(!errors.length, `no script error: ${errors.join(' | ')}`);

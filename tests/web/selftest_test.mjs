@@ -163,7 +163,7 @@ try {
     'the swapped pair is named');
   check(fullFindings.some((f) => f.includes('The Yes key of seat 1 answers untouched.') && f.includes('gpiochip2 line 0')),
     'the stuck key is named with its line');
-  check(fullFindings[3].startsWith('Note: r3 is a clone chip: FM17522 (a clone) (version 0x88).'),
+  check(fullFindings[3].startsWith('Note: r3 is a clone chip: FM17522 (version 0x88).'),
     'the clone is a note, after the faults');
   await shot(full, 'laptop-full-check', { fullPage: true });
   await checkAxe(full, 'the findings on a laptop');

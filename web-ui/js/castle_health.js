@@ -65,6 +65,7 @@ function chipLine(chip) {
   // A genuine chip by its model's name (a product's: "MFRC522 v2.0"); a clone by the word alone.
   const version = { text: chip.version || '?' };
   if (chip.clone) return say('page.castle.health.chip-clone', { version });
+  if (!chip.model && chip.kind === 'mfrc522') return say('page.castle.health.chip-not-mfrc522', { version });
   return say('page.castle.health.chip', { model: { text: chip.model || chip.kind }, version });
 }
 
