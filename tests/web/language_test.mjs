@@ -263,6 +263,7 @@ try {
     await visit(page, `/host.html#${token}`, '#links figure', 'host', pass);
     await visit(page, '/host-tools.html', '#enrol-card h2', 'host-tools', pass);
     await visit(page, '/castle.html', 'article.reader', 'castle', pass);
+    await visit(page, '/setup.html', '#start-in-force', 'setup', pass);
     await visit(page, players[0].path, 'main', 'player', pass);
     await visit(page, '/games.html', 'main', 'games', pass);
     await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'ul.chance-legend', 'review', pass);

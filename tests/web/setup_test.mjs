@@ -75,6 +75,8 @@ try {
       // r5 and r6 both see it: the host says which one is the spot's.
       await phone.locator(`#answers button[data-reader="r${p}"]`).waitFor({ timeout: kWait });
       if (p === 5) {
+        await phone.waitForFunction(() => document.getElementById('live').textContent.startsWith('The castle sees a tag now on: r5, r6'), null, { timeout: kWait });
+        check(true, 'what the castle sees now is shown: both readers');
         check((await phone.locator('#prompt').innerText()).startsWith('r5 and r6 both see the tag on floor 5'), 'the coupled pair is said');
         check((await phone.locator('#fix').innerText()).includes('different field groups'), 'with its fix');
         await shot(phone, 'phone-coupled', { fullPage: false });

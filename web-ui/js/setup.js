@@ -114,6 +114,18 @@ function render(s) {
   $('problems').innerHTML = problems.map((p) => `<li>${code(p.text)}</li>`).join('');
 }
 
+// What the castle sees now (the Castle page's route): the readers that see
+// a tag, and how many answer nothing, while the host puts tags and checks.
+function renderLive(report) {
+  const seeing = (report.readers || []).filter((r) => r.tags && r.tags.length);
+  const silent = (report.readers || []).filter((r) => !r.answers).length;
+  const lines = [seeing.length
+    ? say('page.setup.live-sees', { readers: { text: seeing.map((r) => r.name).join(', ') } })
+    : say('page.setup.live-nothing')];
+  if (silent) lines.push(say('page.setup.live-silent', { n: silent }));
+  $('live').textContent = lines.join(' ');
+}
+
 async function refresh() {
   timer = null;
   try {
@@ -121,6 +133,9 @@ async function refresh() {
     $('unlock').classList.add('hidden');
     $('setup').classList.remove('hidden');
     render(s);
+    const live = s.running && s.step !== 'review';
+    $('live').classList.toggle('hidden', !live);
+    if (live) renderLive(await getJson('/api/host/castle', { host: true }));
     if (s.running) timer = setTimeout(refresh, kPollMs);
   } catch (e) {
     failed(e);
