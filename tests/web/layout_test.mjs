@@ -478,7 +478,7 @@ try {
     await page.context().close();
   }
   // --- the content security policy: every page loads under it, none may be framed ---
-  for (const path of ['/', '/host.html', '/player.html', '/sim.html', '/games.html', '/rules.html', '/host-tools.html', '/league.html', '/castle.html']) {
+  for (const path of ['/', '/host.html', '/player.html', '/sim.html', '/games.html', '/rules.html', '/host-tools.html', '/league.html', '/castle.html', '/setup.html']) {
     const page = await newPage(browser, kSizes[0].options, errors);
     const response = await page.goto(`${url}${path}`);
     await page.waitForLoadState('networkidle').catch(() => {});
