@@ -118,7 +118,8 @@ function render(s) {
 // a tag, and how many answer nothing, while the host puts tags and checks.
 function renderLive(report) {
   const seeing = (report.readers || []).filter((r) => r.tags && r.tags.length);
-  const silent = (report.readers || []).filter((r) => !r.answers).length;
+  // A reader not yet asked since the castle was (re)built is not counted as silent.
+  const silent = (report.readers || []).filter((r) => !r.answers && r.scans > 0).length;
   const lines = [seeing.length
     ? say('page.setup.live-sees', { readers: { text: seeing.map((r) => r.name).join(', ') } })
     : say('page.setup.live-nothing')];
