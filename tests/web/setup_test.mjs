@@ -107,6 +107,11 @@ try {
   await phone.locator('#end:text("Saved and applied: the castle runs on its new configuration.")').waitFor({ timeout: kWait });
   const saved = readFileSync(join(stateDir, 'castle.ini'), 'utf8');
   check(saved === ini + (ini.endsWith('\n') ? '' : '\n') || saved.trim() === ini.trim(), 'castle.ini is the configuration reviewed');
+  // The tags next, on the castle now in force: the host's enrolment card, on this page.
+  await phone.locator('#enrol-start').click();
+  await phone.waitForFunction(() => document.getElementById('enrol-asking').textContent.length > 0, null, { timeout: kWait });
+  check(true, `the enrolment asks for the first character (${await phone.locator('#enrol-asking').innerText()})`);
+  await phone.locator('#enrol-stop').click();
 
   // A laptop: a set-up from the example castle, stopped; the castle back on the saved one.
   const laptop = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);

@@ -6,6 +6,7 @@
 // and save. The host's only: without the secret kept on this device
 // (setup.html#SECRET adopts it, as the host's page does) it shows nothing.
 import { esc, getJson, hostToken, postJson, setHostToken } from './api.js';
+import { initEnrolment } from './enrol.js';
 import { setRoster } from './names.js';
 import { say, sayHtml, sayOr, startWords } from './words.js';
 
@@ -29,6 +30,7 @@ const kStepWords = {
 };
 let timer = null;
 let busy = false;
+let enrolling = false;  // the enrolment card follows once the page is unlocked
 
 const code = (text) => `<code data-words-skip>${esc(text)}</code>`;
 
@@ -77,6 +79,8 @@ function render(s) {
   const running = !!s.running;
   document.body.dataset.setup = running ? s.step : (s.started ? 'over' : 'none');
   $('start-card').classList.toggle('hidden', running);
+  // Tags are enrolled on the castle in force: before a set-up or after it, never during one.
+  $('enrol-card').classList.toggle('hidden', running);
   $('step-card').classList.toggle('hidden', !running);
   $('end-card').classList.toggle('hidden', running || !s.started);
   const prompt = s.prompt ? sayOr(s.prompt.says, s.prompt.text) : '';
@@ -133,6 +137,10 @@ async function refresh() {
     const s = await getJson('/api/host/setup', { host: true });
     $('unlock').classList.add('hidden');
     $('setup').classList.remove('hidden');
+    if (!enrolling) {
+      enrolling = true;
+      initEnrolment(failed);
+    }
     render(s);
     const live = s.running && s.step !== 'review';
     $('live').classList.toggle('hidden', !live);
