@@ -367,3 +367,44 @@ TEST_CASE(
     CHECK(status(apply(http::verb::post, "/api/host/castle/", true)) == 404);
     CHECK(asked == std::vector<std::string>{"apply", "apply", "other"});
 }
+
+TEST_CASE("the guided set-up: /api/host/setup and /setup/answer, host only, to the hook; 404 without one") {
+    const std::string token = "s3cret-host-token";
+    Routes routes(token);
+    auto ask = [&](http::verb method, const std::string& target, const std::string& body, bool withToken) {
+        auto r = make(method, target, body);
+        if (withToken) r.set(http::field::authorization, "Bearer " + token);
+        return r;
+    };
+    CHECK(routes.status(ask(http::verb::get, "/api/host/setup", "", false)) == 401);
+    auto none = routes.call(ask(http::verb::get, "/api/host/setup", "", true));
+    CHECK(none.response.result() == http::status::not_found);
+    CHECK(json::parse(none.response.body())["error"] == "no-setup");
+
+    RouterOptions options;
+    options.hostToken = token;
+    std::vector<std::string> asked;
+    options.setup = [&asked](std::string_view action, const json& body, bool gameInProgress) {
+        asked.emplace_back(std::string(action) + (gameInProgress ? "+game" : "") +
+                           (body.contains("answer") ? ":" + body["answer"].get<std::string>() : ""));
+        return ServiceAnswer::ok({{"running", action != "stop"}});
+    };
+    ApiRouter router(routes.fake, routes.files, options);
+    auto status = [&](const Request& r) { return static_cast<int>(router.handle(r).response.result_int()); };
+    CHECK(status(ask(http::verb::get, "/api/host/setup", "", false)) == 401);
+    CHECK(status(ask(http::verb::post, "/api/host/setup", "{}", false)) == 401);
+    CHECK(status(ask(http::verb::post, "/api/host/setup/answer", R"({"answer": "skip"})", false)) == 401);
+    auto wrong = ask(http::verb::get, "/api/host/setup", "", false);
+    wrong.set(http::field::authorization, "Bearer a-player-token-is-not-the-host");
+    CHECK(status(wrong) == 401);
+    CHECK(asked.empty());
+    CHECK(status(ask(http::verb::get, "/api/host/setup", "", true)) == 200);
+    CHECK(status(ask(http::verb::post, "/api/host/setup", R"({"from": "example"})", true)) == 200);
+    CHECK(status(ask(http::verb::post, "/api/host/setup", R"({"action": "stop"})", true)) == 200);
+    CHECK(status(ask(http::verb::post, "/api/host/setup", R"({"action": "stop", "more": 1})", true)) == 400);
+    CHECK(status(ask(http::verb::post, "/api/host/setup", R"({"action": "dance"})", true)) == 400);
+    CHECK(status(ask(http::verb::post, "/api/host/setup/answer", R"({"answer": "skip"})", true)) == 200);
+    CHECK(status(ask(http::verb::get, "/api/host/setup/answer", "", true)) == 405);
+    CHECK(status(ask(http::verb::delete_, "/api/host/setup", "", true)) == 405);
+    CHECK(asked == std::vector<std::string>{"state", "start", "stop", "answer:skip"});
+}
