@@ -4,6 +4,7 @@
 // readers under the places where their tags were seen, valid for
 // check-config, in force once saved), and the set-ups that go wrong: one
 // abandoned halfway, two places claiming one reader, a disk that refuses the save.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -313,4 +314,49 @@ TEST_CASE("serve's set-up gone wrong: abandoned halfway, a new game, a disk that
     CHECK(setupBody(refused)["setup"]["prompt"]["says"]["code"] == "castle.setup.not-saved");
     CHECK_FALSE(std::filesystem::exists(dir / "state" / "castle.ini"));
     CHECK(readersOnCastle(port) == 7);
+}
+
+TEST_CASE("serve's set-up from the example castle: its 28 readers written, valid, and in force") {
+    TempDirectory dir;
+    writeSetupCastle(dir.path());
+    vivaref::testsupport::ServeProcess serve(
+        VIVAREF_BINARY, {"--config", (dir / "vivaref.ini").string(), "--listen", "127.0.0.1:0"},
+        dir / "stderr");
+    const auto port = serve.waitForPort(30000ms);
+    CAPTURE(readAll(dir / "stderr"));
+    REQUIRE(port != 0);
+    const std::string host = hostHeaders();
+    REQUIRE(post(port, "/api/host/setup", R"({"from": "example"})", host)->status == 200);
+    // Every spot skipped (each keeps the example's place), every LED and key skipped.
+    json state;
+    int answered = 0;
+    for (int i = 0; i < 400; ++i) {
+        state = setupBody(get(port, "/api/host/setup", host));
+        if (state["step"] == "review" || state["running"] != true) break;
+        const auto& answers = state["answers"];
+        if (answers.empty()) {
+            std::this_thread::sleep_for(100ms);
+            continue;
+        }
+        const std::string answer =
+            std::find(answers.begin(), answers.end(), "skip") != answers.end() ? "skip" : "done";
+        REQUIRE(post(port, "/api/host/setup/answer", json{{"answer", answer}}.dump(), host)->status == 200);
+        ++answered;
+    }
+    CAPTURE(state.dump());
+    REQUIRE(state["step"] == "review");
+    CHECK(answered >= 28);
+    CHECK(state["skipped"].size() == 28);
+    CHECK(state["problems"] == json::array());
+    const std::string ini = state["ini"];
+    CHECK(ini.find("[reader.floor0-a]") != std::string::npos);
+    CHECK(ini.find("[reader.dungeon3]") != std::string::npos);
+    CHECK(ini.find("hardware = sim") != std::string::npos);  // the table's own [daemon] kept
+    REQUIRE(post(port, "/api/host/setup/answer", R"({"answer": "save"})", host)->status == 200);
+    const auto castleIni = dir / "state" / "castle.ini";
+    CHECK(readAll(castleIni) == ini);
+    auto check =
+        vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", castleIni.string()}, 30000ms);
+    CHECK(check.status == 0);
+    CHECK(readersOnCastle(port) == 28);
 }
