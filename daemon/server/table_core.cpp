@@ -1,6 +1,7 @@
 #include "daemon/server/table_core.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "daemon/server/game_archive.hpp"
 #include "daemon/trace/trace_check.hpp"
@@ -295,6 +296,11 @@ void TableCore::addPhones(json& status) const {
     const auto toAct = state->toAct();
     const bool playing = status.value("state", "") == "playing";
     const bool planned = status.contains("plan") && !status["plan"].is_null();
+    // Each player's name, read once (the loop below asks per seat).
+    std::map<int, std::string> nameOf;
+    if (const auto players = status.find("players"); players != status.end() && players->is_array())
+        for (const auto& named : *players)
+            if (named.is_object()) nameOf.emplace(named.value("player", -1), named.value("name", ""));
     for (auto& entry : status["seats"]) {
         if (!entry.is_object() || !entry.value("remote", false) || !entry["stand_in"].is_null()) continue;
         const int seat = entry.value("seat", -1);
@@ -305,10 +311,8 @@ void TableCore::addPhones(json& status) const {
             if (rules.seatOf(player).index != seat) continue;
             const auto& last = static_cast<std::size_t>(p) < lastSeen_.size() ? lastSeen_[p] : std::nullopt;
             if (last && now - *last < phoneAwayAfter_) away = false;
-            const auto& players = status.value("players", json::array());
-            for (const auto& named : players)
-                if (named.value("player", -1) == p)
-                    names.push_back(engine::say::player(named.value("name", "")));
+            if (const auto named = nameOf.find(p); named != nameOf.end())
+                names.push_back(engine::say::player(named->second));
         }
         entry["phone_away"] = away;
         const bool awaited =

@@ -265,14 +265,18 @@ std::string refusalCode(const HandTable& t) {
     return r.is_null() ? std::string() : r["code"].get<std::string>();
 }
 
-void toClassicAscent(HandTable& t) {
-    t.start(json{{"edition", "classic"}, {"seats", 4}});
+void placeClassicToAscent(HandTable& t) {
     const char* floors[] = {"1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"};
     const auto& roster = t.state().rules().roster();
     for (int i = 0; i < 12; ++i)
         t.put(roster[engine::CharacterId{static_cast<std::uint8_t>(i)}].id, floors[i]);
     t.follow();
     REQUIRE(t.state().phase() == engine::Phase::Ascent);
+}
+
+void toClassicAscent(HandTable& t) {
+    t.start(json{{"edition", "classic"}, {"seats", 4}});
+    placeClassicToAscent(t);
     REQUIRE(t.state().seatToAct() == engine::Seat{0});
     REQUIRE(t.referee.publicStatus()["guidance"].is_null());
     t.take();

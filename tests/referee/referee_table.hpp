@@ -107,9 +107,12 @@ engine::CharacterId id(const HandTable& t, const std::string& slug);
 // The code of the refusal the public status shows; empty when there is none.
 std::string refusalCode(const HandTable& t);
 
-// A classic four-seat game placed by hand: floors 1 and 2 full (alighiero
-// to dario, ernesto to irina), leonardo and merlino on 3, natale and odessa
-// on 4, piero left on 0; the ascent begins with seat 0.
+// The twelve classic characters of a started game placed by hand, the
+// board followed: floors 1 and 2 full (alighiero to dario, ernesto to
+// irina), leonardo and merlino on 3, natale and odessa on 4, piero left on
+// 0; the ascent begins.
+void placeClassicToAscent(HandTable& t);
+// A classic four-seat game so placed; the ascent begins with seat 0.
 void toClassicAscent(HandTable& t);
 
 class SimTable {

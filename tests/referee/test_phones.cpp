@@ -40,12 +40,7 @@ void startSeats(HandTable& t, const json& seats, const json& bots = nullptr) {
 // an election, every seat to vote. Seat 0 places first.
 void phonesToElection(HandTable& t, const json& seats) {
     startSeats(t, seats);
-    const char* floors[] = {"1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"};
-    const auto& roster = t.state().rules().roster();
-    for (int i = 0; i < 12; ++i)
-        t.put(roster[engine::CharacterId{static_cast<std::uint8_t>(i)}].id, floors[i]);
-    t.follow();
-    REQUIRE(t.state().phase() == engine::Phase::Ascent);
+    placeClassicToAscent(t);
     t.put("natale", "5");
     t.put("natale", "6");
     REQUIRE(t.state().phase() == engine::Phase::Election);

@@ -28,12 +28,7 @@ void startTeaching(HandTable& t, bool teaching) {
 }
 
 void placeClassic(HandTable& t) {
-    const char* floors[] = {"1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"};
-    const auto& roster = t.state().rules().roster();
-    for (int i = 0; i < 12; ++i)
-        t.put(roster[engine::CharacterId{static_cast<std::uint8_t>(i)}].id, floors[i]);
-    t.follow();
-    REQUIRE(t.state().phase() == engine::Phase::Ascent);
+    placeClassicToAscent(t);
     t.wait(1000ms);  // the last placement's flash is over
 }
 

@@ -117,6 +117,8 @@ try {
     ['status', '/', 'body[data-renders]'],
     ['host', `/host.html#${token}`, 'main'],
     ['sim', `/sim.html#${token}`, '#castle g.token'],
+    ['tools', `/host-tools.html#${token}`, '#chance'],
+    ['castle', `/castle.html#${token}`, 'article.reader'],
     ...(player ? [['player', player, '#private:not(.hidden)'], ['games', '/games.html', '#games table, #games *'],
       ['review', reviewPath, '#castle svg'], ['league', '/league.html', 'main']] : []),
   ];

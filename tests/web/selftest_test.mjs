@@ -6,10 +6,13 @@
 // seat 1's keys when asked, and reads both faults with their fixes; a
 // laptop (1280x800) opened afterwards shows the same findings; a device
 // without the host's secret sees nothing of the check. Then the full check
-// on a laptop, on a second castle whose bench couples r1 and r2, swaps r4
-// and r5, makes r3 a clone and sticks seat 1's Yes key: the host puts one
-// tag over each reader in turn (as on sim.html) and reads the coupled pair,
-// the swapped pair and the stuck key with their fixes, and the clone as a note.
+// on a laptop and again on a phone, on a second castle whose bench couples
+// r1 and r2, swaps r4 and r5, makes r3 a clone, sticks seat 1's Yes key and
+// wires the throne's chip to GPIO 27 where r6 is configured on GPIO 26 (a
+// chip select on the wrong line): the host puts one tag over each reader in
+// turn (as on sim.html; on the throne nothing sees it and the host goes on)
+// and reads r6's chip select, the coupled pair, the swapped pair and the
+// stuck key with their fixes, and the clone as a note.
 //   node tests/web/selftest_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +38,7 @@ const serveOnBench = (bench) => startServe(vivaref, {
   prepare: (db) => writeFileSync(join(dirname(db), 'bench.txt'), bench),
 });
 const server = await serveOnBench('no-chip gpiochip0:20\ndead-led place.3\n');
-const second = await serveOnBench('couple gpiochip0:21 gpiochip0:22\nchip gpiochip0:24 under 5\nchip gpiochip0:25 under 4\nversion gpiochip0:23 0x88\nstuck station.0.yes\n');
+const second = await serveOnBench('couple gpiochip0:21 gpiochip0:22\nchip gpiochip0:24 under 5\nchip gpiochip0:25 under 4\nversion gpiochip0:23 0x88\nstuck station.0.yes\nchip gpiochip0:27 under 6\n');
 const { browser, close } = await launchBrowser();
 
 const prompt = (page) => page.locator('#self-test-prompt');
@@ -59,6 +62,74 @@ async function checkAxe(page, what) {
 async function promptSays(page, text) {
   await page.waitForFunction((t) => document.getElementById('self-test-prompt').textContent === t, text, { timeout: kWait });
   return true;
+}
+
+// The full check on the second castle, answered as the castle is: every LED
+// lit, seat 1's No pressed (its Yes is stuck), one tag over each reader when
+// asked; then its findings.
+async function fullCheck(full, size) {
+  const url2 = second.url;
+  const token2 = second.hostToken;
+  await full.goto(`${url2}/host-tools.html?check=castle#${token2}`);
+  await full.locator('#self-test-start').waitFor({ timeout: kWait });
+  await full.locator('#self-test-full').check();
+  await full.locator('#self-test-start').click();
+  // The castle's last check (the laptop's, before the phone's) is over: this one begins.
+  await full.waitForFunction(() => document.body.dataset.selfTest !== 'over', null, { timeout: kWait });
+  const tag = '04AB12CD34EF56';
+  let put = false;
+  let lastPrompt = '';
+  const end = Date.now() + 60000;
+  while (Date.now() < end) {
+    const over = await full.evaluate(() => document.body.dataset.selfTest === 'over');
+    if (over) break;
+    const text = await full.locator('#self-test-prompt').innerText().catch(() => '');
+    if (text === lastPrompt) {
+      await full.waitForTimeout(100);
+      continue;
+    }
+    lastPrompt = text;
+    if (/^Is the LED/.test(text)) {
+      await full.locator('#self-test-answers button[data-answer="lit"]').click();
+    } else if (text === 'Press the No key of seat 1.') {
+      await api(url2, '/api/sim/press', { method: 'POST', token: token2, body: { station: 0, key: 'no' } });
+    } else if (/^Press the Yes key/.test(text)) {
+      check(false, `${size}: the stuck Yes key is not asked for`);
+      await full.locator('#self-test-answers button[data-answer="skip"]').click();
+    } else if (text === 'Take every tag off the castle.') {
+      if (put) await api(url2, '/api/sim/lift', { method: 'POST', token: token2, body: { tag } });
+      put = false;
+    } else {
+      const asked = /^Put one tag (?:on|in) .* \(reader r(\d)\)\.$/.exec(text);
+      if (asked) {
+        const placed = await api(url2, '/api/sim/put', { method: 'POST', token: token2, body: { tag, place: asked[1] } });
+        put = placed.status === 200;
+        // No reader sees it (the throne's chip answers on another line): the host says so.
+        if (asked[1] === '6') {
+          await full.waitForTimeout(1000);
+          check((await full.locator('#self-test-prompt').innerText()) === text, `${size}: a tag no reader sees leaves the question asked`);
+          await full.locator('#self-test-answers button[data-answer="done"]').click();
+        }
+      }
+    }
+  }
+  const endText = await full.locator('#self-test-end').innerText().catch(() => '');
+  check(endText === 'The check is over: 4 faults to fix.', `${size}: the check ends with four faults ("${endText}"; last asked: "${lastPrompt}")`);
+  const fullFindings = await full.locator('#self-test-findings li').allInnerTexts();
+  check(fullFindings.length === 5, `${size}: the full check: five findings (${fullFindings.length})`);
+  check(fullFindings.some((f) => f.includes('r6 (the throne) does not answer.') && f.includes('Check its chip select, GPIO 26, header pin 37')),
+    `${size}: the reader whose chip answers on another line is named with its chip select's header pin`);
+  check(fullFindings.some((f) => f.includes('r1 and r2 both see a tag put on floor 1.') && f.includes('put them in different field groups')),
+    `${size}: the coupled pair is named, with the field groups to separate`);
+  check(fullFindings.some((f) => f.includes('A tag put on floor 4 over r4 is seen by r5, which is configured for floor 5.') && f.includes('r4 and r5 look swapped')),
+    `${size}: the swapped pair is named`);
+  check(fullFindings.some((f) => f.includes('The Yes key of seat 1 answers untouched.') && f.includes('gpiochip2 line 0')),
+    `${size}: the stuck key is named with its line`);
+  check(fullFindings[4].startsWith('Note: r3 is a clone chip: FM17522 (version 0x88).'),
+    `${size}: the clone is a note, after the faults`);
+  check(await pageWidth(full) <= (size === 'phone' ? 390 : 1280), `${size}: no sideways scrolling`);
+  await shot(full, `${size}-full-check`, { fullPage: true });
+  await checkAxe(full, `the findings on a ${size}`);
 }
 
 try {
@@ -115,58 +186,12 @@ try {
   check(await pageWidth(laptop) <= 1280, 'no sideways scrolling on the laptop');
   await shot(laptop, 'laptop-findings', { fullPage: true });
 
-  // --- the full check on the second castle, on a laptop ----------------------
-  const full = await newPage(browser, { viewport: { width: 1280, height: 800 } }, errors);
-  const url2 = second.url;
-  const token2 = second.hostToken;
-  await full.goto(`${url2}/host-tools.html?check=castle#${token2}`);
-  await full.locator('#self-test-start').waitFor({ timeout: kWait });
-  await full.locator('#self-test-full').check();
-  await full.locator('#self-test-start').click();
-  const tag = '04AB12CD34EF56';
-  let put = false;
-  let lastPrompt = '';
-  const end = Date.now() + 60000;
-  while (Date.now() < end) {
-    const over = await full.evaluate(() => document.body.dataset.selfTest === 'over');
-    if (over) break;
-    const text = await full.locator('#self-test-prompt').innerText().catch(() => '');
-    if (text === lastPrompt) {
-      await full.waitForTimeout(100);
-      continue;
-    }
-    lastPrompt = text;
-    if (/^Is the LED/.test(text)) {
-      await full.locator('#self-test-answers button[data-answer="lit"]').click();
-    } else if (text === 'Press the No key of seat 1.') {
-      await api(url2, '/api/sim/press', { method: 'POST', token: token2, body: { station: 0, key: 'no' } });
-    } else if (/^Press the Yes key/.test(text)) {
-      check(false, 'the stuck Yes key is not asked for');
-      await full.locator('#self-test-answers button[data-answer="skip"]').click();
-    } else if (text === 'Take every tag off the castle.') {
-      if (put) await api(url2, '/api/sim/lift', { method: 'POST', token: token2, body: { tag } });
-      put = false;
-    } else {
-      const asked = /^Put one tag (?:on|in) .* \(reader r(\d)\)\.$/.exec(text);
-      if (asked) {
-        const placed = await api(url2, '/api/sim/put', { method: 'POST', token: token2, body: { tag, place: asked[1] } });
-        put = placed.status === 200;
-      }
-    }
+  // --- the full check on the second castle, on a laptop then a phone --------
+  for (const [size, device] of [['laptop', { viewport: { width: 1280, height: 800 } }], ['phone', kPhone]]) {
+    const full = await newPage(browser, device, errors);
+    await fullCheck(full, size);
+    await full.context().close();
   }
-  await full.locator('#self-test-end:text("The check is over: 3 faults to fix.")').waitFor({ timeout: kWait });
-  const fullFindings = await full.locator('#self-test-findings li').allInnerTexts();
-  check(fullFindings.length === 4, `the full check: four findings (${fullFindings.length})`);
-  check(fullFindings.some((f) => f.includes('r1 and r2 both see a tag put on floor 1.') && f.includes('put them in different field groups')),
-    'the coupled pair is named, with the field groups to separate');
-  check(fullFindings.some((f) => f.includes('A tag put on floor 4 over r4 is seen by r5, which is configured for floor 5.') && f.includes('r4 and r5 look swapped')),
-    'the swapped pair is named');
-  check(fullFindings.some((f) => f.includes('The Yes key of seat 1 answers untouched.') && f.includes('gpiochip2 line 0')),
-    'the stuck key is named with its line');
-  check(fullFindings[3].startsWith('Note: r3 is a clone chip: FM17522 (version 0x88).'),
-    'the clone is a note, after the faults');
-  await shot(full, 'laptop-full-check', { fullPage: true });
-  await checkAxe(full, 'the findings on a laptop');
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);
