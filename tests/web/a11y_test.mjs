@@ -119,6 +119,7 @@ try {
     ['sim', `/sim.html#${token}`, '#castle g.token'],
     ['tools', `/host-tools.html#${token}`, '#chance'],
     ['castle', `/castle.html#${token}`, 'article.reader'],
+    ['setup', `/setup.html#${token}`, '#enrol-card:not(.hidden)'],
     ...(player ? [['player', player, '#private:not(.hidden)'], ['games', '/games.html', '#games table, #games *'],
       ['review', reviewPath, '#castle svg'], ['league', '/league.html', 'main']] : []),
   ];
