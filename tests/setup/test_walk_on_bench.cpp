@@ -176,10 +176,9 @@ TEST_CASE("castle walk on a bench: every fault of the issue found and named with
         listed(texts,
                "r6 (the throne) does not answer. Check its chip select, GPIO 26, header pin 37, then its bus "
                "/dev/spidev0.1 and its power."));
-    CHECK(
-        listed(texts,
-               "r3 is a clone chip: FM17522 (version 0x88). A clone usually works; if this reader "
-               "misses tags, replace it with a genuine MFRC522 board."));
+    CHECK(listed(texts,
+                 "r3 is a clone chip: FM17522 (version 0x88). A clone usually works; if this reader "
+                 "misses tags, replace it with a genuine MFRC522 board."));
     CHECK(listed(texts, "Not lit: the LED of floor 3. Check the LED, its resistor and gpiochip5 line 3."));
     CHECK(
         listed(texts,
