@@ -316,4 +316,35 @@ WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view bas
     return written;
 }
 
+std::string withSecretsHidden(std::string_view text) {
+    // A line-level pass over the INI's own syntax (ini_reader.hpp): a
+    // section header, or `key = value` whose key names a secret there.
+    auto trimmed = [](std::string_view t) {
+        while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+        return t;
+    };
+    std::string out, section;
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        const std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        const bool lastHadBreak = end != std::string_view::npos;
+        const auto content = trimmed(line.substr(0, line.find('#')));
+        if (content.starts_with('[') && content.ends_with(']'))
+            section = trimmed(content.substr(1, content.size() - 2));
+        const auto equals = content.find('=');
+        const auto key =
+            equals == std::string_view::npos ? std::string_view{} : trimmed(content.substr(0, equals));
+        const bool secret = (section == "daemon" && key == "host_token") ||
+                            (section == "club" && (key == "password" || key == "league_password"));
+        if (secret)
+            out.append(line.substr(0, line.find('=') + 1)).append(" ").append(kHiddenValue);
+        else
+            out.append(line);
+        if (lastHadBreak) out.push_back('\n');
+    }
+    return out;
+}
+
 }  // namespace vivaref::config

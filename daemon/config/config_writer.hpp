@@ -39,4 +39,11 @@ struct WrittenConfig {
 WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view baseText,
                                 const std::filesystem::path& baseDirectory = {});
 
+// `text` (a configuration) to be shown on a screen: the secrets' values
+// ([daemon] host_token, [club] password and league_password) replaced by
+// kHiddenValue, every other line as it was. The guided set-up's review
+// shows the file to be written this way; the file keeps them.
+inline constexpr std::string_view kHiddenValue = "********";
+std::string withSecretsHidden(std::string_view text);
+
 }  // namespace vivaref::config

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "daemon/config/config_file.hpp"
+#include "daemon/config/config_writer.hpp"
 #include "daemon/config/example_castle.hpp"
 #include "daemon/setup/walk_words.hpp"
 #include "daemon/words/message_json.hpp"
@@ -484,7 +485,7 @@ json HostSetup::state() {
                 {{"finding", setupSaid(f.finding)}, {"fix", setupSaid(f.fix)}, {"note", f.note}});
     }
     if (step_ == Step::Review) {
-        out["ini"] = text_;
+        out["ini"] = config::withSecretsHidden(text_);  // the file keeps them; a screen does not show them
         out["problems"] = json::array();
         for (const auto& p : problems_)
             out["problems"].push_back(

@@ -306,3 +306,21 @@ TEST_CASE("values that cannot be written are refused with the key and the reason
 
 }  // namespace
 }  // namespace vivaref::config
+
+TEST_CASE(
+    "a configuration to be shown: the host's secret and the club's passwords hidden, all else as it was") {
+    const std::string text =
+        "[daemon]\nhardware = sim\nhost_token = Very-Secret-0123456789abcdef  # the host's\n"
+        "[club]\ntable = kitchen\npassword=s3cret\nleague_password = other\n"
+        "[voice]\npassword = not-a-secret-here\n[castle]\nedition = 2024";
+    const std::string shown = withSecretsHidden(text);
+    CHECK(shown ==
+          "[daemon]\nhardware = sim\nhost_token = ********\n"
+          "[club]\ntable = kitchen\npassword= ********\nleague_password = ********\n"
+          "[voice]\npassword = not-a-secret-here\n[castle]\nedition = 2024");
+    CHECK(shown.find("Very-Secret") == std::string::npos);
+    CHECK(shown.find("s3cret") == std::string::npos);
+    // A file with no secret is shown as it is.
+    const std::string plain = "[castle]\nedition = classic\n\n[sensing]\nmajority_scans = 2\n";
+    CHECK(withSecretsHidden(plain) == plain);
+}
