@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -12,6 +13,7 @@
 #include "daemon/config/config_check.hpp"
 #include "daemon/config/config_in_force.hpp"
 #include "daemon/config/sim_bench.hpp"
+#include "daemon/config/unit_access.hpp"
 #include "daemon/server/host_secret.hpp"
 #include "daemon/server/http_server.hpp"
 #include "daemon/server/secret_token.hpp"
@@ -150,9 +152,13 @@ int runServe(const std::vector<std::string>& argv) {
         "and serves the web pages and their JSON API (web-ui/API.md) on one event loop.\n"
         "The configuration is checked first, as 'vivaref check-config' does; any problem stops it.\n"
         "With --config FILE, castle.ini in its state directory (saved by the host page's set-up) is in\n"
-        "force instead while it is valid; serve says which file it runs on.\n"
+        "force instead while it is valid; serve says which file it runs on. When castle.ini's castle does\n"
+        "not open at start, FILE's runs instead (said, and shown on the host's set-up page).\n"
         "--hardware=real opens the readers, vote keys and LEDs the configuration names (a device\n"
-        "that does not open stops it, naming the file line). Without --config: the simulated castle on " +
+        "that does not open stops it, naming the file line). Without --hardware, each configuration\n"
+        "applied says which castle runs (the set-up page's \"use this castle's readers\" switches from the\n"
+        "simulated castle to the real one); with it, every castle runs on it. Without --config: the\n"
+        "simulated castle on " +
         std::string(kDefaultListen) +
         ". The host's controls (and the simulated castle's pieces and keys) need\n"
         "the configuration's host_token, else the host secret made at the first start in the state\n"
@@ -211,10 +217,22 @@ int runServe(const std::vector<std::string>& argv) {
         castle = check.config;
         // The host's "apply" rebuilds the castle from the file in force then.
         settings.configFile = configFile;
+        // castle.ini's castle may not open (readers not wired yet): FILE's runs then, when valid.
+        if (inForce.usesSaved) {
+            auto given = config::checkCastleConfigFile(configFile);
+            if (given.status == config::ConfigCheck::Status::Valid)
+                settings.givenConfig = std::move(given.config);
+        }
+        // Under systemd the service reaches what the generator's drop-in names: the devices of this
+        // configuration (unit_access.hpp). A castle saved later that needs others waits for the restart.
+        if (std::getenv("NOTIFY_SOCKET") != nullptr) settings.deviceAccess = config::unitAccess(*castle);
         stateDirectory = castle->daemon.stateDirectory;
         takeConfiguration(*castle, settings, hardware, listenText);
     }
-    if (!args.hardware.empty()) hardware = args.hardware;
+    if (!args.hardware.empty()) {
+        hardware = args.hardware;
+        settings.hardwareFixed = true;  // a configuration applied later keeps it
+    }
     if (!args.listen.empty()) listenText = args.listen;
     if (auto wrong = takeCastle(hardware, std::move(castle), settings)) return usageError("serve", *wrong);
     if (settings.simBench)

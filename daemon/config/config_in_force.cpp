@@ -186,4 +186,31 @@ SaveResult saveCastleConfig(const CastleConfig& castle, const ConfigInForce& inF
     return saveCastleConfig(castle, readText(inForce.file()), inForce.saved, base);
 }
 
+SaveResult putAsideSavedConfig(const ConfigInForce& inForce) {
+    std::error_code ec;
+    if (inForce.saved.empty() || !std::filesystem::exists(inForce.saved, ec)) {
+        SaveResult result;
+        result.message = engine::Message("castle.config.nothing-saved",
+                                         {{"given", engine::say::text(inForce.given.string())}});
+        result.why = "no castle saved by the set-up: the configuration in force is " + inForce.given.string();
+        return result;
+    }
+    // A rename replaces the old backup in one step: castle.ini is either still in force or put aside.
+    const std::filesystem::path backup = inForce.saved.string() + ".bak";
+    if (::rename(inForce.saved.c_str(), backup.c_str()) != 0)
+        return notSaved(inForce.saved,
+                        osError("cannot rename " + inForce.saved.string() + " to " + backup.string()));
+    SaveResult result;
+    result.saved = true;
+    result.message =
+        engine::Message("castle.config.put-aside", {{"file", engine::say::text(inForce.saved.string())},
+                                                    {"backup", engine::say::text(backup.string())},
+                                                    {"given", engine::say::text(inForce.given.string())}});
+    result.why = "put aside " + inForce.saved.string() + " as " + backup.string() +
+                 ": the configuration in force is " + inForce.given.string();
+    std::string why;
+    if (!syncDirectory(inForce.saved.parent_path(), why)) result.why += " (" + why + ")";
+    return result;
+}
+
 }  // namespace vivaref::config

@@ -75,4 +75,11 @@ SaveResult saveCastleConfig(const CastleConfig& castle, std::string_view baseTex
 // the state directory's castle.ini.
 SaveResult saveCastleConfig(const CastleConfig& castle, const ConfigInForce& inForce);
 
+// The set-up's castle put aside, so that the given file is in force again:
+// castle.ini renamed castle.ini.bak (the backup it had replaced), the
+// directory fsynced. `saved`: renamed; message castle.config.put-aside
+// {file, backup, given}, or castle.config.nothing-saved (no castle.ini),
+// castle.config.not-saved {file, why} (the rename refused: nothing changed).
+SaveResult putAsideSavedConfig(const ConfigInForce& inForce);
+
 }  // namespace vivaref::config

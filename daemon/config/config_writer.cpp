@@ -251,7 +251,17 @@ private:
 // configuration's own directory.
 bool isRelativeFileKey(const IniEntry& e) { return e.section == "daemon" && e.key == "sim_bench"; }
 
-std::string keptSections(std::string_view baseText, const std::filesystem::path& baseDirectory) {
+// The [daemon] keys a CastleConfig may change in a kept section: its
+// hardware (the set-up page's "use this castle's readers"), and with it the
+// simulated castle's bench, which real readers do not play. `hardware = ...`
+// is written where the base has it, else right under the section's header;
+// a bench put aside stays as a comment, so that the file still says where it was.
+struct DaemonKeys {
+    std::string hardware;  // "sim" or "real"
+};
+
+std::string keptSections(std::string_view baseText, const std::filesystem::path& baseDirectory,
+                         const DaemonKeys& daemon) {
     if (baseText.starts_with("\xEF\xBB\xBF")) baseText.remove_prefix(3);
     ConfigProblems
         ignored;  // the file in force was checked when it was read; a new one is checked before it is saved
@@ -265,7 +275,18 @@ std::string keptSections(std::string_view baseText, const std::filesystem::path&
         lines.push_back(line);
         start = end + 1;
     }
+    const auto entryOn = [&ini](int number, std::string_view section, std::string_view key) {
+        return std::any_of(ini.entries.begin(), ini.entries.end(), [&](const IniEntry& e) {
+            return e.line == number && e.section == section && e.key == key;
+        });
+    };
+    const bool statesHardware = std::any_of(ini.entries.begin(), ini.entries.end(), [](const IniEntry& e) {
+        return e.section == "daemon" && e.key == "hardware";
+    });
+    const bool hasDaemon = std::any_of(ini.sections.begin(), ini.sections.end(),
+                                       [](const IniSection& section) { return section.name == "daemon"; });
     std::string out;
+    if (!hasDaemon && daemon.hardware == "real") out += "\n[daemon]\nhardware = real\n";
     for (std::size_t i = 0; i < ini.sections.size(); ++i) {
         if (isCastleSection(ini.sections[i].name)) continue;
         const auto first = static_cast<std::size_t>(ini.sections[i].line - 1);
@@ -275,6 +296,25 @@ std::string keptSections(std::string_view baseText, const std::filesystem::path&
         out += "\n";
         for (std::size_t k = first; k < last && k < lines.size(); ++k) {
             const int number = static_cast<int>(k + 1);
+            if (ini.sections[i].name == "daemon") {
+                if (k == first && !statesHardware) {
+                    out.append(lines[k]) += "\nhardware = " + daemon.hardware + "\n";
+                    continue;
+                }
+                const auto hardware =
+                    std::find_if(ini.entries.begin(), ini.entries.end(), [&](const IniEntry& e) {
+                        return e.line == number && e.section == "daemon" && e.key == "hardware";
+                    });
+                if (hardware != ini.entries.end() && hardware->value != daemon.hardware) {
+                    out += "hardware = " + daemon.hardware + "\n";
+                    continue;
+                }
+                if (entryOn(number, "daemon", "sim_bench") && daemon.hardware == "real") {
+                    out += "# (the simulated castle's bench, not used by this configuration) ";
+                    out.append(lines[k]) += '\n';
+                    continue;
+                }
+            }
             const auto moved = std::find_if(ini.entries.begin(), ini.entries.end(), [&](const IniEntry& e) {
                 return e.line == number && isRelativeFileKey(e) && !e.value.empty() &&
                        !e.value.starts_with('/');
@@ -304,7 +344,8 @@ WrittenConfig writeCastleConfig(const CastleConfig& castle, std::string_view bas
         "# hand; daemon/config/examples/castle-2024.ini explains every key. The sections other\n"
         "# than the castle's are kept as the configuration it replaced had them.\n\n";
     text += writer.castleSection();
-    text += keptSections(baseText, baseDirectory);
+    text +=
+        keptSections(baseText, baseDirectory, DaemonKeys{std::string(hardwareName(castle.daemon.hardware))});
     text += writer.hardwareSections();
     WrittenConfig written;
     if (writer.refused()) {

@@ -3,7 +3,9 @@
 // [buttons], [leds], [reader.NAME], [station.SEAT]) from a CastleConfig, in
 // the order and form of examples/castle-2024.ini, each with a short comment;
 // every other section of a base file ([daemon], [store], [voice], [club]...)
-// carried through line for line, comments included. Reading the result gives
+// carried through line for line, comments included, but for [daemon]'s
+// `hardware` (written as the CastleConfig's) and `sim_bench` (turned into a
+// comment on real hardware, which plays no bench). Reading the result gives
 // the same CastleConfig (tests/config/test_config_writer.cpp). The guided
 // set-up writes the configuration in force with it (config_in_force.hpp).
 #pragma once

@@ -431,7 +431,8 @@ ApiRouter::Reply ApiRouter::selfTest(const Request& request, bool answerRoute) {
 }
 
 // GET: the set-up's state; POST {"from"?: "in-force" | "example"} starts one, {"action": "stop"}
-// abandons it; POST .../answer {"answer": ..., "reader"?: NAME} answers the step's question.
+// abandons it, {"action": "use-real"} and {"action": "put-aside"} switch the castle in force
+// between set-ups; POST .../answer {"answer": ..., "reader"?: NAME} answers the step's question.
 ApiRouter::Reply ApiRouter::setup(const Request& request, bool answerRoute) {
     if (!options_.setup)
         return error(request, http::status::not_found, "no-setup", "this daemon runs no set-up");
@@ -445,16 +446,17 @@ ApiRouter::Reply ApiRouter::setup(const Request& request, bool answerRoute) {
     if (answerRoute) return answer(request, options_.setup("answer", fields, false));
     std::string action = "start";
     if (const auto given = fields.find("action"); given != fields.end()) {
-        if (!given->is_string() || (*given != "start" && *given != "stop"))
+        if (!given->is_string() ||
+            (*given != "start" && *given != "stop" && *given != "use-real" && *given != "put-aside"))
             return error(request, http::status::bad_request, "bad-request",
-                         "a set-up's \"action\" is start or stop");
+                         "a set-up's \"action\" is start, stop, use-real or put-aside");
         action = given->get<std::string>();
-        if (action == "stop" && fields.size() > 1)
+        if (action != "start" && fields.size() > 1)
             return error(request, http::status::bad_request, "bad-request",
-                         "a stop takes nothing but its \"action\"");
+                         "a " + action + " takes nothing but its \"action\"");
     }
     bool gameInProgress = false;
-    if (action == "start") {
+    if (action != "stop") {
         const json status = service_.publicStatus();
         const std::string state = status.is_object() ? status.value("state", "") : "";
         gameInProgress = state == "playing" || state == "paused";

@@ -61,6 +61,13 @@ config::CastleConfig exampleProfile(const config::CastleConfig& inForce) {
     return profile;
 }
 
+config::CastleConfig realProfile(const config::CastleConfig& inForce) {
+    config::CastleConfig profile = inForce.readers.empty() ? exampleProfile(inForce) : inForce;
+    profile.daemon.hardware = config::Hardware::Real;
+    profile.daemon.simBench.clear();  // the simulated castle's faults: nothing to do with real readers
+    return profile;
+}
+
 config::CastleConfig setupResult(const config::CastleConfig& profile,
                                  const std::map<std::string, std::string>& places,
                                  const std::vector<setup::KeyCheck>& keys) {
@@ -110,9 +117,11 @@ HostSetup::HostSetup(HostSetupHooks hooks, const drivers::LoopClock& clock)
 ServiceAnswer HostSetup::request(std::string_view action, const json& body, bool gameInProgress) {
     if (action == "state") return ServiceAnswer::ok(state());
     if (action == "start") return start(body, gameInProgress);
+    if (action == "use-real") return useReal(gameInProgress);
+    if (action == "put-aside") return putAside(gameInProgress);
     if (action != "answer" && action != "stop")
         return ServiceAnswer::failed(Outcome::BadRequest, "bad-request",
-                                     "a set-up request is start, answer or stop");
+                                     "a set-up request is start, answer, stop, use-real or put-aside");
     if (!running())
         return setupRefused(Outcome::Refused, "not-running", engine::Message("castle.setup.not-running"));
     if (action == "stop") {
@@ -122,13 +131,55 @@ ServiceAnswer HostSetup::request(std::string_view action, const json& body, bool
     return answer(body);
 }
 
-ServiceAnswer HostSetup::start(const json& body, bool gameInProgress) {
+std::optional<ServiceAnswer> HostSetup::refusedToBegin(bool gameInProgress) {
     if (gameInProgress)
         return setupRefused(Outcome::Refused, "game-in-progress",
                             engine::Message("castle.setup.refused-game"));
     if (running()) return setupRefused(Outcome::Refused, "running", engine::Message("castle.setup.running"));
     if (auto busy = hooks_.busy ? hooks_.busy() : std::nullopt)
         return setupRefused(Outcome::Refused, "busy", *busy);
+    return std::nullopt;
+}
+
+ServiceAnswer HostSetup::useReal(bool gameInProgress) {
+    if (auto refused = refusedToBegin(gameInProgress)) return *refused;
+    const CastleInForce castle = hooks_.castleInForce();
+    if (castle.hardwareFixed)
+        return setupRefused(Outcome::Refused, "hardware-fixed",
+                            engine::Message("castle.setup.hardware-fixed"));
+    config::CastleConfig inForce;
+    if (ServiceAnswer found = hooks_.inForce(inForce); found.outcome != Outcome::Ok) return found;
+    if (inForce.daemon.hardware == config::Hardware::Real)
+        return setupRefused(
+            Outcome::Refused, "already-real",
+            engine::Message("castle.setup.already-real", {{"file", say::text(castle.file.string())}}));
+    // Saved, then applied (or, under systemd, the service restarted to reach the devices).
+    ServiceAnswer answer = hooks_.saveAndApply(realProfile(inForce));
+    answer.body["castle"] = castleState();
+    return answer;
+}
+
+ServiceAnswer HostSetup::putAside(bool gameInProgress) {
+    if (auto refused = refusedToBegin(gameInProgress)) return *refused;
+    ServiceAnswer answer = hooks_.putAside();
+    answer.body["castle"] = castleState();
+    return answer;
+}
+
+json HostSetup::castleState() const {
+    if (!hooks_.castleInForce) return nullptr;
+    const CastleInForce castle = hooks_.castleInForce();
+    json out = {{"file", castle.file.string()},
+                {"given", castle.given.string()},
+                {"saved", castle.saved},
+                {"hardware", castle.real ? "real" : "sim"},
+                {"hardwareFixed", castle.hardwareFixed}};
+    if (castle.problem) out["problem"] = setupSaid(*castle.problem);
+    return out;
+}
+
+ServiceAnswer HostSetup::start(const json& body, bool gameInProgress) {
+    if (auto refused = refusedToBegin(gameInProgress)) return *refused;
     std::string from = "in-force";
     for (const auto& [key, value] : body.items()) {
         if (key == "action") continue;
@@ -139,10 +190,9 @@ ServiceAnswer HostSetup::start(const json& body, bool gameInProgress) {
                                          "a set-up's start takes \"from\": \"in-force\" or \"example\"");
         }
     }
-    const auto inForce = hooks_.inForce ? hooks_.inForce() : std::nullopt;
-    if (!inForce)
-        return setupRefused(Outcome::Unavailable, "no-file", engine::Message("castle.config.no-file"));
-    config::CastleConfig profile = from == "example" ? exampleProfile(*inForce) : *inForce;
+    config::CastleConfig inForce;
+    if (ServiceAnswer found = hooks_.inForce(inForce); found.outcome != Outcome::Ok) return found;
+    config::CastleConfig profile = from == "example" ? exampleProfile(inForce) : inForce;
     if (profile.readers.empty())
         return setupRefused(Outcome::Refused, "no-readers", engine::Message("castle.setup.no-readers"));
     ServiceAnswer tried = hooks_.tryOn(profile);
@@ -319,6 +369,15 @@ ServiceAnswer HostSetup::answer(const json& body) {
                 return setupRefused(Outcome::Refused, "problems",
                                     engine::Message("castle.setup.has-problems"));
             ServiceAnswer saved = hooks_.saveAndApply(result());
+            if (saved.outcome != Outcome::Ok && saved.body.contains("save")) {
+                // Saved, but its castle did not open: serve is back on the castle it had.
+                step_ = Step::Finished;
+                walk_.reset();
+                ended_ = engine::Message("castle.setup.not-applied");
+                endedBody_ = saved.body;
+                saved.body["setup"] = state();
+                return saved;
+            }
             if (saved.outcome != Outcome::Ok) {
                 // The previous configuration stays in force; the castle goes back on it.
                 abandon(engine::Message("castle.setup.not-saved"));
@@ -326,7 +385,8 @@ ServiceAnswer HostSetup::answer(const json& body) {
                 return saved;
             }
             step_ = Step::Finished;
-            ended_ = engine::Message("castle.setup.saved");
+            ended_ = engine::Message(saved.body.value("restarting", false) ? "castle.setup.saved-restarting"
+                                                                           : "castle.setup.saved");
             endedBody_ = saved.body;
             break;
         }
@@ -429,7 +489,7 @@ engine::Message HostSetup::prompt() const {
 }
 
 json HostSetup::state() {
-    if (step_ == Step::Idle) return {{"running", false}, {"started", false}};
+    if (step_ == Step::Idle) return {{"running", false}, {"started", false}, {"castle", castleState()}};
     advance(clock_.now());
     json out = {{"running", running()},
                 {"started", true},
@@ -453,6 +513,7 @@ json HostSetup::state() {
             break;
     }
     out["step"] = step;
+    out["castle"] = castleState();
     out["prompt"] = setupSaid(prompt());
     for (const auto& [reader, place] : places_) out["assigned"][reader] = place;
     for (auto s : skipped_) out["skipped"].push_back(castle_.readers[s].name);

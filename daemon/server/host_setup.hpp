@@ -19,6 +19,7 @@
 // castle goes back on the configuration in force, which never changed.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -39,10 +40,26 @@
 
 namespace vivaref::server {
 
+// What the set-up page shows of the castle in force, above its steps.
+struct CastleInForce {
+    std::filesystem::path file;   // the configuration in force (castle.ini or the given file)
+    std::filesystem::path given;  // the file serve was given (--config)
+    bool saved = false;           // castle.ini, the set-up's, is in force
+    bool real = false;            // serve runs the real readers (else the simulated castle)
+    bool hardwareFixed = false;   // serve's --hardware: a configuration's `hardware` is not followed
+    // A castle that did not open (the saved one at start, or one applied): why, and what runs instead.
+    std::optional<engine::Message> problem;
+};
+
 // What the set-up asks of serve.
 struct HostSetupHooks {
-    // The configuration in force (none: serve runs without --config, nothing to write).
-    std::function<std::optional<config::CastleConfig>()> inForce;
+    // The configuration in force into `config`: Ok; else why there is none to start from (503
+    // castle.config.no-file without --config, 409 castle.config.problems with them).
+    std::function<ServiceAnswer(config::CastleConfig& config)> inForce;
+    // The castle in force as the page shows it.
+    std::function<CastleInForce()> castleInForce;
+    // castle.ini put aside (config::putAsideSavedConfig) and the given file applied.
+    std::function<ServiceAnswer()> putAside;
     // Why a set-up cannot start now besides a game (the self-test or an
     // enrolment running): none when it can.
     std::function<std::optional<engine::Message>()> busy;
@@ -63,6 +80,11 @@ struct HostSetupHooks {
 // profile a set-up "from the example" tries.
 config::CastleConfig exampleProfile(const config::CastleConfig& inForce);
 
+// The configuration in force switched to this machine's readers (`hardware
+// = real`, no `sim_bench`): its readers when it names some, else the example
+// castle's wiring (exampleProfile), which the README's wiring table follows.
+config::CastleConfig realProfile(const config::CastleConfig& inForce);
+
 // The profile with the set-up's findings written in: each assigned reader's
 // `place =`, each key that answered as another given that key's line.
 config::CastleConfig setupResult(const config::CastleConfig& profile,
@@ -76,8 +98,10 @@ public:
     void setHooks(HostSetupHooks hooks) { hooks_ = std::move(hooks); }
 
     // "state" (GET); "start" {"from": "in-force" | "example"}; "stop"; "answer" {"answer": ...,
-    // "reader"?: NAME}. Refusals: 409 game-in-progress, busy, not-running, not-asked, claimed;
-    // 400 for a malformed body; 503 no configuration file.
+    // "reader"?: NAME}; between set-ups, "use-real" (realProfile saved and applied: serve then
+    // runs this machine's readers) and "put-aside" (the set-up's castle.ini put aside, the given
+    // file back in force). Refusals: 409 game-in-progress, busy, running, not-running, not-asked,
+    // claimed, already-real, hardware-fixed; 400 for a malformed body; 503 no configuration file.
     ServiceAnswer request(std::string_view action, const nlohmann::json& body, bool gameInProgress);
 
     bool running() const { return step_ != Step::Idle && step_ != Step::Finished; }
@@ -97,6 +121,11 @@ private:
     enum class SpotOutcome { None, Waiting, Unseen, Coupled, Claimed };
 
     ServiceAnswer start(const nlohmann::json& body, bool gameInProgress);
+    // Why no set-up (nor a switch of castle) may begin now: a game, a set-up running, busy.
+    std::optional<ServiceAnswer> refusedToBegin(bool gameInProgress);
+    ServiceAnswer useReal(bool gameInProgress);
+    ServiceAnswer putAside(bool gameInProgress);
+    nlohmann::json castleState() const;
     ServiceAnswer answer(const nlohmann::json& body);
     void abandon(engine::Message why);
     void advance(drivers::Timestamp now);

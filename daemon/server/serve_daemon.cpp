@@ -697,13 +697,29 @@ void retireCastleSide(std::unique_ptr<CastleSide> side, net::io_context& io) {
     side->castle.reset();
 }
 
-// The castle sections of `config` into `settings`, on the hardware serve
-// runs (a simulated castle stays simulated, a real one real).
+// The castle sections of `config` into `settings`, on the hardware it names
+// (on serve's own when --hardware fixed it). No castle may be running on
+// `settings`' bench when it changes.
 void takeCastleSections(ServeSettings& settings, const config::CastleConfig& config) {
-    if (settings.realCastle)
+    const bool real = settings.hardwareFixed ? settings.realCastle.has_value()
+                                             : config.daemon.hardware == config::Hardware::Real;
+    if (real) {
         settings.realCastle = config;
-    else
+        settings.simulatedCastle.reset();
+        settings.enrolment.demoPlace.clear();
+    } else {
         settings.simulatedCastle = config;
+        settings.realCastle.reset();
+        settings.enrolment.demoPlace = "0";
+        // The bench the configuration names (checked with it), read again only when it names another file.
+        const auto& bench = config.daemon.simBench;
+        if (bench.empty()) {
+            settings.simBench.reset();
+        } else if (!settings.simBench || settings.simBench->file != bench) {
+            config::ConfigProblems ignored;
+            settings.simBench = config::readSimBench(bench, ignored);
+        }
+    }
     settings.table.sensing = config.sensing;
     settings.enrolment.edition = std::string(config::castleEditionName(config.edition));
     settings.enrolment.where = config.layout().findPlace({std::string(config::kEnrolmentPlace)})
@@ -727,18 +743,46 @@ int stopped(store::GameStore& store, int signalled, std::ostream& err) {
 
 }  // namespace
 
+namespace {
+
+ServiceAnswer configRefused(ServiceAnswer::Outcome outcome, const char* code, const std::string& message,
+                            const engine::Message& says) {
+    ServiceAnswer answer = ServiceAnswer::failed(outcome, code, message);
+    answer.body["says"] = words::messageJson(says);
+    return answer;
+}
+
+}  // namespace
+
+ServiceAnswer configurationInForce(const std::filesystem::path& configFile, config::ConfigInForce& inForce) {
+    using Answer = ServiceAnswer::Outcome;
+    if (configFile.empty())
+        return configRefused(Answer::Unavailable, "castle.config.no-file",
+                             "serve runs without --config: there is no configuration to apply",
+                             engine::Message("castle.config.no-file"));
+    inForce = config::configInForce(configFile);
+    if (inForce.check.status != config::ConfigCheck::Status::Valid) {
+        const auto& problems = inForce.check.problems;
+        const std::string first = problems.empty() ? std::string() : problems.front().text();
+        ServiceAnswer answer = configRefused(
+            Answer::Refused, "castle.config.problems", "the configuration in force has problems: " + first,
+            engine::Message("castle.config.problems",
+                            {{"count", engine::say::number(static_cast<std::int64_t>(problems.size()))},
+                             {"first", engine::say::text(first)}}));
+        answer.body["problems"] = nlohmann::json::array();
+        for (const auto& p : problems)
+            answer.body["problems"].push_back(
+                {{"file", p.file}, {"line", p.line}, {"key", p.key}, {"reason", p.reason}});
+        return answer;
+    }
+    return ServiceAnswer::ok();
+}
+
 ServiceAnswer applyCastleConfiguration(const std::filesystem::path& configFile, const nlohmann::json& status,
                                        bool enrolling, bool checking, config::ConfigInForce& inForce) {
     using Answer = ServiceAnswer::Outcome;
-    auto refused = [](Answer outcome, const char* code, const std::string& message, engine::Message says) {
-        ServiceAnswer answer = ServiceAnswer::failed(outcome, code, message);
-        answer.body["says"] = words::messageJson(says);
-        return answer;
-    };
-    if (configFile.empty())
-        return refused(Answer::Unavailable, "castle.config.no-file",
-                       "serve runs without --config: there is no configuration to apply",
-                       engine::Message("castle.config.no-file"));
+    const auto refused = configRefused;
+    if (configFile.empty()) return configurationInForce(configFile, inForce);
     const std::string state = status.is_object() ? status.value("state", "") : "";
     if (state == "playing" || state == "paused")
         return refused(Answer::Refused, "castle.config.game-in-progress",
@@ -753,22 +797,7 @@ ServiceAnswer applyCastleConfiguration(const std::filesystem::path& configFile, 
         return refused(Answer::Refused, "castle.config.checking",
                        "the castle is being checked: finish or stop the check first",
                        engine::Message("castle.config.checking"));
-    inForce = config::configInForce(configFile);
-    if (inForce.check.status != config::ConfigCheck::Status::Valid) {
-        const auto& problems = inForce.check.problems;
-        const std::string first = problems.empty() ? std::string() : problems.front().text();
-        ServiceAnswer answer = refused(
-            Answer::Refused, "castle.config.problems", "the configuration in force has problems: " + first,
-            engine::Message("castle.config.problems",
-                            {{"count", engine::say::number(static_cast<std::int64_t>(problems.size()))},
-                             {"first", engine::say::text(first)}}));
-        answer.body["problems"] = nlohmann::json::array();
-        for (const auto& p : problems)
-            answer.body["problems"].push_back(
-                {{"file", p.file}, {"line", p.line}, {"key", p.key}, {"reason", p.reason}});
-        return answer;
-    }
-    return ServiceAnswer::ok();
+    return configurationInForce(configFile, inForce);
 }
 
 int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err) {
@@ -797,12 +826,33 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     ServeParts parts{io, clock, *store, pusher.get(), background.get(), notices, wallAtZero, err, &hostSetup};
 
     // The castle, its table and the loop that steps both: the castle side.
+    // A castle that did not open, and what runs instead, for the set-up page (none: the one in force runs).
+    std::optional<engine::Message> castleProblem;
     std::unique_ptr<CastleSide> side;
     try {
         side = makeCastleSide(settings, parts, {settings.language, settings.voice.settings});
     } catch (const NotStarted& e) {
-        err << "vivaref serve: " << e.what() << "\n";
-        return 2;
+        if (!settings.givenConfig) {
+            err << "vivaref serve: " << e.what() << "\n";
+            return 2;
+        }
+        // The set-up's castle.ini did not open (readers not wired yet, SPI off...): the given file's castle
+        // runs, so that the host keeps the pages to fix it or put castle.ini aside.
+        const auto saved = config::configInForce(settings.configFile).saved;
+        err << "vivaref serve: the castle saved by the set-up in " << saved.string()
+            << " did not open: " << e.what() << "; running on the castle of " << settings.configFile.string()
+            << " instead\n";
+        castleProblem = engine::Message("castle.config.saved-not-opened",
+                                        {{"file", engine::say::text(saved.string())},
+                                         {"why", engine::say::text(e.what())},
+                                         {"given", engine::say::text(settings.configFile.string())}});
+        takeCastleSections(settings, *settings.givenConfig);
+        try {
+            side = makeCastleSide(settings, parts, {settings.language, settings.voice.settings});
+        } catch (const NotStarted& again) {
+            err << "vivaref serve: " << again.what() << "\n";
+            return 2;
+        }
     }
     // No configuration leaves the host's controls open.
     settings.hostToken = hostTokenOf(settings, err);
@@ -828,25 +878,28 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // rebuildOn(): the castle side made again on `config`'s castle sections,
     // `label` naming it for the log; back on the castle it replaced when it
     // does not open (an answer not Ok then).
+    std::string openFailure;  // why the last castle rebuildOn made did not open
     const std::function<ServiceAnswer(const config::CastleConfig&, const std::string&)> rebuildOn =
         [&](const config::CastleConfig& config, const std::string& label) -> ServiceAnswer {
         // `settings` itself takes the new castle's sections (and back the old
         // ones if it does not open): a castle may keep pointers into it
         // (the simulated castle's bench, which stays the same).
         const ServeSettings previous = settings;
-        takeCastleSections(settings, config);
         const HostChoices choices{side->core->language(), side->core->voiceSettings()};
         relay.detach();
         retireCastleSide(std::move(side), io);
+        takeCastleSections(settings, config);  // the old castle gone: none runs on the bench it may replace
         std::string why;
         try {
             side = makeCastleSide(settings, parts, choices);
         } catch (const NotStarted& e) {
             why = e.what();
+            openFailure = why;
             err << "vivaref serve: " << label << " not applied: " << why
                 << "; back on the castle it replaced\n";
             settings.realCastle = previous.realCastle;
             settings.simulatedCastle = previous.simulatedCastle;
+            settings.simBench = previous.simBench;
             settings.table = previous.table;
             settings.enrolment = previous.enrolment;
             try {
@@ -881,7 +934,13 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                                      side->selfTest->running(), inForce);
         if (answer.outcome != ServiceAnswer::Outcome::Ok) return answer;
         ServiceAnswer rebuilt = rebuildOn(inForce.check.config, inForce.file().string());
-        if (rebuilt.outcome != ServiceAnswer::Outcome::Ok) return rebuilt;
+        if (rebuilt.outcome != ServiceAnswer::Outcome::Ok) {
+            // Shown on the set-up page until a castle in force opens.
+            castleProblem =
+                engine::Message("castle.config.apply-failed", {{"why", engine::say::text(openFailure)}});
+            return rebuilt;
+        }
+        castleProblem.reset();
         const auto readers = static_cast<std::int64_t>(side->castle->layout().readerCount());
         nlohmann::json body = {{"file", inForce.file().string()},
                                {"saved", inForce.usesSaved},
@@ -896,11 +955,60 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // side, goes back to the castle it replaced when abandoned, and saves and applies what it found.
     std::optional<config::CastleConfig> beforeSetup;  // the castle sections a set-up replaced
     HostSetupHooks setupHooks;
-    setupHooks.inForce = [&]() -> std::optional<config::CastleConfig> {
-        if (settings.configFile.empty()) return std::nullopt;
-        const config::ConfigInForce inForce = config::configInForce(settings.configFile);
-        if (inForce.check.status != config::ConfigCheck::Status::Valid) return std::nullopt;
-        return inForce.check.config;
+    setupHooks.inForce = [&](config::CastleConfig& config) -> ServiceAnswer {
+        config::ConfigInForce inForce;
+        ServiceAnswer answer = configurationInForce(settings.configFile, inForce);
+        if (answer.outcome == ServiceAnswer::Outcome::Ok) config = inForce.check.config;
+        return answer;
+    };
+    setupHooks.castleInForce = [&] {
+        CastleInForce castle;
+        castle.given = settings.configFile;
+        if (!settings.configFile.empty()) {
+            const config::ConfigInForce inForce = config::configInForce(settings.configFile);
+            castle.file = inForce.file();
+            castle.saved = inForce.usesSaved;
+        }
+        castle.real = settings.realCastle.has_value();
+        castle.hardwareFixed = settings.hardwareFixed;
+        castle.problem = castleProblem;
+        return castle;
+    };
+    // Under systemd, a castle needing devices the drop-in does not grant opens only after a restart.
+    const auto needsRestart = [&](const config::CastleConfig& config) {
+        if (!settings.deviceAccess) return false;
+        const config::UnitAccess access = config::unitAccess(config);
+        return access.devices != settings.deviceAccess->devices ||
+               access.groups != settings.deviceAccess->groups || access.port != settings.deviceAccess->port;
+    };
+    const auto restarting = [&](const std::filesystem::path& file) {
+        err << "vivaref serve: " << file.string()
+            << " needs other devices than the service was given: vivaref-reconfigure restarts it on them\n";
+        castleProblem.reset();
+        nlohmann::json body = {{"restarting", true}, {"file", file.string()}};
+        body["says"] = words::messageJson(
+            engine::Message("castle.config.restarting", {{"file", engine::say::text(file.string())}}));
+        return ServiceAnswer::ok(std::move(body));
+    };
+    setupHooks.putAside = [&]() -> ServiceAnswer {
+        const config::ConfigInForce before = config::configInForce(settings.configFile);
+        const config::SaveResult put = config::putAsideSavedConfig(before);
+        err << "vivaref serve: " << put.why << "\n";
+        if (!put.saved)
+            return configRefused(ServiceAnswer::Outcome::Refused,
+                                 put.message.code == "castle.config.nothing-saved"
+                                     ? "castle.config.nothing-saved"
+                                     : "castle.config.not-saved",
+                                 put.why, put.message);
+        const nlohmann::json aside = {{"file", before.saved.string()},
+                                      {"says", words::messageJson(put.message)}};
+        const config::ConfigInForce after = config::configInForce(settings.configFile);
+        ServiceAnswer answer =
+            after.check.status == config::ConfigCheck::Status::Valid && needsRestart(after.check.config)
+                ? restarting(after.file())
+                : applyInForce();
+        answer.body["putAside"] = aside;
+        return answer;
     };
     setupHooks.busy = [&]() -> std::optional<engine::Message> {
         if (side->enrolment->running()) return engine::Message("castle.config.enrolling");
@@ -951,7 +1059,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
         }
         // Saved: what was tried gives way to the configuration now in force.
         beforeSetup.reset();
-        ServiceAnswer applied = applyInForce();
+        ServiceAnswer applied = needsRestart(config) ? restarting(inForce.saved) : applyInForce();
         applied.body["save"] = {{"file", inForce.saved.string()},
                                 {"says", words::messageJson(saved.message)}};
         return applied;

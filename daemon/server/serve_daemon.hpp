@@ -24,6 +24,7 @@
 #include "daemon/config/castle_config.hpp"
 #include "daemon/config/config_in_force.hpp"
 #include "daemon/config/sim_bench.hpp"
+#include "daemon/config/unit_access.hpp"
 #include "daemon/server/host_enrolment.hpp"
 #include "daemon/server/referee_service.hpp"
 #include "daemon/server/server_limits.hpp"
@@ -89,6 +90,22 @@ struct ServeSettings {
     // readers as they would the real ones. None: the standard board and the
     // simulated castle's defaults.
     std::optional<config::CastleConfig> simulatedCastle;
+    // --hardware given: every castle serve builds runs on it, whatever a
+    // configuration applied later says. Unset: each configuration's
+    // `[daemon] hardware` (so the set-up page's "use this castle's readers"
+    // takes serve from the simulated castle to the real one).
+    bool hardwareFixed = false;
+    // castle.ini (the set-up's) is in force: the given file's configuration,
+    // whose castle serve runs instead when castle.ini's does not open at
+    // start (a wrong choice never leaves the host without the pages; the
+    // set-up page says why: config_in_force.hpp).
+    std::optional<config::CastleConfig> givenConfig;
+    // Under systemd: what its drop-in lets the service reach (the
+    // configuration in force at start, unit_access.hpp). A castle saved that
+    // needs other devices is not applied in place, where they would not
+    // open: vivaref-reconfigure.path restarts the service with them. None:
+    // a castle saved is applied at once.
+    std::optional<config::UnitAccess> deviceAccess;
     // The simulated castle's bench (`[daemon] sim_bench`, config/sim_bench.hpp):
     // the faults of the hardware it simulates, kept by serve for every castle
     // it builds. None: a perfect castle.
@@ -124,13 +141,17 @@ struct ServeSettings {
 // not open: the message names the configuration's file and line).
 int serveCastle(const ServeSettings& settings, std::ostream& out, std::ostream& err);
 
+// The configuration in force of `configFile` into `inForce`: Ok; 503
+// castle.config.no-file without one (serve without --config); 409
+// castle.config.problems (with them) when the file in force has problems.
+ServiceAnswer configurationInForce(const std::filesystem::path& configFile, config::ConfigInForce& inForce);
+
 // Whether the host may apply the configuration in force now (POST
-// /api/host/castle/apply): not without a configuration (503
-// castle.config.no-file), not during a game (`status`'s state playing or
-// paused: 409 castle.config.game-in-progress) or an enrolment (409
-// castle.config.enrolling), not when the file in force has problems (409
-// castle.config.problems, with them). Ok: `inForce` is what to apply.
+// /api/host/castle/apply): as configurationInForce, and not during a game
+// (`status`'s state playing or paused: 409 castle.config.game-in-progress),
+// an enrolment (409 castle.config.enrolling) or a self-test (409
+// castle.config.checking). Ok: `inForce` is what to apply.
 ServiceAnswer applyCastleConfiguration(const std::filesystem::path& configFile, const nlohmann::json& status,
-                                       bool enrolling, config::ConfigInForce& inForce);
+                                       bool enrolling, bool checking, config::ConfigInForce& inForce);
 
 }  // namespace vivaref::server

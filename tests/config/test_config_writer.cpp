@@ -106,6 +106,30 @@ TEST_CASE("a base with a club, a CRLF end and a section the castle does not know
     CHECK(named);
 }
 
+TEST_CASE("[daemon]'s hardware and bench follow the castle; its other lines stay as they were") {
+    CastleConfig castle;
+    castle.daemon.hardware = Hardware::Real;  // the set-up page's "use this castle's readers"
+    const auto written =
+        writeCastleConfig(castle, "[daemon]\nhardware = sim\nsim_bench = /srv/bench.txt\nhttp_port = 8081\n");
+    REQUIRE(written.ok());
+    CHECK(written.text.find("[daemon]\nhardware = real\n# (the simulated castle's bench, not used by this "
+                            "configuration) sim_bench = /srv/bench.txt\nhttp_port = 8081\n") !=
+          std::string::npos);
+    const auto again = checkCastleConfigText(written.text, "written.ini");
+    CHECK(again.config.daemon.hardware == Hardware::Real);
+    CHECK(again.config.daemon.simBench.empty());
+    CHECK(again.config.daemon.httpPort == 8081);
+    // No hardware line: one is written under the header; no [daemon]: one is made for a real castle.
+    CHECK(writeCastleConfig(castle, "[daemon]\nhttp_port = 8081\n")
+              .text.find("[daemon]\nhardware = real\nhttp_port = 8081\n") != std::string::npos);
+    CHECK(writeCastleConfig(castle, "[club]\ntable = north\n").text.find("[daemon]\nhardware = real\n") !=
+          std::string::npos);
+    // The same hardware: the base's line as it was, and the bench kept.
+    castle.daemon.hardware = Hardware::Sim;
+    CHECK(writeCastleConfig(castle, "[daemon]\nhardware  =  sim\nsim_bench = /srv/bench.txt\n")
+              .text.find("[daemon]\nhardware  =  sim\nsim_bench = /srv/bench.txt\n") != std::string::npos);
+}
+
 TEST_CASE(
     "a kept file name relative to the base's directory is written absolute when the base is elsewhere") {
     const std::string base = "[daemon]\nhardware = sim\nsim_bench = benches/dead.txt  # the dead reader\n";

@@ -31,11 +31,19 @@ config::CastleConfig threeReaders() {
 }
 
 struct FakeServe {
-    int tries = 0, backs = 0;
+    int tries = 0, backs = 0, saves = 0;
     std::optional<engine::Message> busy;
+    config::CastleConfig inForce = threeReaders();
+    CastleInForce castle;
+    std::optional<config::CastleConfig> lastSaved;
     HostSetupHooks hooks() {
         HostSetupHooks h;
-        h.inForce = [] { return std::optional<config::CastleConfig>(threeReaders()); };
+        h.inForce = [this](config::CastleConfig& config) {
+            config = inForce;
+            return ServiceAnswer::ok();
+        };
+        h.castleInForce = [this] { return castle; };
+        h.putAside = [] { return ServiceAnswer::ok(); };
         h.busy = [this] { return busy; };
         h.tryOn = [this](const config::CastleConfig&) {
             ++tries;
@@ -50,7 +58,11 @@ struct FakeServe {
         h.preview = [](const config::CastleConfig&) {
             return std::pair<std::string, config::ConfigProblems>{"", {}};
         };
-        h.saveAndApply = [](const config::CastleConfig&) { return ServiceAnswer::ok(); };
+        h.saveAndApply = [this](const config::CastleConfig& config) {
+            ++saves;
+            lastSaved = config;
+            return ServiceAnswer::ok();
+        };
         return h;
     }
 };
@@ -99,7 +111,10 @@ TEST_CASE(
     drivers::ManualClock clock;
     FakeServe serve;
     HostSetup setup(serve.hooks(), clock);
-    CHECK(setup.request("state", json::object(), false).body == json{{"running", false}, {"started", false}});
+    const json idle = setup.request("state", json::object(), false).body;
+    CHECK(idle["running"] == false);
+    CHECK(idle["started"] == false);
+    CHECK(idle["castle"]["hardware"] == "sim");
     CHECK(setup.request("answer", {{"answer", "skip"}}, false).body["error"] == "not-running");
     CHECK(setup.request("start", json::object(), true).body["error"] == "game-in-progress");
     serve.busy = engine::Message("castle.config.checking");
@@ -148,4 +163,55 @@ TEST_CASE(
     CHECK(s["running"] == false);
     CHECK(s["prompt"]["says"]["code"] == "castle.setup.cancelled");
     CHECK_FALSE(setup.running());
+}
+
+TEST_CASE("this castle's readers: the file's readers, else the example's, on real hardware without a bench") {
+    config::CastleConfig sim = threeReaders();
+    sim.daemon.hardware = config::Hardware::Sim;
+    sim.daemon.simBench = "/tmp/bench.txt";
+    sim.daemon.hostToken = "kept-as-it-is-0123456789";
+    const config::CastleConfig own = realProfile(sim);
+    CHECK(own.daemon.hardware == config::Hardware::Real);
+    CHECK(own.daemon.simBench.empty());
+    CHECK(own.daemon.hostToken == sim.daemon.hostToken);
+    REQUIRE(own.readers.size() == 3);
+    CHECK(own.readers[2].name == "r2");
+    config::CastleConfig bare = sim;
+    bare.readers.clear();
+    bare.stations.clear();
+    const config::CastleConfig example = realProfile(bare);
+    CHECK(example.daemon.hardware == config::Hardware::Real);
+    CHECK(example.readers.size() == 28);
+    CHECK(example.stations.size() == 8);
+    CHECK(example.daemon.hostToken == sim.daemon.hostToken);
+}
+
+TEST_CASE("use-real: saved and applied between set-ups only, never on a castle already real or a fixed one") {
+    drivers::ManualClock clock;
+    FakeServe serve;
+    HostSetup setup(serve.hooks(), clock);
+    // During a game, or with --hardware: refused, nothing saved.
+    CHECK(setup.request("use-real", json::object(), true).body["error"] == "game-in-progress");
+    serve.castle.hardwareFixed = true;
+    CHECK(setup.request("use-real", json::object(), false).body["error"] == "hardware-fixed");
+    serve.castle.hardwareFixed = false;
+    serve.busy = engine::Message("castle.config.checking");
+    CHECK(setup.request("use-real", json::object(), false).body["error"] == "busy");
+    serve.busy.reset();
+    CHECK(serve.saves == 0);
+    // Saved on the real readers, the answer with the castle in force.
+    serve.castle.file = "/etc/vivaref/vivaref.ini";
+    const ServiceAnswer used = setup.request("use-real", json::object(), false);
+    CHECK(used.outcome == ServiceAnswer::Outcome::Ok);
+    CHECK(used.body["castle"]["file"] == "/etc/vivaref/vivaref.ini");
+    REQUIRE(serve.lastSaved);
+    CHECK(serve.lastSaved->daemon.hardware == config::Hardware::Real);
+    // Already real: said, not saved again.
+    serve.inForce = *serve.lastSaved;
+    const ServiceAnswer again = setup.request("use-real", json::object(), false);
+    CHECK(again.body["error"] == "already-real");
+    CHECK(serve.saves == 1);
+    // A set-up running: no switch until it ends.
+    REQUIRE(setup.request("start", json::object(), false).outcome == ServiceAnswer::Outcome::Ok);
+    CHECK(setup.request("put-aside", json::object(), false).body["error"] == "running");
 }

@@ -4,6 +4,8 @@
 // readers under the places where their tags were seen, valid for
 // check-config, in force once saved), and the set-ups that go wrong: one
 // abandoned halfway, two places claiming one reader, a disk that refuses the save.
+#include <signal.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 
 #include "daemon/config/config_writer.hpp"
 #include "test_client.hpp"
+#include "tests/server/fake_systemd.hpp"
 #include "tests/server/temp_directory.hpp"
 #include "tests/support/child_process.hpp"
 #include "tests/support/serve_process.hpp"
@@ -368,4 +371,132 @@ TEST_CASE("serve's set-up from the example castle: its 28 readers written, valid
         vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", castleIni.string()}, 30000ms);
     CHECK(check.status == 0);
     CHECK(readersOnCastle(port) == 28);
+}
+
+// "Use this castle's readers" (POST /api/host/setup {"action": "use-real"}):
+// the configuration in force saved as castle.ini on the real readers. Here
+// no reader exists, so the castle does not open: said, and the simulated
+// castle keeps running; at the next start the given file's castle runs
+// instead, the reason shown; "put-aside" brings the given file back. Under
+// systemd the service is restarted on it instead of opening it in place.
+TEST_CASE("serve switched to this castle's readers from the set-up page, and back") {
+    TempDirectory dir;
+    writeSetupCastle(dir.path());
+    const std::vector<std::string> args = {"--config", (dir / "vivaref.ini").string(), "--listen",
+                                           "127.0.0.1:0"};
+    const std::string host = hostHeaders();
+    const auto saved = dir / "state" / "castle.ini";
+    std::optional<vivaref::testsupport::ServeProcess> serve;
+    serve.emplace(VIVAREF_BINARY, args, dir / "stderr");
+    auto port = serve->waitForPort(30000ms);
+    CAPTURE(readAll(dir / "stderr"));
+    REQUIRE(port != 0);
+    json castle = setupBody(get(port, "/api/host/setup", host))["castle"];
+    CHECK(castle["hardware"] == "sim");
+    CHECK(castle["saved"] == false);
+    CHECK(castle["hardwareFixed"] == false);
+    CHECK(castle["file"] == (dir / "vivaref.ini").string());
+    CHECK_FALSE(castle.contains("problem"));
+    // Not without the host's secret.
+    CHECK(post(port, "/api/host/setup", R"({"action": "use-real"})", "Content-Type: application/json\r\n")
+              ->status == 401);
+    CHECK(post(port, "/api/host/setup", R"({"action": "use-real", "from": "example"})", host)->status == 400);
+
+    // Saved on the real readers, which do not open here: the simulated castle stays, and the page says why.
+    auto used = post(port, "/api/host/setup", R"({"action": "use-real"})", host);
+    REQUIRE(used);
+    CAPTURE(used->body);
+    CHECK(used->status == 409);
+    CHECK(setupBody(used)["says"]["code"] == "castle.config.apply-failed");
+    CHECK(setupBody(used)["save"]["file"] == saved.string());
+    const std::string written = readAll(saved);
+    CHECK(written.find("hardware = real") != std::string::npos);
+    CHECK(written.find("\nsim_bench") == std::string::npos);  // put aside as a comment
+    CHECK(written.find("[reader.r6]") != std::string::npos);  // the file's own readers kept
+    CHECK(
+        vivaref::testsupport::runCommand(VIVAREF_BINARY, {"check-config", saved.string()}, 30000ms).status ==
+        0);
+    castle = setupBody(get(port, "/api/host/setup", host))["castle"];
+    CHECK(castle["saved"] == true);
+    CHECK(castle["hardware"] == "sim");
+    CHECK(castle["problem"]["says"]["code"] == "castle.config.apply-failed");
+    CHECK(castle["problem"]["text"].get<std::string>().find("cannot open") != std::string::npos);
+    CHECK(readersOnCastle(port) == 7);
+    auto again = post(port, "/api/host/setup", R"({"action": "use-real"})", host);
+    CHECK(again->status == 409);
+    CHECK(setupBody(again)["says"]["code"] == "castle.setup.already-real");
+
+    // The next start: castle.ini's castle does not open, the given file's runs, and the reason is kept.
+    REQUIRE(serve->stop(SIGTERM, 20000ms) == 0);
+    serve.emplace(VIVAREF_BINARY, args, dir / "stderr");
+    port = serve->waitForPort(30000ms);
+    REQUIRE(port != 0);
+    CHECK(readAll(dir / "stderr").find("did not open") != std::string::npos);
+    castle = setupBody(get(port, "/api/host/setup", host))["castle"];
+    CHECK(castle["saved"] == true);
+    CHECK(castle["file"] == saved.string());
+    CHECK(castle["hardware"] == "sim");
+    CHECK(castle["problem"]["says"]["code"] == "castle.config.saved-not-opened");
+    CHECK(readersOnCastle(port) == 7);
+    // A set-up from castle.ini cannot try a castle that does not open.
+    CHECK(post(port, "/api/host/setup", R"({"from": "in-force"})", host)->status == 409);
+
+    // Put aside: the given file in force again, its castle applied, the reason gone.
+    auto aside = post(port, "/api/host/setup", R"({"action": "put-aside"})", host);
+    REQUIRE(aside);
+    CAPTURE(aside->body);
+    CHECK(aside->status == 200);
+    CHECK(setupBody(aside)["putAside"]["says"]["code"] == "castle.config.put-aside");
+    CHECK(setupBody(aside)["says"]["code"] == "castle.config.applied");
+    CHECK_FALSE(std::filesystem::exists(saved));
+    CHECK(readAll(dir / "state" / "castle.ini.bak") == written);
+    castle = setupBody(get(port, "/api/host/setup", host))["castle"];
+    CHECK(castle["saved"] == false);
+    CHECK_FALSE(castle.contains("problem"));
+    auto nothing = post(port, "/api/host/setup", R"({"action": "put-aside"})", host);
+    CHECK(nothing->status == 409);
+    CHECK(setupBody(nothing)["says"]["code"] == "castle.config.nothing-saved");
+
+    REQUIRE(serve->stop(SIGTERM, 20000ms) == 0);
+    {
+        // Under systemd (a notify socket): the castle needs devices the service was not given, so
+        // vivaref-reconfigure restarts it; serve does not try to open them in place.
+        FakeSystemd systemd;
+        REQUIRE(systemd.ok());
+        serve.emplace(VIVAREF_BINARY, args, dir / "stderr",
+                      std::vector<std::string>{"NOTIFY_SOCKET=" + systemd.path()});
+        port = serve->waitForPort(30000ms);
+        REQUIRE(port != 0);
+        auto restarting = post(port, "/api/host/setup", R"({"action": "use-real"})", host);
+        REQUIRE(restarting);
+        CAPTURE(restarting->body);
+        CHECK(restarting->status == 200);
+        CHECK(setupBody(restarting)["restarting"] == true);
+        CHECK(setupBody(restarting)["says"]["code"] == "castle.config.restarting");
+        CHECK(std::filesystem::exists(saved));
+        CHECK_FALSE(setupBody(restarting)["castle"].contains("problem"));
+        CHECK(readersOnCastle(port) == 7);
+        REQUIRE(serve->stop(SIGTERM, 20000ms) == 0);
+    }
+    std::filesystem::remove(saved);
+    {
+        // --hardware keeps its castle: no switch.
+        std::vector<std::string> fixed = args;
+        fixed.push_back("--hardware=sim");
+        serve.emplace(VIVAREF_BINARY, fixed, dir / "stderr");
+        port = serve->waitForPort(30000ms);
+        REQUIRE(port != 0);
+        CHECK(setupBody(get(port, "/api/host/setup", host))["castle"]["hardwareFixed"] == true);
+        auto refused = post(port, "/api/host/setup", R"({"action": "use-real"})", host);
+        CHECK(refused->status == 409);
+        CHECK(setupBody(refused)["says"]["code"] == "castle.setup.hardware-fixed");
+        // The given file gone bad meanwhile: the answer names its problems.
+        std::ofstream(dir / "vivaref.ini", std::ios::app) << "\n[reader.broken]\nplace = 99\n";
+        auto bad = post(port, "/api/host/setup", R"({"from": "in-force"})", host);
+        REQUIRE(bad);
+        CAPTURE(bad->body);
+        CHECK(bad->status == 409);
+        CHECK(setupBody(bad)["says"]["code"] == "castle.config.problems");
+        CHECK(setupBody(bad)["problems"].size() >= 1);
+    }
 }

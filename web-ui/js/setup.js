@@ -45,10 +45,10 @@ function lock(message) {
   m.classList.toggle('hidden', !message);
 }
 
-function tell(text) {
+function tell(text, kind = 'error') {
   const node = $('message');
   node.textContent = text || '';
-  node.className = 'message error';
+  node.className = `message ${kind}`;
   node.classList.toggle('hidden', !text);
 }
 
@@ -75,8 +75,27 @@ function answerButtons(s) {
   return buttons.join('');
 }
 
+// The castle in force (the state's `castle`): which file, simulated or this
+// castle's readers, why a saved castle did not open; the switches offered
+// between set-ups.
+function renderCastle(castle, running) {
+  const known = !!(castle && castle.file);
+  $('castle-card').classList.toggle('hidden', !known);
+  if (!known) return;
+  const file = { text: castle.file };
+  $('castle-runs').textContent = say(castle.hardware === 'real' ? 'page.setup.runs-real' : 'page.setup.runs-sim', { file });
+  const problem = castle.problem ? sayOr(castle.problem.says, castle.problem.text) : '';
+  $('castle-problem').textContent = problem;
+  $('castle-problem').classList.toggle('hidden', !problem);
+  $('use-real-box').classList.toggle('hidden', running || castle.hardware === 'real' || castle.hardwareFixed || castle.saved && !!castle.problem);
+  const aside = !running && castle.saved;
+  $('put-aside').classList.toggle('hidden', !aside);
+  if (aside) $('put-aside').textContent = say('page.setup.put-aside', { given: { text: castle.given } });
+}
+
 function render(s) {
   const running = !!s.running;
+  renderCastle(s.castle, running);
   document.body.dataset.setup = running ? s.step : (s.started ? 'over' : 'none');
   $('start-card').classList.toggle('hidden', running);
   // Tags are enrolled on the castle in force: before a set-up or after it, never during one.
@@ -171,6 +190,56 @@ async function act(path, body) {
   refresh();
 }
 
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// The service restarts on a castle that needs other devices
+// (castle.config.restarting): the page waits for the referee to go, then to
+// answer again (at most a minute), and shows the castle it came back on.
+async function waitForRestart(says) {
+  stopPolling();
+  tell(`${says} ${say('page.setup.waiting')}`, 'ok');
+  let gone = false;
+  for (let i = 0; i < 120; i += 1) {
+    await sleep(500);
+    try {
+      await getJson('/api/host/setup', { host: true });
+      if (gone || i >= 20) break;  // back, or it never went (not under systemd)
+    } catch (e) {
+      if (e.status === 401) break;
+      gone = true;
+    }
+  }
+  tell(says, 'ok');
+  refresh();
+}
+
+// "Use this castle's readers" and "put the saved castle aside": between set-ups,
+// the castle in force switched; what came of it said above the steps.
+async function switchCastle(action) {
+  if (busy) return;
+  busy = true;
+  let restarting = null;
+  try {
+    tell('');
+    const answer = await postJson('/api/host/setup', { action }, { host: true });
+    // What was written (saved, or put aside), then what the castle runs on now.
+    const wrote = answer.save || answer.putAside;
+    const says = [wrote && wrote.says ? sayOr(wrote.says, '') : '', answer.says ? sayOr(answer.says, '') : '']
+      .filter(Boolean).join(' ');
+    if (answer.restarting) restarting = says;
+    else tell(says, 'ok');
+  } catch (e) {
+    failed(e);
+  } finally {
+    busy = false;
+  }
+  if (restarting !== null) waitForRestart(restarting);
+  else {
+    stopPolling();
+    refresh();
+  }
+}
+
 async function start() {
   await startWords();
   $('needs-link').innerHTML = sayHtml('page.host.needs-link', {}, { serve: code('vivaref serve'), hostLink: code('vivaref host-link') });
@@ -183,6 +252,8 @@ async function start() {
   $('start-in-force').addEventListener('click', () => act('/api/host/setup', { from: 'in-force' }));
   $('start-example').addEventListener('click', () => act('/api/host/setup', { from: 'example' }));
   $('stop').addEventListener('click', () => act('/api/host/setup', { action: 'stop' }));
+  $('use-real').addEventListener('click', () => switchCastle('use-real'));
+  $('put-aside').addEventListener('click', () => switchCastle('put-aside'));
   $('answers').addEventListener('click', (ev) => {
     const button = ev.target.closest('button[data-answer]');
     if (!button) return;
