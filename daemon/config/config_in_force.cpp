@@ -100,6 +100,12 @@ ConfigInForce configInForce(const std::filesystem::path& given) {
     if (inForce.check.status == ConfigCheck::Status::Unreadable) return inForce;
     inForce.saved = inForce.check.config.daemon.stateDirectory / kSavedConfigName;
     std::error_code ec;
+    if (std::filesystem::equivalent(inForce.saved, given, ec)) {
+        // Given castle.ini itself: it is the file in force, and a save replaces it (its backup kept).
+        inForce.why = "the configuration in force is " + given.string() + " (the state directory's own " +
+                      std::string(kSavedConfigName) + ")";
+        return inForce;
+    }
     if (!std::filesystem::exists(inForce.saved, ec)) {
         inForce.why = "the configuration in force is " + given.string() +
                       " (no castle saved by the set-up in " + inForce.saved.parent_path().string() + ")";
@@ -188,7 +194,9 @@ SaveResult saveCastleConfig(const CastleConfig& castle, const ConfigInForce& inF
 
 SaveResult putAsideSavedConfig(const ConfigInForce& inForce) {
     std::error_code ec;
-    if (inForce.saved.empty() || !std::filesystem::exists(inForce.saved, ec)) {
+    // A castle.ini with problems (not in force) may be put aside too; the given file itself never is.
+    if (inForce.saved.empty() || !std::filesystem::exists(inForce.saved, ec) ||
+        std::filesystem::equivalent(inForce.saved, inForce.given, ec)) {
         SaveResult result;
         result.message = engine::Message("castle.config.nothing-saved",
                                          {{"given", engine::say::text(inForce.given.string())}});

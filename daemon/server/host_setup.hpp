@@ -42,9 +42,9 @@ namespace vivaref::server {
 
 // What the set-up page shows of the castle in force, above its steps.
 struct CastleInForce {
-    std::filesystem::path file;   // the configuration in force (castle.ini or the given file)
+    std::filesystem::path file;   // the configuration whose castle runs (castle.ini or the given file)
     std::filesystem::path given;  // the file serve was given (--config)
-    bool saved = false;           // castle.ini, the set-up's, is in force
+    bool saved = false;           // castle.ini, the set-up's, is in force (though its castle may not run)
     bool real = false;            // serve runs the real readers (else the simulated castle)
     bool hardwareFixed = false;   // serve's --hardware: a configuration's `hardware` is not followed
     // A castle that did not open (the saved one at start, or one applied): why, and what runs instead.

@@ -828,6 +828,10 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     // The castle, its table and the loop that steps both: the castle side.
     // A castle that did not open, and what runs instead, for the set-up page (none: the one in force runs).
     std::optional<engine::Message> castleProblem;
+    // The configuration whose castle runs (the set-up page names it).
+    std::filesystem::path runningFile = settings.configFile.empty()
+                                            ? std::filesystem::path()
+                                            : config::configInForce(settings.configFile).file();
     std::unique_ptr<CastleSide> side;
     try {
         side = makeCastleSide(settings, parts, {settings.language, settings.voice.settings});
@@ -847,6 +851,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
                                          {"why", engine::say::text(e.what())},
                                          {"given", engine::say::text(settings.configFile.string())}});
         takeCastleSections(settings, *settings.givenConfig);
+        runningFile = settings.configFile;
         try {
             side = makeCastleSide(settings, parts, {settings.language, settings.voice.settings});
         } catch (const NotStarted& again) {
@@ -941,6 +946,7 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
             return rebuilt;
         }
         castleProblem.reset();
+        runningFile = inForce.file();
         const auto readers = static_cast<std::int64_t>(side->castle->layout().readerCount());
         nlohmann::json body = {{"file", inForce.file().string()},
                                {"saved", inForce.usesSaved},
@@ -964,11 +970,8 @@ int serveCastle(const ServeSettings& given, std::ostream& out, std::ostream& err
     setupHooks.castleInForce = [&] {
         CastleInForce castle;
         castle.given = settings.configFile;
-        if (!settings.configFile.empty()) {
-            const config::ConfigInForce inForce = config::configInForce(settings.configFile);
-            castle.file = inForce.file();
-            castle.saved = inForce.usesSaved;
-        }
+        castle.file = runningFile;
+        if (!settings.configFile.empty()) castle.saved = config::configInForce(settings.configFile).usesSaved;
         castle.real = settings.realCastle.has_value();
         castle.hardwareFixed = settings.hardwareFixed;
         castle.problem = castleProblem;

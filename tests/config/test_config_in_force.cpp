@@ -108,6 +108,39 @@ TEST_CASE("in force: the given file until the set-up saves castle.ini; a castle.
     CHECK(inForce.why.find("the configuration in force is " + dir.given().string()) != std::string::npos);
 }
 
+TEST_CASE(
+    "put aside: castle.ini becomes castle.ini.bak and the given file is in force; never the given file "
+    "itself") {
+    SaveDir dir;
+    dir.writeGiven();
+    CHECK(putAsideSavedConfig(configInForce(dir.given())).message.code == "castle.config.nothing-saved");
+    REQUIRE(saveCastleConfig(setUpCastle(configInForce(dir.given()).check.config), configInForce(dir.given()))
+                .saved);
+    const std::string savedText = SaveDir::read(dir.saved());
+    const auto put = putAsideSavedConfig(configInForce(dir.given()));
+    INFO(put.why);
+    REQUIRE(put.saved);
+    CHECK(put.message.code == "castle.config.put-aside");
+    CHECK_FALSE(std::filesystem::exists(dir.saved()));
+    CHECK(SaveDir::read(dir.path / "state" / "castle.ini.bak") == savedText);
+    const auto after = configInForce(dir.given());
+    CHECK_FALSE(after.usesSaved);
+    CHECK(after.check.config.readers.empty());
+    // A castle.ini with problems (not in force) may be put aside too.
+    SaveDir::write(dir.saved(), "[reader.bad]\nplace = 9\n");
+    CHECK(putAsideSavedConfig(configInForce(dir.given())).saved);
+    CHECK_FALSE(std::filesystem::exists(dir.saved()));
+
+    // Given the state directory's castle.ini itself: it is the given file, in force as such, never put aside.
+    SaveDir::write(dir.saved(), SaveDir::read(dir.given()));
+    const auto itself = configInForce(dir.saved());
+    CHECK_FALSE(itself.usesSaved);
+    CHECK(itself.file() == dir.saved());
+    CHECK(itself.check.status == ConfigCheck::Status::Valid);
+    CHECK(putAsideSavedConfig(itself).message.code == "castle.config.nothing-saved");
+    CHECK(std::filesystem::exists(dir.saved()));
+}
+
 TEST_CASE("saving: the previous castle.ini kept as castle.ini.bak; what is saved reads back the same") {
     SaveDir dir;
     dir.writeGiven();

@@ -40,11 +40,15 @@ export function serveMissing(vivaref) {
 // `[club]` section). `castleSections`: the castle's own sections instead of
 // the [castle] above (e.g. the example castle's readers, keys and LEDs),
 // without a [daemon] section: the simulated castle then has that layout.
-export async function startServe(vivaref, { edition = 'classic', hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '', castleSections = '', listen = '127.0.0.1:0' } = {}) {
+// `hardware`: serve's --hardware (null: none, the configuration's `hardware
+// = sim` then rules, and a castle applied later may switch it); `env`: more
+// environment variables for serve (e.g. NOTIFY_SOCKET, as under systemd).
+export async function startServe(vivaref, { edition = 'classic', hardware = 'sim', env = {}, hostToken = kHostToken, timeoutMs = 30000, parent = tmpdir(), command = [], prepare = null, extraArgs = [], extraConfig = '', castleConfig = '', castleSections = '', listen = '127.0.0.1:0' } = {}) {
   const dir = mkdtempSync(join(parent, 'vivaref-web-'));
   if (prepare) prepare(join(dir, 'games.sqlite'));
-  const args = ['serve', '--hardware=sim', '--listen', listen, '--db', join(dir, 'games.sqlite'), ...extraArgs];
-  const config = join(dir, 'castle.ini');
+  const args = ['serve', ...(hardware ? [`--hardware=${hardware}`] : []), '--listen', listen, '--db', join(dir, 'games.sqlite'), ...extraArgs];
+  // Not castle.ini: that is the name of the castle the host page's set-up saves in the state directory.
+  const config = join(dir, 'vivaref.ini');
   const castle = castleSections || `[castle]\nedition = ${edition === '2024' ? '2024' : 'classic'}\n${castleConfig ? `${castleConfig}\n` : ''}`;
   writeFileSync(config, `${castle}\n[daemon]\nhardware = sim\nhost_token = ${hostToken || ''}\nstate_dir = ${dir}\n${extraConfig ? `\n${extraConfig}` : ''}`);
   args.push('--config', config);
@@ -54,7 +58,7 @@ export async function startServe(vivaref, { edition = 'classic', hostToken = kHo
   // Spawns serve with `listenArgs` and resolves to its address once it listens.
   const launch = (launchArgs) => {
     const argv = [...command, vivaref, ...launchArgs];
-    child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIVAREF_DB: join(dir, 'games.sqlite') } });
+    child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIVAREF_DB: join(dir, 'games.sqlite'), ...env } });
     const started = output.length;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`serve printed no address within ${timeoutMs} ms:\n${output}`)), timeoutMs);

@@ -7,9 +7,12 @@
 // keys when asked, reads the configuration to be written and saves it: the
 // saved castle.ini puts r1 under floor 2 and r2 under floor 1. A laptop
 // (1280x800) starts another set-up from the example castle and stops it: the
-// castle is back on the saved one. A device without the host's secret sees nothing.
+// castle is back on the saved one. Then "use this castle's readers": the
+// phone sees the service restart, and the readers that do not open here
+// said with the given file's castle running; a German phone puts the saved
+// castle aside. A device without the host's secret sees nothing.
 //   node tests/web/setup_test.mjs VIVAREF [ARTIFACTS]   exit 0 pass, 1 fail, 77 skipped
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { api, serveMissing, startServe } from './daemon.mjs';
@@ -27,7 +30,12 @@ let readers = '';
 for (let p = 0; p <= 6; ++p) readers += `[reader.r${p}]\nplace = ${p}\nbus = /dev/spidev0.1\nchip_select = gpiochip0:${20 + p}\n`;
 const castleSections = `[castle]\nedition = classic\n${readers}[station.0]\nyes = gpiochip2:0\nno = gpiochip2:1\n[leds]\nplace.3 = gpiochip5:3\nplace.4 = gpiochip0:5\n`;
 let stateDir = '';
+// No --hardware (the configuration's `hardware = sim` rules, so a castle saved may switch it), and a
+// notify socket as under systemd: a castle that needs other devices is saved and the service restarted
+// on it (the test restarts serve, as vivaref-reconfigure would). Nobody listens on it: serve says so.
 const server = await startServe(vivaref, {
+  hardware: null,
+  env: { NOTIFY_SOCKET: '@vivaref-web-setup-nobody' },
   castleSections,
   extraConfig: 'sim_bench = bench.txt\n',
   prepare: (db) => {
@@ -81,6 +89,9 @@ try {
         check((await phone.locator('#fix').innerText()).includes('different field groups'), 'with its fix');
         await shot(phone, 'phone-coupled', { fullPage: false });
       }
+      // The last spot: the castle cleared before the checks begin, whose readers' step would see the
+      // tag still on the coupled pair (a finding of its own).
+      if (p === 6) await api(url, '/api/sim/lift', { method: 'POST', token, body: { tag: kTag } });
       await phone.locator(`#answers button[data-reader="r${p}"]`).click();
     }
     // The spot settled (its reader assigned): the castle is to be cleared before the next.
@@ -130,6 +141,50 @@ try {
   const back = await api(url, '/api/host/castle', { token });
   check(back.json.readers.length === 7, `the castle is back on its 7 readers (${back.json.readers.length})`);
   check(readFileSync(join(stateDir, 'castle.ini'), 'utf8') === saved, 'and the saved configuration is untouched');
+
+  // "Use this castle's readers" (README, "Your castle"), on the phone: saved on the real readers, the
+  // service restarted on them (by the test here); they do not open on this machine, so the given
+  // file's castle runs and the page says why.
+  const given = join(stateDir, 'vivaref.ini');
+  const castleIni = join(stateDir, 'castle.ini');
+  await phone.goto(`${url}/setup.html`);
+  await phone.locator('#use-real:visible').waitFor({ timeout: kWait });
+  check(await phone.locator('#castle-runs').innerText() === `The referee runs the simulated castle (${castleIni}): no reader of this castle is used yet.`, 'the page says the castle is simulated, and which file');
+  await phone.locator('#use-real').click();
+  await phone.waitForFunction(() => document.getElementById('message').textContent.includes('Waiting for the referee to come back…'), null, { timeout: kWait });
+  const restarting = await phone.locator('#message').innerText();
+  check(restarting.startsWith(`The castle’s configuration is saved in ${castleIni}. ${castleIni} needs other devices than the referee was given: the service restarts on it in a few seconds`), `the phone says the castle is saved and the service restarts ("${restarting}")`);
+  check(!(await phone.locator('#use-real').isVisible()) && !(await phone.locator('#start-in-force').isVisible()), 'nothing to press while the service restarts');
+  check(/^hardware = real$/m.test(readFileSync(castleIni, 'utf8')) && /^# .*sim_bench = /m.test(readFileSync(castleIni, 'utf8')), 'castle.ini now names the real readers, the bench put aside');
+  await shot(phone, 'phone-restarting', { fullPage: false });
+  await server.restart();
+  await phone.locator('#castle-problem:visible').waitFor({ timeout: 30000 });
+  const problem = await phone.locator('#castle-problem').innerText();
+  check(problem.startsWith(`The castle saved in ${castleIni} did not open (`) && problem.includes('cannot open') && problem.includes(`the referee runs on the castle of ${given} instead`), `after the restart the page says the saved castle did not open, and why ("${problem}")`);
+  check(await phone.locator('#castle-runs').innerText() === `The referee runs the simulated castle (${given}): no reader of this castle is used yet.`, 'and that the given file\'s castle runs');
+  check((await api(url, '/api/host/castle', { token })).json.readers.length === 7, 'the castle runs on the given file\'s 7 readers');
+  check(!(await phone.locator('#use-real').isVisible()), 'no second switch is offered while the saved castle does not open');
+  check(await pageWidth(phone) <= 390, `no sideways scrolling on the phone (${await pageWidth(phone)} px)`);
+  await shot(phone, 'phone-not-opened', { fullPage: false });
+
+  // Put aside, from a phone in German: the given file is in force again (under systemd: once more a restart).
+  const german = await newPage(browser, kPhone, errors);
+  await german.context().addInitScript(() => localStorage.setItem('vivaref.language', 'de'));
+  await german.goto(`${url}/setup.html#${token}`);
+  await german.locator('#put-aside:visible').waitFor({ timeout: kWait });
+  check(/^Das in .* gespeicherte Schloss ließ sich nicht öffnen \(.*\): der Schiedsrichter läuft stattdessen mit dem Schloss aus /.test(await german.locator('#castle-problem').innerText()), 'de: the saved castle that did not open, in German');
+  check(await german.locator('#put-aside').innerText() === `Das gespeicherte Schloss beiseitelegen (zurück zu ${given})`, 'de: the put-aside button, in German');
+  await german.locator('#put-aside').click();
+  await german.waitForFunction(() => document.getElementById('message').textContent.includes('Warten, bis der Schiedsrichter wieder da ist…'), null, { timeout: kWait });
+  check(!existsSync(castleIni) && /^hardware = real$/m.test(readFileSync(`${castleIni}.bak`, 'utf8')), 'castle.ini put aside as castle.ini.bak');
+  await server.restart();
+  // Back: the problem gone, the switch offered again.
+  await german.locator('#use-real:visible').waitFor({ timeout: 30000 });
+  check(!(await german.locator('#castle-problem').isVisible()), 'de: no problem left once the service is back, and the switch offered again');
+  check(await german.locator('#castle-runs').innerText() === `Der Schiedsrichter betreibt das simulierte Schloss (${given}): noch wird kein Lesegerät dieses Schlosses genutzt.`, 'de: back on the given file\'s simulated castle, said in German');
+  const done = await german.locator('#message').innerText();
+  check(done.includes('Das gespeicherte Schloss wurde als') && done.includes('beiseitegelegt'), `de: what was done, in German ("${done}")`);
+  await shot(german, 'phone-de-put-aside', { fullPage: false });
   check(errors.length === 0, `no script error in the pages: ${errors.join('; ')}`);
 } catch (e) {
   fail(e);

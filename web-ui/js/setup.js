@@ -198,6 +198,8 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 async function waitForRestart(says) {
   stopPolling();
   tell(`${says} ${say('page.setup.waiting')}`, 'ok');
+  // Nothing to press meanwhile: the castle it comes back on is shown then.
+  for (const id of ['use-real-box', 'put-aside', 'start-card', 'enrol-card']) $(id).classList.add('hidden');
   let gone = false;
   for (let i = 0; i < 120; i += 1) {
     await sleep(500);
