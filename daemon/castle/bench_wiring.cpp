@@ -117,6 +117,17 @@ BenchWiring wireBench(const config::SimBench& bench, const drivers::BoardLayout&
             out.notes.push_back(benchWhere(bench, s.line) + ": stuck " + s.name +
                                 ": no vote key of this castle is on that line");
     }
+    for (const auto& c : bench.crossedKeys) {
+        const auto a = benchKey(benchNameByLine(lineNames, c.a));
+        const auto b = benchKey(benchNameByLine(lineNames, c.b));
+        if (a && b) {
+            out.crossedKeys[*a] = *b;
+            out.crossedKeys[*b] = *a;
+        } else {
+            out.notes.push_back(benchWhere(bench, c.line) + ": crossed " + c.a + " " + c.b +
+                                ": no vote key of this castle is on " + (a ? c.b : c.a));
+        }
+    }
     for (const auto& d : bench.deadLeds) {
         if (auto led = benchLed(benchNameByLine(lineNames, d.name)))
             out.deadLeds.insert(*led);

@@ -46,6 +46,9 @@ struct BenchReader {
 struct BenchWiring {
     std::vector<BenchReader> readers;  // by layout reader index
     std::set<std::pair<drivers::StationId, drivers::VoteKey>> stuckKeys;
+    // A key pressed -> the key whose line reads it (both ways for each `crossed` pair).
+    std::map<std::pair<drivers::StationId, drivers::VoteKey>, std::pair<drivers::StationId, drivers::VoteKey>>
+        crossedKeys;
     std::set<drivers::LedId> deadLeds;
     // Statements that name nothing in this castle (a place it does not have),
     // for the daemon's log: "bench.txt:4: chip gpiochip0:17 under wc3: no such place or reader here".

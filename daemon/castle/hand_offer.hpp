@@ -28,6 +28,9 @@ public:
     // the readers see a put or a lift on their next turns. A press is a key
     // pressed and released, debounced.
     [[nodiscard]] virtual bool put(const drivers::TagUid& tag, const drivers::PlaceName& place) = 0;
+    // The same over one reader's spot, as the layout names it (a place with
+    // several spots: the set-up asks for each); false for no such reader.
+    [[nodiscard]] virtual bool putOver(const drivers::TagUid& tag, const drivers::ReaderId& reader) = 0;
     virtual void lift(const drivers::TagUid& tag) = 0;
     virtual void press(drivers::StationId station, drivers::VoteKey key) = 0;
 

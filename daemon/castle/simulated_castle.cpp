@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "daemon/config/castle_config.hpp"
@@ -119,6 +120,10 @@ bool SimulatedCastle::put(const drivers::TagUid& tag, const drivers::PlaceName& 
     return board_.put(tag, place);
 }
 
+bool SimulatedCastle::putOver(const drivers::TagUid& tag, const drivers::ReaderId& reader) {
+    return board_.putOver(tag, reader);
+}
+
 void SimulatedCastle::lift(const drivers::TagUid& tag) { board_.lift(tag); }
 
 void SimulatedCastle::hold(drivers::ReaderIndex reader, std::optional<drivers::ScanResult> result) {
@@ -127,6 +132,9 @@ void SimulatedCastle::hold(drivers::ReaderIndex reader, std::optional<drivers::S
 
 void SimulatedCastle::press(drivers::StationId station, drivers::VoteKey key) {
     if (bench_.stuckKeys.contains({station, key})) return;  // held down: a press never completes
+    // A crossed wire: the press closes the other key's line.
+    if (const auto crossed = bench_.crossedKeys.find({station, key}); crossed != bench_.crossedKeys.end())
+        std::tie(station, key) = crossed->second;
     if (!sink_) {
         presses_.push_back({station, key});
         return;

@@ -148,6 +148,7 @@ public:
     // debouncer (drivers/gpio/debouncer.hpp) takes a key held at start-up
     // as no press until it is released, which it never is.
     [[nodiscard]] bool put(const drivers::TagUid& tag, const drivers::PlaceName& place) override;
+    [[nodiscard]] bool putOver(const drivers::TagUid& tag, const drivers::ReaderId& reader) override;
     void lift(const drivers::TagUid& tag) override;
     void press(drivers::StationId station, drivers::VoteKey key) override;
     View view() const override;

@@ -211,8 +211,7 @@ SaveResult putAsideSavedConfig(const ConfigInForce& inForce) {
     SaveResult result;
     result.saved = true;
     result.message =
-        engine::Message("castle.config.put-aside", {{"file", engine::say::text(inForce.saved.string())},
-                                                    {"backup", engine::say::text(backup.string())},
+        engine::Message("castle.config.put-aside", {{"backup", engine::say::text(backup.string())},
                                                     {"given", engine::say::text(inForce.given.string())}});
     result.why = "put aside " + inForce.saved.string() + " as " + backup.string() +
                  ": the configuration in force is " + inForce.given.string();

@@ -105,12 +105,15 @@ private:
             version(number, args);
         else if (verb == "stuck")
             stuck(number, args);
+        else if (verb == "crossed")
+            crossed(number, args);
         else if (verb == "dead-led")
             deadLed(number, args);
         else
-            problem(number, verb,
-                    "'" + std::string(verb) +
-                        "' is not a bench statement: chip, no-chip, couple, version, stuck or dead-led");
+            problem(
+                number, verb,
+                "'" + std::string(verb) +
+                    "' is not a bench statement: chip, no-chip, couple, version, stuck, crossed or dead-led");
     }
 
     bool arity(int number, std::string_view verb, const std::vector<std::string_view>& args,
@@ -221,6 +224,33 @@ private:
         bench_.stuckKeys.push_back({benchLineOrName(args[0]), number});
     }
 
+    void crossed(int number, const std::vector<std::string_view>& args) {
+        if (!arity(number, "crossed", args, 2, "crossed KEY KEY (e.g. crossed station.0.yes station.0.no)"))
+            return;
+        for (const auto key : args)
+            if (!isBenchKeyName(key)) {
+                problem(
+                    number, "crossed",
+                    "'" + std::string(key) +
+                        "' is not a vote key: station.SEAT.yes, .no or .stomachache (seat 0-7), or its GPIO "
+                        "line");
+                return;
+            }
+        const std::string a = benchLineOrName(args[0]), b = benchLineOrName(args[1]);
+        if (a == b) {
+            problem(number, "crossed", "a key is crossed with another key, not with itself");
+            return;
+        }
+        for (const std::string& key : {a, b})
+            if (auto [it, isNew] = crossedLine_.emplace(key, number); !isNew) {
+                problem(number, "crossed",
+                        key + " is crossed on line " + std::to_string(it->second) +
+                            ": a wire goes to one other key");
+                return;
+            }
+        bench_.crossedKeys.push_back({a, b, number});
+    }
+
     void deadLed(int number, const std::vector<std::string_view>& args) {
         if (!arity(number, "dead-led", args, 1, "dead-led LED (e.g. dead-led place.3)")) return;
         if (!isBenchLedName(args[0])) {
@@ -238,6 +268,7 @@ private:
     std::map<std::string, int> chipLine_;
     std::map<std::string, int> noChipLine_;
     std::map<std::string, int> versionLine_;
+    std::map<std::string, int> crossedLine_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 //     couple gpiochip0:17 gpiochip0:18 # a tag over either is read by both
 //     version gpiochip0:6 0x12         # the chip answers this VersionReg
 //     stuck station.2.yes              # that key reads pressed, always
+//     crossed station.0.yes station.0.no  # two keys' wires swapped: each press read as the other
 //     dead-led place.3                 # that LED line drives nothing
 //
 // A chip (its "wire") is named by its chip-select line (`gpiochip0:17`),
@@ -60,11 +61,12 @@ struct SimBench {
     std::vector<Couple> couples;
     std::vector<Version> versions;
     std::vector<Named> stuckKeys;
+    std::vector<Couple> crossedKeys;  // `crossed KEY KEY`: a and b, each read on the other's line
     std::vector<Named> deadLeds;
 
     bool empty() const {
         return chips.empty() && noChips.empty() && couples.empty() && versions.empty() && stuckKeys.empty() &&
-               deadLeds.empty();
+               crossedKeys.empty() && deadLeds.empty();
     }
 };
 

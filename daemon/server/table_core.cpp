@@ -857,6 +857,16 @@ ServiceAnswer TableCore::sim(std::string_view request, const json& body) {
             hands_->lift(uid);
             return ServiceAnswer::ok({{"ok", true}});
         }
+        // Over one reader's spot (a place with several: the set-up's "put a tag on floor 1's spot 2").
+        if (auto over = body.find("over"); over != body.end()) {
+            if (!over->is_string() || body.size() != 2)
+                return badRequest(
+                    "a put over a spot names its tag and the spot's reader (\"over\": \"floor1-b\")");
+            if (!hands_->putOver(uid, drivers::ReaderId{over->get<std::string>()}))
+                return ServiceAnswer::failed(Outcome::NotFound, "no-such-reader",
+                                             "no reader of this castle is named " + over->get<std::string>());
+            return ServiceAnswer::ok({{"ok", true}});
+        }
         auto place = body.find("place");
         if (place == body.end() || !place->is_string() || body.size() != 2)
             return badRequest("a put names its tag and its \"place\" (\"3\", \"wc3\", \"dungeon1\")");

@@ -53,7 +53,7 @@ status=0; "$vivaref" check-config 2> /dev/null || status=$?
 printf '[daemon]\nhardware = sim\nsim_bench = bench.txt\n' > "$dir/bench.ini"
 printf 'no-chip floor2\nwiggle gpiochip0:5\n' > "$dir/bench.txt"
 status=0; "$vivaref" check-config "$dir/bench.ini" > "$dir/out" || status=$?
-[ $status -eq 1 ] && grep -qx "$dir/bench.txt:2: wiggle: 'wiggle' is not a bench statement: chip, no-chip, couple, version, stuck or dead-led" "$dir/out" ||
+[ $status -eq 1 ] && grep -qx "$dir/bench.txt:2: wiggle: 'wiggle' is not a bench statement: chip, no-chip, couple, version, stuck, crossed or dead-led" "$dir/out" ||
     fail "a bench's bad statement is named by its file and line"
 printf 'no-chip floor2\n' > "$dir/bench.txt"
 "$vivaref" check-config "$dir/bench.ini" > /dev/null || fail "a good bench is valid"

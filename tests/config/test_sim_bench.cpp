@@ -60,7 +60,8 @@ TEST_CASE("sim bench: every statement read, wires in one spelling, comments and 
         "stuck gpiochip1:4\n"
         "dead-led place.3\n"
         "dead-led turn.1\n"
-        "dead-led station.0\n",
+        "dead-led station.0\n"
+        "crossed station.0.yes gpiochip2:1\n",
         "bench.txt", problems);
     CHECK(problems.empty());
     REQUIRE(bench.chips.size() == 2);
@@ -79,42 +80,51 @@ TEST_CASE("sim bench: every statement read, wires in one spelling, comments and 
     CHECK(bench.stuckKeys[0].name == "station.2.yes");
     CHECK(bench.stuckKeys[1].name == "gpiochip1:4");
     CHECK(bench.deadLeds.size() == 3);
+    REQUIRE(bench.crossedKeys.size() == 1);
+    CHECK(bench.crossedKeys[0].a == "station.0.yes");
+    CHECK(bench.crossedKeys[0].b == "gpiochip2:1");
+    CHECK(bench.crossedKeys[0].line == 14);
     CHECK(bench.file == "bench.txt");
     CHECK_FALSE(bench.empty());
 }
 
 TEST_CASE("sim bench: each bad statement is a problem naming the file, its line and what to write") {
     const auto problems = benchProblems(
-        "chip gpiochip0:17 over 3\n"           // 1: not "under"
-        "chip gpiochip0:17\n"                  // 2: too few words
-        "chip gpiochip0:2000 under 3\n"        // 3: no such line number
-        "chip /dev/tty0 under 3\n"             // 4: not a spidev device
-        "wiggle gpiochip0:17\n"                // 5: no such statement
-        "no-chip gpiochip0:17 gpiochip0:18\n"  // 6: one wire only
-        "couple gpiochip0:17 gpiochip0:17\n"   // 7: itself
-        "version gpiochip0:6 18\n"             // 8: not 0xHH
-        "version gpiochip0:6 0x123\n"          // 9: too many digits
-        "stuck station.9.yes\n"                // 10: no such seat
-        "stuck station.2.maybe\n"              // 11: no such key
-        "dead-led place.9\n"                   // 12: no such place
-        "dead-led floor3\n"                    // 13: not an LED name
-        "chip gpiochip0:17 under 3\n"          // 14: fine
-        "chip gpiochip0:17 under 3\n"          // 15: twice
-        "no-chip gpiochip0:17\n"               // 16: it has a chip
-        "version gpiochip0:6 0x12\n"           // 17: fine
-        "version gpiochip0:6 0x88\n"           // 18: given twice
-        "chip gpiochip0:17 under fl@@r\n"      // 19: not a name
-        "no-chip gpiochip0:22\n"               // 20: fine
-        "chip gpiochip0:22 under 4\n"          // 21: it has none
-        "dead-led place.3 place.4\n");         // 22: one LED
+        "chip gpiochip0:17 over 3\n"             // 1: not "under"
+        "chip gpiochip0:17\n"                    // 2: too few words
+        "chip gpiochip0:2000 under 3\n"          // 3: no such line number
+        "chip /dev/tty0 under 3\n"               // 4: not a spidev device
+        "wiggle gpiochip0:17\n"                  // 5: no such statement
+        "no-chip gpiochip0:17 gpiochip0:18\n"    // 6: one wire only
+        "couple gpiochip0:17 gpiochip0:17\n"     // 7: itself
+        "version gpiochip0:6 18\n"               // 8: not 0xHH
+        "version gpiochip0:6 0x123\n"            // 9: too many digits
+        "stuck station.9.yes\n"                  // 10: no such seat
+        "stuck station.2.maybe\n"                // 11: no such key
+        "dead-led place.9\n"                     // 12: no such place
+        "dead-led floor3\n"                      // 13: not an LED name
+        "chip gpiochip0:17 under 3\n"            // 14: fine
+        "chip gpiochip0:17 under 3\n"            // 15: twice
+        "no-chip gpiochip0:17\n"                 // 16: it has a chip
+        "version gpiochip0:6 0x12\n"             // 17: fine
+        "version gpiochip0:6 0x88\n"             // 18: given twice
+        "chip gpiochip0:17 under fl@@r\n"        // 19: not a name
+        "no-chip gpiochip0:22\n"                 // 20: fine
+        "chip gpiochip0:22 under 4\n"            // 21: it has none
+        "dead-led place.3 place.4\n"             // 22: one LED
+        "crossed station.0.yes\n"                // 23: two keys
+        "crossed station.0.yes station.0.yes\n"  // 24: itself
+        "crossed station.0.yes station.0.no\n"   // 25: fine
+        "crossed station.0.no station.1.no\n"    // 26: station.0.no already crossed
+        "crossed station.0.no place.3\n");       // 27: not a key
     const std::string expected =
         "bench.txt:1: chip: write chip WIRE under PLACE (e.g. chip gpiochip0:17 under 3)\n"
         "bench.txt:2: chip: write chip WIRE under PLACE (e.g. chip gpiochip0:17 under 3)\n"
         "bench.txt:3: chip: 'gpiochip0:2000': the line number 2000 is out of range: from 0 to 1023\n"
         "bench.txt:4: chip: '/dev/tty0' is not a spidev device: write /dev/spidevBUS.CS, e.g. "
         "/dev/spidev0.0\n"
-        "bench.txt:5: wiggle: 'wiggle' is not a bench statement: chip, no-chip, couple, version, stuck or "
-        "dead-led\n"
+        "bench.txt:5: wiggle: 'wiggle' is not a bench statement: chip, no-chip, couple, version, stuck, "
+        "crossed or dead-led\n"
         "bench.txt:6: no-chip: write no-chip WIRE (e.g. no-chip gpiochip0:22)\n"
         "bench.txt:7: couple: a chip couples with another chip, not with itself\n"
         "bench.txt:8: version: '18' is not a VersionReg byte: write 0x and two hex digits, e.g. 0x12\n"
@@ -134,7 +144,12 @@ TEST_CASE("sim bench: each bad statement is a problem naming the file, its line 
         "bench.txt:18: version: gpiochip0:6 has its version on line 17: give it once\n"
         "bench.txt:19: chip: 'fl@@r' is not a place or a reader's name (e.g. 3, floor3-a)\n"
         "bench.txt:21: chip: gpiochip0:22 has no chip (line 20): give it one or the other\n"
-        "bench.txt:22: dead-led: write dead-led LED (e.g. dead-led place.3)\n";
+        "bench.txt:22: dead-led: write dead-led LED (e.g. dead-led place.3)\n"
+        "bench.txt:23: crossed: write crossed KEY KEY (e.g. crossed station.0.yes station.0.no)\n"
+        "bench.txt:24: crossed: a key is crossed with another key, not with itself\n"
+        "bench.txt:26: crossed: station.0.no is crossed on line 25: a wire goes to one other key\n"
+        "bench.txt:27: crossed: 'place.3' is not a vote key: station.SEAT.yes, .no or .stomachache (seat "
+        "0-7), or its GPIO line\n";
     CHECK(problems == expected);
 }
 
@@ -185,7 +200,7 @@ TEST_CASE("sim bench: [daemon] sim_bench is read beside the configuration and ch
     REQUIRE(check.problems.size() == 1);
     CHECK(check.problems[0].text() == (dir.path / "bench.txt").string() +
                                           ":2: wiggle: 'wiggle' is not a bench statement: chip, no-chip, "
-                                          "couple, version, stuck or dead-led");
+                                          "couple, version, stuck, crossed or dead-led");
     CHECK(check.status == ConfigCheck::Status::Problems);
 
     dir.write("bench.txt", "no-chip r3\n");

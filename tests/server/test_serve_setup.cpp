@@ -81,16 +81,17 @@ json answerSetup(std::uint16_t port, const json& body, int status = 200) {
     return setupBody(r);
 }
 
-// Puts the set-up's tag on `place` (the tag of the spot before lifted
-// first) and waits until the spot is settled: assigned (the next spot
-// asked) or an outcome for the host.
-json putTag(std::uint16_t port, const std::string& place) {
+// Puts the set-up's tag on `place` (`field` "over": over that reader's
+// spot; the tag of the spot before lifted first) and waits until the spot
+// is settled: assigned (the next spot asked) or an outcome for the host.
+json putTag(std::uint16_t port, const std::string& place, const std::string& field = "place") {
     const std::string tag = R"({"tag": "04AABBCCDD1122")";
     REQUIRE(post(port, "/api/sim/lift", tag + "}", hostHeaders())->status == 200);
     const json before = setupWhen(port, [](const json& s) { return s["spot"]["outcome"] == "waiting"; });
     REQUIRE(before["spot"]["outcome"] == "waiting");
-    REQUIRE(post(port, "/api/sim/put", tag + R"(, "place": ")" + place + "\"}", hostHeaders())->status ==
-            200);
+    REQUIRE(
+        post(port, "/api/sim/put", tag + ", \"" + field + "\": \"" + place + "\"}", hostHeaders())->status ==
+        200);
     return setupWhen(port, [&](const json& s) {
         return s["step"] != "places" || s["spot"]["item"] != before["spot"]["item"] ||
                s["spot"]["outcome"] != "waiting";
@@ -324,9 +325,11 @@ TEST_CASE("serve's set-up gone wrong: abandoned halfway, a new game, a disk that
     CHECK(readersOnCastle(port) == 7);
 }
 
-TEST_CASE("serve's set-up from the example castle: its 28 readers written, valid, and in force") {
+TEST_CASE("serve's set-up from the example castle: its 28 spots walked, two swapped readers written back") {
     TempDirectory dir;
     writeSetupCastle(dir.path());
+    std::ofstream(dir / "bench.txt", std::ios::trunc)
+        << "chip gpiochip0:6 under floor2-a\nchip gpiochip0:17 under floor1-a\n";
     vivaref::testsupport::ServeProcess serve(
         VIVAREF_BINARY, {"--config", (dir / "vivaref.ini").string(), "--listen", "127.0.0.1:0"},
         dir / "stderr");
@@ -335,8 +338,24 @@ TEST_CASE("serve's set-up from the example castle: its 28 readers written, valid
     REQUIRE(port != 0);
     const std::string host = hostHeaders();
     REQUIRE(post(port, "/api/host/setup", R"({"from": "example"})", host)->status == 200);
-    // Every spot skipped (each keeps the example's place), every LED and key skipped.
-    json state;
+    // A tag over each of the 28 spots in turn, as the page asks (several spots to a floor): the bench
+    // has floor1-a's chip (GPIO 6) under floor2-a's spot and the other way round.
+    json state = setupBody(get(port, "/api/host/setup", host));
+    for (int spot = 0; spot < 28 && state["step"] == "places"; ++spot) {
+        CAPTURE(state.dump());
+        REQUIRE(state["spot"]["item"] == spot);
+        state = putTag(port, state["spot"]["reader"], "over");
+    }
+    REQUIRE(state["step"] == "checks");
+    CHECK(state["assigned"].size() == 28);
+    CHECK(state["assigned"]["floor1-a"] == "2");
+    CHECK(state["assigned"]["floor2-a"] == "1");
+    CHECK(state["assigned"]["floor1-b"] == "1");
+    CHECK(state["assigned"]["dungeon3"] == "dungeon3");
+    REQUIRE(post(port, "/api/sim/lift", R"({"tag": "04AABBCCDD1122"})", host)->status == 200);
+    CHECK(post(port, "/api/sim/put", R"({"tag": "04AABBCCDD1122", "over": "floor9-z"})", host)->status ==
+          404);
+    // Every LED and key skipped.
     int answered = 0;
     for (int i = 0; i < 400; ++i) {
         state = setupBody(get(port, "/api/host/setup", host));
@@ -354,10 +373,12 @@ TEST_CASE("serve's set-up from the example castle: its 28 readers written, valid
     CAPTURE(state.dump());
     REQUIRE(state["step"] == "review");
     CHECK(answered >= 28);
-    CHECK(state["skipped"].size() == 28);
+    CHECK(state["skipped"].empty());
     CHECK(state["problems"] == json::array());
     const std::string ini = state["ini"];
     CHECK(ini.find("[reader.floor0-a]") != std::string::npos);
+    CHECK(ini.find("[reader.floor1-a]\nplace = 2\n") != std::string::npos);
+    CHECK(ini.find("[reader.floor2-a]\nplace = 1\n") != std::string::npos);
     CHECK(ini.find("[reader.dungeon3]") != std::string::npos);
     CHECK(ini.find("hardware = sim") != std::string::npos);  // the table's own [daemon] kept
     REQUIRE(post(port, "/api/host/setup/answer", R"({"answer": "save"})", host)->status == 200);

@@ -203,3 +203,18 @@ TEST_CASE("castle walk on a bench: every fault of the issue found and named with
     const auto places = setup::placesSeen(rig.walk->castle(), rig.walk->results());
     CHECK(places == std::map<std::string, std::string>{{"r3", "3"}, {"r4", "5"}, {"r5", "4"}});
 }
+
+TEST_CASE("castle walk on a bench: crossed keys named with both lines") {
+    BenchWalkRig rig("crossed station.0.yes station.0.no\n", false);
+    rig.walkThrough();
+    const auto texts = rig.texts();
+    CHECK(listed(texts,
+                 "Pressing the Yes key of seat 1 answers as the No key of seat 1."
+                 " Crossed wires: check gpiochip2 line 0 and gpiochip2 line 1."));
+    // Each key asked answered as the other: both found, and a set-up gives each the other's line.
+    REQUIRE(rig.walk->results().keys.size() == 2);
+    for (const auto& key : rig.walk->results().keys) {
+        REQUIRE(key.answered);
+        CHECK(key.answered->key != key.asked.key);
+    }
+}

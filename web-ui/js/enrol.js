@@ -5,7 +5,7 @@
 // the page plays the demo: it puts the asked character's tag on the
 // daemon's demo place (POST /api/sim/put) and lifts it once taken.
 import { esc, getJson, postJson } from './api.js';
-import { say, sayHtml, sayOr } from './words.js';
+import { say, sayHtml, sayOr, translate } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const kPollMs = 250;
@@ -95,9 +95,38 @@ async function refresh() {
   polling = state && (state.running || demoOn.length) ? setTimeout(refresh, kPollMs) : null;
 }
 
+// The card's inside, drawn into the page's empty #enrol-card: the host's
+// tools page and the set-up page show the same card, written once here (in
+// English, then in the page's words by data-words, as the pages' own markup).
+const kCard = `
+  <h2 data-words="page.host.tags">Tags</h2>
+  <p class="small" data-words="page.host.tags-help">Each piece carries a tag; the castle learns which is which once per set of pieces, between games. It asks for one character at a time: put that piece down alone, anywhere on the castle. A tag already enrolled to another character, or two new tags at once, are refused. The registry is saved after each tag.</p>
+  <div class="row">
+    <label><span data-words="page.host.set">Set</span> <select id="enrol-edition"><option value="classic" data-words="page.host.set-classic">classic</option><option value="2024">2024</option></select></label>
+    <label class="inline"><input type="checkbox" id="enrol-missing"> <span data-words="page.host.only-missing">only characters without a tag</span></label>
+    <button type="button" id="enrol-start" class="primary" data-words="page.host.enrol-start">Start enrolling</button>
+  </div>
+  <div id="enrol-live" class="hidden">
+    <div id="enrol-asking" class="big" aria-live="polite"></div>
+    <div class="row">
+      <button type="button" id="enrol-demo" class="hidden" data-words="page.host.enrol-demo">Put it down (simulated castle)</button>
+      <label class="inline hidden" id="enrol-auto-row"><input type="checkbox" id="enrol-auto"> <span data-words="page.host.enrol-auto">put every piece down for me</span></label>
+      <button type="button" id="enrol-skip" data-words="page.host.enrol-skip">⤼ Skip this character</button>
+      <button type="button" id="enrol-stop" data-words="page.host.enrol-stop">■ Stop and save</button>
+    </div>
+  </div>
+  <div id="enrol-summary" class="small"></div>
+  <ol id="enrol-events" class="enrol-events"></ol>
+`;
+
 // `failure(error)`: how the host page shows a refused request.
 export function initEnrolment(failure) {
   onFailure = failure;
+  const card = $('enrol-card');
+  if (!card.childElementCount) {
+    card.innerHTML = kCard;
+    translate(card);
+  }
   $('enrol-start').addEventListener('click', async () => {
     const body = { action: 'start', edition: $('enrol-edition').value };
     if ($('enrol-missing').checked) body.missing = true;
