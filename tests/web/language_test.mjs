@@ -228,6 +228,15 @@ try {
   // The finished game's players are named by `vivaref simulate` ("Player 1"): names, not words.
   const finishedNames = ((await api(url, `/api/games/${finished.id || finished.game || 1}`)).json.players || []).map((p) => p.name).filter(Boolean);
 
+  const analysed = async (id) => {
+    for (let i = 0; i < 240; i += 1) {
+      const a = await api(url, `/api/games/${id}/analysis`);
+      if (a.json && a.json.status === 'analysed') return;
+      if (a.json && (a.json.status === 'failed' || a.json.status === 'damaged')) throw new Error(`the analysis: ${a.text}`);
+      await new Promise((r) => { setTimeout(r, 500); });
+    }
+    throw new Error('the finished game was not analysed within 120 s');
+  };
   const visit = async (page, path, ready, label, pass) => {
     await page.goto(`${url}${path}`);
     await page.waitForFunction(() => document.documentElement.lang && document.documentElement.lang !== '', null, { timeout: kWait });
@@ -266,6 +275,9 @@ try {
     await visit(page, '/setup.html', '#start-in-force', 'setup', pass);
     await visit(page, players[0].path, 'main', 'player', pass);
     await visit(page, '/games.html', 'main', 'games', pass);
+    // The review shows the analysis, which serve's background analysis makes in slices while the table is
+    // quiet (some 20 s under ASan): waited for here, not raced against the page's timeout.
+    if (n === 0) await analysed(finished.id || finished.game || 1);
     await visit(page, `/games.html#${finished.id || finished.game || 1}`, 'ul.chance-legend', 'review', pass);
     await visit(page, '/league.html', 'main', 'league', pass);
     await visit(page, `/sim.html#${token}`, '#stations button', 'sim', pass);  // the host's link, as serve prints it
