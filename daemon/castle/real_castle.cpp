@@ -91,6 +91,12 @@ drivers::FieldScheduler fieldScheduler(const config::CastleConfig& castle,
 
 }  // namespace
 
+std::set<int> stationSeats(const config::CastleConfig& castle) {
+    std::set<int> seats;
+    for (const auto& station : castle.stations) seats.insert(station.seat);
+    return seats;
+}
+
 drivers::BoardLayout realBoardLayout(const config::CastleConfig& castle) {
     if (castle.readers.empty()) return drivers::standardBoardLayout();
     drivers::BoardLayout layout;

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <chrono>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ drivers::BoardLayout realBoardLayout(const config::CastleConfig& castle);
 // The castle's edition's registry from tags.json in its state directory
 // (empty when nothing is enrolled yet); throws TagRegistryFileError.
 drivers::TagRegistry enrolledTags(const config::CastleConfig& castle);
+
+// The seats whose vote station the castle has (issue 35): the others vote on
+// their players' phones (referee::RefereeOptions::stationSeats). serve, the
+// replay of its traces and the tests' emulated castles all ask here.
+std::set<int> stationSeats(const config::CastleConfig& castle);
 
 std::vector<drivers::ButtonLineSpec> keySpecs(const config::CastleConfig& castle);
 // LEDs named as the referee decides them: "place-P", "turn-S", "station-S".

@@ -273,13 +273,10 @@ std::unique_ptr<castle::Castle> openCastle(const ServeSettings& settings,
     // player's phone (issue 35): a real castle's configured stations; a
     // simulated castle's page has every seat's keys, unless its
     // configuration names the stations it simulates.
-    const auto* stations = settings.realCastle        ? &settings.realCastle->stations
-                           : settings.simulatedCastle ? &settings.simulatedCastle->stations
-                                                      : nullptr;
-    if (stations && (settings.realCastle || !stations->empty())) {
-        options.referee.stationSeats.emplace();
-        for (const auto& station : *stations) options.referee.stationSeats->insert(station.seat);
-    }
+    if (settings.realCastle)
+        options.referee.stationSeats = castle::stationSeats(*settings.realCastle);
+    else if (settings.simulatedCastle && !settings.simulatedCastle->stations.empty())
+        options.referee.stationSeats = castle::stationSeats(*settings.simulatedCastle);
     try {
         if (const auto& real = settings.realCastle) {
             options = realCastleTable(*real, std::move(options), err);

@@ -17,8 +17,7 @@ RigOptions realCastleRig(const config::CastleConfig& castle, drivers::TagRegistr
     options.board.scanInterval = castle.scanInterval;
     // A seat votes with its station where the castle has one, else by phone,
     // as `serve` on that castle decides (issue 35): its phones' votes replay.
-    options.referee.stationSeats.emplace();
-    for (const auto& station : castle.stations) options.referee.stationSeats->insert(station.seat);
+    options.referee.stationSeats = castle::stationSeats(castle);
     return options;
 }
 

@@ -239,7 +239,8 @@ std::optional<engine::Message> TableVoice::roundLine(const Pending& p) const {
     return line;
 }
 
-// The bot's placement or move, for someone at the table to make.
+// The bot's placement or move, or one chosen from afar, for someone at the
+// table to make.
 std::optional<engine::Message> TableVoice::botLine(const Pending& p) const {
     const auto& plan = p.detail;
     if (!plan.is_object() || !plan.contains("character") || !plan.contains("seat")) return std::nullopt;
@@ -250,11 +251,13 @@ std::optional<engine::Message> TableVoice::botLine(const Pending& p) const {
         return say::place(v.is_string() ? engine::parsePlace(v.get<std::string>()) : engine::Place::Unknown);
     };
     const auto seatWords = say::message(engine::Message("seat.numbered", {{"seat", say::seat(seat)}}));
+    // A move chosen from afar is a person's: "(from afar)", never "(bot)".
+    const bool afar = p.kind == "remote-plan";
     if (plan.value("action", "") == "place")
-        return engine::Message("referee.bot-places",
+        return engine::Message(afar ? "referee.remote-places" : "referee.bot-places",
                                {{"seat", seatWords}, {"character", who}, {"to", placeOf("to")}});
     return engine::Message(
-        "referee.bot-moves",
+        afar ? "referee.remote-moves" : "referee.bot-moves",
         {{"seat", seatWords}, {"character", who}, {"from", placeOf("from")}, {"to", placeOf("to")}});
 }
 

@@ -145,6 +145,7 @@ EmulatedCastle::EmulatedCastle(std::string ini, EmulatedCastleOptions emulation)
     table::TableOptions options;
     options.registry = tags_;
     options.sensing = castle_.sensing;
+    options.referee.stationSeats = castle::stationSeats(castle_);  // as serve on this castle
     options.referee.seed = 7;
     options.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
     if (emulation.onJudged)

@@ -152,6 +152,85 @@ TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is 
     CHECK(simtest::eventDifference(castle.store(), replayLog, store::GameId{1}) == "");
 }
 
+// Issue 35's table with readers and no vote stations: the same classic game,
+// each key press of the script sent as that seat's vote from its phone
+// instead (the request a player's page makes, at the time the key was).
+TEST_CASE(
+    "real castle with no vote stations: a whole game voted on the players' phones ends with its record") {
+    INFO("classic-3 random game, seed ", kSeed);
+    std::string ini = classicCastleIni();
+    const auto stations = ini.find("[station.");
+    REQUIRE(stations != std::string::npos);
+    ini.erase(stations);  // the stations are the file's last sections
+    // A seat's turn LED belongs to its station: none either.
+    for (auto turn = ini.find("\nturn."); turn != std::string::npos; turn = ini.find("\nturn."))
+        ini.erase(turn + 1, ini.find('\n', turn + 1) - turn);
+    EmulatedCastle castle(ini);
+    REQUIRE(castle.castle().stations.empty());
+
+    const Game& game = classicGame();
+    std::vector<TraceLine> script;
+    int phoneVotes = 0;
+    for (const auto& line : game.script) {
+        const auto* key = std::get_if<trace::ButtonLine>(&line.input);
+        if (!key) {
+            script.push_back(line);
+            continue;
+        }
+        REQUIRE(key->key != drivers::VoteKey::Stomachache);  // the classic edition has none
+        const nlohmann::json vote = {{"seat", key->station.number},
+                                     {"card", key->key == drivers::VoteKey::Yes ? "yes" : "no"}};
+        script.push_back({line.t, trace::HostLine{trace::HostKind::Vote, vote, {}}});
+        ++phoneVotes;
+    }
+    REQUIRE(phoneVotes > 0);
+    for (const auto& line : script) {
+        castle.runUntil(Timestamp(line.t));
+        if (const auto* vote = std::get_if<trace::HostLine>(&line.input);
+            vote && vote->kind == trace::HostKind::Vote) {
+            auto& table = castle.table().table();
+            // As the player's page sends it: each one counted.
+            const auto answer = table.host(*vote, table.stamp());
+            CHECK_MESSAGE(answer.ok, line.t, " ms: ", vote->payload.dump(), ": ", answer.code);
+        } else {
+            castle.apply(line);
+        }
+    }
+    castle.runUntil(Timestamp(script.back().t + 6000));
+
+    const auto status = castle.table().publicStatus();
+    REQUIRE(status["seats"].size() == 3);
+    for (const auto& seat : status["seats"]) CHECK(seat["votes_by"] == "phone");
+    const auto live = summaryOf(castle);
+    CAPTURE(live.dump());
+    CHECK(live["games_finished"] == 1);
+    CHECK(live["refusals"].empty());
+    CHECK(live["host_refusals"].empty());
+    REQUIRE(live["results"].size() == 1);
+    CHECK(live["results"][0].dump() == replayText(game.record));
+    CHECK(castle.store().exportRecord(store::GameId{1}) == game.record);
+    CHECK(castle.real().counters().presses == 0);
+
+    // Its trace holds the phones' votes and replays on the same castle.
+    const std::string stored = castle.traceText(1);
+    CHECK(count<trace::ButtonLine>(stored) == 0);
+    const auto options = [&] {
+        auto o = simulation::realCastleRig(castle.castle(), castle.tags());
+        o.referee.seed = 99;
+        o.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
+        return o;
+    }();
+    const auto read = simulation::checkTrace(stored, *options.layout);
+    REQUIRE_FALSE(read.error);
+    simtest::TempDir dir;
+    store::GameStore replayLog(dir / "replay.sqlite", store::GameStore::Access::CreateIfMissing,
+                               store::Durability::Normal);
+    const auto replay = simulation::runTrace(read.lines, options, &replayLog);
+    CHECK(replay["games_finished"] == 1);
+    CHECK(replay["host_refusals"].empty());
+    CHECK(replayLog.exportRecord(store::GameId{1}) == game.record);
+}
+
 TEST_CASE("real castle: a refused move blinks its place's LED on the GPIO line, then the game goes on") {
     EmulatedCastle castle(classicCastleIni());
     const auto& script = classicGame().script;

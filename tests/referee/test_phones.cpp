@@ -163,6 +163,28 @@ TEST_CASE("a phone's vote is a key's vote: the same public status, refusals and 
     CHECK(phone.referee.playerStatus(engine::PlayerId{0})["private"]["own_vote"] == "yes");
 }
 
+TEST_CASE("a phone's vote with no vote open is refused as the key is, and changes nothing") {
+    const json seats = json::array({{{"seat", 0}, {"votes", "either"}}});
+    HandTable keys, phone;
+    startSeats(keys, seats);
+    startSeats(phone, seats);
+    REQUIRE(phone.state().phase() != engine::Phase::Election);
+    const std::string before = phone.referee.publicStatus().dump();
+    keys.press(0, VoteKey::Yes);
+    const auto answer = phoneVote(phone, 0, "yes");
+    CHECK_FALSE(answer.ok);
+    REQUIRE(answer.says);
+    CHECK(answer.says->code == "station.no-vote");
+    const auto keyNotes = keys.take();
+    REQUIRE(keyNotes.size() == 1);
+    REQUIRE(keyNotes[0].says);
+    CHECK(keyNotes[0].says->code == "station.no-vote");
+    CHECK(keyNotes[0].audience == Notice::Audience::Station);
+    for (const auto& n : phone.take()) CHECK(n.audience != Notice::Audience::Public);
+    CHECK(phone.referee.publicStatus().dump() == before);
+    CHECK(phone.referee.counters().refusals.empty());
+}
+
 TEST_CASE("what a phone voted changes nothing public before the reveal") {
     const json seats = json::array({{{"seat", 2}, {"votes", "phone"}}});
     HandTable yes, no;

@@ -33,7 +33,8 @@
 // VIVAREF_BRISK_ROUNDS=N plays N seeds per family and pace,
 // VIVAREF_BRISK_FAMILY=NAME plays that family alone, VIVAREF_BRISK_KEEP=DIR
 // keeps every game's recorded trace, VIVAREF_BRISK_VERBOSE=1 prints a line
-// a game.
+// a game, VIVAREF_BRISK_PACES=1 plays the table's pace alone.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -535,9 +536,12 @@ void playPhoneFamilies(bool noStations, bool antennas, std::uint64_t salt) {
     PhoneFigures figures;
     const auto families = gameFamilies();
     const char* only = std::getenv("VIVAREF_BRISK_FAMILY");  // one family alone
+    // VIVAREF_BRISK_PACES=1: the table's pace alone (as brisk table's).
+    const std::size_t paces = std::clamp<std::uint64_t>(
+        phonesEnv("VIVAREF_BRISK_PACES", std::size(kPhonePaces)), 1, std::size(kPhonePaces));
     for (std::uint64_t round = 0; round < rounds; ++round)
         for (std::size_t f = 0; f < families.size(); ++f)
-            for (std::size_t p = 0; p < std::size(kPhonePaces); ++p)
+            for (std::size_t p = 0; p < paces; ++p)
                 if (!only || families[f].name == only)
                     playWithPhones(families[f], kPhonePaces[p], noStations, antennas,
                                    first + salt + 1000 * round + 10 * f + p, figures);

@@ -205,6 +205,24 @@ TEST_CASE("a bot's move is said for someone to make, and withdrawn once a move i
     CHECK(v.speaker.queue().empty());
 }
 
+TEST_CASE("a move chosen from afar is said as a person's, for someone at the table to make") {
+    VoiceTable v;
+    v.t.start(kClassic4);
+    v.hear();
+    referee::Notice plan;
+    plan.kind = "remote-plan";
+    plan.detail = {{"seat", 1}, {"action", "move"}, {"character", "dario"}, {"from", "2"}, {"to", "3"}};
+    v.voice.notice(plan);
+    v.voice.flush();
+    REQUIRE(v.speaker.queue().size() == 1);
+    CHECK(v.speaker.queue().waiting().front().line.text ==
+          "Seat 2 (from afar) moves Dario l'Antiquario from floor 2 to floor 3.");
+    referee::Notice accepted;
+    accepted.kind = "accepted";
+    v.voice.notice(accepted);
+    CHECK(v.speaker.queue().empty());
+}
+
 TEST_CASE("a teaching table: the first election's rule is said once, in the table's language") {
     VoiceTable v;
     v.voice.setLanguage("de");

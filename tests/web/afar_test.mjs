@@ -97,26 +97,76 @@ async function secrets() {
   return out;
 }
 
-// No secret in the public answers, on the status page, on `pages` (another
-// player's page: [page, player]).
+// A public answer's private keys, where it has any: its hands, tokens,
+// unrevealed votes and favourites (a revealed favourites card is public).
+function privateKeys(where, value, problems) {
+  const walk = (v, p) => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (kPrivateKeys.has(k)) problems.push(`${where} has "${k}" at ${p.join('.')}`);
+        if (k === 'favourites' && !p.includes('revealed_favourites')) problems.push(`${where} has favourites at ${p.join('.')}`);
+        if (k === 'votes' && p[p.length - 1] !== 'last_reveal') problems.push(`${where} has votes at ${p.join('.')}`);
+        walk(x, [...p, k]);
+      }
+    }
+  };
+  walk(value, []);
+}
+
+// The public live events (GET /api/events) as anyone on the network gets
+// them, the whole test long: each event read since the last look is
+// checked with the answers. Reconnects when the daemon went away.
+const heard = [];
+let listening = true;
+(async () => {
+  while (listening) {
+    try {
+      const response = await fetch(`${url}/api/events`);
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || !listening) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const kind = (block.match(/^event: (.*)$/m) || [])[1] || 'message';
+          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          if (data) heard.push({ kind, data });
+        }
+      }
+    } catch { /* the daemon away: try again */ }
+    if (listening) await new Promise((r) => setTimeout(r, 300));
+  }
+})();
+let eventsChecked = 0;
+
+// No secret in the public answers and live events, on the status page, on
+// `pages` (another player's page: [page, player]).
 async function noSecrets(label, statusPage, pages = []) {
   const s = await status();
   const problems = [];
   const open = s.state === 'playing' || s.state === 'paused';
+  const events = heard.slice(eventsChecked);
+  eventsChecked += events.length;
+  if (heard.length === 0) problems.push('no live event heard at all');
+  for (const e of events) {
+    let value = null;
+    try { value = JSON.parse(e.data); } catch { problems.push(`a live ${e.kind} event is not JSON`); }
+    privateKeys(`the live ${e.kind} event`, value, problems);
+    // Before a round is scored, no Ambition card is public.
+    const scored = value && Array.isArray(value.score_breakdown) && value.score_breakdown.length > 0;
+    if (value && (value.state === 'playing' || value.state === 'paused') && !scored
+        && kAmbitionSlugs.some((slug) => e.data.includes(`"${slug}"`)))
+      problems.push(`a live ${e.kind} event names an Ambition card during play`);
+  }
   for (const path of ['/api/status', '/api/info', '/api/games', '/api/sim/state']) {
     const r = await api(url, path);
-    const walk = (v, p) => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
-      else if (v && typeof v === 'object') {
-        for (const [k, x] of Object.entries(v)) {
-          if (kPrivateKeys.has(k)) problems.push(`${path} has "${k}" at ${p.join('.')}`);
-          if (k === 'favourites' && !p.includes('revealed_favourites')) problems.push(`${path} has favourites at ${p.join('.')}`);
-          if (k === 'votes' && p[p.length - 1] !== 'last_reveal') problems.push(`${path} has votes at ${p.join('.')}`);
-          walk(x, [...p, k]);
-        }
-      }
-    };
-    walk(r.json, []);
+    privateKeys(path, r.json, problems);
     if (open) {
       const cards = kAmbitionSlugs.filter((slug) => r.text.includes(`"${slug}"`));
       if (cards.length) problems.push(`${path} names Ambition cards ${cards}`);
@@ -375,6 +425,7 @@ try {
   const boReads = Number(await phones[1].evaluate(() => document.body.dataset.reads || 0));
   await phones[1].waitForTimeout(3000);
   check(Number(await phones[1].evaluate(() => document.body.dataset.reads || 0)) === boReads, 'a page on a revoked link stops asking');
+  await noSecrets('Bo\'s link revoked', statusPage, [[phones[0], 0], [phones[1], 1], [dan, kRemote]]);
 
   // --- the ascent: Eloise to the throne ------------------------------------------------------
   for (const to of ['5', '6']) {
@@ -492,6 +543,7 @@ try {
   await moment(danFr, 'vote');
   check(await danFr.locator('#moment-vote button.vote-choice').count() >= 2 && await danFr.locator('#error').isHidden(), 'Dan\'s page shows the same vote after the restart');
   check((await status()).election.voted.length === 2, 'the two votes given before the restart are still in');
+  await noSecrets('the daemon restarted', statusPage, [[phones[0], 0], [danFr, kRemote], [cleo, kPhoneSeat]]);
   // The simulated board starts empty: the table puts the castle back first (the referee guides it).
   await followGuidance();
   await danFr.locator('#moment-vote button.vote-choice[data-card="yes"]').tap();
@@ -512,6 +564,7 @@ try {
   fail(e);
   console.log(`--- serve's output ---\n${server.log().slice(-3000)}`);
 } finally {
+  listening = false;
   await close();
   await server.stop();
 }
