@@ -87,6 +87,24 @@ int flashes(const std::vector<bool>& writes) {
     return n;
 }
 
+// `vivaref simulate --config` of a game's stored trace on the castle it was
+// played on, into a log of its own.
+struct Replay {
+    Replay(const EmulatedCastle& castle, const std::string& stored) {
+        auto options = simulation::realCastleRig(castle.castle(), castle.tags());
+        options.referee.seed = 99;  // the trace holds every deal: the seed does not matter
+        options.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
+        const auto read = simulation::checkTrace(stored, *options.layout);
+        REQUIRE_FALSE(read.error);
+        log = std::make_unique<store::GameStore>(
+            dir / "replay.sqlite", store::GameStore::Access::CreateIfMissing, store::Durability::Normal);
+        summary = simulation::runTrace(read.lines, options, log.get());
+    }
+    simtest::TempDir dir;
+    std::unique_ptr<store::GameStore> log;
+    nlohmann::ordered_json summary;
+};
+
 TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is small and replays the same") {
     INFO("classic-3 random game, seed ", kSeed);
     EmulatedCastle castle(classicCastleIni());
@@ -130,18 +148,9 @@ TEST_CASE("real castle: a whole game on emulated readers and keys; its trace is 
     CHECK(counters.presses == count<trace::ButtonLine>(stored));
 
     // `vivaref simulate --config` of the exported trace: the same decisions, the same log.
-    const auto options = [&] {
-        auto o = simulation::realCastleRig(castle.castle(), castle.tags());
-        o.referee.seed = 99;  // the trace holds every deal: the seed does not matter
-        o.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
-        return o;
-    }();
-    const auto read = simulation::checkTrace(stored, *options.layout);
-    REQUIRE_FALSE(read.error);
-    simtest::TempDir dir;
-    store::GameStore replayLog(dir / "replay.sqlite", store::GameStore::Access::CreateIfMissing,
-                               store::Durability::Normal);
-    const auto replay = simulation::runTrace(read.lines, options, &replayLog);
+    Replay replayed(castle, stored);
+    const auto& replay = replayed.summary;
+    auto& replayLog = *replayed.log;
     CAPTURE(replay.dump());
     for (const char* key : {"games_finished", "actions_accepted", "automatic_passes", "refusals",
                             "private_refusals", "host_refusals", "own_chance", "results", "trace_lines"})
@@ -214,21 +223,10 @@ TEST_CASE(
     // Its trace holds the phones' votes and replays on the same castle.
     const std::string stored = castle.traceText(1);
     CHECK(count<trace::ButtonLine>(stored) == 0);
-    const auto options = [&] {
-        auto o = simulation::realCastleRig(castle.castle(), castle.tags());
-        o.referee.seed = 99;
-        o.referee.wallAtZero = store::WallTime(std::chrono::milliseconds(1'700'000'000'000));
-        return o;
-    }();
-    const auto read = simulation::checkTrace(stored, *options.layout);
-    REQUIRE_FALSE(read.error);
-    simtest::TempDir dir;
-    store::GameStore replayLog(dir / "replay.sqlite", store::GameStore::Access::CreateIfMissing,
-                               store::Durability::Normal);
-    const auto replay = simulation::runTrace(read.lines, options, &replayLog);
-    CHECK(replay["games_finished"] == 1);
-    CHECK(replay["host_refusals"].empty());
-    CHECK(replayLog.exportRecord(store::GameId{1}) == game.record);
+    Replay replayed(castle, stored);
+    CHECK(replayed.summary["games_finished"] == 1);
+    CHECK(replayed.summary["host_refusals"].empty());
+    CHECK(replayed.log->exportRecord(store::GameId{1}) == game.record);
 }
 
 TEST_CASE("real castle: a refused move blinks its place's LED on the GPIO line, then the game goes on") {

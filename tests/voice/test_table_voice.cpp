@@ -2,6 +2,8 @@
 // once it is repaired), in the table's language, on the silent speaker;
 // nothing when off or when the moment is not chosen; a line holding a vote
 // or an Ambition card is never said.
+#include <vector>
+
 #include <doctest/doctest.h>
 
 #include "daemon/voice/table_voice.hpp"
@@ -187,40 +189,36 @@ TEST_CASE("an order the readers missed: the table hears that it waits for the ho
           "The table waits for the host: the readers missed which piece was put down first.");
 }
 
-TEST_CASE("a bot's move is said for someone to make, and withdrawn once a move is made") {
-    VoiceTable v;
-    v.t.start(kClassic4);
-    v.hear();
-    referee::Notice plan;
-    plan.kind = "bot-plan";
-    plan.detail = {{"seat", 2}, {"action", "place"}, {"character", "dario"}, {"from", nullptr}, {"to", "3"}};
-    v.voice.notice(plan);
-    v.voice.flush();
-    REQUIRE(v.speaker.queue().size() == 1);
-    CHECK(v.speaker.queue().waiting().front().line.text ==
-          "Seat 3 (bot) places Dario l'Antiquario on floor 3.");
-    referee::Notice accepted;
-    accepted.kind = "accepted";
-    v.voice.notice(accepted);
-    CHECK(v.speaker.queue().empty());
-}
-
-TEST_CASE("a move chosen from afar is said as a person's, for someone at the table to make") {
-    VoiceTable v;
-    v.t.start(kClassic4);
-    v.hear();
-    referee::Notice plan;
-    plan.kind = "remote-plan";
-    plan.detail = {{"seat", 1}, {"action", "move"}, {"character", "dario"}, {"from", "2"}, {"to", "3"}};
-    v.voice.notice(plan);
-    v.voice.flush();
-    REQUIRE(v.speaker.queue().size() == 1);
-    CHECK(v.speaker.queue().waiting().front().line.text ==
-          "Seat 2 (from afar) moves Dario l'Antiquario from floor 2 to floor 3.");
-    referee::Notice accepted;
-    accepted.kind = "accepted";
-    v.voice.notice(accepted);
-    CHECK(v.speaker.queue().empty());
+TEST_CASE("a bot's move, or one chosen from afar, is said for someone to make, and withdrawn once made") {
+    struct Plan {
+        const char* kind;
+        nlohmann::json detail;
+        const char* said;
+    };
+    // A move chosen from afar is a person's: never called a bot's.
+    for (const auto& [kind, detail, said] : std::vector<Plan>{
+             {"bot-plan",
+              {{"seat", 2}, {"action", "place"}, {"character", "dario"}, {"from", nullptr}, {"to", "3"}},
+              "Seat 3 (bot) places Dario l'Antiquario on floor 3."},
+             {"remote-plan",
+              {{"seat", 1}, {"action", "move"}, {"character", "dario"}, {"from", "2"}, {"to", "3"}},
+              "Seat 2 (from afar) moves Dario l'Antiquario from floor 2 to floor 3."}}) {
+        CAPTURE(kind);
+        VoiceTable v;
+        v.t.start(kClassic4);
+        v.hear();
+        referee::Notice plan;
+        plan.kind = kind;
+        plan.detail = detail;
+        v.voice.notice(plan);
+        v.voice.flush();
+        REQUIRE(v.speaker.queue().size() == 1);
+        CHECK(v.speaker.queue().waiting().front().line.text == said);
+        referee::Notice accepted;
+        accepted.kind = "accepted";
+        v.voice.notice(accepted);
+        CHECK(v.speaker.queue().empty());
+    }
 }
 
 TEST_CASE("a teaching table: the first election's rule is said once, in the table's language") {

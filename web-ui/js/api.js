@@ -60,21 +60,37 @@ async function answerOf(response) {
 // castle's (its pieces and keys are the host's too).
 const needsHost = (path, host) => host || String(path).startsWith('/api/sim/');
 
+// A request with the host's secret kept now (or none): a 401 refuses the
+// secret it carried. When the page has taken another since (the host typed
+// it while the request was on its way), the refusal says nothing of the one
+// kept now: the error says so (`staleSecret`), and the page stays unlocked.
+async function withSecret(useHost, send) {
+  const sent = useHost ? hostToken() : '';
+  try {
+    return await send(useHost && sent ? { Authorization: `Bearer ${sent}` } : {});
+  } catch (e) {
+    if (useHost && e instanceof ApiError && e.status === 401) e.staleSecret = sent !== hostToken();
+    throw e;
+  }
+}
+
 export async function getJson(path, { host = false } = {}) {
-  const headers = needsHost(path, host) ? hostHeaders() : {};
-  return answerOf(await reach(path, { headers, cache: 'no-store' }));
+  return withSecret(needsHost(path, host), async (headers) => answerOf(await reach(path, { headers, cache: 'no-store' })));
 }
 
 export async function postJson(path, body = {}, { host = false } = {}) {
-  const headers = { 'Content-Type': 'application/json', ...(needsHost(path, host) ? hostHeaders() : {}) };
-  return answerOf(await reach(path, { method: 'POST', headers, body: JSON.stringify(body) }));
+  return withSecret(needsHost(path, host), async (secret) => answerOf(await reach(path, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', ...secret }, body: JSON.stringify(body),
+  })));
 }
 
 // A host-only file (a player's QR code) as a Blob; failures as from getJson.
 export async function getHostBlob(path) {
-  const response = await reach(path, { headers: hostHeaders(), cache: 'no-store' });
-  if (!response.ok) await answerOf(response);
-  return response.blob();
+  return withSecret(true, async (headers) => {
+    const response = await reach(path, { headers, cache: 'no-store' });
+    if (!response.ok) await answerOf(response);
+    return response.blob();
+  });
 }
 
 // The host's secret is kept on this device (localStorage): the host opens
@@ -95,10 +111,6 @@ export function setHostToken(token) {
   } catch {
     /* private mode without storage: the page asks again */
   }
-}
-function hostHeaders() {
-  const token = hostToken();
-  return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
 // On the host's and the simulated castle's pages, a secret after the # is

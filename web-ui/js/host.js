@@ -246,6 +246,7 @@ async function loadLinks() {
 // A 401: the secret kept here is not (or no longer) the host's. Said in
 // the page's words unless the daemon sent its own message.
 function lockRefused(e) {
+  if (e.staleSecret) return; // a refusal of the secret before this one (api.js)
   lock(e.says ? refusalOf(e) : say('page.host.not-accepted'));
 }
 
@@ -266,7 +267,7 @@ function unlocked() {
   $('controls').classList.remove('hidden');
   if (!unlocked.once) {
     unlocked.once = true;
-    onStatus.voice = createVoiceSettings($('voice-card'), (e) => (e.status === 401 ? lock(e.message) : say(e.message, false)));
+    onStatus.voice = createVoiceSettings($('voice-card'), (e) => (e.status === 401 ? lockRefused(e) : say(e.message, false)));
   }
 }
 
