@@ -225,7 +225,6 @@ function showLinks(answer) {
 }
 
 async function loadLinks() {
-  const asked = hostToken();
   try {
     showLinks(await getJson('/api/host/players', { host: true }));
     loadMembers();
@@ -234,8 +233,8 @@ async function loadLinks() {
     if (e.status === 401) {
       // An answer to a request made before the secret now kept (the page's
       // first look, before the host typed it) says nothing about that one.
-      if (hostToken() !== asked) return false;
-      lock(asked ? say('page.host.not-accepted') : '');
+      if (e.staleSecret) return false;
+      lock(hostToken() ? say('page.host.not-accepted') : '');
       return false;
     }
     showLinks(null); // no game yet
